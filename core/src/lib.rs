@@ -9,4 +9,11 @@
 
 #![warn(missing_docs)]
 
+pub mod alloc;
+pub mod broad_phase;
+pub mod collide;
+pub mod error;
+pub mod geometry;
 pub mod math;
+
+pub use error::{Error, Result};

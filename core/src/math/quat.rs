@@ -95,13 +95,7 @@ impl Quat {
     pub fn integrate(self, w: Vec3, h: f32) -> Quat {
         let hw = w * (0.5 * h);
         let dq = Quat::new(hw.x, hw.y, hw.z, 0.0) * self;
-        Quat::new(
-            self.x + dq.x,
-            self.y + dq.y,
-            self.z + dq.z,
-            self.w + dq.w,
-        )
-        .normalize()
+        Quat::new(self.x + dq.x, self.y + dq.y, self.z + dq.z, self.w + dq.w).normalize()
     }
 
     /// Whether every component is finite.

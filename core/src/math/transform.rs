@@ -1,7 +1,6 @@
 //! Rigid transforms, axis-aligned boxes and the 2^-32 position grid.
 
 use super::quat::Quat;
-use super::scalar::{max, min};
 use super::vec3::{DVec3, Vec3};
 
 /// A rigid transform in `f32`: a rotation then a translation. Always relative to a
@@ -244,18 +243,6 @@ impl DAabb {
     }
 }
 
-/// Keeps the f32 helper names close to the grid code that uses them.
-#[inline(always)]
-pub(crate) fn min3(a: f32, b: f32, c: f32) -> f32 {
-    min(a, min(b, c))
-}
-
-/// Largest of three.
-#[inline(always)]
-pub(crate) fn max3(a: f32, b: f32, c: f32) -> f32 {
-    max(a, max(b, c))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,10 +272,11 @@ mod tests {
         );
         let v = Vec3::new(0.5, -0.5, 2.0);
         assert!((t.apply_inv(t.apply(v)) - v).length() < 1e-5);
-        let u = Transform::new(Vec3::new(-1.0, 0.5, 0.0), Quat::from_axis_angle(Vec3::X, 1.0));
+        let u = Transform::new(
+            Vec3::new(-1.0, 0.5, 0.0),
+            Quat::from_axis_angle(Vec3::X, 1.0),
+        );
         let r = t.inv_mul(&t.mul(&u));
         assert!((r.p - u.p).length() < 1e-5);
-        let m = min3(3.0, 1.0, 2.0) + max3(3.0, 1.0, 2.0);
-        assert_eq!(m, 4.0);
     }
 }

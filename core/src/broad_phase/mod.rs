@@ -1,0 +1,3 @@
+//! Broad phase: bounding-volume trees over the shapes' enlarged bounds.
+
+pub mod tree;

@@ -1,0 +1,1 @@
+//! A dynamic bounding-volume tree.

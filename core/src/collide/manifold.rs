@@ -1,0 +1,1 @@
+//! Manifold functions for every pair of convex shapes.

@@ -1,0 +1,1 @@
+//! Mass properties of shapes (closed forms; hulls by exact polyhedron integrals).

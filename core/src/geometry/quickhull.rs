@@ -1,0 +1,1 @@
+//! Deterministic quickhull: builds a `Hull` from input points.
