@@ -6,14 +6,44 @@
 //!
 //! Callers of the Rust API are in Rust's default floating-point environment (round to
 //! nearest, subnormals kept); the C ABI and Godot entries switch to it in their shims.
+//!
+//! ```
+//! use maul3d::{BodyDef, BodyType, ShapeDef, World, WorldDef, math::{DVec3, Vec3}};
+//! let mut world = World::new(&WorldDef::default()).unwrap();
+//! let ground = world.create_body(&BodyDef::default()).unwrap();
+//! world.create_box_shape(ground, &ShapeDef::default(), Vec3::new(50.0, 1.0, 50.0)).unwrap();
+//! let body = world
+//!     .create_body(&BodyDef { body_type: BodyType::Dynamic, position: DVec3::new(0.0, 4.0, 0.0), ..Default::default() })
+//!     .unwrap();
+//! world.create_box_shape(body, &ShapeDef::default(), Vec3::new(0.5, 0.5, 0.5)).unwrap();
+//! for _ in 0..120 {
+//!     world.step(1.0 / 60.0, 4).unwrap();
+//! }
+//! let y = world.body_position(body).unwrap().y;
+//! assert!((y - 1.5).abs() < 0.02);
+//! ```
 
 #![warn(missing_docs)]
 
 pub mod alloc;
+mod body;
 pub mod broad_phase;
 pub mod collide;
+mod contact;
 pub mod error;
 pub mod geometry;
+pub mod id;
 pub mod math;
+mod profile;
+mod shape;
+mod solver;
+mod world;
 
+pub use alloc::HostAllocator;
+pub use body::{BodyDef, BodyType, MotionLocks};
 pub use error::{Error, Result};
+pub use geometry::{Capsule, MassData, Sphere};
+pub use id::{BodyId, HullId, ShapeId};
+pub use profile::Profile;
+pub use shape::{BoxShape, Filter, ShapeDef, ShapeGeometry, ShapeKind};
+pub use world::{ContactEvent, Counters, World, WorldDef};

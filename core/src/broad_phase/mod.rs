@@ -1,3 +1,209 @@
-//! Broad phase: bounding-volume trees over the shapes' enlarged bounds.
+//! Broad phase: bounding-volume trees over the shapes' enlarged ("fat") bounds, a move
+//! buffer, and the search for new pairs.
+//!
+//! As in Box2D v3, a pair begins when the fat bounds of two shapes first overlap and lives
+//! (as a contact) until they stop overlapping. Fat bounds and the move buffer (the
+//! `enlarged` flag of each shape) are state; the trees are not — after a restore they are
+//! rebuilt with another shape — so every pair found is sorted by (lower shape, higher
+//! shape) before use, and that order also decides which pairs survive `pair_capacity`.
 
+pub(crate) mod pair_set;
 pub mod tree;
+
+use crate::alloc::{FixedVec, WorldAlloc};
+use crate::body::BodyType;
+use crate::error::Result;
+use crate::math::DVec3;
+use crate::world::World;
+use pair_set::pair_key;
+use tree::DynamicTree;
+
+/// Tree of static shapes.
+pub(crate) const STATIC_TREE: u8 = 0;
+/// Tree of kinematic and dynamic shapes.
+pub(crate) const MOVABLE_TREE: u8 = 1;
+
+pub(crate) struct BroadPhase {
+    pub(crate) statics: DynamicTree,
+    pub(crate) movable: DynamicTree,
+    /// Shapes whose fat bounds grew since the last pair search (deduplicated, sorted and
+    /// filtered by the shapes' `enlarged` flags when used).
+    pub(crate) moved: FixedVec<u32>,
+    /// New pairs found in this step.
+    pub(crate) pairs: FixedVec<u64>,
+}
+
+impl BroadPhase {
+    pub(crate) fn new(
+        shape_capacity: usize,
+        pair_capacity: usize,
+        alloc: WorldAlloc,
+    ) -> Result<BroadPhase> {
+        Ok(BroadPhase {
+            statics: DynamicTree::new(shape_capacity, alloc)?,
+            movable: DynamicTree::new(shape_capacity, alloc)?,
+            // A shape can be listed twice (freed and reused in one step), hence 2×.
+            moved: FixedVec::with_capacity(2 * shape_capacity, alloc, "shape_capacity")?,
+            pairs: FixedVec::with_capacity(pair_capacity, alloc, "pair_capacity")?,
+        })
+    }
+
+    pub(crate) fn tree_mut(&mut self, which: u8) -> &mut DynamicTree {
+        if which == STATIC_TREE {
+            &mut self.statics
+        } else {
+            &mut self.movable
+        }
+    }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.statics.memory_usage()
+            + self.movable.memory_usage()
+            + self.moved.capacity() * 4
+            + self.pairs.capacity() * 8
+    }
+
+    pub(crate) fn shift(&mut self, offset: DVec3) {
+        self.statics.shift(offset);
+        self.movable.shift(offset);
+    }
+}
+
+/// Tree a body's shapes live in.
+pub(crate) fn tree_for(body_type: BodyType) -> u8 {
+    if body_type == BodyType::Static {
+        STATIC_TREE
+    } else {
+        MOVABLE_TREE
+    }
+}
+
+/// Keeps the `cap` smallest keys in `heap` (a max-heap once full).
+fn sift_down(heap: &mut [u64], mut i: usize) {
+    let n = heap.len();
+    loop {
+        let l = 2 * i + 1;
+        let r = l + 1;
+        let mut m = i;
+        if l < n && heap[l] > heap[m] {
+            m = l;
+        }
+        if r < n && heap[r] > heap[m] {
+            m = r;
+        }
+        if m == i {
+            return;
+        }
+        heap.swap(i, m);
+        i = m;
+    }
+}
+
+impl World {
+    /// Finds pairs that begin this step and creates their contacts, in pair order.
+    pub(crate) fn update_pairs(&mut self) {
+        self.counters.dropped_pairs = 0;
+        self.counters.dropped_contacts = 0;
+        let bp = &mut self.broad;
+        bp.moved.sort_unstable();
+        bp.pairs.clear();
+        let mut heaped = false;
+        let mut dropped = 0u32;
+        {
+            let shapes = &self.shapes;
+            let bodies = &self.bodies;
+            let pair_set = &self.pair_set;
+            let moved = &bp.moved;
+            let pairs = &mut bp.pairs;
+            let mut last = u32::MAX;
+            for &s in moved.iter() {
+                if s == last {
+                    continue;
+                }
+                last = s;
+                let shape = &shapes[s as usize];
+                if !shape.alive || !shape.enlarged {
+                    continue;
+                }
+                let body = &bodies[shape.body as usize];
+                let fat = shape.fat_aabb;
+                let mut visit = |_proxy: u32, t: u32| -> bool {
+                    if t == s {
+                        return true;
+                    }
+                    let other = &shapes[t as usize];
+                    // Both moved: the lower slot's query finds the pair.
+                    if other.enlarged && t < s {
+                        return true;
+                    }
+                    if other.body == shape.body {
+                        return true;
+                    }
+                    let other_body = &bodies[other.body as usize];
+                    if body.body_type != BodyType::Dynamic
+                        && other_body.body_type != BodyType::Dynamic
+                    {
+                        return true;
+                    }
+                    if !shape.filter.should_collide(&other.filter) {
+                        return true;
+                    }
+                    let key = pair_key(s, t);
+                    if pair_set.contains(key) {
+                        return true;
+                    }
+                    if !pairs.is_full() {
+                        let ok = pairs.push(key);
+                        debug_assert!(ok);
+                    } else {
+                        // Over capacity: keep the smallest keys whatever order the trees
+                        // report them in.
+                        dropped += 1;
+                        if !heaped {
+                            let n = pairs.len();
+                            for i in (0..n / 2).rev() {
+                                sift_down(pairs, i);
+                            }
+                            heaped = true;
+                        }
+                        if key < pairs[0] {
+                            pairs[0] = key;
+                            sift_down(pairs, 0);
+                        }
+                    }
+                    true
+                };
+                if body.body_type == BodyType::Dynamic {
+                    bp.statics.query(&fat, &mut visit);
+                }
+                bp.movable.query(&fat, &mut visit);
+            }
+        }
+        self.counters.dropped_pairs = dropped;
+        self.broad.pairs.sort_unstable();
+        for i in 0..self.broad.pairs.len() {
+            let key = self.broad.pairs[i];
+            let (a, b) = ((key >> 32) as u32, key as u32);
+            if self.create_contact(a, b).is_none() {
+                self.counters.dropped_contacts += 1;
+            }
+        }
+        for i in 0..self.broad.moved.len() {
+            let s = self.broad.moved[i] as usize;
+            if s < self.shapes.len() {
+                self.shapes[s].enlarged = false;
+            }
+        }
+        self.broad.moved.clear();
+    }
+
+    /// Puts a shape in the move buffer (once).
+    pub(crate) fn mark_enlarged(&mut self, shape: u32) {
+        let s = &mut self.shapes[shape as usize];
+        if !s.enlarged {
+            s.enlarged = true;
+            let ok = self.broad.moved.push(shape);
+            debug_assert!(ok, "move buffer holds 2 × shape capacity");
+        }
+    }
+}

@@ -1,0 +1,857 @@
+//! Rigid bodies: what the host describes (`BodyDef`) and what the world keeps (`Body`).
+
+use crate::geometry::MassData;
+use crate::math::{DVec3, Mat3, Quat, Vec3};
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum BodyType {
+    /// Never moves; infinite mass.
+    #[default]
+    Static = 0,
+    /// Moves by its velocity (or a target transform); infinite mass, pushes dynamics.
+    Kinematic = 1,
+    /// Moves under forces and contacts.
+    Dynamic = 2,
+}
+
+/// Per-axis locks, in world axes: a locked linear axis keeps its velocity component at
+/// zero and takes no impulse; a locked angular axis likewise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct MotionLocks {
+    /// Lock translation along x.
+    pub linear_x: bool,
+    /// Lock translation along y.
+    pub linear_y: bool,
+    /// Lock translation along z.
+    pub linear_z: bool,
+    /// Lock rotation about x.
+    pub angular_x: bool,
+    /// Lock rotation about y.
+    pub angular_y: bool,
+    /// Lock rotation about z.
+    pub angular_z: bool,
+}
+
+impl MotionLocks {
+    /// No rotation at all (Box2D's "fixed rotation").
+    pub const FIXED_ROTATION: MotionLocks = MotionLocks {
+        linear_x: false,
+        linear_y: false,
+        linear_z: false,
+        angular_x: true,
+        angular_y: true,
+        angular_z: true,
+    };
+
+    /// Packed as bits 0..6: linear x, y, z, angular x, y, z.
+    pub fn bits(self) -> u8 {
+        (self.linear_x as u8)
+            | (self.linear_y as u8) << 1
+            | (self.linear_z as u8) << 2
+            | (self.angular_x as u8) << 3
+            | (self.angular_y as u8) << 4
+            | (self.angular_z as u8) << 5
+    }
+
+    /// Unpacked from `bits`.
+    pub fn from_bits(b: u8) -> MotionLocks {
+        MotionLocks {
+            linear_x: b & 1 != 0,
+            linear_y: b & 2 != 0,
+            linear_z: b & 4 != 0,
+            angular_x: b & 8 != 0,
+            angular_y: b & 16 != 0,
+            angular_z: b & 32 != 0,
+        }
+    }
+
+    /// 1 for a free axis and 0 for a locked one: linear.
+    pub(crate) fn linear_mask(self) -> Vec3 {
+        Vec3::new(
+            if self.linear_x { 0.0 } else { 1.0 },
+            if self.linear_y { 0.0 } else { 1.0 },
+            if self.linear_z { 0.0 } else { 1.0 },
+        )
+    }
+
+    /// 1 for a free axis and 0 for a locked one: angular.
+    pub(crate) fn angular_mask(self) -> Vec3 {
+        Vec3::new(
+            if self.angular_x { 0.0 } else { 1.0 },
+            if self.angular_y { 0.0 } else { 1.0 },
+            if self.angular_z { 0.0 } else { 1.0 },
+        )
+    }
+}
+
+/// Everything needed to create a body. Change the fields you need and keep
+/// `..Default::default()` for the rest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyDef {
+    /// Static, kinematic or dynamic.
+    pub body_type: BodyType,
+    /// Position of the body origin, relative to the world origin. Each component must be
+    /// below 2^21 in magnitude; it is rounded to the 2^-32 grid.
+    pub position: DVec3,
+    /// Rotation (normalised on create).
+    pub rotation: Quat,
+    /// Initial velocity of the centre of mass.
+    pub linear_velocity: Vec3,
+    /// Initial angular velocity.
+    pub angular_velocity: Vec3,
+    /// Linear damping, 1/s, ≥ 0.
+    pub linear_damping: f32,
+    /// Angular damping, 1/s, ≥ 0.
+    pub angular_damping: f32,
+    /// Multiplies the world's gravity for this body.
+    pub gravity_scale: f32,
+    /// Speed under which the body may sleep, m/s (default 0.05).
+    pub sleep_threshold: f32,
+    /// Whether this body may ever sleep.
+    pub enable_sleep: bool,
+    /// Whether it starts awake.
+    pub is_awake: bool,
+    /// Bullets get continuous collision against everything (continuous collision comes
+    /// with Core II; the flag is stored now).
+    pub is_bullet: bool,
+    /// Disabled bodies take no part in the simulation.
+    pub is_enabled: bool,
+    /// Axis locks.
+    pub motion_locks: MotionLocks,
+    /// Host data: stored, never hashed.
+    pub user_data: u64,
+}
+
+impl Default for BodyDef {
+    fn default() -> BodyDef {
+        BodyDef {
+            body_type: BodyType::Static,
+            position: DVec3::ZERO,
+            rotation: Quat::IDENTITY,
+            linear_velocity: Vec3::ZERO,
+            angular_velocity: Vec3::ZERO,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            sleep_threshold: 0.05,
+            enable_sleep: true,
+            is_awake: true,
+            is_bullet: false,
+            is_enabled: true,
+            motion_locks: MotionLocks::default(),
+            user_data: 0,
+        }
+    }
+}
+
+/// Slot value for "no item" in intrusive lists and index maps.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// A body as the world keeps it. Fields marked "state" are simulation state; the rest
+/// are recomputed from state and content (mass from shapes) or only observe.
+#[derive(Clone, Debug)]
+pub(crate) struct Body {
+    /// State: generation of the slot; the body is alive when `alive`.
+    pub generation: u32,
+    pub alive: bool,
+    pub body_type: BodyType,
+    pub enabled: bool,
+    /// State: false while its island sleeps.
+    pub awake: bool,
+    pub enable_sleep: bool,
+    pub bullet: bool,
+    pub locks: MotionLocks,
+    /// State: origin of the body frame, on the 2^-32 grid, relative to the world origin.
+    pub position: DVec3,
+    pub rotation: Quat,
+    /// State: velocity of the centre of mass.
+    pub linear_velocity: Vec3,
+    pub angular_velocity: Vec3,
+    /// State: force and torque accumulated by the host for the next step.
+    pub force: Vec3,
+    pub torque: Vec3,
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    pub gravity_scale: f32,
+    pub sleep_threshold: f32,
+    /// State: how long the body has been slower than its threshold.
+    pub sleep_time: f32,
+    /// Host data, not state.
+    pub user_data: u64,
+    /// State: the host's mass override, if any.
+    pub mass_override: Option<MassData>,
+    /// Derived from shapes (or the override): mass properties.
+    pub mass: f32,
+    pub inv_mass: f32,
+    pub local_center: Vec3,
+    pub inv_inertia_local: Mat3,
+    /// Derived: farthest shape point from the centre of mass (sleep speed, CCD).
+    pub max_extent: f32,
+    /// Shapes of this body in ascending slot order (derived from the shapes' `body`).
+    pub shape_head: u32,
+    pub shape_count: u32,
+    /// Contacts touching this body, as contact keys `(contact << 1) | edge`. Not state:
+    /// list order never shapes a result (it is only walked to find or wake neighbours).
+    pub contact_head: u32,
+    pub contact_count: u32,
+}
+
+impl Body {
+    pub(crate) fn from_def(def: &BodyDef, generation: u32) -> Body {
+        Body {
+            generation,
+            alive: true,
+            body_type: def.body_type,
+            enabled: def.is_enabled,
+            awake: def.is_awake || def.body_type == BodyType::Static,
+            enable_sleep: def.enable_sleep,
+            bullet: def.is_bullet,
+            locks: def.motion_locks,
+            position: def.position,
+            rotation: def.rotation,
+            linear_velocity: def.linear_velocity,
+            angular_velocity: def.angular_velocity,
+            force: Vec3::ZERO,
+            torque: Vec3::ZERO,
+            linear_damping: def.linear_damping,
+            angular_damping: def.angular_damping,
+            gravity_scale: def.gravity_scale,
+            sleep_threshold: def.sleep_threshold,
+            sleep_time: 0.0,
+            user_data: def.user_data,
+            mass_override: None,
+            mass: 0.0,
+            inv_mass: 0.0,
+            local_center: Vec3::ZERO,
+            inv_inertia_local: Mat3::ZERO,
+            max_extent: 0.0,
+            shape_head: NONE,
+            shape_count: 0,
+            contact_head: NONE,
+            contact_count: 0,
+        }
+    }
+
+    /// The world-space centre of mass relative to the body origin.
+    #[inline(always)]
+    pub(crate) fn center_offset(&self) -> Vec3 {
+        self.rotation.rotate(self.local_center)
+    }
+
+    /// Whether the body moves during a step (kinematic or dynamic, enabled, awake).
+    #[inline(always)]
+    pub(crate) fn is_moving(&self) -> bool {
+        self.alive && self.enabled && self.awake && self.body_type != BodyType::Static
+    }
+}
+
+use crate::error::{Error, Result};
+use crate::id::BodyId;
+use crate::math::{POSITION_EXACT_BOUND, round_to_grid};
+use crate::world::{World, alloc_slot};
+
+fn check_position(name: &'static str, p: DVec3) -> Result<DVec3> {
+    let mut out = [0.0; 3];
+    for (i, o) in out.iter_mut().enumerate() {
+        let v = p.get(i);
+        if !v.is_finite() {
+            return Err(Error::Argument {
+                name,
+                value: v,
+                expected: "finite",
+            });
+        }
+        if v.abs() >= POSITION_EXACT_BOUND {
+            return Err(Error::OutOfBounds {
+                name,
+                value: v,
+                bound: POSITION_EXACT_BOUND,
+            });
+        }
+        *o = round_to_grid(v);
+    }
+    Ok(DVec3::new(out[0], out[1], out[2]))
+}
+
+fn check_rotation(q: Quat) -> Result<Quat> {
+    if !q.is_valid() {
+        return Err(Error::Argument {
+            name: "rotation",
+            value: f64::NAN,
+            expected: "finite",
+        });
+    }
+    let n2 = q.length_squared();
+    if !(n2 > 1e-6) {
+        return Err(Error::Argument {
+            name: "rotation norm²",
+            value: n2 as f64,
+            expected: "> 1e-6 (a rotation quaternion)",
+        });
+    }
+    Ok(q.normalize())
+}
+
+fn check_vec(name: &'static str, v: Vec3) -> Result<()> {
+    for i in 0..3 {
+        crate::error::check_finite(name, v.get(i))?;
+    }
+    Ok(())
+}
+
+fn check_nonneg(name: &'static str, v: f32) -> Result<()> {
+    crate::error::check_range(name, v, 0.0, f32::MAX, "finite and >= 0")
+}
+
+impl World {
+    /// Creates a body. Refused (nothing changed) for bad values or a full pool.
+    pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId> {
+        let position = check_position("position", def.position)?;
+        let rotation = check_rotation(def.rotation)?;
+        check_vec("linear_velocity", def.linear_velocity)?;
+        check_vec("angular_velocity", def.angular_velocity)?;
+        check_nonneg("linear_damping", def.linear_damping)?;
+        check_nonneg("angular_damping", def.angular_damping)?;
+        crate::error::check_finite("gravity_scale", def.gravity_scale)?;
+        check_nonneg("sleep_threshold", def.sleep_threshold)?;
+        let mut d = *def;
+        d.position = position;
+        d.rotation = rotation;
+        if d.body_type == BodyType::Static {
+            d.linear_velocity = Vec3::ZERO;
+            d.angular_velocity = Vec3::ZERO;
+        }
+        let slot = alloc_slot(
+            &mut self.bodies,
+            &mut self.body_free,
+            |b| b.generation,
+            |g| Body::from_def(&d, g.wrapping_add(1).max(1)),
+        )
+        .ok_or(Error::Capacity {
+            what: "body_capacity",
+            capacity: self.def.body_capacity as u64,
+        })?;
+        self.body_count += 1;
+        self.update_body_mass(slot);
+        Ok(self.body_id(slot))
+    }
+
+    /// Destroys a body, its shapes and contacts; bodies it touched wake up.
+    pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
+        let slot = self.body_slot(id)? as u32;
+        self.destroy_body_contacts(slot, None, true);
+        let mut s = self.bodies[slot as usize].shape_head;
+        while s != NONE {
+            let next = self.shapes[s as usize].next_in_body;
+            self.free_shape(s);
+            s = next;
+        }
+        let generation = self.bodies[slot as usize].generation;
+        let mut dead = Body::from_def(&BodyDef::default(), generation);
+        dead.alive = false;
+        self.bodies[slot as usize] = dead;
+        let ok = self.body_free.push(slot);
+        debug_assert!(ok);
+        self.body_count -= 1;
+        Ok(())
+    }
+
+    /// Number of live bodies.
+    pub fn body_count(&self) -> u32 {
+        self.body_count
+    }
+
+    /// Whether `id` names a live body of this world.
+    pub fn body_is_valid(&self, id: BodyId) -> bool {
+        self.body_slot(id).is_ok()
+    }
+
+    fn body(&self, id: BodyId) -> Result<&Body> {
+        Ok(&self.bodies[self.body_slot(id)?])
+    }
+
+    /// The body's type.
+    pub fn body_type(&self, id: BodyId) -> Result<BodyType> {
+        Ok(self.body(id)?.body_type)
+    }
+
+    /// Position of the body origin relative to the world origin.
+    pub fn body_position(&self, id: BodyId) -> Result<DVec3> {
+        Ok(self.body(id)?.position)
+    }
+
+    /// Rotation of the body.
+    pub fn body_rotation(&self, id: BodyId) -> Result<Quat> {
+        Ok(self.body(id)?.rotation)
+    }
+
+    /// Position of the centre of mass relative to the world origin.
+    pub fn body_center_of_mass(&self, id: BodyId) -> Result<DVec3> {
+        let b = self.body(id)?;
+        Ok(b.position + b.center_offset().to_f64())
+    }
+
+    /// Velocity of the centre of mass.
+    pub fn body_linear_velocity(&self, id: BodyId) -> Result<Vec3> {
+        Ok(self.body(id)?.linear_velocity)
+    }
+
+    /// Angular velocity.
+    pub fn body_angular_velocity(&self, id: BodyId) -> Result<Vec3> {
+        Ok(self.body(id)?.angular_velocity)
+    }
+
+    /// Mass, centre of mass (body frame) and inertia about it.
+    pub fn body_mass_data(&self, id: BodyId) -> Result<MassData> {
+        let b = self.body(id)?;
+        Ok(MassData {
+            mass: b.mass,
+            center: b.local_center,
+            inertia: b.inv_inertia_local.inverse(),
+        })
+    }
+
+    /// Whether the body is awake.
+    pub fn body_is_awake(&self, id: BodyId) -> Result<bool> {
+        Ok(self.body(id)?.awake)
+    }
+
+    /// Whether the body takes part in the simulation.
+    pub fn body_is_enabled(&self, id: BodyId) -> Result<bool> {
+        Ok(self.body(id)?.enabled)
+    }
+
+    /// The host's data.
+    pub fn body_user_data(&self, id: BodyId) -> Result<u64> {
+        Ok(self.body(id)?.user_data)
+    }
+
+    /// Sets the host's data (not state: never hashed).
+    pub fn set_body_user_data(&mut self, id: BodyId, data: u64) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        self.bodies[slot].user_data = data;
+        Ok(())
+    }
+
+    /// Teleports the body. Wakes it and whatever it touched.
+    pub fn set_body_transform(
+        &mut self,
+        id: BodyId,
+        position: DVec3,
+        rotation: Quat,
+    ) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        let position = check_position("position", position)?;
+        let rotation = check_rotation(rotation)?;
+        self.wake_touching(slot as u32);
+        let b = &mut self.bodies[slot];
+        b.position = position;
+        b.rotation = rotation;
+        self.wake_body(slot as u32);
+        self.refresh_body_bounds(slot as u32, true);
+        Ok(())
+    }
+
+    /// Sets both velocities (ignored for static bodies). Wakes the body.
+    pub fn set_body_velocity(&mut self, id: BodyId, linear: Vec3, angular: Vec3) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        check_vec("linear_velocity", linear)?;
+        check_vec("angular_velocity", angular)?;
+        let b = &mut self.bodies[slot];
+        if b.body_type == BodyType::Static {
+            return Ok(());
+        }
+        b.linear_velocity = linear.mul_elements(b.locks.linear_mask());
+        b.angular_velocity = angular.mul_elements(b.locks.angular_mask());
+        self.wake_body(slot as u32);
+        Ok(())
+    }
+
+    /// Sets the linear velocity. Wakes the body.
+    pub fn set_body_linear_velocity(&mut self, id: BodyId, v: Vec3) -> Result<()> {
+        let w = self.body(id)?.angular_velocity;
+        self.set_body_velocity(id, v, w)
+    }
+
+    /// Sets the angular velocity. Wakes the body.
+    pub fn set_body_angular_velocity(&mut self, id: BodyId, w: Vec3) -> Result<()> {
+        let v = self.body(id)?.linear_velocity;
+        self.set_body_velocity(id, v, w)
+    }
+
+    /// Moves a kinematic body so that it reaches `position`/`rotation` after `time_step`
+    /// seconds, by setting its velocities (Box3D's target transform).
+    pub fn set_body_target_transform(
+        &mut self,
+        id: BodyId,
+        position: DVec3,
+        rotation: Quat,
+        time_step: f32,
+    ) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        let position = check_position("position", position)?;
+        let rotation = check_rotation(rotation)?;
+        crate::error::check_range(
+            "time_step",
+            time_step,
+            1e-4,
+            10.0,
+            "finite and within [1e-4, 10]",
+        )?;
+        let b = &self.bodies[slot];
+        if b.body_type != BodyType::Kinematic {
+            return Err(Error::State(
+                "set_body_target_transform needs a kinematic body",
+            ));
+        }
+        let inv = 1.0 / time_step;
+        let c0 = b.center_offset();
+        let c1 = rotation.rotate(b.local_center);
+        let dp = (position - b.position).to_f32() + (c1 - c0);
+        let v = dp * inv;
+        // Rotation q1 = dq q0: angle-axis of dq over the time step.
+        let mut dq = rotation * b.rotation.conjugate();
+        if dq.w < 0.0 {
+            dq = crate::math::Quat::new(-dq.x, -dq.y, -dq.z, -dq.w);
+        }
+        let sin_half = dq.v().length();
+        let angle = 2.0 * crate::math::atan2(sin_half, dq.w);
+        let axis = if sin_half > 0.0 {
+            dq.v() * (1.0 / sin_half)
+        } else {
+            Vec3::ZERO
+        };
+        let w = axis * (angle * inv);
+        self.set_body_velocity(id, v, w)
+    }
+
+    /// Adds a force at the centre of mass for the next step. Wakes the body.
+    pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec3) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        check_vec("force", force)?;
+        if self.bodies[slot].body_type != BodyType::Dynamic {
+            return Ok(());
+        }
+        self.bodies[slot].force += force;
+        self.wake_body(slot as u32);
+        Ok(())
+    }
+
+    /// Adds a force at a world point for the next step. Wakes the body.
+    pub fn apply_force(&mut self, id: BodyId, force: Vec3, point: DVec3) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        check_vec("force", force)?;
+        if !point.is_valid() {
+            return Err(Error::Argument {
+                name: "point",
+                value: f64::NAN,
+                expected: "finite",
+            });
+        }
+        let b = &mut self.bodies[slot];
+        if b.body_type != BodyType::Dynamic {
+            return Ok(());
+        }
+        let r = (point - b.position).to_f32() - b.center_offset();
+        b.force += force;
+        b.torque += r.cross(force);
+        self.wake_body(slot as u32);
+        Ok(())
+    }
+
+    /// Adds a torque for the next step. Wakes the body.
+    pub fn apply_torque(&mut self, id: BodyId, torque: Vec3) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        check_vec("torque", torque)?;
+        if self.bodies[slot].body_type != BodyType::Dynamic {
+            return Ok(());
+        }
+        self.bodies[slot].torque += torque;
+        self.wake_body(slot as u32);
+        Ok(())
+    }
+
+    /// Applies an impulse at a world point now. Wakes the body.
+    pub fn apply_linear_impulse(&mut self, id: BodyId, impulse: Vec3, point: DVec3) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        check_vec("impulse", impulse)?;
+        if !point.is_valid() {
+            return Err(Error::Argument {
+                name: "point",
+                value: f64::NAN,
+                expected: "finite",
+            });
+        }
+        let b = &mut self.bodies[slot];
+        if b.body_type != BodyType::Dynamic {
+            return Ok(());
+        }
+        let r = (point - b.position).to_f32() - b.center_offset();
+        let ii = b.inv_inertia_local.rotate_tensor(b.rotation);
+        b.linear_velocity =
+            (b.linear_velocity + impulse * b.inv_mass).mul_elements(b.locks.linear_mask());
+        b.angular_velocity = (b.angular_velocity + ii.mul_vec(r.cross(impulse)))
+            .mul_elements(b.locks.angular_mask());
+        self.wake_body(slot as u32);
+        Ok(())
+    }
+
+    /// Applies an impulse at the centre of mass now. Wakes the body.
+    pub fn apply_linear_impulse_to_center(&mut self, id: BodyId, impulse: Vec3) -> Result<()> {
+        let c = self.body_center_of_mass(id)?;
+        self.apply_linear_impulse(id, impulse, c)
+    }
+
+    /// Applies an angular impulse now. Wakes the body.
+    pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: Vec3) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        check_vec("impulse", impulse)?;
+        let b = &mut self.bodies[slot];
+        if b.body_type != BodyType::Dynamic {
+            return Ok(());
+        }
+        let ii = b.inv_inertia_local.rotate_tensor(b.rotation);
+        b.angular_velocity =
+            (b.angular_velocity + ii.mul_vec(impulse)).mul_elements(b.locks.angular_mask());
+        self.wake_body(slot as u32);
+        Ok(())
+    }
+
+    /// Changes the body's type: contacts are rebuilt, mass recomputed, the body woken.
+    pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<()> {
+        let slot = self.body_slot(id)? as u32;
+        if self.bodies[slot as usize].body_type == body_type {
+            return Ok(());
+        }
+        self.destroy_body_contacts(slot, None, true);
+        self.remove_body_proxies(slot);
+        let b = &mut self.bodies[slot as usize];
+        b.body_type = body_type;
+        if body_type == BodyType::Static {
+            b.linear_velocity = Vec3::ZERO;
+            b.angular_velocity = Vec3::ZERO;
+            b.awake = true;
+        }
+        self.update_body_mass(slot);
+        self.add_body_proxies(slot);
+        self.wake_body(slot);
+        Ok(())
+    }
+
+    /// Enables or disables the body. A disabled body has no contacts and is not stepped.
+    pub fn set_body_enabled(&mut self, id: BodyId, enabled: bool) -> Result<()> {
+        let slot = self.body_slot(id)? as u32;
+        if self.bodies[slot as usize].enabled == enabled {
+            return Ok(());
+        }
+        if enabled {
+            self.bodies[slot as usize].enabled = true;
+            self.add_body_proxies(slot);
+            self.wake_body(slot);
+        } else {
+            self.destroy_body_contacts(slot, None, true);
+            self.remove_body_proxies(slot);
+            self.bodies[slot as usize].enabled = false;
+        }
+        Ok(())
+    }
+
+    /// Wakes the body's island, or puts it to sleep at once.
+    pub fn set_body_awake(&mut self, id: BodyId, awake: bool) -> Result<()> {
+        let slot = self.body_slot(id)? as u32;
+        if awake {
+            self.wake_island(slot);
+        } else {
+            self.sleep_island(slot);
+        }
+        Ok(())
+    }
+
+    /// Lets this body sleep or keeps it always awake.
+    pub fn set_body_sleep_enabled(&mut self, id: BodyId, enable: bool) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        self.bodies[slot].enable_sleep = enable;
+        if !enable {
+            self.wake_island(slot as u32);
+        }
+        Ok(())
+    }
+
+    /// Sets the speed under which the body may sleep, m/s.
+    pub fn set_body_sleep_threshold(&mut self, id: BodyId, threshold: f32) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        check_nonneg("sleep_threshold", threshold)?;
+        self.bodies[slot].sleep_threshold = threshold;
+        Ok(())
+    }
+
+    /// Sets linear and angular damping (≥ 0).
+    pub fn set_body_damping(&mut self, id: BodyId, linear: f32, angular: f32) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        check_nonneg("linear_damping", linear)?;
+        check_nonneg("angular_damping", angular)?;
+        self.bodies[slot].linear_damping = linear;
+        self.bodies[slot].angular_damping = angular;
+        Ok(())
+    }
+
+    /// Sets the gravity scale.
+    pub fn set_body_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        crate::error::check_finite("gravity_scale", scale)?;
+        self.bodies[slot].gravity_scale = scale;
+        self.wake_body(slot as u32);
+        Ok(())
+    }
+
+    /// Sets the axis locks; locked velocity components are zeroed.
+    pub fn set_body_motion_locks(&mut self, id: BodyId, locks: MotionLocks) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        let b = &mut self.bodies[slot];
+        b.locks = locks;
+        b.linear_velocity = b.linear_velocity.mul_elements(locks.linear_mask());
+        b.angular_velocity = b.angular_velocity.mul_elements(locks.angular_mask());
+        self.wake_body(slot as u32);
+        Ok(())
+    }
+
+    /// Marks the body as a bullet (continuous collision against everything, Core II).
+    pub fn set_body_bullet(&mut self, id: BodyId, bullet: bool) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        self.bodies[slot].bullet = bullet;
+        Ok(())
+    }
+
+    /// Overrides mass, centre of mass and inertia (state), or with `None` goes back to
+    /// the shapes' mass.
+    pub fn set_body_mass_data(&mut self, id: BodyId, data: Option<MassData>) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        if let Some(m) = data {
+            crate::error::check_range("mass", m.mass, 0.0, f32::MAX, "finite and > 0")?;
+            if !(m.mass > 0.0) {
+                return Err(Error::Argument {
+                    name: "mass",
+                    value: m.mass as f64,
+                    expected: "> 0",
+                });
+            }
+            check_vec("center", m.center)?;
+            if !m.inertia.is_valid() {
+                return Err(Error::Argument {
+                    name: "inertia",
+                    value: f64::NAN,
+                    expected: "finite",
+                });
+            }
+            let det = m.inertia.determinant();
+            if !(det > 0.0) {
+                return Err(Error::Argument {
+                    name: "inertia determinant",
+                    value: det as f64,
+                    expected: "> 0 (positive definite)",
+                });
+            }
+        }
+        self.bodies[slot].mass_override = data;
+        self.update_body_mass(slot as u32);
+        self.wake_body(slot as u32);
+        Ok(())
+    }
+
+    /// Wakes one body's island (no-op for static or awake bodies, but resets the timer).
+    pub(crate) fn wake_body(&mut self, slot: u32) {
+        self.wake_island(slot);
+    }
+
+    /// Wakes the dynamic bodies touching `slot` (for moves of static bodies).
+    fn wake_touching(&mut self, slot: u32) {
+        let mut key = self.bodies[slot as usize].contact_head;
+        while key != NONE {
+            let c = &self.contacts[(key >> 1) as usize];
+            let edge = (key & 1) as usize;
+            let next = c.edges[edge].next;
+            let other = c.edges[edge ^ 1].body;
+            self.wake_island(other);
+            key = next;
+        }
+    }
+
+    /// Recomputes mass, centre and inertia from the shapes (or the override).
+    pub(crate) fn update_body_mass(&mut self, slot: u32) {
+        let b = &self.bodies[slot as usize];
+        let mut max_extent = 0.0f32;
+        let data = if let Some(m) = b.mass_override {
+            m
+        } else {
+            // Sum in shape slot order: a fixed order, so the same shapes give the same bits.
+            let mut mass = 0.0f32;
+            let mut weighted = Vec3::ZERO;
+            let mut s = b.shape_head;
+            while s != NONE {
+                let md = &self.shapes[s as usize].mass_data;
+                mass += md.mass;
+                weighted += md.center * md.mass;
+                s = self.shapes[s as usize].next_in_body;
+            }
+            let center = if mass > 0.0 {
+                weighted * (1.0 / mass)
+            } else {
+                Vec3::ZERO
+            };
+            let mut inertia = Mat3::ZERO;
+            let mut s = b.shape_head;
+            while s != NONE {
+                let md = &self.shapes[s as usize].mass_data;
+                // Parallel axis: I + m (|d|² E − d dᵀ).
+                let d = md.center - center;
+                let dd = d.dot(d);
+                let shift = Mat3::from_cols(
+                    Vec3::new(dd - d.x * d.x, -d.y * d.x, -d.z * d.x),
+                    Vec3::new(-d.x * d.y, dd - d.y * d.y, -d.z * d.y),
+                    Vec3::new(-d.x * d.z, -d.y * d.z, dd - d.z * d.z),
+                );
+                inertia = inertia + md.inertia + shift.scale(md.mass);
+                s = self.shapes[s as usize].next_in_body;
+            }
+            MassData {
+                mass,
+                center,
+                inertia,
+            }
+        };
+        let mut s = b.shape_head;
+        while s != NONE {
+            let shape = &self.shapes[s as usize];
+            max_extent = crate::math::max(
+                max_extent,
+                crate::shape::shape_extent(shape, &self.hulls, data.center),
+            );
+            s = shape.next_in_body;
+        }
+        let b = &mut self.bodies[slot as usize];
+        b.max_extent = max_extent;
+        b.local_center = data.center;
+        if b.body_type != BodyType::Dynamic {
+            b.mass = 0.0;
+            b.inv_mass = 0.0;
+            b.inv_inertia_local = Mat3::ZERO;
+            return;
+        }
+        if data.mass > 0.0 {
+            b.mass = data.mass;
+            b.inv_mass = 1.0 / data.mass;
+            b.inv_inertia_local = if data.inertia.determinant() > 0.0 {
+                data.inertia.inverse()
+            } else {
+                Mat3::ZERO
+            };
+        } else {
+            // A dynamic body needs mass: 1 kg that does not rotate, as Box2D v2.
+            b.mass = 1.0;
+            b.inv_mass = 1.0;
+            b.inv_inertia_local = Mat3::ZERO;
+        }
+    }
+}

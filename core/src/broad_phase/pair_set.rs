@@ -1,0 +1,167 @@
+//! The set of shape pairs that have a contact: answers "is there already a contact for
+//! (a, b)?" in O(1). Open addressing with linear probing and backward-shift deletion,
+//! fixed capacity. It is only ever asked membership questions, never iterated, so its
+//! layout (which depends on history) never shapes a result.
+
+use crate::alloc::{FixedVec, WorldAlloc};
+use crate::error::Result;
+
+const EMPTY: u64 = u64::MAX;
+
+/// A fixed-capacity set of pair keys.
+pub(crate) struct PairSet {
+    keys: FixedVec<u64>,
+    values: FixedVec<u32>,
+    mask: usize,
+    count: usize,
+}
+
+/// The key of an unordered shape pair.
+#[inline(always)]
+pub(crate) fn pair_key(a: u32, b: u32) -> u64 {
+    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+    ((lo as u64) << 32) | hi as u64
+}
+
+#[inline(always)]
+fn hash(key: u64) -> usize {
+    // A fixed 64-bit mix (splitmix64's finaliser): same on every target.
+    let mut x = key;
+    x ^= x >> 30;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^= x >> 27;
+    x = x.wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^= x >> 31;
+    x as usize
+}
+
+impl PairSet {
+    /// Room for `capacity` pairs (the table is at least twice that, a power of two).
+    pub(crate) fn new(capacity: usize, alloc: WorldAlloc) -> Result<PairSet> {
+        let size = (capacity.max(1) * 2).next_power_of_two();
+        Ok(PairSet {
+            keys: FixedVec::filled(size, EMPTY, alloc, "contact_capacity")?,
+            values: FixedVec::filled(size, 0, alloc, "contact_capacity")?,
+            mask: size - 1,
+            count: 0,
+        })
+    }
+
+    /// The value stored for `key`.
+    #[inline]
+    pub(crate) fn get(&self, key: u64) -> Option<u32> {
+        let mut i = hash(key) & self.mask;
+        loop {
+            let k = self.keys[i];
+            if k == key {
+                return Some(self.values[i]);
+            }
+            if k == EMPTY {
+                return None;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    /// Whether `key` is in the set.
+    #[inline]
+    pub(crate) fn contains(&self, key: u64) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Adds `key → value`; the caller keeps the count under the capacity.
+    pub(crate) fn insert(&mut self, key: u64, value: u32) {
+        debug_assert!(self.count * 2 < self.keys.len());
+        let mut i = hash(key) & self.mask;
+        loop {
+            let k = self.keys[i];
+            if k == EMPTY {
+                self.keys[i] = key;
+                self.values[i] = value;
+                self.count += 1;
+                return;
+            }
+            if k == key {
+                self.values[i] = value;
+                return;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    /// Removes `key` if present.
+    pub(crate) fn remove(&mut self, key: u64) {
+        let mut i = hash(key) & self.mask;
+        loop {
+            let k = self.keys[i];
+            if k == EMPTY {
+                return;
+            }
+            if k == key {
+                break;
+            }
+            i = (i + 1) & self.mask;
+        }
+        // Backward-shift deletion keeps probe chains whole without tombstones.
+        let mut hole = i;
+        let mut j = i;
+        loop {
+            j = (j + 1) & self.mask;
+            let k = self.keys[j];
+            if k == EMPTY {
+                break;
+            }
+            let home = hash(k) & self.mask;
+            // Move k into the hole if its home is not cyclically in (hole, j].
+            let in_range = if hole <= j {
+                home > hole && home <= j
+            } else {
+                home > hole || home <= j
+            };
+            if !in_range {
+                self.keys[hole] = k;
+                self.values[hole] = self.values[j];
+                hole = j;
+            }
+        }
+        self.keys[hole] = EMPTY;
+        self.count -= 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inserts_and_removes_agree_with_a_model() {
+        let mut set = PairSet::new(512, WorldAlloc::Global).unwrap();
+        let mut model = std::collections::BTreeMap::new();
+        let mut s: u32 = 7;
+        for step in 0..20_000u32 {
+            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            let a = (s >> 8) % 40;
+            let b = (s >> 20) % 40;
+            if a == b {
+                continue;
+            }
+            let key = pair_key(a, b);
+            if model.contains_key(&key) {
+                set.remove(key);
+                model.remove(&key);
+            } else if model.len() < 512 {
+                set.insert(key, step);
+                model.insert(key, step);
+            }
+            for (k, v) in &model {
+                assert_eq!(set.get(*k), Some(*v));
+            }
+        }
+        for a in 0..40 {
+            for b in 0..40 {
+                let key = pair_key(a, b);
+                assert_eq!(set.contains(key), model.contains_key(&key));
+            }
+        }
+    }
+}

@@ -1,0 +1,447 @@
+//! Contacts: one per shape pair whose enlarged bounds overlap, persistent from step to
+//! step, holding the manifold and the impulses that warm-start the solver.
+
+use crate::body::{Body, BodyType, NONE};
+use crate::broad_phase::pair_set::pair_key;
+use crate::collide::manifold::{
+    collide_capsule_and_sphere, collide_capsules, collide_hull_and_capsule,
+    collide_hull_and_sphere, collide_hulls, collide_spheres,
+};
+use crate::collide::{Manifold, SatCache};
+use crate::geometry::hull::HullView;
+use crate::math::{Transform, Vec3, max, sqrt};
+use crate::shape::{HullSlot, Shape, ShapeGeometry};
+use crate::world::{ContactEvent, SPECULATIVE_DISTANCE, World, alloc_slot};
+
+/// A contact point as the contact keeps it between steps.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ContactPoint {
+    /// State: the point relative to body A's centre of mass, world orientation.
+    pub anchor_a: Vec3,
+    /// State: the point relative to body B's centre of mass, world orientation.
+    pub anchor_b: Vec3,
+    /// State: separation when the manifold was computed (negative: overlap).
+    pub separation: f32,
+    /// State: accumulated normal impulse (warm start).
+    pub normal_impulse: f32,
+    /// State: accumulated friction impulse, as a world vector in the tangent plane.
+    pub tangent_impulse: Vec3,
+    /// Observes: the largest normal impulse of the last step.
+    pub max_normal_impulse: f32,
+    /// State: feature id matching points from step to step.
+    pub id: u32,
+}
+
+/// Contact flags.
+pub(crate) const CONTACT_TOUCHING: u8 = 1;
+/// Either shape wants begin/end events.
+pub(crate) const CONTACT_EVENTS: u8 = 2;
+
+/// Per-step outcome of the narrow phase (not state: written and read in one step).
+pub(crate) const UPDATE_STARTED_TOUCHING: u8 = 1;
+pub(crate) const UPDATE_STOPPED_TOUCHING: u8 = 2;
+pub(crate) const UPDATE_DISJOINT: u8 = 4;
+
+/// An edge of a body's contact list.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ContactEdge {
+    pub body: u32,
+    pub prev: u32,
+    pub next: u32,
+}
+
+/// A persistent contact between two shapes.
+#[derive(Clone, Debug)]
+pub(crate) struct Contact {
+    pub alive: bool,
+    /// State: shape A, the one of higher kind (hull/box > capsule > sphere), or the lower
+    /// slot for equal kinds.
+    pub shape_a: u32,
+    pub shape_b: u32,
+    /// Bodies of the shapes (derived, cached).
+    pub body_a: u32,
+    pub body_b: u32,
+    /// State: `CONTACT_TOUCHING`; `CONTACT_EVENTS` is derived from the shapes.
+    pub flags: u8,
+    /// Per-step narrow-phase outcome (not state).
+    pub update: u8,
+    /// State: the manifold normal from A to B, world orientation.
+    pub normal: Vec3,
+    /// State: manifold points and their impulses.
+    pub points: [ContactPoint; 4],
+    pub point_count: u8,
+    /// State: accumulated rolling-resistance impulse.
+    pub rolling_impulse: Vec3,
+    /// State: last separating or touching axis of two hulls.
+    pub cache: SatCache,
+    /// Body contact lists (not state).
+    pub edges: [ContactEdge; 2],
+}
+
+impl Default for Contact {
+    fn default() -> Contact {
+        Contact {
+            alive: false,
+            shape_a: NONE,
+            shape_b: NONE,
+            body_a: NONE,
+            body_b: NONE,
+            flags: 0,
+            update: 0,
+            normal: Vec3::ZERO,
+            points: [ContactPoint::default(); 4],
+            point_count: 0,
+            rolling_impulse: Vec3::ZERO,
+            cache: SatCache::default(),
+            edges: [ContactEdge {
+                body: NONE,
+                prev: NONE,
+                next: NONE,
+            }; 2],
+        }
+    }
+}
+
+/// Friction of a contact: √(μa·μb), as Box2D.
+#[inline]
+pub(crate) fn mix_friction(a: f32, b: f32) -> f32 {
+    sqrt(a * b)
+}
+
+/// Restitution of a contact: the larger of the two.
+#[inline]
+pub(crate) fn mix_restitution(a: f32, b: f32) -> f32 {
+    max(a, b)
+}
+
+/// Orders a pair so shape A has the higher kind (ties: lower slot first).
+#[inline]
+pub(crate) fn order_pair(shapes: &[Shape], s1: u32, s2: u32) -> (u32, u32) {
+    let k1 = shapes[s1 as usize].geometry.kind();
+    let k2 = shapes[s2 as usize].geometry.kind();
+    if k1 > k2 || (k1 == k2 && s1 < s2) {
+        (s1, s2)
+    } else {
+        (s2, s1)
+    }
+}
+
+fn hull_view<'a>(shape: &'a Shape, hulls: &'a [HullSlot]) -> Option<HullView<'a>> {
+    match shape.geometry {
+        ShapeGeometry::Box(_) => Some(shape.box_hull.view()),
+        ShapeGeometry::Hull(h) => Some(hulls[h as usize].hull.view()),
+        _ => None,
+    }
+}
+
+/// Computes the manifold of two shapes given their transforms in a common frame.
+pub(crate) fn collide(
+    shape_a: &Shape,
+    xf_a: &Transform,
+    shape_b: &Shape,
+    xf_b: &Transform,
+    hulls: &[HullSlot],
+    speculative: f32,
+    cache: &mut SatCache,
+) -> Manifold {
+    let ga = &shape_a.geometry;
+    let gb = &shape_b.geometry;
+    if let Some(ha) = hull_view(shape_a, hulls) {
+        if let Some(hb) = hull_view(shape_b, hulls) {
+            return collide_hulls(&ha, xf_a, &hb, xf_b, speculative, cache);
+        }
+        return match gb {
+            ShapeGeometry::Capsule(c) => collide_hull_and_capsule(&ha, xf_a, c, xf_b, speculative),
+            ShapeGeometry::Sphere(s) => collide_hull_and_sphere(&ha, xf_a, s, xf_b, speculative),
+            _ => Manifold::default(),
+        };
+    }
+    match (ga, gb) {
+        (ShapeGeometry::Capsule(a), ShapeGeometry::Capsule(b)) => {
+            collide_capsules(a, xf_a, b, xf_b, speculative)
+        }
+        (ShapeGeometry::Capsule(a), ShapeGeometry::Sphere(b)) => {
+            collide_capsule_and_sphere(a, xf_a, b, xf_b, speculative)
+        }
+        (ShapeGeometry::Sphere(a), ShapeGeometry::Sphere(b)) => {
+            collide_spheres(a, xf_a, b, xf_b, speculative)
+        }
+        _ => Manifold::default(),
+    }
+}
+
+/// Recomputes a contact's manifold, carrying impulses over by feature id, and sets
+/// `update`. Reads bodies and shapes, writes only this contact: safe to run for many
+/// contacts at once.
+pub(crate) fn update_contact(
+    contact: &mut Contact,
+    shapes: &[Shape],
+    bodies: &[Body],
+    hulls: &[HullSlot],
+    speculative: f32,
+) {
+    let sa = &shapes[contact.shape_a as usize];
+    let sb = &shapes[contact.shape_b as usize];
+    contact.update = 0;
+    if !sa.fat_aabb.overlaps(&sb.fat_aabb) {
+        contact.update = UPDATE_DISJOINT;
+        if contact.flags & CONTACT_TOUCHING != 0 {
+            contact.update |= UPDATE_STOPPED_TOUCHING;
+        }
+        return;
+    }
+    let ba = &bodies[contact.body_a as usize];
+    let bb = &bodies[contact.body_b as usize];
+
+    // The common frame sits at the origin of the body that moves (A, unless A does not
+    // move and B does), so the moving body's anchors stay small whatever the coordinates.
+    let frame_at_b = ba.body_type == BodyType::Static && bb.body_type != BodyType::Static;
+    // Differences of grid positions are exact in f64, so the f32 offset is the same
+    // wherever the pair sits.
+    let (xf_a, xf_b) = if frame_at_b {
+        let d: Vec3 = (ba.position - bb.position).to_f32();
+        (
+            Transform::new(d, ba.rotation),
+            Transform::new(Vec3::ZERO, bb.rotation),
+        )
+    } else {
+        let d: Vec3 = (bb.position - ba.position).to_f32();
+        (
+            Transform::new(Vec3::ZERO, ba.rotation),
+            Transform::new(d, bb.rotation),
+        )
+    };
+    let manifold = collide(sa, &xf_a, sb, &xf_b, hulls, speculative, &mut contact.cache);
+
+    // Centres of mass in the common frame.
+    let center_a = xf_a.p + ba.center_offset();
+    let center_b = xf_b.p + bb.center_offset();
+
+    let old_points = contact.points;
+    let old_count = contact.point_count as usize;
+    let count = manifold.count as usize;
+    let was_touching = contact.flags & CONTACT_TOUCHING != 0;
+    contact.normal = manifold.normal;
+    for i in 0..count {
+        let mp = &manifold.points[i];
+        let mut cp = ContactPoint {
+            anchor_a: mp.point - center_a,
+            anchor_b: mp.point - center_b,
+            separation: mp.separation,
+            normal_impulse: 0.0,
+            tangent_impulse: Vec3::ZERO,
+            max_normal_impulse: 0.0,
+            id: mp.id,
+        };
+        // Warm start from the point with the same feature id (first match wins).
+        for old in &old_points[..old_count] {
+            if old.id == mp.id {
+                cp.normal_impulse = old.normal_impulse;
+                cp.tangent_impulse = old.tangent_impulse;
+                break;
+            }
+        }
+        contact.points[i] = cp;
+    }
+    for p in &mut contact.points[count..] {
+        *p = ContactPoint::default();
+    }
+    contact.point_count = count as u8;
+    if count == 0 {
+        contact.rolling_impulse = Vec3::ZERO;
+    }
+    let touching = count > 0;
+    if touching && !was_touching {
+        contact.flags |= CONTACT_TOUCHING;
+        contact.update = UPDATE_STARTED_TOUCHING;
+    } else if !touching && was_touching {
+        contact.flags &= !CONTACT_TOUCHING;
+        contact.update = UPDATE_STOPPED_TOUCHING;
+    }
+}
+
+impl World {
+    /// Creates the contact of a new pair; `None` when `contact_capacity` is full.
+    pub(crate) fn create_contact(&mut self, s1: u32, s2: u32) -> Option<u32> {
+        let (sa, sb) = order_pair(&self.shapes, s1, s2);
+        let body_a = self.shapes[sa as usize].body;
+        let body_b = self.shapes[sb as usize].body;
+        let events = self.shapes[sa as usize].enable_contact_events
+            || self.shapes[sb as usize].enable_contact_events;
+        let slot = alloc_slot(
+            &mut self.contacts,
+            &mut self.contact_free,
+            |_| 0,
+            |_| Contact {
+                alive: true,
+                shape_a: sa,
+                shape_b: sb,
+                body_a,
+                body_b,
+                flags: if events { CONTACT_EVENTS } else { 0 },
+                ..Contact::default()
+            },
+        )?;
+        self.pair_set.insert(pair_key(sa, sb), slot);
+        self.link_contact(slot);
+        self.contact_count += 1;
+        Some(slot)
+    }
+
+    fn link_contact(&mut self, c: u32) {
+        for edge in 0..2 {
+            let body = if edge == 0 {
+                self.contacts[c as usize].body_a
+            } else {
+                self.contacts[c as usize].body_b
+            };
+            let key = (c << 1) | edge as u32;
+            let head = self.bodies[body as usize].contact_head;
+            self.contacts[c as usize].edges[edge] = ContactEdge {
+                body,
+                prev: NONE,
+                next: head,
+            };
+            if head != NONE {
+                self.contacts[(head >> 1) as usize].edges[(head & 1) as usize].prev = key;
+            }
+            let b = &mut self.bodies[body as usize];
+            b.contact_head = key;
+            b.contact_count += 1;
+        }
+    }
+
+    fn unlink_contact(&mut self, c: u32) {
+        for edge in 0..2 {
+            let e = self.contacts[c as usize].edges[edge];
+            if e.prev != NONE {
+                self.contacts[(e.prev >> 1) as usize].edges[(e.prev & 1) as usize].next = e.next;
+            } else {
+                self.bodies[e.body as usize].contact_head = e.next;
+            }
+            if e.next != NONE {
+                self.contacts[(e.next >> 1) as usize].edges[(e.next & 1) as usize].prev = e.prev;
+            }
+            self.bodies[e.body as usize].contact_count -= 1;
+        }
+    }
+
+    /// Destroys a contact; reports an end event when it was touching and `events`.
+    pub(crate) fn destroy_contact(&mut self, c: u32, events: bool) {
+        let contact = &self.contacts[c as usize];
+        debug_assert!(contact.alive);
+        if events && contact.flags & CONTACT_TOUCHING != 0 && contact.flags & CONTACT_EVENTS != 0 {
+            let ev = ContactEvent {
+                shape_a: self.shape_id(contact.shape_a),
+                shape_b: self.shape_id(contact.shape_b),
+            };
+            if !self.end_events.push(ev) {
+                self.counters.dropped_end_events += 1;
+            }
+        }
+        let key = pair_key(contact.shape_a, contact.shape_b);
+        self.pair_set.remove(key);
+        self.unlink_contact(c);
+        self.contacts[c as usize] = Contact::default();
+        let ok = self.contact_free.push(c);
+        debug_assert!(ok);
+        self.contact_count -= 1;
+    }
+
+    /// Destroys every contact of a body (or only those of one shape), waking the bodies
+    /// on the other side.
+    pub(crate) fn destroy_body_contacts(
+        &mut self,
+        body: u32,
+        only_shape: Option<u32>,
+        wake_others: bool,
+    ) {
+        let mut key = self.bodies[body as usize].contact_head;
+        while key != NONE {
+            let c = key >> 1;
+            let edge = (key & 1) as usize;
+            let next = self.contacts[c as usize].edges[edge].next;
+            let contact = &self.contacts[c as usize];
+            let matches = match only_shape {
+                Some(s) => contact.shape_a == s || contact.shape_b == s,
+                None => true,
+            };
+            if matches {
+                let other = contact.edges[edge ^ 1].body;
+                let touching = contact.flags & CONTACT_TOUCHING != 0;
+                self.destroy_contact(c, false);
+                if wake_others && touching {
+                    self.wake_island(other);
+                }
+            }
+            key = next;
+        }
+    }
+
+    /// Narrow phase: updates every contact with a moving body, then, in slot order,
+    /// removes disjoint pairs, reports begin/end and wakes islands that are touched.
+    pub(crate) fn collide(&mut self) {
+        {
+            let shapes = &self.shapes;
+            let bodies = &self.bodies;
+            let hulls = &self.hulls;
+            for contact in self.contacts.iter_mut() {
+                if !contact.alive {
+                    continue;
+                }
+                let moving = bodies[contact.body_a as usize].is_moving()
+                    || bodies[contact.body_b as usize].is_moving();
+                if !moving {
+                    contact.update = 0;
+                    continue;
+                }
+                update_contact(contact, shapes, bodies, hulls, SPECULATIVE_DISTANCE);
+            }
+        }
+        let mut touching = 0;
+        for c in 0..self.contacts.len() {
+            let contact = &self.contacts[c];
+            if !contact.alive {
+                continue;
+            }
+            let update = contact.update;
+            if update == 0 {
+                if contact.flags & CONTACT_TOUCHING != 0 {
+                    touching += 1;
+                }
+                continue;
+            }
+            let events = contact.flags & CONTACT_EVENTS != 0;
+            let ev = ContactEvent {
+                shape_a: self.shape_id(contact.shape_a),
+                shape_b: self.shape_id(contact.shape_b),
+            };
+            let (ba, bb) = (contact.body_a, contact.body_b);
+            if update & UPDATE_DISJOINT != 0 {
+                self.destroy_contact(c as u32, true);
+                continue;
+            }
+            self.contacts[c].update = 0;
+            if update & UPDATE_STARTED_TOUCHING != 0 {
+                touching += 1;
+                if events && !self.begin_events.push(ev) {
+                    self.counters.dropped_begin_events += 1;
+                }
+                // A touch wakes a sleeping island on either side.
+                for b in [ba, bb] {
+                    let body = &self.bodies[b as usize];
+                    if body.body_type == BodyType::Dynamic && !body.awake {
+                        self.wake_island(b);
+                    }
+                }
+            } else if update & UPDATE_STOPPED_TOUCHING != 0 {
+                if events && !self.end_events.push(ev) {
+                    self.counters.dropped_end_events += 1;
+                }
+            } else if self.contacts[c].flags & CONTACT_TOUCHING != 0 {
+                touching += 1;
+            }
+        }
+        self.counters.touching_contact_count = touching;
+    }
+}

@@ -1,0 +1,52 @@
+//! Ids: small `Copy` values with an index and a generation, checked on every call, so a
+//! stale id is an error, never a dangling reference.
+//!
+//! `index` is the slot plus one, so an all-zero id is null. Tapes and snapshots store ids
+//! as (index, generation) with no world part, so a twin world accepts them; in memory an
+//! id also carries the tag of the world that made it, and another world refuses it.
+
+macro_rules! define_id {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(C)]
+        pub struct $name {
+            /// Slot plus one; 0 is null.
+            pub index: u32,
+            /// Bumped each time the slot is reused.
+            pub generation: u32,
+            /// Tag of the world that made the id (not simulation state).
+            pub world: u32,
+        }
+
+        impl $name {
+            /// The null id.
+            pub const NULL: $name = $name { index: 0, generation: 0, world: 0 };
+
+            /// Whether this is the null id.
+            #[inline]
+            pub fn is_null(self) -> bool {
+                self.index == 0
+            }
+
+            /// The slot this id names, if it is not null.
+            #[inline]
+            pub(crate) fn slot(self) -> Option<usize> {
+                (self.index as usize).checked_sub(1)
+            }
+        }
+    };
+}
+
+define_id!(
+    /// A rigid body.
+    BodyId
+);
+define_id!(
+    /// A shape attached to a body.
+    ShapeId
+);
+define_id!(
+    /// A convex hull shared by any number of hull shapes.
+    HullId
+);

@@ -1,0 +1,700 @@
+//! Shapes: the geometry attached to bodies, with their material and collision filter.
+
+use crate::body::{BodyType, NONE};
+use crate::broad_phase::{STATIC_TREE, tree_for};
+use crate::error::{Error, Result};
+use crate::geometry::hull::MAX_HULL_POINTS;
+use crate::geometry::hull::{BoxHull, Hull};
+use crate::geometry::{Capsule, MassData, Sphere, bounds, mass};
+use crate::id::{BodyId, HullId, ShapeId};
+use crate::math::{Aabb, DAabb, Quat, Transform, Vec3, max};
+use crate::world::{AABB_MARGIN, World, alloc_slot};
+
+/// Which shapes may collide: two shapes collide when each one's category is in the
+/// other's mask, unless they share a non-zero group (positive: always collide, negative:
+/// never), as in Box2D.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Filter {
+    /// The categories this shape belongs to.
+    pub category_bits: u64,
+    /// The categories this shape collides with.
+    pub mask_bits: u64,
+    /// Group override; 0 for none.
+    pub group_index: i32,
+}
+
+impl Default for Filter {
+    fn default() -> Filter {
+        Filter {
+            category_bits: 1,
+            mask_bits: u64::MAX,
+            group_index: 0,
+        }
+    }
+}
+
+impl Filter {
+    /// Whether shapes with these filters collide.
+    #[inline]
+    pub fn should_collide(&self, other: &Filter) -> bool {
+        if self.group_index == other.group_index && self.group_index != 0 {
+            return self.group_index > 0;
+        }
+        (self.mask_bits & other.category_bits) != 0 && (self.category_bits & other.mask_bits) != 0
+    }
+}
+
+/// Material and filter of a shape. Change the fields you need and keep
+/// `..Default::default()` for the rest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeDef {
+    /// Density, kg/m³ (≥ 0).
+    pub density: f32,
+    /// Coulomb friction (≥ 0); a contact uses √(μa·μb).
+    pub friction: f32,
+    /// Restitution (≥ 0); a contact uses the larger of the two.
+    pub restitution: f32,
+    /// Rolling resistance (≥ 0); a contact uses the larger of the two.
+    pub rolling_resistance: f32,
+    /// Collision filter.
+    pub filter: Filter,
+    /// Whether contacts of this shape report begin/end events.
+    pub enable_contact_events: bool,
+    /// Host data: stored, never hashed.
+    pub user_data: u64,
+}
+
+impl Default for ShapeDef {
+    fn default() -> ShapeDef {
+        ShapeDef {
+            density: 1000.0,
+            friction: 0.6,
+            restitution: 0.0,
+            rolling_resistance: 0.0,
+            filter: Filter::default(),
+            enable_contact_events: true,
+            user_data: 0,
+        }
+    }
+}
+
+/// A box: half-extents, centre and rotation in the body frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoxShape {
+    /// Half-extents (each > 0).
+    pub half: Vec3,
+    /// Centre in the body frame.
+    pub center: Vec3,
+    /// Rotation in the body frame.
+    pub rotation: Quat,
+}
+
+/// The geometry of a shape.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShapeGeometry {
+    /// A sphere.
+    Sphere(Sphere),
+    /// A capsule.
+    Capsule(Capsule),
+    /// A box.
+    Box(BoxShape),
+    /// A convex hull, shared through its id's slot.
+    Hull(u32),
+}
+
+/// Kinds in the order that decides which shape of a contact is A (lower kind first),
+/// as Box2D orders its manifold functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum ShapeKind {
+    /// Sphere.
+    Sphere = 0,
+    /// Capsule.
+    Capsule = 1,
+    /// Box.
+    Box = 2,
+    /// Convex hull.
+    Hull = 3,
+}
+
+impl ShapeGeometry {
+    /// The kind.
+    pub fn kind(&self) -> ShapeKind {
+        match self {
+            ShapeGeometry::Sphere(_) => ShapeKind::Sphere,
+            ShapeGeometry::Capsule(_) => ShapeKind::Capsule,
+            ShapeGeometry::Box(_) => ShapeKind::Box,
+            ShapeGeometry::Hull(_) => ShapeKind::Hull,
+        }
+    }
+}
+
+/// A shape as the world keeps it.
+#[derive(Clone, Debug)]
+pub(crate) struct Shape {
+    /// State: generation and liveness of the slot.
+    pub generation: u32,
+    pub alive: bool,
+    /// State: owning body slot.
+    pub body: u32,
+    /// Next shape of the same body, ascending slot order (derived).
+    pub next_in_body: u32,
+    /// State: geometry (content).
+    pub geometry: ShapeGeometry,
+    /// Derived from the geometry: a box as a hull.
+    pub box_hull: BoxHull,
+    /// Derived: mass properties at this shape's density.
+    pub mass_data: MassData,
+    pub density: f32,
+    pub friction: f32,
+    pub restitution: f32,
+    pub rolling_resistance: f32,
+    pub filter: Filter,
+    pub enable_contact_events: bool,
+    /// Host data, not state.
+    pub user_data: u64,
+    /// State: enlarged bounds; a pair begins when these overlap.
+    pub fat_aabb: DAabb,
+    /// State: bounds grew out of `fat_aabb` this step (the move buffer).
+    pub enlarged: bool,
+    /// Tree proxy (not state: trees are rebuilt after a restore).
+    pub proxy: u32,
+    /// Which tree the proxy is in: 0 static, 1 movable.
+    pub tree: u8,
+}
+
+/// A hull slot: the input points are content (state), the hull is rebuilt from them.
+#[derive(Clone, Debug)]
+pub(crate) struct HullSlot {
+    pub generation: u32,
+    pub alive: bool,
+    /// Shapes using this hull (derived).
+    pub ref_count: u32,
+    /// State: the points given at create.
+    pub point_count: u32,
+    pub points: [Vec3; crate::geometry::hull::MAX_HULL_POINTS],
+    /// Derived: the hull built from the points.
+    pub hull: Hull,
+}
+
+impl Default for HullSlot {
+    fn default() -> HullSlot {
+        HullSlot {
+            generation: 0,
+            alive: false,
+            ref_count: 0,
+            point_count: 0,
+            points: [Vec3::ZERO; crate::geometry::hull::MAX_HULL_POINTS],
+            hull: Hull::default(),
+        }
+    }
+}
+
+/// Mass properties of a shape at its density.
+pub(crate) fn compute_mass(
+    geometry: &ShapeGeometry,
+    box_hull: &BoxHull,
+    hulls: &[HullSlot],
+    density: f32,
+) -> MassData {
+    let _ = box_hull;
+    match geometry {
+        ShapeGeometry::Sphere(s) => mass::sphere_mass(s, density),
+        ShapeGeometry::Capsule(c) => mass::capsule_mass(c, density),
+        ShapeGeometry::Box(b) => mass::box_mass(b.half, b.center, b.rotation, density),
+        ShapeGeometry::Hull(h) => mass::hull_mass(&hulls[*h as usize].hull.view(), density),
+    }
+}
+
+/// Bounds of a shape relative to its body origin, for a body rotated by `q`.
+#[inline]
+pub(crate) fn local_aabb(shape: &Shape, hulls: &[HullSlot], q: Quat) -> Aabb {
+    let xf = Transform::new(Vec3::ZERO, q);
+    match &shape.geometry {
+        ShapeGeometry::Sphere(s) => bounds::sphere_aabb(s, &xf),
+        ShapeGeometry::Capsule(c) => bounds::capsule_aabb(c, &xf),
+        ShapeGeometry::Box(_) => bounds::box_aabb(&shape.box_hull, &xf),
+        ShapeGeometry::Hull(h) => bounds::hull_aabb(&hulls[*h as usize].hull.view(), &xf),
+    }
+}
+
+/// Farthest point of a shape from `center` (body frame).
+pub(crate) fn shape_extent(shape: &Shape, hulls: &[HullSlot], center: Vec3) -> f32 {
+    match &shape.geometry {
+        ShapeGeometry::Sphere(s) => (s.center - center).length() + s.radius,
+        ShapeGeometry::Capsule(c) => {
+            max((c.center1 - center).length(), (c.center2 - center).length()) + c.radius
+        }
+        ShapeGeometry::Box(_) => bounds::hull_max_extent(&shape.box_hull.view(), center),
+        ShapeGeometry::Hull(h) => bounds::hull_max_extent(&hulls[*h as usize].hull.view(), center),
+    }
+}
+
+fn check_local_point(name: &'static str, v: Vec3) -> Result<()> {
+    for i in 0..3 {
+        let c = v.get(i);
+        if !c.is_finite() || c.abs() > 1.0e6 {
+            return Err(Error::Argument {
+                name,
+                value: c as f64,
+                expected: "finite and within ±1e6 of the body origin",
+            });
+        }
+    }
+    Ok(())
+}
+
+fn check_size(name: &'static str, v: f32) -> Result<()> {
+    if !(v.is_finite() && v > 0.0 && v <= 1.0e6) {
+        return Err(Error::Argument {
+            name,
+            value: v as f64,
+            expected: "finite and within (0, 1e6]",
+        });
+    }
+    Ok(())
+}
+
+fn check_shape_def(def: &ShapeDef) -> Result<()> {
+    let ok = |name: &'static str, v: f32| {
+        crate::error::check_range(name, v, 0.0, f32::MAX, "finite and >= 0")
+    };
+    ok("density", def.density)?;
+    ok("friction", def.friction)?;
+    ok("restitution", def.restitution)?;
+    ok("rolling_resistance", def.rolling_resistance)?;
+    Ok(())
+}
+
+impl World {
+    /// Creates a sphere shape on a body.
+    pub fn create_sphere_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        sphere: &Sphere,
+    ) -> Result<ShapeId> {
+        check_local_point("sphere.center", sphere.center)?;
+        check_size("sphere.radius", sphere.radius)?;
+        self.create_shape(body, def, ShapeGeometry::Sphere(*sphere))
+    }
+
+    /// Creates a capsule shape on a body.
+    pub fn create_capsule_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        capsule: &Capsule,
+    ) -> Result<ShapeId> {
+        check_local_point("capsule.center1", capsule.center1)?;
+        check_local_point("capsule.center2", capsule.center2)?;
+        check_size("capsule.radius", capsule.radius)?;
+        self.create_shape(body, def, ShapeGeometry::Capsule(*capsule))
+    }
+
+    /// Creates a box of half-extents `half` centred on the body origin.
+    pub fn create_box_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        half: Vec3,
+    ) -> Result<ShapeId> {
+        self.create_offset_box_shape(body, def, half, Vec3::ZERO, Quat::IDENTITY)
+    }
+
+    /// Creates a box of half-extents `half`, centred at `center` and rotated by `rotation`
+    /// in the body frame.
+    pub fn create_offset_box_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        half: Vec3,
+        center: Vec3,
+        rotation: Quat,
+    ) -> Result<ShapeId> {
+        check_size("half.x", half.x)?;
+        check_size("half.y", half.y)?;
+        check_size("half.z", half.z)?;
+        check_local_point("center", center)?;
+        if !rotation.is_valid() || !(rotation.length_squared() > 1e-6) {
+            return Err(Error::Argument {
+                name: "rotation",
+                value: rotation.length_squared() as f64,
+                expected: "a finite quaternion of non-zero norm",
+            });
+        }
+        let b = BoxShape {
+            half,
+            center,
+            rotation: rotation.normalize(),
+        };
+        self.create_shape(body, def, ShapeGeometry::Box(b))
+    }
+
+    /// Builds a convex hull from points (body frame) that any number of hull shapes can
+    /// share. Refused for fewer than 4 or more than 64 points, non-finite or degenerate
+    /// (coplanar, collinear, coincident) input, or a full hull pool.
+    pub fn create_hull(&mut self, points: &[Vec3]) -> Result<HullId> {
+        if points.len() > MAX_HULL_POINTS {
+            return Err(Error::Argument {
+                name: "hull point count",
+                value: points.len() as f64,
+                expected: "at most 64",
+            });
+        }
+        for p in points {
+            check_local_point("hull point", *p)?;
+        }
+        if self.hull_free.is_empty() && self.hulls.is_full() {
+            return Err(Error::Capacity {
+                what: "hull_capacity",
+                capacity: self.def.hull_capacity as u64,
+            });
+        }
+        let mut built = crate::geometry::hull::Hull::default();
+        crate::geometry::quickhull::build_hull(points, &mut built)?;
+        let slot = alloc_slot(
+            &mut self.hulls,
+            &mut self.hull_free,
+            |h| h.generation,
+            |g| {
+                let mut h = HullSlot {
+                    generation: g.wrapping_add(1).max(1),
+                    alive: true,
+                    ref_count: 0,
+                    point_count: points.len() as u32,
+                    points: [Vec3::ZERO; MAX_HULL_POINTS],
+                    hull: built,
+                };
+                h.points[..points.len()].copy_from_slice(points);
+                h
+            },
+        )
+        .ok_or(Error::Capacity {
+            what: "hull_capacity",
+            capacity: self.def.hull_capacity as u64,
+        })?;
+        self.hull_count += 1;
+        Ok(HullId {
+            index: slot + 1,
+            generation: self.hulls[slot as usize].generation,
+            world: self.tag,
+        })
+    }
+
+    /// Destroys a hull; refused while shapes use it.
+    pub fn destroy_hull(&mut self, id: HullId) -> Result<()> {
+        let slot = self.hull_slot(id)?;
+        if self.hulls[slot].ref_count > 0 {
+            return Err(Error::State(
+                "the hull is used by shapes: destroy them first",
+            ));
+        }
+        let g = self.hulls[slot].generation;
+        self.hulls[slot] = HullSlot {
+            generation: g,
+            ..HullSlot::default()
+        };
+        let ok = self.hull_free.push(slot as u32);
+        debug_assert!(ok);
+        self.hull_count -= 1;
+        Ok(())
+    }
+
+    /// The points the hull was created from.
+    pub fn hull_points(&self, id: HullId) -> Result<&[Vec3]> {
+        let slot = self.hull_slot(id)?;
+        let h = &self.hulls[slot];
+        Ok(&h.points[..h.point_count as usize])
+    }
+
+    /// The hull's vertices (after welding and removing interior points).
+    pub fn hull_vertices(&self, id: HullId) -> Result<&[Vec3]> {
+        let slot = self.hull_slot(id)?;
+        Ok(self.hulls[slot].hull.view().vertices)
+    }
+
+    /// Creates a hull shape on a body.
+    pub fn create_hull_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        hull: HullId,
+    ) -> Result<ShapeId> {
+        let h = self.hull_slot(hull)?;
+        self.create_shape(body, def, ShapeGeometry::Hull(h as u32))
+    }
+
+    fn create_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        geometry: ShapeGeometry,
+    ) -> Result<ShapeId> {
+        let bslot = self.body_slot(body)? as u32;
+        check_shape_def(def)?;
+        let box_hull = match geometry {
+            ShapeGeometry::Box(b) => BoxHull::new(b.half, b.center, b.rotation),
+            _ => BoxHull::default(),
+        };
+        let mass_data = compute_mass(&geometry, &box_hull, &self.hulls, def.density);
+        let slot = alloc_slot(
+            &mut self.shapes,
+            &mut self.shape_free,
+            |s| s.generation,
+            |g| Shape {
+                generation: g.wrapping_add(1).max(1),
+                alive: true,
+                body: bslot,
+                next_in_body: NONE,
+                geometry,
+                box_hull,
+                mass_data,
+                density: def.density,
+                friction: def.friction,
+                restitution: def.restitution,
+                rolling_resistance: def.rolling_resistance,
+                filter: def.filter,
+                enable_contact_events: def.enable_contact_events,
+                user_data: def.user_data,
+                fat_aabb: DAabb::default(),
+                enlarged: false,
+                proxy: NONE,
+                tree: STATIC_TREE,
+            },
+        )
+        .ok_or(Error::Capacity {
+            what: "shape_capacity",
+            capacity: self.def.shape_capacity as u64,
+        })?;
+        if let ShapeGeometry::Hull(h) = geometry {
+            self.hulls[h as usize].ref_count += 1;
+        }
+        self.shape_count += 1;
+        // Insert in ascending slot order so the body's shape order is a function of state.
+        let head = self.bodies[bslot as usize].shape_head;
+        if head == NONE || head > slot {
+            self.shapes[slot as usize].next_in_body = head;
+            self.bodies[bslot as usize].shape_head = slot;
+        } else {
+            let mut prev = head;
+            loop {
+                let next = self.shapes[prev as usize].next_in_body;
+                if next == NONE || next > slot {
+                    self.shapes[slot as usize].next_in_body = next;
+                    self.shapes[prev as usize].next_in_body = slot;
+                    break;
+                }
+                prev = next;
+            }
+        }
+        self.bodies[bslot as usize].shape_count += 1;
+        if self.bodies[bslot as usize].enabled {
+            self.create_proxy(slot);
+        }
+        self.update_body_mass(bslot);
+        self.wake_body(bslot);
+        Ok(self.shape_id(slot))
+    }
+
+    /// Destroys a shape and its contacts; the body's mass is recomputed.
+    pub fn destroy_shape(&mut self, id: ShapeId) -> Result<()> {
+        let slot = self.shape_slot(id)? as u32;
+        let body = self.shapes[slot as usize].body;
+        self.destroy_body_contacts(body, Some(slot), true);
+        // Unlink from the body's list.
+        let head = self.bodies[body as usize].shape_head;
+        if head == slot {
+            self.bodies[body as usize].shape_head = self.shapes[slot as usize].next_in_body;
+        } else {
+            let mut prev = head;
+            while prev != NONE {
+                let next = self.shapes[prev as usize].next_in_body;
+                if next == slot {
+                    self.shapes[prev as usize].next_in_body =
+                        self.shapes[slot as usize].next_in_body;
+                    break;
+                }
+                prev = next;
+            }
+        }
+        self.bodies[body as usize].shape_count -= 1;
+        self.free_shape(slot);
+        self.update_body_mass(body);
+        self.wake_body(body);
+        Ok(())
+    }
+
+    /// Frees a shape slot (contacts already gone, body list handled by the caller).
+    pub(crate) fn free_shape(&mut self, slot: u32) {
+        self.destroy_proxy(slot);
+        if let ShapeGeometry::Hull(h) = self.shapes[slot as usize].geometry {
+            self.hulls[h as usize].ref_count -= 1;
+        }
+        let s = &mut self.shapes[slot as usize];
+        s.alive = false;
+        s.enlarged = false;
+        s.next_in_body = NONE;
+        let ok = self.shape_free.push(slot);
+        debug_assert!(ok);
+        self.shape_count -= 1;
+    }
+
+    fn shape_world_aabb(&self, slot: u32) -> (DAabb, Aabb) {
+        let s = &self.shapes[slot as usize];
+        let b = &self.bodies[s.body as usize];
+        let local = local_aabb(s, &self.hulls, b.rotation);
+        (DAabb::from_local(b.position, &local), local)
+    }
+
+    fn create_proxy(&mut self, slot: u32) {
+        let body = self.shapes[slot as usize].body;
+        let body_type = self.bodies[body as usize].body_type;
+        let position = self.bodies[body as usize].position;
+        let (_, local) = self.shape_world_aabb(slot);
+        let margin = if body_type == BodyType::Static {
+            0.0
+        } else {
+            AABB_MARGIN
+        };
+        let fat = DAabb::from_local(position, &local.inflate(margin));
+        let tree = tree_for(body_type);
+        let proxy = self.broad.tree_mut(tree).create_proxy(fat, slot);
+        let s = &mut self.shapes[slot as usize];
+        s.fat_aabb = fat;
+        s.proxy = proxy;
+        s.tree = tree;
+        self.mark_enlarged(slot);
+    }
+
+    fn destroy_proxy(&mut self, slot: u32) {
+        let s = &self.shapes[slot as usize];
+        if s.proxy != NONE {
+            let (tree, proxy) = (s.tree, s.proxy);
+            self.broad.tree_mut(tree).destroy_proxy(proxy);
+            self.shapes[slot as usize].proxy = NONE;
+        }
+    }
+
+    pub(crate) fn add_body_proxies(&mut self, body: u32) {
+        let mut s = self.bodies[body as usize].shape_head;
+        while s != NONE {
+            self.create_proxy(s);
+            s = self.shapes[s as usize].next_in_body;
+        }
+    }
+
+    pub(crate) fn remove_body_proxies(&mut self, body: u32) {
+        let mut s = self.bodies[body as usize].shape_head;
+        while s != NONE {
+            self.destroy_proxy(s);
+            s = self.shapes[s as usize].next_in_body;
+        }
+    }
+
+    /// After a teleport: new fat bounds for every shape, in the move buffer.
+    pub(crate) fn refresh_body_bounds(&mut self, body: u32, force: bool) {
+        let body_type = self.bodies[body as usize].body_type;
+        let position = self.bodies[body as usize].position;
+        let margin = if body_type == BodyType::Static {
+            0.0
+        } else {
+            AABB_MARGIN
+        };
+        let mut s = self.bodies[body as usize].shape_head;
+        while s != NONE {
+            let (aabb, local) = self.shape_world_aabb(s);
+            let shape = &self.shapes[s as usize];
+            let next = shape.next_in_body;
+            if force || !shape.fat_aabb.contains(&aabb) {
+                let fat = DAabb::from_local(position, &local.inflate(margin));
+                let (tree, proxy) = (shape.tree, shape.proxy);
+                self.shapes[s as usize].fat_aabb = fat;
+                if proxy != NONE {
+                    self.broad.tree_mut(tree).move_proxy(proxy, fat);
+                    self.mark_enlarged(s);
+                }
+            }
+            s = next;
+        }
+    }
+
+    /// The shape's body.
+    pub fn shape_body(&self, id: ShapeId) -> Result<BodyId> {
+        let slot = self.shape_slot(id)?;
+        Ok(self.body_id(self.shapes[slot].body))
+    }
+
+    /// The shape's geometry (a hull as its slot).
+    pub fn shape_geometry(&self, id: ShapeId) -> Result<ShapeGeometry> {
+        Ok(self.shapes[self.shape_slot(id)?].geometry)
+    }
+
+    /// Sets friction (≥ 0); contacts pick it up in the next step.
+    pub fn set_shape_friction(&mut self, id: ShapeId, friction: f32) -> Result<()> {
+        let slot = self.shape_slot(id)?;
+        crate::error::check_range("friction", friction, 0.0, f32::MAX, "finite and >= 0")?;
+        self.shapes[slot].friction = friction;
+        Ok(())
+    }
+
+    /// Sets restitution (≥ 0).
+    pub fn set_shape_restitution(&mut self, id: ShapeId, restitution: f32) -> Result<()> {
+        let slot = self.shape_slot(id)?;
+        crate::error::check_range("restitution", restitution, 0.0, f32::MAX, "finite and >= 0")?;
+        self.shapes[slot].restitution = restitution;
+        Ok(())
+    }
+
+    /// Sets rolling resistance (≥ 0).
+    pub fn set_shape_rolling_resistance(&mut self, id: ShapeId, value: f32) -> Result<()> {
+        let slot = self.shape_slot(id)?;
+        crate::error::check_range(
+            "rolling_resistance",
+            value,
+            0.0,
+            f32::MAX,
+            "finite and >= 0",
+        )?;
+        self.shapes[slot].rolling_resistance = value;
+        Ok(())
+    }
+
+    /// Sets density (≥ 0) and recomputes the body's mass.
+    pub fn set_shape_density(&mut self, id: ShapeId, density: f32) -> Result<()> {
+        let slot = self.shape_slot(id)?;
+        crate::error::check_range("density", density, 0.0, f32::MAX, "finite and >= 0")?;
+        let s = &self.shapes[slot];
+        let md = compute_mass(&s.geometry, &s.box_hull, &self.hulls, density);
+        let body = s.body;
+        self.shapes[slot].density = density;
+        self.shapes[slot].mass_data = md;
+        self.update_body_mass(body);
+        self.wake_body(body);
+        Ok(())
+    }
+
+    /// Sets the collision filter; existing contacts that the new filter forbids end in the
+    /// next pair search.
+    pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<()> {
+        let slot = self.shape_slot(id)?;
+        let body = self.shapes[slot].body;
+        self.shapes[slot].filter = filter;
+        self.destroy_body_contacts(body, Some(slot as u32), true);
+        if self.shapes[slot].proxy != NONE {
+            self.mark_enlarged(slot as u32);
+        }
+        self.wake_body(body);
+        Ok(())
+    }
+
+    /// The host's data of the shape.
+    pub fn shape_user_data(&self, id: ShapeId) -> Result<u64> {
+        Ok(self.shapes[self.shape_slot(id)?].user_data)
+    }
+
+    /// The shape's enlarged bounds (world, relative to the origin).
+    pub fn shape_fat_aabb(&self, id: ShapeId) -> Result<DAabb> {
+        Ok(self.shapes[self.shape_slot(id)?].fat_aabb)
+    }
+}

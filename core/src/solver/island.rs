@@ -1,0 +1,193 @@
+//! Islands and sleep.
+//!
+//! Islands are recomputed every step from state alone — union-find over the awake
+//! dynamic bodies joined by touching contacts, roots chosen by lowest solver index — rather
+//! than kept as persistent, incrementally merged and split structures. So there is no
+//! island id or split candidate to snapshot: a restored world finds the same islands.
+//! A body's sleep timer is state. An island sleeps when every body in it has been slower
+//! than its threshold for `TIME_TO_SLEEP`; it wakes whole, by a touch, a command or a
+//! waking neighbour.
+
+use crate::body::{BodyType, NONE};
+use crate::contact::CONTACT_TOUCHING;
+use crate::math::{Vec3, min};
+use crate::world::{TIME_TO_SLEEP, World};
+
+fn find(parent: &mut [u32], mut i: u32) -> u32 {
+    while parent[i as usize] != i {
+        // Path halving.
+        let p = parent[i as usize];
+        parent[i as usize] = parent[p as usize];
+        i = parent[i as usize];
+    }
+    i
+}
+
+/// Advances sleep timers and puts islands to sleep.
+pub(crate) fn update_sleep(world: &mut World, dt: f32) {
+    let s = &mut world.solver;
+    let n = s.states.len();
+    if n == 0 {
+        world.counters.island_count = 0;
+        return;
+    }
+    let enable = world.def.enable_sleep;
+    // Timers.
+    for k in 0..n {
+        let p = &s.params[k];
+        let b = &mut world.bodies[p.body as usize];
+        if !p.dynamic {
+            continue;
+        }
+        let st = &s.states[k];
+        let speed = st.v.length() + p.max_extent * st.w.length();
+        if !enable || !b.enable_sleep || speed > b.sleep_threshold {
+            b.sleep_time = 0.0;
+        } else {
+            b.sleep_time += dt;
+        }
+    }
+    for k in 0..n {
+        s.parent[k] = k as u32;
+    }
+    // Union over touching contacts between two awake dynamic bodies; a body touching a
+    // moving kinematic body stays awake (the platform would pass through it otherwise).
+    for &c in s.constraint_contact.iter() {
+        let contact = &world.contacts[c as usize];
+        if contact.flags & CONTACT_TOUCHING == 0 {
+            continue;
+        }
+        let ia = s.solver_index[contact.body_a as usize];
+        let ib = s.solver_index[contact.body_b as usize];
+        let dyn_a = ia != NONE && s.params[ia as usize].dynamic;
+        let dyn_b = ib != NONE && s.params[ib as usize].dynamic;
+        if dyn_a && dyn_b {
+            let ra = find(&mut s.parent, ia);
+            let rb = find(&mut s.parent, ib);
+            if ra != rb {
+                // Lower index becomes the root: the result does not depend on order.
+                let (lo, hi) = if ra < rb { (ra, rb) } else { (rb, ra) };
+                s.parent[hi as usize] = lo;
+            }
+        } else {
+            for (i, other) in [(ia, ib), (ib, ia)] {
+                let dynamic = i != NONE && s.params[i as usize].dynamic;
+                if dynamic && other != NONE && !s.params[other as usize].dynamic {
+                    let st = &s.states[other as usize];
+                    if st.v != Vec3::ZERO || st.w != Vec3::ZERO {
+                        world.bodies[s.params[i as usize].body as usize].sleep_time = 0.0;
+                    }
+                }
+            }
+        }
+    }
+    // Shortest timer per island.
+    for k in 0..n {
+        s.island_sleep[k] = f32::MAX;
+    }
+    let mut islands = 0;
+    for k in 0..n {
+        if !s.params[k].dynamic {
+            continue;
+        }
+        let r = find(&mut s.parent, k as u32) as usize;
+        if r == k {
+            islands += 1;
+        }
+        let t = world.bodies[s.params[k].body as usize].sleep_time;
+        s.island_sleep[r] = min(s.island_sleep[r], t);
+    }
+    world.counters.island_count = islands;
+    if !enable {
+        return;
+    }
+    for k in 0..n {
+        if !s.params[k].dynamic {
+            continue;
+        }
+        let r = find(&mut s.parent, k as u32) as usize;
+        if s.island_sleep[r] >= TIME_TO_SLEEP {
+            let b = &mut world.bodies[s.params[k].body as usize];
+            b.awake = false;
+            b.linear_velocity = Vec3::ZERO;
+            b.angular_velocity = Vec3::ZERO;
+        }
+    }
+}
+
+impl World {
+    /// Wakes the island of a dynamic body: every sleeping body reached through touching
+    /// contacts. The set woken does not depend on list order.
+    pub(crate) fn wake_island(&mut self, body: u32) {
+        let b = &self.bodies[body as usize];
+        if !b.alive || b.body_type != BodyType::Dynamic {
+            return;
+        }
+        if b.awake {
+            self.bodies[body as usize].sleep_time = 0.0;
+            return;
+        }
+        let stack = &mut self.solver.stack;
+        stack.clear();
+        self.bodies[body as usize].awake = true;
+        self.bodies[body as usize].sleep_time = 0.0;
+        let ok = stack.push(body);
+        debug_assert!(ok);
+        while let Some(i) = stack.pop() {
+            let mut key = self.bodies[i as usize].contact_head;
+            while key != NONE {
+                let c = &self.contacts[(key >> 1) as usize];
+                let edge = (key & 1) as usize;
+                let next = c.edges[edge].next;
+                if c.flags & CONTACT_TOUCHING != 0 {
+                    let other = c.edges[edge ^ 1].body;
+                    let ob = &mut self.bodies[other as usize];
+                    if ob.body_type == BodyType::Dynamic && !ob.awake {
+                        ob.awake = true;
+                        ob.sleep_time = 0.0;
+                        let ok = stack.push(other);
+                        debug_assert!(ok);
+                    }
+                }
+                key = next;
+            }
+        }
+    }
+
+    /// Puts the island of a dynamic body to sleep at once.
+    pub(crate) fn sleep_island(&mut self, body: u32) {
+        let b = &self.bodies[body as usize];
+        if !b.alive || b.body_type != BodyType::Dynamic || !b.awake {
+            return;
+        }
+        let stack = &mut self.solver.stack;
+        stack.clear();
+        let put_to_sleep = |b: &mut crate::body::Body| {
+            b.awake = false;
+            b.sleep_time = 0.0;
+            b.linear_velocity = Vec3::ZERO;
+            b.angular_velocity = Vec3::ZERO;
+        };
+        put_to_sleep(&mut self.bodies[body as usize]);
+        let ok = stack.push(body);
+        debug_assert!(ok);
+        while let Some(i) = stack.pop() {
+            let mut key = self.bodies[i as usize].contact_head;
+            while key != NONE {
+                let c = &self.contacts[(key >> 1) as usize];
+                let edge = (key & 1) as usize;
+                let next = c.edges[edge].next;
+                if c.flags & CONTACT_TOUCHING != 0 {
+                    let other = c.edges[edge ^ 1].body;
+                    let ob = &mut self.bodies[other as usize];
+                    if ob.body_type == BodyType::Dynamic && ob.awake {
+                        put_to_sleep(ob);
+                        let ok = stack.push(other);
+                        debug_assert!(ok);
+                    }
+                }
+                key = next;
+            }
+        }
+    }
+}

@@ -1,0 +1,407 @@
+//! The soft-step solver (Box2D v3 / Box3D), run once per step.
+//!
+//! Per step: gather the awake set, colour the constraint graph, prepare contacts. Per
+//! substep: integrate velocities, warm start, solve with bias, integrate positions, relax
+//! without bias. After the substeps: restitution, store impulses, write bodies back and
+//! update bounds, then islands and sleep.
+//!
+//! Nothing here is kept from one step to the next except through the world's state: the
+//! awake set is rebuilt in body slot order and the colours are recomputed from the
+//! touching contacts in contact slot order, so a restored world colours exactly alike.
+
+pub(crate) mod contact_solver;
+pub(crate) mod island;
+
+use crate::alloc::{FixedVec, WorldAlloc};
+use crate::body::{BodyType, NONE};
+use crate::contact::CONTACT_TOUCHING;
+use crate::error::Result;
+use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
+use crate::profile::Timer;
+use crate::world::{AABB_MARGIN, World};
+use contact_solver::{ContactConstraint, Softness};
+
+/// Graph colours; the last one is the overflow, solved after the others.
+pub(crate) const COLOR_COUNT: usize = 24;
+const OVERFLOW: usize = COLOR_COUNT - 1;
+
+/// What the substeps read and write for each awake body: one cache line.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BodyState {
+    pub v: Vec3,
+    pub w: Vec3,
+    /// Displacement of the centre of mass during this step.
+    pub dp: Vec3,
+    /// Rotation during this step.
+    pub dq: Quat,
+}
+
+/// Per-step constants of an awake body.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BodyParams {
+    pub body: u32,
+    pub dynamic: bool,
+    pub inv_mass: Vec3,
+    pub inv_inertia: Mat3,
+    /// Acceleration from gravity and the host's force.
+    pub linear_accel: Vec3,
+    /// Angular acceleration from the host's torque.
+    pub angular_accel: Vec3,
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    pub linear_mask: Vec3,
+    pub angular_mask: Vec3,
+    pub max_extent: f32,
+}
+
+pub(crate) struct SolverScratch {
+    pub states: FixedVec<BodyState>,
+    pub params: FixedVec<BodyParams>,
+    /// Body slot → solver index, or NONE.
+    pub solver_index: FixedVec<u32>,
+    pub constraints: FixedVec<ContactConstraint>,
+    /// Contact slot of each constraint.
+    pub constraint_contact: FixedVec<u32>,
+    /// Touching contacts in slot order, and their colours.
+    pub touching: FixedVec<u32>,
+    pub touching_color: FixedVec<u8>,
+    /// One bit per solver body per colour.
+    pub color_bits: FixedVec<u64>,
+    pub color_words: usize,
+    /// Union-find parents over solver indices, and per-root island data.
+    pub parent: FixedVec<u32>,
+    pub island_sleep: FixedVec<f32>,
+    /// Work list for waking and sleeping islands.
+    pub stack: FixedVec<u32>,
+}
+
+impl SolverScratch {
+    pub(crate) fn new(
+        body_capacity: usize,
+        contact_capacity: usize,
+        alloc: WorldAlloc,
+    ) -> Result<SolverScratch> {
+        let words = body_capacity.div_ceil(64);
+        Ok(SolverScratch {
+            states: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
+            params: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
+            solver_index: FixedVec::filled(body_capacity, NONE, alloc, "body_capacity")?,
+            constraints: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
+            constraint_contact: FixedVec::with_capacity(
+                contact_capacity,
+                alloc,
+                "contact_capacity",
+            )?,
+            touching: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
+            touching_color: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
+            color_bits: FixedVec::filled(words * COLOR_COUNT, 0, alloc, "body_capacity")?,
+            color_words: words,
+            parent: FixedVec::filled(body_capacity, 0, alloc, "body_capacity")?,
+            island_sleep: FixedVec::filled(body_capacity, 0.0, alloc, "body_capacity")?,
+            stack: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
+        })
+    }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        use core::mem::size_of;
+        self.states.capacity() * size_of::<BodyState>()
+            + self.params.capacity() * size_of::<BodyParams>()
+            + self.solver_index.capacity() * 4
+            + self.constraints.capacity() * size_of::<ContactConstraint>()
+            + self.constraint_contact.capacity() * 4
+            + self.touching.capacity() * 5
+            + self.color_bits.capacity() * 8
+            + self.parent.capacity() * 8
+            + self.stack.capacity() * 4
+    }
+}
+
+/// Box2D's soft constraint coefficients for stiffness `hertz`, damping ratio `zeta` and
+/// substep `h`.
+pub(crate) fn make_soft(hertz: f32, zeta: f32, h: f32) -> Softness {
+    if hertz == 0.0 {
+        return Softness {
+            bias_rate: 0.0,
+            mass_scale: 1.0,
+            impulse_scale: 0.0,
+        };
+    }
+    let omega = 2.0 * crate::math::PI * hertz;
+    let a1 = 2.0 * zeta + h * omega;
+    let a2 = h * omega * a1;
+    let a3 = 1.0 / (1.0 + a2);
+    Softness {
+        bias_rate: omega / a1,
+        mass_scale: a2 * a3,
+        impulse_scale: a3,
+    }
+}
+
+/// Runs the solver stages of one step.
+pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
+    let t = Timer::start();
+    let h = dt / substeps as f32;
+    let inv_h = 1.0 / h;
+    let inv_dt = 1.0 / dt;
+    gather_awake_set(world, dt);
+    color_constraints(world);
+    let def = world.def;
+    let contact_hertz = crate::math::min(def.contact_hertz, 0.25 * substeps as f32 * inv_dt);
+    let soft = make_soft(contact_hertz, def.contact_damping_ratio, h);
+    let static_soft = make_soft(2.0 * contact_hertz, def.contact_damping_ratio, h);
+    contact_solver::prepare_contacts(world, soft, static_soft);
+    world.profile.prepare = t.elapsed_ms();
+
+    let t = Timer::start();
+    let max_rotation = 0.25 * crate::math::PI;
+    let push_max = def.contact_push_max_speed;
+    let max_speed = def.max_linear_speed;
+    {
+        let s = &mut world.solver;
+        for _ in 0..substeps {
+            integrate_velocities(&mut s.states, &s.params, h, max_speed);
+            contact_solver::warm_start(&mut s.states, &s.constraints);
+            contact_solver::solve(&mut s.states, &mut s.constraints, inv_h, push_max, true);
+            integrate_positions(&mut s.states, h, max_rotation);
+            contact_solver::solve(&mut s.states, &mut s.constraints, inv_h, push_max, false);
+        }
+    }
+    world.profile.solve = t.elapsed_ms();
+
+    let t = Timer::start();
+    {
+        let s = &mut world.solver;
+        contact_solver::apply_restitution(
+            &mut s.states,
+            &mut s.constraints,
+            def.restitution_threshold,
+        );
+    }
+    contact_solver::store_impulses(world);
+    world.profile.restitution = t.elapsed_ms();
+
+    let t = Timer::start();
+    finalize_bodies(world, dt);
+    world.profile.finalize = t.elapsed_ms();
+
+    let t = Timer::start();
+    island::update_sleep(world, dt);
+    world.profile.sleep = t.elapsed_ms();
+}
+
+/// Collects the awake moving bodies in slot order and their per-step constants.
+fn gather_awake_set(world: &mut World, dt: f32) {
+    let _ = dt;
+    let gravity = world.def.gravity;
+    let s = &mut world.solver;
+    s.states.clear();
+    s.params.clear();
+    for (i, b) in world.bodies.iter().enumerate() {
+        if !b.is_moving() {
+            s.solver_index[i] = NONE;
+            continue;
+        }
+        let index = s.states.len() as u32;
+        s.solver_index[i] = index;
+        let dynamic = b.body_type == BodyType::Dynamic;
+        let lin_mask = b.locks.linear_mask();
+        let ang_mask = b.locks.angular_mask();
+        let (inv_mass, inv_inertia, linear_accel, angular_accel) = if dynamic {
+            // World inverse inertia R I⁻¹ Rᵀ, with locked world axes taken out: P I⁻¹ P.
+            let ii = b.inv_inertia_local.rotate_tensor(b.rotation);
+            let p = Mat3::diagonal(ang_mask);
+            let ii = p.mul_mat(&ii).mul_mat(&p);
+            let lin = (gravity * b.gravity_scale + b.force * b.inv_mass).mul_elements(lin_mask);
+            let ang = ii.mul_vec(b.torque);
+            (lin_mask * b.inv_mass, ii, lin, ang)
+        } else {
+            (Vec3::ZERO, Mat3::ZERO, Vec3::ZERO, Vec3::ZERO)
+        };
+        let ok = s.states.push(BodyState {
+            v: b.linear_velocity,
+            w: b.angular_velocity,
+            dp: Vec3::ZERO,
+            dq: Quat::IDENTITY,
+        }) && s.params.push(BodyParams {
+            body: i as u32,
+            dynamic,
+            inv_mass,
+            inv_inertia,
+            linear_accel,
+            angular_accel,
+            linear_damping: b.linear_damping,
+            angular_damping: b.angular_damping,
+            linear_mask: lin_mask,
+            angular_mask: ang_mask,
+            max_extent: b.max_extent,
+        });
+        debug_assert!(ok);
+    }
+    world.counters.awake_body_count = s.states.len() as u32;
+}
+
+/// Colours the touching contacts of the awake set so that no two constraints of one
+/// colour share a dynamic body; orders the constraint slots by colour.
+fn color_constraints(world: &mut World) {
+    let s = &mut world.solver;
+    s.touching.clear();
+    s.touching_color.clear();
+    let words = s.color_words;
+    let used_words = (s.states.len()).div_ceil(64);
+    for c in 0..COLOR_COUNT {
+        for w in &mut s.color_bits[c * words..c * words + used_words] {
+            *w = 0;
+        }
+    }
+    let mut counts = [0u32; COLOR_COUNT];
+    for (ci, contact) in world.contacts.iter().enumerate() {
+        if !contact.alive || contact.flags & CONTACT_TOUCHING == 0 || contact.point_count == 0 {
+            continue;
+        }
+        let ia = s.solver_index[contact.body_a as usize];
+        let ib = s.solver_index[contact.body_b as usize];
+        if ia == NONE && ib == NONE {
+            continue;
+        }
+        // Only dynamic bodies take a colour: static and kinematic ones are read-only.
+        let da = if ia != NONE && s.params[ia as usize].dynamic {
+            ia
+        } else {
+            NONE
+        };
+        let db = if ib != NONE && s.params[ib as usize].dynamic {
+            ib
+        } else {
+            NONE
+        };
+        let mut color = OVERFLOW;
+        for c in 0..OVERFLOW {
+            let base = c * words;
+            let free_a =
+                da == NONE || s.color_bits[base + (da as usize >> 6)] & (1u64 << (da & 63)) == 0;
+            let free_b =
+                db == NONE || s.color_bits[base + (db as usize >> 6)] & (1u64 << (db & 63)) == 0;
+            if free_a && free_b {
+                if da != NONE {
+                    s.color_bits[base + (da as usize >> 6)] |= 1u64 << (da & 63);
+                }
+                if db != NONE {
+                    s.color_bits[base + (db as usize >> 6)] |= 1u64 << (db & 63);
+                }
+                color = c;
+                break;
+            }
+        }
+        counts[color] += 1;
+        let ok = s.touching.push(ci as u32) && s.touching_color.push(color as u8);
+        debug_assert!(ok);
+    }
+    let mut starts = [0u32; COLOR_COUNT];
+    let mut sum = 0;
+    let mut used = 0;
+    for c in 0..COLOR_COUNT {
+        starts[c] = sum;
+        sum += counts[c];
+        if counts[c] > 0 {
+            used += 1;
+        }
+    }
+    world.counters.color_count = used;
+    world.counters.overflow_constraints = counts[OVERFLOW];
+    s.constraint_contact.clear();
+    s.constraint_contact.resize(sum as usize, NONE);
+    for k in 0..s.touching.len() {
+        let c = s.touching_color[k] as usize;
+        s.constraint_contact[starts[c] as usize] = s.touching[k];
+        starts[c] += 1;
+    }
+}
+
+fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32, max_speed: f32) {
+    for (st, p) in states.iter_mut().zip(params.iter()) {
+        if !p.dynamic {
+            continue;
+        }
+        // Box2D's implicit damping: v ← (v + h a) / (1 + h c).
+        let ld = 1.0 / (1.0 + h * p.linear_damping);
+        let ad = 1.0 / (1.0 + h * p.angular_damping);
+        let mut v = (st.v + p.linear_accel * h) * ld;
+        let w = (st.w + p.angular_accel * h) * ad;
+        let speed2 = v.length_squared();
+        if speed2 > max_speed * max_speed {
+            v = v * (max_speed / sqrt(speed2));
+        }
+        st.v = v.mul_elements(p.linear_mask);
+        st.w = w.mul_elements(p.angular_mask);
+    }
+}
+
+fn integrate_positions(states: &mut [BodyState], h: f32, max_rotation: f32) {
+    for st in states.iter_mut() {
+        let mut w = st.w;
+        // Cap the rotation of one substep so the quaternion update stays accurate.
+        let w2 = w.length_squared();
+        if w2 * h * h > max_rotation * max_rotation {
+            w = w * (max_rotation / (h * sqrt(w2)));
+            st.w = w;
+        }
+        st.dq = st.dq.integrate(w, h);
+        st.dp = st.dp + st.v * h;
+    }
+}
+
+/// Writes the substeps' results back into the bodies: positions advance on the 2^-32
+/// grid, so a shifted world steps exactly like the unshifted one. Then refreshes bounds
+/// and fills the move buffer.
+fn finalize_bodies(world: &mut World, dt: f32) {
+    let _ = dt;
+    let count = world.solver.states.len();
+    let mut out_of_bounds = None;
+    for k in 0..count {
+        let st = world.solver.states[k];
+        let p = world.solver.params[k];
+        let bi = p.body as usize;
+        {
+            let b = &mut world.bodies[bi];
+            let q0 = b.rotation;
+            let q1 = (st.dq * q0).normalize();
+            let c0 = q0.rotate(b.local_center);
+            let c1 = q1.rotate(b.local_center);
+            // Origin moves by the centre's displacement minus the change of the offset.
+            let delta = st.dp + (c0 - c1);
+            b.position = b.position + round_vec_to_grid(delta);
+            b.rotation = q1;
+            b.linear_velocity = st.v;
+            b.angular_velocity = st.w;
+            b.force = Vec3::ZERO;
+            b.torque = Vec3::ZERO;
+        }
+        // Bounds and the move buffer.
+        let mut shape = world.bodies[bi].shape_head;
+        while shape != NONE {
+            let (position, rotation) = (world.bodies[bi].position, world.bodies[bi].rotation);
+            let local =
+                crate::shape::local_aabb(&world.shapes[shape as usize], &world.hulls, rotation);
+            let aabb = DAabb::from_local(position, &local);
+            let s = &world.shapes[shape as usize];
+            let next = s.next_in_body;
+            if !s.fat_aabb.contains(&aabb) {
+                let fat = DAabb::from_local(position, &local.inflate(AABB_MARGIN));
+                let lim = crate::math::POSITION_LIMIT;
+                let m = crate::math::max_f64(fat.lower.max_abs(), fat.upper.max_abs());
+                if m >= lim && out_of_bounds.is_none() {
+                    out_of_bounds = Some((bi as u32, m));
+                }
+                let proxy = s.proxy;
+                let tree = s.tree;
+                world.shapes[shape as usize].fat_aabb = fat;
+                if proxy != NONE {
+                    world.broad.tree_mut(tree).move_proxy(proxy, fat);
+                }
+                world.mark_enlarged(shape);
+            }
+            shape = next;
+        }
+    }
+    world.out_of_bounds = out_of_bounds;
+}

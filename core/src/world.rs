@@ -1,0 +1,638 @@
+//! The world: every pool, the step, and the calls that read and change it.
+
+use crate::alloc::{FixedVec, HostAllocator, WorldAlloc};
+use crate::body::{Body, BodyType};
+use crate::broad_phase::BroadPhase;
+use crate::broad_phase::pair_set::PairSet;
+use crate::contact::Contact;
+use crate::error::{Error, Result};
+use crate::id::{BodyId, HullId, ShapeId};
+use crate::math::{DVec3, GRID_STEP, POSITION_LIMIT, Vec3};
+use crate::profile::{Profile, Timer};
+use crate::shape::{HullSlot, Shape};
+use crate::solver::SolverScratch;
+use core::sync::atomic::{AtomicU32, Ordering};
+
+/// Everything needed to create a world: settings and the capacities that fix its memory.
+/// Change the fields you need and keep `..Default::default()` for the rest.
+#[derive(Clone, Copy, Debug)]
+pub struct WorldDef {
+    /// Gravity, m/s².
+    pub gravity: Vec3,
+    /// Approach speed above which restitution applies, m/s (default 1).
+    pub restitution_threshold: f32,
+    /// Contact stiffness, Hz (default 30; capped at a quarter of the substep rate).
+    pub contact_hertz: f32,
+    /// Contact damping ratio (default 10).
+    pub contact_damping_ratio: f32,
+    /// Fastest speed at which overlapping shapes are pushed apart, m/s (default 3).
+    pub contact_push_max_speed: f32,
+    /// Speed limit of any body, m/s (default 400).
+    pub max_linear_speed: f32,
+    /// Whether bodies may sleep.
+    pub enable_sleep: bool,
+    /// Most bodies alive at once.
+    pub body_capacity: u32,
+    /// Most shapes alive at once.
+    pub shape_capacity: u32,
+    /// Most contacts (shape pairs with overlapping enlarged bounds) at once.
+    pub contact_capacity: u32,
+    /// Most new pairs the broad phase keeps in one step (lowest shape indices win).
+    pub pair_capacity: u32,
+    /// Most convex hulls alive at once.
+    pub hull_capacity: u32,
+    /// Most contact begin (and, separately, end) events kept per step.
+    pub event_capacity: u32,
+    /// Host memory hooks; `None` uses Rust's global allocator.
+    pub allocator: Option<HostAllocator>,
+}
+
+impl Default for WorldDef {
+    fn default() -> WorldDef {
+        WorldDef {
+            gravity: Vec3::new(0.0, -10.0, 0.0),
+            restitution_threshold: 1.0,
+            contact_hertz: 30.0,
+            contact_damping_ratio: 10.0,
+            contact_push_max_speed: 3.0,
+            max_linear_speed: 400.0,
+            enable_sleep: true,
+            body_capacity: 1024,
+            shape_capacity: 1024,
+            contact_capacity: 4096,
+            pair_capacity: 4096,
+            hull_capacity: 32,
+            event_capacity: 1024,
+            allocator: None,
+        }
+    }
+}
+
+/// A contact between two shapes began (they touch) or ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContactEvent {
+    /// Shape A of the contact.
+    pub shape_a: ShapeId,
+    /// Shape B of the contact.
+    pub shape_b: ShapeId,
+}
+
+/// What the last step did and dropped. Counters observe; they are not state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Bodies alive.
+    pub body_count: u32,
+    /// Shapes alive.
+    pub shape_count: u32,
+    /// Contacts alive.
+    pub contact_count: u32,
+    /// Contacts with at least one manifold point.
+    pub touching_contact_count: u32,
+    /// Bodies in the last step's solver (awake, moving).
+    pub awake_body_count: u32,
+    /// Islands among the last step's awake dynamic bodies.
+    pub island_count: u32,
+    /// Graph colours in use in the last step (the overflow colour counts as one).
+    pub color_count: u32,
+    /// Constraints that fell into the overflow colour in the last step.
+    pub overflow_constraints: u32,
+    /// Hulls alive.
+    pub hull_count: u32,
+    /// New pairs the broad phase dropped for `pair_capacity` in the last step.
+    pub dropped_pairs: u32,
+    /// New contacts dropped for `contact_capacity` in the last step.
+    pub dropped_contacts: u32,
+    /// Contact begin events dropped for `event_capacity` in the last step.
+    pub dropped_begin_events: u32,
+    /// Contact end events dropped for `event_capacity` in the last step.
+    pub dropped_end_events: u32,
+    /// Height of the movable-shape tree.
+    pub tree_height: u32,
+}
+
+/// Process-wide source of world tags, so ids from one world are refused by another.
+/// Only ids carry the tag: it never enters a computation, the hash or a snapshot.
+static NEXT_WORLD_TAG: AtomicU32 = AtomicU32::new(1);
+
+/// Solver constants, Box2D v3's values in metres.
+pub(crate) const LINEAR_SLOP: f32 = 0.005;
+/// Contacts are kept up to this far apart, so fast approaches are caught in time.
+pub(crate) const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
+/// Enlarged bounds grow by this much, so resting shapes do not churn the broad phase.
+pub(crate) const AABB_MARGIN: f32 = 0.1;
+/// A body must stay slow this long before its island sleeps.
+pub(crate) const TIME_TO_SLEEP: f32 = 0.5;
+
+/// A physics world. All memory is taken at `new`; a step never allocates.
+pub struct World {
+    pub(crate) tag: u32,
+    pub(crate) def: WorldDef,
+    /// State: steps taken.
+    pub(crate) step_index: u64,
+    /// State: world origin in 2^-32 units per axis.
+    pub(crate) origin: [i64; 3],
+    pub(crate) bodies: FixedVec<Body>,
+    /// State: free body slots, used last-in first-out.
+    pub(crate) body_free: FixedVec<u32>,
+    pub(crate) shapes: FixedVec<Shape>,
+    pub(crate) shape_free: FixedVec<u32>,
+    pub(crate) hulls: FixedVec<HullSlot>,
+    pub(crate) hull_free: FixedVec<u32>,
+    pub(crate) contacts: FixedVec<Contact>,
+    pub(crate) contact_free: FixedVec<u32>,
+    pub(crate) pair_set: PairSet,
+    pub(crate) broad: BroadPhase,
+    pub(crate) solver: SolverScratch,
+    pub(crate) begin_events: FixedVec<ContactEvent>,
+    pub(crate) end_events: FixedVec<ContactEvent>,
+    pub(crate) counters: Counters,
+    pub(crate) profile: Profile,
+    /// A body whose bounds left ±2^22 in the last step: the next step refuses.
+    pub(crate) out_of_bounds: Option<(u32, f64)>,
+    pub(crate) body_count: u32,
+    pub(crate) shape_count: u32,
+    pub(crate) contact_count: u32,
+    pub(crate) hull_count: u32,
+}
+
+fn check_capacity(name: &'static str, v: u32, max: u32) -> Result<()> {
+    if v == 0 || v > max {
+        return Err(Error::Argument {
+            name,
+            value: v as f64,
+            expected: "within [1, 2^24]",
+        });
+    }
+    Ok(())
+}
+
+impl World {
+    /// Creates a world, reserving all its memory through the def's allocator. A refused
+    /// allocation is a capacity error, and everything taken so far is given back.
+    pub fn new(def: &WorldDef) -> Result<World> {
+        const MAX: u32 = 1 << 24;
+        if !def.gravity.is_valid() {
+            return Err(Error::Argument {
+                name: "gravity",
+                value: f64::NAN,
+                expected: "finite",
+            });
+        }
+        crate::error::check_range(
+            "restitution_threshold",
+            def.restitution_threshold,
+            0.0,
+            f32::MAX,
+            "finite and >= 0",
+        )?;
+        crate::error::check_range(
+            "contact_hertz",
+            def.contact_hertz,
+            0.0,
+            f32::MAX,
+            "finite and >= 0",
+        )?;
+        crate::error::check_range(
+            "contact_damping_ratio",
+            def.contact_damping_ratio,
+            0.0,
+            f32::MAX,
+            "finite and >= 0",
+        )?;
+        crate::error::check_range(
+            "contact_push_max_speed",
+            def.contact_push_max_speed,
+            0.0,
+            f32::MAX,
+            "finite and >= 0",
+        )?;
+        crate::error::check_range(
+            "max_linear_speed",
+            def.max_linear_speed,
+            1e-3,
+            f32::MAX,
+            "finite and > 0",
+        )?;
+        check_capacity("body_capacity", def.body_capacity, MAX)?;
+        check_capacity("shape_capacity", def.shape_capacity, MAX)?;
+        check_capacity("contact_capacity", def.contact_capacity, MAX)?;
+        check_capacity("pair_capacity", def.pair_capacity, MAX)?;
+        check_capacity("hull_capacity", def.hull_capacity, MAX)?;
+        check_capacity("event_capacity", def.event_capacity, MAX)?;
+
+        let alloc = match def.allocator {
+            Some(h) => WorldAlloc::Host(h),
+            None => WorldAlloc::Global,
+        };
+        let nb = def.body_capacity as usize;
+        let ns = def.shape_capacity as usize;
+        let nc = def.contact_capacity as usize;
+        let nh = def.hull_capacity as usize;
+        let ne = def.event_capacity as usize;
+        // Each `?` drops what was made before it, freeing it through the same allocator.
+        let bodies = FixedVec::with_capacity(nb, alloc, "body_capacity")?;
+        let body_free = FixedVec::with_capacity(nb, alloc, "body_capacity")?;
+        let shapes = FixedVec::with_capacity(ns, alloc, "shape_capacity")?;
+        let shape_free = FixedVec::with_capacity(ns, alloc, "shape_capacity")?;
+        let hulls = FixedVec::with_capacity(nh, alloc, "hull_capacity")?;
+        let hull_free = FixedVec::with_capacity(nh, alloc, "hull_capacity")?;
+        let contacts = FixedVec::with_capacity(nc, alloc, "contact_capacity")?;
+        let contact_free = FixedVec::with_capacity(nc, alloc, "contact_capacity")?;
+        let pair_set = PairSet::new(nc, alloc)?;
+        let broad = BroadPhase::new(ns, def.pair_capacity as usize, alloc)?;
+        let solver = SolverScratch::new(nb, nc, alloc)?;
+        let begin_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
+        let end_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
+        Ok(World {
+            tag: NEXT_WORLD_TAG.fetch_add(1, Ordering::Relaxed),
+            def: *def,
+            step_index: 0,
+            origin: [0; 3],
+            bodies,
+            body_free,
+            shapes,
+            shape_free,
+            hulls,
+            hull_free,
+            contacts,
+            contact_free,
+            pair_set,
+            broad,
+            solver,
+            begin_events,
+            end_events,
+            counters: Counters::default(),
+            profile: Profile::default(),
+            out_of_bounds: None,
+            body_count: 0,
+            shape_count: 0,
+            contact_count: 0,
+            hull_count: 0,
+        })
+    }
+
+    /// The def this world was made with (settings as changed since).
+    pub fn def(&self) -> &WorldDef {
+        &self.def
+    }
+
+    /// Steps taken so far.
+    pub fn step_count(&self) -> u64 {
+        self.step_index
+    }
+
+    /// Gravity.
+    pub fn gravity(&self) -> Vec3 {
+        self.def.gravity
+    }
+
+    /// Sets gravity (wakes nothing: sleeping islands stay asleep, as in Box2D).
+    pub fn set_gravity(&mut self, gravity: Vec3) -> Result<()> {
+        if !gravity.is_valid() {
+            return Err(Error::Argument {
+                name: "gravity",
+                value: f64::NAN,
+                expected: "finite",
+            });
+        }
+        self.def.gravity = gravity;
+        Ok(())
+    }
+
+    /// Turns sleep on or off for the whole world; turning it off wakes every body.
+    pub fn enable_sleep(&mut self, enable: bool) {
+        self.def.enable_sleep = enable;
+        if !enable {
+            for i in 0..self.bodies.len() {
+                let b = &mut self.bodies[i];
+                if b.alive && b.body_type == BodyType::Dynamic && !b.awake {
+                    b.awake = true;
+                    b.sleep_time = 0.0;
+                }
+            }
+        }
+    }
+
+    /// Counters of the last step.
+    pub fn counters(&self) -> Counters {
+        let mut c = self.counters;
+        c.body_count = self.body_count;
+        c.shape_count = self.shape_count;
+        c.contact_count = self.contact_count;
+        c.hull_count = self.hull_count;
+        c.tree_height = self.broad.movable.height() as u32;
+        c
+    }
+
+    /// Time per stage of the last step. The one output that differs between runs.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Contacts that began touching in the last step, in contact slot order.
+    pub fn contact_begin_events(&self) -> &[ContactEvent] {
+        &self.begin_events
+    }
+
+    /// Contacts that stopped touching (or were removed) in the last step.
+    pub fn contact_end_events(&self) -> &[ContactEvent] {
+        &self.end_events
+    }
+
+    /// The world origin: a host coordinate is `origin + position`.
+    pub fn origin(&self) -> DVec3 {
+        DVec3::new(
+            self.origin[0] as f64 * GRID_STEP,
+            self.origin[1] as f64 * GRID_STEP,
+            self.origin[2] as f64 * GRID_STEP,
+        )
+    }
+
+    /// Advances the world by `dt` seconds (1e-4 to 10) in `substeps` substeps (1 to 256).
+    /// Refused with nothing changed if an argument is out of range or a moving body's
+    /// bounds left ±2^22 in the last step.
+    pub fn step(&mut self, dt: f32, substeps: u32) -> Result<()> {
+        if !(dt.is_finite() && (1e-4..=10.0).contains(&dt)) {
+            return Err(Error::Argument {
+                name: "dt",
+                value: dt as f64,
+                expected: "finite and within [1e-4, 10] seconds",
+            });
+        }
+        if !(1..=256).contains(&substeps) {
+            return Err(Error::Argument {
+                name: "substeps",
+                value: substeps as f64,
+                expected: "within [1, 256]",
+            });
+        }
+        if let Some((_, value)) = self.out_of_bounds {
+            return Err(Error::OutOfBounds {
+                name: "moving body bounds",
+                value,
+                bound: POSITION_LIMIT,
+            });
+        }
+        let total = Timer::start();
+        self.begin_events.clear();
+        self.end_events.clear();
+        self.counters.dropped_begin_events = 0;
+        self.counters.dropped_end_events = 0;
+
+        let t = Timer::start();
+        self.update_pairs();
+        self.profile.pairs = t.elapsed_ms();
+
+        let t = Timer::start();
+        self.collide();
+        self.profile.collide = t.elapsed_ms();
+
+        crate::solver::solve(self, dt, substeps);
+
+        self.step_index += 1;
+        self.profile.step = total.elapsed_ms();
+        Ok(())
+    }
+
+    /// Moves the world origin by `offset`: every stored position decreases by it and the
+    /// origin grows by it, exactly. Components must be multiples of 2^-32 within ±2^22, and
+    /// no stored position may leave ±2^22; otherwise refused with nothing changed.
+    pub fn shift_origin(&mut self, offset: DVec3) -> Result<()> {
+        let names = ["offset.x", "offset.y", "offset.z"];
+        let mut units = [0i64; 3];
+        for (i, name) in names.iter().enumerate() {
+            let v = offset.get(i);
+            if !v.is_finite() || v.abs() >= POSITION_LIMIT {
+                return Err(Error::OutOfBounds {
+                    name,
+                    value: v,
+                    bound: POSITION_LIMIT,
+                });
+            }
+            if !crate::math::is_on_grid(v) {
+                return Err(Error::Argument {
+                    name,
+                    value: v,
+                    expected: "a multiple of 2^-32",
+                });
+            }
+            units[i] = (v * crate::math::GRID_SCALE) as i64;
+        }
+        for b in self.bodies.iter().filter(|b| b.alive) {
+            for i in 0..3 {
+                let p = b.position.get(i) - offset.get(i);
+                if p.abs() >= POSITION_LIMIT {
+                    return Err(Error::OutOfBounds {
+                        name: "shifted body position",
+                        value: p,
+                        bound: POSITION_LIMIT,
+                    });
+                }
+            }
+        }
+        for s in self.shapes.iter().filter(|s| s.alive) {
+            let a = s.fat_aabb.shifted(offset);
+            if a.lower.max_abs() >= POSITION_LIMIT || a.upper.max_abs() >= POSITION_LIMIT {
+                return Err(Error::OutOfBounds {
+                    name: "shifted shape bounds",
+                    value: if a.lower.max_abs() > a.upper.max_abs() {
+                        a.lower.max_abs()
+                    } else {
+                        a.upper.max_abs()
+                    },
+                    bound: POSITION_LIMIT,
+                });
+            }
+        }
+        for b in self.bodies.iter_mut().filter(|b| b.alive) {
+            b.position = b.position - offset;
+        }
+        for s in self.shapes.iter_mut().filter(|s| s.alive) {
+            s.fat_aabb = s.fat_aabb.shifted(offset);
+        }
+        self.broad.shift(offset);
+        for (o, u) in self.origin.iter_mut().zip(units) {
+            *o += u;
+        }
+        Ok(())
+    }
+
+    /// FNV-1a-64 over step count, origin and every live body's position, rotation and
+    /// velocities. (The full state hash arrives with the determinism kit.)
+    pub fn hash(&self) -> u64 {
+        let mut h = Fnv::new();
+        h.u64(self.step_index);
+        for o in self.origin {
+            h.u64(o as u64);
+        }
+        for (i, b) in self.bodies.iter().enumerate() {
+            if !b.alive {
+                continue;
+            }
+            h.u32(i as u32);
+            h.u32(b.generation);
+            h.u64(b.position.x.to_bits());
+            h.u64(b.position.y.to_bits());
+            h.u64(b.position.z.to_bits());
+            for f in [
+                b.rotation.x,
+                b.rotation.y,
+                b.rotation.z,
+                b.rotation.w,
+                b.linear_velocity.x,
+                b.linear_velocity.y,
+                b.linear_velocity.z,
+                b.angular_velocity.x,
+                b.angular_velocity.y,
+                b.angular_velocity.z,
+            ] {
+                h.u32(f.to_bits());
+            }
+            h.u32(b.awake as u32);
+        }
+        h.finish()
+    }
+
+    // ---- ids ----
+
+    pub(crate) fn body_slot(&self, id: BodyId) -> Result<usize> {
+        let bad = Error::InvalidId {
+            what: "body",
+            index: id.index,
+            generation: id.generation,
+        };
+        let slot = id.slot().ok_or(bad)?;
+        if id.world != self.tag || slot >= self.bodies.len() {
+            return Err(bad);
+        }
+        let b = &self.bodies[slot];
+        if !b.alive || b.generation != id.generation {
+            return Err(bad);
+        }
+        Ok(slot)
+    }
+
+    pub(crate) fn shape_slot(&self, id: ShapeId) -> Result<usize> {
+        let bad = Error::InvalidId {
+            what: "shape",
+            index: id.index,
+            generation: id.generation,
+        };
+        let slot = id.slot().ok_or(bad)?;
+        if id.world != self.tag || slot >= self.shapes.len() {
+            return Err(bad);
+        }
+        let s = &self.shapes[slot];
+        if !s.alive || s.generation != id.generation {
+            return Err(bad);
+        }
+        Ok(slot)
+    }
+
+    pub(crate) fn hull_slot(&self, id: HullId) -> Result<usize> {
+        let bad = Error::InvalidId {
+            what: "hull",
+            index: id.index,
+            generation: id.generation,
+        };
+        let slot = id.slot().ok_or(bad)?;
+        if id.world != self.tag || slot >= self.hulls.len() {
+            return Err(bad);
+        }
+        let h = &self.hulls[slot];
+        if !h.alive || h.generation != id.generation {
+            return Err(bad);
+        }
+        Ok(slot)
+    }
+
+    pub(crate) fn body_id(&self, slot: u32) -> BodyId {
+        BodyId {
+            index: slot + 1,
+            generation: self.bodies[slot as usize].generation,
+            world: self.tag,
+        }
+    }
+
+    pub(crate) fn shape_id(&self, slot: u32) -> ShapeId {
+        ShapeId {
+            index: slot + 1,
+            generation: self.shapes[slot as usize].generation,
+            world: self.tag,
+        }
+    }
+
+    /// All live bodies, in slot order.
+    pub fn body_ids(&self) -> impl Iterator<Item = BodyId> + '_ {
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.alive)
+            .map(|(i, _)| self.body_id(i as u32))
+    }
+
+    /// Memory the world took from its allocator, in bytes.
+    pub fn memory_usage(&self) -> usize {
+        use core::mem::size_of;
+        self.bodies.capacity() * size_of::<Body>()
+            + self.body_free.capacity() * 4
+            + self.shapes.capacity() * size_of::<Shape>()
+            + self.shape_free.capacity() * 4
+            + self.hulls.capacity() * size_of::<HullSlot>()
+            + self.hull_free.capacity() * 4
+            + self.contacts.capacity() * size_of::<Contact>()
+            + self.contact_free.capacity() * 4
+            + self.broad.memory_usage()
+            + self.solver.memory_usage()
+            + (self.begin_events.capacity() + self.end_events.capacity())
+                * size_of::<ContactEvent>()
+    }
+}
+
+/// FNV-1a, 64-bit: a fixed, documented function (never std's hasher).
+pub(crate) struct Fnv(u64);
+
+impl Fnv {
+    pub(crate) fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    pub(crate) fn byte(&mut self, b: u8) {
+        self.0 ^= b as u64;
+        self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    pub(crate) fn u32(&mut self, v: u32) {
+        for b in v.to_le_bytes() {
+            self.byte(b);
+        }
+    }
+    pub(crate) fn u64(&mut self, v: u64) {
+        for b in v.to_le_bytes() {
+            self.byte(b);
+        }
+    }
+    pub(crate) fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Allocates a slot from a pool: the last freed slot first, else a new one at the end.
+/// `make` receives the slot's previous generation (0 for a new slot).
+pub(crate) fn alloc_slot<T>(
+    pool: &mut FixedVec<T>,
+    free: &mut FixedVec<u32>,
+    generation_of: impl Fn(&T) -> u32,
+    make: impl FnOnce(u32) -> T,
+) -> Option<u32> {
+    if let Some(slot) = free.pop() {
+        let old = generation_of(&pool[slot as usize]);
+        pool[slot as usize] = make(old);
+        return Some(slot);
+    }
+    if pool.is_full() {
+        return None;
+    }
+    let slot = pool.len() as u32;
+    let ok = pool.push(make(0));
+    debug_assert!(ok);
+    Some(slot)
+}
