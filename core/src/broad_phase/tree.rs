@@ -1,50 +1,1385 @@
-//! STUB (replaced by the real tree on merge).
-#![allow(missing_docs, dead_code)]
+//! A dynamic bounding-volume tree: Box2D v3's `b2DynamicTree` in 3D, over `f64` boxes.
+//!
+//! Leaves hold the bounds of proxies; each internal node holds the union of its two
+//! children. A new leaf goes next to the sibling that the surface-area heuristic picks
+//! (a greedy branch-and-bound descent, as `b2FindBestSibling`), and every ancestor on the
+//! way back up is offered the one rotation that most lowers the tree's total area (as
+//! `b2RotateNodes`). That keeps the tree shallow without a height-balance rule.
+//!
+//! Memory: all node storage is reserved by [`DynamicTree::new`] for a fixed number of
+//! proxies (2·capacity − 1 nodes, which is exactly what a full binary tree over that many
+//! leaves needs); nothing is allocated afterwards, queries included.
+//!
+//! Determinism: no randomness, no hashing, no pointer order, and only `min_f64`/`max_f64`
+//! for bounds, so the same sequence of calls gives a bit-identical node array (the free
+//! list included). The shape still depends on history, which is why the broad phase sorts
+//! the pairs it finds before using them.
+
 use crate::alloc::{FixedVec, WorldAlloc};
-use crate::math::{DAabb, DVec3};
-pub struct DynamicTree {
-    nodes: FixedVec<(DAabb, u32, bool)>,
-    free: FixedVec<u32>,
+use crate::error::{Error, Result};
+use crate::math::{DAabb, DVec3, max_f64, min_f64};
+
+/// The null node index: no parent, no child, end of the free list.
+pub const NULL_NODE: u32 = u32::MAX;
+
+/// The largest proxy capacity: node indices (2·capacity − 1 of them) must stay below
+/// [`NULL_NODE`].
+pub const MAX_PROXY_CAPACITY: usize = 1 << 31;
+
+/// Entries of the fixed stack a query walks with. A depth-first walk that pushes both
+/// children needs at most height + 1 entries, so this covers any tree of height < 255;
+/// a deeper subtree is walked through parent links instead (see [`DynamicTree::query`]).
+const QUERY_STACK: usize = 256;
+
+/// Bins of the binned surface-area split in [`DynamicTree::rebuild`].
+const BIN_COUNT: usize = 32;
+
+/// Set on nodes that are in the tree (leaf or internal); clear on free nodes.
+const ALLOCATED: u16 = 1;
+
+/// One tree node, one 64-byte cache line: a query tests `aabb` and reads the children
+/// from the same line.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+struct Node {
+    /// Internal: union of the children's boxes. Leaf: the proxy's box.
+    aabb: DAabb,
+    /// Internal: first child. Leaf: the user value (a leaf has no children, so the user
+    /// value shares this slot and the node stays one cache line).
+    child1: u32,
+    /// Internal: second child. Leaf: [`NULL_NODE`].
+    child2: u32,
+    /// Allocated: parent, [`NULL_NODE`] at the root. Free: next free node.
+    parent: u32,
+    /// 0 for a leaf, 1 + the larger child height otherwise (saturating; only reported,
+    /// never used to decide anything).
+    height: u16,
+    /// [`ALLOCATED`].
+    flags: u16,
 }
-impl DynamicTree {
-    pub fn new(cap: usize, alloc: WorldAlloc) -> crate::Result<Self> {
-        Ok(Self {
-            nodes: FixedVec::with_capacity(cap, alloc, "shape_capacity")?,
-            free: FixedVec::with_capacity(cap, alloc, "shape_capacity")?,
-        })
+
+const _: () = assert!(core::mem::size_of::<Node>() == 64);
+
+impl Node {
+    /// A free node with every field defined, so free nodes compare equal bit for bit.
+    const FREE: Node = Node {
+        aabb: DAabb::new(DVec3::ZERO, DVec3::ZERO),
+        child1: NULL_NODE,
+        child2: NULL_NODE,
+        parent: NULL_NODE,
+        height: 0,
+        flags: 0,
+    };
+
+    #[inline(always)]
+    fn is_leaf(&self) -> bool {
+        self.height == 0
     }
-    pub fn create_proxy(&mut self, aabb: DAabb, user: u32) -> u32 {
-        if let Some(i) = self.free.pop() {
-            self.nodes[i as usize] = (aabb, user, true);
-            return i;
+
+    #[inline(always)]
+    fn is_allocated(&self) -> bool {
+        self.flags & ALLOCATED != 0
+    }
+
+    #[inline(always)]
+    fn child(&self, slot: usize) -> u32 {
+        if slot == 0 { self.child1 } else { self.child2 }
+    }
+
+    #[inline(always)]
+    fn set_child(&mut self, slot: usize, child: u32) {
+        if slot == 0 {
+            self.child1 = child;
+        } else {
+            self.child2 = child;
         }
-        let i = self.nodes.len() as u32;
-        let _ = self.nodes.push((aabb, user, true));
-        i
     }
-    pub fn destroy_proxy(&mut self, id: u32) {
-        self.nodes[id as usize].2 = false;
-        let _ = self.free.push(id);
+}
+
+/// What a query did: for profiling and for tests that the tree prunes well.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QueryStats {
+    /// Nodes whose box was tested against the query box.
+    pub node_visits: u32,
+    /// Leaves handed to the callback.
+    pub leaf_visits: u32,
+}
+
+/// A pending range of leaves in [`DynamicTree::rebuild`]: build a subtree over
+/// `leaves[begin..end]` and hang it under `parent` at `slot`.
+#[derive(Clone, Copy)]
+struct BuildTask {
+    begin: u32,
+    end: u32,
+    parent: u32,
+    slot: u8,
+}
+
+/// A bounding-volume tree of proxies (boxes with a `u32` user value) with a fixed
+/// capacity. Proxy ids are node indices and stay valid until the proxy is destroyed
+/// (moves and rebuilds keep them).
+///
+/// ```
+/// use maul3d::alloc::WorldAlloc;
+/// use maul3d::broad_phase::tree::DynamicTree;
+/// use maul3d::math::{DAabb, DVec3};
+///
+/// let mut tree = DynamicTree::new(4, WorldAlloc::Global).unwrap();
+/// let unit = |x: f64| DAabb::new(DVec3::new(x, 0.0, 0.0), DVec3::new(x + 1.0, 1.0, 1.0));
+/// let a = tree.create_proxy(unit(0.0), 10).unwrap();
+/// tree.create_proxy(unit(5.0), 11).unwrap();
+///
+/// let mut found = Vec::new();
+/// tree.query(&unit(0.5), |id, user| {
+///     found.push((id, user));
+///     true
+/// });
+/// assert_eq!(found, [(a, 10)]);
+/// ```
+pub struct DynamicTree {
+    /// 2·capacity − 1 nodes, allocated or on the free list.
+    nodes: FixedVec<Node>,
+    /// Scratch for [`DynamicTree::rebuild`]: one slot per proxy, reserved at `new`.
+    leaves: FixedVec<u32>,
+    root: u32,
+    free_list: u32,
+    proxy_count: u32,
+    proxy_capacity: u32,
+}
+
+impl DynamicTree {
+    /// A tree for up to `proxy_capacity` proxies, taking all its memory from `alloc` now:
+    /// 2·capacity − 1 nodes of 64 bytes and 4 bytes per proxy of rebuild scratch.
+    /// Refuses a capacity above [`MAX_PROXY_CAPACITY`], or one the allocator refuses.
+    pub fn new(proxy_capacity: usize, alloc: WorldAlloc) -> Result<DynamicTree> {
+        if proxy_capacity > MAX_PROXY_CAPACITY {
+            return Err(Error::Argument {
+                name: "proxy_capacity",
+                value: proxy_capacity as f64,
+                expected: "at most 2^31",
+            });
+        }
+        // Checked: on 32-bit targets twice the largest capacity does not fit a usize.
+        let node_capacity = match proxy_capacity.checked_mul(2) {
+            Some(n) => n.saturating_sub(1),
+            None => {
+                return Err(Error::Capacity {
+                    what: "proxy_capacity",
+                    capacity: proxy_capacity as u64,
+                });
+            }
+        };
+        let nodes = FixedVec::filled(node_capacity, Node::FREE, alloc, "proxy_capacity")?;
+        let leaves = FixedVec::filled(proxy_capacity, 0u32, alloc, "proxy_capacity")?;
+        let mut tree = DynamicTree {
+            nodes,
+            leaves,
+            root: NULL_NODE,
+            free_list: NULL_NODE,
+            proxy_count: 0,
+            proxy_capacity: proxy_capacity as u32,
+        };
+        tree.clear();
+        Ok(tree)
     }
-    pub fn move_proxy(&mut self, id: u32, aabb: DAabb) {
-        self.nodes[id as usize].0 = aabb;
+
+    /// Removes every proxy. The tree is then bit-identical to a new one.
+    pub fn clear(&mut self) {
+        let n = self.nodes.len();
+        for (i, node) in self.nodes.iter_mut().enumerate() {
+            *node = Node::FREE;
+            node.parent = if i + 1 < n { (i + 1) as u32 } else { NULL_NODE };
+        }
+        self.free_list = if n > 0 { 0 } else { NULL_NODE };
+        self.root = NULL_NODE;
+        self.proxy_count = 0;
     }
-    pub fn query(&self, aabb: &DAabb, mut f: impl FnMut(u32, u32) -> bool) {
-        for (i, n) in self.nodes.iter().enumerate() {
-            if n.2 && n.0.overlaps(aabb) && !f(i as u32, n.1) {
-                return;
+
+    /// The number of proxies in the tree.
+    #[inline]
+    pub fn proxy_count(&self) -> usize {
+        self.proxy_count as usize
+    }
+
+    /// The most proxies the tree holds (fixed at [`DynamicTree::new`]).
+    #[inline]
+    pub fn proxy_capacity(&self) -> usize {
+        self.proxy_capacity as usize
+    }
+
+    /// The height of the tree: 0 when empty or a single leaf, else the longest root-to-leaf
+    /// path in edges.
+    #[inline]
+    pub fn height(&self) -> u32 {
+        if self.root == NULL_NODE {
+            0
+        } else {
+            u32::from(self.nodes[self.root as usize].height)
+        }
+    }
+
+    /// Adds a proxy with box `aabb` (lower ≤ upper, finite) and a user value, and returns
+    /// its id. When the tree already holds `proxy_capacity` proxies the call is refused
+    /// with [`Error::Capacity`] and nothing changes.
+    pub fn create_proxy(&mut self, aabb: DAabb, user: u32) -> Result<u32> {
+        if self.proxy_count >= self.proxy_capacity {
+            return Err(Error::Capacity {
+                what: "proxy_capacity",
+                capacity: u64::from(self.proxy_capacity),
+            });
+        }
+        debug_assert!(is_valid_box(&aabb), "bad proxy box {aabb:?}");
+        let leaf = self.allocate_node();
+        let node = &mut self.nodes[leaf as usize];
+        node.aabb = aabb;
+        node.child1 = user;
+        node.child2 = NULL_NODE;
+        node.height = 0;
+        self.insert_leaf(leaf);
+        self.proxy_count += 1;
+        Ok(leaf)
+    }
+
+    /// Removes a proxy; its id may be handed out again. A stale or unknown id is refused
+    /// with [`Error::InvalidId`] and nothing changes.
+    pub fn destroy_proxy(&mut self, id: u32) -> Result<()> {
+        self.check_proxy(id)?;
+        self.remove_leaf(id);
+        self.free_node(id);
+        self.proxy_count -= 1;
+        Ok(())
+    }
+
+    /// Gives a proxy a new box: it is taken out and inserted again (with rotations), and
+    /// keeps its id and user value. A stale or unknown id is refused with
+    /// [`Error::InvalidId`] and nothing changes.
+    pub fn move_proxy(&mut self, id: u32, aabb: DAabb) -> Result<()> {
+        self.check_proxy(id)?;
+        debug_assert!(is_valid_box(&aabb), "bad proxy box {aabb:?}");
+        self.remove_leaf(id);
+        self.nodes[id as usize].aabb = aabb;
+        self.insert_leaf(id);
+        Ok(())
+    }
+
+    /// Whether `id` names a proxy in the tree.
+    #[inline]
+    pub fn is_proxy(&self, id: u32) -> bool {
+        match self.nodes.get(id as usize) {
+            Some(node) => node.is_allocated() && node.is_leaf(),
+            None => false,
+        }
+    }
+
+    /// The box of proxy `id`. `id` must name a proxy (debug-checked; an index past the
+    /// node array panics).
+    #[inline]
+    pub fn aabb(&self, id: u32) -> DAabb {
+        debug_assert!(self.is_proxy(id), "not a proxy: {id}");
+        self.nodes[id as usize].aabb
+    }
+
+    /// The user value of proxy `id`. `id` must name a proxy (debug-checked; an index past
+    /// the node array panics).
+    #[inline]
+    pub fn user(&self, id: u32) -> u32 {
+        debug_assert!(self.is_proxy(id), "not a proxy: {id}");
+        self.nodes[id as usize].child1
+    }
+
+    /// Calls `f(proxy id, user value)` for every proxy whose box overlaps (or touches)
+    /// `aabb`, until `f` returns false. The order follows the tree's shape, so callers
+    /// that need an order sort what they gather.
+    ///
+    /// Allocates nothing: it walks with a fixed stack on the call stack, enough for any
+    /// tree of height below 255. Should a subtree be deeper than that, the walk goes on
+    /// through that subtree's parent links without a stack, so no leaf is ever skipped.
+    /// Reads only, so many threads may query one tree at once.
+    pub fn query(&self, aabb: &DAabb, f: impl FnMut(u32, u32) -> bool) -> QueryStats {
+        self.query_with_stack::<QUERY_STACK>(aabb, f)
+    }
+
+    /// [`DynamicTree::query`] with a stack of `N` entries (tests use a tiny one to
+    /// exercise the stackless fallback).
+    fn query_with_stack<const N: usize>(
+        &self,
+        aabb: &DAabb,
+        mut f: impl FnMut(u32, u32) -> bool,
+    ) -> QueryStats {
+        let mut stats = QueryStats::default();
+        if self.root == NULL_NODE {
+            return stats;
+        }
+        if N == 0 {
+            self.walk_stackless(self.root, aabb, &mut f, &mut stats);
+            return stats;
+        }
+        let mut stack = [NULL_NODE; N];
+        stack[0] = self.root;
+        let mut count = 1;
+        while count > 0 {
+            count -= 1;
+            let id = stack[count];
+            let node = &self.nodes[id as usize];
+            stats.node_visits += 1;
+            if !node.aabb.overlaps(aabb) {
+                continue;
+            }
+            if node.is_leaf() {
+                stats.leaf_visits += 1;
+                if !f(id, node.child1) {
+                    return stats;
+                }
+            } else if count + 2 <= N {
+                stack[count] = node.child1;
+                stack[count + 1] = node.child2;
+                count += 2;
+            } else {
+                // Out of stack: this subtree is deeper than the stack allows. Walk it
+                // through parent links rather than skip anything.
+                for child in [node.child1, node.child2] {
+                    if !self.walk_stackless(child, aabb, &mut f, &mut stats) {
+                        return stats;
+                    }
+                }
+            }
+        }
+        stats
+    }
+
+    /// Visits the overlapping leaves of the subtree at `top` depth-first, finding the way
+    /// back up through parent links. Returns false when `f` asked to stop.
+    fn walk_stackless(
+        &self,
+        top: u32,
+        aabb: &DAabb,
+        f: &mut impl FnMut(u32, u32) -> bool,
+        stats: &mut QueryStats,
+    ) -> bool {
+        let mut id = top;
+        loop {
+            let node = &self.nodes[id as usize];
+            stats.node_visits += 1;
+            if node.aabb.overlaps(aabb) {
+                if !node.is_leaf() {
+                    id = node.child1;
+                    continue;
+                }
+                stats.leaf_visits += 1;
+                if !f(id, node.child1) {
+                    return false;
+                }
+            }
+            // Climb until we leave a first child, then go to its sibling.
+            loop {
+                if id == top {
+                    return true;
+                }
+                let parent_id = self.nodes[id as usize].parent;
+                let parent = &self.nodes[parent_id as usize];
+                if parent.child1 == id {
+                    id = parent.child2;
+                    break;
+                }
+                id = parent_id;
             }
         }
     }
-    pub fn height(&self) -> usize {
-        0
-    }
-    pub fn memory_usage(&self) -> usize {
-        0
-    }
-    pub fn shift(&mut self, o: DVec3) {
-        for n in self.nodes.iter_mut() {
-            n.0 = n.0.shifted(o);
+
+    /// Rebuilds every internal node top-down with a binned surface-area split, which
+    /// gives a better tree than incremental insertion (use it after a restore or a bulk
+    /// load). Proxy ids, boxes and user values are kept; the free list is renumbered.
+    /// Allocates nothing.
+    pub fn rebuild(&mut self) {
+        let leaf_count = self.proxy_count as usize;
+        if leaf_count < 3 {
+            return; // one shape only
         }
+
+        // Gather the leaves in index order and free every internal node, refilling the
+        // free list in ascending order: the build then allocates each parent before its
+        // children, at a lower index, which the refit below relies on.
+        let mut n = 0;
+        for (i, node) in self.nodes.iter().enumerate() {
+            if node.is_allocated() && node.is_leaf() {
+                self.leaves[n] = i as u32;
+                n += 1;
+            }
+        }
+        debug_assert_eq!(n, leaf_count);
+        self.free_list = NULL_NODE;
+        for i in (0..self.nodes.len()).rev() {
+            let node = &mut self.nodes[i];
+            if !(node.is_allocated() && node.is_leaf()) {
+                *node = Node::FREE;
+                node.parent = self.free_list;
+                self.free_list = i as u32;
+            }
+        }
+
+        // Top-down: continue with the smaller half and push the larger, so the stack
+        // never holds more than log2(leaf count) ≤ 31 tasks.
+        let mut stack = [BuildTask {
+            begin: 0,
+            end: 0,
+            parent: NULL_NODE,
+            slot: 0,
+        }; 64];
+        let mut count = 0;
+        let mut current = Some(BuildTask {
+            begin: 0,
+            end: leaf_count as u32,
+            parent: NULL_NODE,
+            slot: 0,
+        });
+        loop {
+            let task = match current.take() {
+                Some(task) => task,
+                None if count > 0 => {
+                    count -= 1;
+                    stack[count]
+                }
+                None => break,
+            };
+            let (begin, end) = (task.begin as usize, task.end as usize);
+            let index = if end - begin == 1 {
+                self.leaves[begin]
+            } else {
+                let index = self.allocate_node();
+                // Internal from the start (height > 0); the refit below sets the truth.
+                self.nodes[index as usize].height = 1;
+                let mid = self.partition(begin, end);
+                let halves = [(begin, mid), (mid, end)];
+                for (slot, &(b, e)) in halves.iter().enumerate() {
+                    if e - b == 1 {
+                        let leaf = self.leaves[b];
+                        self.link(index, slot, leaf);
+                    }
+                }
+                let small = if mid - begin <= end - mid { 0 } else { 1 };
+                for slot in [1 - small, small] {
+                    let (b, e) = halves[slot];
+                    if e - b > 1 {
+                        let t = BuildTask {
+                            begin: b as u32,
+                            end: e as u32,
+                            parent: index,
+                            slot: slot as u8,
+                        };
+                        if let Some(larger) = current.replace(t) {
+                            stack[count] = larger;
+                            count += 1;
+                        }
+                    }
+                }
+                index
+            };
+            if task.parent == NULL_NODE {
+                self.root = index;
+                self.nodes[index as usize].parent = NULL_NODE;
+            } else {
+                self.link(task.parent, usize::from(task.slot), index);
+            }
+        }
+
+        // Bottom-up refit: children sit at higher indices than their internal parents.
+        for i in (0..self.nodes.len()).rev() {
+            let node = &self.nodes[i];
+            if node.is_allocated() && !node.is_leaf() {
+                self.refit(i as u32);
+            }
+        }
+    }
+
+    /// Splits `leaves[begin..end]` (at least 2) in place at the returned index, both
+    /// sides non-empty: the lowest-cost plane among `BIN_COUNT` bins of leaf centers
+    /// along the longest axis of their bounds, or the middle when the centers coincide.
+    fn partition(&mut self, begin: usize, end: usize) -> usize {
+        let median = begin + (end - begin) / 2;
+
+        // Twice the centers (lower + upper): only their order matters.
+        let center = |aabb: &DAabb| aabb.lower + aabb.upper;
+        let first = center(&self.nodes[self.leaves[begin] as usize].aabb);
+        let (mut cmin, mut cmax) = (first, first);
+        for &leaf in &self.leaves[begin + 1..end] {
+            let c = center(&self.nodes[leaf as usize].aabb);
+            cmin = DVec3::new(
+                min_f64(cmin.x, c.x),
+                min_f64(cmin.y, c.y),
+                min_f64(cmin.z, c.z),
+            );
+            cmax = DVec3::new(
+                max_f64(cmax.x, c.x),
+                max_f64(cmax.y, c.y),
+                max_f64(cmax.z, c.z),
+            );
+        }
+        let extent = cmax - cmin;
+        let mut axis = 0;
+        if extent.y > extent.get(axis) {
+            axis = 1;
+        }
+        if extent.z > extent.get(axis) {
+            axis = 2;
+        }
+        let lo = cmin.get(axis);
+        let width = extent.get(axis);
+        if !(width > 0.0 && width.is_finite()) {
+            return median;
+        }
+        let scale = BIN_COUNT as f64 / width;
+        let bin_of = |aabb: &DAabb| {
+            // `as` saturates (NaN → 0), so this never indexes out of range.
+            let b = ((center(aabb).get(axis) - lo) * scale) as usize;
+            if b < BIN_COUNT { b } else { BIN_COUNT - 1 }
+        };
+
+        let empty = DAabb::new(
+            DVec3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY),
+            DVec3::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
+        );
+        let mut bin_box = [empty; BIN_COUNT];
+        let mut bin_count = [0u32; BIN_COUNT];
+        for &leaf in &self.leaves[begin..end] {
+            let aabb = &self.nodes[leaf as usize].aabb;
+            let b = bin_of(aabb);
+            bin_box[b] = bin_box[b].union(aabb);
+            bin_count[b] += 1;
+        }
+
+        // Plane i splits bins 0..=i from bins i+1.. .
+        let mut right_area = [0.0f64; BIN_COUNT];
+        let mut right_count = [0u32; BIN_COUNT];
+        let (mut acc, mut acc_count) = (empty, 0u32);
+        for i in (1..BIN_COUNT).rev() {
+            acc = acc.union(&bin_box[i]);
+            acc_count += bin_count[i];
+            right_area[i - 1] = acc.perimeter();
+            right_count[i - 1] = acc_count;
+        }
+        let (mut acc, mut acc_count) = (empty, 0u32);
+        let mut best_plane = BIN_COUNT;
+        let mut best_cost = f64::INFINITY;
+        for i in 0..BIN_COUNT - 1 {
+            acc = acc.union(&bin_box[i]);
+            acc_count += bin_count[i];
+            if acc_count == 0 || right_count[i] == 0 {
+                continue;
+            }
+            let cost =
+                f64::from(acc_count) * acc.perimeter() + f64::from(right_count[i]) * right_area[i];
+            if cost < best_cost || best_plane == BIN_COUNT {
+                best_cost = cost;
+                best_plane = i;
+            }
+        }
+        if best_plane == BIN_COUNT {
+            return median;
+        }
+
+        let (mut i, mut j) = (begin, end);
+        while i < j {
+            if bin_of(&self.nodes[self.leaves[i] as usize].aabb) <= best_plane {
+                i += 1;
+            } else {
+                j -= 1;
+                self.leaves.swap(i, j);
+            }
+        }
+        if i == begin || i == end { median } else { i }
+    }
+
+    /// Hangs `child` under `parent` at `slot`.
+    #[inline]
+    fn link(&mut self, parent: u32, slot: usize, child: u32) {
+        self.nodes[parent as usize].set_child(slot, child);
+        self.nodes[child as usize].parent = parent;
+    }
+
+    /// Recomputes an internal node's box and height from its children.
+    #[inline]
+    fn refit(&mut self, index: u32) {
+        let node = self.nodes[index as usize];
+        let c1 = &self.nodes[node.child1 as usize];
+        let c2 = &self.nodes[node.child2 as usize];
+        let aabb = c1.aabb.union(&c2.aabb);
+        let height = c1.height.max(c2.height).saturating_add(1);
+        let node = &mut self.nodes[index as usize];
+        node.aabb = aabb;
+        node.height = height;
+    }
+
+    fn check_proxy(&self, id: u32) -> Result<()> {
+        if self.is_proxy(id) {
+            Ok(())
+        } else {
+            Err(Error::InvalidId {
+                what: "tree proxy",
+                index: id,
+                generation: 0,
+            })
+        }
+    }
+
+    /// Takes a node off the free list. Never fails: the node array fits a full tree over
+    /// `proxy_capacity` leaves and creation stops there.
+    fn allocate_node(&mut self) -> u32 {
+        let index = self.free_list;
+        debug_assert!(index != NULL_NODE, "node pool exhausted");
+        let node = &mut self.nodes[index as usize];
+        self.free_list = node.parent;
+        *node = Node::FREE;
+        node.flags = ALLOCATED;
+        index
+    }
+
+    /// Puts a node back on the free list, reset so free nodes hold no history.
+    fn free_node(&mut self, index: u32) {
+        let node = &mut self.nodes[index as usize];
+        *node = Node::FREE;
+        node.parent = self.free_list;
+        self.free_list = index;
+    }
+
+    /// Inserts a detached leaf (box set, parent undefined).
+    fn insert_leaf(&mut self, leaf: u32) {
+        if self.root == NULL_NODE {
+            self.root = leaf;
+            self.nodes[leaf as usize].parent = NULL_NODE;
+            return;
+        }
+
+        // Stage 1: the best sibling by the surface-area heuristic.
+        let leaf_box = self.nodes[leaf as usize].aabb;
+        let sibling = self.find_best_sibling(&leaf_box);
+
+        // Stage 2: a new parent for the leaf and the sibling.
+        let old_parent = self.nodes[sibling as usize].parent;
+        let new_parent = self.allocate_node();
+        let sibling_node = self.nodes[sibling as usize];
+        {
+            let node = &mut self.nodes[new_parent as usize];
+            node.aabb = leaf_box.union(&sibling_node.aabb);
+            node.child1 = sibling;
+            node.child2 = leaf;
+            node.parent = old_parent;
+            node.height = sibling_node.height.saturating_add(1);
+        }
+        self.nodes[sibling as usize].parent = new_parent;
+        self.nodes[leaf as usize].parent = new_parent;
+        if old_parent == NULL_NODE {
+            self.root = new_parent;
+        } else {
+            let p = &mut self.nodes[old_parent as usize];
+            if p.child1 == sibling {
+                p.child1 = new_parent;
+            } else {
+                p.child2 = new_parent;
+            }
+        }
+
+        // Stage 3: walk back up refitting boxes and heights, rotating where it helps.
+        let mut index = new_parent;
+        while index != NULL_NODE {
+            self.refit(index);
+            self.rotate_nodes(index);
+            index = self.nodes[index as usize].parent;
+        }
+    }
+
+    /// Detaches a leaf (its node stays allocated) and frees its parent.
+    fn remove_leaf(&mut self, leaf: u32) {
+        if leaf == self.root {
+            self.root = NULL_NODE;
+            return;
+        }
+        let parent = self.nodes[leaf as usize].parent;
+        let p = self.nodes[parent as usize];
+        let grand_parent = p.parent;
+        let sibling = if p.child1 == leaf { p.child2 } else { p.child1 };
+
+        self.free_node(parent);
+        self.nodes[sibling as usize].parent = grand_parent;
+        if grand_parent == NULL_NODE {
+            self.root = sibling;
+            return;
+        }
+        let g = &mut self.nodes[grand_parent as usize];
+        if g.child1 == parent {
+            g.child1 = sibling;
+        } else {
+            g.child2 = sibling;
+        }
+        let mut index = grand_parent;
+        while index != NULL_NODE {
+            self.refit(index);
+            index = self.nodes[index as usize].parent;
+        }
+    }
+
+    /// Box2D v3's greedy branch-and-bound search for the sibling of a new leaf D.
+    ///
+    /// The cost of making node H the sibling is area(H ∪ D) plus the area every ancestor
+    /// of H grows by ("inherited" cost). Below an internal node N no sibling can cost less
+    /// than inherited + area(N ∪ D) − area(N) + area(D) (D's new parent holds at least D),
+    /// nor than N itself as sibling; the descent follows the child with the lower bound
+    /// and stops when neither bound can beat the best cost found.
+    fn find_best_sibling(&self, box_d: &DAabb) -> u32 {
+        let center_d = box_d.lower + box_d.upper;
+        let area_d = box_d.perimeter();
+        let nodes = &self.nodes[..];
+
+        let mut index = self.root;
+        let root_box = nodes[index as usize].aabb;
+        // Area of the current node and of the current node grown by D.
+        let mut area_base = root_box.perimeter();
+        let mut direct_cost = root_box.union(box_d).perimeter();
+        let mut inherited_cost = 0.0;
+
+        let mut best_sibling = index;
+        let mut best_cost = direct_cost;
+
+        loop {
+            let node = &nodes[index as usize];
+            if node.is_leaf() {
+                break;
+            }
+            // Cost of a new parent for this node and D.
+            let cost = direct_cost + inherited_cost;
+            if cost < best_cost {
+                best_sibling = index;
+                best_cost = cost;
+            }
+            // Growth of this node is inherited by everything below it.
+            inherited_cost += direct_cost - area_base;
+
+            let (i1, i2) = (node.child1, node.child2);
+            let (n1, n2) = (&nodes[i1 as usize], &nodes[i2 as usize]);
+            let (leaf1, leaf2) = (n1.is_leaf(), n2.is_leaf());
+
+            let direct1 = n1.aabb.union(box_d).perimeter();
+            let mut lower1 = f64::INFINITY;
+            let mut area1 = 0.0;
+            if leaf1 {
+                let cost1 = direct1 + inherited_cost;
+                if cost1 < best_cost {
+                    best_sibling = i1;
+                    best_cost = cost1;
+                }
+            } else {
+                area1 = n1.aabb.perimeter();
+                lower1 = inherited_cost + direct1 + min_f64(area_d - area1, 0.0);
+            }
+
+            let direct2 = n2.aabb.union(box_d).perimeter();
+            let mut lower2 = f64::INFINITY;
+            let mut area2 = 0.0;
+            if leaf2 {
+                let cost2 = direct2 + inherited_cost;
+                if cost2 < best_cost {
+                    best_sibling = i2;
+                    best_cost = cost2;
+                }
+            } else {
+                area2 = n2.aabb.perimeter();
+                lower2 = inherited_cost + direct2 + min_f64(area_d - area2, 0.0);
+            }
+
+            if leaf1 && leaf2 {
+                break;
+            }
+            // Can the cost still go down?
+            if best_cost <= lower1 && best_cost <= lower2 {
+                break;
+            }
+
+            // Descend into an internal child: the one with the lower bound; on a tie (both
+            // contain D, typically) the one whose center is nearer D's.
+            let go_first = if leaf2 {
+                true
+            } else if leaf1 {
+                false
+            } else if lower1 == lower2 {
+                let d1 = n1.aabb.lower + n1.aabb.upper - center_d;
+                let d2 = n2.aabb.lower + n2.aabb.upper - center_d;
+                length_squared(d1) < length_squared(d2)
+            } else {
+                lower1 < lower2
+            };
+            if go_first {
+                index = i1;
+                area_base = area1;
+                direct_cost = direct1;
+            } else {
+                index = i2;
+                area_base = area2;
+                direct_cost = direct2;
+            }
+        }
+        best_sibling
+    }
+
+    /// Box2D v3's rotation at node A = (B, C): swap B with a child of C, or C with a child
+    /// of B, whichever shrinks the area of the node that changes the most; nothing when no
+    /// swap shrinks it strictly (so equal costs never flip back and forth).
+    ///
+    /// ```text
+    ///        A                 A
+    ///      /   \             /   \
+    ///     B     C    →      F     C
+    ///    / \   / \               / \
+    ///   D   E F   G             B   G
+    /// ```
+    fn rotate_nodes(&mut self, ia: u32) {
+        let a = self.nodes[ia as usize];
+        if a.height < 2 {
+            return;
+        }
+        let (b, c) = (self.nodes[a.child1 as usize], self.nodes[a.child2 as usize]);
+
+        // (slot of A's child that moves down, slot of the grandchild that moves up)
+        let mut best: Option<(usize, usize)> = None;
+        let mut best_delta = 0.0;
+        let mut consider = |down: usize, up: usize, moved: &Node, kept: &Node, old: &Node| {
+            let delta = moved.aabb.union(&kept.aabb).perimeter() - old.aabb.perimeter();
+            if delta < best_delta {
+                best_delta = delta;
+                best = Some((down, up));
+            }
+        };
+        if !c.is_leaf() {
+            let (f, g) = (
+                &self.nodes[c.child1 as usize],
+                &self.nodes[c.child2 as usize],
+            );
+            consider(0, 0, &b, g, &c); // B <-> F: C = (B, G)
+            consider(0, 1, &b, f, &c); // B <-> G: C = (F, B)
+        }
+        if !b.is_leaf() {
+            let (d, e) = (
+                &self.nodes[b.child1 as usize],
+                &self.nodes[b.child2 as usize],
+            );
+            consider(1, 0, &c, e, &b); // C <-> D: B = (C, E)
+            consider(1, 1, &c, d, &b); // C <-> E: B = (D, C)
+        }
+        let Some((down, up)) = best else {
+            return;
+        };
+
+        // A's box is unchanged (same leaves below); the sibling that took the lower node
+        // is refitted, and A's height follows.
+        let i_down = a.child(down);
+        let i_other = a.child(1 - down);
+        let i_up = self.nodes[i_other as usize].child(up);
+        self.link(ia, down, i_up);
+        self.link(i_other, up, i_down);
+        self.refit(i_other);
+        let h = self.nodes[i_other as usize]
+            .height
+            .max(self.nodes[i_up as usize].height);
+        self.nodes[ia as usize].height = h.saturating_add(1);
+    }
+}
+
+impl core::fmt::Debug for DynamicTree {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("DynamicTree")
+            .field("proxy_count", &self.proxy_count)
+            .field("proxy_capacity", &self.proxy_capacity)
+            .field("height", &self.height())
+            .finish_non_exhaustive()
+    }
+}
+
+#[inline(always)]
+fn length_squared(v: DVec3) -> f64 {
+    v.x * v.x + v.y * v.y + v.z * v.z
+}
+
+/// Finite corners with lower ≤ upper.
+fn is_valid_box(aabb: &DAabb) -> bool {
+    aabb.lower.is_valid()
+        && aabb.upper.is_valid()
+        && aabb.lower.x <= aabb.upper.x
+        && aabb.lower.y <= aabb.upper.y
+        && aabb.lower.z <= aabb.upper.z
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fixed-seed 64-bit LCG (Knuth's MMIX constants), top bits as output.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn next_u32(&mut self) -> u32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 32) as u32
+        }
+
+        /// Uniform in [lo, hi), on a 2^-16 grid.
+        fn range(&mut self, lo: f64, hi: f64) -> f64 {
+            lo + (hi - lo) * f64::from(self.next_u32() >> 16) / 65536.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            self.next_u32() as usize % n
+        }
+
+        fn aabb(&mut self, world: f64, max_half: f64) -> DAabb {
+            let c = DVec3::new(
+                self.range(-world, world),
+                self.range(-world, world),
+                self.range(-world, world),
+            );
+            let h = DVec3::new(
+                self.range(0.0, max_half),
+                self.range(0.0, max_half),
+                self.range(0.0, max_half),
+            );
+            DAabb::new(c - h, c + h)
+        }
+    }
+
+    fn cube(center: DVec3, half: f64) -> DAabb {
+        let h = DVec3::new(half, half, half);
+        DAabb::new(center - h, center + h)
+    }
+
+    /// Checks every structural invariant: links, boxes, heights, counts, free list.
+    fn validate(tree: &DynamicTree) {
+        let mut allocated = 0;
+        let mut leaves = 0;
+        for (i, node) in tree.nodes.iter().enumerate() {
+            if !node.is_allocated() {
+                continue;
+            }
+            allocated += 1;
+            let i = i as u32;
+            if node.parent == NULL_NODE {
+                assert_eq!(tree.root, i, "only the root has no parent");
+            } else {
+                let p = &tree.nodes[node.parent as usize];
+                assert!(p.is_allocated() && !p.is_leaf(), "parent of {i}: {p:?}");
+                assert!(p.child1 == i || p.child2 == i, "parent link of {i}");
+                assert!(p.aabb.contains(&node.aabb), "parent box holds child {i}");
+            }
+            if node.is_leaf() {
+                leaves += 1;
+                assert_eq!(node.child2, NULL_NODE);
+            } else {
+                let c1 = &tree.nodes[node.child1 as usize];
+                let c2 = &tree.nodes[node.child2 as usize];
+                assert_eq!(c1.parent, i);
+                assert_eq!(c2.parent, i);
+                assert_eq!(node.height, 1 + c1.height.max(c2.height));
+                let u = c1.aabb.union(&c2.aabb);
+                assert_eq!(node.aabb, u, "box of {i} is the union of its children");
+            }
+        }
+        assert_eq!(leaves, tree.proxy_count());
+        assert_eq!(allocated, if leaves == 0 { 0 } else { 2 * leaves - 1 });
+        let mut free = 0;
+        let mut f = tree.free_list;
+        while f != NULL_NODE {
+            assert!(!tree.nodes[f as usize].is_allocated());
+            free += 1;
+            f = tree.nodes[f as usize].parent;
+        }
+        assert_eq!(free + allocated, tree.nodes.len());
+    }
+
+    fn brute_force(live: &[Option<(DAabb, u32)>], q: &DAabb) -> Vec<(u32, u32)> {
+        let mut v: Vec<(u32, u32)> = live
+            .iter()
+            .enumerate()
+            .filter_map(|(id, p)| match p {
+                Some((b, user)) if b.overlaps(q) => Some((id as u32, *user)),
+                _ => None,
+            })
+            .collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn found<const N: usize>(tree: &DynamicTree, q: &DAabb) -> Vec<(u32, u32)> {
+        let mut v = Vec::new();
+        tree.query_with_stack::<N>(q, |id, user| {
+            v.push((id, user));
+            true
+        });
+        v.sort_unstable();
+        v
+    }
+
+    /// Every node's bits, the root and the free list head.
+    fn fingerprint(tree: &DynamicTree) -> Vec<u64> {
+        let mut v = vec![u64::from(tree.root), u64::from(tree.free_list)];
+        for n in tree.nodes.iter() {
+            let b = &n.aabb;
+            for x in [
+                b.lower.x, b.lower.y, b.lower.z, b.upper.x, b.upper.y, b.upper.z,
+            ] {
+                v.push(x.to_bits());
+            }
+            v.push((u64::from(n.child1) << 32) | u64::from(n.child2));
+            v.push((u64::from(n.parent) << 32) | (u64::from(n.height) << 16) | u64::from(n.flags));
+        }
+        v
+    }
+
+    /// Random creates, moves and destroys, with a rebuild every tenth round; after each
+    /// round the structure is valid and every query matches brute force.
+    fn churn(seed: u64, capacity: usize, rounds: usize) -> DynamicTree {
+        let mut rng = Lcg(seed);
+        let mut tree = DynamicTree::new(capacity, WorldAlloc::Global).unwrap();
+        let mut live: Vec<Option<(DAabb, u32)>> = vec![None; 2 * capacity];
+        let mut ids: Vec<u32> = Vec::new();
+        for round in 0..rounds {
+            for _ in 0..40 {
+                match rng.below(10) {
+                    0..=4 if tree.proxy_count() < capacity => {
+                        let b = rng.aabb(50.0, 4.0);
+                        let user = rng.next_u32();
+                        let id = tree.create_proxy(b, user).unwrap();
+                        assert!(live[id as usize].is_none());
+                        live[id as usize] = Some((b, user));
+                        ids.push(id);
+                    }
+                    5..=7 if !ids.is_empty() => {
+                        let id = ids[rng.below(ids.len())];
+                        let b = rng.aabb(50.0, 4.0);
+                        tree.move_proxy(id, b).unwrap();
+                        live[id as usize].as_mut().unwrap().0 = b;
+                    }
+                    _ if !ids.is_empty() => {
+                        let id = ids.swap_remove(rng.below(ids.len()));
+                        tree.destroy_proxy(id).unwrap();
+                        live[id as usize] = None;
+                    }
+                    _ => {}
+                }
+            }
+            if round % 10 == 9 {
+                tree.rebuild();
+            }
+            validate(&tree);
+            for &id in &ids {
+                let (b, user) = live[id as usize].unwrap();
+                assert_eq!(tree.aabb(id), b);
+                assert_eq!(tree.user(id), user);
+            }
+            for _ in 0..20 {
+                let q = rng.aabb(55.0, 12.0);
+                let expected = brute_force(&live, &q);
+                assert_eq!(found::<QUERY_STACK>(&tree, &q), expected);
+                assert_eq!(found::<3>(&tree, &q), expected, "tiny stack, round {round}");
+            }
+        }
+        tree
+    }
+
+    #[test]
+    fn query_returns_exactly_the_brute_force_overlaps_through_inserts_moves_and_destroys() {
+        let tree = churn(0x5eed, 300, 200);
+        assert!(tree.proxy_count() > 50, "the churn keeps a populated tree");
+    }
+
+    #[test]
+    fn query_with_a_tiny_stack_walks_parent_links_and_skips_nothing() {
+        let mut rng = Lcg(7);
+        let mut tree = DynamicTree::new(500, WorldAlloc::Global).unwrap();
+        let mut live = vec![None; 1000];
+        for _ in 0..500 {
+            let b = rng.aabb(30.0, 3.0);
+            let id = tree.create_proxy(b, 9).unwrap();
+            live[id as usize] = Some((b, 9));
+        }
+        assert!(tree.height() > 4, "deeper than the tiny stacks below");
+        for _ in 0..100 {
+            let q = rng.aabb(30.0, 10.0);
+            let expected = brute_force(&live, &q);
+            assert_eq!(found::<0>(&tree, &q), expected);
+            assert_eq!(found::<1>(&tree, &q), expected);
+            assert_eq!(found::<2>(&tree, &q), expected);
+            assert_eq!(found::<5>(&tree, &q), expected);
+        }
+    }
+
+    #[test]
+    fn query_stops_when_the_callback_returns_false() {
+        let mut tree = DynamicTree::new(64, WorldAlloc::Global).unwrap();
+        for i in 0..64 {
+            let c = DVec3::new(f64::from(i) * 0.1, 0.0, 0.0);
+            tree.create_proxy(cube(c, 1.0), i).unwrap();
+        }
+        let mut calls = 0;
+        let stats = tree.query(&cube(DVec3::ZERO, 100.0), |_, _| {
+            calls += 1;
+            calls < 5
+        });
+        assert_eq!(calls, 5);
+        assert_eq!(stats.leaf_visits, 5);
+        let mut calls = 0;
+        tree.query_with_stack::<1>(&cube(DVec3::ZERO, 100.0), |_, _| {
+            calls += 1;
+            calls < 5
+        });
+        assert_eq!(calls, 5, "the stackless walk stops too");
+    }
+
+    #[test]
+    fn create_past_capacity_is_refused_with_a_capacity_error_and_changes_nothing() {
+        let mut tree = DynamicTree::new(3, WorldAlloc::Global).unwrap();
+        assert_eq!(tree.nodes.len(), 5, "2 * capacity - 1 nodes");
+        let ids: Vec<u32> = (0..3)
+            .map(|i| {
+                let c = DVec3::new(f64::from(i), 0.0, 0.0);
+                tree.create_proxy(cube(c, 0.5), i).unwrap()
+            })
+            .collect();
+        let before = fingerprint(&tree);
+        let err = tree.create_proxy(cube(DVec3::ZERO, 1.0), 99).unwrap_err();
+        assert_eq!(
+            err,
+            Error::Capacity {
+                what: "proxy_capacity",
+                capacity: 3
+            }
+        );
+        assert_eq!(fingerprint(&tree), before);
+        assert_eq!(tree.proxy_count(), 3);
+
+        // Freed room can be used again, over and over, without running out of nodes.
+        for round in 0..50u32 {
+            let id = ids[(round % 3) as usize];
+            tree.destroy_proxy(id).unwrap();
+            let c = DVec3::new(f64::from(round), 1.0, 0.0);
+            let again = tree.create_proxy(cube(c, 0.5), round);
+            assert_eq!(again, Ok(id), "the freed leaf node is reused");
+            validate(&tree);
+        }
+
+        let mut empty = DynamicTree::new(0, WorldAlloc::Global).unwrap();
+        assert!(empty.create_proxy(cube(DVec3::ZERO, 1.0), 0).is_err());
+        let stats = empty.query(&cube(DVec3::ZERO, 1.0), |_, _| true);
+        assert_eq!(stats.node_visits, 0);
+        assert!(DynamicTree::new(MAX_PROXY_CAPACITY + 1, WorldAlloc::Global).is_err());
+    }
+
+    #[test]
+    fn stale_and_unknown_ids_are_refused() {
+        let mut tree = DynamicTree::new(4, WorldAlloc::Global).unwrap();
+        let a = tree.create_proxy(cube(DVec3::ZERO, 1.0), 1).unwrap();
+        let b = tree
+            .create_proxy(cube(DVec3::new(5.0, 0.0, 0.0), 1.0), 2)
+            .unwrap();
+        let internal = tree.nodes[a as usize].parent;
+        assert!(
+            tree.destroy_proxy(internal).is_err(),
+            "an internal node is no proxy"
+        );
+        assert!(tree.move_proxy(1000, cube(DVec3::ZERO, 1.0)).is_err());
+        tree.destroy_proxy(b).unwrap();
+        assert!(tree.destroy_proxy(b).is_err(), "destroyed twice");
+        assert!(!tree.is_proxy(b));
+        assert!(tree.is_proxy(a));
+        validate(&tree);
+    }
+
+    #[test]
+    fn clear_gives_a_tree_identical_to_a_new_one() {
+        let mut tree = churn(3, 64, 10);
+        tree.clear();
+        let fresh = DynamicTree::new(64, WorldAlloc::Global).unwrap();
+        assert_eq!(fingerprint(&tree), fingerprint(&fresh));
+        validate(&tree);
+    }
+
+    #[test]
+    fn the_same_calls_give_bit_identical_node_arrays() {
+        let a = churn(0xfeed, 200, 60);
+        let b = churn(0xfeed, 200, 60);
+        assert_eq!(fingerprint(&a), fingerprint(&b));
+        let c = churn(0xfeee, 200, 60);
+        assert_ne!(
+            fingerprint(&a),
+            fingerprint(&c),
+            "the fingerprint sees differences"
+        );
+    }
+
+    /// 10,000 unit cubes in a 100 × 100 grid, enlarged by 0.1 as the broad phase would.
+    fn grid_tree() -> DynamicTree {
+        let mut tree = DynamicTree::new(10_000, WorldAlloc::Global).unwrap();
+        for i in 0..100u32 {
+            for j in 0..100u32 {
+                let c = DVec3::new(f64::from(i), 0.5, f64::from(j));
+                tree.create_proxy(cube(c, 0.6), i * 100 + j).unwrap();
+            }
+        }
+        tree
+    }
+
+    #[test]
+    fn tree_height_stays_logarithmic_for_ten_thousand_boxes_in_a_grid() {
+        let mut tree = grid_tree();
+        validate(&tree);
+        assert!(
+            tree.height() <= 40,
+            "height {} after inserts",
+            tree.height()
+        );
+        tree.rebuild();
+        validate(&tree);
+        assert!(
+            tree.height() <= 30,
+            "height {} after rebuild",
+            tree.height()
+        );
+    }
+
+    #[test]
+    fn a_small_query_in_ten_thousand_proxies_visits_few_nodes() {
+        let mut tree = grid_tree();
+        let q = cube(DVec3::new(50.0, 0.5, 50.0), 0.5);
+        let mut found = 0;
+        let stats = tree.query(&q, |_, _| {
+            found += 1;
+            true
+        });
+        assert_eq!(found, 9, "the cube and its 8 neighbours");
+        assert!(stats.node_visits < 200, "{stats:?}");
+        tree.rebuild();
+        let stats = tree.query(&q, |_, _| true);
+        assert_eq!(stats.leaf_visits, 9);
+        assert!(stats.node_visits < 200, "{stats:?} after rebuild");
+    }
+
+    #[test]
+    fn rebuild_keeps_ids_boxes_and_users_and_is_deterministic() {
+        let mut rng = Lcg(11);
+        let mut tree = DynamicTree::new(1000, WorldAlloc::Global).unwrap();
+        let mut live = vec![None; 2000];
+        for k in 0..1000 {
+            // Some coincident centers to exercise the median split.
+            let b = if k % 7 == 0 {
+                cube(DVec3::ZERO, 1.0)
+            } else {
+                rng.aabb(100.0, 2.0)
+            };
+            let id = tree.create_proxy(b, k).unwrap();
+            live[id as usize] = Some((b, k));
+        }
+        tree.rebuild();
+        validate(&tree);
+        let snapshot = fingerprint(&tree);
+        tree.rebuild();
+        assert_eq!(
+            fingerprint(&tree),
+            snapshot,
+            "rebuilding a rebuilt tree changes nothing"
+        );
+        for _ in 0..200 {
+            let q = rng.aabb(100.0, 8.0);
+            assert_eq!(found::<QUERY_STACK>(&tree, &q), brute_force(&live, &q));
+        }
+        // Destroying and creating after a rebuild still works.
+        assert!(
+            tree.create_proxy(cube(DVec3::ZERO, 1.0), 5).is_err(),
+            "full at 1000"
+        );
+        let victim = tree.leaves[17];
+        tree.destroy_proxy(victim).unwrap();
+        let again = tree.create_proxy(cube(DVec3::new(3.0, 3.0, 3.0), 1.0), 5);
+        assert_eq!(again, Ok(victim));
+        validate(&tree);
+    }
+
+    #[test]
+    fn the_tree_can_be_queried_from_many_threads() {
+        fn assert_sync_send<T: Sync + Send>() {}
+        assert_sync_send::<DynamicTree>();
+        let tree = grid_tree();
+        std::thread::scope(|s| {
+            for t in 0..4 {
+                let tree = &tree;
+                s.spawn(move || {
+                    let q = cube(DVec3::new(10.0 * f64::from(t + 1), 0.5, 20.0), 0.5);
+                    assert_eq!(tree.query(&q, |_, _| true).leaf_visits, 9);
+                });
+            }
+        });
+    }
+
+    /// The broad phase's load: a 10,011-cube pyramid wall (Box3D's large_pyramid with base
+    /// 141), each cube queried, moved a little, queried again, then a rebuild. Timing only:
+    /// `cargo test -p maul3d --release -- --ignored --nocapture pyramid`.
+    #[test]
+    #[ignore]
+    #[allow(clippy::disallowed_methods)] // a clock, in a benchmark only
+    fn pyramid_of_ten_thousand_moves_and_queries_quickly() {
+        use std::time::Instant;
+        let base = 141;
+        let mut centers = Vec::new();
+        for i in 0..base {
+            let y = (2 * i + 1) as f64 * 0.5;
+            for j in i..base {
+                let x = (i + 1) as f64 * 0.5 + (j - i) as f64 - 0.5 * base as f64;
+                centers.push(DVec3::new(x, y, 0.0));
+            }
+        }
+        let n = centers.len();
+        let mut tree = DynamicTree::new(n, WorldAlloc::Global).unwrap();
+        let t = Instant::now();
+        let ids: Vec<u32> = centers
+            .iter()
+            .enumerate()
+            .map(|(k, &c)| tree.create_proxy(cube(c, 0.6), k as u32).unwrap())
+            .collect();
+        let build = t.elapsed();
+        let height = tree.height();
+
+        let run = |tree: &DynamicTree| {
+            let t = Instant::now();
+            let (mut visits, mut pairs) = (0u64, 0u64);
+            for &id in &ids {
+                let s = tree.query(&tree.aabb(id), |_, _| true);
+                visits += u64::from(s.node_visits);
+                pairs += u64::from(s.leaf_visits);
+            }
+            (
+                t.elapsed(),
+                visits as f64 / n as f64,
+                pairs as f64 / n as f64,
+            )
+        };
+        let (q1, v1, p1) = run(&tree);
+
+        let t = Instant::now();
+        for (k, &id) in ids.iter().enumerate() {
+            let c = centers[k] + DVec3::new(0.01, -0.01, 0.005);
+            tree.move_proxy(id, cube(c, 0.6)).unwrap();
+        }
+        let moves = t.elapsed();
+        let (q2, v2, _) = run(&tree);
+
+        let t = Instant::now();
+        tree.rebuild();
+        let rebuild = t.elapsed();
+        let (q3, v3, _) = run(&tree);
+
+        println!("pyramid: {n} proxies");
+        println!("  insert all: {build:?}, height {height}");
+        println!("  query each: {q1:?}, {v1:.1} nodes and {p1:.1} leaves per query");
+        println!("  move each:  {moves:?}, height {}", tree.height());
+        println!("  query each: {q2:?}, {v2:.1} nodes per query");
+        println!("  rebuild:    {rebuild:?}, height {}", tree.height());
+        println!("  query each: {q3:?}, {v3:.1} nodes per query");
     }
 }
