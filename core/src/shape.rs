@@ -559,7 +559,8 @@ impl World {
         };
         let fat = DAabb::from_local(position, &local.inflate(margin));
         let tree = tree_for(body_type);
-        let proxy = self.broad.tree_mut(tree).create_proxy(fat, slot);
+        // The tree holds one proxy per shape slot, so it cannot be full here.
+        let proxy = self.broad.tree_mut(tree).create_proxy(fat, slot).unwrap_or(NONE);
         let s = &mut self.shapes[slot as usize];
         s.fat_aabb = fat;
         s.proxy = proxy;
@@ -571,7 +572,8 @@ impl World {
         let s = &self.shapes[slot as usize];
         if s.proxy != NONE {
             let (tree, proxy) = (s.tree, s.proxy);
-            self.broad.tree_mut(tree).destroy_proxy(proxy);
+            let ok = self.broad.tree_mut(tree).destroy_proxy(proxy).is_ok();
+            debug_assert!(ok);
             self.shapes[slot as usize].proxy = NONE;
         }
     }
@@ -611,7 +613,8 @@ impl World {
                 let (tree, proxy) = (shape.tree, shape.proxy);
                 self.shapes[s as usize].fat_aabb = fat;
                 if proxy != NONE {
-                    self.broad.tree_mut(tree).move_proxy(proxy, fat);
+                    let ok = self.broad.tree_mut(tree).move_proxy(proxy, fat).is_ok();
+                    debug_assert!(ok);
                     self.mark_enlarged(s);
                 }
             }

@@ -183,6 +183,21 @@ impl DynamicTree {
         Ok(tree)
     }
 
+    /// Bytes this tree took from its allocator.
+    pub fn memory_usage(&self) -> usize {
+        self.nodes.capacity() * core::mem::size_of::<Node>() + self.leaves.capacity() * 4
+    }
+
+    /// Moves every box by `-offset` (a shift of the world origin). Exact for boxes and
+    /// offsets on the 2^-32 grid, so the tree keeps its shape and stays consistent.
+    pub fn shift(&mut self, offset: DVec3) {
+        for node in self.nodes.iter_mut() {
+            if node.flags & ALLOCATED != 0 {
+                node.aabb = node.aabb.shifted(offset);
+            }
+        }
+    }
+
     /// Removes every proxy. The tree is then bit-identical to a new one.
     pub fn clear(&mut self) {
         let n = self.nodes.len();

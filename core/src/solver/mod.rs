@@ -396,7 +396,8 @@ fn finalize_bodies(world: &mut World, dt: f32) {
                 let tree = s.tree;
                 world.shapes[shape as usize].fat_aabb = fat;
                 if proxy != NONE {
-                    world.broad.tree_mut(tree).move_proxy(proxy, fat);
+                    let ok = world.broad.tree_mut(tree).move_proxy(proxy, fat).is_ok();
+                    debug_assert!(ok);
                 }
                 world.mark_enlarged(shape);
             }

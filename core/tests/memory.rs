@@ -1,0 +1,184 @@
+//! Memory: a step never allocates, and a refused allocation at create leaks nothing.
+
+mod common;
+use common::*;
+use core::ffi::c_void;
+use maul3d::math::{DVec3, Vec3};
+use maul3d::{HostAllocator, ShapeDef, World, WorldDef};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Counts every allocation made on a thread while counting is on: catches a stray `Vec`
+/// inside the step even if it bypassed the world's allocator.
+struct CountingGlobal;
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static GLOBAL_ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator; the counters are thread-local cells.
+unsafe impl GlobalAlloc for CountingGlobal {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = COUNTING.try_with(|c| {
+            if c.get() {
+                GLOBAL_ALLOCS.with(|n| n.set(n.get() + 1));
+            }
+        });
+        // SAFETY: same layout contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the block came from System.alloc with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = COUNTING.try_with(|c| {
+            if c.get() {
+                GLOBAL_ALLOCS.with(|n| n.set(n.get() + 1));
+            }
+        });
+        // SAFETY: same contract as GlobalAlloc::realloc.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingGlobal = CountingGlobal;
+
+/// The host allocator of the world def: counts calls and live bytes, and refuses after a
+/// budget of allocations.
+struct HostCounter {
+    allocs: AtomicUsize,
+    frees: AtomicUsize,
+    live_bytes: AtomicUsize,
+    budget: AtomicUsize,
+}
+
+unsafe extern "C" fn host_alloc(size: usize, align: usize, ctx: *mut c_void) -> *mut c_void {
+    // SAFETY: ctx is the &HostCounter the test passed in the def.
+    let c = unsafe { &*(ctx as *const HostCounter) };
+    if c.budget.load(Ordering::Relaxed) == 0 {
+        return core::ptr::null_mut();
+    }
+    c.budget.fetch_sub(1, Ordering::Relaxed);
+    c.allocs.fetch_add(1, Ordering::Relaxed);
+    c.live_bytes.fetch_add(size, Ordering::Relaxed);
+    // SAFETY: size > 0 (the world never asks for zero bytes through the hook).
+    unsafe { System.alloc(Layout::from_size_align(size, align).unwrap()) as *mut c_void }
+}
+
+unsafe extern "C" fn host_free(ptr: *mut c_void, size: usize, align: usize, ctx: *mut c_void) {
+    // SAFETY: ctx is the &HostCounter the test passed in the def.
+    let c = unsafe { &*(ctx as *const HostCounter) };
+    c.frees.fetch_add(1, Ordering::Relaxed);
+    c.live_bytes.fetch_sub(size, Ordering::Relaxed);
+    // SAFETY: the block came from host_alloc with this size and alignment.
+    unsafe { System.dealloc(ptr as *mut u8, Layout::from_size_align(size, align).unwrap()) }
+}
+
+fn counter(budget: usize) -> Box<HostCounter> {
+    Box::new(HostCounter {
+        allocs: AtomicUsize::new(0),
+        frees: AtomicUsize::new(0),
+        live_bytes: AtomicUsize::new(0),
+        budget: AtomicUsize::new(budget),
+    })
+}
+
+fn def_with(c: &HostCounter) -> WorldDef {
+    WorldDef {
+        body_capacity: 256,
+        shape_capacity: 256,
+        contact_capacity: 2048,
+        pair_capacity: 1024,
+        event_capacity: 64,
+        allocator: Some(HostAllocator {
+            alloc: host_alloc,
+            free: host_free,
+            context: c as *const HostCounter as *mut c_void,
+        }),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_busy_scene_steps_without_a_single_allocation() {
+    let c = counter(usize::MAX);
+    let mut world = World::new(&def_with(&c)).unwrap();
+    ground(&mut world, 0.6);
+    let pyr = pyramid(&mut world, 6, DVec3::ZERO);
+    let hull = world
+        .create_hull(&[
+            Vec3::new(-0.4, -0.4, -0.4),
+            Vec3::new(0.4, -0.4, -0.4),
+            Vec3::new(0.0, -0.4, 0.4),
+            Vec3::new(0.0, 0.4, 0.0),
+        ])
+        .unwrap();
+    let mut falling = Vec::new();
+    for i in 0..40 {
+        let b = dynamic_box(
+            &mut world,
+            DVec3::new(8.0 + (i % 5) as f64, 2.0 + i as f64 * 0.8, (i / 5) as f64 * 0.3),
+            Vec3::new(0.3, 0.3, 0.3),
+            &ShapeDef::default(),
+        );
+        if i % 3 == 0 {
+            world.create_hull_shape(b, &ShapeDef::default(), hull).unwrap();
+        }
+        falling.push(b);
+    }
+    let allocs_before = c.allocs.load(Ordering::Relaxed);
+    let mut began = 0;
+    let mut ended = 0;
+    let mut slept = false;
+    let mut woke_again = false;
+    for step in 0..600 {
+        // Commands between steps: kick bodies so contacts end and begin, islands wake.
+        if step % 150 == 149 {
+            for b in falling.iter().step_by(7) {
+                world.apply_linear_impulse_to_center(*b, Vec3::new(0.0, 3.0, 1.0)).unwrap();
+            }
+            world.set_body_velocity(pyr[0], Vec3::new(0.0, 0.0, 0.5), Vec3::ZERO).unwrap();
+            woke_again |= slept;
+        }
+        COUNTING.with(|x| x.set(true));
+        world.step(DT, SUBSTEPS).unwrap();
+        COUNTING.with(|x| x.set(false));
+        began += world.contact_begin_events().len();
+        ended += world.contact_end_events().len();
+        if world.counters().awake_body_count < (pyr.len() + falling.len()) as u32 {
+            slept = true;
+        }
+    }
+    assert_eq!(GLOBAL_ALLOCS.with(|n| n.get()), 0, "the step allocated through the global allocator");
+    assert_eq!(c.allocs.load(Ordering::Relaxed), allocs_before, "the step allocated through the host allocator");
+    assert!(began > 50 && ended > 10, "the scene was not busy: {began} begins, {ended} ends");
+    assert!(slept && woke_again, "bodies should have slept and been woken");
+    drop(world);
+    assert_eq!(c.live_bytes.load(Ordering::Relaxed), 0, "memory leaked");
+    assert_eq!(c.allocs.load(Ordering::Relaxed), c.frees.load(Ordering::Relaxed));
+}
+
+#[test]
+fn a_refusing_allocator_fails_create_with_a_capacity_error_and_leaks_nothing() {
+    // Find how many allocations a world takes, then refuse at every point before that.
+    let full = counter(usize::MAX);
+    let world = World::new(&def_with(&full)).unwrap();
+    let needed = full.allocs.load(Ordering::Relaxed);
+    drop(world);
+    assert!(needed > 5);
+    for budget in 0..needed {
+        let c = counter(budget);
+        let err = World::new(&def_with(&c)).err().expect("create must fail");
+        assert!(matches!(err, maul3d::Error::Capacity { .. }), "budget {budget}: {err}");
+        assert_eq!(c.live_bytes.load(Ordering::Relaxed), 0, "budget {budget}: leaked");
+        assert_eq!(c.allocs.load(Ordering::Relaxed), c.frees.load(Ordering::Relaxed));
+    }
+    // And every byte of the world came through the host allocator.
+    let c = counter(usize::MAX);
+    let world = World::new(&def_with(&c)).unwrap();
+    assert!(c.live_bytes.load(Ordering::Relaxed) >= world.memory_usage());
+}
