@@ -1,1 +1,150 @@
-fn main() {}
+//! `cargo run --release -p maul3d-bench [-- --scene NAME --steps N --engine maul3d|rapier|both]`
+//!
+//! Builds each of Box3D's benchmark scenes in Maul3D and in Rapier, steps them one after
+//! the other on this one thread, and prints per scene:
+//!
+//! ```text
+//! large_pyramid maul3d=X ms/step rapier=Y ms/step ratio=X/Y
+//! large_pyramid bodies maul3d=N rapier=N checksum maul3d=C rapier=C
+//! ```
+//!
+//! Times are the mean over every step but the first, Box3D's convention (the first step
+//! pays for creating every pair, which is not steady-state work).
+
+use clap::{Parser, ValueEnum};
+use maul3d_bench::Engine;
+use maul3d_bench::rapier::RapierEngine;
+use maul3d_bench::scenes::{Scene, SceneName};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EngineChoice {
+    Maul3d,
+    Rapier,
+    Both,
+}
+
+/// Maul3D and Rapier side by side on Box3D's benchmark scenes.
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// One scene (large_pyramid, many_pyramids, joint_grid, convex_pile, washer, rain);
+    /// all of them when left out.
+    #[arg(long, value_parser = parse_scene)]
+    scene: Option<SceneName>,
+    /// Steps to run instead of the scene's own count (at least 2: the first is not timed).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..))]
+    steps: Option<u64>,
+    /// Which engine to run.
+    #[arg(long, value_enum, default_value_t = EngineChoice::Both)]
+    engine: EngineChoice,
+}
+
+fn parse_scene(name: &str) -> Result<SceneName, String> {
+    SceneName::from_name(name).ok_or_else(|| {
+        let names: Vec<_> = SceneName::ALL.iter().map(|s| s.as_str()).collect();
+        format!("unknown scene '{name}': one of {}", names.join(", "))
+    })
+}
+
+/// What one engine did on one scene.
+struct Run {
+    ms_per_step: f64,
+    bodies: usize,
+    checksum: f64,
+}
+
+/// Steps `engine` `steps` times; returns the mean wall time in ms of all steps but the first.
+#[allow(clippy::disallowed_methods)] // A benchmark must read the clock; the ban keeps it out of the engine.
+fn time_steps<E: Engine>(engine: &mut E, steps: usize) -> f64 {
+    engine.step();
+    let mut total = Duration::ZERO;
+    for _ in 1..steps {
+        let start = Instant::now();
+        engine.step();
+        total += start.elapsed();
+    }
+    total.as_secs_f64() * 1000.0 / (steps - 1) as f64
+}
+
+fn run<E: Engine>(scene: &Scene, steps: usize) -> Run {
+    let mut engine = E::build(scene);
+    let ms_per_step = time_steps(&mut engine, steps);
+    Run {
+        ms_per_step,
+        bodies: engine.body_count(),
+        checksum: engine.checksum(),
+    }
+}
+
+#[cfg(feature = "maul3d-side")]
+fn run_maul3d(scene: &Scene, steps: usize) -> Option<Run> {
+    Some(run::<maul3d_bench::maul3d_side::Maul3dEngine>(scene, steps))
+}
+
+#[cfg(not(feature = "maul3d-side"))]
+fn run_maul3d(_scene: &Scene, _steps: usize) -> Option<Run> {
+    None
+}
+
+fn field<T>(run: &Option<Run>, f: impl Fn(&Run) -> T) -> String
+where
+    T: std::fmt::Display,
+{
+    run.as_ref().map_or("n/a".to_string(), |r| f(r).to_string())
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let maul3d_built = cfg!(feature = "maul3d-side");
+    if args.engine == EngineChoice::Maul3d && !maul3d_built {
+        eprintln!("the Maul3D side is not built: rebuild with `--features maul3d-side`");
+        return ExitCode::FAILURE;
+    }
+    if args.engine == EngineChoice::Both && !maul3d_built {
+        eprintln!("note: the Maul3D side is not built (feature maul3d-side): maul3d=n/a");
+    }
+
+    let names: Vec<SceneName> = match args.scene {
+        Some(name) => vec![name],
+        None => SceneName::ALL.to_vec(),
+    };
+    for name in names {
+        let scene = match name.build() {
+            Ok(scene) => scene,
+            Err(missing) => {
+                println!("{} skipped: needs {missing}", name.as_str());
+                continue;
+            }
+        };
+        let steps = args.steps.map_or(scene.steps, |s| s as usize);
+        let maul3d = match args.engine {
+            EngineChoice::Maul3d | EngineChoice::Both => run_maul3d(&scene, steps),
+            EngineChoice::Rapier => None,
+        };
+        let rapier = match args.engine {
+            EngineChoice::Rapier | EngineChoice::Both => Some(run::<RapierEngine>(&scene, steps)),
+            EngineChoice::Maul3d => None,
+        };
+        let ratio = match (&maul3d, &rapier) {
+            (Some(m), Some(r)) => format!("{:.2}", m.ms_per_step / r.ms_per_step),
+            _ => "n/a".to_string(),
+        };
+        println!(
+            "{} maul3d={} ms/step rapier={} ms/step ratio={ratio}",
+            name.as_str(),
+            field(&maul3d, |r| format!("{:.2}", r.ms_per_step)),
+            field(&rapier, |r| format!("{:.2}", r.ms_per_step)),
+        );
+        println!(
+            "{} bodies maul3d={} rapier={} checksum maul3d={} rapier={} ({steps} steps)",
+            name.as_str(),
+            field(&maul3d, |r| r.bodies),
+            field(&rapier, |r| r.bodies),
+            field(&maul3d, |r| format!("{:.3}", r.checksum)),
+            field(&rapier, |r| format!("{:.3}", r.checksum)),
+        );
+    }
+    ExitCode::SUCCESS
+}
