@@ -23,4 +23,8 @@ pub trait Engine {
     /// Sum of every body's height, in creation order: two engines simulating the same
     /// scene should land near each other, and a value that explodes shows a broken side.
     fn checksum(&self) -> f64;
+    /// Mean time per stage over the steps so far, for engines that report one.
+    fn profile_summary(&self) -> Option<String> {
+        None
+    }
 }

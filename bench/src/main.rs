@@ -50,6 +50,7 @@ fn parse_scene(name: &str) -> Result<SceneName, String> {
 
 /// What one engine did on one scene.
 struct Run {
+    profile: Option<String>,
     ms_per_step: f64,
     bodies: usize,
     checksum: f64,
@@ -72,6 +73,7 @@ fn run<E: Engine>(scene: &Scene, steps: usize) -> Run {
     let mut engine = E::build(scene);
     let ms_per_step = time_steps(&mut engine, steps);
     Run {
+        profile: engine.profile_summary(),
         ms_per_step,
         bodies: engine.body_count(),
         checksum: engine.checksum(),
@@ -145,6 +147,9 @@ fn main() -> ExitCode {
             field(&maul3d, |r| format!("{:.3}", r.checksum)),
             field(&rapier, |r| format!("{:.3}", r.checksum)),
         );
+        if let Some(p) = maul3d.as_ref().and_then(|r| r.profile.as_ref()) {
+            println!("{} maul3d profile: {p}", name.as_str());
+        }
     }
     ExitCode::SUCCESS
 }

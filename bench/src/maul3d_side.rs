@@ -14,6 +14,9 @@ pub struct Maul3dEngine {
     substeps: u32,
     /// Ids in creation order, so the checksum sums in a fixed order.
     bodies: Vec<BodyId>,
+    /// Sum of every step's profile (all steps but the first), and how many.
+    profile: maul3d::Profile,
+    profiled_steps: u32,
 }
 
 /// Converts a count into whatever integer type the world def uses for capacities.
@@ -83,6 +86,8 @@ impl Engine for Maul3dEngine {
             dt: scene.dt,
             substeps: scene.substeps,
             bodies,
+            profile: maul3d::Profile::default(),
+            profiled_steps: 0,
         }
     }
 
@@ -90,6 +95,40 @@ impl Engine for Maul3dEngine {
         self.world
             .step(self.dt, self.substeps)
             .expect("step succeeds");
+        if self.world.step_count() > 1 {
+            let p = self.world.profile();
+            let s = &mut self.profile;
+            s.step += p.step;
+            s.pairs += p.pairs;
+            s.collide += p.collide;
+            s.prepare += p.prepare;
+            s.solve += p.solve;
+            s.restitution += p.restitution;
+            s.finalize += p.finalize;
+            s.sleep += p.sleep;
+            self.profiled_steps += 1;
+        }
+    }
+
+    fn profile_summary(&self) -> Option<String> {
+        let n = self.profiled_steps.max(1) as f64;
+        let p = &self.profile;
+        let c = self.world.counters();
+        Some(format!(
+            "step {:.2} = pairs {:.2} + collide {:.2} + prepare {:.2} + solve {:.2} + restitution {:.2} + finalize {:.2} + sleep {:.2} ms; contacts {} touching {} colours {} overflow {}",
+            p.step / n,
+            p.pairs / n,
+            p.collide / n,
+            p.prepare / n,
+            p.solve / n,
+            p.restitution / n,
+            p.finalize / n,
+            p.sleep / n,
+            c.contact_count,
+            c.touching_contact_count,
+            c.color_count,
+            c.overflow_constraints
+        ))
     }
 
     fn body_count(&self) -> usize {
