@@ -1,6 +1,7 @@
 //! Shape geometry: spheres, capsules, boxes and convex hulls, their mass properties and
 //! bounds. Everything here is in the shape's frame, which is the body frame.
 
+pub mod bounds;
 pub mod hull;
 pub mod mass;
 pub mod quickhull;
