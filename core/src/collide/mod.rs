@@ -1,8 +1,27 @@
 //! Narrow phase: contact manifolds between pairs of shapes.
+//!
+//! Every pair function takes each shape in its own (body) frame with a transform into a
+//! common frame near both bodies, and returns the manifold in that common frame: the
+//! normal points from A to B, each point lies midway between the two surfaces, and only
+//! points closer than the speculative distance are kept. The dispatcher orders the pair:
+//! a hull is always A against a sphere or capsule, a capsule is A against a sphere.
+//!
+//! Everything here is deterministic: fixed loop orders, ties to the lowest index, only
+//! `+ - * / sqrt`, stack buffers only, and no panic for finite input.
 
+pub mod capsule;
 pub mod manifold;
+mod segment;
+pub mod sphere;
 
-use crate::math::Vec3;
+pub use capsule::{collide_capsule_and_sphere, collide_capsules};
+pub use sphere::collide_spheres;
+
+use crate::math::{Transform, Vec3};
+
+/// The engine's linear slop; callers pass 4× this as the speculative distance. Feature
+/// choices (face or edge, which face) use tolerances that are fractions of it.
+pub(crate) const LINEAR_SLOP: f32 = 0.005;
 
 /// A contact point of a manifold.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -38,4 +57,50 @@ pub struct SatCache {
     pub index_a: u16,
     /// Face or half-edge index on B.
     pub index_b: u16,
+}
+
+impl Manifold {
+    /// A manifold of one point, mapping `normal` and `point` from a shape frame to the
+    /// common frame with `xf`.
+    #[inline]
+    pub(crate) fn single(
+        xf: &Transform,
+        normal: Vec3,
+        point: Vec3,
+        separation: f32,
+        id: u32,
+    ) -> Manifold {
+        let mut m = Manifold {
+            normal: xf.q.rotate(normal),
+            ..Manifold::default()
+        };
+        m.points[0] = ManifoldPoint {
+            point: xf.apply(point),
+            separation,
+            id,
+        };
+        m.count = 1;
+        m
+    }
+
+    /// Appends a point given in a shape frame, mapped to the common frame with `xf`.
+    #[inline]
+    pub(crate) fn push(&mut self, xf: &Transform, point: Vec3, separation: f32, id: u32) {
+        let i = self.count as usize;
+        if i < self.points.len() {
+            self.points[i] = ManifoldPoint {
+                point: xf.apply(point),
+                separation,
+                id,
+            };
+            self.count += 1;
+        }
+    }
+}
+
+/// Whether a separation earns a point: below the speculative distance. False for NaN, so
+/// a broken input keeps no point rather than a bad one.
+#[inline(always)]
+pub(crate) fn within_reach(separation: f32, speculative_distance: f32) -> bool {
+    separation < speculative_distance
 }
