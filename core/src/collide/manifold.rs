@@ -4,4 +4,5 @@
 //! for its pair.
 
 pub use super::capsule::{collide_capsule_and_sphere, collide_capsules};
+pub use super::hull_sphere::collide_hull_and_sphere;
 pub use super::sphere::collide_spheres;

@@ -10,13 +10,16 @@
 //! `+ - * / sqrt`, stack buffers only, and no panic for finite input.
 
 pub mod capsule;
+pub mod hull_sphere;
 pub mod manifold;
 mod segment;
 pub mod sphere;
 
 pub use capsule::{collide_capsule_and_sphere, collide_capsules};
+pub use hull_sphere::collide_hull_and_sphere;
 pub use sphere::collide_spheres;
 
+use crate::geometry::hull::{HullView, MAX_HULL_FACES, MAX_HULL_HALF_EDGES, MAX_HULL_VERTICES};
 use crate::math::{Transform, Vec3};
 
 /// The engine's linear slop; callers pass 4× this as the speculative distance. Feature
@@ -103,4 +106,17 @@ impl Manifold {
 #[inline(always)]
 pub(crate) fn within_reach(separation: f32, speculative_distance: f32) -> bool {
     separation < speculative_distance
+}
+
+/// Whether a hull view is non-empty and within the fixed sizes the stack buffers hold. A
+/// hull that fails collides with nothing rather than panicking.
+#[inline]
+pub(crate) fn hull_fits(h: &HullView) -> bool {
+    !h.vertices.is_empty()
+        && !h.planes.is_empty()
+        && h.edges.len() >= 2
+        && h.vertices.len() <= MAX_HULL_VERTICES
+        && h.planes.len() <= MAX_HULL_FACES
+        && h.face_edges.len() == h.planes.len()
+        && h.edges.len() <= MAX_HULL_HALF_EDGES
 }
