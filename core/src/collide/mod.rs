@@ -10,13 +10,21 @@
 //! `+ - * / sqrt`, stack buffers only, and no panic for finite input.
 
 pub mod capsule;
+mod clip;
+pub mod hull_capsule;
 pub mod hull_sphere;
+pub mod hulls;
 pub mod manifold;
+mod sat;
 mod segment;
 pub mod sphere;
+#[cfg(test)]
+mod test_hulls;
 
 pub use capsule::{collide_capsule_and_sphere, collide_capsules};
+pub use hull_capsule::collide_hull_and_capsule;
 pub use hull_sphere::collide_hull_and_sphere;
+pub use hulls::collide_hulls;
 pub use sphere::collide_spheres;
 
 use crate::geometry::hull::{HullView, MAX_HULL_FACES, MAX_HULL_HALF_EDGES, MAX_HULL_VERTICES};
@@ -60,6 +68,21 @@ pub struct SatCache {
     pub index_a: u16,
     /// Face or half-edge index on B.
     pub index_b: u16,
+    /// `f32::to_bits` of the separation along the axis when the full test last ran. While
+    /// the cached axis stays within a linear slop of it, the contact is rebuilt on the
+    /// cached features without the full test (bits keep the cache `Eq` and exact to hash).
+    pub separation_bits: u32,
+}
+
+impl SatCache {
+    /// No axis cached.
+    pub const NONE: u8 = 0;
+    /// `index_a` is a face of A.
+    pub const FACE_A: u8 = 1;
+    /// `index_b` is a face of B.
+    pub const FACE_B: u8 = 2;
+    /// `index_a` and `index_b` are (even) half-edges of A and B.
+    pub const EDGES: u8 = 3;
 }
 
 impl Manifold {
