@@ -1,54 +1,10 @@
-//! STUB
-#![allow(missing_docs, unused_variables)]
-use super::{Manifold, SatCache};
-use crate::geometry::{Capsule, Sphere, hull::HullView};
-use crate::math::Transform;
-pub fn collide_spheres(a: &Sphere, xa: &Transform, b: &Sphere, xb: &Transform, s: f32) -> Manifold {
-    Manifold::default()
-}
-pub fn collide_capsule_and_sphere(
-    a: &Capsule,
-    xa: &Transform,
-    b: &Sphere,
-    xb: &Transform,
-    s: f32,
-) -> Manifold {
-    Manifold::default()
-}
-pub fn collide_capsules(
-    a: &Capsule,
-    xa: &Transform,
-    b: &Capsule,
-    xb: &Transform,
-    s: f32,
-) -> Manifold {
-    Manifold::default()
-}
-pub fn collide_hull_and_sphere(
-    a: &HullView,
-    xa: &Transform,
-    b: &Sphere,
-    xb: &Transform,
-    s: f32,
-) -> Manifold {
-    Manifold::default()
-}
-pub fn collide_hull_and_capsule(
-    a: &HullView,
-    xa: &Transform,
-    b: &Capsule,
-    xb: &Transform,
-    s: f32,
-) -> Manifold {
-    Manifold::default()
-}
-pub fn collide_hulls(
-    a: &HullView,
-    xa: &Transform,
-    b: &HullView,
-    xb: &Transform,
-    s: f32,
-    c: &mut SatCache,
-) -> Manifold {
-    Manifold::default()
-}
+//! Manifold functions for every pair of convex shapes.
+//!
+//! Re-exported here so the narrow phase reads as one list; each lives in the file named
+//! for its pair.
+
+pub use super::capsule::{collide_capsule_and_sphere, collide_capsules};
+pub use super::hull_capsule::collide_hull_and_capsule;
+pub use super::hull_sphere::collide_hull_and_sphere;
+pub use super::hulls::collide_hulls;
+pub use super::sphere::collide_spheres;
