@@ -37,7 +37,12 @@ fn main() -> Result<(), maul3d::Error> {
         world.step(1.0 / 60.0, 4)?;
         let p = world.body_position(body)?;
         if i % 10 == 9 {
-            println!("step {:3}: y = {:.4}  awake = {}", i + 1, p.y, world.body_is_awake(body)?);
+            println!(
+                "step {:3}: y = {:.4}  awake = {}",
+                i + 1,
+                p.y,
+                world.body_is_awake(body)?
+            );
         }
     }
     println!("hash = {:#018x}", world.hash());

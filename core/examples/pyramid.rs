@@ -63,7 +63,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if awake == 0 && slept_at.is_none() {
             slept_at = Some(i + 1);
         }
-        println!("step {:4}  hash {hash:#018x}  {ms:7.3} ms  awake {awake}", i + 1);
+        println!(
+            "step {:4}  hash {hash:#018x}  {ms:7.3} ms  awake {awake}",
+            i + 1
+        );
     }
     let end_top = world.body_position(top)?;
 
@@ -79,13 +82,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let drift = ((end_top.x - start_top.x).powi(2) + (end_top.z - start_top.z).powi(2)).sqrt();
     println!("---");
-    println!("pyramid of {LEVELS} levels, {} boxes, {steps} steps", world.body_count() - 1);
+    println!(
+        "pyramid of {LEVELS} levels, {} boxes, {steps} steps",
+        world.body_count() - 1
+    );
     println!("mean step time      {:.3} ms", total_ms / steps as f64);
-    println!("final hash          {:#018x}", hashes.last().copied().unwrap_or(0));
-    println!("top box             y {:.4} -> {:.4}, horizontal drift {:.2e} m", start_top.y, end_top.y, drift);
+    println!(
+        "final hash          {:#018x}",
+        hashes.last().copied().unwrap_or(0)
+    );
+    println!(
+        "top box             y {:.4} -> {:.4}, horizontal drift {:.2e} m",
+        start_top.y, end_top.y, drift
+    );
     match slept_at {
         Some(s) => println!("asleep              all bodies asleep from step {s}"),
-        None => println!("asleep              no (still {} awake)", world.counters().awake_body_count),
+        None => println!(
+            "asleep              no (still {} awake)",
+            world.counters().awake_body_count
+        ),
     }
     match first_mismatch {
         None => println!("verified            a second world matched every step's hash"),

@@ -284,7 +284,7 @@ fn check_rotation(q: Quat) -> Result<Quat> {
         });
     }
     let n2 = q.length_squared();
-    if !(n2 > 1e-6) {
+    if n2 <= 1e-6 {
         return Err(Error::Argument {
             name: "rotation norm²",
             value: n2 as f64,
@@ -730,7 +730,7 @@ impl World {
         let slot = self.body_slot(id)?;
         if let Some(m) = data {
             crate::error::check_range("mass", m.mass, 0.0, f32::MAX, "finite and > 0")?;
-            if !(m.mass > 0.0) {
+            if m.mass <= 0.0 {
                 return Err(Error::Argument {
                     name: "mass",
                     value: m.mass as f64,
@@ -746,7 +746,7 @@ impl World {
                 });
             }
             let det = m.inertia.determinant();
-            if !(det > 0.0) {
+            if det.is_nan() || det <= 0.0 {
                 return Err(Error::Argument {
                     name: "inertia determinant",
                     value: det as f64,

@@ -316,7 +316,7 @@ impl World {
         check_size("half.y", half.y)?;
         check_size("half.z", half.z)?;
         check_local_point("center", center)?;
-        if !rotation.is_valid() || !(rotation.length_squared() > 1e-6) {
+        if !rotation.is_valid() || rotation.length_squared() <= 1e-6 {
             return Err(Error::Argument {
                 name: "rotation",
                 value: rotation.length_squared() as f64,
@@ -560,7 +560,11 @@ impl World {
         let fat = DAabb::from_local(position, &local.inflate(margin));
         let tree = tree_for(body_type);
         // The tree holds one proxy per shape slot, so it cannot be full here.
-        let proxy = self.broad.tree_mut(tree).create_proxy(fat, slot).unwrap_or(NONE);
+        let proxy = self
+            .broad
+            .tree_mut(tree)
+            .create_proxy(fat, slot)
+            .unwrap_or(NONE);
         let s = &mut self.shapes[slot as usize];
         s.fat_aabb = fat;
         s.proxy = proxy;

@@ -320,7 +320,7 @@ impl World {
         c.shape_count = self.shape_count;
         c.contact_count = self.contact_count;
         c.hull_count = self.hull_count;
-        c.tree_height = self.broad.movable.height() as u32;
+        c.tree_height = self.broad.movable.height();
         c
     }
 

@@ -1,6 +1,8 @@
 //! Every fixed capacity: creates past it are refused with nothing changed, and every
 //! per-step buffer keeps its lowest-index entries and counts the rest.
 
+#![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
+
 mod common;
 use common::*;
 use maul3d::math::{DVec3, Vec3};
@@ -24,7 +26,12 @@ fn small(f: impl FnOnce(&mut WorldDef)) -> World {
 fn stack(world: &mut World) {
     ground(world, 0.6);
     for i in 0..3 {
-        dynamic_box(world, DVec3::new(0.0, 0.45 + i as f64 * 0.9, 0.0), Vec3::new(0.5, 0.5, 0.5), &ShapeDef::default());
+        dynamic_box(
+            world,
+            DVec3::new(0.0, 0.45 + i as f64 * 0.9, 0.0),
+            Vec3::new(0.5, 0.5, 0.5),
+            &ShapeDef::default(),
+        );
     }
 }
 
@@ -37,15 +44,36 @@ fn creates_past_a_capacity_are_refused_and_change_nothing() {
     });
     let b = w.create_body(&BodyDef::default()).unwrap();
     let h0 = w.hash();
-    assert!(matches!(w.create_body(&BodyDef::default()), Err(Error::Capacity { what: "body_capacity", capacity: 1 })));
+    assert!(matches!(
+        w.create_body(&BodyDef::default()),
+        Err(Error::Capacity {
+            what: "body_capacity",
+            capacity: 1
+        })
+    ));
     assert_eq!(w.body_count(), 1);
-    w.create_box_shape(b, &ShapeDef::default(), Vec3::ONE).unwrap();
-    let err = w.create_box_shape(b, &ShapeDef::default(), Vec3::ONE).unwrap_err();
-    assert!(matches!(err, Error::Capacity { what: "shape_capacity", .. }));
+    w.create_box_shape(b, &ShapeDef::default(), Vec3::ONE)
+        .unwrap();
+    let err = w
+        .create_box_shape(b, &ShapeDef::default(), Vec3::ONE)
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        Error::Capacity {
+            what: "shape_capacity",
+            ..
+        }
+    ));
     assert!(err.to_string().contains("shape_capacity"));
     let pts = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
     w.create_hull(&pts).unwrap();
-    assert!(matches!(w.create_hull(&pts), Err(Error::Capacity { what: "hull_capacity", .. })));
+    assert!(matches!(
+        w.create_hull(&pts),
+        Err(Error::Capacity {
+            what: "hull_capacity",
+            ..
+        })
+    ));
     assert_eq!(w.hash(), h0);
     // Freed slots are reused.
     w.destroy_body(b).unwrap();
@@ -121,7 +149,11 @@ trait Kick {
 impl Kick for World {
     fn set_body_body_type_dynamic_velocity(&mut self, b: maul3d::BodyId, k: usize) {
         assert_eq!(self.body_type(b).unwrap(), BodyType::Dynamic);
-        let dir = [Vec3::new(-20.0, 5.0, 0.0), Vec3::new(20.0, 10.0, 0.0), Vec3::new(0.0, 30.0, 20.0)][k - 1];
+        let dir = [
+            Vec3::new(-20.0, 5.0, 0.0),
+            Vec3::new(20.0, 10.0, 0.0),
+            Vec3::new(0.0, 30.0, 20.0),
+        ][k - 1];
         self.set_body_linear_velocity(b, dir).unwrap();
     }
 }

@@ -1,5 +1,7 @@
 //! Same calls, same bits: in one process, and under a shift of the origin.
 
+#![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
+
 mod common;
 use common::*;
 use maul3d::math::{DVec3, Quat, Vec3};
@@ -13,7 +15,9 @@ fn busy(world: &mut World, offset: DVec3) -> Vec<maul3d::BodyId> {
             ..Default::default()
         })
         .unwrap();
-    world.create_box_shape(g, &ShapeDef::default(), Vec3::new(40.0, 1.0, 40.0)).unwrap();
+    world
+        .create_box_shape(g, &ShapeDef::default(), Vec3::new(40.0, 1.0, 40.0))
+        .unwrap();
     let mut ids = pyramid(world, 8, offset);
     let hull = world
         .create_hull(&[
@@ -26,30 +30,43 @@ fn busy(world: &mut World, offset: DVec3) -> Vec<maul3d::BodyId> {
         ])
         .unwrap();
     for i in 0..24 {
+        // Local positions on the 2^-32 grid first, so adding the offset is exact.
+        let g = maul3d::math::round_to_grid;
         let p = DVec3::new(
-            offset.x + (i % 4) as f64 * 0.9 - 1.5,
-            offset.y + 10.0 + i as f64 * 1.1,
-            offset.z + ((i / 4) % 3) as f64 * 0.9 - 0.9,
+            offset.x + g((i % 4) as f64 * 0.9 - 1.5),
+            offset.y + g(10.0 + i as f64 * 1.1),
+            offset.z + g(((i / 4) % 3) as f64 * 0.9 - 0.9),
         );
         let b = world
             .create_body(&BodyDef {
                 body_type: BodyType::Dynamic,
                 position: p,
-                rotation: Quat::from_axis_angle(Vec3::new(1.0, 0.5, 0.2).normalize(), i as f32 * 0.37),
+                rotation: Quat::from_axis_angle(
+                    Vec3::new(1.0, 0.5, 0.2).normalize(),
+                    i as f32 * 0.37,
+                ),
                 angular_velocity: Vec3::new(0.3 * i as f32, -0.2, 0.1),
                 ..Default::default()
             })
             .unwrap();
         match i % 4 {
             0 => {
-                world.create_box_shape(b, &ShapeDef::default(), Vec3::new(0.4, 0.3, 0.2)).unwrap();
+                world
+                    .create_box_shape(b, &ShapeDef::default(), Vec3::new(0.4, 0.3, 0.2))
+                    .unwrap();
             }
             1 => {
                 world
                     .create_sphere_shape(
                         b,
-                        &ShapeDef { restitution: 0.3, ..Default::default() },
-                        &maul3d::Sphere { center: Vec3::ZERO, radius: 0.35 },
+                        &ShapeDef {
+                            restitution: 0.3,
+                            ..Default::default()
+                        },
+                        &maul3d::Sphere {
+                            center: Vec3::ZERO,
+                            radius: 0.35,
+                        },
                     )
                     .unwrap();
             }
@@ -67,7 +84,9 @@ fn busy(world: &mut World, offset: DVec3) -> Vec<maul3d::BodyId> {
                     .unwrap();
             }
             _ => {
-                world.create_hull_shape(b, &ShapeDef::default(), hull).unwrap();
+                world
+                    .create_hull_shape(b, &ShapeDef::default(), hull)
+                    .unwrap();
             }
         }
         ids.push(b);
@@ -109,8 +128,14 @@ fn a_shifted_scene_steps_bit_identically_translated() {
             let pb = b.body_position(*y).unwrap();
             assert_eq!(pb - shift, pa, "step {step}");
             assert_eq!(a.body_rotation(*x).unwrap(), b.body_rotation(*y).unwrap());
-            assert_eq!(a.body_linear_velocity(*x).unwrap(), b.body_linear_velocity(*y).unwrap());
-            assert_eq!(a.body_angular_velocity(*x).unwrap(), b.body_angular_velocity(*y).unwrap());
+            assert_eq!(
+                a.body_linear_velocity(*x).unwrap(),
+                b.body_linear_velocity(*y).unwrap()
+            );
+            assert_eq!(
+                a.body_angular_velocity(*x).unwrap(),
+                b.body_angular_velocity(*y).unwrap()
+            );
         }
     }
 }
@@ -134,11 +159,15 @@ fn shift_origin_mid_run_changes_nothing_but_positions() {
         let pa = a.body_position(*x).unwrap();
         let pb = b.body_position(*y).unwrap();
         assert_eq!(pb + shift, pa);
-        assert_eq!(a.body_linear_velocity(*x).unwrap(), b.body_linear_velocity(*y).unwrap());
+        assert_eq!(
+            a.body_linear_velocity(*x).unwrap(),
+            b.body_linear_velocity(*y).unwrap()
+        );
     }
     // A thousand shifts keep the origin exact.
     for _ in 0..1000 {
-        b.shift_origin(DVec3::new(1.0 / 4_294_967_296.0, 0.0, 0.0)).unwrap();
+        b.shift_origin(DVec3::new(1.0 / 4_294_967_296.0, 0.0, 0.0))
+            .unwrap();
     }
     assert_eq!(b.origin().x, shift.x + 1000.0 / 4_294_967_296.0);
 }

@@ -1,5 +1,7 @@
 //! Memory: a step never allocates, and a refused allocation at create leaks nothing.
 
+#![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
+
 mod common;
 use common::*;
 use core::ffi::c_void;
@@ -75,7 +77,12 @@ unsafe extern "C" fn host_free(ptr: *mut c_void, size: usize, align: usize, ctx:
     c.frees.fetch_add(1, Ordering::Relaxed);
     c.live_bytes.fetch_sub(size, Ordering::Relaxed);
     // SAFETY: the block came from host_alloc with this size and alignment.
-    unsafe { System.dealloc(ptr as *mut u8, Layout::from_size_align(size, align).unwrap()) }
+    unsafe {
+        System.dealloc(
+            ptr as *mut u8,
+            Layout::from_size_align(size, align).unwrap(),
+        )
+    }
 }
 
 fn counter(budget: usize) -> Box<HostCounter> {
@@ -121,12 +128,18 @@ fn a_busy_scene_steps_without_a_single_allocation() {
     for i in 0..40 {
         let b = dynamic_box(
             &mut world,
-            DVec3::new(8.0 + (i % 5) as f64, 2.0 + i as f64 * 0.8, (i / 5) as f64 * 0.3),
+            DVec3::new(
+                8.0 + (i % 5) as f64,
+                2.0 + i as f64 * 0.8,
+                (i / 5) as f64 * 0.3,
+            ),
             Vec3::new(0.3, 0.3, 0.3),
             &ShapeDef::default(),
         );
         if i % 3 == 0 {
-            world.create_hull_shape(b, &ShapeDef::default(), hull).unwrap();
+            world
+                .create_hull_shape(b, &ShapeDef::default(), hull)
+                .unwrap();
         }
         falling.push(b);
     }
@@ -139,9 +152,13 @@ fn a_busy_scene_steps_without_a_single_allocation() {
         // Commands between steps: kick bodies so contacts end and begin, islands wake.
         if step % 150 == 149 {
             for b in falling.iter().step_by(7) {
-                world.apply_linear_impulse_to_center(*b, Vec3::new(0.0, 3.0, 1.0)).unwrap();
+                world
+                    .apply_linear_impulse_to_center(*b, Vec3::new(0.0, 3.0, 1.0))
+                    .unwrap();
             }
-            world.set_body_velocity(pyr[0], Vec3::new(0.0, 0.0, 0.5), Vec3::ZERO).unwrap();
+            world
+                .set_body_velocity(pyr[0], Vec3::new(0.0, 0.0, 0.5), Vec3::ZERO)
+                .unwrap();
             woke_again |= slept;
         }
         COUNTING.with(|x| x.set(true));
@@ -153,13 +170,30 @@ fn a_busy_scene_steps_without_a_single_allocation() {
             slept = true;
         }
     }
-    assert_eq!(GLOBAL_ALLOCS.with(|n| n.get()), 0, "the step allocated through the global allocator");
-    assert_eq!(c.allocs.load(Ordering::Relaxed), allocs_before, "the step allocated through the host allocator");
-    assert!(began > 50 && ended > 10, "the scene was not busy: {began} begins, {ended} ends");
-    assert!(slept && woke_again, "bodies should have slept and been woken");
+    assert_eq!(
+        GLOBAL_ALLOCS.with(|n| n.get()),
+        0,
+        "the step allocated through the global allocator"
+    );
+    assert_eq!(
+        c.allocs.load(Ordering::Relaxed),
+        allocs_before,
+        "the step allocated through the host allocator"
+    );
+    assert!(
+        began > 50 && ended > 10,
+        "the scene was not busy: {began} begins, {ended} ends"
+    );
+    assert!(
+        slept && woke_again,
+        "bodies should have slept and been woken"
+    );
     drop(world);
     assert_eq!(c.live_bytes.load(Ordering::Relaxed), 0, "memory leaked");
-    assert_eq!(c.allocs.load(Ordering::Relaxed), c.frees.load(Ordering::Relaxed));
+    assert_eq!(
+        c.allocs.load(Ordering::Relaxed),
+        c.frees.load(Ordering::Relaxed)
+    );
 }
 
 #[test]
@@ -173,9 +207,19 @@ fn a_refusing_allocator_fails_create_with_a_capacity_error_and_leaks_nothing() {
     for budget in 0..needed {
         let c = counter(budget);
         let err = World::new(&def_with(&c)).err().expect("create must fail");
-        assert!(matches!(err, maul3d::Error::Capacity { .. }), "budget {budget}: {err}");
-        assert_eq!(c.live_bytes.load(Ordering::Relaxed), 0, "budget {budget}: leaked");
-        assert_eq!(c.allocs.load(Ordering::Relaxed), c.frees.load(Ordering::Relaxed));
+        assert!(
+            matches!(err, maul3d::Error::Capacity { .. }),
+            "budget {budget}: {err}"
+        );
+        assert_eq!(
+            c.live_bytes.load(Ordering::Relaxed),
+            0,
+            "budget {budget}: leaked"
+        );
+        assert_eq!(
+            c.allocs.load(Ordering::Relaxed),
+            c.frees.load(Ordering::Relaxed)
+        );
     }
     // And every byte of the world came through the host allocator.
     let c = counter(usize::MAX);

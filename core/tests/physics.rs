@@ -1,5 +1,7 @@
 //! Physics against closed forms.
 
+#![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
+
 mod common;
 use common::*;
 use maul3d::geometry::{Capsule, Sphere};
@@ -13,7 +15,12 @@ fn rel(a: f64, b: f64) -> f64 {
 #[test]
 fn a_free_body_falls_as_half_g_t_squared() {
     let mut world = world(false);
-    let b = dynamic_box(&mut world, DVec3::new(0.0, 100.0, 0.0), Vec3::new(0.5, 0.5, 0.5), &ShapeDef::default());
+    let b = dynamic_box(
+        &mut world,
+        DVec3::new(0.0, 100.0, 0.0),
+        Vec3::new(0.5, 0.5, 0.5),
+        &ShapeDef::default(),
+    );
     step_n(&mut world, 60);
     let t = 1.0f64;
     let y = world.body_position(b).unwrap().y;
@@ -22,7 +29,10 @@ fn a_free_body_falls_as_half_g_t_squared() {
     let h = 1.0 / 240.0;
     let n = 240.0;
     let discrete = 10.0 * h * h * n * (n + 1.0) / 2.0;
-    assert!((fall - discrete).abs() < 1e-4, "fell {fall}, discrete scheme says {discrete}");
+    assert!(
+        (fall - discrete).abs() < 1e-4,
+        "fell {fall}, discrete scheme says {discrete}"
+    );
     assert!(rel(fall, 0.5 * 10.0 * t * t) < 0.005, "fell {fall}");
     let v = world.body_linear_velocity(b).unwrap();
     assert!((v.y + 10.0).abs() < 1e-3, "v = {v:?}");
@@ -45,7 +55,9 @@ fn a_sliding_box_stops_within_two_percent_of_v2_over_2_mu_g() {
         step_n(&mut world, 30); // settle
         let x0 = world.body_position(b).unwrap().x;
         let v0 = 5.0f32;
-        world.set_body_linear_velocity(b, Vec3::new(v0, 0.0, 0.0)).unwrap();
+        world
+            .set_body_linear_velocity(b, Vec3::new(v0, 0.0, 0.0))
+            .unwrap();
         for _ in 0..600 {
             world.step(DT, SUBSTEPS).unwrap();
             if world.body_linear_velocity(b).unwrap().x.abs() < 1e-4 {
@@ -55,7 +67,10 @@ fn a_sliding_box_stops_within_two_percent_of_v2_over_2_mu_g() {
         let d = world.body_position(b).unwrap().x - x0;
         let mu = (mu_a as f64 * mu_b as f64).sqrt();
         let expected = (v0 as f64).powi(2) / (2.0 * mu * 10.0);
-        assert!(rel(d, expected) < 0.02, "mu {mu}: slid {d}, expected {expected}");
+        assert!(
+            rel(d, expected) < 0.02,
+            "mu {mu}: slid {d}, expected {expected}"
+        );
     }
 }
 
@@ -85,7 +100,14 @@ fn a_sphere_rolls_down_a_slope_at_five_sevenths_g_sin_theta() {
         })
         .unwrap();
     world
-        .create_sphere_shape(ball, &ShapeDef::default(), &Sphere { center: Vec3::ZERO, radius: r })
+        .create_sphere_shape(
+            ball,
+            &ShapeDef::default(),
+            &Sphere {
+                center: Vec3::ZERO,
+                radius: r,
+            },
+        )
         .unwrap();
     step_n(&mut world, 6); // settle the contact
     let p0 = world.body_position(ball).unwrap();
@@ -124,7 +146,10 @@ fn a_ball_with_restitution_half_rebounds_to_a_quarter_of_its_drop() {
                     restitution: 0.5,
                     ..Default::default()
                 },
-                &Sphere { center: Vec3::ZERO, radius: r },
+                &Sphere {
+                    center: Vec3::ZERO,
+                    radius: r,
+                },
             )
             .unwrap();
         let mut bounced = false;
@@ -147,7 +172,10 @@ fn a_ball_with_restitution_half_rebounds_to_a_quarter_of_its_drop() {
         }
         assert!(bounced);
         let expected = 0.25 * drop;
-        assert!(rel(apex, expected) < 0.05, "drop {drop}: apex {apex}, expected {expected}");
+        assert!(
+            rel(apex, expected) < 0.05,
+            "drop {drop}: apex {apex}, expected {expected}"
+        );
     }
 }
 
@@ -178,11 +206,25 @@ fn mass_and_inertia_of_every_shape_match_closed_forms() {
     // Sphere.
     let b = mk(&mut world);
     let r = 0.7f32;
-    world.create_sphere_shape(b, &def, &Sphere { center: Vec3::ZERO, radius: r }).unwrap();
+    world
+        .create_sphere_shape(
+            b,
+            &def,
+            &Sphere {
+                center: Vec3::ZERO,
+                radius: r,
+            },
+        )
+        .unwrap();
     let m = world.body_mass_data(b).unwrap();
     let mass = density * 4.0 / 3.0 * pi * r * r * r;
     assert!((m.mass - mass).abs() <= 1e-5 * mass);
-    assert_mat_close(m.inertia, Mat3::diagonal(Vec3::splat(0.4 * mass * r * r)), mass * r * r, "sphere");
+    assert_mat_close(
+        m.inertia,
+        Mat3::diagonal(Vec3::splat(0.4 * mass * r * r)),
+        mass * r * r,
+        "sphere",
+    );
 
     // Box.
     let b = mk(&mut world);
@@ -219,8 +261,14 @@ fn mass_and_inertia_of_every_shape_match_closed_forms() {
     assert!((m.mass - (mc + ms)).abs() <= 1e-5 * (mc + ms));
     let iy = mc * r * r / 2.0 + ms * 2.0 / 5.0 * r * r;
     let hh = 2.0 * h;
-    let ix = mc * (hh * hh / 12.0 + r * r / 4.0) + ms * (2.0 * r * r / 5.0 + hh * hh / 4.0 + 3.0 * hh * r / 8.0);
-    assert_mat_close(m.inertia, Mat3::diagonal(Vec3::new(ix, iy, ix)), (mc + ms) * 4.0, "capsule");
+    let ix = mc * (hh * hh / 12.0 + r * r / 4.0)
+        + ms * (2.0 * r * r / 5.0 + hh * hh / 4.0 + 3.0 * hh * r / 8.0);
+    assert_mat_close(
+        m.inertia,
+        Mat3::diagonal(Vec3::new(ix, iy, ix)),
+        (mc + ms) * 4.0,
+        "capsule",
+    );
 
     // Hull of a box's corners, offset from the body origin.
     let b = mk(&mut world);
@@ -232,7 +280,11 @@ fn mass_and_inertia_of_every_shape_match_closed_forms() {
     let hull = world.create_hull(&pts).unwrap();
     world.create_hull_shape(b, &def, hull).unwrap();
     let m = world.body_mass_data(b).unwrap();
-    assert!((m.mass - mass).abs() <= 1e-5 * mass, "hull mass {} vs {mass}", m.mass);
+    assert!(
+        (m.mass - mass).abs() <= 1e-5 * mass,
+        "hull mass {} vs {mass}",
+        m.mass
+    );
     assert!((m.center - Vec3::new(2.0, 0.0, -1.0)).length() < 1e-5);
     assert_mat_close(m.inertia, expected, mass * 4.0, "hull");
 
@@ -243,5 +295,10 @@ fn mass_and_inertia_of_every_shape_match_closed_forms() {
         .create_offset_box_shape(b, &def, Vec3::new(x, y, z), Vec3::ZERO, q)
         .unwrap();
     let m = world.body_mass_data(b).unwrap();
-    assert_mat_close(m.inertia, expected.rotate_tensor(q), mass * 4.0, "rotated box");
+    assert_mat_close(
+        m.inertia,
+        expected.rotate_tensor(q),
+        mass * 4.0,
+        "rotated box",
+    );
 }

@@ -1,5 +1,7 @@
 //! Stacking stability (sleep off, so sleeping cannot hide drift) and sleep of whole islands.
 
+#![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
+
 mod common;
 use common::*;
 use maul3d::math::{DVec3, Vec3};
@@ -22,7 +24,10 @@ fn a_ten_box_tower_stands_for_ten_seconds() {
     for (i, b) in boxes.iter().enumerate() {
         let p = world.body_position(*b).unwrap();
         let start = DVec3::new(0.0, 0.5 + i as f64, 0.0);
-        assert!(horizontal_distance(p, start) < 0.01, "box {i} moved to {p:?}");
+        assert!(
+            horizontal_distance(p, start) < 0.01,
+            "box {i} moved to {p:?}"
+        );
         assert!((p.y - start.y).abs() < 0.05, "box {i} sank to {}", p.y);
         let up = world.body_rotation(*b).unwrap().rotate(Vec3::Y);
         assert!(up.y > 0.999, "box {i} tilted: {up:?}");
@@ -40,7 +45,8 @@ fn a_twenty_level_pyramid_stands_and_its_top_drifts_under_a_centimetre() {
     let start = world.body_position(top).unwrap();
     step_n(&mut world, 600);
     let end = world.body_position(top).unwrap();
-    let drift = ((end.x - start.x).powi(2) + (end.y - start.y).powi(2) + (end.z - start.z).powi(2)).sqrt();
+    let drift =
+        ((end.x - start.x).powi(2) + (end.y - start.y).powi(2) + (end.z - start.z).powi(2)).sqrt();
     assert!(drift < 0.01, "top box drifted {drift} m");
     assert!(end.y > 19.0, "pyramid collapsed: top at {}", end.y);
 }
@@ -99,8 +105,15 @@ fn a_box_on_a_slope_steeper_friction_than_needed_does_not_creep() {
 fn sleeps_whole(world: &mut maul3d::World, ids: &[maul3d::BodyId], max_steps: usize) -> usize {
     for s in 0..max_steps {
         world.step(DT, SUBSTEPS).unwrap();
-        let awake = ids.iter().filter(|b| world.body_is_awake(**b).unwrap()).count();
-        assert!(awake == 0 || awake == ids.len(), "step {s}: {awake} of {} awake", ids.len());
+        let awake = ids
+            .iter()
+            .filter(|b| world.body_is_awake(**b).unwrap())
+            .count();
+        assert!(
+            awake == 0 || awake == ids.len(),
+            "step {s}: {awake} of {} awake",
+            ids.len()
+        );
         if awake == 0 {
             return s;
         }
@@ -133,12 +146,24 @@ fn a_tower_and_a_pyramid_fall_asleep_as_whole_islands() {
     // A touch wakes the whole island: drop a box on the pyramid's top.
     let top = *pyr.last().unwrap();
     let p = w2.body_position(top).unwrap();
-    let _dropped = dynamic_box(&mut w2, DVec3::new(p.x, p.y + 3.0, 0.0), Vec3::new(0.5, 0.5, 0.5), &ShapeDef::default());
+    let _dropped = dynamic_box(
+        &mut w2,
+        DVec3::new(p.x, p.y + 3.0, 0.0),
+        Vec3::new(0.5, 0.5, 0.5),
+        &ShapeDef::default(),
+    );
     let mut woke = false;
     for _ in 0..60 {
         w2.step(DT, SUBSTEPS).unwrap();
-        let awake = pyr.iter().filter(|b| w2.body_is_awake(**b).unwrap()).count();
-        assert!(awake == 0 || awake == pyr.len(), "{awake} of {} awake", pyr.len());
+        let awake = pyr
+            .iter()
+            .filter(|b| w2.body_is_awake(**b).unwrap())
+            .count();
+        assert!(
+            awake == 0 || awake == pyr.len(),
+            "{awake} of {} awake",
+            pyr.len()
+        );
         if awake == pyr.len() {
             woke = true;
             break;

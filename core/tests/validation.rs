@@ -1,5 +1,7 @@
 //! Every public entry refuses bad input with a clear error, and nothing changes.
 
+#![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
+
 mod common;
 use common::*;
 use maul3d::math::{DVec3, Quat, Vec3};
@@ -8,7 +10,12 @@ use maul3d::{BodyDef, BodyType, Error, ShapeDef, Sphere, World, WorldDef};
 fn scene() -> (World, maul3d::BodyId) {
     let mut w = world(true);
     ground(&mut w, 0.6);
-    let b = dynamic_box(&mut w, DVec3::new(0.0, 0.5, 0.0), Vec3::new(0.5, 0.5, 0.5), &ShapeDef::default());
+    let b = dynamic_box(
+        &mut w,
+        DVec3::new(0.0, 0.5, 0.0),
+        Vec3::new(0.5, 0.5, 0.5),
+        &ShapeDef::default(),
+    );
     step_n(&mut w, 5);
     (w, b)
 }
@@ -58,24 +65,99 @@ fn non_finite_and_out_of_range_values_are_refused_everywhere() {
     let (mut w, b) = scene();
     let h = w.hash();
     let nan = f32::NAN;
-    assert!(w.create_body(&BodyDef { position: DVec3::new(f64::NAN, 0.0, 0.0), ..Default::default() }).is_err());
-    assert!(w.create_body(&BodyDef { rotation: Quat::new(0.0, 0.0, 0.0, 0.0), ..Default::default() }).is_err());
-    assert!(w.create_body(&BodyDef { linear_velocity: Vec3::new(nan, 0.0, 0.0), ..Default::default() }).is_err());
-    assert!(w.create_body(&BodyDef { linear_damping: -1.0, ..Default::default() }).is_err());
-    assert!(w.set_body_linear_velocity(b, Vec3::new(0.0, f32::INFINITY, 0.0)).is_err());
-    assert!(w.set_body_transform(b, DVec3::new(0.0, 3e6, 0.0), Quat::IDENTITY).is_err());
-    assert!(w.apply_force_to_center(b, Vec3::new(nan, 0.0, 0.0)).is_err());
+    assert!(
+        w.create_body(&BodyDef {
+            position: DVec3::new(f64::NAN, 0.0, 0.0),
+            ..Default::default()
+        })
+        .is_err()
+    );
+    assert!(
+        w.create_body(&BodyDef {
+            rotation: Quat::new(0.0, 0.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .is_err()
+    );
+    assert!(
+        w.create_body(&BodyDef {
+            linear_velocity: Vec3::new(nan, 0.0, 0.0),
+            ..Default::default()
+        })
+        .is_err()
+    );
+    assert!(
+        w.create_body(&BodyDef {
+            linear_damping: -1.0,
+            ..Default::default()
+        })
+        .is_err()
+    );
+    assert!(
+        w.set_body_linear_velocity(b, Vec3::new(0.0, f32::INFINITY, 0.0))
+            .is_err()
+    );
+    assert!(
+        w.set_body_transform(b, DVec3::new(0.0, 3e6, 0.0), Quat::IDENTITY)
+            .is_err()
+    );
+    assert!(
+        w.apply_force_to_center(b, Vec3::new(nan, 0.0, 0.0))
+            .is_err()
+    );
     assert!(w.set_body_damping(b, -0.1, 0.0).is_err());
     assert!(w.set_body_gravity_scale(b, nan).is_err());
-    assert!(w.create_box_shape(b, &ShapeDef::default(), Vec3::new(0.0, 1.0, 1.0)).is_err());
-    assert!(w.create_box_shape(b, &ShapeDef { density: -1.0, ..Default::default() }, Vec3::ONE).is_err());
-    assert!(w.create_box_shape(b, &ShapeDef { friction: nan, ..Default::default() }, Vec3::ONE).is_err());
-    assert!(w.create_sphere_shape(b, &ShapeDef::default(), &Sphere { center: Vec3::ZERO, radius: -1.0 }).is_err());
+    assert!(
+        w.create_box_shape(b, &ShapeDef::default(), Vec3::new(0.0, 1.0, 1.0))
+            .is_err()
+    );
+    assert!(
+        w.create_box_shape(
+            b,
+            &ShapeDef {
+                density: -1.0,
+                ..Default::default()
+            },
+            Vec3::ONE
+        )
+        .is_err()
+    );
+    assert!(
+        w.create_box_shape(
+            b,
+            &ShapeDef {
+                friction: nan,
+                ..Default::default()
+            },
+            Vec3::ONE
+        )
+        .is_err()
+    );
+    assert!(
+        w.create_sphere_shape(
+            b,
+            &ShapeDef::default(),
+            &Sphere {
+                center: Vec3::ZERO,
+                radius: -1.0
+            }
+        )
+        .is_err()
+    );
     assert!(w.create_hull(&[Vec3::ZERO, Vec3::X, Vec3::Y]).is_err());
-    assert!(w.create_hull(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(1.0, 1.0, 0.0)]).is_err(), "coplanar");
-    assert!(w.create_hull(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(nan, 0.0, 1.0)]).is_err());
+    assert!(
+        w.create_hull(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(1.0, 1.0, 0.0)])
+            .is_err(),
+        "coplanar"
+    );
+    assert!(
+        w.create_hull(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(nan, 0.0, 1.0)])
+            .is_err()
+    );
     assert!(w.create_hull(&vec![Vec3::ZERO; 65]).is_err());
-    let e = w.set_shape_friction(maul3d::ShapeId::NULL, 0.5).unwrap_err();
+    let e = w
+        .set_shape_friction(maul3d::ShapeId::NULL, 0.5)
+        .unwrap_err();
     assert!(matches!(e, Error::InvalidId { what: "shape", .. }));
     assert!(w.set_gravity(Vec3::new(nan, 0.0, 0.0)).is_err());
     assert_eq!(w.hash(), h, "a refused call changed the world");
@@ -86,21 +168,39 @@ fn stale_and_foreign_ids_are_refused() {
     let (mut w, b) = scene();
     let (other, ob) = scene();
     let _ = other;
-    assert!(matches!(w.body_position(ob), Err(Error::InvalidId { .. })), "foreign id");
+    assert!(
+        matches!(w.body_position(ob), Err(Error::InvalidId { .. })),
+        "foreign id"
+    );
     w.destroy_body(b).unwrap();
     assert!(matches!(w.body_position(b), Err(Error::InvalidId { .. })));
     assert!(w.destroy_body(b).is_err());
-    assert!(w.create_box_shape(b, &ShapeDef::default(), Vec3::ONE).is_err());
+    assert!(
+        w.create_box_shape(b, &ShapeDef::default(), Vec3::ONE)
+            .is_err()
+    );
     assert!(w.body_position(maul3d::BodyId::NULL).is_err());
 }
 
 #[test]
 fn world_defs_out_of_range_are_refused() {
     for def in [
-        WorldDef { body_capacity: 0, ..Default::default() },
-        WorldDef { gravity: Vec3::new(f32::NAN, 0.0, 0.0), ..Default::default() },
-        WorldDef { contact_hertz: -1.0, ..Default::default() },
-        WorldDef { event_capacity: 0, ..Default::default() },
+        WorldDef {
+            body_capacity: 0,
+            ..Default::default()
+        },
+        WorldDef {
+            gravity: Vec3::new(f32::NAN, 0.0, 0.0),
+            ..Default::default()
+        },
+        WorldDef {
+            contact_hertz: -1.0,
+            ..Default::default()
+        },
+        WorldDef {
+            event_capacity: 0,
+            ..Default::default()
+        },
     ] {
         assert!(World::new(&def).is_err());
     }
@@ -113,10 +213,14 @@ fn shift_origin_refuses_off_grid_or_too_large_offsets_and_changes_nothing() {
     let p = w.body_position(b).unwrap();
     let e = w.shift_origin(DVec3::new(1e-10, 0.0, 0.0)).unwrap_err();
     assert!(e.to_string().contains("2^-32"), "{e}");
-    let e = w.shift_origin(DVec3::new(0.0, 4_194_304.0, 0.0)).unwrap_err();
+    let e = w
+        .shift_origin(DVec3::new(0.0, 4_194_304.0, 0.0))
+        .unwrap_err();
     assert!(matches!(e, Error::OutOfBounds { .. }), "{e}");
     // A shift that would move a stored position past ±2^22.
-    let e = w.shift_origin(DVec3::new(-4_194_303.0, 0.0, 0.0)).unwrap_err();
+    let e = w
+        .shift_origin(DVec3::new(-4_194_303.0, 0.0, 0.0))
+        .unwrap_err();
     assert!(matches!(e, Error::OutOfBounds { .. }), "{e}");
     assert!(w.shift_origin(DVec3::new(f64::NAN, 0.0, 0.0)).is_err());
     assert_eq!(w.hash(), h);
@@ -135,7 +239,8 @@ fn a_body_whose_bounds_leave_two_to_the_22_stops_the_next_step() {
             ..Default::default()
         })
         .unwrap();
-    w.create_box_shape(b, &ShapeDef::default(), Vec3::ONE).unwrap();
+    w.create_box_shape(b, &ShapeDef::default(), Vec3::ONE)
+        .unwrap();
     // 2^21 more metres at 300 m/s take about 7,000 s: step with large dt.
     let mut refused = None;
     for i in 0..2000 {
@@ -145,7 +250,10 @@ fn a_body_whose_bounds_leave_two_to_the_22_stops_the_next_step() {
         }
     }
     let (_, e) = refused.expect("the step must refuse once bounds pass 2^22");
-    assert!(matches!(e, Error::OutOfBounds { bound, .. } if bound == 4_194_304.0), "{e}");
+    assert!(
+        matches!(e, Error::OutOfBounds { bound, .. } if bound == 4_194_304.0),
+        "{e}"
+    );
     let h = w.hash();
     assert!(w.step(1.0 / 60.0, 4).is_err());
     assert_eq!(w.hash(), h, "a refused step changed the world");

@@ -168,10 +168,10 @@ pub(crate) fn prepare_contacts(world: &mut World, soft: Softness, static_soft: S
 
 #[inline(always)]
 fn apply(a: &mut BodyState, b: &mut BodyState, c: &ContactConstraint, ra: Vec3, rb: Vec3, p: Vec3) {
-    a.v = a.v - c.inv_mass_a.mul_elements(p);
-    a.w = a.w - c.inv_i_a.mul_vec(ra.cross(p));
-    b.v = b.v + c.inv_mass_b.mul_elements(p);
-    b.w = b.w + c.inv_i_b.mul_vec(rb.cross(p));
+    a.v -= c.inv_mass_a.mul_elements(p);
+    a.w -= c.inv_i_a.mul_vec(ra.cross(p));
+    b.v += c.inv_mass_b.mul_elements(p);
+    b.w += c.inv_i_b.mul_vec(rb.cross(p));
 }
 
 #[inline(always)]
@@ -192,8 +192,8 @@ pub(crate) fn warm_start(states: &mut [BodyState], constraints: &[ContactConstra
                 + c.tangent2 * cp.tangent_impulse2;
             apply(&mut a, &mut b, c, cp.anchor_a, cp.anchor_b, p);
         }
-        a.w = a.w - c.inv_i_a.mul_vec(c.rolling_impulse);
-        b.w = b.w + c.inv_i_b.mul_vec(c.rolling_impulse);
+        a.w -= c.inv_i_a.mul_vec(c.rolling_impulse);
+        b.w += c.inv_i_b.mul_vec(c.rolling_impulse);
         store(states, c.index_a, a);
         store(states, c.index_b, b);
     }
@@ -273,12 +273,12 @@ pub(crate) fn solve(
             let limit = c.rolling_resistance * total_normal;
             let len2 = acc.length_squared();
             if len2 > limit * limit {
-                acc = acc * (limit / sqrt(len2));
+                acc *= limit / sqrt(len2);
             }
             let d = acc - old;
             c.rolling_impulse = acc;
-            a.w = a.w - c.inv_i_a.mul_vec(d);
-            b.w = b.w + c.inv_i_b.mul_vec(d);
+            a.w -= c.inv_i_a.mul_vec(d);
+            b.w += c.inv_i_b.mul_vec(d);
         }
         store(states, c.index_a, a);
         store(states, c.index_b, b);

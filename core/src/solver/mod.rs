@@ -329,7 +329,7 @@ fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32,
         let w = (st.w + p.angular_accel * h) * ad;
         let speed2 = v.length_squared();
         if speed2 > max_speed * max_speed {
-            v = v * (max_speed / sqrt(speed2));
+            v *= max_speed / sqrt(speed2);
         }
         st.v = v.mul_elements(p.linear_mask);
         st.w = w.mul_elements(p.angular_mask);
@@ -342,11 +342,11 @@ fn integrate_positions(states: &mut [BodyState], h: f32, max_rotation: f32) {
         // Cap the rotation of one substep so the quaternion update stays accurate.
         let w2 = w.length_squared();
         if w2 * h * h > max_rotation * max_rotation {
-            w = w * (max_rotation / (h * sqrt(w2)));
+            w *= max_rotation / (h * sqrt(w2));
             st.w = w;
         }
         st.dq = st.dq.integrate(w, h);
-        st.dp = st.dp + st.v * h;
+        st.dp += st.v * h;
     }
 }
 
