@@ -24,7 +24,8 @@ pub(crate) struct ContactPoint {
     pub separation: f32,
     /// State: accumulated normal impulse (warm start).
     pub normal_impulse: f32,
-    /// State: accumulated friction impulse, as a world vector in the tangent plane.
+    /// State: accumulated friction impulse, a world vector in the tangent plane
+    /// (projected onto the new tangents when the normal turns).
     pub tangent_impulse: Vec3,
     /// Observes: the largest normal impulse of the last step.
     pub max_normal_impulse: f32,

@@ -313,6 +313,14 @@ impl World {
         }
     }
 
+    /// Solves every constraint one at a time instead of four at a time in each graph
+    /// colour. The results are the same bits (that is what it exists to test); it is
+    /// slower.
+    #[doc(hidden)]
+    pub fn set_solve_one_at_a_time(&mut self, one_at_a_time: bool) {
+        self.solver.one_at_a_time = one_at_a_time;
+    }
+
     /// Counters of the last step.
     pub fn counters(&self) -> Counters {
         let mut c = self.counters;

@@ -114,6 +114,25 @@ fn the_same_calls_twice_give_the_same_hash_at_every_step() {
 }
 
 #[test]
+fn solving_four_constraints_at_a_time_gives_the_bits_of_one_at_a_time() {
+    let run = |one: bool| {
+        let mut w = world(true);
+        w.set_solve_one_at_a_time(one);
+        busy(&mut w, DVec3::ZERO);
+        let mut hashes = Vec::new();
+        for _ in 0..240 {
+            w.step(DT, SUBSTEPS).unwrap();
+            hashes.push(w.hash());
+        }
+        (hashes, w.counters().color_count)
+    };
+    let (wide, colors) = run(false);
+    let (single, _) = run(true);
+    assert!(colors > 2, "the scene must use several colours");
+    assert_eq!(wide, single);
+}
+
+#[test]
 fn a_shifted_scene_steps_bit_identically_translated() {
     let shift = DVec3::new(1_048_576.0, -524_288.0, 262_144.0);
     let mut a = world(true);

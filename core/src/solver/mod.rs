@@ -11,6 +11,7 @@
 
 pub(crate) mod contact_solver;
 pub(crate) mod island;
+pub(crate) mod lanes;
 
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::body::{BodyType, NONE};
@@ -19,7 +20,8 @@ use crate::error::Result;
 use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
 use crate::profile::Timer;
 use crate::world::{AABB_MARGIN, World};
-use contact_solver::{ContactConstraint, Softness};
+use contact_solver::{Constraints, LaneBody, Softness, WideConstraint};
+use lanes::Lanes;
 
 /// Graph colours; the last one is the overflow, solved after the others.
 pub(crate) const COLOR_COUNT: usize = 24;
@@ -59,9 +61,12 @@ pub(crate) struct SolverScratch {
     pub params: FixedVec<BodyParams>,
     /// Body slot → solver index, or NONE.
     pub solver_index: FixedVec<u32>,
-    pub constraints: FixedVec<ContactConstraint>,
-    /// Contact slot of each constraint.
+    pub constraints: Constraints,
+    /// Touching contacts of the awake set in colour order (colour starts below).
     pub constraint_contact: FixedVec<u32>,
+    pub color_starts: [u32; COLOR_COUNT + 1],
+    /// Solve every colour one constraint at a time (the reference path; same bits).
+    pub one_at_a_time: bool,
     /// Touching contacts in slot order, and their colours.
     pub touching: FixedVec<u32>,
     pub touching_color: FixedVec<u8>,
@@ -86,7 +91,16 @@ impl SolverScratch {
             states: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             params: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             solver_index: FixedVec::filled(body_capacity, NONE, alloc, "body_capacity")?,
-            constraints: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
+            constraints: Constraints {
+                wide: FixedVec::with_capacity(
+                    contact_capacity / 4 + COLOR_COUNT,
+                    alloc,
+                    "contact_capacity",
+                )?,
+                single: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
+            },
+            color_starts: [0; COLOR_COUNT + 1],
+            one_at_a_time: false,
             constraint_contact: FixedVec::with_capacity(
                 contact_capacity,
                 alloc,
@@ -107,7 +121,8 @@ impl SolverScratch {
         self.states.capacity() * size_of::<BodyState>()
             + self.params.capacity() * size_of::<BodyParams>()
             + self.solver_index.capacity() * 4
-            + self.constraints.capacity() * size_of::<ContactConstraint>()
+            + self.constraints.wide.capacity() * size_of::<WideConstraint<lanes::F4>>()
+            + self.constraints.single.capacity() * size_of::<WideConstraint<lanes::F1>>()
             + self.constraint_contact.capacity() * 4
             + self.touching.capacity() * 5
             + self.color_bits.capacity() * 8
@@ -149,7 +164,7 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let contact_hertz = crate::math::min(def.contact_hertz, 0.25 * substeps as f32 * inv_dt);
     let soft = make_soft(contact_hertz, def.contact_damping_ratio, h);
     let static_soft = make_soft(2.0 * contact_hertz, def.contact_damping_ratio, h);
-    contact_solver::prepare_contacts(world, soft, static_soft);
+    prepare_contacts(world, soft, static_soft);
     world.profile.prepare = t.elapsed_ms();
 
     let t = Timer::start();
@@ -158,12 +173,16 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let max_speed = def.max_linear_speed;
     {
         let s = &mut world.solver;
+        let c = &mut s.constraints;
         for _ in 0..substeps {
             integrate_velocities(&mut s.states, &s.params, h, max_speed);
-            contact_solver::warm_start(&mut s.states, &s.constraints);
-            contact_solver::solve(&mut s.states, &mut s.constraints, inv_h, push_max, true);
+            contact_solver::warm_start(&mut s.states, &c.wide);
+            contact_solver::warm_start(&mut s.states, &c.single);
+            contact_solver::solve(&mut s.states, &mut c.wide, inv_h, push_max, true);
+            contact_solver::solve(&mut s.states, &mut c.single, inv_h, push_max, true);
             integrate_positions(&mut s.states, h, max_rotation);
-            contact_solver::solve(&mut s.states, &mut s.constraints, inv_h, push_max, false);
+            contact_solver::solve(&mut s.states, &mut c.wide, inv_h, push_max, false);
+            contact_solver::solve(&mut s.states, &mut c.single, inv_h, push_max, false);
         }
     }
     world.profile.solve = t.elapsed_ms();
@@ -171,13 +190,13 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let t = Timer::start();
     {
         let s = &mut world.solver;
-        contact_solver::apply_restitution(
-            &mut s.states,
-            &mut s.constraints,
-            def.restitution_threshold,
-        );
+        let c = &mut s.constraints;
+        let threshold = def.restitution_threshold;
+        contact_solver::apply_restitution(&mut s.states, &mut c.wide, threshold);
+        contact_solver::apply_restitution(&mut s.states, &mut c.single, threshold);
+        contact_solver::store_impulses(&mut world.contacts, &c.wide);
+        contact_solver::store_impulses(&mut world.contacts, &c.single);
     }
-    contact_solver::store_impulses(world);
     world.profile.restitution = t.elapsed_ms();
 
     let t = Timer::start();
@@ -310,6 +329,8 @@ fn color_constraints(world: &mut World) {
     world.counters.overflow_constraints = counts[OVERFLOW];
     s.constraint_contact.clear();
     s.constraint_contact.resize(sum as usize, NONE);
+    s.color_starts[..COLOR_COUNT].copy_from_slice(&starts);
+    s.color_starts[COLOR_COUNT] = sum;
     for k in 0..s.touching.len() {
         let c = s.touching_color[k] as usize;
         s.constraint_contact[starts[c] as usize] = s.touching[k];
@@ -405,4 +426,106 @@ fn finalize_bodies(world: &mut World, dt: f32) {
         }
     }
     world.out_of_bounds = out_of_bounds;
+}
+
+fn lane_body(s: &SolverScratch, index: u32) -> LaneBody {
+    if index == NONE {
+        return LaneBody {
+            index,
+            inv_mass: Vec3::ZERO,
+            inv_inertia: Mat3::ZERO,
+            state: BodyState {
+                dq: Quat::IDENTITY,
+                ..Default::default()
+            },
+        };
+    }
+    let p = &s.params[index as usize];
+    LaneBody {
+        index,
+        inv_mass: p.inv_mass,
+        inv_inertia: p.inv_inertia,
+        state: s.states[index as usize],
+    }
+}
+
+/// Builds the step's constraints: each colour in groups of four (one at a time in the
+/// overflow colour or when `one_at_a_time`), lanes in colour order.
+fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
+    let s = &mut world.solver;
+    s.constraints.wide.clear();
+    s.constraints.single.clear();
+    for color in 0..COLOR_COUNT {
+        let (start, end) = (
+            s.color_starts[color] as usize,
+            s.color_starts[color + 1] as usize,
+        );
+        let single = color == OVERFLOW || s.one_at_a_time;
+        let width = if single { 1 } else { 4 };
+        let mut k = start;
+        while k < end {
+            let n = width.min(end - k);
+            if single {
+                let mut c = WideConstraint::<lanes::F1>::empty();
+                fill(
+                    &mut c,
+                    s,
+                    &world.contacts,
+                    &world.shapes,
+                    k,
+                    n,
+                    soft,
+                    static_soft,
+                );
+                let ok = s.constraints.single.push(c);
+                debug_assert!(ok);
+            } else {
+                let mut c = WideConstraint::<lanes::F4>::empty();
+                fill(
+                    &mut c,
+                    s,
+                    &world.contacts,
+                    &world.shapes,
+                    k,
+                    n,
+                    soft,
+                    static_soft,
+                );
+                let ok = s.constraints.wide.push(c);
+                debug_assert!(ok);
+            }
+            k += n;
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fill<L: Lanes>(
+    c: &mut WideConstraint<L>,
+    s: &SolverScratch,
+    contacts: &[crate::contact::Contact],
+    shapes: &[crate::shape::Shape],
+    start: usize,
+    n: usize,
+    soft: Softness,
+    static_soft: Softness,
+) {
+    for lane in 0..n {
+        let slot = s.constraint_contact[start + lane];
+        let contact = &contacts[slot as usize];
+        let a = lane_body(s, s.solver_index[contact.body_a as usize]);
+        let b = lane_body(s, s.solver_index[contact.body_b as usize]);
+        contact_solver::prepare_lane(
+            c,
+            lane,
+            slot,
+            contact,
+            &shapes[contact.shape_a as usize],
+            &shapes[contact.shape_b as usize],
+            &a,
+            &b,
+            soft,
+            static_soft,
+        );
+    }
 }
