@@ -289,7 +289,7 @@ impl World {
         Some(slot)
     }
 
-    fn link_contact(&mut self, c: u32) {
+    pub(crate) fn link_contact(&mut self, c: u32) {
         for edge in 0..2 {
             let body = if edge == 0 {
                 self.contacts[c as usize].body_a
@@ -357,25 +357,39 @@ impl World {
         only_shape: Option<u32>,
         wake_others: bool,
     ) {
+        // Destroy in ascending slot order, not list order: the free list (state) then
+        // comes out the same whatever history built the (non-state) body lists.
+        let scratch = &mut self.solver.touching;
+        scratch.clear();
         let mut key = self.bodies[body as usize].contact_head;
         while key != NONE {
             let c = key >> 1;
             let edge = (key & 1) as usize;
-            let next = self.contacts[c as usize].edges[edge].next;
             let contact = &self.contacts[c as usize];
             let matches = match only_shape {
                 Some(s) => contact.shape_a == s || contact.shape_b == s,
                 None => true,
             };
             if matches {
-                let other = contact.edges[edge ^ 1].body;
-                let touching = contact.flags & CONTACT_TOUCHING != 0;
-                self.destroy_contact(c, false);
-                if wake_others && touching {
-                    self.wake_island(other);
-                }
+                let ok = scratch.push(c);
+                debug_assert!(ok);
             }
-            key = next;
+            key = contact.edges[edge].next;
+        }
+        scratch.sort_unstable();
+        for k in 0..self.solver.touching.len() {
+            let c = self.solver.touching[k];
+            let contact = &self.contacts[c as usize];
+            let other = if contact.body_a == body {
+                contact.body_b
+            } else {
+                contact.body_a
+            };
+            let touching = contact.flags & CONTACT_TOUCHING != 0;
+            self.destroy_contact(c, false);
+            if wake_others && touching {
+                self.wake_island(other);
+            }
         }
     }
 

@@ -37,6 +37,7 @@ pub mod math;
 mod profile;
 mod shape;
 mod solver;
+mod state;
 mod world;
 
 pub use alloc::HostAllocator;
@@ -46,4 +47,5 @@ pub use geometry::{Capsule, MassData, Sphere};
 pub use id::{BodyId, HullId, ShapeId};
 pub use profile::Profile;
 pub use shape::{BoxShape, Filter, ShapeDef, ShapeGeometry, ShapeKind};
+pub use state::{BodyDiff, SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};
 pub use world::{ContactEvent, Counters, World, WorldDef};

@@ -142,6 +142,8 @@ pub struct World {
     pub(crate) contact_free: FixedVec<u32>,
     pub(crate) pair_set: PairSet,
     pub(crate) broad: BroadPhase,
+    /// Scratch for restore: one word per slot of every pool (not state).
+    pub(crate) restore_info: FixedVec<u64>,
     pub(crate) solver: SolverScratch,
     pub(crate) begin_events: FixedVec<ContactEvent>,
     pub(crate) end_events: FixedVec<ContactEvent>,
@@ -239,7 +241,8 @@ impl World {
         let contacts = FixedVec::with_capacity(nc, alloc, "contact_capacity")?;
         let contact_free = FixedVec::with_capacity(nc, alloc, "contact_capacity")?;
         let pair_set = PairSet::new(nc, alloc)?;
-        let broad = BroadPhase::new(ns, def.pair_capacity as usize, alloc)?;
+        let broad = BroadPhase::new(ns, def.pair_capacity as usize, nc, alloc)?;
+        let restore_info = FixedVec::filled(nh + nb + ns + nc, 0u64, alloc, "body_capacity")?;
         let solver = SolverScratch::new(nb, nc, alloc)?;
         let begin_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
         let end_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
@@ -258,6 +261,7 @@ impl World {
             contact_free,
             pair_set,
             broad,
+            restore_info,
             solver,
             begin_events,
             end_events,
@@ -465,42 +469,6 @@ impl World {
         Ok(())
     }
 
-    /// FNV-1a-64 over step count, origin and every live body's position, rotation and
-    /// velocities. (The full state hash arrives with the determinism kit.)
-    pub fn hash(&self) -> u64 {
-        let mut h = Fnv::new();
-        h.u64(self.step_index);
-        for o in self.origin {
-            h.u64(o as u64);
-        }
-        for (i, b) in self.bodies.iter().enumerate() {
-            if !b.alive {
-                continue;
-            }
-            h.u32(i as u32);
-            h.u32(b.generation);
-            h.u64(b.position.x.to_bits());
-            h.u64(b.position.y.to_bits());
-            h.u64(b.position.z.to_bits());
-            for f in [
-                b.rotation.x,
-                b.rotation.y,
-                b.rotation.z,
-                b.rotation.w,
-                b.linear_velocity.x,
-                b.linear_velocity.y,
-                b.linear_velocity.z,
-                b.angular_velocity.x,
-                b.angular_velocity.y,
-                b.angular_velocity.z,
-            ] {
-                h.u32(f.to_bits());
-            }
-            h.u32(b.awake as u32);
-        }
-        h.finish()
-    }
-
     // ---- ids ----
 
     pub(crate) fn body_slot(&self, id: BodyId) -> Result<usize> {
@@ -591,6 +559,7 @@ impl World {
             + self.contacts.capacity() * size_of::<Contact>()
             + self.contact_free.capacity() * 4
             + self.broad.memory_usage()
+            + self.restore_info.capacity() * 8
             + self.solver.memory_usage()
             + (self.begin_events.capacity() + self.end_events.capacity())
                 * size_of::<ContactEvent>()
@@ -607,16 +576,6 @@ impl Fnv {
     pub(crate) fn byte(&mut self, b: u8) {
         self.0 ^= b as u64;
         self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    pub(crate) fn u32(&mut self, v: u32) {
-        for b in v.to_le_bytes() {
-            self.byte(b);
-        }
-    }
-    pub(crate) fn u64(&mut self, v: u64) {
-        for b in v.to_le_bytes() {
-            self.byte(b);
-        }
     }
     pub(crate) fn finish(&self) -> u64 {
         self.0

@@ -67,6 +67,8 @@ fn creates_past_a_capacity_are_refused_and_change_nothing() {
     assert!(err.to_string().contains("shape_capacity"));
     let pts = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
     w.create_hull(&pts).unwrap();
+    let h1 = w.hash();
+    assert_ne!(h1, h0, "a shape and a hull are state");
     assert!(matches!(
         w.create_hull(&pts),
         Err(Error::Capacity {
@@ -74,7 +76,12 @@ fn creates_past_a_capacity_are_refused_and_change_nothing() {
             ..
         })
     ));
-    assert_eq!(w.hash(), h0);
+    assert!(w.create_body(&BodyDef::default()).is_err());
+    assert!(
+        w.create_box_shape(b, &ShapeDef::default(), Vec3::ONE)
+            .is_err()
+    );
+    assert_eq!(w.hash(), h1, "refused creates changed the world");
     // Freed slots are reused.
     w.destroy_body(b).unwrap();
     let b2 = w.create_body(&BodyDef::default()).unwrap();

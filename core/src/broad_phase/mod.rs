@@ -31,12 +31,15 @@ pub(crate) struct BroadPhase {
     pub(crate) moved: FixedVec<u32>,
     /// New pairs found in this step.
     pub(crate) pairs: FixedVec<u64>,
+    /// Scratch for restore: pair keys of the snapshot's contacts (duplicate check).
+    pub(crate) restore_keys: FixedVec<u64>,
 }
 
 impl BroadPhase {
     pub(crate) fn new(
         shape_capacity: usize,
         pair_capacity: usize,
+        contact_capacity: usize,
         alloc: WorldAlloc,
     ) -> Result<BroadPhase> {
         Ok(BroadPhase {
@@ -45,6 +48,7 @@ impl BroadPhase {
             // A shape can be listed twice (freed and reused in one step), hence 2×.
             moved: FixedVec::with_capacity(2 * shape_capacity, alloc, "shape_capacity")?,
             pairs: FixedVec::with_capacity(pair_capacity, alloc, "pair_capacity")?,
+            restore_keys: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
         })
     }
 
@@ -61,6 +65,7 @@ impl BroadPhase {
             + self.movable.memory_usage()
             + self.moved.capacity() * 4
             + self.pairs.capacity() * 8
+            + self.restore_keys.capacity() * 8
     }
 
     pub(crate) fn shift(&mut self, offset: DVec3) {

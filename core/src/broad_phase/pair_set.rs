@@ -89,6 +89,14 @@ impl PairSet {
         }
     }
 
+    /// Removes every key.
+    pub(crate) fn clear(&mut self) {
+        for k in self.keys.iter_mut() {
+            *k = EMPTY;
+        }
+        self.count = 0;
+    }
+
     /// Removes `key` if present.
     pub(crate) fn remove(&mut self, key: u64) {
         let mut i = hash(key) & self.mask;
