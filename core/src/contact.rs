@@ -11,6 +11,7 @@ use crate::collide::{Manifold, SatCache};
 use crate::geometry::hull::HullView;
 use crate::math::{Transform, Vec3, max, sqrt};
 use crate::shape::{HullSlot, Shape, ShapeGeometry};
+use crate::task::Slots;
 use crate::world::{ContactEvent, SPECULATIVE_DISTANCE, World, alloc_slot};
 
 /// A contact point as the contact keeps it between steps.
@@ -400,18 +401,23 @@ impl World {
             let shapes = &self.shapes;
             let bodies = &self.bodies;
             let hulls = &self.hulls;
-            for contact in self.contacts.iter_mut() {
+            let count = self.contacts.len();
+            let slots = Slots::new(&mut self.contacts);
+            // Each contact writes only itself: any split gives the same bits.
+            self.tasks.for_each(count, 64, &|i, _worker| {
+                // SAFETY: for_each hands each item index out once.
+                let contact = unsafe { slots.get(i) };
                 if !contact.alive {
-                    continue;
+                    return;
                 }
                 let moving = bodies[contact.body_a as usize].is_moving()
                     || bodies[contact.body_b as usize].is_moving();
                 if !moving {
                     contact.update = 0;
-                    continue;
+                    return;
                 }
                 update_contact(contact, shapes, bodies, hulls, SPECULATIVE_DISTANCE);
-            }
+            });
         }
         let mut touching = 0;
         for c in 0..self.contacts.len() {

@@ -971,7 +971,12 @@ impl World {
             self.shapes.truncate(shape_len);
             self.contacts.truncate(contact_len);
             let allocator = self.def.allocator;
-            self.def = WorldDef { allocator, ..def };
+            let task_hooks = self.def.task_hooks;
+            self.def = WorldDef {
+                allocator,
+                task_hooks,
+                ..def
+            };
             self.step_index = step_index;
             self.origin = origin;
             self.out_of_bounds = out_of_bounds;

@@ -11,6 +11,7 @@ use crate::math::{DVec3, GRID_STEP, POSITION_LIMIT, Vec3};
 use crate::profile::{Profile, Timer};
 use crate::shape::{HullSlot, Shape};
 use crate::solver::SolverScratch;
+use crate::task::{TaskHooks, Tasks};
 use core::sync::atomic::{AtomicU32, Ordering};
 
 /// Everything needed to create a world: settings and the capacities that fix its memory.
@@ -45,6 +46,8 @@ pub struct WorldDef {
     pub event_capacity: u32,
     /// Host memory hooks; `None` uses Rust's global allocator.
     pub allocator: Option<HostAllocator>,
+    /// Host task system; `None` runs every stage on the calling thread.
+    pub task_hooks: Option<TaskHooks>,
 }
 
 impl Default for WorldDef {
@@ -64,6 +67,7 @@ impl Default for WorldDef {
             hull_capacity: 32,
             event_capacity: 1024,
             allocator: None,
+            task_hooks: None,
         }
     }
 }
@@ -145,6 +149,7 @@ pub struct World {
     /// Scratch for restore: one word per slot of every pool (not state).
     pub(crate) restore_info: FixedVec<u64>,
     pub(crate) solver: SolverScratch,
+    pub(crate) tasks: Tasks,
     pub(crate) begin_events: FixedVec<ContactEvent>,
     pub(crate) end_events: FixedVec<ContactEvent>,
     pub(crate) counters: Counters,
@@ -221,6 +226,9 @@ impl World {
         check_capacity("pair_capacity", def.pair_capacity, MAX)?;
         check_capacity("hull_capacity", def.hull_capacity, MAX)?;
         check_capacity("event_capacity", def.event_capacity, MAX)?;
+        if let Some(h) = def.task_hooks {
+            check_capacity("task_hooks.worker_count", h.worker_count, 1024)?;
+        }
 
         let alloc = match def.allocator {
             Some(h) => WorldAlloc::Host(h),
@@ -244,6 +252,7 @@ impl World {
         let broad = BroadPhase::new(ns, def.pair_capacity as usize, nc, alloc)?;
         let restore_info = FixedVec::filled(nh + nb + ns + nc, 0u64, alloc, "body_capacity")?;
         let solver = SolverScratch::new(nb, nc, alloc)?;
+        let tasks = Tasks::new(def.task_hooks, nb.max(nc).max(ns), alloc)?;
         let begin_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
         let end_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
         Ok(World {
@@ -263,6 +272,7 @@ impl World {
             broad,
             restore_info,
             solver,
+            tasks,
             begin_events,
             end_events,
             counters: Counters::default(),
@@ -561,6 +571,7 @@ impl World {
             + self.broad.memory_usage()
             + self.restore_info.capacity() * 8
             + self.solver.memory_usage()
+            + self.tasks.memory_usage()
             + (self.begin_events.capacity() + self.end_events.capacity())
                 * size_of::<ContactEvent>()
     }

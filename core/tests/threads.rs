@@ -1,0 +1,148 @@
+//! Threads: any number of workers and any split give the single-threaded bits; worlds
+//! share nothing; many threads may read one world between steps.
+
+#![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
+
+mod common;
+#[path = "../../test/determinism/src/tasks.rs"]
+mod tasks;
+
+use common::*;
+use maul3d::math::{DVec3, Quat, Vec3};
+use maul3d::{BodyDef, BodyType, ShapeDef, World, WorldDef};
+use std::sync::Arc;
+use tasks::TestTasks;
+
+fn build(def: WorldDef) -> World {
+    let mut w = World::new(&WorldDef {
+        body_capacity: 300,
+        shape_capacity: 300,
+        contact_capacity: 2000,
+        pair_capacity: 2000,
+        ..def
+    })
+    .unwrap();
+    ground(&mut w, 0.6);
+    pyramid(&mut w, 10, DVec3::new(-6.0, 0.0, 0.0));
+    let hull = w
+        .create_hull(&[
+            Vec3::new(-0.4, -0.3, -0.4),
+            Vec3::new(0.5, -0.3, -0.3),
+            Vec3::new(0.0, -0.35, 0.5),
+            Vec3::new(0.1, 0.5, 0.0),
+        ])
+        .unwrap();
+    for i in 0..60 {
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: DVec3::new(
+                    4.0 + (i % 4) as f64 * 0.9,
+                    1.0 + (i / 4) as f64 * 0.8,
+                    (i % 3) as f64 * 0.3,
+                ),
+                rotation: Quat::from_axis_angle(Vec3::new(0.2, 1.0, 0.3).normalize(), i as f32),
+                ..Default::default()
+            })
+            .unwrap();
+        if i % 2 == 0 {
+            w.create_hull_shape(b, &ShapeDef::default(), hull).unwrap();
+        } else {
+            w.create_box_shape(b, &ShapeDef::default(), Vec3::new(0.35, 0.3, 0.25))
+                .unwrap();
+        }
+    }
+    w
+}
+
+fn hashes(mut w: World, steps: usize) -> Vec<u64> {
+    (0..steps)
+        .map(|_| {
+            w.step(DT, SUBSTEPS).unwrap();
+            w.hash()
+        })
+        .collect()
+}
+
+#[test]
+fn every_worker_count_and_split_gives_the_single_threaded_hashes() {
+    let reference = hashes(build(WorldDef::default()), 120);
+    for (workers, threaded) in [
+        (1, true),
+        (2, true),
+        (3, true),
+        (4, true),
+        (8, true),
+        (4, false),
+    ] {
+        let pool = TestTasks::new(workers, threaded, 0x5eed + workers as u64);
+        let w = build(WorldDef {
+            task_hooks: Some(pool.hooks()),
+            ..Default::default()
+        });
+        assert_eq!(
+            hashes(w, 120),
+            reference,
+            "{workers} workers (threaded: {threaded})"
+        );
+    }
+}
+
+#[test]
+fn two_worlds_on_two_threads_equal_the_two_stepped_in_turn() {
+    let a = hashes(build(WorldDef::default()), 90);
+    let b = hashes(
+        build(WorldDef {
+            enable_sleep: false,
+            ..Default::default()
+        }),
+        90,
+    );
+    let (ta, tb) = std::thread::scope(|s| {
+        let ha = s.spawn(|| hashes(build(WorldDef::default()), 90));
+        let hb = s.spawn(|| {
+            hashes(
+                build(WorldDef {
+                    enable_sleep: false,
+                    ..Default::default()
+                }),
+                90,
+            )
+        });
+        (ha.join().unwrap(), hb.join().unwrap())
+    });
+    assert_eq!(ta, a);
+    assert_eq!(tb, b);
+}
+
+#[test]
+fn many_threads_read_one_world_between_steps() {
+    fn assert_sync<T: Sync + Send>() {}
+    assert_sync::<World>();
+    let mut w = build(WorldDef::default());
+    step_n(&mut w, 40);
+    let h = w.hash();
+    let size = w.snapshot_size();
+    let mut reference = vec![0u8; size];
+    w.snapshot(&mut reference).unwrap();
+    let ids: Vec<_> = w.body_ids().collect();
+    let world = Arc::new(w);
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let world = world.clone();
+            let ids = &ids;
+            let reference = &reference;
+            s.spawn(move || {
+                for k in 0..20 {
+                    assert_eq!(world.hash(), h);
+                    let mut buf = vec![0u8; size];
+                    world.snapshot(&mut buf).unwrap();
+                    assert_eq!(&buf, reference);
+                    let id = ids[(t * 7 + k) % ids.len()];
+                    assert!(world.body_position(id).unwrap().is_valid());
+                    let _ = world.body_linear_velocity(id).unwrap();
+                }
+            });
+        }
+    });
+}
