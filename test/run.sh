@@ -26,4 +26,5 @@ stage "toolchain components" ensure_components
 stage "cargo fmt --check" cargo fmt --all -- --check
 stage "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings
 stage "cargo test (workspace)" cargo test --workspace
+stage "hash matrix (6 cells)" bash test/hash-matrix.sh
 echo "all tests passed in $(($(date +%s) - start_all)) s"

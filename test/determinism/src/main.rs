@@ -1,0 +1,183 @@
+//! `maul3d-hashes`: the determinism program of the hash matrix.
+//!
+//! Steps every scene of `maul3d_determinism::SCENES` on one thread, then again through a
+//! task system that splits ranges at random sizes (on 4 real threads, or in random order on
+//! one thread where there are none), checks both agree at every step, and prints the
+//! per-step hashes (`scene step hash`). With `--check FILE` it compares them with a
+//! committed file and exits non-zero on any difference; `--write FILE` regenerates it;
+//! `--fp-modes` runs the C harness (thread in flush-to-zero and every rounding mode).
+//! Each scene runs on a thread with a small stack: 48 KiB in release, 64 KiB in debug.
+
+use maul3d_determinism::{Driver, SCENES, STEPS, format_lines, tasks::TestTasks};
+use std::process::ExitCode;
+
+#[cfg(fp_harness)]
+unsafe extern "C" {
+    fn m3test_fp_modes(scenes: i32, steps: i32) -> i32;
+}
+
+/// C harness entry: builds a scene (in the caller's environment, which is the default).
+#[cfg(fp_harness)]
+#[unsafe(no_mangle)]
+pub extern "C" fn m3test_build(scene: i32) -> *mut maul3d::World {
+    maul3d::fp::with_library_fp(|| {
+        let (w, _) = Driver::build(scene as usize % SCENES.len(), None);
+        Box::into_raw(Box::new(w))
+    })
+}
+
+/// C harness entry: steps a scene's world through the library's FP shim; returns the hash.
+#[cfg(fp_harness)]
+#[unsafe(no_mangle)]
+pub extern "C" fn m3test_step_hash(world: *mut maul3d::World, steps: i32) -> u64 {
+    maul3d::fp::with_library_fp(|| {
+        // SAFETY: `world` came from m3test_build and is used by one thread.
+        let w = unsafe { &mut *world };
+        for _ in 0..steps {
+            w.step(1.0 / 60.0, 4).unwrap();
+        }
+        w.hash()
+    })
+}
+
+/// C harness entry: frees a world from m3test_build.
+#[cfg(fp_harness)]
+#[unsafe(no_mangle)]
+pub extern "C" fn m3test_free(world: *mut maul3d::World) {
+    // SAFETY: `world` came from m3test_build and is freed once.
+    drop(unsafe { Box::from_raw(world) });
+}
+
+fn run_scene(scene: usize, threaded: bool) -> Result<Vec<u64>, String> {
+    let (mut w, mut d) = Driver::build(scene, None);
+    let single = with_small_stack_stepper(|step| d.run(&mut w, STEPS, step));
+    let pool = TestTasks::new(4, threaded, 0xC0FFEE + scene as u64);
+    let (mut w, mut d) = Driver::build(scene, Some(pool.hooks()));
+    let split = with_small_stack_stepper(|step| d.run(&mut w, STEPS, step));
+    drop(w);
+    drop(pool);
+    if let Some(step) = single.iter().zip(split.iter()).position(|(a, b)| a != b) {
+        return Err(format!(
+            "{}: random task splits differ from one thread at step {}",
+            SCENES[scene],
+            step + 1
+        ));
+    }
+    Ok(single)
+}
+
+/// Gives `f` a step function that runs each step on one thread whose stack is 48 KiB
+/// optimised and 64 KiB in debug: the narrow phase and the solver must fit (the calls
+/// between steps run on the calling thread).
+fn with_small_stack_stepper<R>(f: impl FnOnce(&mut dyn FnMut(&mut maul3d::World)) -> R) -> R {
+    if cfg!(target_family = "wasm") {
+        return f(&mut |w: &mut maul3d::World| Driver::step(w));
+    }
+    let stack = if cfg!(debug_assertions) {
+        64 * 1024
+    } else {
+        48 * 1024
+    };
+    let (to_stepper, jobs) = std::sync::mpsc::channel::<usize>();
+    let (to_caller, done) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn_scoped(s, move || {
+                for ptr in jobs {
+                    // SAFETY: the caller sent a pointer to a world it does not touch until
+                    // we answer on `to_caller`.
+                    let w = unsafe { &mut *(ptr as *mut maul3d::World) };
+                    Driver::step(w);
+                    to_caller.send(()).expect("caller waits");
+                }
+            })
+            .expect("spawn the stepping thread");
+        let r = f(&mut |w: &mut maul3d::World| {
+            to_stepper
+                .send(w as *mut maul3d::World as usize)
+                .expect("stepper alive");
+            done.recv().expect("the step panicked");
+        });
+        drop(to_stepper);
+        r
+    })
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let flag = |name: &str| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+    };
+    let threaded = !cfg!(target_family = "wasm");
+    let mut out = String::new();
+    for scene in 0..SCENES.len() {
+        match run_scene(scene, threaded) {
+            Ok(h) => format_lines(scene, &h, &mut out),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if args.iter().any(|a| a == "--fp-modes") {
+        #[cfg(fp_harness)]
+        {
+            // SAFETY: the harness calls back into the entries above only.
+            let failures = unsafe { m3test_fp_modes(SCENES.len() as i32, 60) };
+            if failures != 0 {
+                eprintln!("{failures} floating-point mode cases failed");
+                return ExitCode::FAILURE;
+            }
+        }
+        #[cfg(not(fp_harness))]
+        println!("fp-mode (none: this target has no floating-point environment)");
+    }
+    if let Some(path) = flag("--write") {
+        if let Err(e) = std::fs::write(&path, &out) {
+            eprintln!("cannot write {path}: {e}");
+            return ExitCode::FAILURE;
+        }
+        println!("wrote {} lines to {path}", out.lines().count());
+        return ExitCode::SUCCESS;
+    }
+    if let Some(path) = flag("--check") {
+        let expected = match std::fs::read_to_string(&path) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("cannot read {path}: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        for (k, (a, b)) in out.lines().zip(expected.lines()).enumerate() {
+            if a != b {
+                eprintln!("line {}: got `{a}`, expected `{b}`", k + 1);
+                return ExitCode::FAILURE;
+            }
+        }
+        if out.lines().count() != expected.lines().count() {
+            eprintln!(
+                "line counts differ: {} vs {}",
+                out.lines().count(),
+                expected.lines().count()
+            );
+            return ExitCode::FAILURE;
+        }
+        // One summary line per scene: its final hash.
+        for (scene, name) in SCENES.iter().enumerate() {
+            let last = out
+                .lines()
+                .filter(|l| l.starts_with(&format!("{name} ")))
+                .last()
+                .unwrap_or("");
+            let _ = scene;
+            println!("ok {last}");
+        }
+        return ExitCode::SUCCESS;
+    }
+    print!("{out}");
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The hash matrix: builds the determinism program (test/determinism) for every cell,
+# runs it where it runs here, and checks every cell prints the per-step hashes committed
+# in test/hashes.txt. Prints a table (cell × scene × final hash) and exits non-zero unless
+# every cell matches. Cells: x86_64 release, debug and -C target-cpu=x86-64-v3 (native),
+# aarch64 (qemu-aarch64), i686 (qemu-i386), wasm32-wasip1 (Node's WASI).
+#
+# Regenerate test/hashes.txt (only when a change is meant to move results):
+#   cargo run --release -p maul3d-determinism -- --write test/hashes.txt
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+expected=test/hashes.txt
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+pkg=maul3d-determinism
+bin=maul3d-hashes
+
+ensure() {
+  local missing=()
+  for t in aarch64-unknown-linux-gnu i686-unknown-linux-gnu wasm32-wasip1; do
+    rustup target list --installed | grep -qx "$t" || missing+=("$t")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then rustup target add "${missing[@]}"; fi
+  local pkgs=()
+  command -v qemu-aarch64 >/dev/null || pkgs+=(qemu-user)
+  command -v aarch64-linux-gnu-gcc >/dev/null || pkgs+=(gcc-aarch64-linux-gnu)
+  command -v i686-linux-gnu-gcc >/dev/null || pkgs+=(gcc-i686-linux-gnu)
+  [ -d /usr/i686-linux-gnu/lib ] || pkgs+=(libc6-dev-i386-cross)
+  command -v node >/dev/null || pkgs+=(nodejs)
+  if [ ${#pkgs[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update -q >/dev/null
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q "${pkgs[@]}" >/dev/null
+  fi
+}
+ensure
+
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
+export CARGO_TARGET_I686_UNKNOWN_LINUX_GNU_LINKER=i686-linux-gnu-gcc
+export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
+export CC_i686_unknown_linux_gnu=i686-linux-gnu-gcc
+
+run_cell() {
+  local cell=$1
+  shift
+  local t0
+  t0=$(date +%s)
+  if ! "$@" --fp-modes >"$out/$cell.raw" 2>"$out/$cell.err"; then
+    echo "cell $cell: the program failed:" >&2
+    tail -5 "$out/$cell.err" >&2
+    return 1
+  fi
+  grep -v '^fp-mode' "$out/$cell.raw" >"$out/$cell.txt" || true
+  grep '^fp-mode' "$out/$cell.raw" >"$out/$cell.fp" || true
+  echo "$cell: $(($(date +%s) - t0)) s" >>"$out/times"
+}
+
+build() { cargo build -q "$@" -p $pkg; }
+
+build --release
+run_cell x86_64-release target/release/$bin
+build
+run_cell x86_64-debug target/debug/$bin
+RUSTFLAGS="-C target-cpu=x86-64-v3" cargo build -q --release -p $pkg --target-dir target/x86-64-v3
+run_cell x86_64-v3 target/x86-64-v3/release/$bin
+build --release --target aarch64-unknown-linux-gnu
+run_cell aarch64 qemu-aarch64 -L /usr/aarch64-linux-gnu target/aarch64-unknown-linux-gnu/release/$bin
+build --release --target i686-unknown-linux-gnu
+run_cell i686 qemu-i386 -L /usr/i686-linux-gnu target/i686-unknown-linux-gnu/release/$bin
+build --release --target wasm32-wasip1
+run_cell wasm32 node --no-warnings test/determinism/run-wasi.mjs target/wasm32-wasip1/release/$bin.wasm
+
+status=0
+scenes=$(awk '{print $1}' "$expected" | uniq)
+printf '%-16s' cell
+for s in $scenes; do printf ' %-18s' "$s"; done
+printf ' %s\n' "fp modes"
+for cell in x86_64-release x86_64-debug x86_64-v3 aarch64 i686 wasm32; do
+  printf '%-16s' "$cell"
+  for s in $scenes; do
+    last=$(awk -v s="$s" '$1==s {h=$3} END {print h}' "$out/$cell.txt")
+    if diff -q <(awk -v s="$s" '$1==s' "$out/$cell.txt") <(awk -v s="$s" '$1==s' "$expected") >/dev/null; then
+      printf ' %-18s' "$last"
+    else
+      printf ' %-18s' "DIFF:$last"
+      status=1
+    fi
+  done
+  if grep -q FAILED "$out/$cell.fp"; then
+    printf ' FAILED\n'
+    status=1
+  elif grep -q 'same hashes' "$out/$cell.fp"; then
+    printf ' %s cases kept\n' "$(grep -c 'same hashes' "$out/$cell.fp")"
+  else
+    printf ' n/a (no FP environment)\n'
+  fi
+done
+cat "$out/times"
+if [ $status -ne 0 ]; then
+  echo "hash matrix: cells differ from $expected" >&2
+  for cell in x86_64-release x86_64-debug x86_64-v3 aarch64 i686 wasm32; do
+    diff "$out/$cell.txt" "$expected" | head -3 >&2 || true
+  done
+fi
+exit $status
