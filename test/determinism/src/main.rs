@@ -27,9 +27,12 @@ pub extern "C" fn m3test_build(scene: i32) -> *mut maul3d::World {
 }
 
 /// C harness entry: steps a scene's world through the library's FP shim; returns the hash.
+///
+/// # Safety
+/// `world` must come from `m3test_build`, not yet freed, used by one thread.
 #[cfg(fp_harness)]
 #[unsafe(no_mangle)]
-pub extern "C" fn m3test_step_hash(world: *mut maul3d::World, steps: i32) -> u64 {
+pub unsafe extern "C" fn m3test_step_hash(world: *mut maul3d::World, steps: i32) -> u64 {
     maul3d::fp::with_library_fp(|| {
         // SAFETY: `world` came from m3test_build and is used by one thread.
         let w = unsafe { &mut *world };
@@ -41,9 +44,12 @@ pub extern "C" fn m3test_step_hash(world: *mut maul3d::World, steps: i32) -> u64
 }
 
 /// C harness entry: frees a world from m3test_build.
+///
+/// # Safety
+/// `world` must come from `m3test_build` and be freed once.
 #[cfg(fp_harness)]
 #[unsafe(no_mangle)]
-pub extern "C" fn m3test_free(world: *mut maul3d::World) {
+pub unsafe extern "C" fn m3test_free(world: *mut maul3d::World) {
     // SAFETY: `world` came from m3test_build and is freed once.
     drop(unsafe { Box::from_raw(world) });
 }
@@ -170,8 +176,7 @@ fn main() -> ExitCode {
         for (scene, name) in SCENES.iter().enumerate() {
             let last = out
                 .lines()
-                .filter(|l| l.starts_with(&format!("{name} ")))
-                .last()
+                .rfind(|l| l.starts_with(&format!("{name} ")))
                 .unwrap_or("");
             let _ = scene;
             println!("ok {last}");
