@@ -82,5 +82,6 @@ pub fn rot_about_z(angle: f32) -> Quat {
 }
 
 pub fn horizontal_distance(a: DVec3, b: DVec3) -> f64 {
-    ((a.x - b.x).powi(2) + (a.z - b.z).powi(2)).sqrt()
+    let (dx, dz) = (a.x - b.x, a.z - b.z);
+    (dx * dx + dz * dz).sqrt()
 }
