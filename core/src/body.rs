@@ -249,6 +249,7 @@ impl Body {
 
 use crate::error::{Error, Result};
 use crate::id::BodyId;
+use crate::journal::{enc_body, encode_body_def, kind};
 use crate::math::{POSITION_EXACT_BOUND, round_to_grid};
 use crate::world::{World, alloc_slot};
 
@@ -335,7 +336,12 @@ impl World {
         })?;
         self.body_count += 1;
         self.update_body_mass(slot);
-        Ok(self.body_id(slot))
+        let id = self.body_id(slot);
+        self.rec(kind::CREATE_BODY, |e| {
+            encode_body_def(e, def);
+            enc_body(e, id);
+        });
+        Ok(id)
     }
 
     /// Destroys a body, its shapes and contacts; bodies it touched wake up.
@@ -355,6 +361,7 @@ impl World {
         let ok = self.body_free.push(slot);
         debug_assert!(ok);
         self.body_count -= 1;
+        self.rec(kind::DESTROY_BODY, |e| enc_body(e, id));
         Ok(())
     }
 
@@ -432,6 +439,10 @@ impl World {
     pub fn set_body_user_data(&mut self, id: BodyId, data: u64) -> Result<()> {
         let slot = self.body_slot(id)?;
         self.bodies[slot].user_data = data;
+        self.rec(kind::SET_BODY_USER_DATA, |e| {
+            enc_body(e, id);
+            e.u64(data);
+        });
         Ok(())
     }
 
@@ -442,6 +453,7 @@ impl World {
         position: DVec3,
         rotation: Quat,
     ) -> Result<()> {
+        let raw = (position, rotation);
         let slot = self.body_slot(id)?;
         let position = check_position("position", position)?;
         let rotation = check_rotation(rotation)?;
@@ -451,6 +463,11 @@ impl World {
         b.rotation = rotation;
         self.wake_body(slot as u32);
         self.refresh_body_bounds(slot as u32, true);
+        self.rec(kind::SET_BODY_TRANSFORM, |e| {
+            enc_body(e, id);
+            e.dvec3(raw.0);
+            e.quat(raw.1);
+        });
         Ok(())
     }
 
@@ -466,6 +483,11 @@ impl World {
         b.linear_velocity = linear.mul_elements(b.locks.linear_mask());
         b.angular_velocity = angular.mul_elements(b.locks.angular_mask());
         self.wake_body(slot as u32);
+        self.rec(kind::SET_BODY_VELOCITY, |e| {
+            enc_body(e, id);
+            e.vec3(linear);
+            e.vec3(angular);
+        });
         Ok(())
     }
 
@@ -536,6 +558,10 @@ impl World {
         }
         self.bodies[slot].force += force;
         self.wake_body(slot as u32);
+        self.rec(kind::APPLY_FORCE_TO_CENTER, |e| {
+            enc_body(e, id);
+            e.vec3(force);
+        });
         Ok(())
     }
 
@@ -558,6 +584,11 @@ impl World {
         b.force += force;
         b.torque += r.cross(force);
         self.wake_body(slot as u32);
+        self.rec(kind::APPLY_FORCE, |e| {
+            enc_body(e, id);
+            e.vec3(force);
+            e.dvec3(point);
+        });
         Ok(())
     }
 
@@ -570,6 +601,10 @@ impl World {
         }
         self.bodies[slot].torque += torque;
         self.wake_body(slot as u32);
+        self.rec(kind::APPLY_TORQUE, |e| {
+            enc_body(e, id);
+            e.vec3(torque);
+        });
         Ok(())
     }
 
@@ -595,6 +630,11 @@ impl World {
         b.angular_velocity = (b.angular_velocity + ii.mul_vec(r.cross(impulse)))
             .mul_elements(b.locks.angular_mask());
         self.wake_body(slot as u32);
+        self.rec(kind::APPLY_LINEAR_IMPULSE, |e| {
+            enc_body(e, id);
+            e.vec3(impulse);
+            e.dvec3(point);
+        });
         Ok(())
     }
 
@@ -616,6 +656,10 @@ impl World {
         b.angular_velocity =
             (b.angular_velocity + ii.mul_vec(impulse)).mul_elements(b.locks.angular_mask());
         self.wake_body(slot as u32);
+        self.rec(kind::APPLY_ANGULAR_IMPULSE, |e| {
+            enc_body(e, id);
+            e.vec3(impulse);
+        });
         Ok(())
     }
 
@@ -637,6 +681,10 @@ impl World {
         self.update_body_mass(slot);
         self.add_body_proxies(slot);
         self.wake_body(slot);
+        self.rec(kind::SET_BODY_TYPE, |e| {
+            enc_body(e, id);
+            e.u8(body_type as u8);
+        });
         Ok(())
     }
 
@@ -655,6 +703,10 @@ impl World {
             self.remove_body_proxies(slot);
             self.bodies[slot as usize].enabled = false;
         }
+        self.rec(kind::SET_BODY_ENABLED, |e| {
+            enc_body(e, id);
+            e.bool(enabled);
+        });
         Ok(())
     }
 
@@ -666,6 +718,10 @@ impl World {
         } else {
             self.sleep_island(slot);
         }
+        self.rec(kind::SET_BODY_AWAKE, |e| {
+            enc_body(e, id);
+            e.bool(awake);
+        });
         Ok(())
     }
 
@@ -676,6 +732,10 @@ impl World {
         if !enable {
             self.wake_island(slot as u32);
         }
+        self.rec(kind::SET_BODY_SLEEP_ENABLED, |e| {
+            enc_body(e, id);
+            e.bool(enable);
+        });
         Ok(())
     }
 
@@ -684,6 +744,10 @@ impl World {
         let slot = self.body_slot(id)?;
         check_nonneg("sleep_threshold", threshold)?;
         self.bodies[slot].sleep_threshold = threshold;
+        self.rec(kind::SET_BODY_SLEEP_THRESHOLD, |e| {
+            enc_body(e, id);
+            e.f32(threshold);
+        });
         Ok(())
     }
 
@@ -694,6 +758,11 @@ impl World {
         check_nonneg("angular_damping", angular)?;
         self.bodies[slot].linear_damping = linear;
         self.bodies[slot].angular_damping = angular;
+        self.rec(kind::SET_BODY_DAMPING, |e| {
+            enc_body(e, id);
+            e.f32(linear);
+            e.f32(angular);
+        });
         Ok(())
     }
 
@@ -703,6 +772,10 @@ impl World {
         crate::error::check_finite("gravity_scale", scale)?;
         self.bodies[slot].gravity_scale = scale;
         self.wake_body(slot as u32);
+        self.rec(kind::SET_BODY_GRAVITY_SCALE, |e| {
+            enc_body(e, id);
+            e.f32(scale);
+        });
         Ok(())
     }
 
@@ -714,6 +787,10 @@ impl World {
         b.linear_velocity = b.linear_velocity.mul_elements(locks.linear_mask());
         b.angular_velocity = b.angular_velocity.mul_elements(locks.angular_mask());
         self.wake_body(slot as u32);
+        self.rec(kind::SET_BODY_MOTION_LOCKS, |e| {
+            enc_body(e, id);
+            e.u8(locks.bits());
+        });
         Ok(())
     }
 
@@ -721,6 +798,10 @@ impl World {
     pub fn set_body_bullet(&mut self, id: BodyId, bullet: bool) -> Result<()> {
         let slot = self.body_slot(id)?;
         self.bodies[slot].bullet = bullet;
+        self.rec(kind::SET_BODY_BULLET, |e| {
+            enc_body(e, id);
+            e.bool(bullet);
+        });
         Ok(())
     }
 
@@ -757,6 +838,18 @@ impl World {
         self.bodies[slot].mass_override = data;
         self.update_body_mass(slot as u32);
         self.wake_body(slot as u32);
+        self.rec(kind::SET_BODY_MASS_DATA, |e| {
+            enc_body(e, id);
+            match &data {
+                Some(m) => {
+                    e.bool(true);
+                    e.f32(m.mass);
+                    e.vec3(m.center);
+                    e.mat3(&m.inertia);
+                }
+                None => e.bool(false),
+            }
+        });
         Ok(())
     }
 

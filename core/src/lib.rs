@@ -34,6 +34,7 @@ pub mod error;
 pub mod fp;
 pub mod geometry;
 pub mod id;
+mod journal;
 pub mod math;
 mod profile;
 mod shape;
@@ -47,6 +48,10 @@ pub use body::{BodyDef, BodyType, MotionLocks};
 pub use error::{Error, Result};
 pub use geometry::{Capsule, MassData, Sphere};
 pub use id::{BodyId, HullId, ShapeId};
+pub use journal::{
+    CONTAINER_HEADER_SIZE, CONTAINER_REVISION, JournalInfo, ReplayView, TAPE_HEADER_SIZE,
+    TAPE_MAJOR, TAPE_MINOR, decode_replay, describe_journal, encode_replay, encoded_replay_size,
+};
 pub use profile::Profile;
 pub use shape::{BoxShape, Filter, ShapeDef, ShapeGeometry, ShapeKind};
 pub use state::{BodyDiff, SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};

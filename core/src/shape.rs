@@ -7,6 +7,7 @@ use crate::geometry::hull::MAX_HULL_POINTS;
 use crate::geometry::hull::{BoxHull, Hull};
 use crate::geometry::{Capsule, MassData, Sphere, bounds, mass};
 use crate::id::{BodyId, HullId, ShapeId};
+use crate::journal::{enc_body, enc_hull, enc_shape, enc_shape_geometry, encode_shape_def, kind};
 use crate::math::{Aabb, DAabb, Quat, Transform, Vec3, max};
 use crate::world::{AABB_MARGIN, World, alloc_slot};
 
@@ -375,11 +376,19 @@ impl World {
             capacity: self.def.hull_capacity as u64,
         })?;
         self.hull_count += 1;
-        Ok(HullId {
+        let id = HullId {
             index: slot + 1,
             generation: self.hulls[slot as usize].generation,
             world: self.tag,
-        })
+        };
+        self.rec(kind::CREATE_HULL, |e| {
+            e.u32(points.len() as u32);
+            for p in points {
+                e.vec3(*p);
+            }
+            enc_hull(e, id);
+        });
+        Ok(id)
     }
 
     /// Destroys a hull; refused while shapes use it.
@@ -398,6 +407,7 @@ impl World {
         let ok = self.hull_free.push(slot as u32);
         debug_assert!(ok);
         self.hull_count -= 1;
+        self.rec(kind::DESTROY_HULL, |e| enc_hull(e, id));
         Ok(())
     }
 
@@ -494,7 +504,22 @@ impl World {
         }
         self.update_body_mass(bslot);
         self.wake_body(bslot);
-        Ok(self.shape_id(slot))
+        let id = self.shape_id(slot);
+        let hull = match geometry {
+            ShapeGeometry::Hull(h) => Some(HullId {
+                index: h + 1,
+                generation: self.hulls[h as usize].generation,
+                world: self.tag,
+            }),
+            _ => None,
+        };
+        self.rec(kind::CREATE_SHAPE, |e| {
+            enc_body(e, body);
+            encode_shape_def(e, def);
+            enc_shape_geometry(e, &geometry, hull);
+            enc_shape(e, id);
+        });
+        Ok(id)
     }
 
     /// Destroys a shape and its contacts; the body's mass is recomputed.
@@ -522,6 +547,7 @@ impl World {
         self.free_shape(slot);
         self.update_body_mass(body);
         self.wake_body(body);
+        self.rec(kind::DESTROY_SHAPE, |e| enc_shape(e, id));
         Ok(())
     }
 
@@ -642,6 +668,10 @@ impl World {
         let slot = self.shape_slot(id)?;
         crate::error::check_range("friction", friction, 0.0, f32::MAX, "finite and >= 0")?;
         self.shapes[slot].friction = friction;
+        self.rec(kind::SET_SHAPE_FRICTION, |e| {
+            enc_shape(e, id);
+            e.f32(friction);
+        });
         Ok(())
     }
 
@@ -650,6 +680,10 @@ impl World {
         let slot = self.shape_slot(id)?;
         crate::error::check_range("restitution", restitution, 0.0, f32::MAX, "finite and >= 0")?;
         self.shapes[slot].restitution = restitution;
+        self.rec(kind::SET_SHAPE_RESTITUTION, |e| {
+            enc_shape(e, id);
+            e.f32(restitution);
+        });
         Ok(())
     }
 
@@ -664,6 +698,10 @@ impl World {
             "finite and >= 0",
         )?;
         self.shapes[slot].rolling_resistance = value;
+        self.rec(kind::SET_SHAPE_ROLLING_RESISTANCE, |e| {
+            enc_shape(e, id);
+            e.f32(value);
+        });
         Ok(())
     }
 
@@ -678,6 +716,10 @@ impl World {
         self.shapes[slot].mass_data = md;
         self.update_body_mass(body);
         self.wake_body(body);
+        self.rec(kind::SET_SHAPE_DENSITY, |e| {
+            enc_shape(e, id);
+            e.f32(density);
+        });
         Ok(())
     }
 
@@ -692,6 +734,12 @@ impl World {
             self.mark_enlarged(slot as u32);
         }
         self.wake_body(body);
+        self.rec(kind::SET_SHAPE_FILTER, |e| {
+            enc_shape(e, id);
+            e.u64(filter.category_bits);
+            e.u64(filter.mask_bits);
+            e.i32(filter.group_index);
+        });
         Ok(())
     }
 

@@ -45,7 +45,7 @@ impl Sink for Fnv {
 }
 
 /// Counts bytes.
-struct Count(usize);
+pub(crate) struct Count(pub(crate) usize);
 
 impl Sink for Count {
     fn put(&mut self, bytes: &[u8]) {
@@ -72,59 +72,59 @@ impl Sink for Out<'_> {
 pub(crate) struct Enc<'a, S: Sink>(pub &'a mut S);
 
 impl<S: Sink> Enc<'_, S> {
-    fn u8(&mut self, v: u8) {
+    pub(crate) fn u8(&mut self, v: u8) {
         self.0.put(&[v]);
     }
-    fn bool(&mut self, v: bool) {
+    pub(crate) fn bool(&mut self, v: bool) {
         self.u8(v as u8);
     }
-    fn u16(&mut self, v: u16) {
+    pub(crate) fn u16(&mut self, v: u16) {
         self.0.put(&v.to_le_bytes());
     }
-    fn u32(&mut self, v: u32) {
+    pub(crate) fn u32(&mut self, v: u32) {
         self.0.put(&v.to_le_bytes());
     }
-    fn i32(&mut self, v: i32) {
+    pub(crate) fn i32(&mut self, v: i32) {
         self.0.put(&v.to_le_bytes());
     }
-    fn u64(&mut self, v: u64) {
+    pub(crate) fn u64(&mut self, v: u64) {
         self.0.put(&v.to_le_bytes());
     }
-    fn i64(&mut self, v: i64) {
+    pub(crate) fn i64(&mut self, v: i64) {
         self.0.put(&v.to_le_bytes());
     }
-    fn f32(&mut self, v: f32) {
+    pub(crate) fn f32(&mut self, v: f32) {
         self.u32(v.to_bits());
     }
-    fn f64(&mut self, v: f64) {
+    pub(crate) fn f64(&mut self, v: f64) {
         self.u64(v.to_bits());
     }
-    fn vec3(&mut self, v: Vec3) {
+    pub(crate) fn vec3(&mut self, v: Vec3) {
         self.f32(v.x);
         self.f32(v.y);
         self.f32(v.z);
     }
-    fn dvec3(&mut self, v: DVec3) {
+    pub(crate) fn dvec3(&mut self, v: DVec3) {
         self.f64(v.x);
         self.f64(v.y);
         self.f64(v.z);
     }
-    fn quat(&mut self, q: Quat) {
+    pub(crate) fn quat(&mut self, q: Quat) {
         self.f32(q.x);
         self.f32(q.y);
         self.f32(q.z);
         self.f32(q.w);
     }
-    fn mat3(&mut self, m: &Mat3) {
+    pub(crate) fn mat3(&mut self, m: &Mat3) {
         self.vec3(m.cx);
         self.vec3(m.cy);
         self.vec3(m.cz);
     }
-    fn daabb(&mut self, a: &DAabb) {
+    pub(crate) fn daabb(&mut self, a: &DAabb) {
         self.dvec3(a.lower);
         self.dvec3(a.upper);
     }
-    fn free_list(&mut self, free: &[u32]) {
+    pub(crate) fn free_list(&mut self, free: &[u32]) {
         self.u32(free.len() as u32);
         for &f in free {
             self.u32(f);
@@ -148,7 +148,7 @@ fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
     e.bool(d.enable_sleep);
 }
 
-fn encode_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry) {
+pub(crate) fn encode_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry) {
     match g {
         ShapeGeometry::Sphere(s) => {
             e.u8(0);
@@ -304,15 +304,15 @@ fn encode_host_data<S: Sink>(w: &World, e: &mut Enc<S>) {
 
 /// Reads the encoding back; every read is bounds-checked and every value validated, so no
 /// input can panic it.
-struct Dec<'a> {
-    buf: &'a [u8],
-    pos: usize,
+pub(crate) struct Dec<'a> {
+    pub(crate) buf: &'a [u8],
+    pub(crate) pos: usize,
 }
 
 const DAMAGED: Error = Error::Format("snapshot payload is cut short or inconsistent");
 
 impl Dec<'_> {
-    fn take<const N: usize>(&mut self) -> Result<[u8; N]> {
+    pub(crate) fn take<const N: usize>(&mut self) -> Result<[u8; N]> {
         let end = self.pos.checked_add(N).ok_or(DAMAGED)?;
         let s = self.buf.get(self.pos..end).ok_or(DAMAGED)?;
         self.pos = end;
@@ -320,32 +320,32 @@ impl Dec<'_> {
         a.copy_from_slice(s);
         Ok(a)
     }
-    fn u8(&mut self) -> Result<u8> {
+    pub(crate) fn u8(&mut self) -> Result<u8> {
         Ok(self.take::<1>()?[0])
     }
-    fn bool(&mut self) -> Result<bool> {
+    pub(crate) fn bool(&mut self) -> Result<bool> {
         match self.u8()? {
             0 => Ok(false),
             1 => Ok(true),
             _ => Err(Error::Format("a flag is neither 0 nor 1")),
         }
     }
-    fn u16(&mut self) -> Result<u16> {
+    pub(crate) fn u16(&mut self) -> Result<u16> {
         Ok(u16::from_le_bytes(self.take()?))
     }
-    fn u32(&mut self) -> Result<u32> {
+    pub(crate) fn u32(&mut self) -> Result<u32> {
         Ok(u32::from_le_bytes(self.take()?))
     }
-    fn i32(&mut self) -> Result<i32> {
+    pub(crate) fn i32(&mut self) -> Result<i32> {
         Ok(i32::from_le_bytes(self.take()?))
     }
-    fn u64(&mut self) -> Result<u64> {
+    pub(crate) fn u64(&mut self) -> Result<u64> {
         Ok(u64::from_le_bytes(self.take()?))
     }
-    fn i64(&mut self) -> Result<i64> {
+    pub(crate) fn i64(&mut self) -> Result<i64> {
         Ok(i64::from_le_bytes(self.take()?))
     }
-    fn f32(&mut self) -> Result<f32> {
+    pub(crate) fn f32(&mut self) -> Result<f32> {
         let v = f32::from_bits(self.u32()?);
         if v.is_finite() {
             Ok(v)
@@ -353,7 +353,7 @@ impl Dec<'_> {
             Err(Error::Format("a number is not finite"))
         }
     }
-    fn f64(&mut self) -> Result<f64> {
+    pub(crate) fn f64(&mut self) -> Result<f64> {
         let v = f64::from_bits(self.u64()?);
         if v.is_finite() {
             Ok(v)
@@ -361,13 +361,13 @@ impl Dec<'_> {
             Err(Error::Format("a number is not finite"))
         }
     }
-    fn vec3(&mut self) -> Result<Vec3> {
+    pub(crate) fn vec3(&mut self) -> Result<Vec3> {
         Ok(Vec3::new(self.f32()?, self.f32()?, self.f32()?))
     }
-    fn dvec3(&mut self) -> Result<DVec3> {
+    pub(crate) fn dvec3(&mut self) -> Result<DVec3> {
         Ok(DVec3::new(self.f64()?, self.f64()?, self.f64()?))
     }
-    fn quat(&mut self) -> Result<Quat> {
+    pub(crate) fn quat(&mut self) -> Result<Quat> {
         Ok(Quat::new(
             self.f32()?,
             self.f32()?,
@@ -375,15 +375,15 @@ impl Dec<'_> {
             self.f32()?,
         ))
     }
-    fn mat3(&mut self) -> Result<Mat3> {
+    pub(crate) fn mat3(&mut self) -> Result<Mat3> {
         Ok(Mat3::from_cols(self.vec3()?, self.vec3()?, self.vec3()?))
     }
-    fn daabb(&mut self) -> Result<DAabb> {
+    pub(crate) fn daabb(&mut self) -> Result<DAabb> {
         Ok(DAabb::new(self.dvec3()?, self.dvec3()?))
     }
 }
 
-fn check(ok: bool, why: &'static str) -> Result<()> {
+pub(crate) fn check(ok: bool, why: &'static str) -> Result<()> {
     if ok { Ok(()) } else { Err(Error::Format(why)) }
 }
 
@@ -407,7 +407,7 @@ fn decode_def(d: &mut Dec) -> Result<WorldDef> {
     Ok(def)
 }
 
-fn decode_geometry(d: &mut Dec) -> Result<ShapeGeometry> {
+pub(crate) fn decode_geometry(d: &mut Dec) -> Result<ShapeGeometry> {
     let size = |v: f32| v > 0.0 && v <= 1.0e6;
     let local = |v: Vec3| v.x.abs() <= 1.0e6 && v.y.abs() <= 1.0e6 && v.z.abs() <= 1.0e6;
     Ok(match d.u8()? {

@@ -7,6 +7,7 @@ use crate::broad_phase::pair_set::PairSet;
 use crate::contact::Contact;
 use crate::error::{Error, Result};
 use crate::id::{BodyId, HullId, ShapeId};
+use crate::journal::kind;
 use crate::math::{DVec3, GRID_STEP, POSITION_LIMIT, Vec3};
 use crate::profile::{Profile, Timer};
 use crate::shape::{HullSlot, Shape};
@@ -131,6 +132,9 @@ pub(crate) const TIME_TO_SLEEP: f32 = 0.5;
 pub struct World {
     pub(crate) tag: u32,
     pub(crate) def: WorldDef,
+    pub(crate) alloc: WorldAlloc,
+    /// The journal, if one was started (not state).
+    pub(crate) journal: Option<crate::journal::Journal>,
     /// State: steps taken.
     pub(crate) step_index: u64,
     /// State: world origin in 2^-32 units per axis.
@@ -258,6 +262,8 @@ impl World {
         Ok(World {
             tag: NEXT_WORLD_TAG.fetch_add(1, Ordering::Relaxed),
             def: *def,
+            alloc,
+            journal: None,
             step_index: 0,
             origin: [0; 3],
             bodies,
@@ -310,6 +316,7 @@ impl World {
             });
         }
         self.def.gravity = gravity;
+        self.rec(kind::SET_GRAVITY, |e| e.vec3(gravity));
         Ok(())
     }
 
@@ -325,6 +332,7 @@ impl World {
                 }
             }
         }
+        self.rec(kind::ENABLE_SLEEP, |e| e.bool(enable));
     }
 
     /// Solves every constraint one at a time instead of four at a time in each graph
@@ -413,6 +421,10 @@ impl World {
 
         self.step_index += 1;
         self.profile.step = total.elapsed_ms();
+        self.rec(kind::STEP, |e| {
+            e.f32(dt);
+            e.u32(substeps);
+        });
         Ok(())
     }
 
@@ -476,6 +488,7 @@ impl World {
         for (o, u) in self.origin.iter_mut().zip(units) {
             *o += u;
         }
+        self.rec(kind::SHIFT_ORIGIN, |e| e.dvec3(offset));
         Ok(())
     }
 

@@ -1,0 +1,435 @@
+//! The journal: record, replay, prefixes, damage, containers, random call sequences.
+
+#![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
+
+mod common;
+use common::*;
+use maul3d::math::{DVec3, Quat, Vec3};
+use maul3d::{
+    BodyDef, BodyId, BodyType, Capsule, Error, Filter, MotionLocks, ShapeDef, Sphere, World,
+    WorldDef, decode_replay, describe_journal, encode_replay, encoded_replay_size,
+};
+
+fn def() -> WorldDef {
+    WorldDef {
+        body_capacity: 128,
+        shape_capacity: 128,
+        contact_capacity: 1024,
+        pair_capacity: 1024,
+        hull_capacity: 4,
+        ..Default::default()
+    }
+}
+
+fn snapshot(w: &World) -> Vec<u8> {
+    let mut buf = vec![0u8; w.snapshot_size()];
+    w.snapshot(&mut buf).unwrap();
+    buf
+}
+
+fn twin(snap: &[u8]) -> World {
+    let mut w = World::new(&World::def_from_snapshot(snap).unwrap()).unwrap();
+    w.restore(snap).unwrap();
+    w
+}
+
+/// A session touching every recorded call; returns the per-step hashes.
+fn session(w: &mut World) -> Vec<u64> {
+    let mut hashes = Vec::new();
+    let g = w
+        .create_body(&BodyDef {
+            position: DVec3::new(0.0, -1.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(g, &ShapeDef::default(), Vec3::new(20.0, 1.0, 20.0))
+        .unwrap();
+    let hull = w
+        .create_hull(&[
+            Vec3::new(-0.4, 0.0, -0.4),
+            Vec3::new(0.4, 0.0, -0.4),
+            Vec3::new(0.0, 0.0, 0.5),
+            Vec3::new(0.0, 0.6, 0.0),
+        ])
+        .unwrap();
+    let mut bodies: Vec<BodyId> = Vec::new();
+    for i in 0..12 {
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: DVec3::new((i % 3) as f64, 0.6 + (i / 3) as f64, 0.0),
+                rotation: Quat::from_axis_angle(Vec3::Y, 0.2 * i as f32),
+                user_data: i as u64,
+                ..Default::default()
+            })
+            .unwrap();
+        let s = match i % 4 {
+            0 => w
+                .create_box_shape(b, &ShapeDef::default(), Vec3::splat(0.4))
+                .unwrap(),
+            1 => w
+                .create_sphere_shape(
+                    b,
+                    &ShapeDef::default(),
+                    &Sphere {
+                        center: Vec3::ZERO,
+                        radius: 0.4,
+                    },
+                )
+                .unwrap(),
+            2 => w
+                .create_capsule_shape(
+                    b,
+                    &ShapeDef::default(),
+                    &Capsule {
+                        center1: Vec3::new(0.0, -0.2, 0.0),
+                        center2: Vec3::new(0.0, 0.2, 0.0),
+                        radius: 0.3,
+                    },
+                )
+                .unwrap(),
+            _ => w.create_hull_shape(b, &ShapeDef::default(), hull).unwrap(),
+        };
+        if i == 5 {
+            w.set_shape_friction(s, 0.2).unwrap();
+            w.set_shape_restitution(s, 0.4).unwrap();
+            w.set_shape_rolling_resistance(s, 0.05).unwrap();
+            w.set_shape_density(s, 500.0).unwrap();
+            w.set_shape_filter(
+                s,
+                Filter {
+                    group_index: -1,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+        }
+        bodies.push(b);
+    }
+    for step in 0..90 {
+        match step {
+            5 => w
+                .set_body_velocity(
+                    bodies[0],
+                    Vec3::new(1.0, 2.0, 0.0),
+                    Vec3::new(0.0, 1.0, 0.0),
+                )
+                .unwrap(),
+            10 => w
+                .apply_force_to_center(bodies[1], Vec3::new(50.0, 0.0, 0.0))
+                .unwrap(),
+            11 => w
+                .apply_force(
+                    bodies[2],
+                    Vec3::new(0.0, 40.0, 0.0),
+                    DVec3::new(1.0, 2.0, 0.0),
+                )
+                .unwrap(),
+            12 => w.apply_torque(bodies[3], Vec3::new(0.0, 3.0, 0.0)).unwrap(),
+            13 => w
+                .apply_linear_impulse_to_center(bodies[4], Vec3::new(0.0, 5.0, 0.0))
+                .unwrap(),
+            14 => w
+                .apply_angular_impulse(bodies[5], Vec3::new(0.3, 0.0, 0.0))
+                .unwrap(),
+            20 => w
+                .set_body_transform(
+                    bodies[6],
+                    DVec3::new(3.0, 4.0, 0.0),
+                    Quat::from_axis_angle(Vec3::X, 0.3),
+                )
+                .unwrap(),
+            25 => w.set_body_damping(bodies[7], 0.5, 0.5).unwrap(),
+            26 => w.set_body_gravity_scale(bodies[8], 0.5).unwrap(),
+            27 => w
+                .set_body_motion_locks(bodies[9], MotionLocks::FIXED_ROTATION)
+                .unwrap(),
+            28 => w.set_body_sleep_threshold(bodies[10], 0.1).unwrap(),
+            29 => w.set_body_bullet(bodies[11], true).unwrap(),
+            30 => w.set_body_type(bodies[0], BodyType::Kinematic).unwrap(),
+            35 => w.set_body_enabled(bodies[1], false).unwrap(),
+            40 => w.set_body_enabled(bodies[1], true).unwrap(),
+            45 => w.destroy_body(bodies[2]).unwrap(),
+            46 => w.set_gravity(Vec3::new(0.0, -9.0, 0.5)).unwrap(),
+            47 => w.set_body_user_data(bodies[3], 99).unwrap(),
+            50 => w
+                .set_body_mass_data(
+                    bodies[4],
+                    Some(maul3d::MassData {
+                        mass: 3.0,
+                        center: Vec3::ZERO,
+                        inertia: maul3d::math::Mat3::diagonal(Vec3::splat(0.5)),
+                    }),
+                )
+                .unwrap(),
+            55 => w.shift_origin(DVec3::new(8.0, 0.0, -2.0)).unwrap(),
+            60 => w.set_body_awake(bodies[5], false).unwrap(),
+            61 => w.set_body_sleep_enabled(bodies[6], false).unwrap(),
+            62 => w.enable_sleep(false),
+            63 => {
+                let s = w
+                    .create_box_shape(bodies[7], &ShapeDef::default(), Vec3::splat(0.2))
+                    .unwrap();
+                w.destroy_shape(s).unwrap();
+            }
+            _ => {}
+        }
+        // Refused calls are not recorded and change nothing.
+        assert!(w.step(f32::NAN, 4).is_err());
+        assert!(
+            w.set_body_velocity(bodies[0], Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ZERO)
+                .is_err()
+        );
+        w.step(DT, SUBSTEPS).unwrap();
+        hashes.push(w.hash());
+    }
+    hashes
+}
+
+#[test]
+fn a_replayed_session_ends_on_the_same_bits_at_every_step() {
+    let mut w = World::new(&def()).unwrap();
+    let start = snapshot(&w);
+    w.start_journal(1 << 20).unwrap();
+    let hashes = session(&mut w);
+    let len = w.stop_journal().unwrap();
+    let tape = w.journal_tape().to_vec();
+    assert_eq!(tape.len(), len);
+    let info = describe_journal(&tape).unwrap();
+    assert_eq!(info.steps, 90);
+
+    let mut t = twin(&start);
+    t.replay_journal(&tape).unwrap();
+    assert_eq!(t.hash(), w.hash());
+
+    // Every prefix cut at a record boundary is a whole tape; those ending on a step
+    // reproduce that step's hash.
+    let mut boundaries = vec![maul3d::TAPE_HEADER_SIZE];
+    let mut pos = maul3d::TAPE_HEADER_SIZE;
+    while pos < tape.len() {
+        let n = u32::from_le_bytes(tape[pos..pos + 4].try_into().unwrap()) as usize;
+        pos += 4 + n + 4;
+        boundaries.push(pos);
+    }
+    let mut steps_seen = 0;
+    for &b in &boundaries {
+        let prefix = &tape[..b];
+        let d = describe_journal(prefix).unwrap();
+        let mut t = twin(&start);
+        t.replay_journal(prefix).unwrap();
+        if d.steps > steps_seen {
+            steps_seen = d.steps;
+            // The last record of this prefix is a step.
+            assert_eq!(
+                t.hash(),
+                hashes[d.steps as usize - 1],
+                "after step {}",
+                d.steps
+            );
+        }
+    }
+    assert_eq!(steps_seen, 90);
+}
+
+#[test]
+fn damaged_tapes_are_refused_and_change_nothing() {
+    let mut w = World::new(&def()).unwrap();
+    let start = snapshot(&w);
+    w.start_journal(1 << 16).unwrap();
+    let g = w.create_body(&BodyDef::default()).unwrap();
+    w.create_box_shape(g, &ShapeDef::default(), Vec3::new(5.0, 0.5, 5.0))
+        .unwrap();
+    let b = dynamic_box(
+        &mut w,
+        DVec3::new(0.0, 2.0, 0.0),
+        Vec3::splat(0.5),
+        &ShapeDef::default(),
+    );
+    w.step(DT, SUBSTEPS).unwrap();
+    w.set_body_velocity(b, Vec3::new(1.0, 0.0, 0.0), Vec3::ZERO)
+        .unwrap();
+    w.step(DT, SUBSTEPS).unwrap();
+    w.stop_journal().unwrap();
+    let tape = w.journal_tape().to_vec();
+    let mut boundaries = std::collections::BTreeSet::new();
+    let mut pos = maul3d::TAPE_HEADER_SIZE;
+    boundaries.insert(pos);
+    while pos < tape.len() {
+        let n = u32::from_le_bytes(tape[pos..pos + 4].try_into().unwrap()) as usize;
+        pos += 4 + n + 4;
+        boundaries.insert(pos);
+    }
+    let mut t = twin(&start);
+    let before = t.hash();
+    for len in 0..tape.len() {
+        let r = t.replay_journal(&tape[..len]);
+        if boundaries.contains(&len) {
+            r.unwrap();
+            t = twin(&start);
+        } else {
+            assert!(matches!(r, Err(Error::Format(_))), "cut at {len}: {r:?}");
+            assert_eq!(t.hash(), before);
+        }
+    }
+    let mut bad = tape.clone();
+    for byte in 0..tape.len() {
+        for bit in 0..8 {
+            bad[byte] ^= 1 << bit;
+            let r = t.replay_journal(&bad);
+            assert!(
+                matches!(r, Err(Error::Format(_) | Error::Version { .. })),
+                "flip {byte}.{bit}: {r:?}"
+            );
+            assert_eq!(t.hash(), before);
+            bad[byte] ^= 1 << bit;
+        }
+    }
+    // A tape that does not belong to the world: the recorded ids do not come out.
+    let mut other = World::new(&def()).unwrap();
+    other.create_body(&BodyDef::default()).unwrap();
+    let h = other.hash();
+    assert!(matches!(other.replay_journal(&tape), Err(Error::Format(_))));
+    assert_eq!(other.hash(), h, "a failed replay is backed out whole");
+}
+
+#[test]
+fn journal_states_and_overflow() {
+    let mut w = World::new(&def()).unwrap();
+    assert!(matches!(w.stop_journal(), Err(Error::State(_))));
+    assert!(w.start_journal(8).is_err());
+    w.start_journal(64).unwrap();
+    assert!(matches!(w.start_journal(64), Err(Error::State(_))));
+    for _ in 0..10 {
+        w.step(DT, SUBSTEPS).unwrap();
+    }
+    assert!(matches!(w.stop_journal(), Err(Error::Capacity { .. })));
+    let tape = w.journal_tape().to_vec();
+    assert!(tape.len() <= 64);
+    assert!(
+        matches!(describe_journal(&tape), Err(Error::Format(_))),
+        "a cut tape never passes for whole"
+    );
+    let mut t = World::new(&def()).unwrap();
+    assert!(matches!(t.replay_journal(&tape), Err(Error::Format(_))));
+    // Replaying while a journal runs is refused.
+    t.start_journal(1024).unwrap();
+    assert!(matches!(t.replay_journal(&tape), Err(Error::State(_))));
+}
+
+#[test]
+fn random_call_sequences_replay_to_the_same_hash() {
+    for seed in 1..=12u64 {
+        let mut rng = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let mut w = World::new(&def()).unwrap();
+        ground(&mut w, 0.5);
+        let start = snapshot(&w);
+        w.start_journal(1 << 20).unwrap();
+        let mut ids: Vec<BodyId> = Vec::new();
+        for _ in 0..160 {
+            let r = next();
+            let pick = |ids: &Vec<BodyId>, r: u64| {
+                if ids.is_empty() {
+                    BodyId::NULL
+                } else {
+                    ids[(r >> 8) as usize % ids.len()]
+                }
+            };
+            let _ = match r % 10 {
+                0 | 1 => {
+                    let b = w.create_body(&BodyDef {
+                        body_type: if r & 64 != 0 {
+                            BodyType::Dynamic
+                        } else {
+                            BodyType::Kinematic
+                        },
+                        position: DVec3::new(
+                            (r >> 20 & 7) as f64 - 3.0,
+                            1.0 + (r >> 24 & 3) as f64,
+                            0.0,
+                        ),
+                        ..Default::default()
+                    });
+                    if let Ok(b) = b {
+                        let _ = w.create_box_shape(
+                            b,
+                            &ShapeDef::default(),
+                            Vec3::splat(0.3 + (r >> 30 & 3) as f32 * 0.1),
+                        );
+                        ids.push(b);
+                    }
+                    Ok(())
+                }
+                2 => {
+                    let b = pick(&ids, r);
+                    let res = w.destroy_body(b);
+                    ids.retain(|x| *x != b);
+                    res
+                }
+                3 => w.set_body_velocity(pick(&ids, r), Vec3::new(1.0, 0.5, 0.0), Vec3::ZERO),
+                4 => w.apply_linear_impulse_to_center(pick(&ids, r), Vec3::new(0.0, 2.0, 0.0)),
+                5 => w.set_body_type(pick(&ids, r), BodyType::Dynamic),
+                6 => w.set_body_transform(
+                    pick(&ids, r),
+                    DVec3::new(0.0, 5.0, (r >> 40 & 3) as f64),
+                    Quat::IDENTITY,
+                ),
+                7 => w.set_body_damping(pick(&ids, r), if r & 1 == 0 { -1.0 } else { 0.1 }, 0.0),
+                _ => w.step(DT, 1 + (r >> 12 & 3) as u32),
+            };
+        }
+        w.stop_journal().unwrap();
+        let mut t = twin(&start);
+        t.replay_journal(w.journal_tape()).unwrap();
+        assert_eq!(t.hash(), w.hash(), "seed {seed}");
+    }
+}
+
+#[test]
+fn containers_pack_snapshot_tape_and_hash_and_refuse_damage() {
+    let mut w = World::new(&def()).unwrap();
+    ground(&mut w, 0.5);
+    let start = snapshot(&w);
+    w.start_journal(1 << 16).unwrap();
+    dynamic_box(
+        &mut w,
+        DVec3::new(0.0, 3.0, 0.0),
+        Vec3::splat(0.5),
+        &ShapeDef::default(),
+    );
+    step_n(&mut w, 20);
+    w.stop_journal().unwrap();
+    let tape = w.journal_tape().to_vec();
+    let mut buf = vec![0u8; encoded_replay_size(start.len(), tape.len())];
+    let n = encode_replay(&start, &tape, w.hash(), &mut buf).unwrap();
+    assert_eq!(n, buf.len());
+    let view = decode_replay(&buf).unwrap();
+    assert_eq!(view.steps, 20);
+    let mut t = twin(view.snapshot);
+    t.replay_journal(view.tape).unwrap();
+    assert_eq!(t.hash(), view.final_hash);
+    for len in 0..buf.len() {
+        assert!(decode_replay(&buf[..len]).is_err(), "cut at {len}");
+    }
+    let mut bad = buf.clone();
+    for byte in (0..buf.len()).step_by(3) {
+        for bit in 0..8 {
+            bad[byte] ^= 1 << bit;
+            let r = decode_replay(&bad);
+            assert!(
+                matches!(r, Err(Error::Format(_) | Error::Version { .. })),
+                "flip {byte}.{bit}"
+            );
+            bad[byte] ^= 1 << bit;
+        }
+    }
+    // Damaged parts are refused at encode.
+    let mut bad_tape = tape.clone();
+    bad_tape[20] ^= 1;
+    assert!(encode_replay(&start, &bad_tape, 0, &mut buf).is_err());
+}
