@@ -161,6 +161,20 @@ pub fn describe_journal(tape: &[u8]) -> Result<JournalInfo> {
     Ok(info)
 }
 
+/// Checks a tape like `describe_journal` and calls `f(end, is_step)` for each record with
+/// the offset just past it: cutting the tape there gives a whole tape (a prefix of the
+/// session), which is how tools seek.
+pub fn journal_record_ends(tape: &[u8], mut f: impl FnMut(usize, bool)) -> Result<JournalInfo> {
+    let info = describe_journal(tape)?;
+    let mut pos = TAPE_HEADER_SIZE;
+    while pos < tape.len() {
+        let (kind, _, next) = frame_at(tape, pos)?;
+        f(next, kind == kind::STEP);
+        pos = next;
+    }
+    Ok(info)
+}
+
 /// The record at `pos`: its kind, payload range and the position after it.
 fn frame_at(tape: &[u8], pos: usize) -> Result<(u16, core::ops::Range<usize>, usize)> {
     let cut = Error::Format("tape cut inside a record");
