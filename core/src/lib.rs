@@ -51,6 +51,7 @@ pub use id::{BodyId, HullId, ShapeId};
 pub use journal::{
     CONTAINER_HEADER_SIZE, CONTAINER_REVISION, JournalInfo, ReplayView, TAPE_HEADER_SIZE,
     TAPE_MAJOR, TAPE_MINOR, decode_replay, describe_journal, encode_replay, encoded_replay_size,
+    journal_record_ends,
 };
 pub use profile::Profile;
 pub use shape::{BoxShape, Filter, ShapeDef, ShapeGeometry, ShapeKind};
