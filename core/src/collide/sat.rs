@@ -447,9 +447,10 @@ fn edges_beyond(
     let mut count = 0;
     for (i, pair) in h.edges.chunks_exact(2).enumerate() {
         let (u, v) = (pair[0].face as usize, pair[1].face as usize);
-        let (Some(hu), Some(hv)) = (heights.get(u), heights.get(v)) else {
+        if u >= h.planes.len() || v >= h.planes.len() {
             continue;
-        };
+        }
+        let (hu, hv) = (&heights[u], &heights[v]);
         let mut bound = f32::MAX;
         for k in 0..WITNESSES {
             bound = min(max(hu[k], hv[k]), bound);
