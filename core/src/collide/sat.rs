@@ -864,6 +864,9 @@ mod tests {
                     Vec3::new(0.5, 0.0, 0.0) * scale,
                     rng.rotation(),
                 ),
+                // Degenerate: a point and a flat square.
+                BoxHull::new(Vec3::ZERO, Vec3::ZERO, Quat::IDENTITY),
+                BoxHull::new(Vec3::new(1.0, 0.0, 1.0) * scale, Vec3::ZERO, rng.rotation()),
             ];
             let prism = TestHull::prism(16, 1.2 * scale, 0.6 * scale);
             let mut views: Vec<HullView> = owned.iter().map(|h| h.view()).collect();
