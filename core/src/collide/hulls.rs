@@ -4,12 +4,16 @@
 use super::clip::{deepest_vertex_contact, face_contact};
 use super::sat::{
     ABS_TOLERANCE, EDGE_REL_TOLERANCE, EdgeQuery, FACE_REL_TOLERANCE, cached_separation,
-    edge_pair_query, query_edges, query_faces,
+    edge_pair_query, guess_axis, query_axes, query_axes_pruned, to_frame,
 };
 use super::segment::closest_between;
 use super::{LINEAR_SLOP, Manifold, SatCache, hull_fits, within_reach};
 use crate::geometry::hull::{HullView, MAX_HULL_VERTICES};
 use crate::math::{Transform, Vec3, max};
+
+/// Pairs with more half-edge pairs than this (a box against a box has 24 × 24) take the
+/// pruned separating-axis test; below, measuring every axis costs less than the bounds.
+const PRUNE_ABOVE_HALF_EDGE_PAIRS: usize = 24 * 24;
 
 /// Id flag of an edge contact's point: `1 << 30 | half-edge of A << 9 | half-edge of B`.
 const EDGE_ID: u32 = 1 << 30;
@@ -21,7 +25,9 @@ const EDGE_ID: u32 = 1 << 30;
 /// separates within a linear slop of what the last full test found, the contact is rebuilt
 /// on the cached face or edge pair (when that still gives points). Otherwise runs the full
 /// separating axis test (faces of A, faces of B, edge pairs pruned on the Gauss map),
-/// stopping at the first axis that separates by more than `speculative_distance`. Faces
+/// stopping at the first axis that separates by more than `speculative_distance`; past
+/// box-sized pairs it measures only the axes that the points deepest along the cached axis
+/// leave able to win, with the same answer (`sat::query_axes_pruned` says why). Faces
 /// are preferred over edges and A's faces over B's within small tolerances, so resting
 /// hulls keep their reference face. The axis found, with its separation, is written back
 /// to `cache`.
@@ -100,20 +106,31 @@ pub fn collide_hulls(
         }
     }
 
-    let face_a = query_faces(a.planes, vb, spec);
+    // Small pairs (boxes) measure every axis; larger ones only those that can win, with
+    // the same answer.
+    let axes = if a.edges.len() * b.edges.len() <= PRUNE_ABOVE_HALF_EDGE_PAIRS {
+        query_axes(a, b, vb, &xf, &xf_ba, &mut va_buffer, spec)
+    } else {
+        let axis = guess_axis(cache, a, b, &xf);
+        query_axes_pruned(a, b, vb, &xf, &xf_ba, &mut va_buffer, axis, spec)
+    };
+    let face_a = axes.face_a;
     if face_a.separation > spec {
         *cache = face_cache(SatCache::FACE_A, face_a.index, face_a.separation);
         return Manifold::default();
     }
-
-    let va = to_frame(&xf_ba, a.vertices, &mut va_buffer);
-    let face_b = query_faces(b.planes, va, spec);
+    let va = &va_buffer[..a.vertices.len()];
+    let Some(face_b) = axes.face_b else {
+        return Manifold::default();
+    };
     if face_b.separation > spec {
         *cache = face_cache(SatCache::FACE_B, face_b.index, face_b.separation);
         return Manifold::default();
     }
 
-    let edge = query_edges(a, b, vb, xf.q, spec);
+    let Some(edge) = axes.edge else {
+        return Manifold::default();
+    };
     let edge_cache = SatCache {
         kind: SatCache::EDGES,
         index_a: edge.index_a as u16,
@@ -138,19 +155,6 @@ pub fn collide_hulls(
         face_contact(a, face_a.index, b, vb, xf.q, xf_a, false, spec)
             .unwrap_or_else(|| deepest_vertex_contact(a, face_a.index, vb, xf_a, false, spec))
     }
-}
-
-/// `vertices` mapped by `xf` into the front of `buffer`.
-#[inline]
-fn to_frame<'a>(
-    xf: &Transform,
-    vertices: &[Vec3],
-    buffer: &'a mut [Vec3; MAX_HULL_VERTICES],
-) -> &'a [Vec3] {
-    for (dst, &v) in buffer.iter_mut().zip(vertices) {
-        *dst = xf.apply(v);
-    }
-    &buffer[..vertices.len()]
 }
 
 /// A cache entry for a face axis.
