@@ -51,7 +51,8 @@ run_cell() {
     tail -5 "$out/$cell.err" >&2
     return 1
   fi
-  grep -v '^fp-mode' "$out/$cell.raw" >"$out/$cell.txt" || true
+  grep -v -e '^fp-mode' -e '^replay ' "$out/$cell.raw" >"$out/$cell.txt" || true
+  grep '^replay ' "$out/$cell.raw" >"$out/$cell.replay" || true
   grep '^fp-mode' "$out/$cell.raw" >"$out/$cell.fp" || true
   echo "$cell: $(($(date +%s) - t0)) s" >>"$out/times"
 }
@@ -75,7 +76,7 @@ status=0
 scenes=$(awk '{print $1}' "$expected" | uniq)
 printf '%-16s' cell
 for s in $scenes; do printf ' %-18s' "$s"; done
-printf ' %s\n' "fp modes"
+printf ' %-18s %s\n' "demo.m3replay" "fp modes"
 for cell in x86_64-release x86_64-debug x86_64-v3 aarch64 i686 wasm32; do
   printf '%-16s' "$cell"
   for s in $scenes; do
@@ -87,6 +88,12 @@ for cell in x86_64-release x86_64-debug x86_64-v3 aarch64 i686 wasm32; do
       status=1
     fi
   done
+  if grep -q verified "$out/$cell.replay"; then
+    printf ' %-18s' "$(awk '{print $3}' "$out/$cell.replay")"
+  else
+    printf ' %-18s' "NOT VERIFIED"
+    status=1
+  fi
   if grep -q FAILED "$out/$cell.fp"; then
     printf ' FAILED\n'
     status=1

@@ -110,6 +110,29 @@ fn with_small_stack_stepper<R>(f: impl FnOnce(&mut dyn FnMut(&mut maul3d::World)
     })
 }
 
+/// Decodes `test/demo.m3replay` (compiled in), restores its snapshot, replays its tape and
+/// compares the hash with the recorder's.
+fn verify_committed_replay() -> Result<String, String> {
+    static REPLAY: &[u8] = include_bytes!("../../demo.m3replay");
+    let view = maul3d::decode_replay(REPLAY).map_err(|e| format!("demo.m3replay: {e}"))?;
+    let def = maul3d::World::def_from_snapshot(view.snapshot).map_err(|e| e.to_string())?;
+    let mut w = maul3d::World::new(&def).map_err(|e| e.to_string())?;
+    w.restore(view.snapshot).map_err(|e| e.to_string())?;
+    w.replay_journal(view.tape)
+        .map_err(|e| format!("demo.m3replay replay: {e}"))?;
+    if w.hash() != view.final_hash {
+        return Err(format!(
+            "replay demo.m3replay: hash {:016x}, recorded {:016x}",
+            w.hash(),
+            view.final_hash
+        ));
+    }
+    Ok(format!(
+        "replay demo.m3replay {:016x} verified ({} steps)",
+        view.final_hash, view.steps
+    ))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let flag = |name: &str| {
@@ -127,6 +150,15 @@ fn main() -> ExitCode {
                 eprintln!("{e}");
                 return ExitCode::FAILURE;
             }
+        }
+    }
+    // The committed replay file, recorded on x86_64: every target must replay it to the
+    // recorder's final hash.
+    match verify_committed_replay() {
+        Ok(line) => println!("{line}"),
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
         }
     }
     if args.iter().any(|a| a == "--fp-modes") {
