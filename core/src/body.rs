@@ -276,6 +276,29 @@ fn check_position(name: &'static str, p: DVec3) -> Result<DVec3> {
     Ok(DVec3::new(out[0], out[1], out[2]))
 }
 
+/// A world point a force or impulse acts at: finite and within the coordinate limit, so
+/// its lever arm fits an f32.
+fn check_point(p: DVec3) -> Result<()> {
+    for i in 0..3 {
+        let v = p.get(i);
+        if !v.is_finite() {
+            return Err(Error::Argument {
+                name: "point",
+                value: v,
+                expected: "finite",
+            });
+        }
+        if v.abs() >= crate::math::POSITION_LIMIT {
+            return Err(Error::OutOfBounds {
+                name: "point",
+                value: v,
+                bound: crate::math::POSITION_LIMIT,
+            });
+        }
+    }
+    Ok(())
+}
+
 fn check_rotation(q: Quat) -> Result<Quat> {
     if !q.is_valid() {
         return Err(Error::Argument {
@@ -285,11 +308,12 @@ fn check_rotation(q: Quat) -> Result<Quat> {
         });
     }
     let n2 = q.length_squared();
-    if n2 <= 1e-6 {
+    // An infinite norm² (components near f32::MAX) would normalize to the zero quaternion.
+    if !(n2 > 1e-6 && n2.is_finite()) {
         return Err(Error::Argument {
             name: "rotation norm²",
             value: n2 as f64,
-            expected: "> 1e-6 (a rotation quaternion)",
+            expected: "> 1e-6 and finite (a rotation quaternion)",
         });
     }
     Ok(q.normalize())
@@ -569,13 +593,7 @@ impl World {
     pub fn apply_force(&mut self, id: BodyId, force: Vec3, point: DVec3) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_vec("force", force)?;
-        if !point.is_valid() {
-            return Err(Error::Argument {
-                name: "point",
-                value: f64::NAN,
-                expected: "finite",
-            });
-        }
+        check_point(point)?;
         let b = &mut self.bodies[slot];
         if b.body_type != BodyType::Dynamic {
             return Ok(());
@@ -612,13 +630,7 @@ impl World {
     pub fn apply_linear_impulse(&mut self, id: BodyId, impulse: Vec3, point: DVec3) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_vec("impulse", impulse)?;
-        if !point.is_valid() {
-            return Err(Error::Argument {
-                name: "point",
-                value: f64::NAN,
-                expected: "finite",
-            });
-        }
+        check_point(point)?;
         let b = &mut self.bodies[slot];
         if b.body_type != BodyType::Dynamic {
             return Ok(());
@@ -811,11 +823,11 @@ impl World {
         let slot = self.body_slot(id)?;
         if let Some(m) = data {
             crate::error::check_range("mass", m.mass, 0.0, f32::MAX, "finite and > 0")?;
-            if m.mass <= 0.0 {
+            if m.mass <= 0.0 || !(1.0 / m.mass).is_finite() {
                 return Err(Error::Argument {
                     name: "mass",
                     value: m.mass as f64,
-                    expected: "> 0",
+                    expected: "> 0 and not subnormal",
                 });
             }
             check_vec("center", m.center)?;
@@ -888,7 +900,7 @@ impl World {
                 weighted += md.center * md.mass;
                 s = self.shapes[s as usize].next_in_body;
             }
-            let center = if mass > 0.0 {
+            let center = if mass > 0.0 && (1.0 / mass).is_finite() {
                 weighted * (1.0 / mass)
             } else {
                 Vec3::ZERO
@@ -932,11 +944,14 @@ impl World {
             b.inv_inertia_local = Mat3::ZERO;
             return;
         }
-        if data.mass > 0.0 {
+        // A mass so small its inverse overflows (a subnormal, from a tiny density or
+        // size) counts as no mass: an infinite inverse would turn the step into NaN.
+        if data.mass > 0.0 && (1.0 / data.mass).is_finite() {
             b.mass = data.mass;
             b.inv_mass = 1.0 / data.mass;
-            b.inv_inertia_local = if data.inertia.determinant() > 0.0 {
-                data.inertia.inverse()
+            let inv = data.inertia.inverse();
+            b.inv_inertia_local = if data.inertia.determinant() > 0.0 && inv.is_valid() {
+                inv
             } else {
                 Mat3::ZERO
             };

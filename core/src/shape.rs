@@ -317,11 +317,12 @@ impl World {
         check_size("half.y", half.y)?;
         check_size("half.z", half.z)?;
         check_local_point("center", center)?;
-        if !rotation.is_valid() || rotation.length_squared() <= 1e-6 {
+        let n2 = rotation.length_squared();
+        if !(rotation.is_valid() && n2 > 1e-6 && n2.is_finite()) {
             return Err(Error::Argument {
                 name: "rotation",
-                value: rotation.length_squared() as f64,
-                expected: "a finite quaternion of non-zero norm",
+                value: n2 as f64,
+                expected: "a finite quaternion of non-zero, finite norm",
             });
         }
         let b = BoxShape {

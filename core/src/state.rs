@@ -672,7 +672,7 @@ impl World {
                 && def.contact_hertz >= 0.0
                 && def.contact_damping_ratio >= 0.0
                 && def.contact_push_max_speed >= 0.0
-                && def.max_linear_speed > 0.0,
+                && def.max_linear_speed >= 1e-3, // as World::new requires
             "world settings out of range",
         )?;
         let step_index = d.u64()?;
@@ -785,7 +785,7 @@ impl World {
                         inertia: d.mat3()?,
                     };
                     check(
-                        m.mass > 0.0 && m.inertia.determinant() > 0.0,
+                        m.mass > 0.0 && (1.0 / m.mass).is_finite() && m.inertia.determinant() > 0.0,
                         "mass override invalid",
                     )?;
                     Some(m)
