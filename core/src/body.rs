@@ -250,6 +250,10 @@ impl Body {
 use crate::error::{Error, Result};
 use crate::id::BodyId;
 use crate::journal::{enc_body, encode_body_def, kind};
+use crate::limits::{
+    MAX_FORCE, MAX_GRAVITY, MAX_IMPULSE, MAX_SETTING, MAX_VELOCITY, MIN_MASS, check_abs,
+    check_mass_data, check_nonneg, check_vec_abs,
+};
 use crate::math::{POSITION_EXACT_BOUND, round_to_grid};
 use crate::world::{World, alloc_slot};
 
@@ -319,15 +323,15 @@ fn check_rotation(q: Quat) -> Result<Quat> {
     Ok(q.normalize())
 }
 
-fn check_vec(name: &'static str, v: Vec3) -> Result<()> {
-    for i in 0..3 {
-        crate::error::check_finite(name, v.get(i))?;
-    }
-    Ok(())
+fn check_velocities(linear: Vec3, angular: Vec3) -> Result<()> {
+    let e = "finite, each |component| <= 1e5";
+    check_vec_abs("linear_velocity", linear, MAX_VELOCITY, e)?;
+    check_vec_abs("angular_velocity", angular, MAX_VELOCITY, e)
 }
 
-fn check_nonneg(name: &'static str, v: f32) -> Result<()> {
-    crate::error::check_range(name, v, 0.0, f32::MAX, "finite and >= 0")
+fn check_damping(linear: f32, angular: f32) -> Result<()> {
+    check_nonneg("linear_damping", linear, MAX_SETTING, "within [0, 1e6]")?;
+    check_nonneg("angular_damping", angular, MAX_SETTING, "within [0, 1e6]")
 }
 
 impl World {
@@ -335,12 +339,20 @@ impl World {
     pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId> {
         let position = check_position("position", def.position)?;
         let rotation = check_rotation(def.rotation)?;
-        check_vec("linear_velocity", def.linear_velocity)?;
-        check_vec("angular_velocity", def.angular_velocity)?;
-        check_nonneg("linear_damping", def.linear_damping)?;
-        check_nonneg("angular_damping", def.angular_damping)?;
-        crate::error::check_finite("gravity_scale", def.gravity_scale)?;
-        check_nonneg("sleep_threshold", def.sleep_threshold)?;
+        check_velocities(def.linear_velocity, def.angular_velocity)?;
+        check_damping(def.linear_damping, def.angular_damping)?;
+        check_abs(
+            "gravity_scale",
+            def.gravity_scale,
+            MAX_GRAVITY,
+            "finite, |x| <= 1e5",
+        )?;
+        check_nonneg(
+            "sleep_threshold",
+            def.sleep_threshold,
+            MAX_SETTING,
+            "within [0, 1e6]",
+        )?;
         let mut d = *def;
         d.position = position;
         d.rotation = rotation;
@@ -498,8 +510,7 @@ impl World {
     /// Sets both velocities (ignored for static bodies). Wakes the body.
     pub fn set_body_velocity(&mut self, id: BodyId, linear: Vec3, angular: Vec3) -> Result<()> {
         let slot = self.body_slot(id)?;
-        check_vec("linear_velocity", linear)?;
-        check_vec("angular_velocity", angular)?;
+        check_velocities(linear, angular)?;
         let b = &mut self.bodies[slot];
         if b.body_type == BodyType::Static {
             return Ok(());
@@ -576,7 +587,12 @@ impl World {
     /// Adds a force at the centre of mass for the next step. Wakes the body.
     pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec3) -> Result<()> {
         let slot = self.body_slot(id)?;
-        check_vec("force", force)?;
+        check_vec_abs(
+            "force",
+            force,
+            MAX_FORCE,
+            "finite, each |component| <= 1e15",
+        )?;
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
@@ -592,7 +608,12 @@ impl World {
     /// Adds a force at a world point for the next step. Wakes the body.
     pub fn apply_force(&mut self, id: BodyId, force: Vec3, point: DVec3) -> Result<()> {
         let slot = self.body_slot(id)?;
-        check_vec("force", force)?;
+        check_vec_abs(
+            "force",
+            force,
+            MAX_FORCE,
+            "finite, each |component| <= 1e15",
+        )?;
         check_point(point)?;
         let b = &mut self.bodies[slot];
         if b.body_type != BodyType::Dynamic {
@@ -613,7 +634,12 @@ impl World {
     /// Adds a torque for the next step. Wakes the body.
     pub fn apply_torque(&mut self, id: BodyId, torque: Vec3) -> Result<()> {
         let slot = self.body_slot(id)?;
-        check_vec("torque", torque)?;
+        check_vec_abs(
+            "torque",
+            torque,
+            MAX_FORCE,
+            "finite, each |component| <= 1e15",
+        )?;
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
@@ -629,7 +655,12 @@ impl World {
     /// Applies an impulse at a world point now. Wakes the body.
     pub fn apply_linear_impulse(&mut self, id: BodyId, impulse: Vec3, point: DVec3) -> Result<()> {
         let slot = self.body_slot(id)?;
-        check_vec("impulse", impulse)?;
+        check_vec_abs(
+            "impulse",
+            impulse,
+            MAX_IMPULSE,
+            "finite, each |component| <= 1e12",
+        )?;
         check_point(point)?;
         let b = &mut self.bodies[slot];
         if b.body_type != BodyType::Dynamic {
@@ -659,7 +690,12 @@ impl World {
     /// Applies an angular impulse now. Wakes the body.
     pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: Vec3) -> Result<()> {
         let slot = self.body_slot(id)?;
-        check_vec("impulse", impulse)?;
+        check_vec_abs(
+            "impulse",
+            impulse,
+            MAX_IMPULSE,
+            "finite, each |component| <= 1e12",
+        )?;
         let b = &mut self.bodies[slot];
         if b.body_type != BodyType::Dynamic {
             return Ok(());
@@ -754,7 +790,7 @@ impl World {
     /// Sets the speed under which the body may sleep, m/s.
     pub fn set_body_sleep_threshold(&mut self, id: BodyId, threshold: f32) -> Result<()> {
         let slot = self.body_slot(id)?;
-        check_nonneg("sleep_threshold", threshold)?;
+        check_nonneg("sleep_threshold", threshold, MAX_SETTING, "within [0, 1e6]")?;
         self.bodies[slot].sleep_threshold = threshold;
         self.rec(kind::SET_BODY_SLEEP_THRESHOLD, |e| {
             enc_body(e, id);
@@ -766,8 +802,7 @@ impl World {
     /// Sets linear and angular damping (≥ 0).
     pub fn set_body_damping(&mut self, id: BodyId, linear: f32, angular: f32) -> Result<()> {
         let slot = self.body_slot(id)?;
-        check_nonneg("linear_damping", linear)?;
-        check_nonneg("angular_damping", angular)?;
+        check_damping(linear, angular)?;
         self.bodies[slot].linear_damping = linear;
         self.bodies[slot].angular_damping = angular;
         self.rec(kind::SET_BODY_DAMPING, |e| {
@@ -781,7 +816,7 @@ impl World {
     /// Sets the gravity scale.
     pub fn set_body_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<()> {
         let slot = self.body_slot(id)?;
-        crate::error::check_finite("gravity_scale", scale)?;
+        check_abs("gravity_scale", scale, MAX_GRAVITY, "finite, |x| <= 1e5")?;
         self.bodies[slot].gravity_scale = scale;
         self.wake_body(slot as u32);
         self.rec(kind::SET_BODY_GRAVITY_SCALE, |e| {
@@ -822,30 +857,7 @@ impl World {
     pub fn set_body_mass_data(&mut self, id: BodyId, data: Option<MassData>) -> Result<()> {
         let slot = self.body_slot(id)?;
         if let Some(m) = data {
-            crate::error::check_range("mass", m.mass, 0.0, f32::MAX, "finite and > 0")?;
-            if m.mass <= 0.0 || !(1.0 / m.mass).is_finite() {
-                return Err(Error::Argument {
-                    name: "mass",
-                    value: m.mass as f64,
-                    expected: "> 0 and not subnormal",
-                });
-            }
-            check_vec("center", m.center)?;
-            if !m.inertia.is_valid() {
-                return Err(Error::Argument {
-                    name: "inertia",
-                    value: f64::NAN,
-                    expected: "finite",
-                });
-            }
-            let det = m.inertia.determinant();
-            if det.is_nan() || det <= 0.0 {
-                return Err(Error::Argument {
-                    name: "inertia determinant",
-                    value: det as f64,
-                    expected: "> 0 (positive definite)",
-                });
-            }
+            check_mass_data(&m)?;
         }
         self.bodies[slot].mass_override = data;
         self.update_body_mass(slot as u32);
@@ -944,13 +956,18 @@ impl World {
             b.inv_inertia_local = Mat3::ZERO;
             return;
         }
-        // A mass so small its inverse overflows (a subnormal, from a tiny density or
-        // size) counts as no mass: an infinite inverse would turn the step into NaN.
-        if data.mass > 0.0 && (1.0 / data.mass).is_finite() {
-            b.mass = data.mass;
-            b.inv_mass = 1.0 / data.mass;
-            let inv = data.inertia.inverse();
-            b.inv_inertia_local = if data.inertia.determinant() > 0.0 && inv.is_valid() {
+        if data.mass > 0.0 {
+            // Lighter than MIN_MASS weighs MIN_MASS, its inertia scaled alike: an inverse
+            // mass never passes 1e6, so force × inverse mass × dt cannot overflow.
+            let (mass, inertia) = if data.mass < MIN_MASS {
+                (MIN_MASS, data.inertia.scale(MIN_MASS / data.mass))
+            } else {
+                (data.mass, data.inertia)
+            };
+            b.mass = mass;
+            b.inv_mass = 1.0 / mass;
+            let inv = inertia.inverse();
+            b.inv_inertia_local = if inertia.determinant() > 0.0 && inv.is_valid() {
                 inv
             } else {
                 Mat3::ZERO

@@ -123,17 +123,3 @@ pub(crate) fn check_range(
         })
     }
 }
-
-/// Refuses a non-finite `f32` argument.
-#[inline]
-pub(crate) fn check_finite(name: &'static str, v: f32) -> Result<()> {
-    if v.is_finite() {
-        Ok(())
-    } else {
-        Err(Error::Argument {
-            name,
-            value: v as f64,
-            expected: "finite",
-        })
-    }
-}

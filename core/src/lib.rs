@@ -35,6 +35,7 @@ pub mod fp;
 pub mod geometry;
 pub mod id;
 mod journal;
+pub mod limits;
 pub mod math;
 mod profile;
 mod shape;

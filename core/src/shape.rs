@@ -8,6 +8,7 @@ use crate::geometry::hull::{BoxHull, Hull};
 use crate::geometry::{Capsule, MassData, Sphere, bounds, mass};
 use crate::id::{BodyId, HullId, ShapeId};
 use crate::journal::{enc_body, enc_hull, enc_shape, enc_shape_geometry, encode_shape_def, kind};
+use crate::limits::{MAX_DENSITY, MAX_MATERIAL, check_nonneg};
 use crate::math::{Aabb, DAabb, Quat, Transform, Vec3, max};
 use crate::world::{AABB_MARGIN, World, alloc_slot};
 
@@ -257,10 +258,8 @@ fn check_size(name: &'static str, v: f32) -> Result<()> {
 }
 
 fn check_shape_def(def: &ShapeDef) -> Result<()> {
-    let ok = |name: &'static str, v: f32| {
-        crate::error::check_range(name, v, 0.0, f32::MAX, "finite and >= 0")
-    };
-    ok("density", def.density)?;
+    let ok = |name: &'static str, v: f32| check_nonneg(name, v, MAX_MATERIAL, "within [0, 1e3]");
+    check_nonneg("density", def.density, MAX_DENSITY, "within [0, 1e5] kg/m³")?;
     ok("friction", def.friction)?;
     ok("restitution", def.restitution)?;
     ok("rolling_resistance", def.rolling_resistance)?;
@@ -667,7 +666,7 @@ impl World {
     /// Sets friction (≥ 0); contacts pick it up in the next step.
     pub fn set_shape_friction(&mut self, id: ShapeId, friction: f32) -> Result<()> {
         let slot = self.shape_slot(id)?;
-        crate::error::check_range("friction", friction, 0.0, f32::MAX, "finite and >= 0")?;
+        check_nonneg("friction", friction, MAX_MATERIAL, "within [0, 1e3]")?;
         self.shapes[slot].friction = friction;
         self.rec(kind::SET_SHAPE_FRICTION, |e| {
             enc_shape(e, id);
@@ -679,7 +678,7 @@ impl World {
     /// Sets restitution (≥ 0).
     pub fn set_shape_restitution(&mut self, id: ShapeId, restitution: f32) -> Result<()> {
         let slot = self.shape_slot(id)?;
-        crate::error::check_range("restitution", restitution, 0.0, f32::MAX, "finite and >= 0")?;
+        check_nonneg("restitution", restitution, MAX_MATERIAL, "within [0, 1e3]")?;
         self.shapes[slot].restitution = restitution;
         self.rec(kind::SET_SHAPE_RESTITUTION, |e| {
             enc_shape(e, id);
@@ -691,13 +690,7 @@ impl World {
     /// Sets rolling resistance (≥ 0).
     pub fn set_shape_rolling_resistance(&mut self, id: ShapeId, value: f32) -> Result<()> {
         let slot = self.shape_slot(id)?;
-        crate::error::check_range(
-            "rolling_resistance",
-            value,
-            0.0,
-            f32::MAX,
-            "finite and >= 0",
-        )?;
+        check_nonneg("rolling_resistance", value, MAX_MATERIAL, "within [0, 1e3]")?;
         self.shapes[slot].rolling_resistance = value;
         self.rec(kind::SET_SHAPE_ROLLING_RESISTANCE, |e| {
             enc_shape(e, id);
@@ -709,7 +702,7 @@ impl World {
     /// Sets density (≥ 0) and recomputes the body's mass.
     pub fn set_shape_density(&mut self, id: ShapeId, density: f32) -> Result<()> {
         let slot = self.shape_slot(id)?;
-        crate::error::check_range("density", density, 0.0, f32::MAX, "finite and >= 0")?;
+        check_nonneg("density", density, MAX_DENSITY, "within [0, 1e5] kg/m³")?;
         let s = &self.shapes[slot];
         let md = compute_mass(&s.geometry, &s.box_hull, &self.hulls, density);
         let body = s.body;

@@ -667,14 +667,9 @@ impl World {
                 "restore needs a world with the snapshot's capacities (see def_from_snapshot)",
             ));
         }
-        check(
-            def.restitution_threshold >= 0.0
-                && def.contact_hertz >= 0.0
-                && def.contact_damping_ratio >= 0.0
-                && def.contact_push_max_speed >= 0.0
-                && def.max_linear_speed >= 1e-3, // as World::new requires
-            "world settings out of range",
-        )?;
+        // The settings World::new accepts, and no others.
+        crate::world::check_settings(&def)
+            .map_err(|_| Error::Format("world settings out of range"))?;
         let step_index = d.u64()?;
         let origin = [d.i64()?, d.i64()?, d.i64()?];
         let out_of_bounds = if d.bool()? {
@@ -774,9 +769,21 @@ impl World {
                 b.gravity_scale = d.f32()?;
                 b.sleep_threshold = d.f32()?;
                 b.sleep_time = d.f32()?;
+                // The ranges the calls accept (crate::limits), so a restored state steps
+                // without overflow like any other.
+                use crate::limits::*;
+                let in_range = |v: Vec3, bound: f32| check_vec_abs("", v, bound, "").is_ok();
                 check(
-                    b.linear_damping >= 0.0 && b.angular_damping >= 0.0 && b.sleep_threshold >= 0.0,
-                    "body damping or threshold negative",
+                    in_range(b.linear_velocity, MAX_VELOCITY)
+                        && in_range(b.angular_velocity, MAX_VELOCITY)
+                        && in_range(b.force, MAX_FORCE)
+                        && in_range(b.torque, MAX_FORCE)
+                        && check_nonneg("", b.linear_damping, MAX_SETTING, "").is_ok()
+                        && check_nonneg("", b.angular_damping, MAX_SETTING, "").is_ok()
+                        && check_abs("", b.gravity_scale, MAX_GRAVITY, "").is_ok()
+                        && check_nonneg("", b.sleep_threshold, MAX_SETTING, "").is_ok()
+                        && b.sleep_time >= 0.0,
+                    "body velocity, force, damping or threshold out of range",
                 )?;
                 b.mass_override = if d.bool()? {
                     let m = MassData {
@@ -784,10 +791,8 @@ impl World {
                         center: d.vec3()?,
                         inertia: d.mat3()?,
                     };
-                    check(
-                        m.mass > 0.0 && (1.0 / m.mass).is_finite() && m.inertia.determinant() > 0.0,
-                        "mass override invalid",
-                    )?;
+                    crate::limits::check_mass_data(&m)
+                        .map_err(|_| Error::Format("mass override invalid"))?;
                     Some(m)
                 } else {
                     None
@@ -836,13 +841,17 @@ impl World {
                 s.friction = d.f32()?;
                 s.restitution = d.f32()?;
                 s.rolling_resistance = d.f32()?;
-                check(
-                    s.density >= 0.0
-                        && s.friction >= 0.0
-                        && s.restitution >= 0.0
-                        && s.rolling_resistance >= 0.0,
-                    "shape material negative",
-                )?;
+                {
+                    use crate::limits::*;
+                    let ok = |v: f32| check_nonneg("", v, MAX_MATERIAL, "").is_ok();
+                    check(
+                        check_nonneg("", s.density, MAX_DENSITY, "").is_ok()
+                            && ok(s.friction)
+                            && ok(s.restitution)
+                            && ok(s.rolling_resistance),
+                        "shape material out of range",
+                    )?;
+                }
                 s.filter = Filter {
                     category_bits: d.u64()?,
                     mask_bits: d.u64()?,

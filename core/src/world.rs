@@ -8,6 +8,7 @@ use crate::contact::Contact;
 use crate::error::{Error, Result};
 use crate::id::{BodyId, HullId, ShapeId};
 use crate::journal::kind;
+use crate::limits::{MAX_GRAVITY, MAX_SETTING, check_nonneg, check_vec_abs};
 use crate::math::{DVec3, GRID_STEP, POSITION_LIMIT, Vec3};
 use crate::profile::{Profile, Timer};
 use crate::shape::{HullSlot, Shape};
@@ -166,6 +167,43 @@ pub struct World {
     pub(crate) hull_count: u32,
 }
 
+/// The def's solver settings and gravity within `crate::limits`.
+pub(crate) fn check_settings(def: &WorldDef) -> Result<()> {
+    check_vec_abs(
+        "gravity",
+        def.gravity,
+        MAX_GRAVITY,
+        "finite, each |component| <= 1e5",
+    )?;
+    let e = "within [0, 1e6]";
+    check_nonneg(
+        "restitution_threshold",
+        def.restitution_threshold,
+        MAX_SETTING,
+        e,
+    )?;
+    check_nonneg("contact_hertz", def.contact_hertz, MAX_SETTING, e)?;
+    check_nonneg(
+        "contact_damping_ratio",
+        def.contact_damping_ratio,
+        MAX_SETTING,
+        e,
+    )?;
+    check_nonneg(
+        "contact_push_max_speed",
+        def.contact_push_max_speed,
+        MAX_SETTING,
+        e,
+    )?;
+    crate::error::check_range(
+        "max_linear_speed",
+        def.max_linear_speed,
+        1e-3,
+        MAX_SETTING,
+        "within [1e-3, 1e6]",
+    )
+}
+
 fn check_capacity(name: &'static str, v: u32, max: u32) -> Result<()> {
     if v == 0 || v > max {
         return Err(Error::Argument {
@@ -182,48 +220,7 @@ impl World {
     /// allocation is a capacity error, and everything taken so far is given back.
     pub fn new(def: &WorldDef) -> Result<World> {
         const MAX: u32 = 1 << 24;
-        if !def.gravity.is_valid() {
-            return Err(Error::Argument {
-                name: "gravity",
-                value: f64::NAN,
-                expected: "finite",
-            });
-        }
-        crate::error::check_range(
-            "restitution_threshold",
-            def.restitution_threshold,
-            0.0,
-            f32::MAX,
-            "finite and >= 0",
-        )?;
-        crate::error::check_range(
-            "contact_hertz",
-            def.contact_hertz,
-            0.0,
-            f32::MAX,
-            "finite and >= 0",
-        )?;
-        crate::error::check_range(
-            "contact_damping_ratio",
-            def.contact_damping_ratio,
-            0.0,
-            f32::MAX,
-            "finite and >= 0",
-        )?;
-        crate::error::check_range(
-            "contact_push_max_speed",
-            def.contact_push_max_speed,
-            0.0,
-            f32::MAX,
-            "finite and >= 0",
-        )?;
-        crate::error::check_range(
-            "max_linear_speed",
-            def.max_linear_speed,
-            1e-3,
-            f32::MAX,
-            "finite and > 0",
-        )?;
+        check_settings(def)?;
         check_capacity("body_capacity", def.body_capacity, MAX)?;
         check_capacity("shape_capacity", def.shape_capacity, MAX)?;
         check_capacity("contact_capacity", def.contact_capacity, MAX)?;
@@ -308,13 +305,12 @@ impl World {
 
     /// Sets gravity (wakes nothing: sleeping islands stay asleep, as in Box2D).
     pub fn set_gravity(&mut self, gravity: Vec3) -> Result<()> {
-        if !gravity.is_valid() {
-            return Err(Error::Argument {
-                name: "gravity",
-                value: f64::NAN,
-                expected: "finite",
-            });
-        }
+        check_vec_abs(
+            "gravity",
+            gravity,
+            MAX_GRAVITY,
+            "finite, each |component| <= 1e5",
+        )?;
         self.def.gravity = gravity;
         self.rec(kind::SET_GRAVITY, |e| e.vec3(gravity));
         Ok(())

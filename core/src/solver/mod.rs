@@ -348,6 +348,12 @@ fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32,
         let ad = 1.0 / (1.0 + h * p.angular_damping);
         let mut v = (st.v + p.linear_accel * h) * ld;
         let w = (st.w + p.angular_accel * h) * ad;
+        // Bring a velocity too large to square within range by its largest component
+        // first (inputs are bounded, but force × inverse mass × dt may still pass 1e19).
+        let m = v.abs().max_element();
+        if m > max_speed {
+            v *= max_speed / m;
+        }
         let speed2 = v.length_squared();
         if speed2 > max_speed * max_speed {
             v *= max_speed / sqrt(speed2);
@@ -360,6 +366,10 @@ fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32,
 fn integrate_positions(states: &mut [BodyState], h: f32, max_rotation: f32) {
     for st in states.iter_mut() {
         let mut w = st.w;
+        let m = w.abs().max_element();
+        if m * h > max_rotation {
+            w *= max_rotation / (h * m);
+        }
         // Cap the rotation of one substep so the quaternion update stays accurate.
         let w2 = w.length_squared();
         if w2 * h * h > max_rotation * max_rotation {
