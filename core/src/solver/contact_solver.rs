@@ -8,18 +8,36 @@
 //! The constraints of one graph colour share no dynamic body, so they are solved four at
 //! a time in `F4` lanes; the overflow colour, whose constraints may share bodies, is solved
 //! one at a time in `F1` lanes. Both run the same generic code, so a lane computes
-//! exactly what the one-at-a-time path computes (tested).
+//! exactly what the one-at-a-time path computes (tested). Preparing is generic too: four
+//! contacts are prepared at once, lane by lane the same operations as one.
+//!
+//! Every row of a contact shares one frame, `(t1, t2, n)`, so the rows work in it: the
+//! lever arms, the inverse inertias and the summed inverse mass are stored in frame
+//! coordinates once per step, each substep turns the two bodies' velocities into the
+//! frame once, and then a normal row's Jacobian is two products per body and a friction
+//! row's four. What a constraint changes goes back to world coordinates once, as a change
+//! added to each body's velocity (a body the rows leave alone keeps its bits). This holds
+//! one point's data in 20 lanes-words instead of 29 and trims the arithmetic of a row by a
+//! third.
 //!
 //! Separation is tracked within the step from each body's own displacement of the anchor
 //! (`dp + dq·r − r`), so a static or far-away body contributes exactly nothing and large
-//! lever arms never cancel against each other.
+//! lever arms never cancel against each other. Along the normal that is
+//! `n·(dq r − r) = (dqᵀ n − n)·r`: one vector per body and constraint, whose terms are all
+//! of the order of the rotation, then one dot product per point.
 
-use super::BodyState;
 use super::lanes::{F1, F4, Lanes, Q, Sym3, V3};
+use super::{BodyParams, BodyState};
+use crate::alloc::{FixedVec, WorldAlloc};
 use crate::body::NONE;
 use crate::contact::{Contact, mix_friction, mix_restitution};
+use crate::error::Result;
 use crate::math::{Mat3, Vec3, max};
 use crate::shape::Shape;
+
+/// Set in a lane's body index when the body is kinematic: the rows read its velocity
+/// but never write it (its mass is infinite), so two lanes may share it.
+pub(crate) const READ_ONLY: u32 = 1 << 31;
 
 /// Soft-constraint coefficients (see `make_soft`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -29,22 +47,17 @@ pub(crate) struct Softness {
     pub impulse_scale: f32,
 }
 
-/// One manifold point of up to four contacts.
+/// One manifold point of up to four contacts, in the contact frame `(t1, t2, n)`: what
+/// every solve and relax pass reads.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WidePoint<L> {
-    pub anchor_a: V3<L>,
-    pub anchor_b: V3<L>,
-    /// `r × n` for each body, and `I⁻¹ (r × n)`: the normal row's angular Jacobian and
-    /// its response, fixed for the step.
-    pub rn_a: V3<L>,
-    pub rn_b: V3<L>,
-    pub k_a: V3<L>,
-    pub k_b: V3<L>,
-    /// `r · n` for each body (for the exact rotated-anchor separation).
-    pub r_dot_n_a: L,
-    pub r_dot_n_b: L,
+    /// The point relative to each body's centre of mass.
+    pub ra: V3<L>,
+    pub rb: V3<L>,
+    /// `I⁻¹ (r × n)`: the normal row's angular response of each body.
+    pub ka: V3<L>,
+    pub kb: V3<L>,
     pub separation: L,
-    pub relative_velocity: L,
     pub normal_mass: L,
     pub normal_impulse: L,
     pub max_normal_impulse: L,
@@ -57,158 +70,322 @@ pub(crate) struct WidePoint<L> {
 /// Up to `L::WIDTH` contacts prepared for the substeps.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WideConstraint<L> {
+    /// Solver index of each lane's bodies: `NONE` for a static body, `READ_ONLY` set for
+    /// a kinematic one.
     pub index_a: [u32; 4],
     pub index_b: [u32; 4],
-    /// Contact slot of each lane (NONE for an empty lane).
-    pub contact: [u32; 4],
+    /// The most points of any lane (a lane with fewer has massless points past its own).
     pub point_count: u32,
-    pub has_rolling: bool,
-    pub has_restitution: bool,
-    pub inv_mass_a: V3<L>,
-    pub inv_mass_b: V3<L>,
-    /// `m⁻¹ ⊙ n`: the normal row's linear response.
-    pub mn_a: V3<L>,
-    pub mn_b: V3<L>,
-    pub inv_i_a: Sym3<L>,
-    pub inv_i_b: Sym3<L>,
-    pub normal: V3<L>,
+    /// Slot in the batch's rolling-resistance array, or `NONE`.
+    pub rolling: u32,
+    /// The contact frame, in world coordinates.
     pub tangent1: V3<L>,
     pub tangent2: V3<L>,
+    pub normal: V3<L>,
+    /// Inverse masses per world axis (zero on a locked axis), for the velocity update.
+    pub inv_mass_a: V3<L>,
+    pub inv_mass_b: V3<L>,
+    /// `Rᵀ (M_a⁻¹ + M_b⁻¹) R`: how an impulse changes the relative linear velocity.
+    pub mass_sum: Sym3<L>,
+    /// Inverse inertias in the frame.
+    pub inv_i_a: Sym3<L>,
+    pub inv_i_b: Sym3<L>,
     pub friction: L,
-    pub restitution: L,
-    pub rolling_resistance: L,
     pub bias_rate: L,
     pub mass_scale: L,
     pub impulse_scale: L,
     pub points: [WidePoint<L>; 4],
-    pub rolling_mass: Sym3<L>,
-    pub rolling_impulse: V3<L>,
 }
 
-impl<L: Lanes> WideConstraint<L> {
-    /// An empty constraint: every lane static, no points.
-    pub(crate) fn empty() -> Self {
-        WideConstraint {
-            index_a: [NONE; 4],
-            index_b: [NONE; 4],
-            contact: [NONE; 4],
-            ..Default::default()
+/// What only restitution and storing the impulses read, apart from the hot data.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WideAux<L> {
+    /// Contact slot of each lane (`NONE` for an empty lane).
+    pub contact: [u32; 4],
+    pub has_restitution: bool,
+    pub restitution: L,
+    /// Normal approach speed of each point when the step began.
+    pub relative_velocity: [L; 4],
+}
+
+/// Rolling resistance of a constraint with any rolling lane, in the contact frame.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WideRolling<L> {
+    pub resistance: L,
+    /// `(I_a⁻¹ + I_b⁻¹)⁻¹`.
+    pub mass: Sym3<L>,
+    pub impulse: V3<L>,
+}
+
+/// The constraints of one width, in solve order.
+///
+/// The arrays keep their length from step to step and `count` says how many are this
+/// step's: preparing overwrites each slot in place rather than clearing and pushing
+/// kilobyte-sized values.
+pub(crate) struct Batch<L> {
+    pub constraints: FixedVec<WideConstraint<L>>,
+    pub aux: FixedVec<WideAux<L>>,
+    pub rolling: FixedVec<WideRolling<L>>,
+    pub count: usize,
+}
+
+impl<L: Lanes> Batch<L> {
+    pub(crate) fn new(capacity: usize, alloc: WorldAlloc) -> Result<Batch<L>> {
+        Ok(Batch {
+            constraints: FixedVec::with_capacity(capacity, alloc, "contact_capacity")?,
+            aux: FixedVec::with_capacity(capacity, alloc, "contact_capacity")?,
+            rolling: FixedVec::with_capacity(capacity, alloc, "contact_capacity")?,
+            count: 0,
+        })
+    }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        use core::mem::size_of;
+        self.constraints.capacity() * size_of::<WideConstraint<L>>()
+            + self.aux.capacity() * size_of::<WideAux<L>>()
+            + self.rolling.capacity() * size_of::<WideRolling<L>>()
+    }
+
+    /// Starts a step with room for `count` constraints.
+    pub(crate) fn begin(&mut self, count: usize) {
+        if self.constraints.len() < count {
+            self.constraints.resize(count, WideConstraint::default());
+            self.aux.resize(count, WideAux::default());
+        }
+        self.rolling.clear();
+        self.count = count;
+    }
+}
+
+/// What `prepare` reads about the world.
+pub(crate) struct PrepareContext<'a> {
+    pub contacts: &'a [Contact],
+    pub shapes: &'a [Shape],
+    pub solver_index: &'a [u32],
+    pub params: &'a [BodyParams],
+    pub states: &'a [BodyState],
+    pub soft: Softness,
+    pub static_soft: Softness,
+}
+
+const STATIC_STATE: BodyState = BodyState::new(Vec3::ZERO, Vec3::ZERO);
+
+#[inline(always)]
+fn symmetric(m: &Mat3) -> [f32; 6] {
+    // Symmetric by construction (R I⁻¹ Rᵀ); average the off-diagonal pairs so the
+    // stored matrix is exactly symmetric whatever the rounding.
+    [
+        m.cx.x,
+        m.cy.y,
+        m.cz.z,
+        0.5 * (m.cy.x + m.cx.y),
+        0.5 * (m.cz.x + m.cx.z),
+        0.5 * (m.cz.y + m.cy.z),
+    ]
+}
+
+/// `(t1·v, t2·v, n·v)`.
+#[inline(always)]
+fn to_frame<L: Lanes>(t1: V3<L>, t2: V3<L>, n: V3<L>, v: V3<L>) -> V3<L> {
+    V3 {
+        x: t1.dot(v),
+        y: t2.dot(v),
+        z: n.dot(v),
+    }
+}
+
+/// `t1 f.x + t2 f.y + n f.z`.
+#[inline(always)]
+fn from_frame<L: Lanes>(t1: V3<L>, t2: V3<L>, n: V3<L>, f: V3<L>) -> V3<L> {
+    t1.scale(f.x).add(t2.scale(f.y)).add(n.scale(f.z))
+}
+
+/// Prepares the contacts in `slots` (one per lane, at most `L::WIDTH`) into `c` and
+/// `aux`, and their rolling resistance, if any lane has some, into `rolling`. Writes
+/// everything the passes read; reads nothing of what `c` held before.
+#[inline(never)]
+pub(crate) fn prepare<L: Lanes>(
+    ctx: &PrepareContext,
+    slots: &[u32],
+    c: &mut WideConstraint<L>,
+    aux: &mut WideAux<L>,
+    rolling: &mut FixedVec<WideRolling<L>>,
+) {
+    debug_assert!(!slots.is_empty() && slots.len() <= L::WIDTH);
+    let contact: [Option<&Contact>; 4] =
+        core::array::from_fn(|i| slots.get(i).map(|&s| &ctx.contacts[s as usize]));
+    let solver_index = |body: u32| {
+        let k = ctx.solver_index[body as usize];
+        if k != NONE && !ctx.params[k as usize].dynamic {
+            k | READ_ONLY
+        } else {
+            k
+        }
+    };
+    let index_a: [u32; 4] = core::array::from_fn(|i| contact[i].map_or(NONE, |c| solver_index(c.body_a)));
+    let index_b: [u32; 4] = core::array::from_fn(|i| contact[i].map_or(NONE, |c| solver_index(c.body_b)));
+    let params = |k: u32| (k != NONE).then(|| &ctx.params[(k & !READ_ONLY) as usize]);
+    let state = |k: u32| {
+        if k == NONE {
+            &STATIC_STATE
+        } else {
+            &ctx.states[(k & !READ_ONLY) as usize]
+        }
+    };
+    let (pa, pb): ([Option<&BodyParams>; 4], [Option<&BodyParams>; 4]) = (
+        core::array::from_fn(|i| params(index_a[i])),
+        core::array::from_fn(|i| params(index_b[i])),
+    );
+    let shape = |i: usize| {
+        contact[i].map(|c| {
+            (
+                &ctx.shapes[c.shape_a as usize],
+                &ctx.shapes[c.shape_b as usize],
+            )
+        })
+    };
+    let inv_mass = |p: Option<&BodyParams>| p.map_or(Vec3::ZERO, |p| p.inv_mass);
+    let inv_inertia = |p: Option<&BodyParams>| p.map_or([0.0; 6], |p| symmetric(&p.inv_inertia));
+
+    let n = V3::<L>::from_fn(|i| contact[i].map_or(Vec3::Z, |c| c.normal));
+    let t1 = V3::<L>::from_fn(|i| contact[i].map_or(Vec3::X, |c| c.normal.perpendicular()));
+    let t2 = n.cross(t1);
+    let ma = V3::<L>::from_fn(|i| inv_mass(pa[i]));
+    let mb = V3::<L>::from_fn(|i| inv_mass(pb[i]));
+    let ia = Sym3::<L>::from_fn(|i| inv_inertia(pa[i])).in_frame(t1, t2, n);
+    let ib = Sym3::<L>::from_fn(|i| inv_inertia(pb[i])).in_frame(t1, t2, n);
+    let m = ma.add(mb);
+    let (m1, m2, m3) = (m.mul_elements(t1), m.mul_elements(t2), m.mul_elements(n));
+    let mass_sum = Sym3 {
+        xx: t1.dot(m1),
+        yy: t2.dot(m2),
+        zz: n.dot(m3),
+        xy: t1.dot(m2),
+        xz: t1.dot(m3),
+        yz: t2.dot(m3),
+    };
+    let mut soft = [Softness::default(); 4];
+    let mut friction = [0.0; 4];
+    let mut restitution = [0.0; 4];
+    let mut resistance = [0.0; 4];
+    for i in 0..L::WIDTH {
+        if let Some((sa, sb)) = shape(i) {
+            friction[i] = mix_friction(sa.friction, sb.friction);
+            restitution[i] = mix_restitution(sa.restitution, sb.restitution);
+            resistance[i] = max(sa.rolling_resistance, sb.rolling_resistance);
+            soft[i] = if inv_mass(pa[i]) == Vec3::ZERO || inv_mass(pb[i]) == Vec3::ZERO {
+                ctx.static_soft
+            } else {
+                ctx.soft
+            };
         }
     }
-}
 
-/// What `prepare_lane` reads about a body.
-#[derive(Clone, Copy)]
-pub(crate) struct LaneBody {
-    pub index: u32,
-    pub inv_mass: Vec3,
-    pub inv_inertia: Mat3,
-    pub state: BodyState,
-}
+    c.index_a = index_a;
+    c.index_b = index_b;
+    c.tangent1 = t1;
+    c.tangent2 = t2;
+    c.normal = n;
+    c.inv_mass_a = ma;
+    c.inv_mass_b = mb;
+    c.mass_sum = mass_sum;
+    c.inv_i_a = ia;
+    c.inv_i_b = ib;
+    c.friction = L::from_fn(|i| friction[i]);
+    c.bias_rate = L::from_fn(|i| soft[i].bias_rate);
+    c.mass_scale = L::from_fn(|i| soft[i].mass_scale);
+    c.impulse_scale = L::from_fn(|i| soft[i].impulse_scale);
+    aux.contact = core::array::from_fn(|i| slots.get(i).copied().unwrap_or(NONE));
+    aux.restitution = L::from_fn(|i| restitution[i]);
+    aux.has_restitution = restitution.iter().any(|&e| e > 0.0);
 
-/// Effective mass of a row with direction `d` and lever arms `ra`, `rb`.
-#[inline(always)]
-fn row_mass(a: &LaneBody, b: &LaneBody, d: Vec3, ra: Vec3, rb: Vec3) -> f32 {
-    let rna = ra.cross(d);
-    let rnb = rb.cross(d);
-    let k = d.dot(a.inv_mass.mul_elements(d))
-        + d.dot(b.inv_mass.mul_elements(d))
-        + rna.dot(a.inv_inertia.mul_vec(rna))
-        + rnb.dot(b.inv_inertia.mul_vec(rnb));
-    if k > 0.0 { 1.0 / k } else { 0.0 }
-}
-
-/// Fills lane `i` of `c` from a contact.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn prepare_lane<L: Lanes>(
-    c: &mut WideConstraint<L>,
-    i: usize,
-    slot: u32,
-    contact: &Contact,
-    shape_a: &Shape,
-    shape_b: &Shape,
-    a: &LaneBody,
-    b: &LaneBody,
-    soft: Softness,
-    static_soft: Softness,
-) {
-    c.index_a[i] = a.index;
-    c.index_b[i] = b.index;
-    c.contact[i] = slot;
-    let n = contact.normal;
-    let t1 = n.perpendicular();
-    let t2 = n.cross(t1);
-    c.inv_mass_a.set_lane(i, a.inv_mass);
-    c.inv_mass_b.set_lane(i, b.inv_mass);
-    c.mn_a.set_lane(i, a.inv_mass.mul_elements(n));
-    c.mn_b.set_lane(i, b.inv_mass.mul_elements(n));
-    c.inv_i_a.set_lane(i, &a.inv_inertia);
-    c.inv_i_b.set_lane(i, &b.inv_inertia);
-    c.normal.set_lane(i, n);
-    c.tangent1.set_lane(i, t1);
-    c.tangent2.set_lane(i, t2);
-    let friction = mix_friction(shape_a.friction, shape_b.friction);
-    let restitution = mix_restitution(shape_a.restitution, shape_b.restitution);
-    let rolling = max(shape_a.rolling_resistance, shape_b.rolling_resistance);
-    c.friction.set_lane(i, friction);
-    c.restitution.set_lane(i, restitution);
-    c.rolling_resistance.set_lane(i, rolling);
-    c.has_restitution |= restitution > 0.0;
-    let s = if a.inv_mass == Vec3::ZERO || b.inv_mass == Vec3::ZERO {
-        static_soft
-    } else {
-        soft
-    };
-    c.bias_rate.set_lane(i, s.bias_rate);
-    c.mass_scale.set_lane(i, s.mass_scale);
-    c.impulse_scale.set_lane(i, s.impulse_scale);
-
-    let count = contact.point_count as usize;
-    if count as u32 > c.point_count {
-        c.point_count = count as u32;
-    }
-    let (va, wa, vb, wb) = (a.state.v, a.state.w, b.state.v, b.state.w);
-    for j in 0..count {
-        let cp = &contact.points[j];
-        let (ra, rb) = (cp.anchor_a, cp.anchor_b);
-        let dv = (vb + wb.cross(rb)) - (va + wa.cross(ra));
+    let va = V3::<L>::from_fn(|i| state(index_a[i]).v);
+    let wa = V3::<L>::from_fn(|i| state(index_a[i]).w);
+    let vb = V3::<L>::from_fn(|i| state(index_b[i]).v);
+    let wb = V3::<L>::from_fn(|i| state(index_b[i]).w);
+    let count = contact
+        .iter()
+        .map(|c| c.map_or(0, |c| c.point_count as u32))
+        .fold(0, |a, b| if b > a { b } else { a });
+    c.point_count = count;
+    let zero = L::default();
+    let one = L::splat(1.0);
+    for j in 0..count as usize {
+        let cp = |i: usize| contact[i].filter(|c| j < c.point_count as usize).map(|c| &c.points[j]);
+        let present = L::from_fn(|i| if cp(i).is_some() { 1.0 } else { 0.0 });
+        let anchor_a = V3::<L>::from_fn(|i| cp(i).map_or(Vec3::ZERO, |p| p.anchor_a));
+        let anchor_b = V3::<L>::from_fn(|i| cp(i).map_or(Vec3::ZERO, |p| p.anchor_b));
+        let tangent = V3::<L>::from_fn(|i| cp(i).map_or(Vec3::ZERO, |p| p.tangent_impulse));
+        let ra = to_frame(t1, t2, n, anchor_a);
+        let rb = to_frame(t1, t2, n, anchor_b);
+        // I⁻¹ (r × n) with r × n = (r.y, −r.x, 0) in the frame.
+        let ka = V3 {
+            x: ia.xx * ra.y - ia.xy * ra.x,
+            y: ia.xy * ra.y - ia.yy * ra.x,
+            z: ia.xz * ra.y - ia.yz * ra.x,
+        };
+        let kb = V3 {
+            x: ib.xx * rb.y - ib.xy * rb.x,
+            y: ib.xy * rb.y - ib.yy * rb.x,
+            z: ib.xz * rb.y - ib.yz * rb.x,
+        };
+        let kn = mass_sum.zz + (ra.y * ka.x - ra.x * ka.y) + (rb.y * kb.x - rb.x * kb.y);
+        // (r × t1)ᵀ I⁻¹ (r × t1) with r × t1 = (0, r.z, −r.y).
+        let k1 = |i: &Sym3<L>, r: V3<L>| {
+            r.z * (i.yy * r.z - i.yz * r.y) - r.y * (i.yz * r.z - i.zz * r.y)
+        };
+        // (r × t2)ᵀ I⁻¹ (r × t2) with r × t2 = (−r.z, 0, r.x).
+        let k2 = |i: &Sym3<L>, r: V3<L>| {
+            r.x * (i.zz * r.x - i.xz * r.z) - r.z * (i.xz * r.x - i.xx * r.z)
+        };
+        let kt1 = mass_sum.xx + k1(&ia, ra) + k1(&ib, rb);
+        let kt2 = mass_sum.yy + k2(&ia, ra) + k2(&ib, rb);
+        let inverse = |k: L| L::select_gt(k, zero, one.div(k), zero) * present;
+        let dv = vb.add(wb.cross(anchor_b)).sub(va.add(wa.cross(anchor_a)));
         let p = &mut c.points[j];
-        p.anchor_a.set_lane(i, ra);
-        p.anchor_b.set_lane(i, rb);
-        let (rna, rnb) = (ra.cross(n), rb.cross(n));
-        p.rn_a.set_lane(i, rna);
-        p.rn_b.set_lane(i, rnb);
-        p.k_a.set_lane(i, a.inv_inertia.mul_vec(rna));
-        p.k_b.set_lane(i, b.inv_inertia.mul_vec(rnb));
-        p.r_dot_n_a.set_lane(i, ra.dot(n));
-        p.r_dot_n_b.set_lane(i, rb.dot(n));
-        p.separation.set_lane(i, cp.separation);
-        p.relative_velocity.set_lane(i, n.dot(dv));
-        p.normal_mass.set_lane(i, row_mass(a, b, n, ra, rb));
-        p.normal_impulse.set_lane(i, cp.normal_impulse);
-        p.max_normal_impulse.set_lane(i, 0.0);
-        p.tangent_mass1.set_lane(i, row_mass(a, b, t1, ra, rb));
-        p.tangent_mass2.set_lane(i, row_mass(a, b, t2, ra, rb));
-        p.tangent_impulse1.set_lane(i, cp.tangent_impulse.dot(t1));
-        p.tangent_impulse2.set_lane(i, cp.tangent_impulse.dot(t2));
+        p.ra = ra;
+        p.rb = rb;
+        p.ka = ka;
+        p.kb = kb;
+        p.separation = L::from_fn(|i| cp(i).map_or(0.0, |p| p.separation));
+        p.normal_mass = inverse(kn);
+        p.normal_impulse = L::from_fn(|i| cp(i).map_or(0.0, |p| p.normal_impulse));
+        p.max_normal_impulse = zero;
+        p.tangent_mass1 = inverse(kt1);
+        p.tangent_mass2 = inverse(kt2);
+        p.tangent_impulse1 = tangent.dot(t1);
+        p.tangent_impulse2 = tangent.dot(t2);
+        aux.relative_velocity[j] = n.dot(dv);
     }
-    if rolling > 0.0 {
-        c.has_rolling = true;
-        c.rolling_mass
-            .set_lane(i, &(a.inv_inertia + b.inv_inertia).inverse());
-        c.rolling_impulse.set_lane(i, contact.rolling_impulse);
-    } else {
-        c.rolling_mass.set_lane(i, &Mat3::ZERO);
-        c.rolling_impulse.set_lane(i, Vec3::ZERO);
+
+    c.rolling = NONE;
+    if resistance.iter().any(|&r| r > 0.0) {
+        let mass = Sym3::<L>::from_fn(|i| {
+            if resistance[i] > 0.0 {
+                let sum = |p: Option<&BodyParams>| p.map_or(Mat3::ZERO, |p| p.inv_inertia);
+                symmetric(&(sum(pa[i]) + sum(pb[i])).inverse())
+            } else {
+                [0.0; 6]
+            }
+        });
+        let impulse = V3::<L>::from_fn(|i| {
+            contact[i].map_or(Vec3::ZERO, |c| {
+                if resistance[i] > 0.0 {
+                    c.rolling_impulse
+                } else {
+                    Vec3::ZERO
+                }
+            })
+        });
+        let ok = rolling.push(WideRolling {
+            resistance: L::from_fn(|i| resistance[i]),
+            mass: mass.in_frame(t1, t2, n),
+            impulse: to_frame(t1, t2, n, impulse),
+        });
+        debug_assert!(ok);
+        c.rolling = rolling.len() as u32 - 1;
     }
 }
-
-const STATIC_STATE: BodyState = BodyState {
-    v: Vec3::ZERO,
-    w: Vec3::ZERO,
-    dp: Vec3::ZERO,
-    dq: crate::math::Quat::IDENTITY,
-};
 
 /// Velocities and motion of the bodies of every lane.
 struct Gathered<L> {
@@ -219,93 +396,224 @@ struct Gathered<L> {
 }
 
 #[inline(always)]
-fn gather<L: Lanes>(states: &[BodyState], index: &[u32; 4]) -> Gathered<L> {
-    let mut g = Gathered::<L> {
-        v: V3::default(),
-        w: V3::default(),
-        dp: V3::default(),
-        dq: Q::default(),
-    };
-    for (i, &k) in index.iter().enumerate().take(L::WIDTH) {
-        let s = if k == NONE {
-            &STATIC_STATE
-        } else {
-            &states[k as usize]
-        };
-        g.v.set_lane(i, s.v);
-        g.w.set_lane(i, s.w);
-        g.dp.set_lane(i, s.dp);
-        g.dq.v.set_lane(i, s.dq.v());
-        g.dq.w.set_lane(i, s.dq.w);
+fn state_of<'a>(states: &'a [BodyState], k: u32) -> &'a BodyState {
+    if k == NONE {
+        &STATIC_STATE
+    } else {
+        &states[(k & !READ_ONLY) as usize]
     }
-    g
+}
+
+/// Loads each lane's body state as four 16-byte rows and transposes them into lanes.
+#[inline(always)]
+fn gather<L: Lanes>(states: &[BodyState], index: &[u32; 4]) -> Gathered<L> {
+    let s: [&BodyState; 4] = core::array::from_fn(|i| {
+        if i < L::WIDTH {
+            state_of(states, index[i])
+        } else {
+            &STATIC_STATE
+        }
+    });
+    let [vx, vy, vz, _] = L::transpose(core::array::from_fn(|i| s[i].v_row()));
+    let [wx, wy, wz, _] = L::transpose(core::array::from_fn(|i| s[i].w_row()));
+    let [px, py, pz, _] = L::transpose(core::array::from_fn(|i| s[i].dp_row()));
+    let [qx, qy, qz, qw] = L::transpose(core::array::from_fn(|i| s[i].dq_row()));
+    Gathered {
+        v: V3 {
+            x: vx,
+            y: vy,
+            z: vz,
+        },
+        w: V3 {
+            x: wx,
+            y: wy,
+            z: wz,
+        },
+        dp: V3 {
+            x: px,
+            y: py,
+            z: pz,
+        },
+        dq: Q {
+            v: V3 {
+                x: qx,
+                y: qy,
+                z: qz,
+            },
+            w: qw,
+        },
+    }
 }
 
 #[inline(always)]
 fn gather_velocity<L: Lanes>(states: &[BodyState], index: &[u32; 4]) -> (V3<L>, V3<L>) {
-    let mut v = V3::default();
-    let mut w = V3::default();
-    for (i, &k) in index.iter().enumerate().take(L::WIDTH) {
-        let s = if k == NONE {
-            &STATIC_STATE
+    let s: [&BodyState; 4] = core::array::from_fn(|i| {
+        if i < L::WIDTH {
+            state_of(states, index[i])
         } else {
-            &states[k as usize]
-        };
-        v.set_lane(i, s.v);
-        w.set_lane(i, s.w);
-    }
-    (v, w)
+            &STATIC_STATE
+        }
+    });
+    let [vx, vy, vz, _] = L::transpose(core::array::from_fn(|i| s[i].v_row()));
+    let [wx, wy, wz, _] = L::transpose(core::array::from_fn(|i| s[i].w_row()));
+    (
+        V3 {
+            x: vx,
+            y: vy,
+            z: vz,
+        },
+        V3 {
+            x: wx,
+            y: wy,
+            z: wz,
+        },
+    )
 }
 
+/// Writes the velocities of the lanes whose body is dynamic.
 #[inline(always)]
 fn scatter<L: Lanes>(states: &mut [BodyState], index: &[u32; 4], v: &V3<L>, w: &V3<L>) {
+    let zero = L::default();
+    let rv = L::untranspose([v.x, v.y, v.z, zero]);
+    let rw = L::untranspose([w.x, w.y, w.z, zero]);
     for (i, &k) in index.iter().enumerate().take(L::WIDTH) {
-        if k != NONE {
+        if k & READ_ONLY == 0 {
             let s = &mut states[k as usize];
-            s.v = v.lane(i);
-            s.w = w.lane(i);
+            s.v = Vec3::new(rv[i][0], rv[i][1], rv[i][2]);
+            s.w = Vec3::new(rw[i][0], rw[i][1], rw[i][2]);
         }
     }
 }
 
-/// Applies impulse `p` at `ra`/`rb`.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn apply<L: Lanes>(
-    c: &WideConstraint<L>,
-    va: &mut V3<L>,
-    wa: &mut V3<L>,
-    vb: &mut V3<L>,
-    wb: &mut V3<L>,
-    ra: V3<L>,
-    rb: V3<L>,
+/// Lanes and frame of a constraint, and its bodies' velocities in that frame.
+struct Local<L> {
+    /// `vb − va` in the frame.
+    rel: V3<L>,
+    wa: V3<L>,
+    wb: V3<L>,
+    /// What the rows started from, to hand back only their change.
+    wa0: V3<L>,
+    wb0: V3<L>,
+    /// Linear impulse on body B (and minus it on A), in the frame.
     p: V3<L>,
-) {
-    *va = va.sub(c.inv_mass_a.mul_elements(p));
-    *wa = wa.sub(c.inv_i_a.mul_vec(ra.cross(p)));
-    *vb = vb.add(c.inv_mass_b.mul_elements(p));
-    *wb = wb.add(c.inv_i_b.mul_vec(rb.cross(p)));
+}
+
+impl<L: Lanes> Local<L> {
+    #[inline(always)]
+    fn new(c: &WideConstraint<L>, va: V3<L>, wa: V3<L>, vb: V3<L>, wb: V3<L>) -> Local<L> {
+        let (t1, t2, n) = (c.tangent1, c.tangent2, c.normal);
+        let wa = to_frame(t1, t2, n, wa);
+        let wb = to_frame(t1, t2, n, wb);
+        Local {
+            rel: to_frame(t1, t2, n, vb.sub(va)),
+            wa,
+            wb,
+            wa0: wa,
+            wb0: wb,
+            p: V3::default(),
+        }
+    }
+
+    /// Applies normal impulse `applied` at point `p`.
+    #[inline(always)]
+    fn apply_normal(&mut self, c: &WideConstraint<L>, p: &WidePoint<L>, applied: L) {
+        let m = &c.mass_sum;
+        self.rel = V3 {
+            x: self.rel.x + m.xz * applied,
+            y: self.rel.y + m.yz * applied,
+            z: self.rel.z + m.zz * applied,
+        };
+        self.wa = self.wa.sub(p.ka.scale(applied));
+        self.wb = self.wb.add(p.kb.scale(applied));
+        self.p.z = self.p.z + applied;
+    }
+
+    /// `vn`: the normal relative velocity at point `p`.
+    #[inline(always)]
+    fn normal_speed(&self, p: &WidePoint<L>) -> L {
+        let (wa, wb, ra, rb) = (self.wa, self.wb, p.ra, p.rb);
+        self.rel.z + ((wb.x * rb.y - wb.y * rb.x) - (wa.x * ra.y - wa.y * ra.x))
+    }
+
+    /// Adds the change back to world velocities.
+    #[inline(always)]
+    fn finish(
+        &self,
+        c: &WideConstraint<L>,
+        va: V3<L>,
+        wa: V3<L>,
+        vb: V3<L>,
+        wb: V3<L>,
+    ) -> (V3<L>, V3<L>, V3<L>, V3<L>) {
+        let (t1, t2, n) = (c.tangent1, c.tangent2, c.normal);
+        let p = from_frame(t1, t2, n, self.p);
+        (
+            va.sub(c.inv_mass_a.mul_elements(p)),
+            wa.add(from_frame(t1, t2, n, self.wa.sub(self.wa0))),
+            vb.add(c.inv_mass_b.mul_elements(p)),
+            wb.add(from_frame(t1, t2, n, self.wb.sub(self.wb0))),
+        )
+    }
+}
+
+/// `I⁻¹ (r × (d1, d2, 0))` with `r × (d1, d2, 0) = (−r.z d2, r.z d1, r.x d2 − r.y d1)`.
+#[inline(always)]
+fn tangent_response<L: Lanes>(i: &Sym3<L>, r: V3<L>, d1: L, d2: L) -> V3<L> {
+    let (u, v, w) = (r.z * d1, r.z * d2, r.x * d2 - r.y * d1);
+    V3 {
+        x: (i.xy * u - i.xx * v) + i.xz * w,
+        y: (i.yy * u - i.xy * v) + i.yz * w,
+        z: (i.yz * u - i.xz * v) + i.zz * w,
+    }
+}
+
+/// `dqᵀ n − n` in the contact frame (`n = e3`), for the rotation `dq = (q, w)` with `q` in
+/// that frame: `−2w (q × n) + 2 q × (q × n)`, each term of the order of the rotation.
+#[inline(always)]
+fn normal_motion<L: Lanes>(q: V3<L>, w: L) -> V3<L> {
+    let two = L::splat(2.0);
+    V3 {
+        x: two * (q.x * q.z - w * q.y),
+        y: two * (q.y * q.z + w * q.x),
+        z: L::default() - two * (q.x * q.x + q.y * q.y),
+    }
 }
 
 /// Applies the impulses kept from the last step.
-pub(crate) fn warm_start<L: Lanes>(states: &mut [BodyState], constraints: &[WideConstraint<L>]) {
-    for c in constraints {
-        let (mut va, mut wa) = gather_velocity::<L>(states, &c.index_a);
-        let (mut vb, mut wb) = gather_velocity::<L>(states, &c.index_b);
-        for p in &c.points[..c.point_count as usize] {
-            let imp = c
-                .normal
-                .scale(p.normal_impulse)
-                .add(c.tangent1.scale(p.tangent_impulse1))
-                .add(c.tangent2.scale(p.tangent_impulse2));
-            apply(
-                c, &mut va, &mut wa, &mut vb, &mut wb, p.anchor_a, p.anchor_b, imp,
-            );
+#[inline(never)]
+pub(crate) fn warm_start<L: Lanes>(
+    states: &mut [BodyState],
+    constraints: &[WideConstraint<L>],
+    rolling: &[WideRolling<L>],
+) {
+    for (k, c) in constraints.iter().enumerate() {
+        let (va, wa) = gather_velocity::<L>(states, &c.index_a);
+        let (vb, wb) = gather_velocity::<L>(states, &c.index_b);
+        // No row reads another here, so sum the impulses and their moments first.
+        let mut p = V3::<L>::default();
+        let mut la = V3::<L>::default();
+        let mut lb = V3::<L>::default();
+        for pt in &c.points[..c.point_count as usize] {
+            let imp = V3 {
+                x: pt.tangent_impulse1,
+                y: pt.tangent_impulse2,
+                z: pt.normal_impulse,
+            };
+            p = p.add(imp);
+            la = la.add(pt.ra.cross(imp));
+            lb = lb.add(pt.rb.cross(imp));
         }
-        if c.has_rolling {
-            wa = wa.sub(c.inv_i_a.mul_vec(c.rolling_impulse));
-            wb = wb.add(c.inv_i_b.mul_vec(c.rolling_impulse));
+        if c.rolling != NONE {
+            let r = &rolling[c.rolling as usize];
+            la = la.add(r.impulse);
+            lb = lb.add(r.impulse);
         }
+        let (t1, t2, n) = (c.tangent1, c.tangent2, c.normal);
+        let pw = from_frame(t1, t2, n, p);
+        let va = va.sub(c.inv_mass_a.mul_elements(pw));
+        let vb = vb.add(c.inv_mass_b.mul_elements(pw));
+        let wa = wa.sub(from_frame(t1, t2, n, c.inv_i_a.mul_vec(la)));
+        let wb = wb.add(from_frame(t1, t2, n, c.inv_i_b.mul_vec(lb)));
         scatter(states, &c.index_a, &va, &wa);
         scatter(states, &c.index_b, &vb, &wb);
     }
@@ -313,102 +621,99 @@ pub(crate) fn warm_start<L: Lanes>(states: &mut [BodyState], constraints: &[Wide
 
 /// One Gauss-Seidel pass: with `use_bias` the soft push-out (solve), without it the relax
 /// pass that removes the push-out's velocity.
+#[inline(never)]
 pub(crate) fn solve<L: Lanes>(
     states: &mut [BodyState],
     constraints: &mut [WideConstraint<L>],
+    rolling: &mut [WideRolling<L>],
     inv_h: f32,
     push_max: f32,
     use_bias: bool,
 ) {
-    let zero = L::splat(0.0);
+    let zero = L::default();
     let one = L::splat(1.0);
     let inv_h = L::splat(inv_h);
     let neg_push = L::splat(-push_max);
-    for c in constraints.iter_mut() {
+    for k in 0..constraints.len() {
+        let c = &mut constraints[k];
         let ga = gather::<L>(states, &c.index_a);
         let gb = gather::<L>(states, &c.index_b);
-        let (mut va, mut wa, mut vb, mut wb) = (ga.v, ga.w, gb.v, gb.w);
-        let n = c.normal;
-        let two = L::splat(2.0);
-        // n · (dq r − r) = 2w (q · (r × n)) + 2 ((q · r)(q · n) − (r · n)(q · q)), exact in
-        // real arithmetic: the rotated anchor's motion along n without rotating it.
-        let (qa, qb) = (ga.dq, gb.dq);
-        let (qn_a, qn_b) = (qa.v.dot(n), qb.v.dot(n));
-        let (qq_a, qq_b) = (qa.v.dot(qa.v), qb.v.dot(qb.v));
+        let mut l = Local::new(c, ga.v, ga.w, gb.v, gb.w);
+        let (t1, t2, n) = (c.tangent1, c.tangent2, c.normal);
         let dp = n.dot(gb.dp.sub(ga.dp));
+        let sa = normal_motion(to_frame(t1, t2, n, ga.dq.v), ga.dq.w);
+        let sb = normal_motion(to_frame(t1, t2, n, gb.dq.v), gb.dq.w);
+        let count = c.point_count as usize;
         let mut total = zero;
-        for j in 0..c.point_count as usize {
-            let p = &mut c.points[j];
-            let da = two
-                * (qa.w * qa.v.dot(p.rn_a) + (qa.v.dot(p.anchor_a) * qn_a - p.r_dot_n_a * qq_a));
-            let db = two
-                * (qb.w * qb.v.dot(p.rn_b) + (qb.v.dot(p.anchor_b) * qn_b - p.r_dot_n_b * qq_b));
+        for j in 0..count {
+            let p = &c.points[j];
             // Current separation from each body's own motion of the anchor.
-            let s = (dp + (db - da)) + p.separation;
+            let s = (dp + (sb.dot(p.rb) - sa.dot(p.ra))) + p.separation;
+            let vn = l.normal_speed(p);
             // Speculative (s > 0): allow the approach that closes the gap this substep.
             let speculative = s * inv_h;
-            let (bias, mass_scale, impulse_scale) = if use_bias {
+            let x = if use_bias {
                 let soft = (c.bias_rate * s).max(neg_push);
-                (
-                    L::select_gt(s, zero, speculative, soft),
-                    L::select_gt(s, zero, one, c.mass_scale),
-                    L::select_gt(s, zero, zero, c.impulse_scale),
-                )
+                let bias = L::select_gt(s, zero, speculative, soft);
+                let mass_scale = L::select_gt(s, zero, one, c.mass_scale);
+                let impulse_scale = L::select_gt(s, zero, zero, c.impulse_scale);
+                p.normal_mass * mass_scale * (vn + bias) + impulse_scale * p.normal_impulse
             } else {
-                (L::select_gt(s, zero, speculative, zero), one, zero)
+                p.normal_mass * (vn + L::select_gt(s, zero, speculative, zero))
             };
-            let vn = n.dot(vb.sub(va)) + (wb.dot(p.rn_b) - wa.dot(p.rn_a));
-            let impulse =
-                -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
-            let new_impulse = (p.normal_impulse + impulse).max(zero);
+            let new_impulse = (p.normal_impulse - x).max(zero);
             let applied = new_impulse - p.normal_impulse;
+            let p = &mut c.points[j];
             p.normal_impulse = new_impulse;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
             total = total + new_impulse;
-            va = va.sub(c.mn_a.scale(applied));
-            wa = wa.sub(p.k_a.scale(applied));
-            vb = vb.add(c.mn_b.scale(applied));
-            wb = wb.add(p.k_b.scale(applied));
+            l.apply_normal(c, &c.points[j], applied);
         }
 
         // Coulomb friction per point: the impulse stays within the cone μ·λn.
-        let (t1, t2, friction) = (c.tangent1, c.tangent2, c.friction);
-        let (ma, mb, ia, ib) = (c.inv_mass_a, c.inv_mass_b, c.inv_i_a, c.inv_i_b);
-        for j in 0..c.point_count as usize {
-            let p = &mut c.points[j];
-            let (ra, rb) = (p.anchor_a, p.anchor_b);
-            let dv = vb.add(wb.cross(rb)).sub(va.add(wa.cross(ra)));
-            let l1 = p.tangent_impulse1 - p.tangent_mass1 * dv.dot(t1);
-            let l2 = p.tangent_impulse2 - p.tangent_mass2 * dv.dot(t2);
-            let limit = friction * p.normal_impulse;
+        let m = c.mass_sum;
+        for j in 0..count {
+            let p = &c.points[j];
+            let (ra, rb, wa, wb) = (p.ra, p.rb, l.wa, l.wb);
+            let dv1 = l.rel.x + ((wb.y * rb.z - wb.z * rb.y) - (wa.y * ra.z - wa.z * ra.y));
+            let dv2 = l.rel.y + ((wb.z * rb.x - wb.x * rb.z) - (wa.z * ra.x - wa.x * ra.z));
+            let l1 = p.tangent_impulse1 - p.tangent_mass1 * dv1;
+            let l2 = p.tangent_impulse2 - p.tangent_mass2 * dv2;
+            let limit = c.friction * p.normal_impulse;
             let len2 = l1 * l1 + l2 * l2;
             let scale = L::select_gt(len2, limit * limit, limit.div(len2.sqrt()), one);
             let (l1, l2) = (l1 * scale, l2 * scale);
             let d1 = l1 - p.tangent_impulse1;
             let d2 = l2 - p.tangent_impulse2;
+            l.rel = V3 {
+                x: l.rel.x + (m.xx * d1 + m.xy * d2),
+                y: l.rel.y + (m.xy * d1 + m.yy * d2),
+                z: l.rel.z + (m.xz * d1 + m.yz * d2),
+            };
+            l.p.x = l.p.x + d1;
+            l.p.y = l.p.y + d2;
+            l.wa = l.wa.sub(tangent_response(&c.inv_i_a, ra, d1, d2));
+            l.wb = l.wb.add(tangent_response(&c.inv_i_b, rb, d1, d2));
+            let p = &mut c.points[j];
             p.tangent_impulse1 = l1;
             p.tangent_impulse2 = l2;
-            let f = t1.scale(d1).add(t2.scale(d2));
-            va = va.sub(ma.mul_elements(f));
-            wa = wa.sub(ia.mul_vec(ra.cross(f)));
-            vb = vb.add(mb.mul_elements(f));
-            wb = wb.add(ib.mul_vec(rb.cross(f)));
         }
 
-        if c.has_rolling {
-            let dw = wb.sub(wa);
-            let delta = c.rolling_mass.mul_vec(dw);
-            let old = c.rolling_impulse;
-            let acc = old.sub(delta);
-            let limit = c.rolling_resistance * total;
+        if c.rolling != NONE {
+            let r = &mut rolling[c.rolling as usize];
+            let dw = l.wb.sub(l.wa);
+            let old = r.impulse;
+            let acc = old.sub(r.mass.mul_vec(dw));
+            let limit = r.resistance * total;
             let len2 = acc.dot(acc);
             let scale = L::select_gt(len2, limit * limit, limit.div(len2.sqrt()), one);
             let acc = acc.scale(scale);
             let d = acc.sub(old);
-            c.rolling_impulse = acc;
-            wa = wa.sub(c.inv_i_a.mul_vec(d));
-            wb = wb.add(c.inv_i_b.mul_vec(d));
+            r.impulse = acc;
+            l.wa = l.wa.sub(c.inv_i_a.mul_vec(d));
+            l.wb = l.wb.add(c.inv_i_b.mul_vec(d));
         }
+        let (va, wa, vb, wb) = l.finish(c, ga.v, ga.w, gb.v, gb.w);
         scatter(states, &c.index_a, &va, &wa);
         scatter(states, &c.index_b, &vb, &wb);
     }
@@ -416,71 +721,93 @@ pub(crate) fn solve<L: Lanes>(
 
 /// Bounces: for points that approached faster than the threshold, aim for `-e` times the
 /// approach speed (Box2D's restitution pass, after the substeps).
+#[inline(never)]
 pub(crate) fn apply_restitution<L: Lanes>(
     states: &mut [BodyState],
     constraints: &mut [WideConstraint<L>],
+    aux: &[WideAux<L>],
     threshold: f32,
 ) {
-    let zero = L::splat(0.0);
+    let zero = L::default();
+    let one = L::splat(1.0);
     let neg_threshold = L::splat(-threshold);
-    for c in constraints.iter_mut() {
-        if !c.has_restitution {
+    for (c, aux) in constraints.iter_mut().zip(aux) {
+        if !aux.has_restitution {
             continue;
         }
-        let (mut va, mut wa) = gather_velocity::<L>(states, &c.index_a);
-        let (mut vb, mut wb) = gather_velocity::<L>(states, &c.index_b);
-        let n = c.normal;
+        let (va, wa) = gather_velocity::<L>(states, &c.index_a);
+        let (vb, wb) = gather_velocity::<L>(states, &c.index_b);
+        let mut l = Local::new(c, va, wa, vb, wb);
         for j in 0..c.point_count as usize {
-            let p = &mut c.points[j];
-            let vn = n.dot(vb.sub(va)) + (wb.dot(p.rn_b) - wa.dot(p.rn_a));
-            let impulse = -p.normal_mass * (vn + c.restitution * p.relative_velocity);
-            let new_impulse = (p.normal_impulse + impulse).max(zero);
+            let p = &c.points[j];
+            let rv = aux.relative_velocity[j];
+            let vn = l.normal_speed(p);
+            let x = p.normal_mass * (vn + aux.restitution * rv);
+            let new_impulse = (p.normal_impulse - x).max(zero);
             // Only lanes that approached fast, pushed this step and bounce.
-            let fast = L::select_gt(neg_threshold, p.relative_velocity, L::splat(1.0), zero);
+            let fast = L::select_gt(neg_threshold, rv, one, zero);
             let pushed = L::select_gt(p.max_normal_impulse, zero, fast, zero);
-            let active = L::select_gt(c.restitution, zero, pushed, zero);
+            let active = L::select_gt(aux.restitution, zero, pushed, zero);
             let new_impulse = L::select_gt(active, zero, new_impulse, p.normal_impulse);
             let applied = new_impulse - p.normal_impulse;
+            let p = &mut c.points[j];
             p.normal_impulse = new_impulse;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            va = va.sub(c.mn_a.scale(applied));
-            wa = wa.sub(p.k_a.scale(applied));
-            vb = vb.add(c.mn_b.scale(applied));
-            wb = wb.add(p.k_b.scale(applied));
+            l.apply_normal(c, &c.points[j], applied);
         }
+        let (va, wa, vb, wb) = l.finish(c, va, wa, vb, wb);
         scatter(states, &c.index_a, &va, &wa);
         scatter(states, &c.index_b, &vb, &wb);
     }
 }
 
 /// Keeps the step's impulses in the contacts for the next step's warm start.
+#[inline(never)]
 pub(crate) fn store_impulses<L: Lanes>(
     contacts: &mut [Contact],
     constraints: &[WideConstraint<L>],
+    aux: &[WideAux<L>],
+    rolling: &[WideRolling<L>],
 ) {
-    for c in constraints {
+    for (c, aux) in constraints.iter().zip(aux) {
+        let (t1, t2, n) = (c.tangent1.lanes(), c.tangent2.lanes(), c.normal.lanes());
+        let mut normal = [[0.0; 4]; 4];
+        let mut most = [[0.0; 4]; 4];
+        let mut tangent1 = [[0.0; 4]; 4];
+        let mut tangent2 = [[0.0; 4]; 4];
+        for j in 0..c.point_count as usize {
+            let p = &c.points[j];
+            normal[j] = p.normal_impulse.to_array();
+            most[j] = p.max_normal_impulse.to_array();
+            tangent1[j] = p.tangent_impulse1.to_array();
+            tangent2[j] = p.tangent_impulse2.to_array();
+        }
+        let roll = if c.rolling != NONE {
+            rolling[c.rolling as usize].impulse.lanes()
+        } else {
+            [Vec3::ZERO; 4]
+        };
         for i in 0..L::WIDTH {
-            let slot = c.contact[i];
+            let slot = aux.contact[i];
             if slot == NONE {
                 continue;
             }
             let contact = &mut contacts[slot as usize];
             for j in 0..contact.point_count as usize {
-                let p = &c.points[j];
                 let cp = &mut contact.points[j];
-                cp.normal_impulse = p.normal_impulse.lane(i);
-                cp.max_normal_impulse = p.max_normal_impulse.lane(i);
-                cp.tangent_impulse = c.tangent1.lane(i) * p.tangent_impulse1.lane(i)
-                    + c.tangent2.lane(i) * p.tangent_impulse2.lane(i);
+                cp.normal_impulse = normal[j][i];
+                cp.max_normal_impulse = most[j][i];
+                cp.tangent_impulse = t1[i] * tangent1[j][i] + t2[i] * tangent2[j][i];
             }
-            contact.rolling_impulse = c.rolling_impulse.lane(i);
+            let r = roll[i];
+            contact.rolling_impulse = t1[i] * r.x + t2[i] * r.y + n[i] * r.z;
         }
     }
 }
 
-/// The two constraint arrays of a step: colours solved four at a time, and the overflow
-/// (or every colour, when the world solves one at a time) solved one at a time.
+/// The two batches of a step: colours solved four at a time, and the overflow (or every
+/// colour, when the world solves one at a time) solved one at a time.
 pub(crate) struct Constraints {
-    pub wide: crate::alloc::FixedVec<WideConstraint<F4>>,
-    pub single: crate::alloc::FixedVec<WideConstraint<F1>>,
+    pub wide: Batch<F4>,
+    pub single: Batch<F1>,
 }

@@ -20,22 +20,62 @@ use crate::error::Result;
 use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
 use crate::profile::Timer;
 use crate::world::{AABB_MARGIN, World};
-use contact_solver::{Constraints, LaneBody, Softness, WideConstraint};
-use lanes::Lanes;
+use contact_solver::{Batch, Constraints, PrepareContext, Softness};
 
 /// Graph colours; the last one is the overflow, solved after the others.
 pub(crate) const COLOR_COUNT: usize = 24;
 const OVERFLOW: usize = COLOR_COUNT - 1;
 
-/// What the substeps read and write for each awake body: one cache line.
+/// What the substeps read and write for each awake body: one cache line, four 16-byte
+/// rows (velocity, angular velocity, displacement, rotation) that the contact solver
+/// loads whole and transposes into lanes.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
 pub(crate) struct BodyState {
     pub v: Vec3,
+    pad_v: f32,
     pub w: Vec3,
+    pad_w: f32,
     /// Displacement of the centre of mass during this step.
     pub dp: Vec3,
+    pad_dp: f32,
     /// Rotation during this step.
     pub dq: Quat,
+}
+
+impl BodyState {
+    /// A body moving at `v`, `w` that has not moved yet this step.
+    pub(crate) const fn new(v: Vec3, w: Vec3) -> BodyState {
+        BodyState {
+            v,
+            pad_v: 0.0,
+            w,
+            pad_w: 0.0,
+            dp: Vec3::ZERO,
+            pad_dp: 0.0,
+            dq: Quat::IDENTITY,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn v_row(&self) -> [f32; 4] {
+        [self.v.x, self.v.y, self.v.z, self.pad_v]
+    }
+
+    #[inline(always)]
+    pub(crate) fn w_row(&self) -> [f32; 4] {
+        [self.w.x, self.w.y, self.w.z, self.pad_w]
+    }
+
+    #[inline(always)]
+    pub(crate) fn dp_row(&self) -> [f32; 4] {
+        [self.dp.x, self.dp.y, self.dp.z, self.pad_dp]
+    }
+
+    #[inline(always)]
+    pub(crate) fn dq_row(&self) -> [f32; 4] {
+        [self.dq.x, self.dq.y, self.dq.z, self.dq.w]
+    }
 }
 
 /// Per-step constants of an awake body.
@@ -92,12 +132,8 @@ impl SolverScratch {
             params: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             solver_index: FixedVec::filled(body_capacity, NONE, alloc, "body_capacity")?,
             constraints: Constraints {
-                wide: FixedVec::with_capacity(
-                    contact_capacity / 4 + COLOR_COUNT,
-                    alloc,
-                    "contact_capacity",
-                )?,
-                single: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
+                wide: Batch::new(contact_capacity / 4 + COLOR_COUNT, alloc)?,
+                single: Batch::new(contact_capacity, alloc)?,
             },
             color_starts: [0; COLOR_COUNT + 1],
             one_at_a_time: false,
@@ -121,8 +157,8 @@ impl SolverScratch {
         self.states.capacity() * size_of::<BodyState>()
             + self.params.capacity() * size_of::<BodyParams>()
             + self.solver_index.capacity() * 4
-            + self.constraints.wide.capacity() * size_of::<WideConstraint<lanes::F4>>()
-            + self.constraints.single.capacity() * size_of::<WideConstraint<lanes::F1>>()
+            + self.constraints.wide.memory_usage()
+            + self.constraints.single.memory_usage()
             + self.constraint_contact.capacity() * 4
             + self.touching.capacity() * 5
             + self.color_bits.capacity() * 8
@@ -174,15 +210,24 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     {
         let s = &mut world.solver;
         let c = &mut s.constraints;
+        let (wide, wide_rolling) = (
+            &mut c.wide.constraints[..c.wide.count],
+            &mut c.wide.rolling[..],
+        );
+        let (single, single_rolling) = (
+            &mut c.single.constraints[..c.single.count],
+            &mut c.single.rolling[..],
+        );
+        let states = &mut s.states;
         for _ in 0..substeps {
-            integrate_velocities(&mut s.states, &s.params, h, max_speed);
-            contact_solver::warm_start(&mut s.states, &c.wide);
-            contact_solver::warm_start(&mut s.states, &c.single);
-            contact_solver::solve(&mut s.states, &mut c.wide, inv_h, push_max, true);
-            contact_solver::solve(&mut s.states, &mut c.single, inv_h, push_max, true);
-            integrate_positions(&mut s.states, h, max_rotation);
-            contact_solver::solve(&mut s.states, &mut c.wide, inv_h, push_max, false);
-            contact_solver::solve(&mut s.states, &mut c.single, inv_h, push_max, false);
+            integrate_velocities(states, &s.params, h, max_speed);
+            contact_solver::warm_start(states, wide, wide_rolling);
+            contact_solver::warm_start(states, single, single_rolling);
+            contact_solver::solve(states, wide, wide_rolling, inv_h, push_max, true);
+            contact_solver::solve(states, single, single_rolling, inv_h, push_max, true);
+            integrate_positions(states, h, max_rotation);
+            contact_solver::solve(states, wide, wide_rolling, inv_h, push_max, false);
+            contact_solver::solve(states, single, single_rolling, inv_h, push_max, false);
         }
     }
     world.profile.solve = t.elapsed_ms();
@@ -192,10 +237,34 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
         let s = &mut world.solver;
         let c = &mut s.constraints;
         let threshold = def.restitution_threshold;
-        contact_solver::apply_restitution(&mut s.states, &mut c.wide, threshold);
-        contact_solver::apply_restitution(&mut s.states, &mut c.single, threshold);
-        contact_solver::store_impulses(&mut world.contacts, &c.wide);
-        contact_solver::store_impulses(&mut world.contacts, &c.single);
+        let n = c.wide.count;
+        let w = &mut c.wide;
+        contact_solver::apply_restitution(
+            &mut s.states,
+            &mut w.constraints[..n],
+            &w.aux[..n],
+            threshold,
+        );
+        contact_solver::store_impulses(
+            &mut world.contacts,
+            &w.constraints[..n],
+            &w.aux[..n],
+            &w.rolling,
+        );
+        let n = c.single.count;
+        let o = &mut c.single;
+        contact_solver::apply_restitution(
+            &mut s.states,
+            &mut o.constraints[..n],
+            &o.aux[..n],
+            threshold,
+        );
+        contact_solver::store_impulses(
+            &mut world.contacts,
+            &o.constraints[..n],
+            &o.aux[..n],
+            &o.rolling,
+        );
     }
     world.profile.restitution = t.elapsed_ms();
 
@@ -209,6 +278,7 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
 }
 
 /// Collects the awake moving bodies in slot order and their per-step constants.
+#[inline(never)]
 fn gather_awake_set(world: &mut World, dt: f32) {
     let _ = dt;
     let gravity = world.def.gravity;
@@ -236,12 +306,8 @@ fn gather_awake_set(world: &mut World, dt: f32) {
         } else {
             (Vec3::ZERO, Mat3::ZERO, Vec3::ZERO, Vec3::ZERO)
         };
-        let ok = s.states.push(BodyState {
-            v: b.linear_velocity,
-            w: b.angular_velocity,
-            dp: Vec3::ZERO,
-            dq: Quat::IDENTITY,
-        }) && s.params.push(BodyParams {
+        let ok = s.states.push(BodyState::new(b.linear_velocity, b.angular_velocity))
+            && s.params.push(BodyParams {
             body: i as u32,
             dynamic,
             inv_mass,
@@ -261,6 +327,7 @@ fn gather_awake_set(world: &mut World, dt: f32) {
 
 /// Colours the touching contacts of the awake set so that no two constraints of one
 /// colour share a dynamic body; orders the constraint slots by colour.
+#[inline(never)]
 fn color_constraints(world: &mut World) {
     let s = &mut world.solver;
     s.touching.clear();
@@ -338,6 +405,7 @@ fn color_constraints(world: &mut World) {
     }
 }
 
+#[inline(never)]
 fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32, max_speed: f32) {
     for (st, p) in states.iter_mut().zip(params.iter()) {
         if !p.dynamic {
@@ -357,6 +425,7 @@ fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32,
     }
 }
 
+#[inline(never)]
 fn integrate_positions(states: &mut [BodyState], h: f32, max_rotation: f32) {
     for st in states.iter_mut() {
         let mut w = st.w;
@@ -374,6 +443,7 @@ fn integrate_positions(states: &mut [BodyState], h: f32, max_rotation: f32) {
 /// Writes the substeps' results back into the bodies: positions advance on the 2^-32
 /// grid, so a shifted world steps exactly like the unshifted one. Then refreshes bounds
 /// and fills the move buffer.
+#[inline(never)]
 fn finalize_bodies(world: &mut World, dt: f32) {
     let _ = dt;
     let count = world.solver.states.len();
@@ -428,104 +498,66 @@ fn finalize_bodies(world: &mut World, dt: f32) {
     world.out_of_bounds = out_of_bounds;
 }
 
-fn lane_body(s: &SolverScratch, index: u32) -> LaneBody {
-    if index == NONE {
-        return LaneBody {
-            index,
-            inv_mass: Vec3::ZERO,
-            inv_inertia: Mat3::ZERO,
-            state: BodyState {
-                dq: Quat::IDENTITY,
-                ..Default::default()
-            },
-        };
-    }
-    let p = &s.params[index as usize];
-    LaneBody {
-        index,
-        inv_mass: p.inv_mass,
-        inv_inertia: p.inv_inertia,
-        state: s.states[index as usize],
-    }
-}
-
 /// Builds the step's constraints: each colour in groups of four (one at a time in the
-/// overflow colour or when `one_at_a_time`), lanes in colour order.
+/// overflow colour or when `one_at_a_time`), lanes in colour order. Each group writes only
+/// its own slot (and appends its rolling data, in group order).
+#[inline(never)]
 fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
     let s = &mut world.solver;
-    s.constraints.wide.clear();
-    s.constraints.single.clear();
+    let mut wide_count = 0;
+    let mut single_count = 0;
+    for color in 0..COLOR_COUNT {
+        let n = (s.color_starts[color + 1] - s.color_starts[color]) as usize;
+        if color == OVERFLOW || s.one_at_a_time {
+            single_count += n;
+        } else {
+            wide_count += n.div_ceil(4);
+        }
+    }
+    let c = &mut s.constraints;
+    c.wide.begin(wide_count);
+    c.single.begin(single_count);
+    let ctx = PrepareContext {
+        contacts: &world.contacts,
+        shapes: &world.shapes,
+        solver_index: &s.solver_index,
+        params: &s.params,
+        states: &s.states,
+        soft,
+        static_soft,
+    };
+    let (mut wide, mut single) = (0, 0);
     for color in 0..COLOR_COUNT {
         let (start, end) = (
             s.color_starts[color] as usize,
             s.color_starts[color + 1] as usize,
         );
-        let single = color == OVERFLOW || s.one_at_a_time;
-        let width = if single { 1 } else { 4 };
-        let mut k = start;
-        while k < end {
-            let n = width.min(end - k);
-            if single {
-                let mut c = WideConstraint::<lanes::F1>::empty();
-                fill(
-                    &mut c,
-                    s,
-                    &world.contacts,
-                    &world.shapes,
-                    k,
-                    n,
-                    soft,
-                    static_soft,
+        let slots = &s.constraint_contact[start..end];
+        if color == OVERFLOW || s.one_at_a_time {
+            for k in 0..slots.len() {
+                let b = &mut c.single;
+                contact_solver::prepare(
+                    &ctx,
+                    &slots[k..k + 1],
+                    &mut b.constraints[single],
+                    &mut b.aux[single],
+                    &mut b.rolling,
                 );
-                let ok = s.constraints.single.push(c);
-                debug_assert!(ok);
-            } else {
-                let mut c = WideConstraint::<lanes::F4>::empty();
-                fill(
-                    &mut c,
-                    s,
-                    &world.contacts,
-                    &world.shapes,
-                    k,
-                    n,
-                    soft,
-                    static_soft,
-                );
-                let ok = s.constraints.wide.push(c);
-                debug_assert!(ok);
+                single += 1;
             }
-            k += n;
+        } else {
+            for group in slots.chunks(4) {
+                let b = &mut c.wide;
+                contact_solver::prepare(
+                    &ctx,
+                    group,
+                    &mut b.constraints[wide],
+                    &mut b.aux[wide],
+                    &mut b.rolling,
+                );
+                wide += 1;
+            }
         }
     }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn fill<L: Lanes>(
-    c: &mut WideConstraint<L>,
-    s: &SolverScratch,
-    contacts: &[crate::contact::Contact],
-    shapes: &[crate::shape::Shape],
-    start: usize,
-    n: usize,
-    soft: Softness,
-    static_soft: Softness,
-) {
-    for lane in 0..n {
-        let slot = s.constraint_contact[start + lane];
-        let contact = &contacts[slot as usize];
-        let a = lane_body(s, s.solver_index[contact.body_a as usize]);
-        let b = lane_body(s, s.solver_index[contact.body_b as usize]);
-        contact_solver::prepare_lane(
-            c,
-            lane,
-            slot,
-            contact,
-            &shapes[contact.shape_a as usize],
-            &shapes[contact.shape_b as usize],
-            &a,
-            &b,
-            soft,
-            static_soft,
-        );
-    }
+    debug_assert!(wide == wide_count && single == single_count);
 }
