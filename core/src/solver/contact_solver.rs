@@ -26,11 +26,11 @@
 //! `n·(dq r − r) = (dqᵀ n − n)·r`: one vector per body and constraint, whose terms are all
 //! of the order of the rotation, then one dot product per point.
 
-use super::lanes::{F1, F4, Lanes, Q, Sym3, V3};
+use super::lanes::{F1, F4x2, Lanes, MAX_WIDTH, Q, Sym3, V3};
 use super::{BodyParams, BodyState};
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::body::NONE;
-use crate::contact::{Contact, mix_friction, mix_restitution};
+use crate::contact::{Contact, ContactPoint, mix_friction, mix_restitution};
 use crate::error::Result;
 use crate::math::{Mat3, Vec3, max};
 use crate::shape::Shape;
@@ -72,8 +72,8 @@ pub(crate) struct WidePoint<L> {
 pub(crate) struct WideConstraint<L> {
     /// Solver index of each lane's bodies: `NONE` for a static body, `READ_ONLY` set for
     /// a kinematic one.
-    pub index_a: [u32; 4],
-    pub index_b: [u32; 4],
+    pub index_a: [u32; MAX_WIDTH],
+    pub index_b: [u32; MAX_WIDTH],
     /// The most points of any lane (a lane with fewer has massless points past its own).
     pub point_count: u32,
     /// Slot in the batch's rolling-resistance array, or `NONE`.
@@ -101,7 +101,7 @@ pub(crate) struct WideConstraint<L> {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WideAux<L> {
     /// Contact slot of each lane (`NONE` for an empty lane).
-    pub contact: [u32; 4],
+    pub contact: [u32; MAX_WIDTH],
     pub has_restitution: bool,
     pub restitution: L,
     /// Normal approach speed of each point when the step began.
@@ -200,6 +200,129 @@ fn from_frame<L: Lanes>(t1: V3<L>, t2: V3<L>, n: V3<L>, f: V3<L>) -> V3<L> {
     t1.scale(f.x).add(t2.scale(f.y)).add(n.scale(f.z))
 }
 
+const NO_POINT: ContactPoint = ContactPoint {
+    anchor_a: Vec3::ZERO,
+    anchor_b: Vec3::ZERO,
+    separation: 0.0,
+    normal_impulse: 0.0,
+    tangent_impulse: Vec3::ZERO,
+    max_normal_impulse: 0.0,
+    id: 0,
+};
+
+/// One lane's inputs, read from the world once (the wide arithmetic then loads them
+/// from here lane by lane).
+#[derive(Clone, Copy)]
+struct LaneInput {
+    index_a: u32,
+    index_b: u32,
+    normal: Vec3,
+    tangent: Vec3,
+    inv_mass_a: Vec3,
+    inv_mass_b: Vec3,
+    inv_i_a: [f32; 6],
+    inv_i_b: [f32; 6],
+    va: Vec3,
+    wa: Vec3,
+    vb: Vec3,
+    wb: Vec3,
+    friction: f32,
+    restitution: f32,
+    resistance: f32,
+    soft: Softness,
+    point_count: usize,
+    /// Zero past `point_count`.
+    points: [ContactPoint; 4],
+    rolling_mass: [f32; 6],
+    rolling_impulse: Vec3,
+}
+
+impl LaneInput {
+    /// An empty lane: both bodies static, no points.
+    const EMPTY: LaneInput = LaneInput {
+        index_a: NONE,
+        index_b: NONE,
+        normal: Vec3::Z,
+        tangent: Vec3::X,
+        inv_mass_a: Vec3::ZERO,
+        inv_mass_b: Vec3::ZERO,
+        inv_i_a: [0.0; 6],
+        inv_i_b: [0.0; 6],
+        va: Vec3::ZERO,
+        wa: Vec3::ZERO,
+        vb: Vec3::ZERO,
+        wb: Vec3::ZERO,
+        friction: 0.0,
+        restitution: 0.0,
+        resistance: 0.0,
+        soft: Softness {
+            bias_rate: 0.0,
+            mass_scale: 0.0,
+            impulse_scale: 0.0,
+        },
+        point_count: 0,
+        points: [NO_POINT; 4],
+        rolling_mass: [0.0; 6],
+        rolling_impulse: Vec3::ZERO,
+    };
+
+    /// Reads lane data of the contact in `slot` into `self`.
+    #[inline(always)]
+    fn read(&mut self, ctx: &PrepareContext, slot: u32) {
+        let c = &ctx.contacts[slot as usize];
+        let body = |b: u32| {
+            let k = ctx.solver_index[b as usize];
+            if k == NONE {
+                return (NONE, None);
+            }
+            let p = &ctx.params[k as usize];
+            let index = if p.dynamic { k } else { k | READ_ONLY };
+            (index, Some((p, &ctx.states[k as usize])))
+        };
+        let (index_a, a) = body(c.body_a);
+        let (index_b, b) = body(c.body_b);
+        let inv_mass =
+            |b: Option<(&BodyParams, &BodyState)>| b.map_or(Vec3::ZERO, |b| b.0.inv_mass);
+        let inertia =
+            |b: Option<(&BodyParams, &BodyState)>| b.map_or(Mat3::ZERO, |b| b.0.inv_inertia);
+        let (sa, sb) = (
+            &ctx.shapes[c.shape_a as usize],
+            &ctx.shapes[c.shape_b as usize],
+        );
+        let (ma, mb) = (inv_mass(a), inv_mass(b));
+        let resistance = max(sa.rolling_resistance, sb.rolling_resistance);
+        let count = c.point_count as usize;
+        self.index_a = index_a;
+        self.index_b = index_b;
+        self.normal = c.normal;
+        self.tangent = c.normal.perpendicular();
+        self.inv_mass_a = ma;
+        self.inv_mass_b = mb;
+        self.inv_i_a = symmetric(&inertia(a));
+        self.inv_i_b = symmetric(&inertia(b));
+        if let Some((_, s)) = a {
+            (self.va, self.wa) = (s.v, s.w);
+        }
+        if let Some((_, s)) = b {
+            (self.vb, self.wb) = (s.v, s.w);
+        }
+        self.friction = mix_friction(sa.friction, sb.friction);
+        self.restitution = mix_restitution(sa.restitution, sb.restitution);
+        self.resistance = resistance;
+        self.soft = if ma == Vec3::ZERO || mb == Vec3::ZERO {
+            ctx.static_soft
+        } else {
+            ctx.soft
+        };
+        self.point_count = count;
+        self.points[..count].copy_from_slice(&c.points[..count]);
+        if resistance > 0.0 {
+            self.rolling_mass = symmetric(&(inertia(a) + inertia(b)).inverse());
+            self.rolling_impulse = c.rolling_impulse;
+        }
+    }
+}
+
 /// Prepares the contacts in `slots` (one per lane, at most `L::WIDTH`) into `c` and
 /// `aux`, and their rolling resistance, if any lane has some, into `rolling`. Writes
 /// everything the passes read; reads nothing of what `c` held before.
@@ -212,48 +335,18 @@ pub(crate) fn prepare<L: Lanes>(
     rolling: &mut FixedVec<WideRolling<L>>,
 ) {
     debug_assert!(!slots.is_empty() && slots.len() <= L::WIDTH);
-    let contact: [Option<&Contact>; 4] =
-        core::array::from_fn(|i| slots.get(i).map(|&s| &ctx.contacts[s as usize]));
-    let solver_index = |body: u32| {
-        let k = ctx.solver_index[body as usize];
-        if k != NONE && !ctx.params[k as usize].dynamic {
-            k | READ_ONLY
-        } else {
-            k
-        }
-    };
-    let index_a: [u32; 4] = core::array::from_fn(|i| contact[i].map_or(NONE, |c| solver_index(c.body_a)));
-    let index_b: [u32; 4] = core::array::from_fn(|i| contact[i].map_or(NONE, |c| solver_index(c.body_b)));
-    let params = |k: u32| (k != NONE).then(|| &ctx.params[(k & !READ_ONLY) as usize]);
-    let state = |k: u32| {
-        if k == NONE {
-            &STATIC_STATE
-        } else {
-            &ctx.states[(k & !READ_ONLY) as usize]
-        }
-    };
-    let (pa, pb): ([Option<&BodyParams>; 4], [Option<&BodyParams>; 4]) = (
-        core::array::from_fn(|i| params(index_a[i])),
-        core::array::from_fn(|i| params(index_b[i])),
-    );
-    let shape = |i: usize| {
-        contact[i].map(|c| {
-            (
-                &ctx.shapes[c.shape_a as usize],
-                &ctx.shapes[c.shape_b as usize],
-            )
-        })
-    };
-    let inv_mass = |p: Option<&BodyParams>| p.map_or(Vec3::ZERO, |p| p.inv_mass);
-    let inv_inertia = |p: Option<&BodyParams>| p.map_or([0.0; 6], |p| symmetric(&p.inv_inertia));
-
-    let n = V3::<L>::from_fn(|i| contact[i].map_or(Vec3::Z, |c| c.normal));
-    let t1 = V3::<L>::from_fn(|i| contact[i].map_or(Vec3::X, |c| c.normal.perpendicular()));
+    let mut lane = [LaneInput::EMPTY; MAX_WIDTH];
+    for (l, &slot) in lane.iter_mut().zip(slots) {
+        l.read(ctx, slot);
+    }
+    let lane = &lane;
+    let n = V3::<L>::from_fn(|i| lane[i].normal);
+    let t1 = V3::<L>::from_fn(|i| lane[i].tangent);
     let t2 = n.cross(t1);
-    let ma = V3::<L>::from_fn(|i| inv_mass(pa[i]));
-    let mb = V3::<L>::from_fn(|i| inv_mass(pb[i]));
-    let ia = Sym3::<L>::from_fn(|i| inv_inertia(pa[i])).in_frame(t1, t2, n);
-    let ib = Sym3::<L>::from_fn(|i| inv_inertia(pb[i])).in_frame(t1, t2, n);
+    let ma = V3::<L>::from_fn(|i| lane[i].inv_mass_a);
+    let mb = V3::<L>::from_fn(|i| lane[i].inv_mass_b);
+    let ia = Sym3::<L>::from_fn(|i| lane[i].inv_i_a).in_frame(t1, t2, n);
+    let ib = Sym3::<L>::from_fn(|i| lane[i].inv_i_b).in_frame(t1, t2, n);
     let m = ma.add(mb);
     let (m1, m2, m3) = (m.mul_elements(t1), m.mul_elements(t2), m.mul_elements(n));
     let mass_sum = Sym3 {
@@ -264,25 +357,9 @@ pub(crate) fn prepare<L: Lanes>(
         xz: t1.dot(m3),
         yz: t2.dot(m3),
     };
-    let mut soft = [Softness::default(); 4];
-    let mut friction = [0.0; 4];
-    let mut restitution = [0.0; 4];
-    let mut resistance = [0.0; 4];
-    for i in 0..L::WIDTH {
-        if let Some((sa, sb)) = shape(i) {
-            friction[i] = mix_friction(sa.friction, sb.friction);
-            restitution[i] = mix_restitution(sa.restitution, sb.restitution);
-            resistance[i] = max(sa.rolling_resistance, sb.rolling_resistance);
-            soft[i] = if inv_mass(pa[i]) == Vec3::ZERO || inv_mass(pb[i]) == Vec3::ZERO {
-                ctx.static_soft
-            } else {
-                ctx.soft
-            };
-        }
-    }
 
-    c.index_a = index_a;
-    c.index_b = index_b;
+    c.index_a = core::array::from_fn(|i| lane[i].index_a);
+    c.index_b = core::array::from_fn(|i| lane[i].index_b);
     c.tangent1 = t1;
     c.tangent2 = t2;
     c.normal = n;
@@ -291,31 +368,29 @@ pub(crate) fn prepare<L: Lanes>(
     c.mass_sum = mass_sum;
     c.inv_i_a = ia;
     c.inv_i_b = ib;
-    c.friction = L::from_fn(|i| friction[i]);
-    c.bias_rate = L::from_fn(|i| soft[i].bias_rate);
-    c.mass_scale = L::from_fn(|i| soft[i].mass_scale);
-    c.impulse_scale = L::from_fn(|i| soft[i].impulse_scale);
+    c.friction = L::from_fn(|i| lane[i].friction);
+    c.bias_rate = L::from_fn(|i| lane[i].soft.bias_rate);
+    c.mass_scale = L::from_fn(|i| lane[i].soft.mass_scale);
+    c.impulse_scale = L::from_fn(|i| lane[i].soft.impulse_scale);
     aux.contact = core::array::from_fn(|i| slots.get(i).copied().unwrap_or(NONE));
-    aux.restitution = L::from_fn(|i| restitution[i]);
-    aux.has_restitution = restitution.iter().any(|&e| e > 0.0);
+    aux.restitution = L::from_fn(|i| lane[i].restitution);
+    aux.has_restitution = lane.iter().any(|l| l.restitution > 0.0);
 
-    let va = V3::<L>::from_fn(|i| state(index_a[i]).v);
-    let wa = V3::<L>::from_fn(|i| state(index_a[i]).w);
-    let vb = V3::<L>::from_fn(|i| state(index_b[i]).v);
-    let wb = V3::<L>::from_fn(|i| state(index_b[i]).w);
-    let count = contact
+    let va = V3::<L>::from_fn(|i| lane[i].va);
+    let wa = V3::<L>::from_fn(|i| lane[i].wa);
+    let vb = V3::<L>::from_fn(|i| lane[i].vb);
+    let wb = V3::<L>::from_fn(|i| lane[i].wb);
+    let count = lane
         .iter()
-        .map(|c| c.map_or(0, |c| c.point_count as u32))
-        .fold(0, |a, b| if b > a { b } else { a });
-    c.point_count = count;
+        .fold(0, |a, l| if l.point_count > a { l.point_count } else { a });
+    c.point_count = count as u32;
     let zero = L::default();
     let one = L::splat(1.0);
-    for j in 0..count as usize {
-        let cp = |i: usize| contact[i].filter(|c| j < c.point_count as usize).map(|c| &c.points[j]);
-        let present = L::from_fn(|i| if cp(i).is_some() { 1.0 } else { 0.0 });
-        let anchor_a = V3::<L>::from_fn(|i| cp(i).map_or(Vec3::ZERO, |p| p.anchor_a));
-        let anchor_b = V3::<L>::from_fn(|i| cp(i).map_or(Vec3::ZERO, |p| p.anchor_b));
-        let tangent = V3::<L>::from_fn(|i| cp(i).map_or(Vec3::ZERO, |p| p.tangent_impulse));
+    for j in 0..count {
+        let present = L::from_fn(|i| if j < lane[i].point_count { 1.0 } else { 0.0 });
+        let anchor_a = V3::<L>::from_fn(|i| lane[i].points[j].anchor_a);
+        let anchor_b = V3::<L>::from_fn(|i| lane[i].points[j].anchor_b);
+        let tangent = V3::<L>::from_fn(|i| lane[i].points[j].tangent_impulse);
         let ra = to_frame(t1, t2, n, anchor_a);
         let rb = to_frame(t1, t2, n, anchor_b);
         // I⁻¹ (r × n) with r × n = (r.y, −r.x, 0) in the frame.
@@ -347,9 +422,9 @@ pub(crate) fn prepare<L: Lanes>(
         p.rb = rb;
         p.ka = ka;
         p.kb = kb;
-        p.separation = L::from_fn(|i| cp(i).map_or(0.0, |p| p.separation));
+        p.separation = L::from_fn(|i| lane[i].points[j].separation);
         p.normal_mass = inverse(kn);
-        p.normal_impulse = L::from_fn(|i| cp(i).map_or(0.0, |p| p.normal_impulse));
+        p.normal_impulse = L::from_fn(|i| lane[i].points[j].normal_impulse);
         p.max_normal_impulse = zero;
         p.tangent_mass1 = inverse(kt1);
         p.tangent_mass2 = inverse(kt2);
@@ -359,26 +434,11 @@ pub(crate) fn prepare<L: Lanes>(
     }
 
     c.rolling = NONE;
-    if resistance.iter().any(|&r| r > 0.0) {
-        let mass = Sym3::<L>::from_fn(|i| {
-            if resistance[i] > 0.0 {
-                let sum = |p: Option<&BodyParams>| p.map_or(Mat3::ZERO, |p| p.inv_inertia);
-                symmetric(&(sum(pa[i]) + sum(pb[i])).inverse())
-            } else {
-                [0.0; 6]
-            }
-        });
-        let impulse = V3::<L>::from_fn(|i| {
-            contact[i].map_or(Vec3::ZERO, |c| {
-                if resistance[i] > 0.0 {
-                    c.rolling_impulse
-                } else {
-                    Vec3::ZERO
-                }
-            })
-        });
+    if lane.iter().any(|l| l.resistance > 0.0) {
+        let mass = Sym3::<L>::from_fn(|i| lane[i].rolling_mass);
+        let impulse = V3::<L>::from_fn(|i| lane[i].rolling_impulse);
         let ok = rolling.push(WideRolling {
-            resistance: L::from_fn(|i| resistance[i]),
+            resistance: L::from_fn(|i| lane[i].resistance),
             mass: mass.in_frame(t1, t2, n),
             impulse: to_frame(t1, t2, n, impulse),
         });
@@ -396,7 +456,7 @@ struct Gathered<L> {
 }
 
 #[inline(always)]
-fn state_of<'a>(states: &'a [BodyState], k: u32) -> &'a BodyState {
+fn state_of(states: &[BodyState], k: u32) -> &BodyState {
     if k == NONE {
         &STATIC_STATE
     } else {
@@ -406,8 +466,8 @@ fn state_of<'a>(states: &'a [BodyState], k: u32) -> &'a BodyState {
 
 /// Loads each lane's body state as four 16-byte rows and transposes them into lanes.
 #[inline(always)]
-fn gather<L: Lanes>(states: &[BodyState], index: &[u32; 4]) -> Gathered<L> {
-    let s: [&BodyState; 4] = core::array::from_fn(|i| {
+fn gather<L: Lanes>(states: &[BodyState], index: &[u32; MAX_WIDTH]) -> Gathered<L> {
+    let s: [&BodyState; MAX_WIDTH] = core::array::from_fn(|i| {
         if i < L::WIDTH {
             state_of(states, index[i])
         } else {
@@ -446,8 +506,8 @@ fn gather<L: Lanes>(states: &[BodyState], index: &[u32; 4]) -> Gathered<L> {
 }
 
 #[inline(always)]
-fn gather_velocity<L: Lanes>(states: &[BodyState], index: &[u32; 4]) -> (V3<L>, V3<L>) {
-    let s: [&BodyState; 4] = core::array::from_fn(|i| {
+fn gather_velocity<L: Lanes>(states: &[BodyState], index: &[u32; MAX_WIDTH]) -> (V3<L>, V3<L>) {
+    let s: [&BodyState; MAX_WIDTH] = core::array::from_fn(|i| {
         if i < L::WIDTH {
             state_of(states, index[i])
         } else {
@@ -472,15 +532,16 @@ fn gather_velocity<L: Lanes>(states: &[BodyState], index: &[u32; 4]) -> (V3<L>, 
 
 /// Writes the velocities of the lanes whose body is dynamic.
 #[inline(always)]
-fn scatter<L: Lanes>(states: &mut [BodyState], index: &[u32; 4], v: &V3<L>, w: &V3<L>) {
+fn scatter<L: Lanes>(states: &mut [BodyState], index: &[u32; MAX_WIDTH], v: &V3<L>, w: &V3<L>) {
     let zero = L::default();
     let rv = L::untranspose([v.x, v.y, v.z, zero]);
     let rw = L::untranspose([w.x, w.y, w.z, zero]);
     for (i, &k) in index.iter().enumerate().take(L::WIDTH) {
         if k & READ_ONLY == 0 {
+            // Whole rows, padding included.
             let s = &mut states[k as usize];
-            s.v = Vec3::new(rv[i][0], rv[i][1], rv[i][2]);
-            s.w = Vec3::new(rw[i][0], rw[i][1], rw[i][2]);
+            s.set_v_row(rv[i]);
+            s.set_w_row(rw[i]);
         }
     }
 }
@@ -586,7 +647,7 @@ pub(crate) fn warm_start<L: Lanes>(
     constraints: &[WideConstraint<L>],
     rolling: &[WideRolling<L>],
 ) {
-    for (k, c) in constraints.iter().enumerate() {
+    for c in constraints {
         let (va, wa) = gather_velocity::<L>(states, &c.index_a);
         let (vb, wb) = gather_velocity::<L>(states, &c.index_b);
         // No row reads another here, so sum the impulses and their moments first.
@@ -619,59 +680,78 @@ pub(crate) fn warm_start<L: Lanes>(
     }
 }
 
-/// One Gauss-Seidel pass: with `use_bias` the soft push-out (solve), without it the relax
+/// One Gauss-Seidel pass: with `USE_BIAS` the soft push-out (solve), without it the relax
 /// pass that removes the push-out's velocity.
 #[inline(never)]
-pub(crate) fn solve<L: Lanes>(
+pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
     states: &mut [BodyState],
     constraints: &mut [WideConstraint<L>],
     rolling: &mut [WideRolling<L>],
     inv_h: f32,
     push_max: f32,
-    use_bias: bool,
 ) {
     let zero = L::default();
     let one = L::splat(1.0);
     let inv_h = L::splat(inv_h);
     let neg_push = L::splat(-push_max);
-    for k in 0..constraints.len() {
-        let c = &mut constraints[k];
+    for c in constraints.iter_mut() {
         let ga = gather::<L>(states, &c.index_a);
         let gb = gather::<L>(states, &c.index_b);
         let mut l = Local::new(c, ga.v, ga.w, gb.v, gb.w);
         let (t1, t2, n) = (c.tangent1, c.tangent2, c.normal);
-        let dp = n.dot(gb.dp.sub(ga.dp));
-        let sa = normal_motion(to_frame(t1, t2, n, ga.dq.v), ga.dq.w);
-        let sb = normal_motion(to_frame(t1, t2, n, gb.dq.v), gb.dq.w);
         let count = c.point_count as usize;
-        let mut total = zero;
+
+        // First what does not depend on the velocities: each point's current separation
+        // (from each body's own motion of the anchor) and from it the row's target and
+        // softness. The rows' chain then carries only the velocities, in fewer registers.
+        let mut bias = [zero; 4];
+        let mut mass = [zero; 4];
+        let mut keep = [zero; 4];
+        {
+            let dp = n.dot(gb.dp.sub(ga.dp));
+            let sa = normal_motion(to_frame(t1, t2, n, ga.dq.v), ga.dq.w);
+            let sb = normal_motion(to_frame(t1, t2, n, gb.dq.v), gb.dq.w);
+            for j in 0..count {
+                let p = &c.points[j];
+                let s = (dp + (sb.dot(p.rb) - sa.dot(p.ra))) + p.separation;
+                // Speculative (s > 0): allow the approach that closes the gap this substep.
+                let speculative = s * inv_h;
+                if USE_BIAS {
+                    let soft = (c.bias_rate * s).max(neg_push);
+                    bias[j] = L::select_gt(s, zero, speculative, soft);
+                    mass[j] = p.normal_mass * L::select_gt(s, zero, one, c.mass_scale);
+                    keep[j] = L::select_gt(s, zero, zero, c.impulse_scale);
+                } else {
+                    bias[j] = L::select_gt(s, zero, speculative, zero);
+                }
+            }
+        }
+
+        let m = c.mass_sum;
         for j in 0..count {
             let p = &c.points[j];
-            // Current separation from each body's own motion of the anchor.
-            let s = (dp + (sb.dot(p.rb) - sa.dot(p.ra))) + p.separation;
             let vn = l.normal_speed(p);
-            // Speculative (s > 0): allow the approach that closes the gap this substep.
-            let speculative = s * inv_h;
-            let x = if use_bias {
-                let soft = (c.bias_rate * s).max(neg_push);
-                let bias = L::select_gt(s, zero, speculative, soft);
-                let mass_scale = L::select_gt(s, zero, one, c.mass_scale);
-                let impulse_scale = L::select_gt(s, zero, zero, c.impulse_scale);
-                p.normal_mass * mass_scale * (vn + bias) + impulse_scale * p.normal_impulse
+            let x = if USE_BIAS {
+                mass[j] * (vn + bias[j]) + keep[j] * p.normal_impulse
             } else {
-                p.normal_mass * (vn + L::select_gt(s, zero, speculative, zero))
+                p.normal_mass * (vn + bias[j])
             };
             let new_impulse = (p.normal_impulse - x).max(zero);
             let applied = new_impulse - p.normal_impulse;
             let p = &mut c.points[j];
             p.normal_impulse = new_impulse;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            total = total + new_impulse;
-            l.apply_normal(c, &c.points[j], applied);
+            l.rel.z = l.rel.z + m.zz * applied;
+            l.wa = l.wa.sub(p.ka.scale(applied));
+            l.wb = l.wb.add(p.kb.scale(applied));
+            l.p.z = l.p.z + applied;
         }
+        // The normal rows read only rel.z: the tangential relative velocity takes their
+        // summed impulse at once.
+        l.rel.x = l.rel.x + m.xz * l.p.z;
+        l.rel.y = l.rel.y + m.yz * l.p.z;
 
         // Coulomb friction per point: the impulse stays within the cone μ·λn.
-        let m = c.mass_sum;
         for j in 0..count {
             let p = &c.points[j];
             let (ra, rb, wa, wb) = (p.ra, p.rb, l.wa, l.wb);
@@ -685,11 +765,9 @@ pub(crate) fn solve<L: Lanes>(
             let (l1, l2) = (l1 * scale, l2 * scale);
             let d1 = l1 - p.tangent_impulse1;
             let d2 = l2 - p.tangent_impulse2;
-            l.rel = V3 {
-                x: l.rel.x + (m.xx * d1 + m.xy * d2),
-                y: l.rel.y + (m.xy * d1 + m.yy * d2),
-                z: l.rel.z + (m.xz * d1 + m.yz * d2),
-            };
+            // Only the normal rows read rel.z, and they have all run.
+            l.rel.x = l.rel.x + (m.xx * d1 + m.xy * d2);
+            l.rel.y = l.rel.y + (m.xy * d1 + m.yy * d2);
             l.p.x = l.p.x + d1;
             l.p.y = l.p.y + d2;
             l.wa = l.wa.sub(tangent_response(&c.inv_i_a, ra, d1, d2));
@@ -704,6 +782,9 @@ pub(crate) fn solve<L: Lanes>(
             let dw = l.wb.sub(l.wa);
             let old = r.impulse;
             let acc = old.sub(r.mass.mul_vec(dw));
+            let total = c.points[..count]
+                .iter()
+                .fold(zero, |t, p| t + p.normal_impulse);
             let limit = r.resistance * total;
             let len2 = acc.dot(acc);
             let scale = L::select_gt(len2, limit * limit, limit.div(len2.sqrt()), one);
@@ -771,10 +852,10 @@ pub(crate) fn store_impulses<L: Lanes>(
 ) {
     for (c, aux) in constraints.iter().zip(aux) {
         let (t1, t2, n) = (c.tangent1.lanes(), c.tangent2.lanes(), c.normal.lanes());
-        let mut normal = [[0.0; 4]; 4];
-        let mut most = [[0.0; 4]; 4];
-        let mut tangent1 = [[0.0; 4]; 4];
-        let mut tangent2 = [[0.0; 4]; 4];
+        let mut normal = [[0.0; MAX_WIDTH]; 4];
+        let mut most = [[0.0; MAX_WIDTH]; 4];
+        let mut tangent1 = [[0.0; MAX_WIDTH]; 4];
+        let mut tangent2 = [[0.0; MAX_WIDTH]; 4];
         for j in 0..c.point_count as usize {
             let p = &c.points[j];
             normal[j] = p.normal_impulse.to_array();
@@ -785,7 +866,7 @@ pub(crate) fn store_impulses<L: Lanes>(
         let roll = if c.rolling != NONE {
             rolling[c.rolling as usize].impulse.lanes()
         } else {
-            [Vec3::ZERO; 4]
+            [Vec3::ZERO; MAX_WIDTH]
         };
         for i in 0..L::WIDTH {
             let slot = aux.contact[i];
@@ -808,6 +889,6 @@ pub(crate) fn store_impulses<L: Lanes>(
 /// The two batches of a step: colours solved four at a time, and the overflow (or every
 /// colour, when the world solves one at a time) solved one at a time.
 pub(crate) struct Constraints {
-    pub wide: Batch<F4>,
+    pub wide: Batch<F4x2>,
     pub single: Batch<F1>,
 }

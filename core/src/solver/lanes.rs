@@ -13,6 +13,9 @@
 use crate::math::sqrt;
 use core::ops::{Add, Mul, Sub};
 
+/// The most lanes of any lane type.
+pub(crate) const MAX_WIDTH: usize = 8;
+
 /// What the solver needs of a lane type.
 pub(crate) trait Lanes:
     Copy + Default + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
@@ -24,7 +27,7 @@ pub(crate) trait Lanes:
     /// Lane `i` is `f(i)`, for `i` below `WIDTH`.
     fn from_fn(f: impl FnMut(usize) -> f32) -> Self;
     /// The lanes, zero past `WIDTH`.
-    fn to_array(self) -> [f32; 4];
+    fn to_array(self) -> [f32; MAX_WIDTH];
     /// Lane-wise `if self > b { self } else { b }`.
     fn max(self, b: Self) -> Self;
     /// Lane-wise `x / y`.
@@ -35,9 +38,9 @@ pub(crate) trait Lanes:
     fn select_gt(a: Self, b: Self, x: Self, y: Self) -> Self;
     /// Four-float records, one per lane (records past `WIDTH` unread), turned into
     /// their four columns: column `k` holds field `k` of every lane.
-    fn transpose(rows: [[f32; 4]; 4]) -> [Self; 4];
+    fn transpose(rows: [[f32; 4]; MAX_WIDTH]) -> [Self; 4];
     /// The inverse of `transpose`: record `i` (for `i` below `WIDTH`) from lane `i`.
-    fn untranspose(columns: [Self; 4]) -> [[f32; 4]; 4];
+    fn untranspose(columns: [Self; 4]) -> [[f32; 4]; MAX_WIDTH];
 }
 
 /// One lane.
@@ -77,8 +80,10 @@ impl Lanes for F1 {
         F1(f(0))
     }
     #[inline(always)]
-    fn to_array(self) -> [f32; 4] {
-        [self.0, 0.0, 0.0, 0.0]
+    fn to_array(self) -> [f32; MAX_WIDTH] {
+        let mut a = [0.0; MAX_WIDTH];
+        a[0] = self.0;
+        a
     }
     #[inline(always)]
     fn max(self, b: F1) -> F1 {
@@ -97,13 +102,15 @@ impl Lanes for F1 {
         if a.0 > b.0 { x } else { y }
     }
     #[inline(always)]
-    fn transpose(rows: [[f32; 4]; 4]) -> [F1; 4] {
+    fn transpose(rows: [[f32; 4]; MAX_WIDTH]) -> [F1; 4] {
         let r = rows[0];
         [F1(r[0]), F1(r[1]), F1(r[2]), F1(r[3])]
     }
     #[inline(always)]
-    fn untranspose(c: [F1; 4]) -> [[f32; 4]; 4] {
-        [[c[0].0, c[1].0, c[2].0, c[3].0], [0.0; 4], [0.0; 4], [0.0; 4]]
+    fn untranspose(c: [F1; 4]) -> [[f32; 4]; MAX_WIDTH] {
+        let mut r = [[0.0; 4]; MAX_WIDTH];
+        r[0] = [c[0].0, c[1].0, c[2].0, c[3].0];
+        r
     }
 }
 
@@ -114,7 +121,7 @@ impl Lanes for F1 {
 mod wide {
     //! `F4` in an SSE register.
 
-    use super::Lanes;
+    use super::{Lanes, MAX_WIDTH};
     #[cfg(target_arch = "x86")]
     use core::arch::x86::*;
     #[cfg(target_arch = "x86_64")]
@@ -189,13 +196,17 @@ mod wide {
             F4(sse!(_mm_setr_ps(a, b, c, d)))
         }
         #[inline(always)]
-        fn to_array(self) -> [f32; 4] {
+        fn to_array(self) -> [f32; MAX_WIDTH] {
             let v = self.0;
             sse!([
                 _mm_cvtss_f32(v),
                 _mm_cvtss_f32(_mm_shuffle_ps::<0x55>(v, v)),
                 _mm_cvtss_f32(_mm_shuffle_ps::<0xaa>(v, v)),
                 _mm_cvtss_f32(_mm_shuffle_ps::<0xff>(v, v)),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
             ])
         }
         #[inline(always)]
@@ -220,7 +231,7 @@ mod wide {
             }))
         }
         #[inline(always)]
-        fn transpose(r: [[f32; 4]; 4]) -> [F4; 4] {
+        fn transpose(r: [[f32; 4]; MAX_WIDTH]) -> [F4; 4] {
             sse!({
                 let r0 = _mm_setr_ps(r[0][0], r[0][1], r[0][2], r[0][3]);
                 let r1 = _mm_setr_ps(r[1][0], r[1][1], r[1][2], r[1][3]);
@@ -239,14 +250,29 @@ mod wide {
             })
         }
         #[inline(always)]
-        fn untranspose(c: [F4; 4]) -> [[f32; 4]; 4] {
-            let [r0, r1, r2, r3] = F4::transpose([
-                c[0].to_array(),
-                c[1].to_array(),
-                c[2].to_array(),
-                c[3].to_array(),
-            ]);
-            [r0.to_array(), r1.to_array(), r2.to_array(), r3.to_array()]
+        fn untranspose(c: [F4; 4]) -> [[f32; 4]; MAX_WIDTH] {
+            let row = |v: F4| {
+                let a = v.to_array();
+                [a[0], a[1], a[2], a[3]]
+            };
+            let mut r = [[0.0; 4]; MAX_WIDTH];
+            let [r0, r1, r2, r3] = sse!({
+                let t0 = _mm_unpacklo_ps(c[0].0, c[1].0);
+                let t1 = _mm_unpacklo_ps(c[2].0, c[3].0);
+                let t2 = _mm_unpackhi_ps(c[0].0, c[1].0);
+                let t3 = _mm_unpackhi_ps(c[2].0, c[3].0);
+                [
+                    F4(_mm_movelh_ps(t0, t1)),
+                    F4(_mm_movehl_ps(t1, t0)),
+                    F4(_mm_movelh_ps(t2, t3)),
+                    F4(_mm_movehl_ps(t3, t2)),
+                ]
+            });
+            r[0] = row(r0);
+            r[1] = row(r1);
+            r[2] = row(r2);
+            r[3] = row(r3);
+            r
         }
     }
 }
@@ -258,7 +284,7 @@ mod wide {
 mod wide {
     //! `F4` as four `f32`s, every operation written lane by lane.
 
-    use super::Lanes;
+    use super::{Lanes, MAX_WIDTH};
     use crate::math::sqrt;
     use core::ops::{Add, Mul, Sub};
 
@@ -306,8 +332,8 @@ mod wide {
             F4(core::array::from_fn(f))
         }
         #[inline(always)]
-        fn to_array(self) -> [f32; 4] {
-            self.0
+        fn to_array(self) -> [f32; MAX_WIDTH] {
+            core::array::from_fn(|i| if i < 4 { self.0[i] } else { 0.0 })
         }
         #[inline(always)]
         fn max(self, b: F4) -> F4 {
@@ -330,24 +356,142 @@ mod wide {
             }))
         }
         #[inline(always)]
-        fn transpose(r: [[f32; 4]; 4]) -> [F4; 4] {
+        fn transpose(r: [[f32; 4]; MAX_WIDTH]) -> [F4; 4] {
             core::array::from_fn(|k| F4([r[0][k], r[1][k], r[2][k], r[3][k]]))
         }
         #[inline(always)]
-        fn untranspose(c: [F4; 4]) -> [[f32; 4]; 4] {
-            core::array::from_fn(|i| [c[0].0[i], c[1].0[i], c[2].0[i], c[3].0[i]])
+        fn untranspose(c: [F4; 4]) -> [[f32; 4]; MAX_WIDTH] {
+            core::array::from_fn(|i| {
+                if i < 4 {
+                    [c[0].0[i], c[1].0[i], c[2].0[i], c[3].0[i]]
+                } else {
+                    [0.0; 4]
+                }
+            })
         }
     }
 }
 
 pub(crate) use wide::F4;
 
-/// Asks the cache for the `bytes` bytes at `x` ahead of their use (a hint: no result
-/// depends on it). The passes stream kilobytes per constraint, more than the hardware
-/// prefetcher keeps ahead of.
+/// Eight lanes: two `F4`s side by side, every operation done on both.
+///
+/// A row's arithmetic is one long chain (read the velocities, compute the impulse, clamp,
+/// update the velocities, next row), so four lanes leave the FP units waiting on latency,
+/// mostly the friction cone's square root and division. Two independent groups of four
+/// interleave two chains. The SIMD width stays four on every target; lane by lane this
+/// computes exactly what `F4` and `F1` compute.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct F4x2 {
+    lo: F4,
+    hi: F4,
+}
+
+impl Add for F4x2 {
+    type Output = F4x2;
+    #[inline(always)]
+    fn add(self, b: F4x2) -> F4x2 {
+        F4x2 {
+            lo: self.lo + b.lo,
+            hi: self.hi + b.hi,
+        }
+    }
+}
+impl Sub for F4x2 {
+    type Output = F4x2;
+    #[inline(always)]
+    fn sub(self, b: F4x2) -> F4x2 {
+        F4x2 {
+            lo: self.lo - b.lo,
+            hi: self.hi - b.hi,
+        }
+    }
+}
+impl Mul for F4x2 {
+    type Output = F4x2;
+    #[inline(always)]
+    fn mul(self, b: F4x2) -> F4x2 {
+        F4x2 {
+            lo: self.lo * b.lo,
+            hi: self.hi * b.hi,
+        }
+    }
+}
+
+impl Lanes for F4x2 {
+    const WIDTH: usize = 8;
+    #[inline(always)]
+    fn splat(v: f32) -> F4x2 {
+        F4x2 {
+            lo: F4::splat(v),
+            hi: F4::splat(v),
+        }
+    }
+    #[inline(always)]
+    fn from_fn(mut f: impl FnMut(usize) -> f32) -> F4x2 {
+        let lo = F4::from_fn(&mut f);
+        let hi = F4::from_fn(|i| f(i + 4));
+        F4x2 { lo, hi }
+    }
+    #[inline(always)]
+    fn to_array(self) -> [f32; MAX_WIDTH] {
+        let (lo, hi) = (self.lo.to_array(), self.hi.to_array());
+        core::array::from_fn(|i| if i < 4 { lo[i] } else { hi[i - 4] })
+    }
+    #[inline(always)]
+    fn max(self, b: F4x2) -> F4x2 {
+        F4x2 {
+            lo: self.lo.max(b.lo),
+            hi: self.hi.max(b.hi),
+        }
+    }
+    #[inline(always)]
+    fn div(self, b: F4x2) -> F4x2 {
+        F4x2 {
+            lo: self.lo.div(b.lo),
+            hi: self.hi.div(b.hi),
+        }
+    }
+    #[inline(always)]
+    fn sqrt(self) -> F4x2 {
+        F4x2 {
+            lo: self.lo.sqrt(),
+            hi: self.hi.sqrt(),
+        }
+    }
+    #[inline(always)]
+    fn select_gt(a: F4x2, b: F4x2, x: F4x2, y: F4x2) -> F4x2 {
+        F4x2 {
+            lo: F4::select_gt(a.lo, b.lo, x.lo, y.lo),
+            hi: F4::select_gt(a.hi, b.hi, x.hi, y.hi),
+        }
+    }
+    #[inline(always)]
+    fn transpose(rows: [[f32; 4]; MAX_WIDTH]) -> [F4x2; 4] {
+        let lo = F4::transpose(rows);
+        let hi = F4::transpose(core::array::from_fn(|i| rows[(i + 4) % MAX_WIDTH]));
+        core::array::from_fn(|k| F4x2 {
+            lo: lo[k],
+            hi: hi[k],
+        })
+    }
+    #[inline(always)]
+    fn untranspose(c: [F4x2; 4]) -> [[f32; 4]; MAX_WIDTH] {
+        let lo = F4::untranspose(c.map(|v| v.lo));
+        let hi = F4::untranspose(c.map(|v| v.hi));
+        core::array::from_fn(|i| if i < 4 { lo[i] } else { hi[i - 4] })
+    }
+}
+
+/// Asks the cache for the memory of `x` ahead of its use: a hint that no result depends
+/// on. Preparing and storing visit contacts in colour order, a stride through the contact
+/// array that the hardware prefetcher does not follow.
 #[inline(always)]
-pub(crate) fn prefetch<T>(x: &T, bytes: usize) {
-    #[cfg(any(target_arch = "x86_64", all(target_arch = "x86", target_feature = "sse")))]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "x86", target_feature = "sse")
+    ))]
     {
         #[cfg(target_arch = "x86")]
         use core::arch::x86::{_MM_HINT_T0, _mm_prefetch};
@@ -355,16 +499,19 @@ pub(crate) fn prefetch<T>(x: &T, bytes: usize) {
         use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
         let p = (x as *const T).cast::<i8>();
         let mut offset = 0;
-        while offset < bytes {
-            // SAFETY: a prefetch never faults and changes no memory, whatever the address;
-            // `wrapping_add` keeps the pointer arithmetic defined.
+        while offset < core::mem::size_of::<T>() {
+            // SAFETY: a prefetch never faults and writes nothing, whatever the address,
+            // and `wrapping_add` keeps the pointer arithmetic defined.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(offset)) };
             offset += 64;
         }
     }
-    #[cfg(not(any(target_arch = "x86_64", all(target_arch = "x86", target_feature = "sse"))))]
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "x86", target_feature = "sse")
+    )))]
     {
-        let _ = (x, bytes);
+        let _ = x;
     }
 }
 
@@ -380,8 +527,13 @@ impl<L: Lanes> V3<L> {
     /// Lane `i` is `f(i)`.
     #[inline(always)]
     pub fn from_fn(mut f: impl FnMut(usize) -> crate::math::Vec3) -> V3<L> {
-        let v: [crate::math::Vec3; 4] =
-            core::array::from_fn(|i| if i < L::WIDTH { f(i) } else { crate::math::Vec3::ZERO });
+        let v: [crate::math::Vec3; MAX_WIDTH] = core::array::from_fn(|i| {
+            if i < L::WIDTH {
+                f(i)
+            } else {
+                crate::math::Vec3::ZERO
+            }
+        });
         V3 {
             x: L::from_fn(|i| v[i].x),
             y: L::from_fn(|i| v[i].y),
@@ -434,7 +586,7 @@ impl<L: Lanes> V3<L> {
     }
     /// Lane `i` as a vector.
     #[inline(always)]
-    pub fn lanes(&self) -> [crate::math::Vec3; 4] {
+    pub fn lanes(&self) -> [crate::math::Vec3; MAX_WIDTH] {
         let (x, y, z) = (self.x.to_array(), self.y.to_array(), self.z.to_array());
         core::array::from_fn(|i| crate::math::Vec3::new(x[i], y[i], z[i]))
     }
@@ -455,7 +607,8 @@ impl<L: Lanes> Sym3<L> {
     /// Lane `i` is `f(i)`, given as `[xx, yy, zz, xy, xz, yz]`.
     #[inline(always)]
     pub fn from_fn(mut f: impl FnMut(usize) -> [f32; 6]) -> Sym3<L> {
-        let m: [[f32; 6]; 4] = core::array::from_fn(|i| if i < L::WIDTH { f(i) } else { [0.0; 6] });
+        let m: [[f32; 6]; MAX_WIDTH] =
+            core::array::from_fn(|i| if i < L::WIDTH { f(i) } else { [0.0; 6] });
         Sym3 {
             xx: L::from_fn(|i| m[i][0]),
             yy: L::from_fn(|i| m[i][1]),
@@ -520,7 +673,7 @@ mod tests {
         };
         let r4 = V3::<F4>::from_fn(|i| r * (i as f32 + 1.0));
         let out4 = q4.rotate(r4).lanes();
-        for (i, out4) in out4.iter().enumerate() {
+        for (i, out4) in out4.iter().enumerate().take(4) {
             let q1 = Q::<F1> {
                 v: V3::from_fn(|_| q.v()),
                 w: F1(q.w),
@@ -542,9 +695,29 @@ mod tests {
             let sel4 = F4::select_gt(a4, b4, x4, y4).to_array()[i];
             assert_eq!(sel4.to_bits(), sel1.to_bits());
         }
-        let rows = [[1.0, 2.0, 3.0, 4.0], [5.0, 6.0, 7.0, 8.0], [9.0; 4], [10.0; 4]];
+        let rows: [[f32; 4]; MAX_WIDTH] =
+            core::array::from_fn(|i| core::array::from_fn(|k| (10 * i + k) as f32));
         let cols = F4::transpose(rows);
-        assert_eq!(cols[1].to_array(), [2.0, 6.0, 9.0, 10.0]);
-        assert_eq!(F4::untranspose(cols), rows);
+        assert_eq!(
+            cols[1].to_array(),
+            [1.0, 11.0, 21.0, 31.0, 0.0, 0.0, 0.0, 0.0]
+        );
+        assert_eq!(F4::untranspose(cols)[..4], rows[..4]);
+        let cols = F4x2::transpose(rows);
+        assert_eq!(
+            cols[2].to_array(),
+            [2.0, 12.0, 22.0, 32.0, 42.0, 52.0, 62.0, 72.0]
+        );
+        assert_eq!(F4x2::untranspose(cols), rows);
+        let x = F4x2::from_fn(|i| i as f32 - 3.5);
+        let y = F4x2::from_fn(|i| 1.0 / (i as f32 + 1.0));
+        let z = F4x2::select_gt(x, y, x.div(y), x.sqrt()).to_array();
+        for (i, z) in z.iter().enumerate() {
+            let (x, y) = (F1(i as f32 - 3.5), F1(1.0 / (i as f32 + 1.0)));
+            assert_eq!(
+                z.to_bits(),
+                F1::select_gt(x, y, x.div(y), x.sqrt()).0.to_bits()
+            );
+        }
     }
 }

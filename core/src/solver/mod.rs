@@ -26,6 +26,9 @@ use contact_solver::{Batch, Constraints, PrepareContext, Softness};
 pub(crate) const COLOR_COUNT: usize = 24;
 const OVERFLOW: usize = COLOR_COUNT - 1;
 
+/// Contacts prepared and solved at once in a colour.
+const WIDE: usize = <lanes::F4x2 as lanes::Lanes>::WIDTH;
+
 /// What the substeps read and write for each awake body: one cache line, four 16-byte
 /// rows (velocity, angular velocity, displacement, rotation) that the contact solver
 /// loads whole and transposes into lanes.
@@ -70,6 +73,20 @@ impl BodyState {
     #[inline(always)]
     pub(crate) fn dp_row(&self) -> [f32; 4] {
         [self.dp.x, self.dp.y, self.dp.z, self.pad_dp]
+    }
+
+    /// Sets the velocity from a row (the fourth float is padding).
+    #[inline(always)]
+    pub(crate) fn set_v_row(&mut self, r: [f32; 4]) {
+        self.v = Vec3::new(r[0], r[1], r[2]);
+        self.pad_v = r[3];
+    }
+
+    /// Sets the angular velocity from a row (the fourth float is padding).
+    #[inline(always)]
+    pub(crate) fn set_w_row(&mut self, r: [f32; 4]) {
+        self.w = Vec3::new(r[0], r[1], r[2]);
+        self.pad_w = r[3];
     }
 
     #[inline(always)]
@@ -132,7 +149,7 @@ impl SolverScratch {
             params: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             solver_index: FixedVec::filled(body_capacity, NONE, alloc, "body_capacity")?,
             constraints: Constraints {
-                wide: Batch::new(contact_capacity / 4 + COLOR_COUNT, alloc)?,
+                wide: Batch::new(contact_capacity / WIDE + COLOR_COUNT, alloc)?,
                 single: Batch::new(contact_capacity, alloc)?,
             },
             color_starts: [0; COLOR_COUNT + 1],
@@ -223,11 +240,11 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
             integrate_velocities(states, &s.params, h, max_speed);
             contact_solver::warm_start(states, wide, wide_rolling);
             contact_solver::warm_start(states, single, single_rolling);
-            contact_solver::solve(states, wide, wide_rolling, inv_h, push_max, true);
-            contact_solver::solve(states, single, single_rolling, inv_h, push_max, true);
+            contact_solver::solve::<_, true>(states, wide, wide_rolling, inv_h, push_max);
+            contact_solver::solve::<_, true>(states, single, single_rolling, inv_h, push_max);
             integrate_positions(states, h, max_rotation);
-            contact_solver::solve(states, wide, wide_rolling, inv_h, push_max, false);
-            contact_solver::solve(states, single, single_rolling, inv_h, push_max, false);
+            contact_solver::solve::<_, false>(states, wide, wide_rolling, inv_h, push_max);
+            contact_solver::solve::<_, false>(states, single, single_rolling, inv_h, push_max);
         }
     }
     world.profile.solve = t.elapsed_ms();
@@ -306,20 +323,22 @@ fn gather_awake_set(world: &mut World, dt: f32) {
         } else {
             (Vec3::ZERO, Mat3::ZERO, Vec3::ZERO, Vec3::ZERO)
         };
-        let ok = s.states.push(BodyState::new(b.linear_velocity, b.angular_velocity))
+        let ok = s
+            .states
+            .push(BodyState::new(b.linear_velocity, b.angular_velocity))
             && s.params.push(BodyParams {
-            body: i as u32,
-            dynamic,
-            inv_mass,
-            inv_inertia,
-            linear_accel,
-            angular_accel,
-            linear_damping: b.linear_damping,
-            angular_damping: b.angular_damping,
-            linear_mask: lin_mask,
-            angular_mask: ang_mask,
-            max_extent: b.max_extent,
-        });
+                body: i as u32,
+                dynamic,
+                inv_mass,
+                inv_inertia,
+                linear_accel,
+                angular_accel,
+                linear_damping: b.linear_damping,
+                angular_damping: b.angular_damping,
+                linear_mask: lin_mask,
+                angular_mask: ang_mask,
+                max_extent: b.max_extent,
+            });
         debug_assert!(ok);
     }
     world.counters.awake_body_count = s.states.len() as u32;
@@ -511,7 +530,7 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
         if color == OVERFLOW || s.one_at_a_time {
             single_count += n;
         } else {
-            wide_count += n.div_ceil(4);
+            wide_count += n.div_ceil(WIDE);
         }
     }
     let c = &mut s.constraints;
@@ -546,7 +565,10 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
                 single += 1;
             }
         } else {
-            for group in slots.chunks(4) {
+            for (g, group) in slots.chunks(WIDE).enumerate() {
+                for &k in slots.iter().skip((g + 2) * WIDE).take(WIDE) {
+                    lanes::prefetch(&ctx.contacts[k as usize]);
+                }
                 let b = &mut c.wide;
                 contact_solver::prepare(
                     &ctx,
