@@ -583,3 +583,117 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
     }
     debug_assert!(wide == wide_count && single == single_count);
 }
+
+#[cfg(test)]
+mod timing {
+    //! Stage timings of the solver on the large pyramid (5,050 boxes), each the fastest of
+    //! many repetitions so that a busy machine's preemptions drop out. Not a test of
+    //! behaviour: run by hand with
+    //! `cargo test --release -p maul3d --lib solver_stage_timings -- --ignored --nocapture`.
+    #![allow(clippy::disallowed_methods)] // measuring, not simulating
+
+    use super::*;
+    use crate::math::DVec3;
+    use crate::{BodyDef, ShapeDef, WorldDef};
+
+    fn fastest(reps: usize, mut f: impl FnMut()) -> f64 {
+        let mut best = f64::MAX;
+        for _ in 0..reps {
+            let t = std::time::Instant::now();
+            f();
+            best = best.min(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        best
+    }
+
+    #[test]
+    #[ignore]
+    fn solver_stage_timings() {
+        let mut world = World::new(&WorldDef {
+            enable_sleep: false,
+            body_capacity: 5100,
+            shape_capacity: 5100,
+            contact_capacity: 8 * 5100 + 1024,
+            pair_capacity: 16 * 5100 + 1024,
+            ..Default::default()
+        })
+        .unwrap();
+        let ground = world
+            .create_body(&BodyDef {
+                position: DVec3::new(0.0, -1.0, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        world
+            .create_box_shape(ground, &ShapeDef::default(), Vec3::new(400.0, 1.0, 400.0))
+            .unwrap();
+        let shape = ShapeDef {
+            density: 100.0,
+            ..Default::default()
+        };
+        for i in 0..100 {
+            for j in i..100 {
+                let x = (i as f64 + 1.0) * 0.5 + (j - i) as f64 - 50.0;
+                let b = world
+                    .create_body(&BodyDef {
+                        body_type: BodyType::Dynamic,
+                        position: DVec3::new(x, (2 * i + 1) as f64 * 0.5, 0.0),
+                        ..Default::default()
+                    })
+                    .unwrap();
+                world.create_box_shape(b, &shape, Vec3::splat(0.5)).unwrap();
+            }
+        }
+        let (dt, substeps) = (1.0 / 60.0, 4u32);
+        for _ in 0..30 {
+            world.step(dt, substeps).unwrap();
+        }
+        let h = dt / substeps as f32;
+        let def = world.def;
+        let contact_hertz = crate::math::min(def.contact_hertz, 0.25 * substeps as f32 / dt);
+        let soft = make_soft(contact_hertz, def.contact_damping_ratio, h);
+        let static_soft = make_soft(2.0 * contact_hertz, def.contact_damping_ratio, h);
+        let (inv_h, push, speed) = (1.0 / h, def.contact_push_max_speed, def.max_linear_speed);
+        let reps = 40;
+        let gather = fastest(reps, || gather_awake_set(&mut world, dt));
+        let color = fastest(reps, || color_constraints(&mut world));
+        let prepare = fastest(reps, || prepare_contacts(&mut world, soft, static_soft));
+        let s = &mut world.solver;
+        let c = &mut s.constraints;
+        let (wide, rolling) = (
+            &mut c.wide.constraints[..c.wide.count],
+            &mut c.wide.rolling[..],
+        );
+        let states = &mut s.states;
+        let params = &s.params;
+        let integrate = fastest(reps, || integrate_velocities(states, params, h, speed))
+            + fastest(reps, || {
+                integrate_positions(states, h, 0.25 * crate::math::PI)
+            });
+        let warm = fastest(reps, || contact_solver::warm_start(states, wide, rolling));
+        let solve = fastest(reps, || {
+            contact_solver::solve::<_, true>(states, wide, rolling, inv_h, push)
+        });
+        let relax = fastest(reps, || {
+            contact_solver::solve::<_, false>(states, wide, rolling, inv_h, push)
+        });
+        let n = c.wide.count;
+        let aux = &c.wide.aux[..n];
+        let restitution = fastest(reps, || {
+            contact_solver::apply_restitution(states, wide, aux, def.restitution_threshold)
+        });
+        let store = fastest(reps, || {
+            contact_solver::store_impulses(&mut world.contacts, wide, aux, rolling)
+        });
+        let k = substeps as f64;
+        let step =
+            gather + color + prepare + k * (integrate + warm + solve + relax) + restitution + store;
+        println!(
+            "fastest of {reps}, ms: gather {gather:.3} colour {color:.3} prepare {prepare:.3} \
+             | per substep: integrate {integrate:.3} warm {warm:.3} solve {solve:.3} \
+             relax {relax:.3} | restitution {restitution:.3} store {store:.3} \
+             | per step {step:.2} ({} constraints)",
+            wide.len()
+        );
+    }
+}
