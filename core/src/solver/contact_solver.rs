@@ -26,7 +26,7 @@
 //! `n·(dq r − r) = (dqᵀ n − n)·r`: one vector per body and constraint, whose terms are all
 //! of the order of the rotation, then one dot product per point.
 
-use super::lanes::{F1, F4x2, Lanes, MAX_WIDTH, Q, Sym3, V3};
+use super::lanes::{F1, F4x2, Lanes, MAX_WIDTH, Q, Sym3, V3, prefetch};
 use super::{BodyParams, BodyState};
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::body::NONE;
@@ -850,18 +850,29 @@ pub(crate) fn store_impulses<L: Lanes>(
     aux: &[WideAux<L>],
     rolling: &[WideRolling<L>],
 ) {
-    for (c, aux) in constraints.iter().zip(aux) {
+    for (k, (c, a)) in constraints.iter().zip(aux).enumerate() {
+        // The contacts of a colour lie scattered through the contact array.
+        if let Some(ahead) = aux.get(k + 2) {
+            for &slot in &ahead.contact[..L::WIDTH] {
+                if let Some(contact) = contacts.get(slot as usize) {
+                    prefetch(contact);
+                }
+            }
+        }
+        let aux = a;
         let (t1, t2, n) = (c.tangent1.lanes(), c.tangent2.lanes(), c.normal.lanes());
         let mut normal = [[0.0; MAX_WIDTH]; 4];
         let mut most = [[0.0; MAX_WIDTH]; 4];
-        let mut tangent1 = [[0.0; MAX_WIDTH]; 4];
-        let mut tangent2 = [[0.0; MAX_WIDTH]; 4];
+        let mut tangent = [[Vec3::ZERO; MAX_WIDTH]; 4];
         for j in 0..c.point_count as usize {
             let p = &c.points[j];
             normal[j] = p.normal_impulse.to_array();
             most[j] = p.max_normal_impulse.to_array();
-            tangent1[j] = p.tangent_impulse1.to_array();
-            tangent2[j] = p.tangent_impulse2.to_array();
+            tangent[j] = c
+                .tangent1
+                .scale(p.tangent_impulse1)
+                .add(c.tangent2.scale(p.tangent_impulse2))
+                .lanes();
         }
         let roll = if c.rolling != NONE {
             rolling[c.rolling as usize].impulse.lanes()
@@ -878,7 +889,7 @@ pub(crate) fn store_impulses<L: Lanes>(
                 let cp = &mut contact.points[j];
                 cp.normal_impulse = normal[j][i];
                 cp.max_normal_impulse = most[j][i];
-                cp.tangent_impulse = t1[i] * tangent1[j][i] + t2[i] * tangent2[j][i];
+                cp.tangent_impulse = tangent[j][i];
             }
             let r = roll[i];
             contact.rolling_impulse = t1[i] * r.x + t2[i] * r.y + n[i] * r.z;
