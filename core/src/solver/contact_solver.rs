@@ -376,10 +376,15 @@ pub(crate) fn prepare<L: Lanes>(
     aux.restitution = L::from_fn(|i| lane[i].restitution);
     aux.has_restitution = lane.iter().any(|l| l.restitution > 0.0);
 
-    let va = V3::<L>::from_fn(|i| lane[i].va);
-    let wa = V3::<L>::from_fn(|i| lane[i].wa);
-    let vb = V3::<L>::from_fn(|i| lane[i].vb);
-    let wb = V3::<L>::from_fn(|i| lane[i].wb);
+    // The approach speeds only matter to restitution.
+    let velocities = aux.has_restitution.then(|| {
+        (
+            V3::<L>::from_fn(|i| lane[i].va),
+            V3::<L>::from_fn(|i| lane[i].wa),
+            V3::<L>::from_fn(|i| lane[i].vb),
+            V3::<L>::from_fn(|i| lane[i].wb),
+        )
+    });
     let count = lane
         .iter()
         .fold(0, |a, l| if l.point_count > a { l.point_count } else { a });
@@ -416,7 +421,6 @@ pub(crate) fn prepare<L: Lanes>(
         let kt1 = mass_sum.xx + k1(&ia, ra) + k1(&ib, rb);
         let kt2 = mass_sum.yy + k2(&ia, ra) + k2(&ib, rb);
         let inverse = |k: L| L::select_gt(k, zero, one.div(k), zero) * present;
-        let dv = vb.add(wb.cross(anchor_b)).sub(va.add(wa.cross(anchor_a)));
         let p = &mut c.points[j];
         p.ra = ra;
         p.rb = rb;
@@ -430,7 +434,9 @@ pub(crate) fn prepare<L: Lanes>(
         p.tangent_mass2 = inverse(kt2);
         p.tangent_impulse1 = tangent.dot(t1);
         p.tangent_impulse2 = tangent.dot(t2);
-        aux.relative_velocity[j] = n.dot(dv);
+        aux.relative_velocity[j] = velocities.map_or(zero, |(va, wa, vb, wb)| {
+            n.dot(vb.add(wb.cross(anchor_b)).sub(va.add(wa.cross(anchor_a))))
+        });
     }
 
     c.rolling = NONE;
