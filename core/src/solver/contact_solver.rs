@@ -213,7 +213,8 @@ const NO_POINT: ContactPoint = ContactPoint {
 /// One lane's inputs, read from the world once (the wide arithmetic then loads them
 /// from here lane by lane).
 #[derive(Clone, Copy)]
-struct LaneInput {
+pub(crate) struct LaneInput {
+    slot: u32,
     index_a: u32,
     index_b: u32,
     normal: Vec3,
@@ -239,7 +240,8 @@ struct LaneInput {
 
 impl LaneInput {
     /// An empty lane: both bodies static, no points.
-    const EMPTY: LaneInput = LaneInput {
+    pub(crate) const EMPTY: LaneInput = LaneInput {
+        slot: NONE,
         index_a: NONE,
         index_b: NONE,
         normal: Vec3::Z,
@@ -266,10 +268,11 @@ impl LaneInput {
         rolling_impulse: Vec3::ZERO,
     };
 
-    /// Reads lane data of the contact in `slot` into `self`.
+    /// Reads lane data of the contact in `slot` into `self`, which must hold `EMPTY`.
     #[inline(always)]
-    fn read(&mut self, ctx: &PrepareContext, slot: u32) {
+    pub(crate) fn read(&mut self, ctx: &PrepareContext, slot: u32) {
         let c = &ctx.contacts[slot as usize];
+        self.slot = slot;
         let body = |b: u32| {
             let k = ctx.solver_index[b as usize];
             if k == NONE {
@@ -323,23 +326,16 @@ impl LaneInput {
     }
 }
 
-/// Prepares the contacts in `slots` (one per lane, at most `L::WIDTH`) into `c` and
-/// `aux`, and their rolling resistance, if any lane has some, into `rolling`. Writes
-/// everything the passes read; reads nothing of what `c` held before.
+/// Prepares the contacts read into `lane` (its first `L::WIDTH` entries; `EMPTY` past the
+/// last contact) into `c` and `aux`, and their rolling resistance, if any lane has some,
+/// into `rolling`. Writes everything the passes read; reads nothing of what `c` held.
 #[inline(never)]
 pub(crate) fn prepare<L: Lanes>(
-    ctx: &PrepareContext,
-    slots: &[u32],
+    lane: &[LaneInput; MAX_WIDTH],
     c: &mut WideConstraint<L>,
     aux: &mut WideAux<L>,
     rolling: &mut FixedVec<WideRolling<L>>,
 ) {
-    debug_assert!(!slots.is_empty() && slots.len() <= L::WIDTH);
-    let mut lane = [LaneInput::EMPTY; MAX_WIDTH];
-    for (l, &slot) in lane.iter_mut().zip(slots) {
-        l.read(ctx, slot);
-    }
-    let lane = &lane;
     let n = V3::<L>::from_fn(|i| lane[i].normal);
     let t1 = V3::<L>::from_fn(|i| lane[i].tangent);
     let t2 = n.cross(t1);
@@ -372,7 +368,7 @@ pub(crate) fn prepare<L: Lanes>(
     c.bias_rate = L::from_fn(|i| lane[i].soft.bias_rate);
     c.mass_scale = L::from_fn(|i| lane[i].soft.mass_scale);
     c.impulse_scale = L::from_fn(|i| lane[i].soft.impulse_scale);
-    aux.contact = core::array::from_fn(|i| slots.get(i).copied().unwrap_or(NONE));
+    aux.contact = core::array::from_fn(|i| if i < L::WIDTH { lane[i].slot } else { NONE });
     aux.restitution = L::from_fn(|i| lane[i].restitution);
     aux.has_restitution = lane.iter().any(|l| l.restitution > 0.0);
 

@@ -20,7 +20,7 @@ use crate::error::Result;
 use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
 use crate::profile::Timer;
 use crate::world::{AABB_MARGIN, World};
-use contact_solver::{Batch, Constraints, PrepareContext, Softness};
+use contact_solver::{Batch, Constraints, LaneInput, PrepareContext, Softness};
 
 /// Graph colours; the last one is the overflow, solved after the others.
 pub(crate) const COLOR_COUNT: usize = 24;
@@ -135,6 +135,8 @@ pub(crate) struct SolverScratch {
     pub island_sleep: FixedVec<f32>,
     /// Work list for waking and sleeping islands.
     pub stack: FixedVec<u32>,
+    /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
+    pub pending: FixedVec<LaneInput>,
 }
 
 impl SolverScratch {
@@ -166,6 +168,12 @@ impl SolverScratch {
             parent: FixedVec::filled(body_capacity, 0, alloc, "body_capacity")?,
             island_sleep: FixedVec::filled(body_capacity, 0.0, alloc, "body_capacity")?,
             stack: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
+            pending: FixedVec::filled(
+                COLOR_COUNT * lanes::MAX_WIDTH,
+                LaneInput::EMPTY,
+                alloc,
+                "contact_capacity",
+            )?,
         })
     }
 
@@ -181,6 +189,7 @@ impl SolverScratch {
             + self.color_bits.capacity() * 8
             + self.parent.capacity() * 8
             + self.stack.capacity() * 4
+            + self.pending.capacity() * size_of::<LaneInput>()
     }
 }
 
@@ -517,22 +526,33 @@ fn finalize_bodies(world: &mut World, dt: f32) {
     world.out_of_bounds = out_of_bounds;
 }
 
-/// Builds the step's constraints: each colour in groups of four (one at a time in the
-/// overflow colour or when `one_at_a_time`), lanes in colour order. Each group writes only
-/// its own slot (and appends its rolling data, in group order).
-#[inline(never)]
+/// Builds the step's constraints: each colour in groups of `WIDE` (one at a time in the
+/// overflow colour or when `one_at_a_time`), lanes in colour order, groups in colour order.
+///
+/// The contacts are read in slot order, each into its colour's group being filled, which
+/// is prepared once full: a colour's contacts lie scattered through the contact array, and
+/// reading them colour by colour stalled on memory. Every group gets the same lanes in the
+/// same order either way. Each group writes only its own slot (and appends its rolling
+/// data).
 fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
     let s = &mut world.solver;
-    let mut wide_count = 0;
-    let mut single_count = 0;
+    let single_path = |color: usize| color == OVERFLOW || s.one_at_a_time;
+    // Where each colour's groups start, and how many of its contacts are still to come.
+    let mut next = [0usize; COLOR_COUNT];
+    let mut left = [0usize; COLOR_COUNT];
+    let (mut wide_count, mut single_count) = (0, 0);
     for color in 0..COLOR_COUNT {
         let n = (s.color_starts[color + 1] - s.color_starts[color]) as usize;
-        if color == OVERFLOW || s.one_at_a_time {
+        left[color] = n;
+        if single_path(color) {
+            next[color] = single_count;
             single_count += n;
         } else {
+            next[color] = wide_count;
             wide_count += n.div_ceil(WIDE);
         }
     }
+    let one_at_a_time = s.one_at_a_time;
     let c = &mut s.constraints;
     c.wide.begin(wide_count);
     c.single.begin(single_count);
@@ -545,43 +565,33 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
         soft,
         static_soft,
     };
-    let (mut wide, mut single) = (0, 0);
-    for color in 0..COLOR_COUNT {
-        let (start, end) = (
-            s.color_starts[color] as usize,
-            s.color_starts[color + 1] as usize,
-        );
-        let slots = &s.constraint_contact[start..end];
-        if color == OVERFLOW || s.one_at_a_time {
-            for k in 0..slots.len() {
-                let b = &mut c.single;
-                contact_solver::prepare(
-                    &ctx,
-                    &slots[k..k + 1],
-                    &mut b.constraints[single],
-                    &mut b.aux[single],
-                    &mut b.rolling,
-                );
-                single += 1;
-            }
-        } else {
-            for (g, group) in slots.chunks(WIDE).enumerate() {
-                for &k in slots.iter().skip((g + 2) * WIDE).take(WIDE) {
-                    lanes::prefetch(&ctx.contacts[k as usize]);
-                }
-                let b = &mut c.wide;
-                contact_solver::prepare(
-                    &ctx,
-                    group,
-                    &mut b.constraints[wide],
-                    &mut b.aux[wide],
-                    &mut b.rolling,
-                );
-                wide += 1;
-            }
+    let mut filled = [0usize; COLOR_COUNT];
+    for (&slot, &color) in s.touching.iter().zip(s.touching_color.iter()) {
+        let color = color as usize;
+        let base = color * lanes::MAX_WIDTH;
+        let pending = &mut s.pending[base..base + lanes::MAX_WIDTH];
+        pending[filled[color]].read(&ctx, slot);
+        filled[color] += 1;
+        left[color] -= 1;
+        let single = color == OVERFLOW || one_at_a_time;
+        if !single && filled[color] < WIDE && left[color] > 0 {
+            continue;
         }
+        let lane = <&mut [LaneInput; lanes::MAX_WIDTH]>::try_from(pending).unwrap();
+        if single {
+            let b = &mut c.single;
+            let k = next[color];
+            contact_solver::prepare(lane, &mut b.constraints[k], &mut b.aux[k], &mut b.rolling);
+        } else {
+            let b = &mut c.wide;
+            let k = next[color];
+            contact_solver::prepare(lane, &mut b.constraints[k], &mut b.aux[k], &mut b.rolling);
+        }
+        next[color] += 1;
+        lane[..filled[color]].fill(LaneInput::EMPTY);
+        filled[color] = 0;
     }
-    debug_assert!(wide == wide_count && single == single_count);
+    debug_assert!(left.iter().all(|&n| n == 0));
 }
 
 #[cfg(test)]
