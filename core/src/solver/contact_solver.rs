@@ -58,6 +58,9 @@ pub(crate) struct WidePoint<L> {
     pub ka: V3<L>,
     pub kb: V3<L>,
     pub separation: L,
+    /// The current separation: set by each relax pass for the next substep's solve pass,
+    /// which runs before the bodies move again (and is `separation` for the first).
+    pub current_separation: L,
     pub normal_mass: L,
     pub normal_impulse: L,
     pub max_normal_impulse: L,
@@ -423,6 +426,7 @@ pub(crate) fn prepare<L: Lanes>(
         p.ka = ka;
         p.kb = kb;
         p.separation = L::from_fn(|i| lane[i].points[j].separation);
+        p.current_separation = p.separation;
         p.normal_mass = inverse(kn);
         p.normal_impulse = L::from_fn(|i| lane[i].points[j].normal_impulse);
         p.max_normal_impulse = zero;
@@ -697,37 +701,44 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
     let inv_h = L::splat(inv_h);
     let neg_push = L::splat(-push_max);
     for c in constraints.iter_mut() {
-        let ga = gather::<L>(states, &c.index_a);
-        let gb = gather::<L>(states, &c.index_b);
-        let mut l = Local::new(c, ga.v, ga.w, gb.v, gb.w);
+        let (va, wa, vb, wb);
         let (t1, t2, n) = (c.tangent1, c.tangent2, c.normal);
         let count = c.point_count as usize;
 
         // First what does not depend on the velocities: each point's current separation
-        // (from each body's own motion of the anchor) and from it the row's target and
-        // softness. The rows' chain then carries only the velocities, in fewer registers.
+        // and from it the row's target and softness. The rows' chain then carries only the
+        // velocities, in fewer registers.
         let mut bias = [zero; 4];
         let mut mass = [zero; 4];
         let mut keep = [zero; 4];
-        {
+        if USE_BIAS {
+            // The bodies have not moved since the last relax pass measured the separation.
+            (va, wa) = gather_velocity::<L>(states, &c.index_a);
+            (vb, wb) = gather_velocity::<L>(states, &c.index_b);
+            for j in 0..count {
+                let p = &c.points[j];
+                let s = p.current_separation;
+                // Speculative (s > 0): allow the approach that closes the gap this substep.
+                let soft = (c.bias_rate * s).max(neg_push);
+                bias[j] = L::select_gt(s, zero, s * inv_h, soft);
+                mass[j] = p.normal_mass * L::select_gt(s, zero, one, c.mass_scale);
+                keep[j] = L::select_gt(s, zero, zero, c.impulse_scale);
+            }
+        } else {
+            // The separation from each body's own motion of the anchor.
+            let ga = gather::<L>(states, &c.index_a);
+            let gb = gather::<L>(states, &c.index_b);
+            (va, wa, vb, wb) = (ga.v, ga.w, gb.v, gb.w);
             let dp = n.dot(gb.dp.sub(ga.dp));
             let sa = normal_motion(to_frame(t1, t2, n, ga.dq.v), ga.dq.w);
             let sb = normal_motion(to_frame(t1, t2, n, gb.dq.v), gb.dq.w);
-            for j in 0..count {
-                let p = &c.points[j];
+            for (p, bias) in c.points[..count].iter_mut().zip(&mut bias) {
                 let s = (dp + (sb.dot(p.rb) - sa.dot(p.ra))) + p.separation;
-                // Speculative (s > 0): allow the approach that closes the gap this substep.
-                let speculative = s * inv_h;
-                if USE_BIAS {
-                    let soft = (c.bias_rate * s).max(neg_push);
-                    bias[j] = L::select_gt(s, zero, speculative, soft);
-                    mass[j] = p.normal_mass * L::select_gt(s, zero, one, c.mass_scale);
-                    keep[j] = L::select_gt(s, zero, zero, c.impulse_scale);
-                } else {
-                    bias[j] = L::select_gt(s, zero, speculative, zero);
-                }
+                p.current_separation = s;
+                *bias = L::select_gt(s, zero, s * inv_h, zero);
             }
         }
+        let mut l = Local::new(c, va, wa, vb, wb);
 
         let m = c.mass_sum;
         for j in 0..count {
@@ -796,7 +807,7 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
             l.wa = l.wa.sub(c.inv_i_a.mul_vec(d));
             l.wb = l.wb.add(c.inv_i_b.mul_vec(d));
         }
-        let (va, wa, vb, wb) = l.finish(c, ga.v, ga.w, gb.v, gb.w);
+        let (va, wa, vb, wb) = l.finish(c, va, wa, vb, wb);
         scatter(states, &c.index_a, &va, &wa);
         scatter(states, &c.index_b, &vb, &wb);
     }
