@@ -47,13 +47,23 @@ pub(crate) struct Softness {
     pub impulse_scale: f32,
 }
 
-/// One manifold point of up to four contacts, in the contact frame `(t1, t2, n)`: what
-/// every solve and relax pass reads.
+/// What the warm start reads of a manifold point of up to four contacts, in the contact
+/// frame `(t1, t2, n)`.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct WidePoint<L> {
+#[repr(C)]
+pub(crate) struct WarmPoint<L> {
     /// The point relative to each body's centre of mass.
     pub ra: V3<L>,
     pub rb: V3<L>,
+    pub normal_impulse: L,
+    pub tangent_impulse1: L,
+    pub tangent_impulse2: L,
+}
+
+/// The rest of a manifold point, which the solve and relax passes read too.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
+pub(crate) struct WidePoint<L> {
     /// `I⁻¹ (r × n)`: the normal row's angular response of each body.
     pub ka: V3<L>,
     pub kb: V3<L>,
@@ -62,16 +72,16 @@ pub(crate) struct WidePoint<L> {
     /// which runs before the bodies move again (and is `separation` for the first).
     pub current_separation: L,
     pub normal_mass: L,
-    pub normal_impulse: L,
     pub max_normal_impulse: L,
     pub tangent_mass1: L,
     pub tangent_mass2: L,
-    pub tangent_impulse1: L,
-    pub tangent_impulse2: L,
 }
 
-/// Up to `L::WIDTH` contacts prepared for the substeps.
+/// Up to `L::WIDTH` contacts prepared for the substeps. Laid out so that what the warm
+/// start reads comes first, in one run: the pass is bound by memory, and a run streams
+/// where a scatter of lines does not.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub(crate) struct WideConstraint<L> {
     /// Solver index of each lane's bodies: `NONE` for a static body, `READ_ONLY` set for
     /// a kinematic one.
@@ -88,11 +98,12 @@ pub(crate) struct WideConstraint<L> {
     /// Inverse masses per world axis (zero on a locked axis), for the velocity update.
     pub inv_mass_a: V3<L>,
     pub inv_mass_b: V3<L>,
-    /// `Rᵀ (M_a⁻¹ + M_b⁻¹) R`: how an impulse changes the relative linear velocity.
-    pub mass_sum: Sym3<L>,
     /// Inverse inertias in the frame.
     pub inv_i_a: Sym3<L>,
     pub inv_i_b: Sym3<L>,
+    pub warm: [WarmPoint<L>; 4],
+    /// `Rᵀ (M_a⁻¹ + M_b⁻¹) R`: how an impulse changes the relative linear velocity.
+    pub mass_sum: Sym3<L>,
     pub friction: L,
     pub bias_rate: L,
     pub mass_scale: L,
@@ -420,20 +431,21 @@ pub(crate) fn prepare<L: Lanes>(
         let kt1 = mass_sum.xx + k1(&ia, ra) + k1(&ib, rb);
         let kt2 = mass_sum.yy + k2(&ia, ra) + k2(&ib, rb);
         let inverse = |k: L| L::select_gt(k, zero, one.div(k), zero) * present;
+        let w = &mut c.warm[j];
+        w.ra = ra;
+        w.rb = rb;
+        w.normal_impulse = L::from_fn(|i| lane[i].points[j].normal_impulse);
+        w.tangent_impulse1 = tangent.dot(t1);
+        w.tangent_impulse2 = tangent.dot(t2);
         let p = &mut c.points[j];
-        p.ra = ra;
-        p.rb = rb;
         p.ka = ka;
         p.kb = kb;
         p.separation = L::from_fn(|i| lane[i].points[j].separation);
         p.current_separation = p.separation;
         p.normal_mass = inverse(kn);
-        p.normal_impulse = L::from_fn(|i| lane[i].points[j].normal_impulse);
         p.max_normal_impulse = zero;
         p.tangent_mass1 = inverse(kt1);
         p.tangent_mass2 = inverse(kt2);
-        p.tangent_impulse1 = tangent.dot(t1);
-        p.tangent_impulse2 = tangent.dot(t2);
         aux.relative_velocity[j] = velocities.map_or(zero, |(va, wa, vb, wb)| {
             n.dot(vb.add(wb.cross(anchor_b)).sub(va.add(wa.cross(anchor_a))))
         });
@@ -597,7 +609,7 @@ impl<L: Lanes> Local<L> {
 
     /// `vn`: the normal relative velocity at point `p`.
     #[inline(always)]
-    fn normal_speed(&self, p: &WidePoint<L>) -> L {
+    fn normal_speed(&self, p: &WarmPoint<L>) -> L {
         let (wa, wb, ra, rb) = (self.wa, self.wb, p.ra, p.rb);
         self.rel.z + ((wb.x * rb.y - wb.y * rb.x) - (wa.x * ra.y - wa.y * ra.x))
     }
@@ -660,7 +672,7 @@ pub(crate) fn warm_start<L: Lanes>(
         let mut p = V3::<L>::default();
         let mut la = V3::<L>::default();
         let mut lb = V3::<L>::default();
-        for pt in &c.points[..c.point_count as usize] {
+        for pt in &c.warm[..c.point_count as usize] {
             let imp = V3 {
                 x: pt.tangent_impulse1,
                 y: pt.tangent_impulse2,
@@ -732,8 +744,8 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
             let dp = n.dot(gb.dp.sub(ga.dp));
             let sa = normal_motion(to_frame(t1, t2, n, ga.dq.v), ga.dq.w);
             let sb = normal_motion(to_frame(t1, t2, n, gb.dq.v), gb.dq.w);
-            for (p, bias) in c.points[..count].iter_mut().zip(&mut bias) {
-                let s = (dp + (sb.dot(p.rb) - sa.dot(p.ra))) + p.separation;
+            for ((p, w), bias) in c.points[..count].iter_mut().zip(&c.warm).zip(&mut bias) {
+                let s = (dp + (sb.dot(w.rb) - sa.dot(w.ra))) + p.separation;
                 p.current_separation = s;
                 *bias = L::select_gt(s, zero, s * inv_h, zero);
             }
@@ -742,17 +754,17 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
 
         let m = c.mass_sum;
         for j in 0..count {
-            let p = &c.points[j];
-            let vn = l.normal_speed(p);
+            let (p, w) = (&c.points[j], &c.warm[j]);
+            let vn = l.normal_speed(w);
             let x = if USE_BIAS {
-                mass[j] * (vn + bias[j]) + keep[j] * p.normal_impulse
+                mass[j] * (vn + bias[j]) + keep[j] * w.normal_impulse
             } else {
                 p.normal_mass * (vn + bias[j])
             };
-            let new_impulse = (p.normal_impulse - x).max(zero);
-            let applied = new_impulse - p.normal_impulse;
+            let new_impulse = (w.normal_impulse - x).max(zero);
+            let applied = new_impulse - w.normal_impulse;
+            c.warm[j].normal_impulse = new_impulse;
             let p = &mut c.points[j];
-            p.normal_impulse = new_impulse;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
             l.rel.z = l.rel.z + m.zz * applied;
             l.wa = l.wa.sub(p.ka.scale(applied));
@@ -766,18 +778,18 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
 
         // Coulomb friction per point: the impulse stays within the cone μ·λn.
         for j in 0..count {
-            let p = &c.points[j];
-            let (ra, rb, wa, wb) = (p.ra, p.rb, l.wa, l.wb);
+            let (p, w) = (&c.points[j], &c.warm[j]);
+            let (ra, rb, wa, wb) = (w.ra, w.rb, l.wa, l.wb);
             let dv1 = l.rel.x + ((wb.y * rb.z - wb.z * rb.y) - (wa.y * ra.z - wa.z * ra.y));
             let dv2 = l.rel.y + ((wb.z * rb.x - wb.x * rb.z) - (wa.z * ra.x - wa.x * ra.z));
-            let l1 = p.tangent_impulse1 - p.tangent_mass1 * dv1;
-            let l2 = p.tangent_impulse2 - p.tangent_mass2 * dv2;
-            let limit = c.friction * p.normal_impulse;
+            let l1 = w.tangent_impulse1 - p.tangent_mass1 * dv1;
+            let l2 = w.tangent_impulse2 - p.tangent_mass2 * dv2;
+            let limit = c.friction * w.normal_impulse;
             let len2 = l1 * l1 + l2 * l2;
             let scale = L::select_gt(len2, limit * limit, limit.div(len2.sqrt()), one);
             let (l1, l2) = (l1 * scale, l2 * scale);
-            let d1 = l1 - p.tangent_impulse1;
-            let d2 = l2 - p.tangent_impulse2;
+            let d1 = l1 - w.tangent_impulse1;
+            let d2 = l2 - w.tangent_impulse2;
             // Only the normal rows read rel.z, and they have all run.
             l.rel.x = l.rel.x + (m.xx * d1 + m.xy * d2);
             l.rel.y = l.rel.y + (m.xy * d1 + m.yy * d2);
@@ -785,9 +797,9 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
             l.p.y = l.p.y + d2;
             l.wa = l.wa.sub(tangent_response(&c.inv_i_a, ra, d1, d2));
             l.wb = l.wb.add(tangent_response(&c.inv_i_b, rb, d1, d2));
-            let p = &mut c.points[j];
-            p.tangent_impulse1 = l1;
-            p.tangent_impulse2 = l2;
+            let w = &mut c.warm[j];
+            w.tangent_impulse1 = l1;
+            w.tangent_impulse2 = l2;
         }
 
         if c.rolling != NONE {
@@ -795,9 +807,9 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
             let dw = l.wb.sub(l.wa);
             let old = r.impulse;
             let acc = old.sub(r.mass.mul_vec(dw));
-            let total = c.points[..count]
+            let total = c.warm[..count]
                 .iter()
-                .fold(zero, |t, p| t + p.normal_impulse);
+                .fold(zero, |t, w| t + w.normal_impulse);
             let limit = r.resistance * total;
             let len2 = acc.dot(acc);
             let scale = L::select_gt(len2, limit * limit, limit.div(len2.sqrt()), one);
@@ -833,19 +845,19 @@ pub(crate) fn apply_restitution<L: Lanes>(
         let (vb, wb) = gather_velocity::<L>(states, &c.index_b);
         let mut l = Local::new(c, va, wa, vb, wb);
         for j in 0..c.point_count as usize {
-            let p = &c.points[j];
+            let (p, w) = (&c.points[j], &c.warm[j]);
             let rv = aux.relative_velocity[j];
-            let vn = l.normal_speed(p);
+            let vn = l.normal_speed(w);
             let x = p.normal_mass * (vn + aux.restitution * rv);
-            let new_impulse = (p.normal_impulse - x).max(zero);
+            let new_impulse = (w.normal_impulse - x).max(zero);
             // Only lanes that approached fast, pushed this step and bounce.
             let fast = L::select_gt(neg_threshold, rv, one, zero);
             let pushed = L::select_gt(p.max_normal_impulse, zero, fast, zero);
             let active = L::select_gt(aux.restitution, zero, pushed, zero);
-            let new_impulse = L::select_gt(active, zero, new_impulse, p.normal_impulse);
-            let applied = new_impulse - p.normal_impulse;
+            let new_impulse = L::select_gt(active, zero, new_impulse, w.normal_impulse);
+            let applied = new_impulse - w.normal_impulse;
+            c.warm[j].normal_impulse = new_impulse;
             let p = &mut c.points[j];
-            p.normal_impulse = new_impulse;
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
             l.apply_normal(c, &c.points[j], applied);
         }
@@ -878,13 +890,13 @@ pub(crate) fn store_impulses<L: Lanes>(
         let mut most = [[0.0; MAX_WIDTH]; 4];
         let mut tangent = [[Vec3::ZERO; MAX_WIDTH]; 4];
         for j in 0..c.point_count as usize {
-            let p = &c.points[j];
-            normal[j] = p.normal_impulse.to_array();
+            let (p, w) = (&c.points[j], &c.warm[j]);
+            normal[j] = w.normal_impulse.to_array();
             most[j] = p.max_normal_impulse.to_array();
             tangent[j] = c
                 .tangent1
-                .scale(p.tangent_impulse1)
-                .add(c.tangent2.scale(p.tangent_impulse2))
+                .scale(w.tangent_impulse1)
+                .add(c.tangent2.scale(w.tangent_impulse2))
                 .lanes();
         }
         let roll = if c.rolling != NONE {
