@@ -64,9 +64,6 @@ pub(crate) struct WarmPoint<L> {
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 pub(crate) struct WidePoint<L> {
-    /// `I⁻¹ (r × n)`: the normal row's angular response of each body.
-    pub ka: V3<L>,
-    pub kb: V3<L>,
     pub separation: L,
     /// The current separation: set by each relax pass for the next substep's solve pass,
     /// which runs before the bodies move again (and is `separation` for the first).
@@ -438,8 +435,6 @@ pub(crate) fn prepare<L: Lanes>(
         w.tangent_impulse1 = tangent.dot(t1);
         w.tangent_impulse2 = tangent.dot(t2);
         let p = &mut c.points[j];
-        p.ka = ka;
-        p.kb = kb;
         p.separation = L::from_fn(|i| lane[i].points[j].separation);
         p.current_separation = p.separation;
         p.normal_mass = inverse(kn);
@@ -593,17 +588,18 @@ impl<L: Lanes> Local<L> {
         }
     }
 
-    /// Applies normal impulse `applied` at point `p`.
+    /// Applies normal impulse `applied` at point `w`.
     #[inline(always)]
-    fn apply_normal(&mut self, c: &WideConstraint<L>, p: &WidePoint<L>, applied: L) {
+    fn apply_normal(&mut self, c: &WideConstraint<L>, w: &WarmPoint<L>, applied: L) {
+        let (ka, kb) = normal_response(c, w);
         let m = &c.mass_sum;
         self.rel = V3 {
             x: self.rel.x + m.xz * applied,
             y: self.rel.y + m.yz * applied,
             z: self.rel.z + m.zz * applied,
         };
-        self.wa = self.wa.sub(p.ka.scale(applied));
-        self.wb = self.wb.add(p.kb.scale(applied));
+        self.wa = self.wa.sub(ka.scale(applied));
+        self.wb = self.wb.add(kb.scale(applied));
         self.p.z = self.p.z + applied;
     }
 
@@ -633,6 +629,19 @@ impl<L: Lanes> Local<L> {
             wb.add(from_frame(t1, t2, n, self.wb.sub(self.wb0))),
         )
     }
+}
+
+/// `I⁻¹ (r × n)` of each body: the normal row's angular response, with `r × n = (r.y, −r.x,
+/// 0)` in the frame. Recomputed in every pass rather than stored: the passes are bound by
+/// memory more than by arithmetic, and this is off the rows' chain.
+#[inline(always)]
+fn normal_response<L: Lanes>(c: &WideConstraint<L>, w: &WarmPoint<L>) -> (V3<L>, V3<L>) {
+    let k = |i: &Sym3<L>, r: V3<L>| V3 {
+        x: i.xx * r.y - i.xy * r.x,
+        y: i.xy * r.y - i.yy * r.x,
+        z: i.xz * r.y - i.yz * r.x,
+    };
+    (k(&c.inv_i_a, w.ra), k(&c.inv_i_b, w.rb))
 }
 
 /// `I⁻¹ (r × (d1, d2, 0))` with `r × (d1, d2, 0) = (−r.z d2, r.z d1, r.x d2 − r.y d1)`.
@@ -767,8 +776,9 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
             let p = &mut c.points[j];
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
             l.rel.z = l.rel.z + m.zz * applied;
-            l.wa = l.wa.sub(p.ka.scale(applied));
-            l.wb = l.wb.add(p.kb.scale(applied));
+            let (ka, kb) = normal_response(c, &c.warm[j]);
+            l.wa = l.wa.sub(ka.scale(applied));
+            l.wb = l.wb.add(kb.scale(applied));
             l.p.z = l.p.z + applied;
         }
         // The normal rows read only rel.z: the tangential relative velocity takes their
@@ -859,7 +869,7 @@ pub(crate) fn apply_restitution<L: Lanes>(
             c.warm[j].normal_impulse = new_impulse;
             let p = &mut c.points[j];
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
-            l.apply_normal(c, &c.points[j], applied);
+            l.apply_normal(c, &c.warm[j], applied);
         }
         let (va, wa, vb, wb) = l.finish(c, va, wa, vb, wb);
         scatter(states, &c.index_a, &va, &wa);
