@@ -88,9 +88,8 @@ pub(crate) struct WideConstraint<L> {
     pub point_count: u32,
     /// Slot in the batch's rolling-resistance array, or `NONE`.
     pub rolling: u32,
-    /// The contact frame, in world coordinates.
+    /// The contact frame in world coordinates, `(t1, n × t1, n)` (see `frame`).
     pub tangent1: V3<L>,
-    pub tangent2: V3<L>,
     pub normal: V3<L>,
     /// Inverse masses per world axis (zero on a locked axis), for the velocity update.
     pub inv_mass_a: V3<L>,
@@ -106,6 +105,14 @@ pub(crate) struct WideConstraint<L> {
     pub mass_scale: L,
     pub impulse_scale: L,
     pub points: [WidePoint<L>; 4],
+}
+
+impl<L: Lanes> WideConstraint<L> {
+    /// The contact frame `(t1, t2, n)`; `t2 = n × t1` costs less to recompute than to read.
+    #[inline(always)]
+    pub(crate) fn frame(&self) -> (V3<L>, V3<L>, V3<L>) {
+        (self.tangent1, self.normal.cross(self.tangent1), self.normal)
+    }
 }
 
 /// What only restitution and storing the impulses read, apart from the hot data.
@@ -368,7 +375,6 @@ pub(crate) fn prepare<L: Lanes>(
     c.index_a = core::array::from_fn(|i| lane[i].index_a);
     c.index_b = core::array::from_fn(|i| lane[i].index_b);
     c.tangent1 = t1;
-    c.tangent2 = t2;
     c.normal = n;
     c.inv_mass_a = ma;
     c.inv_mass_b = mb;
@@ -575,7 +581,7 @@ struct Local<L> {
 impl<L: Lanes> Local<L> {
     #[inline(always)]
     fn new(c: &WideConstraint<L>, va: V3<L>, wa: V3<L>, vb: V3<L>, wb: V3<L>) -> Local<L> {
-        let (t1, t2, n) = (c.tangent1, c.tangent2, c.normal);
+        let (t1, t2, n) = c.frame();
         let wa = to_frame(t1, t2, n, wa);
         let wb = to_frame(t1, t2, n, wb);
         Local {
@@ -620,7 +626,7 @@ impl<L: Lanes> Local<L> {
         vb: V3<L>,
         wb: V3<L>,
     ) -> (V3<L>, V3<L>, V3<L>, V3<L>) {
-        let (t1, t2, n) = (c.tangent1, c.tangent2, c.normal);
+        let (t1, t2, n) = c.frame();
         let p = from_frame(t1, t2, n, self.p);
         (
             va.sub(c.inv_mass_a.mul_elements(p)),
@@ -696,7 +702,7 @@ pub(crate) fn warm_start<L: Lanes>(
             la = la.add(r.impulse);
             lb = lb.add(r.impulse);
         }
-        let (t1, t2, n) = (c.tangent1, c.tangent2, c.normal);
+        let (t1, t2, n) = c.frame();
         let pw = from_frame(t1, t2, n, p);
         let va = va.sub(c.inv_mass_a.mul_elements(pw));
         let vb = vb.add(c.inv_mass_b.mul_elements(pw));
@@ -723,7 +729,7 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
     let neg_push = L::splat(-push_max);
     for c in constraints.iter_mut() {
         let (va, wa, vb, wb);
-        let (t1, t2, n) = (c.tangent1, c.tangent2, c.normal);
+        let (t1, t2, n) = c.frame();
         let count = c.point_count as usize;
 
         // First what does not depend on the velocities: each point's current separation
@@ -895,7 +901,7 @@ pub(crate) fn store_impulses<L: Lanes>(
             }
         }
         let aux = a;
-        let (t1, t2, n) = (c.tangent1.lanes(), c.tangent2.lanes(), c.normal.lanes());
+        let (t1, t2, n) = c.frame();
         let mut normal = [[0.0; MAX_WIDTH]; 4];
         let mut most = [[0.0; MAX_WIDTH]; 4];
         let mut tangent = [[Vec3::ZERO; MAX_WIDTH]; 4];
@@ -903,14 +909,13 @@ pub(crate) fn store_impulses<L: Lanes>(
             let (p, w) = (&c.points[j], &c.warm[j]);
             normal[j] = w.normal_impulse.to_array();
             most[j] = p.max_normal_impulse.to_array();
-            tangent[j] = c
-                .tangent1
+            tangent[j] = t1
                 .scale(w.tangent_impulse1)
-                .add(c.tangent2.scale(w.tangent_impulse2))
+                .add(t2.scale(w.tangent_impulse2))
                 .lanes();
         }
         let roll = if c.rolling != NONE {
-            rolling[c.rolling as usize].impulse.lanes()
+            from_frame(t1, t2, n, rolling[c.rolling as usize].impulse).lanes()
         } else {
             [Vec3::ZERO; MAX_WIDTH]
         };
@@ -926,8 +931,7 @@ pub(crate) fn store_impulses<L: Lanes>(
                 cp.max_normal_impulse = most[j][i];
                 cp.tangent_impulse = tangent[j][i];
             }
-            let r = roll[i];
-            contact.rolling_impulse = t1[i] * r.x + t2[i] * r.y + n[i] * r.z;
+            contact.rolling_impulse = roll[i];
         }
     }
 }
