@@ -1,30 +1,35 @@
-//! Soft contact constraints (Box2D v3's contact solver, in 3D), four at a time.
+//! Soft contact constraints (Box2D v3's contact solver, in 3D), eight at a time.
 //!
 //! Each contact has a normal row and two friction rows per manifold point, plus rolling
 //! resistance. (Friction at the manifold's centroid with a twist row, as Bepu does, cut
 //! the rows from 12 to 7 but let a ten-box tower rock itself over: per-point friction
 //! damps the rocking that sequential normal rows start.)
 //!
-//! The constraints of one graph colour share no dynamic body, so they are solved four at
-//! a time in `F4` lanes; the overflow colour, whose constraints may share bodies, is solved
-//! one at a time in `F1` lanes. Both run the same generic code, so a lane computes
-//! exactly what the one-at-a-time path computes (tested). Preparing is generic too: four
-//! contacts are prepared at once, lane by lane the same operations as one.
+//! The constraints of one graph colour share no dynamic body, so they are solved eight at
+//! a time in `F4x2` lanes (two SSE groups of four, interleaved to hide the latency of a
+//! row's chain); the overflow colour, whose constraints may share bodies, is solved one at
+//! a time in `F1` lanes. Both run the same generic code, so a lane computes exactly what
+//! the one-at-a-time path computes (tested). Preparing is generic too: eight contacts are
+//! prepared at once, lane by lane the same operations as one.
 //!
 //! Every row of a contact shares one frame, `(t1, t2, n)`, so the rows work in it: the
 //! lever arms, the inverse inertias and the summed inverse mass are stored in frame
-//! coordinates once per step, each substep turns the two bodies' velocities into the
-//! frame once, and then a normal row's Jacobian is two products per body and a friction
-//! row's four. What a constraint changes goes back to world coordinates once, as a change
-//! added to each body's velocity (a body the rows leave alone keeps its bits). This holds
-//! one point's data in 20 lanes-words instead of 29 and trims the arithmetic of a row by a
-//! third.
+//! coordinates once per step, each pass turns the two bodies' velocities into the frame
+//! once, and then a normal row's Jacobian is two products per body and a friction row's
+//! four. What a constraint changes goes back to world coordinates once, as a change added
+//! to each body's velocity (a body the rows leave alone keeps its bits).
+//!
+//! The passes stream the constraints (about 500 bytes a contact) three times a substep and
+//! are bound by memory about as much as by arithmetic, so what is cheap to recompute is
+//! not stored (`t2`, the normal rows' angular response), the warm start's data comes first
+//! in each constraint, and what only restitution and storing read lives apart.
 //!
 //! Separation is tracked within the step from each body's own displacement of the anchor
 //! (`dp + dq·r − r`), so a static or far-away body contributes exactly nothing and large
 //! lever arms never cancel against each other. Along the normal that is
 //! `n·(dq r − r) = (dqᵀ n − n)·r`: one vector per body and constraint, whose terms are all
-//! of the order of the rotation, then one dot product per point.
+//! of the order of the rotation, then one dot product per point. The relax pass measures
+//! it; the next substep's solve pass, before which nothing moves, reuses it.
 
 use super::lanes::{F1, F4x2, Lanes, MAX_WIDTH, Q, Sym3, V3, prefetch};
 use super::{BodyParams, BodyState};

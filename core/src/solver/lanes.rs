@@ -1,5 +1,6 @@
 //! Lane types for the contact solver: `F4` (four constraints at once, width fixed at 4 on
-//! every target) and `F1` (one constraint, the reference path).
+//! every target), `F4x2` (two `F4` groups side by side, what the colours are solved in) and
+//! `F1` (one constraint, the reference path and the overflow colour).
 //!
 //! Every operation is an IEEE operation applied lane by lane, so `F4` computes in each
 //! lane exactly what `F1` computes (a test holds the solver to it). On x86 and x86-64,
@@ -484,7 +485,7 @@ impl Lanes for F4x2 {
 }
 
 /// Asks the cache for the memory of `x` ahead of its use: a hint that no result depends
-/// on. Preparing and storing visit contacts in colour order, a stride through the contact
+/// on. Storing impulses visits contacts in colour order, a stride through the contact
 /// array that the hardware prefetcher does not follow.
 #[inline(always)]
 pub(crate) fn prefetch<T>(x: &T) {
