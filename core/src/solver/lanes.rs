@@ -1,28 +1,34 @@
 //! Lane types for the contact solver: `F4` (four constraints at once, width fixed at 4 on
-//! every target) and `F1` (one constraint, the reference path).
+//! every target), `F4x2` (two `F4` groups side by side, what the colours are solved in) and
+//! `F1` (one constraint, the reference path and the overflow colour).
 //!
-//! `F4` is four `f32`s with every operation written lane by lane: exactly the IEEE
-//! operations `F1` performs, so the two paths give the same bits by construction (and a
-//! test holds them to it). LLVM turns the lane-by-lane code into SSE/NEON instructions
-//! where the target has them; it never reassociates, never fuses a multiply and an add,
-//! and keeps `max` as the compare-and-select written here (SSE's `minps` has exactly
-//! these semantics; NEON gets a compare and a select). No intrinsics, no `unsafe`.
+//! Every operation is an IEEE operation applied lane by lane, so `F4` computes in each
+//! lane exactly what `F1` computes (a test holds the solver to it). On x86 and x86-64,
+//! `F4` is an SSE register driven by SSE/SSE2 intrinsics: `addps`, `subps`, `mulps`,
+//! `divps` and `sqrtps` round exactly like their scalar forms, `maxps(a, b)` is exactly
+//! `if a > b { a } else { b }`, and selects are a compare and bit masks. Left to itself,
+//! LLVM turned the lane-by-lane arrays into per-lane branches around scalar `sqrtss` and
+//! shuffles between stack copies, at twice the time. Elsewhere `F4` is four `f32`s with
+//! every operation written out lane by lane, which computes the same bits.
 
 use crate::math::sqrt;
-use core::ops::{Add, Mul, Neg, Sub};
+use core::ops::{Add, Mul, Sub};
+
+/// The most lanes of any lane type.
+pub(crate) const MAX_WIDTH: usize = 8;
 
 /// What the solver needs of a lane type.
 pub(crate) trait Lanes:
-    Copy + Default + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + Neg<Output = Self>
+    Copy + Default + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
 {
     /// Constraints solved at once.
     const WIDTH: usize;
     /// Every lane `v`.
     fn splat(v: f32) -> Self;
-    /// Lane `i`.
-    fn lane(&self, i: usize) -> f32;
-    /// Sets lane `i`.
-    fn set_lane(&mut self, i: usize, v: f32);
+    /// Lane `i` is `f(i)`, for `i` below `WIDTH`.
+    fn from_fn(f: impl FnMut(usize) -> f32) -> Self;
+    /// The lanes, zero past `WIDTH`.
+    fn to_array(self) -> [f32; MAX_WIDTH];
     /// Lane-wise `if self > b { self } else { b }`.
     fn max(self, b: Self) -> Self;
     /// Lane-wise `x / y`.
@@ -31,6 +37,11 @@ pub(crate) trait Lanes:
     fn sqrt(self) -> Self;
     /// Lane-wise `if a > b { x } else { y }`.
     fn select_gt(a: Self, b: Self, x: Self, y: Self) -> Self;
+    /// Four-float records, one per lane (records past `WIDTH` unread), turned into
+    /// their four columns: column `k` holds field `k` of every lane.
+    fn transpose(rows: [[f32; 4]; MAX_WIDTH]) -> [Self; 4];
+    /// The inverse of `transpose`: record `i` (for `i` below `WIDTH`) from lane `i`.
+    fn untranspose(columns: [Self; 4]) -> [[f32; 4]; MAX_WIDTH];
 }
 
 /// One lane.
@@ -58,13 +69,6 @@ impl Mul for F1 {
         F1(self.0 * b.0)
     }
 }
-impl Neg for F1 {
-    type Output = F1;
-    #[inline(always)]
-    fn neg(self) -> F1 {
-        F1(-self.0)
-    }
-}
 
 impl Lanes for F1 {
     const WIDTH: usize = 1;
@@ -73,12 +77,14 @@ impl Lanes for F1 {
         F1(v)
     }
     #[inline(always)]
-    fn lane(&self, _i: usize) -> f32 {
-        self.0
+    fn from_fn(mut f: impl FnMut(usize) -> f32) -> F1 {
+        F1(f(0))
     }
     #[inline(always)]
-    fn set_lane(&mut self, _i: usize, v: f32) {
-        self.0 = v;
+    fn to_array(self) -> [f32; MAX_WIDTH] {
+        let mut a = [0.0; MAX_WIDTH];
+        a[0] = self.0;
+        a
     }
     #[inline(always)]
     fn max(self, b: F1) -> F1 {
@@ -96,89 +102,417 @@ impl Lanes for F1 {
     fn select_gt(a: F1, b: F1, x: F1, y: F1) -> F1 {
         if a.0 > b.0 { x } else { y }
     }
+    #[inline(always)]
+    fn transpose(rows: [[f32; 4]; MAX_WIDTH]) -> [F1; 4] {
+        let r = rows[0];
+        [F1(r[0]), F1(r[1]), F1(r[2]), F1(r[3])]
+    }
+    #[inline(always)]
+    fn untranspose(c: [F1; 4]) -> [[f32; 4]; MAX_WIDTH] {
+        let mut r = [[0.0; 4]; MAX_WIDTH];
+        r[0] = [c[0].0, c[1].0, c[2].0, c[3].0];
+        r
+    }
 }
 
-/// Four lanes.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "x86", target_feature = "sse2")
+))]
+mod wide {
+    //! `F4` in an SSE register.
+
+    use super::{Lanes, MAX_WIDTH};
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::*;
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::*;
+    use core::ops::{Add, Mul, Sub};
+
+    /// Runs SSE/SSE2 intrinsics that take no pointers.
+    macro_rules! sse {
+        ($e:expr) => {
+            // SAFETY: this module is compiled only where SSE and SSE2 are enabled for the
+            // whole target (every x86-64 CPU; x86 builds with `sse2` on), so the
+            // instructions exist, and these intrinsics read and write registers only.
+            unsafe { $e }
+        };
+    }
+
+    /// Four lanes.
+    #[derive(Clone, Copy)]
+    #[repr(transparent)]
+    pub(crate) struct F4(pub __m128);
+
+    impl Default for F4 {
+        #[inline(always)]
+        fn default() -> F4 {
+            F4(sse!(_mm_setzero_ps()))
+        }
+    }
+
+    impl core::fmt::Debug for F4 {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            self.to_array().fmt(f)
+        }
+    }
+
+    impl PartialEq for F4 {
+        fn eq(&self, b: &F4) -> bool {
+            self.to_array() == b.to_array()
+        }
+    }
+
+    impl Add for F4 {
+        type Output = F4;
+        #[inline(always)]
+        fn add(self, b: F4) -> F4 {
+            F4(sse!(_mm_add_ps(self.0, b.0)))
+        }
+    }
+    impl Sub for F4 {
+        type Output = F4;
+        #[inline(always)]
+        fn sub(self, b: F4) -> F4 {
+            F4(sse!(_mm_sub_ps(self.0, b.0)))
+        }
+    }
+    impl Mul for F4 {
+        type Output = F4;
+        #[inline(always)]
+        fn mul(self, b: F4) -> F4 {
+            F4(sse!(_mm_mul_ps(self.0, b.0)))
+        }
+    }
+
+    impl Lanes for F4 {
+        const WIDTH: usize = 4;
+        #[inline(always)]
+        fn splat(v: f32) -> F4 {
+            F4(sse!(_mm_set1_ps(v)))
+        }
+        #[inline(always)]
+        fn from_fn(mut f: impl FnMut(usize) -> f32) -> F4 {
+            let (a, b, c, d) = (f(0), f(1), f(2), f(3));
+            F4(sse!(_mm_setr_ps(a, b, c, d)))
+        }
+        #[inline(always)]
+        fn to_array(self) -> [f32; MAX_WIDTH] {
+            let v = self.0;
+            sse!([
+                _mm_cvtss_f32(v),
+                _mm_cvtss_f32(_mm_shuffle_ps::<0x55>(v, v)),
+                _mm_cvtss_f32(_mm_shuffle_ps::<0xaa>(v, v)),
+                _mm_cvtss_f32(_mm_shuffle_ps::<0xff>(v, v)),
+                0.0,
+                0.0,
+                0.0,
+                0.0,
+            ])
+        }
+        #[inline(always)]
+        fn max(self, b: F4) -> F4 {
+            // maxps returns its second operand unless the first is greater: exactly F1's
+            // compare-and-select, for ±0 and NaN too.
+            F4(sse!(_mm_max_ps(self.0, b.0)))
+        }
+        #[inline(always)]
+        fn div(self, b: F4) -> F4 {
+            F4(sse!(_mm_div_ps(self.0, b.0)))
+        }
+        #[inline(always)]
+        fn sqrt(self) -> F4 {
+            F4(sse!(_mm_sqrt_ps(self.0)))
+        }
+        #[inline(always)]
+        fn select_gt(a: F4, b: F4, x: F4, y: F4) -> F4 {
+            F4(sse!({
+                let m = _mm_cmpgt_ps(a.0, b.0);
+                _mm_or_ps(_mm_and_ps(m, x.0), _mm_andnot_ps(m, y.0))
+            }))
+        }
+        #[inline(always)]
+        fn transpose(r: [[f32; 4]; MAX_WIDTH]) -> [F4; 4] {
+            sse!({
+                let r0 = _mm_setr_ps(r[0][0], r[0][1], r[0][2], r[0][3]);
+                let r1 = _mm_setr_ps(r[1][0], r[1][1], r[1][2], r[1][3]);
+                let r2 = _mm_setr_ps(r[2][0], r[2][1], r[2][2], r[2][3]);
+                let r3 = _mm_setr_ps(r[3][0], r[3][1], r[3][2], r[3][3]);
+                let t0 = _mm_unpacklo_ps(r0, r1);
+                let t1 = _mm_unpacklo_ps(r2, r3);
+                let t2 = _mm_unpackhi_ps(r0, r1);
+                let t3 = _mm_unpackhi_ps(r2, r3);
+                [
+                    F4(_mm_movelh_ps(t0, t1)),
+                    F4(_mm_movehl_ps(t1, t0)),
+                    F4(_mm_movelh_ps(t2, t3)),
+                    F4(_mm_movehl_ps(t3, t2)),
+                ]
+            })
+        }
+        #[inline(always)]
+        fn untranspose(c: [F4; 4]) -> [[f32; 4]; MAX_WIDTH] {
+            let row = |v: F4| {
+                let a = v.to_array();
+                [a[0], a[1], a[2], a[3]]
+            };
+            let mut r = [[0.0; 4]; MAX_WIDTH];
+            let [r0, r1, r2, r3] = sse!({
+                let t0 = _mm_unpacklo_ps(c[0].0, c[1].0);
+                let t1 = _mm_unpacklo_ps(c[2].0, c[3].0);
+                let t2 = _mm_unpackhi_ps(c[0].0, c[1].0);
+                let t3 = _mm_unpackhi_ps(c[2].0, c[3].0);
+                [
+                    F4(_mm_movelh_ps(t0, t1)),
+                    F4(_mm_movehl_ps(t1, t0)),
+                    F4(_mm_movelh_ps(t2, t3)),
+                    F4(_mm_movehl_ps(t3, t2)),
+                ]
+            });
+            r[0] = row(r0);
+            r[1] = row(r1);
+            r[2] = row(r2);
+            r[3] = row(r3);
+            r
+        }
+    }
+}
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "x86", target_feature = "sse2")
+)))]
+mod wide {
+    //! `F4` as four `f32`s, every operation written lane by lane.
+
+    use super::{Lanes, MAX_WIDTH};
+    use crate::math::sqrt;
+    use core::ops::{Add, Mul, Sub};
+
+    /// Four lanes.
+    #[derive(Clone, Copy, Debug, Default, PartialEq)]
+    #[repr(C, align(16))]
+    pub(crate) struct F4(pub [f32; 4]);
+
+    macro_rules! lanewise {
+        ($a:expr, $b:expr, $op:tt) => {
+            F4([$a.0[0] $op $b.0[0], $a.0[1] $op $b.0[1], $a.0[2] $op $b.0[2], $a.0[3] $op $b.0[3]])
+        };
+    }
+
+    impl Add for F4 {
+        type Output = F4;
+        #[inline(always)]
+        fn add(self, b: F4) -> F4 {
+            lanewise!(self, b, +)
+        }
+    }
+    impl Sub for F4 {
+        type Output = F4;
+        #[inline(always)]
+        fn sub(self, b: F4) -> F4 {
+            lanewise!(self, b, -)
+        }
+    }
+    impl Mul for F4 {
+        type Output = F4;
+        #[inline(always)]
+        fn mul(self, b: F4) -> F4 {
+            lanewise!(self, b, *)
+        }
+    }
+
+    impl Lanes for F4 {
+        const WIDTH: usize = 4;
+        #[inline(always)]
+        fn splat(v: f32) -> F4 {
+            F4([v; 4])
+        }
+        #[inline(always)]
+        fn from_fn(f: impl FnMut(usize) -> f32) -> F4 {
+            F4(core::array::from_fn(f))
+        }
+        #[inline(always)]
+        fn to_array(self) -> [f32; MAX_WIDTH] {
+            core::array::from_fn(|i| if i < 4 { self.0[i] } else { 0.0 })
+        }
+        #[inline(always)]
+        fn max(self, b: F4) -> F4 {
+            F4::select_gt(self, b, self, b)
+        }
+        #[inline(always)]
+        fn div(self, b: F4) -> F4 {
+            lanewise!(self, b, /)
+        }
+        #[inline(always)]
+        fn sqrt(self) -> F4 {
+            F4(self.0.map(sqrt))
+        }
+        #[inline(always)]
+        fn select_gt(a: F4, b: F4, x: F4, y: F4) -> F4 {
+            // Bit masks rather than branches, so the compiler can keep it vectorised.
+            F4(core::array::from_fn(|i| {
+                let m = if a.0[i] > b.0[i] { u32::MAX } else { 0 };
+                f32::from_bits((x.0[i].to_bits() & m) | (y.0[i].to_bits() & !m))
+            }))
+        }
+        #[inline(always)]
+        fn transpose(r: [[f32; 4]; MAX_WIDTH]) -> [F4; 4] {
+            core::array::from_fn(|k| F4([r[0][k], r[1][k], r[2][k], r[3][k]]))
+        }
+        #[inline(always)]
+        fn untranspose(c: [F4; 4]) -> [[f32; 4]; MAX_WIDTH] {
+            core::array::from_fn(|i| {
+                if i < 4 {
+                    [c[0].0[i], c[1].0[i], c[2].0[i], c[3].0[i]]
+                } else {
+                    [0.0; 4]
+                }
+            })
+        }
+    }
+}
+
+pub(crate) use wide::F4;
+
+/// Eight lanes: two `F4`s side by side, every operation done on both.
+///
+/// A row's arithmetic is one long chain (read the velocities, compute the impulse, clamp,
+/// update the velocities, next row), so four lanes leave the FP units waiting on latency,
+/// mostly the friction cone's square root and division. Two independent groups of four
+/// interleave two chains. The SIMD width stays four on every target; lane by lane this
+/// computes exactly what `F4` and `F1` compute.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-#[repr(C, align(16))]
-pub(crate) struct F4(pub [f32; 4]);
-
-macro_rules! lanewise {
-    ($a:expr, $b:expr, $op:tt) => {
-        F4([$a.0[0] $op $b.0[0], $a.0[1] $op $b.0[1], $a.0[2] $op $b.0[2], $a.0[3] $op $b.0[3]])
-    };
+pub(crate) struct F4x2 {
+    lo: F4,
+    hi: F4,
 }
 
-impl Add for F4 {
-    type Output = F4;
+impl Add for F4x2 {
+    type Output = F4x2;
     #[inline(always)]
-    fn add(self, b: F4) -> F4 {
-        lanewise!(self, b, +)
+    fn add(self, b: F4x2) -> F4x2 {
+        F4x2 {
+            lo: self.lo + b.lo,
+            hi: self.hi + b.hi,
+        }
     }
 }
-impl Sub for F4 {
-    type Output = F4;
+impl Sub for F4x2 {
+    type Output = F4x2;
     #[inline(always)]
-    fn sub(self, b: F4) -> F4 {
-        lanewise!(self, b, -)
+    fn sub(self, b: F4x2) -> F4x2 {
+        F4x2 {
+            lo: self.lo - b.lo,
+            hi: self.hi - b.hi,
+        }
     }
 }
-impl Mul for F4 {
-    type Output = F4;
+impl Mul for F4x2 {
+    type Output = F4x2;
     #[inline(always)]
-    fn mul(self, b: F4) -> F4 {
-        lanewise!(self, b, *)
-    }
-}
-impl Neg for F4 {
-    type Output = F4;
-    #[inline(always)]
-    fn neg(self) -> F4 {
-        F4([-self.0[0], -self.0[1], -self.0[2], -self.0[3]])
+    fn mul(self, b: F4x2) -> F4x2 {
+        F4x2 {
+            lo: self.lo * b.lo,
+            hi: self.hi * b.hi,
+        }
     }
 }
 
-impl Lanes for F4 {
-    const WIDTH: usize = 4;
+impl Lanes for F4x2 {
+    const WIDTH: usize = 8;
     #[inline(always)]
-    fn splat(v: f32) -> F4 {
-        F4([v; 4])
+    fn splat(v: f32) -> F4x2 {
+        F4x2 {
+            lo: F4::splat(v),
+            hi: F4::splat(v),
+        }
     }
     #[inline(always)]
-    fn lane(&self, i: usize) -> f32 {
-        self.0[i]
+    fn from_fn(mut f: impl FnMut(usize) -> f32) -> F4x2 {
+        let lo = F4::from_fn(&mut f);
+        let hi = F4::from_fn(|i| f(i + 4));
+        F4x2 { lo, hi }
     }
     #[inline(always)]
-    fn set_lane(&mut self, i: usize, v: f32) {
-        self.0[i] = v;
+    fn to_array(self) -> [f32; MAX_WIDTH] {
+        let (lo, hi) = (self.lo.to_array(), self.hi.to_array());
+        core::array::from_fn(|i| if i < 4 { lo[i] } else { hi[i - 4] })
     }
     #[inline(always)]
-    fn max(self, b: F4) -> F4 {
-        let m = |x: f32, y: f32| if x > y { x } else { y };
-        F4([
-            m(self.0[0], b.0[0]),
-            m(self.0[1], b.0[1]),
-            m(self.0[2], b.0[2]),
-            m(self.0[3], b.0[3]),
-        ])
+    fn max(self, b: F4x2) -> F4x2 {
+        F4x2 {
+            lo: self.lo.max(b.lo),
+            hi: self.hi.max(b.hi),
+        }
     }
     #[inline(always)]
-    fn div(self, b: F4) -> F4 {
-        lanewise!(self, b, /)
+    fn div(self, b: F4x2) -> F4x2 {
+        F4x2 {
+            lo: self.lo.div(b.lo),
+            hi: self.hi.div(b.hi),
+        }
     }
     #[inline(always)]
-    fn sqrt(self) -> F4 {
-        F4([
-            sqrt(self.0[0]),
-            sqrt(self.0[1]),
-            sqrt(self.0[2]),
-            sqrt(self.0[3]),
-        ])
+    fn sqrt(self) -> F4x2 {
+        F4x2 {
+            lo: self.lo.sqrt(),
+            hi: self.hi.sqrt(),
+        }
     }
     #[inline(always)]
-    fn select_gt(a: F4, b: F4, x: F4, y: F4) -> F4 {
-        let s = |i: usize| if a.0[i] > b.0[i] { x.0[i] } else { y.0[i] };
-        F4([s(0), s(1), s(2), s(3)])
+    fn select_gt(a: F4x2, b: F4x2, x: F4x2, y: F4x2) -> F4x2 {
+        F4x2 {
+            lo: F4::select_gt(a.lo, b.lo, x.lo, y.lo),
+            hi: F4::select_gt(a.hi, b.hi, x.hi, y.hi),
+        }
+    }
+    #[inline(always)]
+    fn transpose(rows: [[f32; 4]; MAX_WIDTH]) -> [F4x2; 4] {
+        let lo = F4::transpose(rows);
+        let hi = F4::transpose(core::array::from_fn(|i| rows[(i + 4) % MAX_WIDTH]));
+        core::array::from_fn(|k| F4x2 {
+            lo: lo[k],
+            hi: hi[k],
+        })
+    }
+    #[inline(always)]
+    fn untranspose(c: [F4x2; 4]) -> [[f32; 4]; MAX_WIDTH] {
+        let lo = F4::untranspose(c.map(|v| v.lo));
+        let hi = F4::untranspose(c.map(|v| v.hi));
+        core::array::from_fn(|i| if i < 4 { lo[i] } else { hi[i - 4] })
+    }
+}
+
+/// Asks the cache for the memory of `x` ahead of its use: a hint that no result depends
+/// on. Storing impulses visits contacts in colour order, a stride through the contact
+/// array that the hardware prefetcher does not follow.
+#[inline(always)]
+pub(crate) fn prefetch<T>(x: &T) {
+    #[cfg(any(
+        target_arch = "x86_64",
+        all(target_arch = "x86", target_feature = "sse")
+    ))]
+    {
+        #[cfg(target_arch = "x86")]
+        use core::arch::x86::{_MM_HINT_T0, _mm_prefetch};
+        #[cfg(target_arch = "x86_64")]
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        let p = (x as *const T).cast::<i8>();
+        let mut offset = 0;
+        while offset < core::mem::size_of::<T>() {
+            // SAFETY: a prefetch never faults and writes nothing, whatever the address,
+            // and `wrapping_add` keeps the pointer arithmetic defined.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(offset)) };
+            offset += 64;
+        }
+    }
+    #[cfg(not(any(
+        target_arch = "x86_64",
+        all(target_arch = "x86", target_feature = "sse")
+    )))]
+    {
+        let _ = x;
     }
 }
 
@@ -191,6 +525,22 @@ pub(crate) struct V3<L> {
 }
 
 impl<L: Lanes> V3<L> {
+    /// Lane `i` is `f(i)`.
+    #[inline(always)]
+    pub fn from_fn(mut f: impl FnMut(usize) -> crate::math::Vec3) -> V3<L> {
+        let v: [crate::math::Vec3; MAX_WIDTH] = core::array::from_fn(|i| {
+            if i < L::WIDTH {
+                f(i)
+            } else {
+                crate::math::Vec3::ZERO
+            }
+        });
+        V3 {
+            x: L::from_fn(|i| v[i].x),
+            y: L::from_fn(|i| v[i].y),
+            z: L::from_fn(|i| v[i].z),
+        }
+    }
     #[inline(always)]
     pub fn dot(self, b: V3<L>) -> L {
         self.x * b.x + self.y * b.y + self.z * b.z
@@ -235,19 +585,15 @@ impl<L: Lanes> V3<L> {
             z: self.z * b.z,
         }
     }
+    /// Lane `i` as a vector.
     #[inline(always)]
-    pub fn set_lane(&mut self, i: usize, v: crate::math::Vec3) {
-        self.x.set_lane(i, v.x);
-        self.y.set_lane(i, v.y);
-        self.z.set_lane(i, v.z);
-    }
-    #[inline(always)]
-    pub fn lane(&self, i: usize) -> crate::math::Vec3 {
-        crate::math::Vec3::new(self.x.lane(i), self.y.lane(i), self.z.lane(i))
+    pub fn lanes(&self) -> [crate::math::Vec3; MAX_WIDTH] {
+        let (x, y, z) = (self.x.to_array(), self.y.to_array(), self.z.to_array());
+        core::array::from_fn(|i| crate::math::Vec3::new(x[i], y[i], z[i]))
     }
 }
 
-/// A symmetric 3×3 matrix of lanes (inverse inertia): xx, yy, zz, xy, xz, yz.
+/// A symmetric 3×3 matrix of lanes: xx, yy, zz, xy, xz, yz.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Sym3<L> {
     pub xx: L,
@@ -259,6 +605,20 @@ pub(crate) struct Sym3<L> {
 }
 
 impl<L: Lanes> Sym3<L> {
+    /// Lane `i` is `f(i)`, given as `[xx, yy, zz, xy, xz, yz]`.
+    #[inline(always)]
+    pub fn from_fn(mut f: impl FnMut(usize) -> [f32; 6]) -> Sym3<L> {
+        let m: [[f32; 6]; MAX_WIDTH] =
+            core::array::from_fn(|i| if i < L::WIDTH { f(i) } else { [0.0; 6] });
+        Sym3 {
+            xx: L::from_fn(|i| m[i][0]),
+            yy: L::from_fn(|i| m[i][1]),
+            zz: L::from_fn(|i| m[i][2]),
+            xy: L::from_fn(|i| m[i][3]),
+            xz: L::from_fn(|i| m[i][4]),
+            yz: L::from_fn(|i| m[i][5]),
+        }
+    }
     #[inline(always)]
     pub fn mul_vec(&self, v: V3<L>) -> V3<L> {
         V3 {
@@ -267,16 +627,18 @@ impl<L: Lanes> Sym3<L> {
             z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
         }
     }
+    /// `Rᵀ M R` for the frame `R = [e1 e2 e3]`: this matrix seen in that frame.
     #[inline(always)]
-    pub fn set_lane(&mut self, i: usize, m: &crate::math::Mat3) {
-        // Symmetric by construction (R I⁻¹ Rᵀ); average the off-diagonal pairs so the
-        // stored matrix is exactly symmetric whatever the rounding.
-        self.xx.set_lane(i, m.cx.x);
-        self.yy.set_lane(i, m.cy.y);
-        self.zz.set_lane(i, m.cz.z);
-        self.xy.set_lane(i, 0.5 * (m.cy.x + m.cx.y));
-        self.xz.set_lane(i, 0.5 * (m.cz.x + m.cx.z));
-        self.yz.set_lane(i, 0.5 * (m.cz.y + m.cy.z));
+    pub fn in_frame(&self, e1: V3<L>, e2: V3<L>, e3: V3<L>) -> Sym3<L> {
+        let (m1, m2, m3) = (self.mul_vec(e1), self.mul_vec(e2), self.mul_vec(e3));
+        Sym3 {
+            xx: e1.dot(m1),
+            yy: e2.dot(m2),
+            zz: e3.dot(m3),
+            xy: e1.dot(m2),
+            xz: e1.dot(m3),
+            yz: e2.dot(m3),
+        }
     }
 }
 
@@ -306,39 +668,56 @@ mod tests {
     fn four_lanes_compute_what_one_lane_computes() {
         let q = Quat::from_axis_angle(Vec3::new(0.3, -0.8, 0.5).normalize(), 0.77);
         let r = Vec3::new(0.25, -1.5, 3.0);
-        let mut q4 = Q::<F4>::default();
-        let mut r4 = V3::<F4>::default();
-        for i in 0..4 {
-            q4.v.set_lane(i, q.v());
-            q4.w.set_lane(i, q.w);
-            r4.set_lane(i, r * (i as f32 + 1.0));
-        }
-        let out4 = q4.rotate(r4);
-        for i in 0..4 {
+        let q4 = Q::<F4> {
+            v: V3::from_fn(|_| q.v()),
+            w: F4::splat(q.w),
+        };
+        let r4 = V3::<F4>::from_fn(|i| r * (i as f32 + 1.0));
+        let out4 = q4.rotate(r4).lanes();
+        for (i, out4) in out4.iter().enumerate().take(4) {
             let q1 = Q::<F1> {
-                v: V3 {
-                    x: F1(q.x),
-                    y: F1(q.y),
-                    z: F1(q.z),
-                },
+                v: V3::from_fn(|_| q.v()),
                 w: F1(q.w),
             };
             let ri = r * (i as f32 + 1.0);
-            let out1 = q1.rotate(V3 {
-                x: F1(ri.x),
-                y: F1(ri.y),
-                z: F1(ri.z),
-            });
-            assert_eq!(out4.lane(i), out1.lane(0));
+            let out1 = q1.rotate(V3::from_fn(|_| ri)).lanes()[0];
+            assert_eq!(*out4, out1);
             // And the same bits as the scalar math module.
-            assert_eq!(out1.lane(0), q.rotate(ri));
+            assert_eq!(out1, q.rotate(ri));
         }
-        let a = F4([1.0, -0.0, 0.0, f32::NAN]);
-        let b = F4([2.0, 0.0, -0.0, 1.0]);
+        let a = [1.0, -0.0, 0.0, f32::NAN];
+        let b = [2.0, 0.0, -0.0, 1.0];
+        let (a4, b4) = (F4::from_fn(|i| a[i]), F4::from_fn(|i| b[i]));
+        let (x4, y4) = (F4::from_fn(|i| i as f32), F4::from_fn(|i| -(i as f32)));
         for i in 0..4 {
+            let max1 = F1(a[i]).max(F1(b[i])).0;
+            assert_eq!(a4.max(b4).to_array()[i].to_bits(), max1.to_bits());
+            let sel1 = F1::select_gt(F1(a[i]), F1(b[i]), F1(i as f32), F1(-(i as f32))).0;
+            let sel4 = F4::select_gt(a4, b4, x4, y4).to_array()[i];
+            assert_eq!(sel4.to_bits(), sel1.to_bits());
+        }
+        let rows: [[f32; 4]; MAX_WIDTH] =
+            core::array::from_fn(|i| core::array::from_fn(|k| (10 * i + k) as f32));
+        let cols = F4::transpose(rows);
+        assert_eq!(
+            cols[1].to_array(),
+            [1.0, 11.0, 21.0, 31.0, 0.0, 0.0, 0.0, 0.0]
+        );
+        assert_eq!(F4::untranspose(cols)[..4], rows[..4]);
+        let cols = F4x2::transpose(rows);
+        assert_eq!(
+            cols[2].to_array(),
+            [2.0, 12.0, 22.0, 32.0, 42.0, 52.0, 62.0, 72.0]
+        );
+        assert_eq!(F4x2::untranspose(cols), rows);
+        let x = F4x2::from_fn(|i| i as f32 - 3.5);
+        let y = F4x2::from_fn(|i| 1.0 / (i as f32 + 1.0));
+        let z = F4x2::select_gt(x, y, x.div(y), x.sqrt()).to_array();
+        for (i, z) in z.iter().enumerate() {
+            let (x, y) = (F1(i as f32 - 3.5), F1(1.0 / (i as f32 + 1.0)));
             assert_eq!(
-                a.max(b).0[i].to_bits(),
-                F1(a.0[i]).max(F1(b.0[i])).0.to_bits()
+                z.to_bits(),
+                F1::select_gt(x, y, x.div(y), x.sqrt()).0.to_bits()
             );
         }
     }

@@ -20,22 +20,79 @@ use crate::error::Result;
 use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
 use crate::profile::Timer;
 use crate::world::{AABB_MARGIN, World};
-use contact_solver::{Constraints, LaneBody, Softness, WideConstraint};
-use lanes::Lanes;
+use contact_solver::{Batch, Constraints, LaneInput, PrepareContext, Softness};
 
 /// Graph colours; the last one is the overflow, solved after the others.
 pub(crate) const COLOR_COUNT: usize = 24;
 const OVERFLOW: usize = COLOR_COUNT - 1;
 
-/// What the substeps read and write for each awake body: one cache line.
+/// Contacts prepared and solved at once in a colour.
+const WIDE: usize = <lanes::F4x2 as lanes::Lanes>::WIDTH;
+
+/// What the substeps read and write for each awake body: one cache line, four 16-byte
+/// rows (velocity, angular velocity, displacement, rotation) that the contact solver
+/// loads whole and transposes into lanes.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
 pub(crate) struct BodyState {
     pub v: Vec3,
+    pad_v: f32,
     pub w: Vec3,
+    pad_w: f32,
     /// Displacement of the centre of mass during this step.
     pub dp: Vec3,
+    pad_dp: f32,
     /// Rotation during this step.
     pub dq: Quat,
+}
+
+impl BodyState {
+    /// A body moving at `v`, `w` that has not moved yet this step.
+    pub(crate) const fn new(v: Vec3, w: Vec3) -> BodyState {
+        BodyState {
+            v,
+            pad_v: 0.0,
+            w,
+            pad_w: 0.0,
+            dp: Vec3::ZERO,
+            pad_dp: 0.0,
+            dq: Quat::IDENTITY,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn v_row(&self) -> [f32; 4] {
+        [self.v.x, self.v.y, self.v.z, self.pad_v]
+    }
+
+    #[inline(always)]
+    pub(crate) fn w_row(&self) -> [f32; 4] {
+        [self.w.x, self.w.y, self.w.z, self.pad_w]
+    }
+
+    #[inline(always)]
+    pub(crate) fn dp_row(&self) -> [f32; 4] {
+        [self.dp.x, self.dp.y, self.dp.z, self.pad_dp]
+    }
+
+    /// Sets the velocity from a row (the fourth float is padding).
+    #[inline(always)]
+    pub(crate) fn set_v_row(&mut self, r: [f32; 4]) {
+        self.v = Vec3::new(r[0], r[1], r[2]);
+        self.pad_v = r[3];
+    }
+
+    /// Sets the angular velocity from a row (the fourth float is padding).
+    #[inline(always)]
+    pub(crate) fn set_w_row(&mut self, r: [f32; 4]) {
+        self.w = Vec3::new(r[0], r[1], r[2]);
+        self.pad_w = r[3];
+    }
+
+    #[inline(always)]
+    pub(crate) fn dq_row(&self) -> [f32; 4] {
+        [self.dq.x, self.dq.y, self.dq.z, self.dq.w]
+    }
 }
 
 /// Per-step constants of an awake body.
@@ -78,6 +135,8 @@ pub(crate) struct SolverScratch {
     pub island_sleep: FixedVec<f32>,
     /// Work list for waking and sleeping islands.
     pub stack: FixedVec<u32>,
+    /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
+    pub pending: FixedVec<LaneInput>,
 }
 
 impl SolverScratch {
@@ -92,12 +151,8 @@ impl SolverScratch {
             params: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             solver_index: FixedVec::filled(body_capacity, NONE, alloc, "body_capacity")?,
             constraints: Constraints {
-                wide: FixedVec::with_capacity(
-                    contact_capacity / 4 + COLOR_COUNT,
-                    alloc,
-                    "contact_capacity",
-                )?,
-                single: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
+                wide: Batch::new(contact_capacity / WIDE + COLOR_COUNT, alloc)?,
+                single: Batch::new(contact_capacity, alloc)?,
             },
             color_starts: [0; COLOR_COUNT + 1],
             one_at_a_time: false,
@@ -113,6 +168,12 @@ impl SolverScratch {
             parent: FixedVec::filled(body_capacity, 0, alloc, "body_capacity")?,
             island_sleep: FixedVec::filled(body_capacity, 0.0, alloc, "body_capacity")?,
             stack: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
+            pending: FixedVec::filled(
+                COLOR_COUNT * lanes::MAX_WIDTH,
+                LaneInput::EMPTY,
+                alloc,
+                "contact_capacity",
+            )?,
         })
     }
 
@@ -121,13 +182,14 @@ impl SolverScratch {
         self.states.capacity() * size_of::<BodyState>()
             + self.params.capacity() * size_of::<BodyParams>()
             + self.solver_index.capacity() * 4
-            + self.constraints.wide.capacity() * size_of::<WideConstraint<lanes::F4>>()
-            + self.constraints.single.capacity() * size_of::<WideConstraint<lanes::F1>>()
+            + self.constraints.wide.memory_usage()
+            + self.constraints.single.memory_usage()
             + self.constraint_contact.capacity() * 4
             + self.touching.capacity() * 5
             + self.color_bits.capacity() * 8
             + self.parent.capacity() * 8
             + self.stack.capacity() * 4
+            + self.pending.capacity() * size_of::<LaneInput>()
     }
 }
 
@@ -174,15 +236,24 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     {
         let s = &mut world.solver;
         let c = &mut s.constraints;
+        let (wide, wide_rolling) = (
+            &mut c.wide.constraints[..c.wide.count],
+            &mut c.wide.rolling[..],
+        );
+        let (single, single_rolling) = (
+            &mut c.single.constraints[..c.single.count],
+            &mut c.single.rolling[..],
+        );
+        let states = &mut s.states;
         for _ in 0..substeps {
-            integrate_velocities(&mut s.states, &s.params, h, max_speed);
-            contact_solver::warm_start(&mut s.states, &c.wide);
-            contact_solver::warm_start(&mut s.states, &c.single);
-            contact_solver::solve(&mut s.states, &mut c.wide, inv_h, push_max, true);
-            contact_solver::solve(&mut s.states, &mut c.single, inv_h, push_max, true);
-            integrate_positions(&mut s.states, h, max_rotation);
-            contact_solver::solve(&mut s.states, &mut c.wide, inv_h, push_max, false);
-            contact_solver::solve(&mut s.states, &mut c.single, inv_h, push_max, false);
+            integrate_velocities(states, &s.params, h, max_speed);
+            contact_solver::warm_start(states, wide, wide_rolling);
+            contact_solver::warm_start(states, single, single_rolling);
+            contact_solver::solve::<_, true>(states, wide, wide_rolling, inv_h, push_max);
+            contact_solver::solve::<_, true>(states, single, single_rolling, inv_h, push_max);
+            integrate_positions(states, h, max_rotation);
+            contact_solver::solve::<_, false>(states, wide, wide_rolling, inv_h, push_max);
+            contact_solver::solve::<_, false>(states, single, single_rolling, inv_h, push_max);
         }
     }
     world.profile.solve = t.elapsed_ms();
@@ -192,10 +263,34 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
         let s = &mut world.solver;
         let c = &mut s.constraints;
         let threshold = def.restitution_threshold;
-        contact_solver::apply_restitution(&mut s.states, &mut c.wide, threshold);
-        contact_solver::apply_restitution(&mut s.states, &mut c.single, threshold);
-        contact_solver::store_impulses(&mut world.contacts, &c.wide);
-        contact_solver::store_impulses(&mut world.contacts, &c.single);
+        let n = c.wide.count;
+        let w = &mut c.wide;
+        contact_solver::apply_restitution(
+            &mut s.states,
+            &mut w.constraints[..n],
+            &w.aux[..n],
+            threshold,
+        );
+        contact_solver::store_impulses(
+            &mut world.contacts,
+            &w.constraints[..n],
+            &w.aux[..n],
+            &w.rolling,
+        );
+        let n = c.single.count;
+        let o = &mut c.single;
+        contact_solver::apply_restitution(
+            &mut s.states,
+            &mut o.constraints[..n],
+            &o.aux[..n],
+            threshold,
+        );
+        contact_solver::store_impulses(
+            &mut world.contacts,
+            &o.constraints[..n],
+            &o.aux[..n],
+            &o.rolling,
+        );
     }
     world.profile.restitution = t.elapsed_ms();
 
@@ -209,6 +304,7 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
 }
 
 /// Collects the awake moving bodies in slot order and their per-step constants.
+#[inline(never)]
 fn gather_awake_set(world: &mut World, dt: f32) {
     let _ = dt;
     let gravity = world.def.gravity;
@@ -236,24 +332,22 @@ fn gather_awake_set(world: &mut World, dt: f32) {
         } else {
             (Vec3::ZERO, Mat3::ZERO, Vec3::ZERO, Vec3::ZERO)
         };
-        let ok = s.states.push(BodyState {
-            v: b.linear_velocity,
-            w: b.angular_velocity,
-            dp: Vec3::ZERO,
-            dq: Quat::IDENTITY,
-        }) && s.params.push(BodyParams {
-            body: i as u32,
-            dynamic,
-            inv_mass,
-            inv_inertia,
-            linear_accel,
-            angular_accel,
-            linear_damping: b.linear_damping,
-            angular_damping: b.angular_damping,
-            linear_mask: lin_mask,
-            angular_mask: ang_mask,
-            max_extent: b.max_extent,
-        });
+        let ok = s
+            .states
+            .push(BodyState::new(b.linear_velocity, b.angular_velocity))
+            && s.params.push(BodyParams {
+                body: i as u32,
+                dynamic,
+                inv_mass,
+                inv_inertia,
+                linear_accel,
+                angular_accel,
+                linear_damping: b.linear_damping,
+                angular_damping: b.angular_damping,
+                linear_mask: lin_mask,
+                angular_mask: ang_mask,
+                max_extent: b.max_extent,
+            });
         debug_assert!(ok);
     }
     world.counters.awake_body_count = s.states.len() as u32;
@@ -261,6 +355,7 @@ fn gather_awake_set(world: &mut World, dt: f32) {
 
 /// Colours the touching contacts of the awake set so that no two constraints of one
 /// colour share a dynamic body; orders the constraint slots by colour.
+#[inline(never)]
 fn color_constraints(world: &mut World) {
     let s = &mut world.solver;
     s.touching.clear();
@@ -338,6 +433,7 @@ fn color_constraints(world: &mut World) {
     }
 }
 
+#[inline(never)]
 fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32, max_speed: f32) {
     for (st, p) in states.iter_mut().zip(params.iter()) {
         if !p.dynamic {
@@ -363,6 +459,7 @@ fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32,
     }
 }
 
+#[inline(never)]
 fn integrate_positions(states: &mut [BodyState], h: f32, max_rotation: f32) {
     for st in states.iter_mut() {
         let mut w = st.w;
@@ -384,6 +481,7 @@ fn integrate_positions(states: &mut [BodyState], h: f32, max_rotation: f32) {
 /// Writes the substeps' results back into the bodies: positions advance on the 2^-32
 /// grid, so a shifted world steps exactly like the unshifted one. Then refreshes bounds
 /// and fills the move buffer.
+#[inline(never)]
 fn finalize_bodies(world: &mut World, dt: f32) {
     let _ = dt;
     let count = world.solver.states.len();
@@ -438,104 +536,184 @@ fn finalize_bodies(world: &mut World, dt: f32) {
     world.out_of_bounds = out_of_bounds;
 }
 
-fn lane_body(s: &SolverScratch, index: u32) -> LaneBody {
-    if index == NONE {
-        return LaneBody {
-            index,
-            inv_mass: Vec3::ZERO,
-            inv_inertia: Mat3::ZERO,
-            state: BodyState {
-                dq: Quat::IDENTITY,
-                ..Default::default()
-            },
-        };
-    }
-    let p = &s.params[index as usize];
-    LaneBody {
-        index,
-        inv_mass: p.inv_mass,
-        inv_inertia: p.inv_inertia,
-        state: s.states[index as usize],
-    }
-}
-
-/// Builds the step's constraints: each colour in groups of four (one at a time in the
-/// overflow colour or when `one_at_a_time`), lanes in colour order.
+/// Builds the step's constraints: each colour in groups of `WIDE` (one at a time in the
+/// overflow colour or when `one_at_a_time`), lanes in colour order, groups in colour order.
+///
+/// The contacts are read in slot order, each into its colour's group being filled, which
+/// is prepared once full: a colour's contacts lie scattered through the contact array, and
+/// reading them colour by colour stalled on memory. Every group gets the same lanes in the
+/// same order either way. Each group writes only its own slot (and appends its rolling
+/// data).
 fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
     let s = &mut world.solver;
-    s.constraints.wide.clear();
-    s.constraints.single.clear();
+    let single_path = |color: usize| color == OVERFLOW || s.one_at_a_time;
+    // Where each colour's groups start, and how many of its contacts are still to come.
+    let mut next = [0usize; COLOR_COUNT];
+    let mut left = [0usize; COLOR_COUNT];
+    let (mut wide_count, mut single_count) = (0, 0);
     for color in 0..COLOR_COUNT {
-        let (start, end) = (
-            s.color_starts[color] as usize,
-            s.color_starts[color + 1] as usize,
-        );
-        let single = color == OVERFLOW || s.one_at_a_time;
-        let width = if single { 1 } else { 4 };
-        let mut k = start;
-        while k < end {
-            let n = width.min(end - k);
-            if single {
-                let mut c = WideConstraint::<lanes::F1>::empty();
-                fill(
-                    &mut c,
-                    s,
-                    &world.contacts,
-                    &world.shapes,
-                    k,
-                    n,
-                    soft,
-                    static_soft,
-                );
-                let ok = s.constraints.single.push(c);
-                debug_assert!(ok);
-            } else {
-                let mut c = WideConstraint::<lanes::F4>::empty();
-                fill(
-                    &mut c,
-                    s,
-                    &world.contacts,
-                    &world.shapes,
-                    k,
-                    n,
-                    soft,
-                    static_soft,
-                );
-                let ok = s.constraints.wide.push(c);
-                debug_assert!(ok);
-            }
-            k += n;
+        let n = (s.color_starts[color + 1] - s.color_starts[color]) as usize;
+        left[color] = n;
+        if single_path(color) {
+            next[color] = single_count;
+            single_count += n;
+        } else {
+            next[color] = wide_count;
+            wide_count += n.div_ceil(WIDE);
         }
     }
+    let one_at_a_time = s.one_at_a_time;
+    let c = &mut s.constraints;
+    c.wide.begin(wide_count);
+    c.single.begin(single_count);
+    let ctx = PrepareContext {
+        contacts: &world.contacts,
+        shapes: &world.shapes,
+        solver_index: &s.solver_index,
+        params: &s.params,
+        states: &s.states,
+        soft,
+        static_soft,
+    };
+    let mut filled = [0usize; COLOR_COUNT];
+    for (&slot, &color) in s.touching.iter().zip(s.touching_color.iter()) {
+        let color = color as usize;
+        let base = color * lanes::MAX_WIDTH;
+        let pending = &mut s.pending[base..base + lanes::MAX_WIDTH];
+        pending[filled[color]].read(&ctx, slot);
+        filled[color] += 1;
+        left[color] -= 1;
+        let single = color == OVERFLOW || one_at_a_time;
+        if !single && filled[color] < WIDE && left[color] > 0 {
+            continue;
+        }
+        let lane = <&mut [LaneInput; lanes::MAX_WIDTH]>::try_from(pending).unwrap();
+        if single {
+            let b = &mut c.single;
+            let k = next[color];
+            contact_solver::prepare(lane, &mut b.constraints[k], &mut b.aux[k], &mut b.rolling);
+        } else {
+            let b = &mut c.wide;
+            let k = next[color];
+            contact_solver::prepare(lane, &mut b.constraints[k], &mut b.aux[k], &mut b.rolling);
+        }
+        next[color] += 1;
+        lane[..filled[color]].fill(LaneInput::EMPTY);
+        filled[color] = 0;
+    }
+    debug_assert!(left.iter().all(|&n| n == 0));
 }
 
-#[allow(clippy::too_many_arguments)]
-fn fill<L: Lanes>(
-    c: &mut WideConstraint<L>,
-    s: &SolverScratch,
-    contacts: &[crate::contact::Contact],
-    shapes: &[crate::shape::Shape],
-    start: usize,
-    n: usize,
-    soft: Softness,
-    static_soft: Softness,
-) {
-    for lane in 0..n {
-        let slot = s.constraint_contact[start + lane];
-        let contact = &contacts[slot as usize];
-        let a = lane_body(s, s.solver_index[contact.body_a as usize]);
-        let b = lane_body(s, s.solver_index[contact.body_b as usize]);
-        contact_solver::prepare_lane(
-            c,
-            lane,
-            slot,
-            contact,
-            &shapes[contact.shape_a as usize],
-            &shapes[contact.shape_b as usize],
-            &a,
-            &b,
-            soft,
-            static_soft,
+#[cfg(test)]
+mod timing {
+    //! Stage timings of the solver on the large pyramid (5,050 boxes), each the fastest of
+    //! many repetitions so that a busy machine's preemptions drop out. Not a test of
+    //! behaviour: run by hand with
+    //! `cargo test --release -p maul3d --lib solver_stage_timings -- --ignored --nocapture`.
+    #![allow(clippy::disallowed_methods)] // measuring, not simulating
+
+    use super::*;
+    use crate::math::DVec3;
+    use crate::{BodyDef, ShapeDef, WorldDef};
+
+    fn fastest(reps: usize, mut f: impl FnMut()) -> f64 {
+        let mut best = f64::MAX;
+        for _ in 0..reps {
+            let t = std::time::Instant::now();
+            f();
+            best = best.min(t.elapsed().as_secs_f64() * 1000.0);
+        }
+        best
+    }
+
+    #[test]
+    #[ignore]
+    fn solver_stage_timings() {
+        let mut world = World::new(&WorldDef {
+            enable_sleep: false,
+            body_capacity: 5100,
+            shape_capacity: 5100,
+            contact_capacity: 8 * 5100 + 1024,
+            pair_capacity: 16 * 5100 + 1024,
+            ..Default::default()
+        })
+        .unwrap();
+        let ground = world
+            .create_body(&BodyDef {
+                position: DVec3::new(0.0, -1.0, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        world
+            .create_box_shape(ground, &ShapeDef::default(), Vec3::new(400.0, 1.0, 400.0))
+            .unwrap();
+        let shape = ShapeDef {
+            density: 100.0,
+            ..Default::default()
+        };
+        for i in 0..100 {
+            for j in i..100 {
+                let x = (i as f64 + 1.0) * 0.5 + (j - i) as f64 - 50.0;
+                let b = world
+                    .create_body(&BodyDef {
+                        body_type: BodyType::Dynamic,
+                        position: DVec3::new(x, (2 * i + 1) as f64 * 0.5, 0.0),
+                        ..Default::default()
+                    })
+                    .unwrap();
+                world.create_box_shape(b, &shape, Vec3::splat(0.5)).unwrap();
+            }
+        }
+        let (dt, substeps) = (1.0 / 60.0, 4u32);
+        for _ in 0..30 {
+            world.step(dt, substeps).unwrap();
+        }
+        let h = dt / substeps as f32;
+        let def = world.def;
+        let contact_hertz = crate::math::min(def.contact_hertz, 0.25 * substeps as f32 / dt);
+        let soft = make_soft(contact_hertz, def.contact_damping_ratio, h);
+        let static_soft = make_soft(2.0 * contact_hertz, def.contact_damping_ratio, h);
+        let (inv_h, push, speed) = (1.0 / h, def.contact_push_max_speed, def.max_linear_speed);
+        let reps = 40;
+        let gather = fastest(reps, || gather_awake_set(&mut world, dt));
+        let color = fastest(reps, || color_constraints(&mut world));
+        let prepare = fastest(reps, || prepare_contacts(&mut world, soft, static_soft));
+        let s = &mut world.solver;
+        let c = &mut s.constraints;
+        let (wide, rolling) = (
+            &mut c.wide.constraints[..c.wide.count],
+            &mut c.wide.rolling[..],
+        );
+        let states = &mut s.states;
+        let params = &s.params;
+        let integrate = fastest(reps, || integrate_velocities(states, params, h, speed))
+            + fastest(reps, || {
+                integrate_positions(states, h, 0.25 * crate::math::PI)
+            });
+        let warm = fastest(reps, || contact_solver::warm_start(states, wide, rolling));
+        let solve = fastest(reps, || {
+            contact_solver::solve::<_, true>(states, wide, rolling, inv_h, push)
+        });
+        let relax = fastest(reps, || {
+            contact_solver::solve::<_, false>(states, wide, rolling, inv_h, push)
+        });
+        let n = c.wide.count;
+        let aux = &c.wide.aux[..n];
+        let restitution = fastest(reps, || {
+            contact_solver::apply_restitution(states, wide, aux, def.restitution_threshold)
+        });
+        let store = fastest(reps, || {
+            contact_solver::store_impulses(&mut world.contacts, wide, aux, rolling)
+        });
+        let k = substeps as f64;
+        let step =
+            gather + color + prepare + k * (integrate + warm + solve + relax) + restitution + store;
+        println!(
+            "fastest of {reps}, ms: gather {gather:.3} colour {color:.3} prepare {prepare:.3} \
+             | per substep: integrate {integrate:.3} warm {warm:.3} solve {solve:.3} \
+             relax {relax:.3} | restitution {restitution:.3} store {store:.3} \
+             | per step {step:.2} ({} constraints)",
+            wide.len()
         );
     }
 }
