@@ -159,6 +159,8 @@ pub(crate) struct Shape {
     pub fat_aabb: DAabb,
     /// State: bounds grew out of `fat_aabb` this step (the move buffer).
     pub enlarged: bool,
+    /// Within a step only: finalize gave it new fat bounds (not state).
+    pub grew: bool,
     /// Tree proxy (not state: trees are rebuilt after a restore).
     pub proxy: u32,
     /// Which tree the proxy is in: 0 static, 1 movable.
@@ -469,6 +471,7 @@ impl World {
                 user_data: def.user_data,
                 fat_aabb: DAabb::default(),
                 enlarged: false,
+                grew: false,
                 proxy: NONE,
                 tree: STATIC_TREE,
             },

@@ -1190,6 +1190,7 @@ fn blank_shape(generation: u32) -> Shape {
         user_data: 0,
         fat_aabb: DAabb::default(),
         enlarged: false,
+        grew: false,
         proxy: NONE,
         tree: 0,
     }

@@ -216,6 +216,16 @@ impl<'a, T> Slots<'a, T> {
         }
     }
 
+    /// The address of slot `i` (for prefetch hints; never dereferenced here), or null
+    /// past the end.
+    pub(crate) fn ptr(&self, i: usize) -> *const T {
+        if i < self.len {
+            self.ptr.wrapping_add(i)
+        } else {
+            core::ptr::null()
+        }
+    }
+
     /// Slot `i`.
     ///
     /// # Safety

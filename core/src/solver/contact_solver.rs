@@ -39,6 +39,7 @@ use crate::contact::{Contact, ContactPoint, mix_friction, mix_restitution};
 use crate::error::Result;
 use crate::math::{Mat3, Vec3, max};
 use crate::shape::Shape;
+use crate::task::Slots;
 
 /// Set in a lane's body index when the body is kinematic: the rows read its velocity
 /// but never write it (its mass is infinite), so two lanes may share it.
@@ -479,18 +480,25 @@ struct Gathered<L> {
     dq: Q<L>,
 }
 
+/// Body states shared by the constraints of one colour, which may run on several threads:
+/// no two constraints of a colour share a dynamic body (the colouring's invariant), and
+/// read-only (kinematic) bodies are never written, so every state is written by at most
+/// one constraint of the stage and read by no other.
+pub(crate) type States<'a> = Slots<'a, BodyState>;
+
 #[inline(always)]
-fn state_of(states: &[BodyState], k: u32) -> &BodyState {
+fn state_of<'a>(states: &'a States, k: u32) -> &'a BodyState {
     if k == NONE {
         &STATIC_STATE
     } else {
-        &states[(k & !READ_ONLY) as usize]
+        // SAFETY: see `States`: while this constraint runs no other thread writes body k.
+        unsafe { states.get(k as usize & !(READ_ONLY as usize)) }
     }
 }
 
 /// Loads each lane's body state as four 16-byte rows and transposes them into lanes.
 #[inline(always)]
-fn gather<L: Lanes>(states: &[BodyState], index: &[u32; MAX_WIDTH]) -> Gathered<L> {
+fn gather<L: Lanes>(states: &States, index: &[u32; MAX_WIDTH]) -> Gathered<L> {
     let s: [&BodyState; MAX_WIDTH] = core::array::from_fn(|i| {
         if i < L::WIDTH {
             state_of(states, index[i])
@@ -530,7 +538,7 @@ fn gather<L: Lanes>(states: &[BodyState], index: &[u32; MAX_WIDTH]) -> Gathered<
 }
 
 #[inline(always)]
-fn gather_velocity<L: Lanes>(states: &[BodyState], index: &[u32; MAX_WIDTH]) -> (V3<L>, V3<L>) {
+fn gather_velocity<L: Lanes>(states: &States, index: &[u32; MAX_WIDTH]) -> (V3<L>, V3<L>) {
     let s: [&BodyState; MAX_WIDTH] = core::array::from_fn(|i| {
         if i < L::WIDTH {
             state_of(states, index[i])
@@ -556,14 +564,15 @@ fn gather_velocity<L: Lanes>(states: &[BodyState], index: &[u32; MAX_WIDTH]) -> 
 
 /// Writes the velocities of the lanes whose body is dynamic.
 #[inline(always)]
-fn scatter<L: Lanes>(states: &mut [BodyState], index: &[u32; MAX_WIDTH], v: &V3<L>, w: &V3<L>) {
+fn scatter<L: Lanes>(states: &States, index: &[u32; MAX_WIDTH], v: &V3<L>, w: &V3<L>) {
     let zero = L::default();
     let rv = L::untranspose([v.x, v.y, v.z, zero]);
     let rw = L::untranspose([w.x, w.y, w.z, zero]);
     for (i, &k) in index.iter().enumerate().take(L::WIDTH) {
         if k & READ_ONLY == 0 {
             // Whole rows, padding included.
-            let s = &mut states[k as usize];
+            // SAFETY: see `States`: this constraint is the only one touching body k.
+            let s = unsafe { states.get(k as usize) };
             s.set_v_row(rv[i]);
             s.set_w_row(rw[i]);
         }
@@ -681,9 +690,9 @@ fn normal_motion<L: Lanes>(q: V3<L>, w: L) -> V3<L> {
 /// Applies the impulses kept from the last step.
 #[inline(never)]
 pub(crate) fn warm_start<L: Lanes>(
-    states: &mut [BodyState],
+    states: &States,
     constraints: &[WideConstraint<L>],
-    rolling: &[WideRolling<L>],
+    rolling: &Slots<WideRolling<L>>,
 ) {
     for c in constraints {
         let (va, wa) = gather_velocity::<L>(states, &c.index_a);
@@ -703,7 +712,8 @@ pub(crate) fn warm_start<L: Lanes>(
             lb = lb.add(pt.rb.cross(imp));
         }
         if c.rolling != NONE {
-            let r = &rolling[c.rolling as usize];
+            // SAFETY: each rolling entry belongs to one constraint, run by one thread.
+            let r = unsafe { rolling.get(c.rolling as usize) };
             la = la.add(r.impulse);
             lb = lb.add(r.impulse);
         }
@@ -722,9 +732,9 @@ pub(crate) fn warm_start<L: Lanes>(
 /// pass that removes the push-out's velocity.
 #[inline(never)]
 pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
-    states: &mut [BodyState],
+    states: &States,
     constraints: &mut [WideConstraint<L>],
-    rolling: &mut [WideRolling<L>],
+    rolling: &Slots<WideRolling<L>>,
     inv_h: f32,
     push_max: f32,
 ) {
@@ -824,7 +834,8 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
         }
 
         if c.rolling != NONE {
-            let r = &mut rolling[c.rolling as usize];
+            // SAFETY: each rolling entry belongs to one constraint, run by one thread.
+            let r = unsafe { rolling.get(c.rolling as usize) };
             let dw = l.wb.sub(l.wa);
             let old = r.impulse;
             let acc = old.sub(r.mass.mul_vec(dw));
@@ -850,7 +861,7 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
 /// approach speed (Box2D's restitution pass, after the substeps).
 #[inline(never)]
 pub(crate) fn apply_restitution<L: Lanes>(
-    states: &mut [BodyState],
+    states: &States,
     constraints: &mut [WideConstraint<L>],
     aux: &[WideAux<L>],
     threshold: f32,
@@ -891,17 +902,18 @@ pub(crate) fn apply_restitution<L: Lanes>(
 /// Keeps the step's impulses in the contacts for the next step's warm start.
 #[inline(never)]
 pub(crate) fn store_impulses<L: Lanes>(
-    contacts: &mut [Contact],
+    contacts: &Slots<Contact>,
     constraints: &[WideConstraint<L>],
     aux: &[WideAux<L>],
-    rolling: &[WideRolling<L>],
+    rolling: &Slots<WideRolling<L>>,
 ) {
     for (k, (c, a)) in constraints.iter().zip(aux).enumerate() {
         // The contacts of a colour lie scattered through the contact array.
         if let Some(ahead) = aux.get(k + 2) {
             for &slot in &ahead.contact[..L::WIDTH] {
-                if let Some(contact) = contacts.get(slot as usize) {
-                    prefetch(contact);
+                let p = contacts.ptr(slot as usize);
+                if !p.is_null() {
+                    prefetch(p);
                 }
             }
         }
@@ -920,7 +932,9 @@ pub(crate) fn store_impulses<L: Lanes>(
                 .lanes();
         }
         let roll = if c.rolling != NONE {
-            from_frame(t1, t2, n, rolling[c.rolling as usize].impulse).lanes()
+            // SAFETY: each rolling entry belongs to one constraint, run by one thread.
+            let r = unsafe { rolling.get(c.rolling as usize) };
+            from_frame(t1, t2, n, r.impulse).lanes()
         } else {
             [Vec3::ZERO; MAX_WIDTH]
         };
@@ -929,7 +943,8 @@ pub(crate) fn store_impulses<L: Lanes>(
             if slot == NONE {
                 continue;
             }
-            let contact = &mut contacts[slot as usize];
+            // SAFETY: each contact is a lane of exactly one constraint.
+            let contact = unsafe { contacts.get(slot as usize) };
             for j in 0..contact.point_count as usize {
                 let cp = &mut contact.points[j];
                 cp.normal_impulse = normal[j][i];

@@ -488,7 +488,7 @@ impl Lanes for F4x2 {
 /// on. Storing impulses visits contacts in colour order, a stride through the contact
 /// array that the hardware prefetcher does not follow.
 #[inline(always)]
-pub(crate) fn prefetch<T>(x: &T) {
+pub(crate) fn prefetch<T>(x: *const T) {
     #[cfg(any(
         target_arch = "x86_64",
         all(target_arch = "x86", target_feature = "sse")
@@ -498,7 +498,7 @@ pub(crate) fn prefetch<T>(x: &T) {
         use core::arch::x86::{_MM_HINT_T0, _mm_prefetch};
         #[cfg(target_arch = "x86_64")]
         use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        let p = (x as *const T).cast::<i8>();
+        let p = x.cast::<i8>();
         let mut offset = 0;
         while offset < core::mem::size_of::<T>() {
             // SAFETY: a prefetch never faults and writes nothing, whatever the address,

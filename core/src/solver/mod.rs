@@ -19,6 +19,7 @@ use crate::contact::CONTACT_TOUCHING;
 use crate::error::Result;
 use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
 use crate::profile::Timer;
+use crate::task::Slots;
 use crate::world::{AABB_MARGIN, World};
 use contact_solver::{Batch, Constraints, LaneInput, PrepareContext, Softness};
 
@@ -122,6 +123,8 @@ pub(crate) struct SolverScratch {
     /// Touching contacts of the awake set in colour order (colour starts below).
     pub constraint_contact: FixedVec<u32>,
     pub color_starts: [u32; COLOR_COUNT + 1],
+    /// Where each colour's wide constraints start (the overflow's range is empty).
+    pub wide_starts: [u32; COLOR_COUNT + 1],
     /// Solve every colour one constraint at a time (the reference path; same bits).
     pub one_at_a_time: bool,
     /// Touching contacts in slot order, and their colours.
@@ -155,6 +158,7 @@ impl SolverScratch {
                 single: Batch::new(contact_capacity, alloc)?,
             },
             color_starts: [0; COLOR_COUNT + 1],
+            wide_starts: [0; COLOR_COUNT + 1],
             one_at_a_time: false,
             constraint_contact: FixedVec::with_capacity(
                 contact_capacity,
@@ -233,66 +237,86 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let max_rotation = 0.25 * crate::math::PI;
     let push_max = def.contact_push_max_speed;
     let max_speed = def.max_linear_speed;
+    let threshold = def.restitution_threshold;
     {
+        let tasks = &mut world.tasks;
         let s = &mut world.solver;
+        let wide_starts = s.wide_starts;
+        let n_bodies = s.states.len();
+        let params = &s.params;
         let c = &mut s.constraints;
-        let (wide, wide_rolling) = (
-            &mut c.wide.constraints[..c.wide.count],
-            &mut c.wide.rolling[..],
-        );
-        let (single, single_rolling) = (
-            &mut c.single.constraints[..c.single.count],
-            &mut c.single.rolling[..],
-        );
-        let states = &mut s.states;
+        let (wn, sn) = (c.wide.count, c.single.count);
+        let wide = Slots::new(&mut c.wide.constraints[..wn]);
+        let wide_aux = &c.wide.aux[..wn];
+        let wide_rolling = Slots::new(&mut c.wide.rolling[..]);
+        let single = &mut c.single.constraints[..sn];
+        let single_aux = &c.single.aux[..sn];
+        let single_rolling = Slots::new(&mut c.single.rolling[..]);
+        let states = Slots::new(&mut s.states[..]);
+        // One colour's constraints as a parallel-for: they share no dynamic body.
+        let per_color = |tasks: &mut crate::task::Tasks,
+                         f: &(
+                              dyn Fn(&mut [contact_solver::WideConstraint<lanes::F4x2>], usize)
+                                  + Sync
+                          )| {
+            for color in 0..COLOR_COUNT {
+                let (a, b) = (wide_starts[color] as usize, wide_starts[color + 1] as usize);
+                if a == b {
+                    continue;
+                }
+                tasks.for_each(b - a, 4, &|i, _| {
+                    // SAFETY: for_each hands each constraint index out once.
+                    let c = unsafe { wide.get(a + i) };
+                    f(core::slice::from_mut(c), a + i);
+                });
+            }
+        };
+        let bodies_for_each =
+            |tasks: &mut crate::task::Tasks, f: &(dyn Fn(&mut BodyState, usize) + Sync)| {
+                tasks.for_each(n_bodies, 64, &|k, _| {
+                    // SAFETY: for_each hands each body index out once.
+                    f(unsafe { states.get(k) }, k);
+                });
+            };
         for _ in 0..substeps {
-            integrate_velocities(states, &s.params, h, max_speed);
-            contact_solver::warm_start(states, wide, wide_rolling);
-            contact_solver::warm_start(states, single, single_rolling);
-            contact_solver::solve::<_, true>(states, wide, wide_rolling, inv_h, push_max);
-            contact_solver::solve::<_, true>(states, single, single_rolling, inv_h, push_max);
-            integrate_positions(states, h, max_rotation);
-            contact_solver::solve::<_, false>(states, wide, wide_rolling, inv_h, push_max);
-            contact_solver::solve::<_, false>(states, single, single_rolling, inv_h, push_max);
+            bodies_for_each(tasks, &|st, k| {
+                integrate_velocity(st, &params[k], h, max_speed)
+            });
+            per_color(tasks, &|c, _| {
+                contact_solver::warm_start(&states, c, &wide_rolling)
+            });
+            contact_solver::warm_start(&states, single, &single_rolling);
+            per_color(tasks, &|c, _| {
+                contact_solver::solve::<_, true>(&states, c, &wide_rolling, inv_h, push_max)
+            });
+            contact_solver::solve::<_, true>(&states, single, &single_rolling, inv_h, push_max);
+            bodies_for_each(tasks, &|st, _| integrate_position(st, h, max_rotation));
+            per_color(tasks, &|c, _| {
+                contact_solver::solve::<_, false>(&states, c, &wide_rolling, inv_h, push_max)
+            });
+            contact_solver::solve::<_, false>(&states, single, &single_rolling, inv_h, push_max);
         }
-    }
-    world.profile.solve = t.elapsed_ms();
+        world.profile.solve = t.elapsed_ms();
 
-    let t = Timer::start();
-    {
-        let s = &mut world.solver;
-        let c = &mut s.constraints;
-        let threshold = def.restitution_threshold;
-        let n = c.wide.count;
-        let w = &mut c.wide;
-        contact_solver::apply_restitution(
-            &mut s.states,
-            &mut w.constraints[..n],
-            &w.aux[..n],
-            threshold,
-        );
-        contact_solver::store_impulses(
-            &mut world.contacts,
-            &w.constraints[..n],
-            &w.aux[..n],
-            &w.rolling,
-        );
-        let n = c.single.count;
-        let o = &mut c.single;
-        contact_solver::apply_restitution(
-            &mut s.states,
-            &mut o.constraints[..n],
-            &o.aux[..n],
-            threshold,
-        );
-        contact_solver::store_impulses(
-            &mut world.contacts,
-            &o.constraints[..n],
-            &o.aux[..n],
-            &o.rolling,
-        );
+        let t = Timer::start();
+        per_color(tasks, &|c, k| {
+            contact_solver::apply_restitution(&states, c, &wide_aux[k..k + 1], threshold)
+        });
+        contact_solver::apply_restitution(&states, single, single_aux, threshold);
+        let contacts = Slots::new(&mut world.contacts[..]);
+        tasks.for_each(wn, 8, &|k, _| {
+            // SAFETY: for_each hands each constraint index out once.
+            let c = unsafe { wide.get(k) };
+            contact_solver::store_impulses(
+                &contacts,
+                core::slice::from_ref(c),
+                &wide_aux[k..k + 1],
+                &wide_rolling,
+            );
+        });
+        contact_solver::store_impulses(&contacts, single, single_aux, &single_rolling);
+        world.profile.restitution = t.elapsed_ms();
     }
-    world.profile.restitution = t.elapsed_ms();
 
     let t = Timer::start();
     finalize_bodies(world, dt);
@@ -434,48 +458,44 @@ fn color_constraints(world: &mut World) {
 }
 
 #[inline(never)]
-fn integrate_velocities(states: &mut [BodyState], params: &[BodyParams], h: f32, max_speed: f32) {
-    for (st, p) in states.iter_mut().zip(params.iter()) {
-        if !p.dynamic {
-            continue;
-        }
-        // Box2D's implicit damping: v ← (v + h a) / (1 + h c).
-        let ld = 1.0 / (1.0 + h * p.linear_damping);
-        let ad = 1.0 / (1.0 + h * p.angular_damping);
-        let mut v = (st.v + p.linear_accel * h) * ld;
-        let w = (st.w + p.angular_accel * h) * ad;
-        // Bring a velocity too large to square within range by its largest component
-        // first (inputs are bounded, but force × inverse mass × dt may still pass 1e19).
-        let m = v.abs().max_element();
-        if m > max_speed {
-            v *= max_speed / m;
-        }
-        let speed2 = v.length_squared();
-        if speed2 > max_speed * max_speed {
-            v *= max_speed / sqrt(speed2);
-        }
-        st.v = v.mul_elements(p.linear_mask);
-        st.w = w.mul_elements(p.angular_mask);
+fn integrate_velocity(st: &mut BodyState, p: &BodyParams, h: f32, max_speed: f32) {
+    if !p.dynamic {
+        return;
     }
+    // Box2D's implicit damping: v ← (v + h a) / (1 + h c).
+    let ld = 1.0 / (1.0 + h * p.linear_damping);
+    let ad = 1.0 / (1.0 + h * p.angular_damping);
+    let mut v = (st.v + p.linear_accel * h) * ld;
+    let w = (st.w + p.angular_accel * h) * ad;
+    // Bring a velocity too large to square within range by its largest component first
+    // (inputs are bounded, but force × inverse mass × dt may still pass 1e19).
+    let m = v.abs().max_element();
+    if m > max_speed {
+        v *= max_speed / m;
+    }
+    let speed2 = v.length_squared();
+    if speed2 > max_speed * max_speed {
+        v *= max_speed / sqrt(speed2);
+    }
+    st.v = v.mul_elements(p.linear_mask);
+    st.w = w.mul_elements(p.angular_mask);
 }
 
 #[inline(never)]
-fn integrate_positions(states: &mut [BodyState], h: f32, max_rotation: f32) {
-    for st in states.iter_mut() {
-        let mut w = st.w;
-        let m = w.abs().max_element();
-        if m * h > max_rotation {
-            w *= max_rotation / (h * m);
-        }
-        // Cap the rotation of one substep so the quaternion update stays accurate.
-        let w2 = w.length_squared();
-        if w2 * h * h > max_rotation * max_rotation {
-            w *= max_rotation / (h * sqrt(w2));
-            st.w = w;
-        }
-        st.dq = st.dq.integrate(w, h);
-        st.dp += st.v * h;
+fn integrate_position(st: &mut BodyState, h: f32, max_rotation: f32) {
+    let mut w = st.w;
+    let m = w.abs().max_element();
+    if m * h > max_rotation {
+        w *= max_rotation / (h * m);
     }
+    // Cap the rotation of one substep so the quaternion update stays accurate.
+    let w2 = w.length_squared();
+    if w2 * h * h > max_rotation * max_rotation {
+        w *= max_rotation / (h * sqrt(w2));
+        st.w = w;
+    }
+    st.dq = st.dq.integrate(w, h);
+    st.dp += st.v * h;
 }
 
 /// Writes the substeps' results back into the bodies: positions advance on the 2^-32
@@ -485,13 +505,18 @@ fn integrate_positions(states: &mut [BodyState], h: f32, max_rotation: f32) {
 fn finalize_bodies(world: &mut World, dt: f32) {
     let _ = dt;
     let count = world.solver.states.len();
-    let mut out_of_bounds = None;
-    for k in 0..count {
-        let st = world.solver.states[k];
-        let p = world.solver.params[k];
-        let bi = p.body as usize;
-        {
-            let b = &mut world.bodies[bi];
+    {
+        // Each body writes itself and its own shapes' bounds: any split, same bits.
+        let states = &world.solver.states;
+        let params = &world.solver.params;
+        let hulls = &world.hulls;
+        let bodies = Slots::new(&mut world.bodies);
+        let shapes = Slots::new(&mut world.shapes);
+        world.tasks.for_each(count, 64, &|k, _| {
+            let st = states[k];
+            let bi = params[k].body as usize;
+            // SAFETY: every solver body is a distinct body slot.
+            let b = unsafe { bodies.get(bi) };
             let q0 = b.rotation;
             let q1 = (st.dq * q0).normalize();
             let c0 = q0.rotate(b.local_center);
@@ -504,26 +529,36 @@ fn finalize_bodies(world: &mut World, dt: f32) {
             b.angular_velocity = st.w;
             b.force = Vec3::ZERO;
             b.torque = Vec3::ZERO;
-        }
-        // Bounds and the move buffer.
+            let mut shape = b.shape_head;
+            while shape != NONE {
+                // SAFETY: a shape belongs to one body, and this piece owns that body.
+                let s = unsafe { shapes.get(shape as usize) };
+                let local = crate::shape::local_aabb(s, hulls, b.rotation);
+                let aabb = DAabb::from_local(b.position, &local);
+                if !s.fat_aabb.contains(&aabb) {
+                    s.fat_aabb = DAabb::from_local(b.position, &local.inflate(AABB_MARGIN));
+                    s.grew = true;
+                }
+                shape = s.next_in_body;
+            }
+        });
+    }
+    // Trees and the move buffer, serially in body order.
+    let mut out_of_bounds = None;
+    for k in 0..count {
+        let bi = world.solver.params[k].body as usize;
         let mut shape = world.bodies[bi].shape_head;
         while shape != NONE {
-            let (position, rotation) = (world.bodies[bi].position, world.bodies[bi].rotation);
-            let local =
-                crate::shape::local_aabb(&world.shapes[shape as usize], &world.hulls, rotation);
-            let aabb = DAabb::from_local(position, &local);
-            let s = &world.shapes[shape as usize];
+            let s = &mut world.shapes[shape as usize];
             let next = s.next_in_body;
-            if !s.fat_aabb.contains(&aabb) {
-                let fat = DAabb::from_local(position, &local.inflate(AABB_MARGIN));
-                let lim = crate::math::POSITION_LIMIT;
+            if s.grew {
+                s.grew = false;
+                let fat = s.fat_aabb;
                 let m = crate::math::max_f64(fat.lower.max_abs(), fat.upper.max_abs());
-                if m >= lim && out_of_bounds.is_none() {
+                if m >= crate::math::POSITION_LIMIT && out_of_bounds.is_none() {
                     out_of_bounds = Some((bi as u32, m));
                 }
-                let proxy = s.proxy;
-                let tree = s.tree;
-                world.shapes[shape as usize].fat_aabb = fat;
+                let (proxy, tree) = (s.proxy, s.tree);
                 if proxy != NONE {
                     let ok = world.broad.tree_mut(tree).move_proxy(proxy, fat).is_ok();
                     debug_assert!(ok);
@@ -554,6 +589,7 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
     for color in 0..COLOR_COUNT {
         let n = (s.color_starts[color + 1] - s.color_starts[color]) as usize;
         left[color] = n;
+        s.wide_starts[color] = wide_count as u32;
         if single_path(color) {
             next[color] = single_count;
             single_count += n;
@@ -562,6 +598,7 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
             wide_count += n.div_ceil(WIDE);
         }
     }
+    s.wide_starts[COLOR_COUNT] = wide_count as u32;
     let one_at_a_time = s.one_at_a_time;
     let c = &mut s.constraints;
     c.wide.begin(wide_count);
@@ -680,30 +717,35 @@ mod timing {
         let prepare = fastest(reps, || prepare_contacts(&mut world, soft, static_soft));
         let s = &mut world.solver;
         let c = &mut s.constraints;
-        let (wide, rolling) = (
-            &mut c.wide.constraints[..c.wide.count],
-            &mut c.wide.rolling[..],
-        );
-        let states = &mut s.states;
+        let n = c.wide.count;
+        let wide = &mut c.wide.constraints[..n];
+        let aux = &c.wide.aux[..n];
+        let rolling = Slots::new(&mut c.wide.rolling[..]);
         let params = &s.params;
-        let integrate = fastest(reps, || integrate_velocities(states, params, h, speed))
-            + fastest(reps, || {
-                integrate_positions(states, h, 0.25 * crate::math::PI)
-            });
-        let warm = fastest(reps, || contact_solver::warm_start(states, wide, rolling));
+        let states_vec = &mut s.states;
+        let integrate = fastest(reps, || {
+            for (st, p) in states_vec.iter_mut().zip(params.iter()) {
+                integrate_velocity(st, p, h, speed);
+            }
+        }) + fastest(reps, || {
+            for st in states_vec.iter_mut() {
+                integrate_position(st, h, 0.25 * crate::math::PI);
+            }
+        });
+        let states = Slots::new(&mut states_vec[..]);
+        let warm = fastest(reps, || contact_solver::warm_start(&states, wide, &rolling));
         let solve = fastest(reps, || {
-            contact_solver::solve::<_, true>(states, wide, rolling, inv_h, push)
+            contact_solver::solve::<_, true>(&states, wide, &rolling, inv_h, push)
         });
         let relax = fastest(reps, || {
-            contact_solver::solve::<_, false>(states, wide, rolling, inv_h, push)
+            contact_solver::solve::<_, false>(&states, wide, &rolling, inv_h, push)
         });
-        let n = c.wide.count;
-        let aux = &c.wide.aux[..n];
         let restitution = fastest(reps, || {
-            contact_solver::apply_restitution(states, wide, aux, def.restitution_threshold)
+            contact_solver::apply_restitution(&states, wide, aux, def.restitution_threshold)
         });
+        let contacts = Slots::new(&mut world.contacts[..]);
         let store = fastest(reps, || {
-            contact_solver::store_impulses(&mut world.contacts, wide, aux, rolling)
+            contact_solver::store_impulses(&contacts, wide, aux, &rolling)
         });
         let k = substeps as f64;
         let step =
