@@ -27,4 +27,5 @@ stage "cargo fmt --check" cargo fmt --all -- --check
 stage "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings
 stage "cargo test (workspace)" cargo test --workspace
 stage "hash matrix (6 cells)" bash test/hash-matrix.sh
+stage "fuzz (fixed runs, fixed seed)" bash test/fuzz.sh
 echo "all tests passed in $(($(date +%s) - start_all)) s"

@@ -252,7 +252,7 @@ use crate::id::BodyId;
 use crate::journal::{enc_body, encode_body_def, kind};
 use crate::limits::{
     MAX_FORCE, MAX_GRAVITY, MAX_IMPULSE, MAX_SETTING, MAX_VELOCITY, MIN_MASS, check_abs,
-    check_mass_data, check_nonneg, check_vec_abs,
+    check_mass_data, check_nonneg, check_vec_abs, clamp_abs,
 };
 use crate::math::{POSITION_EXACT_BOUND, round_to_grid};
 use crate::world::{World, alloc_slot};
@@ -596,7 +596,9 @@ impl World {
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
-        self.bodies[slot].force += force;
+        let b = &mut self.bodies[slot];
+        // Forces add up until the step; the sum stays within the accepted range.
+        b.force = clamp_abs(b.force + force, MAX_FORCE);
         self.wake_body(slot as u32);
         self.rec(kind::APPLY_FORCE_TO_CENTER, |e| {
             enc_body(e, id);
@@ -620,8 +622,8 @@ impl World {
             return Ok(());
         }
         let r = (point - b.position).to_f32() - b.center_offset();
-        b.force += force;
-        b.torque += r.cross(force);
+        b.force = clamp_abs(b.force + force, MAX_FORCE);
+        b.torque = clamp_abs(b.torque + r.cross(force), MAX_FORCE);
         self.wake_body(slot as u32);
         self.rec(kind::APPLY_FORCE, |e| {
             enc_body(e, id);
@@ -643,7 +645,8 @@ impl World {
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
-        self.bodies[slot].torque += torque;
+        let b = &mut self.bodies[slot];
+        b.torque = clamp_abs(b.torque + torque, MAX_FORCE);
         self.wake_body(slot as u32);
         self.rec(kind::APPLY_TORQUE, |e| {
             enc_body(e, id);
@@ -668,10 +671,14 @@ impl World {
         }
         let r = (point - b.position).to_f32() - b.center_offset();
         let ii = b.inv_inertia_local.rotate_tensor(b.rotation);
-        b.linear_velocity =
-            (b.linear_velocity + impulse * b.inv_mass).mul_elements(b.locks.linear_mask());
-        b.angular_velocity = (b.angular_velocity + ii.mul_vec(r.cross(impulse)))
-            .mul_elements(b.locks.angular_mask());
+        // Velocities stay within the accepted range whatever impulses add up to.
+        b.linear_velocity = clamp_abs(b.linear_velocity + impulse * b.inv_mass, MAX_VELOCITY)
+            .mul_elements(b.locks.linear_mask());
+        b.angular_velocity = clamp_abs(
+            b.angular_velocity + ii.mul_vec(r.cross(impulse)),
+            MAX_VELOCITY,
+        )
+        .mul_elements(b.locks.angular_mask());
         self.wake_body(slot as u32);
         self.rec(kind::APPLY_LINEAR_IMPULSE, |e| {
             enc_body(e, id);
@@ -701,8 +708,8 @@ impl World {
             return Ok(());
         }
         let ii = b.inv_inertia_local.rotate_tensor(b.rotation);
-        b.angular_velocity =
-            (b.angular_velocity + ii.mul_vec(impulse)).mul_elements(b.locks.angular_mask());
+        b.angular_velocity = clamp_abs(b.angular_velocity + ii.mul_vec(impulse), MAX_VELOCITY)
+            .mul_elements(b.locks.angular_mask());
         self.wake_body(slot as u32);
         self.rec(kind::APPLY_ANGULAR_IMPULSE, |e| {
             enc_body(e, id);
@@ -967,7 +974,12 @@ impl World {
             b.mass = mass;
             b.inv_mass = 1.0 / mass;
             let inv = inertia.inverse();
-            b.inv_inertia_local = if inertia.determinant() > 0.0 && inv.is_valid() {
+            // An inverse inertia past 1e18 (a body of vanishing size) would overflow
+            // torque × inverse inertia: such a body does not rotate.
+            let bounded = [inv.cx, inv.cy, inv.cz]
+                .iter()
+                .all(|c| c.abs().max_element() <= 1.0e18);
+            b.inv_inertia_local = if inertia.determinant() > 0.0 && inv.is_valid() && bounded {
                 inv
             } else {
                 Mat3::ZERO

@@ -30,6 +30,13 @@ pub const MAX_INERTIA: f32 = 1.0e30;
 use crate::error::{Error, Result};
 use crate::math::Vec3;
 
+/// Each component limited to `[-bound, bound]` (infinities too; never NaN from finite or
+/// infinite input).
+pub(crate) fn clamp_abs(v: Vec3, bound: f32) -> Vec3 {
+    let c = |x: f32| crate::math::clamp(x, -bound, bound);
+    Vec3::new(c(v.x), c(v.y), c(v.z))
+}
+
 /// Refuses a value outside `[-bound, bound]` (or not finite).
 pub(crate) fn check_abs(
     name: &'static str,

@@ -478,7 +478,8 @@ fn integrate_velocity(st: &mut BodyState, p: &BodyParams, h: f32, max_speed: f32
         v *= max_speed / sqrt(speed2);
     }
     st.v = v.mul_elements(p.linear_mask);
-    st.w = w.mul_elements(p.angular_mask);
+    // Angular speeds stay within the range calls accept (and snapshots hold).
+    st.w = crate::limits::clamp_abs(w, crate::limits::MAX_VELOCITY).mul_elements(p.angular_mask);
 }
 
 #[inline(never)]
