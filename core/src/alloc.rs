@@ -148,6 +148,11 @@ impl<T> FixedVec<T> {
         self.v.truncate(len);
     }
 
+    /// Removes item `i`, shifting the rest down (keeps order).
+    pub fn remove_ordered(&mut self, i: usize) -> T {
+        self.v.remove(i)
+    }
+
     /// Removes and returns the last item.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<T> {

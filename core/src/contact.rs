@@ -394,6 +394,51 @@ impl World {
         }
     }
 
+    /// A contact that began touching: a hit event if its shapes ask for one and it
+    /// approached faster than the threshold (fastest point, velocities before the solve).
+    fn report_hit(&mut self, c: usize, ev: ContactEvent) {
+        let contact = &self.contacts[c];
+        let (sa, sb) = (
+            &self.shapes[contact.shape_a as usize],
+            &self.shapes[contact.shape_b as usize],
+        );
+        if !(sa.enable_hit_events || sb.enable_hit_events) {
+            return;
+        }
+        let (ba, bb) = (
+            &self.bodies[contact.body_a as usize],
+            &self.bodies[contact.body_b as usize],
+        );
+        let n = contact.normal;
+        let mut best = (0.0f32, 0usize);
+        for (j, p) in contact.points[..contact.point_count as usize]
+            .iter()
+            .enumerate()
+        {
+            let va = ba.linear_velocity + ba.angular_velocity.cross(p.anchor_a);
+            let vb = bb.linear_velocity + bb.angular_velocity.cross(p.anchor_b);
+            let approach = -n.dot(vb - va);
+            if approach > best.0 {
+                best = (approach, j);
+            }
+        }
+        if best.0 <= self.def.hit_event_threshold {
+            return;
+        }
+        let p = &contact.points[best.1];
+        let point = ba.position + (ba.center_offset() + p.anchor_a).to_f64();
+        let hit = crate::events::ContactHitEvent {
+            shape_a: ev.shape_a,
+            shape_b: ev.shape_b,
+            point,
+            normal: n,
+            approach_speed: best.0,
+        };
+        if !self.hit_events.push(hit) {
+            self.counters.dropped_hit_events += 1;
+        }
+    }
+
     /// Narrow phase: updates every contact with a moving body, then, in slot order,
     /// removes disjoint pairs, reports begin/end and wakes islands that are touched.
     pub(crate) fn collide(&mut self) {
@@ -448,6 +493,7 @@ impl World {
                 if events && !self.begin_events.push(ev) {
                     self.counters.dropped_begin_events += 1;
                 }
+                self.report_hit(c, ev);
                 // A touch wakes a sleeping island on either side.
                 for b in [ba, bb] {
                     let body = &self.bodies[b as usize];

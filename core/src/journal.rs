@@ -624,6 +624,9 @@ pub(crate) fn encode_shape_def<S: Sink>(e: &mut Enc<S>, d: &ShapeDef) {
     e.u64(d.filter.mask_bits);
     e.i32(d.filter.group_index);
     e.bool(d.enable_contact_events);
+    e.bool(d.is_sensor);
+    e.bool(d.enable_sensor_events);
+    e.bool(d.enable_hit_events);
     e.u64(d.user_data);
 }
 
@@ -639,6 +642,9 @@ fn decode_shape_def(d: &mut Dec) -> Result<ShapeDef> {
             group_index: d.i32()?,
         },
         enable_contact_events: d.bool()?,
+        is_sensor: d.bool()?,
+        enable_sensor_events: d.bool()?,
+        enable_hit_events: d.bool()?,
         user_data: d.u64()?,
     })
 }

@@ -31,6 +31,7 @@ pub mod broad_phase;
 pub mod collide;
 mod contact;
 pub mod error;
+mod events;
 pub mod fp;
 pub mod geometry;
 pub mod id;
@@ -38,6 +39,7 @@ mod journal;
 pub mod limits;
 pub mod math;
 mod profile;
+mod sensor;
 mod shape;
 mod solver;
 mod state;
@@ -47,6 +49,7 @@ mod world;
 pub use alloc::HostAllocator;
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use error::{Error, Result};
+pub use events::{BodyMoveEvent, ContactHitEvent};
 pub use geometry::{Capsule, MassData, Sphere};
 pub use id::{BodyId, HullId, ShapeId};
 pub use journal::{
@@ -55,6 +58,7 @@ pub use journal::{
     journal_record_ends,
 };
 pub use profile::Profile;
+pub use sensor::SensorEvent;
 pub use shape::{BoxShape, Filter, ShapeDef, ShapeGeometry, ShapeKind};
 pub use state::{BodyDiff, SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};
 pub use task::{TaskFn, TaskHooks};

@@ -20,6 +20,8 @@ pub struct Profile {
     pub finalize: f64,
     /// Islands and sleep.
     pub sleep: f64,
+    /// Move events and sensors.
+    pub sensors: f64,
 }
 
 /// A stopwatch. Reads the clock only to fill `Profile`.

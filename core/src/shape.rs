@@ -62,6 +62,14 @@ pub struct ShapeDef {
     pub filter: Filter,
     /// Whether contacts of this shape report begin/end events.
     pub enable_contact_events: bool,
+    /// A sensor detects the shapes it overlaps (sensor begin/end events) and never
+    /// collides.
+    pub is_sensor: bool,
+    /// Whether sensors detect this shape.
+    pub enable_sensor_events: bool,
+    /// Whether contacts of this shape report hits (approach faster than the world's
+    /// `hit_event_threshold`).
+    pub enable_hit_events: bool,
     /// Host data: stored, never hashed.
     pub user_data: u64,
 }
@@ -75,6 +83,9 @@ impl Default for ShapeDef {
             rolling_resistance: 0.0,
             filter: Filter::default(),
             enable_contact_events: true,
+            is_sensor: false,
+            enable_sensor_events: true,
+            enable_hit_events: false,
             user_data: 0,
         }
     }
@@ -153,6 +164,9 @@ pub(crate) struct Shape {
     pub rolling_resistance: f32,
     pub filter: Filter,
     pub enable_contact_events: bool,
+    pub is_sensor: bool,
+    pub enable_sensor_events: bool,
+    pub enable_hit_events: bool,
     /// Host data, not state.
     pub user_data: u64,
     /// State: enlarged bounds; a pair begins when these overlap.
@@ -468,6 +482,9 @@ impl World {
                 rolling_resistance: def.rolling_resistance,
                 filter: def.filter,
                 enable_contact_events: def.enable_contact_events,
+                is_sensor: def.is_sensor,
+                enable_sensor_events: def.enable_sensor_events,
+                enable_hit_events: def.enable_hit_events,
                 user_data: def.user_data,
                 fat_aabb: DAabb::default(),
                 enlarged: false,
@@ -557,6 +574,7 @@ impl World {
     /// Frees a shape slot (contacts already gone, body list handled by the caller).
     pub(crate) fn free_shape(&mut self, slot: u32) {
         self.destroy_proxy(slot);
+        self.forget_sensor_pairs(slot);
         if let ShapeGeometry::Hull(h) = self.shapes[slot as usize].geometry {
             self.hulls[h as usize].ref_count -= 1;
         }

@@ -25,7 +25,7 @@ use crate::shape::{BoxShape, Filter, HullSlot, Shape, ShapeGeometry};
 use crate::world::{Fnv, World, WorldDef};
 
 /// Layout revision of snapshots: bumped on any change to the encoding.
-pub const SNAPSHOT_REVISION: u32 = 1;
+pub const SNAPSHOT_REVISION: u32 = 2;
 const MAGIC: [u8; 8] = *b"M3SNAPSH";
 /// Bytes before the payload: magic, revision, header size, payload size, checksum.
 pub const SNAPSHOT_HEADER_SIZE: usize = 32;
@@ -139,6 +139,7 @@ fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
     e.u32(d.pair_capacity);
     e.u32(d.hull_capacity);
     e.u32(d.event_capacity);
+    e.u32(d.sensor_capacity);
     e.vec3(d.gravity);
     e.f32(d.restitution_threshold);
     e.f32(d.contact_hertz);
@@ -146,6 +147,7 @@ fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
     e.f32(d.contact_push_max_speed);
     e.f32(d.max_linear_speed);
     e.bool(d.enable_sleep);
+    e.f32(d.hit_event_threshold);
 }
 
 pub(crate) fn encode_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry) {
@@ -263,6 +265,9 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
         e.u64(s.filter.mask_bits);
         e.i32(s.filter.group_index);
         e.bool(s.enable_contact_events);
+        e.bool(s.is_sensor);
+        e.bool(s.enable_sensor_events);
+        e.bool(s.enable_hit_events);
         e.daabb(&s.fat_aabb);
         e.bool(s.enlarged);
     }
@@ -291,6 +296,11 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
         encode_cache(e, &c.cache);
     }
     e.free_list(&w.contact_free);
+
+    e.u32(w.sensor_pairs.len() as u32);
+    for &k in w.sensor_pairs.iter() {
+        e.u64(k);
+    }
 }
 
 fn encode_host_data<S: Sink>(w: &World, e: &mut Enc<S>) {
@@ -395,6 +405,7 @@ fn decode_def(d: &mut Dec) -> Result<WorldDef> {
         pair_capacity: d.u32()?,
         hull_capacity: d.u32()?,
         event_capacity: d.u32()?,
+        sensor_capacity: d.u32()?,
         gravity: d.vec3()?,
         restitution_threshold: d.f32()?,
         contact_hertz: d.f32()?,
@@ -402,6 +413,7 @@ fn decode_def(d: &mut Dec) -> Result<WorldDef> {
         contact_push_max_speed: d.f32()?,
         max_linear_speed: d.f32()?,
         enable_sleep: d.bool()?,
+        hit_event_threshold: d.f32()?,
         ..WorldDef::default()
     };
     Ok(def)
@@ -661,7 +673,8 @@ impl World {
             && def.contact_capacity == self.def.contact_capacity
             && def.pair_capacity == self.def.pair_capacity
             && def.hull_capacity == self.def.hull_capacity
-            && def.event_capacity == self.def.event_capacity;
+            && def.event_capacity == self.def.event_capacity
+            && def.sensor_capacity == self.def.sensor_capacity;
         if !same {
             return Err(Error::State(
                 "restore needs a world with the snapshot's capacities (see def_from_snapshot)",
@@ -858,6 +871,9 @@ impl World {
                     group_index: d.i32()?,
                 };
                 s.enable_contact_events = d.bool()?;
+                s.is_sensor = d.bool()?;
+                s.enable_sensor_events = d.bool()?;
+                s.enable_hit_events = d.bool()?;
                 s.fat_aabb = d.daabb()?;
                 let a = &s.fat_aabb;
                 check(
@@ -865,7 +881,10 @@ impl World {
                     "shape bounds inverted",
                 )?;
                 s.enlarged = d.bool()?;
-                shape_info[i] = 1 | (s.geometry.kind() as u64) << 1 | (s.body as u64) << 8;
+                shape_info[i] = 1
+                    | (s.geometry.kind() as u64) << 1
+                    | (s.body as u64) << 8
+                    | (s.is_sensor as u64) << 61;
             }
             if commit {
                 put(&mut self.shapes, i, s);
@@ -954,6 +973,37 @@ impl World {
             commit,
             &mut self.contact_free,
         )?;
+
+        // Sensor overlaps: sorted, each a live sensor and a live non-sensor shape.
+        let n = d.u32()? as usize;
+        check(
+            n <= self.def.sensor_capacity as usize,
+            "more sensor overlaps than the capacity",
+        )?;
+        if commit {
+            self.sensor_pairs.clear();
+        }
+        let mut last = None;
+        for _ in 0..n {
+            let key = d.u64()?;
+            let (a, b) = ((key >> 32) as usize, (key & 0xffff_ffff) as usize);
+            check(
+                a < shape_len
+                    && b < shape_len
+                    && a != b
+                    && shape_info[a] & 1 == 1
+                    && shape_info[b] & 1 == 1
+                    && (shape_info[a] >> 61) & 1 == 1
+                    && (shape_info[b] >> 61) & 1 == 0,
+                "sensor overlap names a missing shape",
+            )?;
+            check(last.is_none_or(|l| key > l), "sensor overlaps out of order")?;
+            last = Some(key);
+            if commit {
+                let ok = self.sensor_pairs.push(key);
+                debug_assert!(ok);
+            }
+        }
 
         // Host data: user data of live bodies, then of live shapes.
         for i in 0..body_len {
@@ -1187,6 +1237,9 @@ fn blank_shape(generation: u32) -> Shape {
         rolling_resistance: 0.0,
         filter: Filter::default(),
         enable_contact_events: false,
+        is_sensor: false,
+        enable_sensor_events: false,
+        enable_hit_events: false,
         user_data: 0,
         fat_aabb: DAabb::default(),
         enlarged: false,

@@ -6,6 +6,7 @@ use crate::broad_phase::BroadPhase;
 use crate::broad_phase::pair_set::PairSet;
 use crate::contact::Contact;
 use crate::error::{Error, Result};
+use crate::events::{BodyMoveEvent, ContactHitEvent};
 use crate::id::{BodyId, HullId, ShapeId};
 use crate::journal::kind;
 use crate::limits::{MAX_GRAVITY, MAX_SETTING, check_nonneg, check_vec_abs};
@@ -44,8 +45,14 @@ pub struct WorldDef {
     pub pair_capacity: u32,
     /// Most convex hulls alive at once.
     pub hull_capacity: u32,
-    /// Most contact begin (and, separately, end) events kept per step.
+    /// Most contact begin (and, separately, end, hit, sensor begin, sensor end) events kept
+    /// per step.
     pub event_capacity: u32,
+    /// Most (sensor, shape) overlaps at once.
+    pub sensor_capacity: u32,
+    /// Approach speed above which touching contacts of shapes with hit events report a
+    /// hit, m/s (default 1).
+    pub hit_event_threshold: f32,
     /// Host memory hooks; `None` uses Rust's global allocator.
     pub allocator: Option<HostAllocator>,
     /// Host task system; `None` runs every stage on the calling thread.
@@ -68,6 +75,8 @@ impl Default for WorldDef {
             pair_capacity: 4096,
             hull_capacity: 32,
             event_capacity: 1024,
+            sensor_capacity: 1024,
+            hit_event_threshold: 1.0,
             allocator: None,
             task_hooks: None,
         }
@@ -114,6 +123,14 @@ pub struct Counters {
     pub dropped_end_events: u32,
     /// Height of the movable-shape tree.
     pub tree_height: u32,
+    /// Sensor overlaps dropped for `sensor_capacity` in the last step.
+    pub dropped_sensor_pairs: u32,
+    /// Sensor begin events dropped for `event_capacity` in the last step.
+    pub dropped_sensor_begin_events: u32,
+    /// Sensor end events dropped for `event_capacity` in the last step.
+    pub dropped_sensor_end_events: u32,
+    /// Contact hit events dropped for `event_capacity` in the last step.
+    pub dropped_hit_events: u32,
 }
 
 /// Process-wide source of world tags, so ids from one world are refused by another.
@@ -156,6 +173,13 @@ pub struct World {
     pub(crate) solver: SolverScratch,
     pub(crate) tasks: Tasks,
     pub(crate) begin_events: FixedVec<ContactEvent>,
+    /// State: sorted (sensor << 32 | visitor) overlaps at the end of the last step.
+    pub(crate) sensor_pairs: FixedVec<u64>,
+    pub(crate) sensor_scratch: FixedVec<u64>,
+    pub(crate) sensor_begin_events: FixedVec<crate::sensor::SensorEvent>,
+    pub(crate) sensor_end_events: FixedVec<crate::sensor::SensorEvent>,
+    pub(crate) hit_events: FixedVec<crate::events::ContactHitEvent>,
+    pub(crate) move_events: FixedVec<crate::events::BodyMoveEvent>,
     pub(crate) end_events: FixedVec<ContactEvent>,
     pub(crate) counters: Counters,
     pub(crate) profile: Profile,
@@ -195,6 +219,12 @@ pub(crate) fn check_settings(def: &WorldDef) -> Result<()> {
         MAX_SETTING,
         e,
     )?;
+    check_nonneg(
+        "hit_event_threshold",
+        def.hit_event_threshold,
+        MAX_SETTING,
+        e,
+    )?;
     crate::error::check_range(
         "max_linear_speed",
         def.max_linear_speed,
@@ -227,6 +257,7 @@ impl World {
         check_capacity("pair_capacity", def.pair_capacity, MAX)?;
         check_capacity("hull_capacity", def.hull_capacity, MAX)?;
         check_capacity("event_capacity", def.event_capacity, MAX)?;
+        check_capacity("sensor_capacity", def.sensor_capacity, MAX)?;
         if let Some(h) = def.task_hooks {
             check_capacity("task_hooks.worker_count", h.worker_count, 1024)?;
         }
@@ -255,6 +286,13 @@ impl World {
         let solver = SolverScratch::new(nb, nc, alloc)?;
         let tasks = Tasks::new(def.task_hooks, nb.max(nc).max(ns), alloc)?;
         let begin_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
+        let nsp = def.sensor_capacity as usize;
+        let sensor_pairs = FixedVec::with_capacity(nsp, alloc, "sensor_capacity")?;
+        let sensor_scratch = FixedVec::with_capacity(nsp, alloc, "sensor_capacity")?;
+        let sensor_begin_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
+        let sensor_end_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
+        let hit_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
+        let move_events = FixedVec::with_capacity(nb, alloc, "body_capacity")?;
         let end_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
         Ok(World {
             tag: NEXT_WORLD_TAG.fetch_add(1, Ordering::Relaxed),
@@ -277,6 +315,12 @@ impl World {
             solver,
             tasks,
             begin_events,
+            sensor_pairs,
+            sensor_scratch,
+            sensor_begin_events,
+            sensor_end_events,
+            hit_events,
+            move_events,
             end_events,
             counters: Counters::default(),
             profile: Profile::default(),
@@ -360,6 +404,33 @@ impl World {
         &self.begin_events
     }
 
+    /// Contacts that began touching in the last step with an approach faster than
+    /// `hit_event_threshold` (shapes with hit events), in contact slot order.
+    pub fn contact_hit_events(&self) -> &[ContactHitEvent] {
+        &self.hit_events
+    }
+
+    /// Bodies the last step moved, in body slot order.
+    pub fn body_move_events(&self) -> &[BodyMoveEvent] {
+        &self.move_events
+    }
+
+    /// Records a move event for every body the solver moved.
+    fn collect_move_events(&mut self) {
+        for k in 0..self.solver.params.len() {
+            let bi = self.solver.params[k].body;
+            let b = &self.bodies[bi as usize];
+            let ev = BodyMoveEvent {
+                body: self.body_id(bi),
+                position: b.position,
+                rotation: b.rotation,
+                fell_asleep: !b.awake,
+            };
+            let ok = self.move_events.push(ev);
+            debug_assert!(ok, "one move event per body at most");
+        }
+    }
+
     /// Contacts that stopped touching (or were removed) in the last step.
     pub fn contact_end_events(&self) -> &[ContactEvent] {
         &self.end_events
@@ -402,8 +473,11 @@ impl World {
         let total = Timer::start();
         self.begin_events.clear();
         self.end_events.clear();
+        self.hit_events.clear();
+        self.move_events.clear();
         self.counters.dropped_begin_events = 0;
         self.counters.dropped_end_events = 0;
+        self.counters.dropped_hit_events = 0;
 
         let t = Timer::start();
         self.update_pairs();
@@ -414,6 +488,11 @@ impl World {
         self.profile.collide = t.elapsed_ms();
 
         crate::solver::solve(self, dt, substeps);
+
+        let t = Timer::start();
+        self.collect_move_events();
+        self.update_sensors();
+        self.profile.sensors = t.elapsed_ms();
 
         self.step_index += 1;
         self.profile.step = total.elapsed_ms();

@@ -83,7 +83,32 @@ pub(crate) fn tree_for(body_type: BodyType) -> u8 {
     }
 }
 
-/// Keeps the `cap` smallest keys in `heap` (a max-heap once full).
+/// Adds `key` to `keys`; once full, keeps the smallest keys whatever order they come in
+/// (the buffer becomes a max-heap, `heaped`). Returns false when a key was dropped.
+pub(crate) fn push_keep_lowest(keys: &mut FixedVec<u64>, key: u64, heaped: &mut bool) -> bool {
+    if !keys.is_full() {
+        let ok = keys.push(key);
+        debug_assert!(ok);
+        return true;
+    }
+    if keys.is_empty() {
+        return false;
+    }
+    if !*heaped {
+        let n = keys.len();
+        for i in (0..n / 2).rev() {
+            sift_down(keys, i);
+        }
+        *heaped = true;
+    }
+    if key < keys[0] {
+        keys[0] = key;
+        sift_down(keys, 0);
+    }
+    false
+}
+
+/// Restores the max-heap below `i`.
 fn sift_down(heap: &mut [u64], mut i: usize) {
     let n = heap.len();
     loop {
@@ -127,7 +152,7 @@ impl World {
                 }
                 last = s;
                 let shape = &shapes[s as usize];
-                if !shape.alive || !shape.enlarged {
+                if !shape.alive || !shape.enlarged || shape.is_sensor {
                     continue;
                 }
                 let body = &bodies[shape.body as usize];
@@ -137,6 +162,10 @@ impl World {
                         return true;
                     }
                     let other = &shapes[t as usize];
+                    // Sensors never collide: their overlaps are found at the end of a step.
+                    if other.is_sensor {
+                        return true;
+                    }
                     // Both moved: the lower slot's query finds the pair.
                     if other.enlarged && t < s {
                         return true;
@@ -157,24 +186,8 @@ impl World {
                     if pair_set.contains(key) {
                         return true;
                     }
-                    if !pairs.is_full() {
-                        let ok = pairs.push(key);
-                        debug_assert!(ok);
-                    } else {
-                        // Over capacity: keep the smallest keys whatever order the trees
-                        // report them in.
+                    if !push_keep_lowest(pairs, key, &mut heaped) {
                         dropped += 1;
-                        if !heaped {
-                            let n = pairs.len();
-                            for i in (0..n / 2).rev() {
-                                sift_down(pairs, i);
-                            }
-                            heaped = true;
-                        }
-                        if key < pairs[0] {
-                            pairs[0] = key;
-                            sift_down(pairs, 0);
-                        }
                     }
                     true
                 };

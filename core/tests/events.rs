@@ -1,0 +1,183 @@
+//! Events: sensors, contact begin/end balance, hits, body moves.
+
+#![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
+
+mod common;
+use common::*;
+use maul3d::math::{DVec3, Vec3};
+use maul3d::{BodyDef, BodyType, ShapeDef, Sphere, World};
+
+fn ball(w: &mut World, p: DVec3, def: &ShapeDef) -> maul3d::BodyId {
+    let b = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: p,
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_sphere_shape(
+        b,
+        def,
+        &Sphere {
+            center: Vec3::ZERO,
+            radius: 0.25,
+        },
+    )
+    .unwrap();
+    b
+}
+
+#[test]
+fn sensors_report_begin_and_end_once_per_overlap_and_never_collide() {
+    let mut w = world(true);
+    ground(&mut w, 0.6);
+    // A sensor slab the balls fall through, and one at the ground they come to rest in.
+    let sensor = ShapeDef {
+        is_sensor: true,
+        ..Default::default()
+    };
+    let s = w
+        .create_body(&BodyDef {
+            position: DVec3::new(0.0, 6.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let slab = w
+        .create_box_shape(s, &sensor, Vec3::new(5.0, 0.5, 5.0))
+        .unwrap();
+    let r = w
+        .create_body(&BodyDef {
+            position: DVec3::new(0.0, 0.5, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let rest = w
+        .create_box_shape(r, &sensor, Vec3::new(5.0, 0.5, 5.0))
+        .unwrap();
+    let balls: Vec<_> = (0..5)
+        .map(|i| {
+            ball(
+                &mut w,
+                DVec3::new(i as f64 - 2.0, 9.0 + i as f64, 0.0),
+                &ShapeDef::default(),
+            )
+        })
+        .collect();
+    let mut begins = std::collections::BTreeMap::new();
+    let mut ends = std::collections::BTreeMap::new();
+    for _ in 0..300 {
+        w.step(DT, SUBSTEPS).unwrap();
+        for e in w.sensor_begin_events() {
+            *begins.entry((e.sensor.index, e.visitor.index)).or_insert(0) += 1;
+        }
+        for e in w.sensor_end_events() {
+            *ends.entry((e.sensor.index, e.visitor.index)).or_insert(0) += 1;
+        }
+    }
+    // Every ball passed the slab (begin and end once) and rests in the lower sensor
+    // (begin once, no end), on the ground: sensors never collide.
+    let (mut through, mut resting) = (0, 0);
+    for (&(sensor, _), &n) in &begins {
+        assert_eq!(n, 1);
+        if sensor == slab.index {
+            through += 1;
+        } else {
+            assert_eq!(sensor, rest.index);
+            resting += 1;
+        }
+    }
+    assert_eq!((through, resting), (5, 5));
+    assert_eq!(ends.len(), 5);
+    for (&(sensor, _), &n) in &ends {
+        assert_eq!((sensor, n), (slab.index, 1));
+    }
+    for b in &balls {
+        let y = w.body_position(*b).unwrap().y;
+        assert!((y - 0.25).abs() < 0.02, "the ball rests on the ground: {y}");
+    }
+    let mut out = [maul3d::ShapeId::NULL; 8];
+    assert_eq!(w.sensor_overlaps(rest, &mut out).unwrap(), 5);
+}
+
+#[test]
+fn contact_begin_and_end_events_balance_over_a_long_run() {
+    let mut w = world(true);
+    ground(&mut w, 0.6);
+    let bouncy = ShapeDef {
+        restitution: 0.5,
+        ..Default::default()
+    };
+    let ids: Vec<_> = (0..30)
+        .map(|i| {
+            let p = DVec3::new(
+                (i % 5) as f64 * 0.6 - 1.2,
+                1.0 + i as f64 * 0.6,
+                (i % 3) as f64 * 0.3,
+            );
+            ball(&mut w, p, &bouncy)
+        })
+        .collect();
+    let mut open: i64 = 0;
+    for s in 0..900 {
+        if s % 200 == 100 {
+            for b in ids.iter().step_by(3) {
+                w.apply_linear_impulse_to_center(*b, Vec3::new(0.3, 2.0, 0.0))
+                    .unwrap();
+            }
+        }
+        w.step(DT, SUBSTEPS).unwrap();
+        open += w.contact_begin_events().len() as i64;
+        open -= w.contact_end_events().len() as i64;
+        assert!(open >= 0);
+    }
+    assert_eq!(open, w.counters().touching_contact_count as i64);
+}
+
+#[test]
+fn a_fast_touch_reports_a_hit_with_its_approach_speed() {
+    let mut w = world(false);
+    ground(&mut w, 0.6);
+    let hits_on = ShapeDef {
+        enable_hit_events: true,
+        ..Default::default()
+    };
+    let b = ball(&mut w, DVec3::new(0.0, 5.25, 0.0), &hits_on);
+    // A ball placed on the ground touches slowly: no hit.
+    ball(&mut w, DVec3::new(3.0, 0.26, 0.0), &hits_on);
+    let mut hits = Vec::new();
+    for _ in 0..120 {
+        w.step(DT, SUBSTEPS).unwrap();
+        hits.extend_from_slice(w.contact_hit_events());
+    }
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    let expected = (2.0f32 * 10.0 * 5.0).sqrt();
+    let speed = hits[0].approach_speed;
+    assert!((speed - expected).abs() / expected < 0.03, "{speed}");
+    assert!(hits[0].normal.y.abs() > 0.99);
+    assert_eq!(w.shape_body(hits[0].shape_b).unwrap(), b);
+}
+
+#[test]
+fn moving_bodies_report_moves_until_they_fall_asleep() {
+    let mut w = world(true);
+    ground(&mut w, 0.6);
+    let b = dynamic_box(
+        &mut w,
+        DVec3::new(0.0, 2.0, 0.0),
+        Vec3::splat(0.5),
+        &ShapeDef::default(),
+    );
+    let (mut moves, mut fell_asleep) = (0, 0);
+    for _ in 0..240 {
+        w.step(DT, SUBSTEPS).unwrap();
+        for e in w.body_move_events() {
+            assert_eq!(e.body, b);
+            assert_eq!(e.position, w.body_position(b).unwrap());
+            moves += 1;
+            fell_asleep += e.fell_asleep as u32;
+        }
+    }
+    assert_eq!(fell_asleep, 1);
+    assert!(moves > 30 && moves < 240, "{moves}");
+    assert!(!w.body_is_awake(b).unwrap());
+}
