@@ -120,6 +120,9 @@ pub struct BodyDef {
     pub is_enabled: bool,
     /// Axis locks.
     pub motion_locks: MotionLocks,
+    /// The body skips gravity and damping: the host integrates them with its own forces
+    /// (Godot's custom integrator).
+    pub custom_integrator: bool,
     /// Host data: stored, never hashed.
     pub user_data: u64,
 }
@@ -141,6 +144,7 @@ impl Default for BodyDef {
             is_bullet: false,
             is_enabled: true,
             motion_locks: MotionLocks::default(),
+            custom_integrator: false,
             user_data: 0,
         }
     }
@@ -163,6 +167,8 @@ pub(crate) struct Body {
     pub enable_sleep: bool,
     pub bullet: bool,
     pub locks: MotionLocks,
+    /// State: skips gravity and damping.
+    pub custom_integrator: bool,
     /// State: origin of the body frame, on the 2^-32 grid, relative to the world origin.
     pub position: DVec3,
     pub rotation: Quat,
@@ -209,6 +215,7 @@ impl Body {
             enable_sleep: def.enable_sleep,
             bullet: def.is_bullet,
             locks: def.motion_locks,
+            custom_integrator: def.custom_integrator,
             position: def.position,
             rotation: def.rotation,
             linear_velocity: def.linear_velocity,
@@ -844,6 +851,18 @@ impl World {
         self.rec(kind::SET_BODY_MOTION_LOCKS, |e| {
             enc_body(e, id);
             e.u8(locks.bits());
+        });
+        Ok(())
+    }
+
+    /// Sets whether the body skips gravity and damping (the host applies its own forces).
+    pub fn set_body_custom_integrator(&mut self, id: BodyId, custom: bool) -> Result<()> {
+        let slot = self.body_slot(id)?;
+        self.bodies[slot].custom_integrator = custom;
+        self.wake_body(slot as u32);
+        self.rec(kind::SET_BODY_CUSTOM_INTEGRATOR, |e| {
+            enc_body(e, id);
+            e.bool(custom);
         });
         Ok(())
     }

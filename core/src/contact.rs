@@ -38,6 +38,8 @@ pub(crate) struct ContactPoint {
 pub(crate) const CONTACT_TOUCHING: u8 = 1;
 /// Either shape wants begin/end events.
 pub(crate) const CONTACT_EVENTS: u8 = 2;
+/// The pre-solve callback disabled the contact for this step (not state).
+pub(crate) const CONTACT_DISABLED: u8 = 4;
 
 /// Per-step outcome of the narrow phase (not state: written and read in one step).
 pub(crate) const UPDATE_STARTED_TOUCHING: u8 = 1;

@@ -30,7 +30,7 @@ const TAPE_MAGIC: [u8; 4] = *b"M3TP";
 /// Tape format major version.
 pub const TAPE_MAJOR: u16 = 0;
 /// Tape format minor version: a tape of another minor version is refused.
-pub const TAPE_MINOR: u16 = 1;
+pub const TAPE_MINOR: u16 = 2;
 const FLAG_OVERFLOWED: u32 = 1;
 
 pub(crate) mod kind {
@@ -63,6 +63,8 @@ pub(crate) mod kind {
     pub const SET_SHAPE_ROLLING_RESISTANCE: u16 = 36;
     pub const SET_SHAPE_DENSITY: u16 = 37;
     pub const SET_SHAPE_FILTER: u16 = 38;
+    pub const SET_SHAPE_AREA: u16 = 80;
+    pub const SET_BODY_CUSTOM_INTEGRATOR: u16 = 81;
     pub const STEP: u16 = 50;
     pub const SHIFT_ORIGIN: u16 = 51;
     pub const SET_GRAVITY: u16 = 52;
@@ -74,6 +76,41 @@ pub(crate) struct Journal {
     buf: FixedVec<u8>,
     running: bool,
     overflowed: bool,
+}
+
+impl Journal {
+    /// Appends one record if the journal runs.
+    pub(crate) fn record(&mut self, kind: u16, payload: impl FnOnce(&mut Enc<RecordSink>)) {
+        let j = self;
+        if !j.running || j.overflowed {
+            return;
+        }
+        let start = j.buf.len();
+        let ok = j.buf.push(0) && j.buf.push(0) && j.buf.push(0) && j.buf.push(0);
+        let mut sink = RecordSink {
+            buf: &mut j.buf,
+            fnv: Fnv::new(),
+            full: !ok,
+        };
+        Enc(&mut sink).u16(kind);
+        payload(&mut Enc(&mut sink));
+        let check = sink.fnv.finish() as u32;
+        let full = sink.full;
+        let body_len = j.buf.len().saturating_sub(start + 4);
+        let ok = !full && j.buf.capacity() - j.buf.len() >= 4;
+        if !ok {
+            // Keep the tape at its last whole record and mark it cut.
+            j.buf.truncate(start);
+            j.overflowed = true;
+            write_header(&mut j.buf, true);
+            return;
+        }
+        j.buf[start..start + 4].copy_from_slice(&(body_len as u32).to_le_bytes());
+        for b in check.to_le_bytes() {
+            let pushed = j.buf.push(b);
+            debug_assert!(pushed);
+        }
+    }
 }
 
 /// Appends into the journal buffer up to its capacity and hashes what it writes.
@@ -250,36 +287,8 @@ impl World {
 
     /// Appends one record if a journal runs.
     pub(crate) fn rec(&mut self, kind: u16, payload: impl FnOnce(&mut Enc<RecordSink>)) {
-        let Some(j) = self.journal.as_mut() else {
-            return;
-        };
-        if !j.running || j.overflowed {
-            return;
-        }
-        let start = j.buf.len();
-        let ok = j.buf.push(0) && j.buf.push(0) && j.buf.push(0) && j.buf.push(0);
-        let mut sink = RecordSink {
-            buf: &mut j.buf,
-            fnv: Fnv::new(),
-            full: !ok,
-        };
-        Enc(&mut sink).u16(kind);
-        payload(&mut Enc(&mut sink));
-        let check = sink.fnv.finish() as u32;
-        let full = sink.full;
-        let body_len = j.buf.len().saturating_sub(start + 4);
-        let ok = !full && j.buf.capacity() - j.buf.len() >= 4;
-        if !ok {
-            // Keep the tape at its last whole record and mark it cut.
-            j.buf.truncate(start);
-            j.overflowed = true;
-            write_header(&mut j.buf, true);
-            return;
-        }
-        j.buf[start..start + 4].copy_from_slice(&(body_len as u32).to_le_bytes());
-        for b in check.to_le_bytes() {
-            let pushed = j.buf.push(b);
-            debug_assert!(pushed);
+        if let Some(j) = self.journal.as_mut() {
+            j.record(kind, payload);
         }
     }
 
@@ -539,10 +548,42 @@ impl World {
                 };
                 self.set_shape_filter(id, f)?;
             }
+            SET_SHAPE_AREA => {
+                let id = self.shape_from(d)?;
+                let area = decode_area(d)?;
+                self.set_shape_area(id, area)?;
+            }
+            SET_BODY_CUSTOM_INTEGRATOR => {
+                let id = self.body_from(d)?;
+                let v = d.bool()?;
+                self.set_body_custom_integrator(id, v)?;
+            }
             STEP => {
                 let dt = d.f32()?;
                 let n = d.u32()?;
-                self.step(dt, n)?;
+                // The contacts the pre-solve callback disabled in this step, applied
+                // instead of calling it.
+                let count = d.u32()? as usize;
+                check(
+                    count <= self.presolve_replay.capacity(),
+                    "more disabled contacts than the capacity",
+                )?;
+                self.presolve_replay.clear();
+                let mut last = None;
+                for _ in 0..count {
+                    let key = d.u64()?;
+                    check(
+                        last.is_none_or(|l| key > l),
+                        "disabled contacts out of order",
+                    )?;
+                    last = Some(key);
+                    let ok = self.presolve_replay.push(key);
+                    debug_assert!(ok);
+                }
+                self.presolve_replaying = true;
+                let r = self.step(dt, n);
+                self.presolve_replaying = false;
+                r?;
             }
             SHIFT_ORIGIN => {
                 let o = d.dvec3()?;
@@ -562,6 +603,69 @@ impl World {
     }
 }
 
+/// Writes an area's settings (or none), field by field.
+pub(crate) fn encode_area<S: Sink>(e: &mut Enc<S>, a: &Option<crate::area::AreaSettings>) {
+    use crate::area::AreaGravity;
+    let Some(a) = a else {
+        e.bool(false);
+        return;
+    };
+    e.bool(true);
+    e.i32(a.priority);
+    e.u8(a.gravity_mode as u8);
+    match a.gravity {
+        AreaGravity::Directional(g) => {
+            e.u8(0);
+            e.vec3(g);
+        }
+        AreaGravity::Point {
+            center,
+            strength,
+            unit_distance,
+        } => {
+            e.u8(1);
+            e.vec3(center);
+            e.f32(strength);
+            e.f32(unit_distance);
+        }
+    }
+    e.u8(a.linear_damping_mode as u8);
+    e.f32(a.linear_damping);
+    e.u8(a.angular_damping_mode as u8);
+    e.f32(a.angular_damping);
+}
+
+/// Reads what `encode_area` wrote, validating it.
+pub(crate) fn decode_area(d: &mut Dec) -> Result<Option<crate::area::AreaSettings>> {
+    use crate::area::{AreaGravity, AreaMode, AreaSettings};
+    if !d.bool()? {
+        return Ok(None);
+    }
+    let mode = |v: u8| AreaMode::from_u8(v).ok_or(Error::Format("unknown area mode"));
+    let priority = d.i32()?;
+    let gravity_mode = mode(d.u8()?)?;
+    let gravity = match d.u8()? {
+        0 => AreaGravity::Directional(d.vec3()?),
+        1 => AreaGravity::Point {
+            center: d.vec3()?,
+            strength: d.f32()?,
+            unit_distance: d.f32()?,
+        },
+        _ => return Err(Error::Format("unknown area gravity kind")),
+    };
+    let a = AreaSettings {
+        priority,
+        gravity_mode,
+        gravity,
+        linear_damping_mode: mode(d.u8()?)?,
+        linear_damping: d.f32()?,
+        angular_damping_mode: mode(d.u8()?)?,
+        angular_damping: d.f32()?,
+    };
+    crate::shape::check_area(&a).map_err(|_| Error::Format("area settings out of range"))?;
+    Ok(Some(a))
+}
+
 pub(crate) fn encode_body_def<S: Sink>(e: &mut Enc<S>, d: &BodyDef) {
     e.u8(d.body_type as u8);
     e.dvec3(d.position);
@@ -577,6 +681,7 @@ pub(crate) fn encode_body_def<S: Sink>(e: &mut Enc<S>, d: &BodyDef) {
     e.bool(d.is_bullet);
     e.bool(d.is_enabled);
     e.u8(d.motion_locks.bits());
+    e.bool(d.custom_integrator);
     e.u64(d.user_data);
 }
 
@@ -610,6 +715,7 @@ fn decode_body_def(d: &mut Dec) -> Result<BodyDef> {
             check(b < 64, "unknown motion lock bits")?;
             MotionLocks::from_bits(b)
         },
+        custom_integrator: d.bool()?,
         user_data: d.u64()?,
     };
     Ok(def)
@@ -627,6 +733,7 @@ pub(crate) fn encode_shape_def<S: Sink>(e: &mut Enc<S>, d: &ShapeDef) {
     e.bool(d.is_sensor);
     e.bool(d.enable_sensor_events);
     e.bool(d.enable_hit_events);
+    e.bool(d.enable_pre_solve);
     e.u64(d.user_data);
 }
 
@@ -645,6 +752,7 @@ fn decode_shape_def(d: &mut Dec) -> Result<ShapeDef> {
         is_sensor: d.bool()?,
         enable_sensor_events: d.bool()?,
         enable_hit_events: d.bool()?,
+        enable_pre_solve: d.bool()?,
         user_data: d.u64()?,
     })
 }

@@ -26,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod alloc;
+mod area;
 mod body;
 pub mod broad_phase;
 pub mod collide;
@@ -38,6 +39,7 @@ pub mod id;
 mod journal;
 pub mod limits;
 pub mod math;
+mod presolve;
 mod profile;
 mod sensor;
 mod shape;
@@ -47,6 +49,7 @@ mod task;
 mod world;
 
 pub use alloc::HostAllocator;
+pub use area::{AreaGravity, AreaMode, AreaSettings};
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use error::{Error, Result};
 pub use events::{BodyMoveEvent, ContactHitEvent};
@@ -57,6 +60,7 @@ pub use journal::{
     TAPE_MAJOR, TAPE_MINOR, decode_replay, describe_journal, encode_replay, encoded_replay_size,
     journal_record_ends,
 };
+pub use presolve::{PreSolve, PreSolveContact, PreSolveFn};
 pub use profile::Profile;
 pub use sensor::SensorEvent;
 pub use shape::{BoxShape, Filter, ShapeDef, ShapeGeometry, ShapeKind};

@@ -70,6 +70,8 @@ pub struct ShapeDef {
     /// Whether contacts of this shape report hits (approach faster than the world's
     /// `hit_event_threshold`).
     pub enable_hit_events: bool,
+    /// Whether the world's pre-solve callback is asked about this shape's contacts.
+    pub enable_pre_solve: bool,
     /// Host data: stored, never hashed.
     pub user_data: u64,
 }
@@ -86,6 +88,7 @@ impl Default for ShapeDef {
             is_sensor: false,
             enable_sensor_events: true,
             enable_hit_events: false,
+            enable_pre_solve: false,
             user_data: 0,
         }
     }
@@ -167,6 +170,9 @@ pub(crate) struct Shape {
     pub is_sensor: bool,
     pub enable_sensor_events: bool,
     pub enable_hit_events: bool,
+    pub enable_pre_solve: bool,
+    /// State: the override region this sensor is, if any.
+    pub area: Option<crate::area::AreaSettings>,
     /// Host data, not state.
     pub user_data: u64,
     /// State: enlarged bounds; a pair begins when these overlap.
@@ -485,6 +491,8 @@ impl World {
                 is_sensor: def.is_sensor,
                 enable_sensor_events: def.enable_sensor_events,
                 enable_hit_events: def.enable_hit_events,
+                enable_pre_solve: def.enable_pre_solve,
+                area: None,
                 user_data: def.user_data,
                 fat_aabb: DAabb::default(),
                 enlarged: false,
@@ -758,6 +766,28 @@ impl World {
         Ok(())
     }
 
+    /// Makes a sensor shape an override region (area) that sets or adds gravity and
+    /// damping for the bodies it overlaps, or with `None` a plain sensor again.
+    pub fn set_shape_area(
+        &mut self,
+        id: ShapeId,
+        area: Option<crate::area::AreaSettings>,
+    ) -> Result<()> {
+        let slot = self.shape_slot(id)?;
+        if !self.shapes[slot].is_sensor {
+            return Err(Error::State("only a sensor shape can be an area"));
+        }
+        if let Some(a) = &area {
+            check_area(a)?;
+        }
+        self.shapes[slot].area = area;
+        self.rec(kind::SET_SHAPE_AREA, |e| {
+            enc_shape(e, id);
+            crate::journal::encode_area(e, &area);
+        });
+        Ok(())
+    }
+
     /// The host's data of the shape.
     pub fn shape_user_data(&self, id: ShapeId) -> Result<u64> {
         Ok(self.shapes[self.shape_slot(id)?].user_data)
@@ -767,4 +797,54 @@ impl World {
     pub fn shape_fat_aabb(&self, id: ShapeId) -> Result<DAabb> {
         Ok(self.shapes[self.shape_slot(id)?].fat_aabb)
     }
+}
+
+/// Validates an area's settings against `crate::limits`.
+pub(crate) fn check_area(a: &crate::area::AreaSettings) -> Result<()> {
+    use crate::area::AreaGravity;
+    use crate::limits::{MAX_GRAVITY, MAX_SETTING, check_abs, check_nonneg, check_vec_abs};
+    match a.gravity {
+        AreaGravity::Directional(g) => check_vec_abs(
+            "area gravity",
+            g,
+            MAX_GRAVITY,
+            "finite, each |component| <= 1e5",
+        )?,
+        AreaGravity::Point {
+            center,
+            strength,
+            unit_distance,
+        } => {
+            check_vec_abs(
+                "area gravity center",
+                center,
+                1.0e6,
+                "finite, within ±1e6 of the body origin",
+            )?;
+            check_abs(
+                "area gravity strength",
+                strength,
+                MAX_GRAVITY,
+                "finite, |x| <= 1e5",
+            )?;
+            check_nonneg(
+                "area unit distance",
+                unit_distance,
+                1.0e6,
+                "within [0, 1e6]",
+            )?;
+        }
+    }
+    check_nonneg(
+        "area linear damping",
+        a.linear_damping,
+        MAX_SETTING,
+        "within [0, 1e6]",
+    )?;
+    check_nonneg(
+        "area angular damping",
+        a.angular_damping,
+        MAX_SETTING,
+        "within [0, 1e6]",
+    )
 }

@@ -225,6 +225,7 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
         e.bool(b.enable_sleep);
         e.bool(b.bullet);
         e.u8(b.locks.bits());
+        e.bool(b.custom_integrator);
         e.dvec3(b.position);
         e.quat(b.rotation);
         e.vec3(b.linear_velocity);
@@ -268,6 +269,8 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
         e.bool(s.is_sensor);
         e.bool(s.enable_sensor_events);
         e.bool(s.enable_hit_events);
+        e.bool(s.enable_pre_solve);
+        crate::journal::encode_area(e, &s.area);
         e.daabb(&s.fat_aabb);
         e.bool(s.enlarged);
     }
@@ -763,6 +766,7 @@ impl World {
                 let locks = d.u8()?;
                 check(locks < 64, "unknown motion lock bits")?;
                 b.locks = MotionLocks::from_bits(locks);
+                b.custom_integrator = d.bool()?;
                 b.position = d.dvec3()?;
                 check(
                     b.position.max_abs() < POSITION_LIMIT,
@@ -874,6 +878,12 @@ impl World {
                 s.is_sensor = d.bool()?;
                 s.enable_sensor_events = d.bool()?;
                 s.enable_hit_events = d.bool()?;
+                s.enable_pre_solve = d.bool()?;
+                s.area = crate::journal::decode_area(&mut d)?;
+                check(
+                    s.area.is_none() || s.is_sensor,
+                    "an area that is not a sensor",
+                )?;
                 s.fat_aabb = d.daabb()?;
                 let a = &s.fat_aabb;
                 check(
@@ -1240,6 +1250,8 @@ fn blank_shape(generation: u32) -> Shape {
         is_sensor: false,
         enable_sensor_events: false,
         enable_hit_events: false,
+        enable_pre_solve: false,
+        area: None,
         user_data: 0,
         fat_aabb: DAabb::default(),
         enlarged: false,

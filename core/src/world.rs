@@ -151,6 +151,13 @@ pub struct World {
     pub(crate) tag: u32,
     pub(crate) def: WorldDef,
     pub(crate) alloc: WorldAlloc,
+    /// The pre-solve callback (host code, not state).
+    pub(crate) pre_solve: Option<crate::presolve::PreSolve>,
+    /// Pairs the pre-solve callback disabled in this step (for the journal), sorted.
+    pub(crate) presolve_disabled: FixedVec<u64>,
+    /// During a replayed step: the recorded disabled pairs, applied instead of the callback.
+    pub(crate) presolve_replay: FixedVec<u64>,
+    pub(crate) presolve_replaying: bool,
     /// The journal, if one was started (not state).
     pub(crate) journal: Option<crate::journal::Journal>,
     /// State: steps taken.
@@ -283,7 +290,7 @@ impl World {
         let pair_set = PairSet::new(nc, alloc)?;
         let broad = BroadPhase::new(ns, def.pair_capacity as usize, nc, alloc)?;
         let restore_info = FixedVec::filled(nh + nb + ns + nc, 0u64, alloc, "body_capacity")?;
-        let solver = SolverScratch::new(nb, nc, alloc)?;
+        let solver = SolverScratch::new(nb, nc, def.sensor_capacity as usize, alloc)?;
         let tasks = Tasks::new(def.task_hooks, nb.max(nc).max(ns), alloc)?;
         let begin_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
         let nsp = def.sensor_capacity as usize;
@@ -298,6 +305,10 @@ impl World {
             tag: NEXT_WORLD_TAG.fetch_add(1, Ordering::Relaxed),
             def: *def,
             alloc,
+            pre_solve: None,
+            presolve_disabled: FixedVec::with_capacity(nc, alloc, "contact_capacity")?,
+            presolve_replay: FixedVec::with_capacity(nc, alloc, "contact_capacity")?,
+            presolve_replaying: false,
             journal: None,
             step_index: 0,
             origin: [0; 3],
@@ -485,6 +496,7 @@ impl World {
 
         let t = Timer::start();
         self.collide();
+        self.run_pre_solve();
         self.profile.collide = t.elapsed_ms();
 
         crate::solver::solve(self, dt, substeps);
@@ -496,10 +508,17 @@ impl World {
 
         self.step_index += 1;
         self.profile.step = total.elapsed_ms();
-        self.rec(kind::STEP, |e| {
-            e.f32(dt);
-            e.u32(substeps);
-        });
+        let disabled = &self.presolve_disabled;
+        if let Some(j) = self.journal.as_mut() {
+            j.record(kind::STEP, |e| {
+                e.f32(dt);
+                e.u32(substeps);
+                e.u32(disabled.len() as u32);
+                for &k in disabled.iter() {
+                    e.u64(k);
+                }
+            });
+        }
         Ok(())
     }
 
@@ -658,6 +677,7 @@ impl World {
             + self.contact_free.capacity() * 4
             + self.broad.memory_usage()
             + self.restore_info.capacity() * 8
+            + (self.presolve_disabled.capacity() + self.presolve_replay.capacity()) * 8
             + self.solver.memory_usage()
             + self.tasks.memory_usage()
             + (self.begin_events.capacity() + self.end_events.capacity())

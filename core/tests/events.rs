@@ -181,3 +181,144 @@ fn moving_bodies_report_moves_until_they_fall_asleep() {
     assert!(moves > 30 && moves < 240, "{moves}");
     assert!(!w.body_is_awake(b).unwrap());
 }
+
+#[test]
+fn areas_replace_and_combine_gravity_and_damping_for_bodies_inside() {
+    use maul3d::{AreaGravity, AreaMode, AreaSettings};
+    let mut w = world(false);
+    // A zero-gravity area, and inside it a higher-priority area that adds 3 m/s² up and
+    // stops (CombineReplace): the zero-g area and the world's gravity never join.
+    let a = w.create_body(&BodyDef::default()).unwrap();
+    let sensor = ShapeDef {
+        is_sensor: true,
+        ..Default::default()
+    };
+    let zero_g = w
+        .create_box_shape(a, &sensor, Vec3::new(10.0, 10.0, 10.0))
+        .unwrap();
+    w.set_shape_area(
+        zero_g,
+        Some(AreaSettings {
+            priority: 0,
+            gravity_mode: AreaMode::Replace,
+            gravity: AreaGravity::Directional(Vec3::ZERO),
+            ..Default::default()
+        }),
+    )
+    .unwrap();
+    let lift = w
+        .create_offset_box_shape(
+            a,
+            &sensor,
+            Vec3::new(2.0, 10.0, 2.0),
+            Vec3::new(5.0, 0.0, 0.0),
+            maul3d::math::Quat::IDENTITY,
+        )
+        .unwrap();
+    w.set_shape_area(
+        lift,
+        Some(AreaSettings {
+            priority: 1,
+            gravity_mode: AreaMode::CombineReplace,
+            gravity: AreaGravity::Directional(Vec3::new(0.0, 3.0, 0.0)),
+            linear_damping_mode: AreaMode::Replace,
+            linear_damping: 0.0,
+            ..Default::default()
+        }),
+    )
+    .unwrap();
+    let floating = ball(&mut w, DVec3::new(-5.0, 0.0, 0.0), &ShapeDef::default());
+    let lifted = ball(&mut w, DVec3::new(5.0, 0.0, 0.0), &ShapeDef::default());
+    let outside = ball(&mut w, DVec3::new(30.0, 0.0, 0.0), &ShapeDef::default());
+    let custom = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: DVec3::new(60.0, 0.0, 0.0),
+            custom_integrator: true,
+            linear_damping: 5.0,
+            linear_velocity: Vec3::new(1.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_sphere_shape(
+        custom,
+        &ShapeDef::default(),
+        &Sphere {
+            center: Vec3::ZERO,
+            radius: 0.25,
+        },
+    )
+    .unwrap();
+    w.step(DT, SUBSTEPS).unwrap(); // the sensors see the bodies at the end of this step
+    let v0 = |w: &World, b| w.body_linear_velocity(b).unwrap().y;
+    let (f0, l0, o0) = (v0(&w, floating), v0(&w, lifted), v0(&w, outside));
+    step_n(&mut w, 30);
+    let t = 30.0 * DT;
+    assert!(
+        (v0(&w, floating) - f0).abs() < 1e-6,
+        "no gravity in the zero-g area"
+    );
+    // +3 up, and the fold stopped there.
+    assert!(
+        ((v0(&w, lifted) - l0) - 3.0 * t).abs() < 1e-3,
+        "{}",
+        v0(&w, lifted) - l0
+    );
+    assert!(((v0(&w, outside) - o0) + 10.0 * t).abs() < 1e-3);
+    // The custom integrator skips gravity and damping.
+    let v = w.body_linear_velocity(custom).unwrap();
+    assert_eq!(v, Vec3::new(1.0, 0.0, 0.0));
+}
+
+#[test]
+fn point_gravity_pulls_towards_its_centre_with_inverse_square_falloff() {
+    use maul3d::{AreaGravity, AreaMode, AreaSettings};
+    let mut w = World::new(&maul3d::WorldDef {
+        gravity: Vec3::ZERO,
+        enable_sleep: false,
+        ..Default::default()
+    })
+    .unwrap();
+    let planet = w.create_body(&BodyDef::default()).unwrap();
+    let field = w
+        .create_sphere_shape(
+            planet,
+            &ShapeDef {
+                is_sensor: true,
+                ..Default::default()
+            },
+            &Sphere {
+                center: Vec3::ZERO,
+                radius: 50.0,
+            },
+        )
+        .unwrap();
+    w.set_shape_area(
+        field,
+        Some(AreaSettings {
+            gravity_mode: AreaMode::Replace,
+            gravity: AreaGravity::Point {
+                center: Vec3::ZERO,
+                strength: 10.0,
+                unit_distance: 10.0,
+            },
+            ..Default::default()
+        }),
+    )
+    .unwrap();
+    let near = ball(&mut w, DVec3::new(10.0, 0.0, 0.0), &ShapeDef::default());
+    let far = ball(&mut w, DVec3::new(0.0, 0.0, -20.0), &ShapeDef::default());
+    w.step(DT, SUBSTEPS).unwrap();
+    let (n0, f0) = (
+        w.body_linear_velocity(near).unwrap(),
+        w.body_linear_velocity(far).unwrap(),
+    );
+    w.step(DT, SUBSTEPS).unwrap();
+    let dn = (w.body_linear_velocity(near).unwrap() - n0) * (1.0 / DT);
+    let df = (w.body_linear_velocity(far).unwrap() - f0) * (1.0 / DT);
+    assert!((dn.x + 10.0).abs() < 0.1 && dn.y.abs() < 1e-3, "{dn:?}");
+    assert!(
+        (df.z - 2.5).abs() < 0.05,
+        "a quarter at twice the distance: {df:?}"
+    );
+}

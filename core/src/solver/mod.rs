@@ -14,6 +14,7 @@ pub(crate) mod island;
 pub(crate) mod lanes;
 
 use crate::alloc::{FixedVec, WorldAlloc};
+use crate::area::{Fold, gravity_at};
 use crate::body::{BodyType, NONE};
 use crate::contact::CONTACT_TOUCHING;
 use crate::error::Result;
@@ -138,6 +139,8 @@ pub(crate) struct SolverScratch {
     pub island_sleep: FixedVec<f32>,
     /// Work list for waking and sleeping islands.
     pub stack: FixedVec<u32>,
+    /// (body, priority, area sensor) for each area a body overlaps, sorted per step.
+    pub area_links: FixedVec<(u32, i32, u32)>,
     /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
     pub pending: FixedVec<LaneInput>,
 }
@@ -146,10 +149,12 @@ impl SolverScratch {
     pub(crate) fn new(
         body_capacity: usize,
         contact_capacity: usize,
+        sensor_capacity: usize,
         alloc: WorldAlloc,
     ) -> Result<SolverScratch> {
         let words = body_capacity.div_ceil(64);
         Ok(SolverScratch {
+            area_links: FixedVec::with_capacity(sensor_capacity, alloc, "sensor_capacity")?,
             states: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             params: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             solver_index: FixedVec::filled(body_capacity, NONE, alloc, "body_capacity")?,
@@ -193,6 +198,7 @@ impl SolverScratch {
             + self.color_bits.capacity() * 8
             + self.parent.capacity() * 8
             + self.stack.capacity() * 4
+            + self.area_links.capacity() * 12
             + self.pending.capacity() * size_of::<LaneInput>()
     }
 }
@@ -333,6 +339,19 @@ fn gather_awake_set(world: &mut World, dt: f32) {
     let _ = dt;
     let gravity = world.def.gravity;
     let s = &mut world.solver;
+    // The areas each body overlapped at the end of the last step: by body, then highest
+    // priority first, then sensor slot.
+    let links = &mut s.area_links;
+    links.clear();
+    for &key in world.sensor_pairs.iter() {
+        let (sensor, visitor) = ((key >> 32) as u32, key as u32);
+        if let Some(a) = &world.shapes[sensor as usize].area {
+            let ok = links.push((world.shapes[visitor as usize].body, a.priority, sensor));
+            debug_assert!(ok);
+        }
+    }
+    links.sort_unstable_by_key(|x| (x.0, -(x.1 as i64), x.2));
+    let mut cursor = 0;
     s.states.clear();
     s.params.clear();
     for (i, b) in world.bodies.iter().enumerate() {
@@ -345,12 +364,48 @@ fn gather_awake_set(world: &mut World, dt: f32) {
         let dynamic = b.body_type == BodyType::Dynamic;
         let lin_mask = b.locks.linear_mask();
         let ang_mask = b.locks.angular_mask();
+        // Areas over this body (each sensor once, though several shapes may overlap it).
+        while cursor < links.len() && (links[cursor].0 as usize) < i {
+            cursor += 1;
+        }
+        let mut g = Fold::new(Vec3::ZERO);
+        let mut ld = Fold::new(0.0f32);
+        let mut ad = Fold::new(0.0f32);
+        let com = b.position + b.center_offset().to_f64();
+        let mut last_sensor = NONE;
+        while cursor < links.len() && links[cursor].0 as usize == i {
+            let sensor = links[cursor].2;
+            cursor += 1;
+            if sensor == last_sensor {
+                continue;
+            }
+            last_sensor = sensor;
+            let shape = &world.shapes[sensor as usize];
+            let Some(a) = &shape.area else { continue };
+            let owner = &world.bodies[shape.body as usize];
+            g.apply(
+                a.gravity_mode,
+                gravity_at(&a.gravity, owner.position, owner.rotation, com),
+            );
+            ld.apply(a.linear_damping_mode, a.linear_damping);
+            ad.apply(a.angular_damping_mode, a.angular_damping);
+        }
+        let (body_gravity, linear_damping, angular_damping) = if b.custom_integrator {
+            // The host integrates gravity and damping itself.
+            (Vec3::ZERO, 0.0, 0.0)
+        } else {
+            (
+                g.finish(gravity) * b.gravity_scale,
+                ld.finish(b.linear_damping),
+                ad.finish(b.angular_damping),
+            )
+        };
         let (inv_mass, inv_inertia, linear_accel, angular_accel) = if dynamic {
             // World inverse inertia R I⁻¹ Rᵀ, with locked world axes taken out: P I⁻¹ P.
             let ii = b.inv_inertia_local.rotate_tensor(b.rotation);
             let p = Mat3::diagonal(ang_mask);
             let ii = p.mul_mat(&ii).mul_mat(&p);
-            let lin = (gravity * b.gravity_scale + b.force * b.inv_mass).mul_elements(lin_mask);
+            let lin = (body_gravity + b.force * b.inv_mass).mul_elements(lin_mask);
             let ang = ii.mul_vec(b.torque);
             (lin_mask * b.inv_mass, ii, lin, ang)
         } else {
@@ -366,8 +421,8 @@ fn gather_awake_set(world: &mut World, dt: f32) {
                 inv_inertia,
                 linear_accel,
                 angular_accel,
-                linear_damping: b.linear_damping,
-                angular_damping: b.angular_damping,
+                linear_damping,
+                angular_damping,
                 linear_mask: lin_mask,
                 angular_mask: ang_mask,
                 max_extent: b.max_extent,
@@ -393,7 +448,11 @@ fn color_constraints(world: &mut World) {
     }
     let mut counts = [0u32; COLOR_COUNT];
     for (ci, contact) in world.contacts.iter().enumerate() {
-        if !contact.alive || contact.flags & CONTACT_TOUCHING == 0 || contact.point_count == 0 {
+        if !contact.alive
+            || contact.flags & CONTACT_TOUCHING == 0
+            || contact.flags & crate::contact::CONTACT_DISABLED != 0
+            || contact.point_count == 0
+        {
             continue;
         }
         let ia = s.solver_index[contact.body_a as usize];
