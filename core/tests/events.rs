@@ -322,3 +322,88 @@ fn point_gravity_pulls_towards_its_centre_with_inverse_square_falloff() {
         "a quarter at twice the distance: {df:?}"
     );
 }
+
+#[test]
+fn debug_draw_describes_every_shape_contact_and_bound() {
+    struct Count {
+        shapes: usize,
+        hull_faces: usize,
+        contacts: usize,
+        bounds: usize,
+    }
+    impl maul3d::DebugDraw for Count {
+        fn shape(
+            &mut self,
+            _: maul3d::ShapeId,
+            _: maul3d::BodyId,
+            _: DVec3,
+            _: maul3d::math::Quat,
+            g: &maul3d::DebugGeometry,
+            _: bool,
+        ) {
+            self.shapes += 1;
+            if let maul3d::DebugGeometry::Hull {
+                face_starts,
+                face_vertices,
+                ..
+            } = g
+            {
+                self.hull_faces += face_starts.len() - 1;
+                assert_eq!(*face_starts.last().unwrap() as usize, face_vertices.len());
+            }
+        }
+        fn contact(&mut self, _: DVec3, n: Vec3, _: f32, _: f32) {
+            assert!((n.length() - 1.0).abs() < 1e-5);
+            self.contacts += 1;
+        }
+        fn bounds(&mut self, _: maul3d::ShapeId, a: &maul3d::math::DAabb) {
+            assert!(a.lower.x <= a.upper.x);
+            self.bounds += 1;
+        }
+    }
+    let mut w = world(false);
+    ground(&mut w, 0.6);
+    dynamic_box(
+        &mut w,
+        DVec3::new(0.0, 0.5, 0.0),
+        Vec3::splat(0.5),
+        &ShapeDef::default(),
+    );
+    let h = w
+        .create_hull(&[
+            Vec3::new(-0.5, 0.0, -0.5),
+            Vec3::new(0.5, 0.0, -0.5),
+            Vec3::new(0.0, 0.0, 0.5),
+            Vec3::new(0.0, 0.8, 0.0),
+        ])
+        .unwrap();
+    let b = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: DVec3::new(3.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_hull_shape(b, &ShapeDef::default(), h).unwrap();
+    step_n(&mut w, 10);
+    let mut c = Count {
+        shapes: 0,
+        hull_faces: 0,
+        contacts: 0,
+        bounds: 0,
+    };
+    w.debug_draw(
+        &maul3d::DebugDrawOptions {
+            shapes: true,
+            contacts: true,
+            bounds: true,
+        },
+        &mut c,
+    );
+    assert_eq!((c.shapes, c.bounds, c.hull_faces), (3, 3, 4));
+    assert!(
+        c.contacts >= 4 + 3,
+        "box face and tetrahedron face on the ground: {}",
+        c.contacts
+    );
+}
