@@ -15,6 +15,7 @@ pub mod hull_capsule;
 pub mod hull_sphere;
 pub mod hulls;
 pub mod manifold;
+pub mod ray;
 mod sat;
 mod segment;
 pub mod sphere;
