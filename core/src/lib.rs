@@ -42,6 +42,7 @@ pub mod limits;
 pub mod math;
 mod presolve;
 mod profile;
+mod query;
 mod sensor;
 mod shape;
 mod solver;
@@ -64,6 +65,7 @@ pub use journal::{
 };
 pub use presolve::{PreSolve, PreSolveContact, PreSolveFn};
 pub use profile::Profile;
+pub use query::{QueryFilter, QueryShape, RayResult};
 pub use sensor::SensorEvent;
 pub use shape::{BoxShape, Filter, ShapeDef, ShapeGeometry, ShapeKind};
 pub use state::{BodyDiff, SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};

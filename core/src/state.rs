@@ -1260,3 +1260,15 @@ fn blank_shape(generation: u32) -> Shape {
         tree: 0,
     }
 }
+
+/// A shape that is only a geometry (for queries): no body, no proxy.
+pub(crate) fn probe_shape(geometry: ShapeGeometry) -> Shape {
+    let mut s = blank_shape(0);
+    s.alive = true;
+    s.box_hull = match geometry {
+        ShapeGeometry::Box(b) => BoxHull::new(b.half, b.center, b.rotation),
+        _ => BoxHull::default(),
+    };
+    s.geometry = geometry;
+    s
+}

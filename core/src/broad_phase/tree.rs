@@ -311,14 +311,24 @@ impl DynamicTree {
     /// through that subtree's parent links without a stack, so no leaf is ever skipped.
     /// Reads only, so many threads may query one tree at once.
     pub fn query(&self, aabb: &DAabb, f: impl FnMut(u32, u32) -> bool) -> QueryStats {
-        self.query_with_stack::<QUERY_STACK>(aabb, f)
+        self.query_with_stack::<QUERY_STACK>(&|b: &DAabb| b.overlaps(aabb), f)
+    }
+
+    /// Visits every leaf whose box passes `test`, where `test` is true for every node
+    /// whose subtree may hold such a leaf (a ray's slab test, a swept box, …).
+    pub fn query_by(
+        &self,
+        test: &impl Fn(&DAabb) -> bool,
+        f: impl FnMut(u32, u32) -> bool,
+    ) -> QueryStats {
+        self.query_with_stack::<QUERY_STACK>(test, f)
     }
 
     /// [`DynamicTree::query`] with a stack of `N` entries (tests use a tiny one to
     /// exercise the stackless fallback).
     fn query_with_stack<const N: usize>(
         &self,
-        aabb: &DAabb,
+        aabb: &impl Fn(&DAabb) -> bool,
         mut f: impl FnMut(u32, u32) -> bool,
     ) -> QueryStats {
         let mut stats = QueryStats::default();
@@ -337,7 +347,7 @@ impl DynamicTree {
             let id = stack[count];
             let node = &self.nodes[id as usize];
             stats.node_visits += 1;
-            if !node.aabb.overlaps(aabb) {
+            if !aabb(&node.aabb) {
                 continue;
             }
             if node.is_leaf() {
@@ -367,7 +377,7 @@ impl DynamicTree {
     fn walk_stackless(
         &self,
         top: u32,
-        aabb: &DAabb,
+        aabb: &impl Fn(&DAabb) -> bool,
         f: &mut impl FnMut(u32, u32) -> bool,
         stats: &mut QueryStats,
     ) -> bool {
@@ -375,7 +385,7 @@ impl DynamicTree {
         loop {
             let node = &self.nodes[id as usize];
             stats.node_visits += 1;
-            if node.aabb.overlaps(aabb) {
+            if aabb(&node.aabb) {
                 if !node.is_leaf() {
                     id = node.child1;
                     continue;
@@ -1024,7 +1034,7 @@ mod tests {
 
     fn found<const N: usize>(tree: &DynamicTree, q: &DAabb) -> Vec<(u32, u32)> {
         let mut v = Vec::new();
-        tree.query_with_stack::<N>(q, |id, user| {
+        tree.query_with_stack::<N>(&|b: &DAabb| b.overlaps(q), |id, user| {
             v.push((id, user));
             true
         });
@@ -1141,10 +1151,13 @@ mod tests {
         assert_eq!(calls, 5);
         assert_eq!(stats.leaf_visits, 5);
         let mut calls = 0;
-        tree.query_with_stack::<1>(&cube(DVec3::ZERO, 100.0), |_, _| {
-            calls += 1;
-            calls < 5
-        });
+        tree.query_with_stack::<1>(
+            &|b: &DAabb| b.overlaps(&cube(DVec3::ZERO, 100.0)),
+            |_, _| {
+                calls += 1;
+                calls < 5
+            },
+        );
         assert_eq!(calls, 5, "the stackless walk stops too");
     }
 

@@ -1,0 +1,425 @@
+//! Scene queries: ray casts, overlaps and (with shape casts) the motion test's building
+//! blocks. Read-only: any number of threads may query one world at once between steps.
+//!
+//! Results come in a fixed order whatever the trees look like: by fraction, then shape
+//! slot, for casts; by shape slot for overlaps. When a caller's buffer is shorter than the
+//! number of results, it holds the first results in that order and the call returns the
+//! total.
+
+use crate::body::Body;
+use crate::collide::SatCache;
+use crate::collide::ray::{RayHit, RayInput, ray_cast_capsule, ray_cast_hull, ray_cast_sphere};
+use crate::contact::collide;
+use crate::error::{Error, Result};
+use crate::geometry::{Capsule, Sphere};
+use crate::id::{BodyId, HullId, ShapeId};
+use crate::math::{DAabb, DVec3, Quat, Transform, Vec3};
+use crate::shape::{BoxShape, Shape, ShapeGeometry};
+use crate::world::World;
+
+/// Which shapes a query sees: those whose category is in `mask_bits` and whose mask
+/// holds one of `category_bits` (Box2D's query filter); sensors only if asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueryFilter {
+    /// What the query is.
+    pub category_bits: u64,
+    /// What it sees.
+    pub mask_bits: u64,
+    /// Whether sensor shapes are seen.
+    pub include_sensors: bool,
+}
+
+impl Default for QueryFilter {
+    fn default() -> QueryFilter {
+        QueryFilter {
+            category_bits: 1,
+            mask_bits: u64::MAX,
+            include_sensors: false,
+        }
+    }
+}
+
+impl QueryFilter {
+    pub(crate) fn accepts(&self, s: &Shape) -> bool {
+        (s.filter.category_bits & self.mask_bits) != 0
+            && (s.filter.mask_bits & self.category_bits) != 0
+            && (self.include_sensors || !s.is_sensor)
+    }
+}
+
+/// A ray cast's hit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RayResult {
+    /// The shape hit.
+    pub shape: ShapeId,
+    /// Its body.
+    pub body: BodyId,
+    /// Where the ray enters it, relative to the world origin.
+    pub point: DVec3,
+    /// The surface normal there.
+    pub normal: Vec3,
+    /// The fraction of the translation at the hit.
+    pub fraction: f32,
+}
+
+/// The geometry of a shape query, in its own frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum QueryShape {
+    /// A sphere.
+    Sphere(Sphere),
+    /// A capsule.
+    Capsule(Capsule),
+    /// A box.
+    Box(BoxShape),
+    /// A hull of this world.
+    Hull(HullId),
+}
+
+/// Whether a ray's segment `[0, max]·translation` from `origin` can touch box `b`
+/// (slab test in f64; conservative: never rejects a box the segment touches).
+fn ray_touches(origin: DVec3, translation: Vec3, max: f32, b: &DAabb) -> bool {
+    let (mut lo, mut hi) = (0.0f64, max as f64);
+    for i in 0..3 {
+        let o = origin.get(i);
+        let d = translation.get(i) as f64;
+        let (l, u) = (b.lower.get(i), b.upper.get(i));
+        if d == 0.0 {
+            if o < l || o > u {
+                return false;
+            }
+            continue;
+        }
+        let inv = 1.0 / d;
+        let (mut t1, mut t2) = ((l - o) * inv, (u - o) * inv);
+        if t1 > t2 {
+            core::mem::swap(&mut t1, &mut t2);
+        }
+        // Widen by a relative epsilon so rounding never cuts a grazing hit.
+        let eps = 1e-9 * (1.0 + crate::math::max_f64(t1.abs(), t2.abs()));
+        if t1 - eps > lo {
+            lo = t1 - eps;
+        }
+        if t2 + eps < hi {
+            hi = t2 + eps;
+        }
+        if lo > hi {
+            return false;
+        }
+    }
+    true
+}
+
+/// The ray against one shape, in the frame of the shape's body origin.
+fn ray_shape(
+    w: &World,
+    s: &Shape,
+    b: &Body,
+    origin: DVec3,
+    translation: Vec3,
+    max: f32,
+) -> Option<RayHit> {
+    let input = RayInput {
+        origin: (origin - b.position).to_f32(),
+        translation,
+        max_fraction: max,
+    };
+    let xf = Transform::new(Vec3::ZERO, b.rotation);
+    match &s.geometry {
+        ShapeGeometry::Sphere(sp) => ray_cast_sphere(sp, &xf, &input),
+        ShapeGeometry::Capsule(c) => ray_cast_capsule(c, &xf, &input),
+        ShapeGeometry::Box(_) => ray_cast_hull(&s.box_hull.view(), &xf, &input),
+        ShapeGeometry::Hull(h) => ray_cast_hull(&w.hulls[*h as usize].hull.view(), &xf, &input),
+    }
+}
+
+fn check_ray(origin: DVec3, translation: Vec3) -> Result<()> {
+    if !origin.is_valid() || origin.max_abs() >= crate::math::POSITION_LIMIT {
+        return Err(Error::Argument {
+            name: "ray origin",
+            value: origin.max_abs(),
+            expected: "finite, within ±2^22",
+        });
+    }
+    crate::limits::check_vec_abs(
+        "ray translation",
+        translation,
+        1.0e7,
+        "finite, each |component| <= 1e7",
+    )
+}
+
+impl World {
+    fn for_each_ray_candidate(&self, origin: DVec3, translation: Vec3, mut f: impl FnMut(u32)) {
+        let test = |b: &DAabb| ray_touches(origin, translation, 1.0, b);
+        let mut visit = |_proxy: u32, s: u32| {
+            f(s);
+            true
+        };
+        self.broad.statics.query_by(&test, &mut visit);
+        self.broad.movable.query_by(&test, &mut visit);
+    }
+
+    fn ray_result(&self, slot: u32, hit: &RayHit) -> RayResult {
+        let s = &self.shapes[slot as usize];
+        let b = &self.bodies[s.body as usize];
+        RayResult {
+            shape: self.shape_id(slot),
+            body: self.body_id(s.body),
+            point: b.position + hit.point.to_f64(),
+            normal: hit.normal,
+            fraction: hit.fraction,
+        }
+    }
+
+    /// The first shape the segment `origin + t·translation`, t ∈ [0, 1], enters (ties: the
+    /// lower shape slot). A ray starting inside a shape does not hit that shape.
+    pub fn cast_ray_closest(
+        &self,
+        origin: DVec3,
+        translation: Vec3,
+        filter: &QueryFilter,
+    ) -> Result<Option<RayResult>> {
+        check_ray(origin, translation)?;
+        let mut best: Option<(f32, u32, RayHit)> = None;
+        self.for_each_ray_candidate(origin, translation, |slot| {
+            let s = &self.shapes[slot as usize];
+            let b = &self.bodies[s.body as usize];
+            if !s.alive || !b.enabled || !filter.accepts(s) {
+                return;
+            }
+            if let Some(hit) = ray_shape(self, s, b, origin, translation, 1.0) {
+                let better = match &best {
+                    None => true,
+                    Some((f, k, _)) => hit.fraction < *f || (hit.fraction == *f && slot < *k),
+                };
+                if better {
+                    best = Some((hit.fraction, slot, hit));
+                }
+            }
+        });
+        Ok(best.map(|(_, slot, hit)| self.ray_result(slot, &hit)))
+    }
+
+    /// Every shape the segment enters, by fraction then shape slot; fills `out` with the
+    /// first ones and returns how many there are.
+    pub fn cast_ray_all(
+        &self,
+        origin: DVec3,
+        translation: Vec3,
+        filter: &QueryFilter,
+        out: &mut [RayResult],
+    ) -> Result<usize> {
+        check_ray(origin, translation)?;
+        let mut count = 0usize;
+        let mut filled = 0usize;
+        self.for_each_ray_candidate(origin, translation, |slot| {
+            let s = &self.shapes[slot as usize];
+            let b = &self.bodies[s.body as usize];
+            if !s.alive || !b.enabled || !filter.accepts(s) {
+                return;
+            }
+            let Some(hit) = ray_shape(self, s, b, origin, translation, 1.0) else {
+                return;
+            };
+            count += 1;
+            let r = self.ray_result(slot, &hit);
+            let before = |a: &RayResult, b: &RayResult| {
+                a.fraction < b.fraction
+                    || (a.fraction == b.fraction && a.shape.index < b.shape.index)
+            };
+            let mut i = filled;
+            if filled < out.len() {
+                filled += 1;
+            } else if out.is_empty() || !before(&r, &out[out.len() - 1]) {
+                return;
+            } else {
+                i = out.len() - 1;
+            }
+            while i > 0 && before(&r, &out[i - 1]) {
+                out[i] = out[i - 1];
+                i -= 1;
+            }
+            out[i] = r;
+        });
+        Ok(count)
+    }
+
+    /// Shapes whose current bounds overlap `aabb`, by shape slot.
+    pub fn overlap_aabb(&self, aabb: &DAabb, filter: &QueryFilter, out: &mut [ShapeId]) -> usize {
+        let mut n = 0;
+        self.for_each_overlap_candidate(
+            aabb,
+            |slot| {
+                let s = &self.shapes[slot as usize];
+                let b = &self.bodies[s.body as usize];
+                let local = crate::shape::local_aabb(s, &self.hulls, b.rotation);
+                DAabb::from_local(b.position, &local).overlaps(aabb) && filter.accepts(s)
+            },
+            out,
+            &mut n,
+        );
+        n
+    }
+
+    /// Shapes that contain `point`, by shape slot.
+    pub fn overlap_point(&self, point: DVec3, filter: &QueryFilter, out: &mut [ShapeId]) -> usize {
+        let aabb = DAabb::new(point, point);
+        let mut n = 0;
+        self.for_each_overlap_candidate(
+            &aabb,
+            |slot| {
+                let s = &self.shapes[slot as usize];
+                let b = &self.bodies[s.body as usize];
+                filter.accepts(s) && shape_contains(self, s, b, point)
+            },
+            out,
+            &mut n,
+        );
+        n
+    }
+
+    /// Shapes that overlap `shape` placed at `position`/`rotation`, by shape slot.
+    pub fn overlap_shape(
+        &self,
+        shape: &QueryShape,
+        position: DVec3,
+        rotation: Quat,
+        filter: &QueryFilter,
+        out: &mut [ShapeId],
+    ) -> Result<usize> {
+        let probe = self.query_probe(shape, position, rotation)?;
+        let local = crate::shape::local_aabb(&probe, &self.hulls, rotation);
+        let aabb = DAabb::from_local(position, &local);
+        let mut n = 0;
+        self.for_each_overlap_candidate(
+            &aabb,
+            |slot| {
+                let s = &self.shapes[slot as usize];
+                filter.accepts(s) && self.probe_overlaps(&probe, position, rotation, slot)
+            },
+            out,
+            &mut n,
+        );
+        Ok(n)
+    }
+
+    /// Candidate shapes in slot order: collected by the trees, then sorted by inserting
+    /// into `out` (which only ever holds the lowest slots seen so far).
+    fn for_each_overlap_candidate(
+        &self,
+        aabb: &DAabb,
+        accept: impl Fn(u32) -> bool,
+        out: &mut [ShapeId],
+        count: &mut usize,
+    ) {
+        let mut filled = 0usize;
+        let mut visit = |_proxy: u32, slot: u32| {
+            let s = &self.shapes[slot as usize];
+            if !s.alive || !self.bodies[s.body as usize].enabled || !accept(slot) {
+                return true;
+            }
+            *count += 1;
+            let id = self.shape_id(slot);
+            let mut i = filled;
+            if filled < out.len() {
+                filled += 1;
+            } else if out.is_empty() || id.index >= out[out.len() - 1].index {
+                return true;
+            } else {
+                i = out.len() - 1;
+            }
+            while i > 0 && id.index < out[i - 1].index {
+                out[i] = out[i - 1];
+                i -= 1;
+            }
+            out[i] = id;
+            true
+        };
+        self.broad.statics.query(aabb, &mut visit);
+        self.broad.movable.query(aabb, &mut visit);
+    }
+
+    /// A temporary shape for a query geometry.
+    pub(crate) fn query_probe(
+        &self,
+        shape: &QueryShape,
+        position: DVec3,
+        rotation: Quat,
+    ) -> Result<Shape> {
+        if !position.is_valid() || position.max_abs() >= crate::math::POSITION_LIMIT {
+            return Err(Error::Argument {
+                name: "query position",
+                value: position.max_abs(),
+                expected: "finite, within ±2^22",
+            });
+        }
+        if !rotation.is_valid() || rotation.length_squared() <= 1e-6 {
+            return Err(Error::Argument {
+                name: "query rotation",
+                value: rotation.length_squared() as f64,
+                expected: "a finite quaternion of non-zero norm",
+            });
+        }
+        let geometry = match *shape {
+            QueryShape::Sphere(s) => ShapeGeometry::Sphere(s),
+            QueryShape::Capsule(c) => ShapeGeometry::Capsule(c),
+            QueryShape::Box(b) => ShapeGeometry::Box(b),
+            QueryShape::Hull(h) => ShapeGeometry::Hull(self.hull_slot(h)? as u32),
+        };
+        Ok(crate::state::probe_shape(geometry))
+    }
+
+    /// Whether a probe at `position`/`rotation` overlaps shape `slot` (strictly).
+    pub(crate) fn probe_overlaps(
+        &self,
+        probe: &Shape,
+        position: DVec3,
+        rotation: Quat,
+        slot: u32,
+    ) -> bool {
+        let other = &self.shapes[slot as usize];
+        let b = &self.bodies[other.body as usize];
+        let xf_p = Transform::new(Vec3::ZERO, rotation.normalize());
+        let xf_o = Transform::new((b.position - position).to_f32(), b.rotation);
+        let mut cache = SatCache::default();
+        // Higher kind first, as contacts order their shapes.
+        let m = if probe.geometry.kind() >= other.geometry.kind() {
+            collide(probe, &xf_p, other, &xf_o, &self.hulls, 0.0, &mut cache)
+        } else {
+            collide(other, &xf_o, probe, &xf_p, &self.hulls, 0.0, &mut cache)
+        };
+        m.points[..m.count as usize]
+            .iter()
+            .any(|p| p.separation < 0.0)
+    }
+}
+
+/// Whether `point` lies inside shape `s` of body `b`.
+fn shape_contains(w: &World, s: &Shape, b: &Body, point: DVec3) -> bool {
+    let p = b.rotation.inv_rotate((point - b.position).to_f32());
+    match &s.geometry {
+        ShapeGeometry::Sphere(sp) => (p - sp.center).length_squared() <= sp.radius * sp.radius,
+        ShapeGeometry::Capsule(c) => {
+            let d = c.center2 - c.center1;
+            let l2 = d.length_squared();
+            let t = if l2 > 0.0 {
+                crate::math::clamp((p - c.center1).dot(d) / l2, 0.0, 1.0)
+            } else {
+                0.0
+            };
+            (p - (c.center1 + d * t)).length_squared() <= c.radius * c.radius
+        }
+        ShapeGeometry::Box(_) => s
+            .box_hull
+            .view()
+            .planes
+            .iter()
+            .all(|pl| pl.distance(p) <= 0.0),
+        ShapeGeometry::Hull(h) => w.hulls[*h as usize]
+            .hull
+            .view()
+            .planes
+            .iter()
+            .all(|pl| pl.distance(p) <= 0.0),
+    }
+}
