@@ -672,10 +672,21 @@ impl World {
             "finite, each |component| <= 1e12",
         )?;
         check_point(point)?;
-        let b = &mut self.bodies[slot];
-        if b.body_type != BodyType::Dynamic {
+        if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
+        self.apply_impulse_quietly(slot as u32, impulse, point);
+        self.rec(kind::APPLY_LINEAR_IMPULSE, |e| {
+            enc_body(e, id);
+            e.vec3(impulse);
+            e.dvec3(point);
+        });
+        Ok(())
+    }
+
+    /// The impulse part of `apply_linear_impulse` for a dynamic body: no checks, no record.
+    pub(crate) fn apply_impulse_quietly(&mut self, slot: u32, impulse: Vec3, point: DVec3) {
+        let b = &mut self.bodies[slot as usize];
         let r = (point - b.position).to_f32() - b.center_offset();
         let ii = b.inv_inertia_local.rotate_tensor(b.rotation);
         // Velocities stay within the accepted range whatever impulses add up to.
@@ -686,13 +697,7 @@ impl World {
             MAX_VELOCITY,
         )
         .mul_elements(b.locks.angular_mask());
-        self.wake_body(slot as u32);
-        self.rec(kind::APPLY_LINEAR_IMPULSE, |e| {
-            enc_body(e, id);
-            e.vec3(impulse);
-            e.dvec3(point);
-        });
-        Ok(())
+        self.wake_body(slot);
     }
 
     /// Applies an impulse at the centre of mass now. Wakes the body.

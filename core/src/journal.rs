@@ -65,6 +65,7 @@ pub(crate) mod kind {
     pub const SET_SHAPE_FILTER: u16 = 38;
     pub const SET_SHAPE_AREA: u16 = 80;
     pub const SET_BODY_CUSTOM_INTEGRATOR: u16 = 81;
+    pub const EXPLODE: u16 = 82;
     pub const STEP: u16 = 50;
     pub const SHIFT_ORIGIN: u16 = 51;
     pub const SET_GRAVITY: u16 = 52;
@@ -557,6 +558,16 @@ impl World {
                 let id = self.body_from(d)?;
                 let v = d.bool()?;
                 self.set_body_custom_integrator(id, v)?;
+            }
+            EXPLODE => {
+                let def = crate::explosion::ExplosionDef {
+                    position: d.dvec3()?,
+                    radius: d.f32()?,
+                    falloff: d.f32()?,
+                    impulse_per_area: d.f32()?,
+                    mask_bits: d.u64()?,
+                };
+                self.explode(&def)?;
             }
             STEP => {
                 let dt = d.f32()?;

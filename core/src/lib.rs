@@ -34,6 +34,7 @@ mod contact;
 mod debug_draw;
 pub mod error;
 mod events;
+mod explosion;
 pub mod fp;
 pub mod geometry;
 pub mod id;
@@ -56,6 +57,7 @@ pub use body::{BodyDef, BodyType, MotionLocks};
 pub use debug_draw::{DebugDraw, DebugDrawOptions, DebugGeometry};
 pub use error::{Error, Result};
 pub use events::{BodyMoveEvent, ContactHitEvent};
+pub use explosion::ExplosionDef;
 pub use geometry::{Capsule, MassData, Sphere};
 pub use id::{BodyId, HullId, ShapeId};
 pub use journal::{

@@ -407,3 +407,65 @@ fn debug_draw_describes_every_shape_contact_and_bound() {
         c.contacts
     );
 }
+
+#[test]
+fn explosions_push_shapes_outward_by_their_area_and_falloff() {
+    let mut w = World::new(&maul3d::WorldDef {
+        gravity: Vec3::ZERO,
+        enable_sleep: false,
+        ..Default::default()
+    })
+    .unwrap();
+    let d = ShapeDef {
+        density: 1.0,
+        ..Default::default()
+    };
+    let near = dynamic_box(&mut w, DVec3::new(2.0, 0.0, 0.0), Vec3::splat(0.5), &d);
+    let mid = dynamic_box(&mut w, DVec3::new(0.0, 0.0, -4.5), Vec3::splat(0.5), &d);
+    let far = dynamic_box(&mut w, DVec3::new(-9.0, 0.0, 0.0), Vec3::splat(0.5), &d);
+    let masked = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: DVec3::new(0.0, 2.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_sphere_shape(
+        masked,
+        &ShapeDef {
+            density: 1.0,
+            filter: maul3d::Filter {
+                category_bits: 4,
+                ..Default::default()
+            },
+            ..Default::default()
+        },
+        &Sphere {
+            center: Vec3::ZERO,
+            radius: 0.5,
+        },
+    )
+    .unwrap();
+    w.explode(&maul3d::ExplosionDef {
+        position: DVec3::ZERO,
+        radius: 2.0,
+        falloff: 4.0,
+        impulse_per_area: 3.0,
+        mask_bits: !4,
+    })
+    .unwrap();
+    // A unit cube facing the blast square-on presents 1 m²: 3 N·s on 1 kg.
+    let v_near = w.body_linear_velocity(near).unwrap();
+    assert!(
+        (v_near - Vec3::new(3.0, 0.0, 0.0)).length() < 1e-4,
+        "{v_near:?}"
+    );
+    // Closest point 4 m away: 2 m into the 4 m falloff, half the impulse, outward along -z.
+    let v_mid = w.body_linear_velocity(mid).unwrap();
+    assert!(
+        (v_mid - Vec3::new(0.0, 0.0, -1.5)).length() < 1e-4,
+        "{v_mid:?}"
+    );
+    assert_eq!(w.body_linear_velocity(far).unwrap(), Vec3::ZERO);
+    assert_eq!(w.body_linear_velocity(masked).unwrap(), Vec3::ZERO);
+}

@@ -162,6 +162,37 @@ fn session(w: &mut World) -> Vec<u64> {
                     }),
                 )
                 .unwrap(),
+            48 => w
+                .explode(&maul3d::ExplosionDef {
+                    position: DVec3::new(1.0, 0.0, 0.0),
+                    radius: 1.0,
+                    falloff: 2.0,
+                    impulse_per_area: 2.0,
+                    mask_bits: u64::MAX,
+                })
+                .unwrap(),
+            49 => w.set_body_custom_integrator(bodies[9], true).unwrap(),
+            51 => {
+                let s = w
+                    .create_box_shape(
+                        g,
+                        &ShapeDef {
+                            is_sensor: true,
+                            ..Default::default()
+                        },
+                        Vec3::new(3.0, 3.0, 3.0),
+                    )
+                    .unwrap();
+                w.set_shape_area(
+                    s,
+                    Some(maul3d::AreaSettings {
+                        gravity_mode: maul3d::AreaMode::Combine,
+                        gravity: maul3d::AreaGravity::Directional(Vec3::new(0.0, 2.0, 0.0)),
+                        ..Default::default()
+                    }),
+                )
+                .unwrap();
+            }
             55 => w.shift_origin(DVec3::new(8.0, 0.0, -2.0)).unwrap(),
             60 => w.set_body_awake(bodies[5], false).unwrap(),
             61 => w.set_body_sleep_enabled(bodies[6], false).unwrap(),
