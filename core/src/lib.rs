@@ -41,6 +41,7 @@ pub mod id;
 mod journal;
 pub mod limits;
 pub mod math;
+mod motion;
 mod presolve;
 mod profile;
 mod query;
@@ -65,6 +66,7 @@ pub use journal::{
     TAPE_MAJOR, TAPE_MINOR, decode_replay, describe_journal, encode_replay, encoded_replay_size,
     journal_record_ends,
 };
+pub use motion::ContactPointPair;
 pub use presolve::{PreSolve, PreSolveContact, PreSolveFn};
 pub use profile::Profile;
 pub use query::{QueryFilter, QueryShape, RayResult};

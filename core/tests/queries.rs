@@ -288,3 +288,68 @@ fn queries_from_four_threads_equal_the_single_threaded_ones() {
         }
     });
 }
+
+#[test]
+fn contact_points_and_rest_info_report_depth_normal_and_collider() {
+    let mut w = world(false);
+    let g = ground(&mut w, 0.6);
+    let probe = QueryShape::Sphere(Sphere {
+        center: Vec3::ZERO,
+        radius: 0.5,
+    });
+    let f = QueryFilter::default();
+    // 2 cm into the ground.
+    let r = w
+        .rest_info(
+            &probe,
+            DVec3::new(1.0, 0.48, 2.0),
+            Quat::IDENTITY,
+            0.0,
+            &f,
+            None,
+        )
+        .unwrap()
+        .unwrap();
+    assert!((r.depth - 0.02).abs() < 1e-5, "{}", r.depth);
+    assert!((r.normal - Vec3::Y).length() < 1e-6);
+    assert!((r.point_on_other.y).abs() < 1e-5 && (r.point_on_query.y - -0.02).abs() < 1e-5);
+    assert_eq!(r.body, g);
+    // 1 cm above: nothing without a margin, a contact of depth -0.01 with a 2 cm margin.
+    assert!(
+        w.rest_info(
+            &probe,
+            DVec3::new(1.0, 0.51, 2.0),
+            Quat::IDENTITY,
+            0.0,
+            &f,
+            None
+        )
+        .unwrap()
+        .is_none()
+    );
+    let r = w
+        .rest_info(
+            &probe,
+            DVec3::new(1.0, 0.51, 2.0),
+            Quat::IDENTITY,
+            0.02,
+            &f,
+            None,
+        )
+        .unwrap()
+        .unwrap();
+    assert!((r.depth + 0.01).abs() < 1e-5);
+    // Excluding the ground's body leaves nothing.
+    assert!(
+        w.rest_info(
+            &probe,
+            DVec3::new(1.0, 0.48, 2.0),
+            Quat::IDENTITY,
+            0.0,
+            &f,
+            Some(g)
+        )
+        .unwrap()
+        .is_none()
+    );
+}
