@@ -11,6 +11,7 @@
 
 pub mod capsule;
 mod clip;
+pub mod distance;
 pub mod hull_capsule;
 pub mod hull_sphere;
 pub mod hulls;
