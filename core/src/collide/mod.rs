@@ -10,7 +10,9 @@
 //! `+ - * / sqrt`, stack buffers only, and no panic for finite input.
 
 pub mod capsule;
+pub mod cast;
 mod clip;
+pub mod distance;
 pub mod hull_capsule;
 pub mod hull_sphere;
 pub mod hulls;
