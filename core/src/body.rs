@@ -195,6 +195,8 @@ pub(crate) struct Body {
     pub inv_inertia_local: Mat3,
     /// Derived: farthest shape point from the centre of mass (sleep speed, CCD).
     pub max_extent: f32,
+    /// Derived: radius of the largest ball the thinnest shape surely contains.
+    pub min_extent: f32,
     /// Shapes of this body in ascending slot order (derived from the shapes' `body`).
     pub shape_head: u32,
     pub shape_count: u32,
@@ -234,6 +236,7 @@ impl Body {
             local_center: Vec3::ZERO,
             inv_inertia_local: Mat3::ZERO,
             max_extent: 0.0,
+            min_extent: 0.0,
             shape_head: NONE,
             shape_count: 0,
             contact_head: NONE,
@@ -978,7 +981,24 @@ impl World {
             );
             s = shape.next_in_body;
         }
+        let mut min_extent = f32::MAX;
+        let mut s = self.bodies[slot as usize].shape_head;
+        while s != NONE {
+            let shape = &self.shapes[s as usize];
+            if !shape.is_sensor {
+                min_extent = crate::math::min(
+                    min_extent,
+                    crate::shape::shape_min_extent(shape, &self.hulls),
+                );
+            }
+            s = shape.next_in_body;
+        }
         let b = &mut self.bodies[slot as usize];
+        b.min_extent = if min_extent == f32::MAX {
+            0.0
+        } else {
+            min_extent
+        };
         b.max_extent = max_extent;
         b.local_center = data.center;
         if b.body_type != BodyType::Dynamic {

@@ -254,6 +254,38 @@ pub(crate) fn shape_extent(shape: &Shape, hulls: &[HullSlot], center: Vec3) -> f
     }
 }
 
+/// How thin a shape is: the radius of the largest ball it surely contains (a fast-motion
+/// threshold for continuous collision).
+pub(crate) fn shape_min_extent(shape: &Shape, hulls: &[HullSlot]) -> f32 {
+    let hull_inner = |h: &crate::geometry::hull::HullView| {
+        let mut m = f32::MAX;
+        for pl in h.planes {
+            m = crate::math::min(m, -pl.distance(h.centroid));
+        }
+        crate::math::max(m, 0.0)
+    };
+    match &shape.geometry {
+        ShapeGeometry::Sphere(s) => s.radius,
+        ShapeGeometry::Capsule(c) => c.radius,
+        ShapeGeometry::Box(b) => crate::math::min(b.half.x, crate::math::min(b.half.y, b.half.z)),
+        ShapeGeometry::Hull(h) => hull_inner(&hulls[*h as usize].hull.view()),
+    }
+}
+
+/// The shape as a point set with a radius, for distance, cast and time of impact.
+pub(crate) fn shape_proxy(
+    shape: &Shape,
+    hulls: &[HullSlot],
+) -> crate::collide::distance::ShapeProxy {
+    use crate::collide::distance::ShapeProxy;
+    match &shape.geometry {
+        ShapeGeometry::Sphere(s) => ShapeProxy::sphere(s),
+        ShapeGeometry::Capsule(c) => ShapeProxy::capsule(c),
+        ShapeGeometry::Box(_) => ShapeProxy::hull(&shape.box_hull.view()),
+        ShapeGeometry::Hull(h) => ShapeProxy::hull(&hulls[*h as usize].hull.view()),
+    }
+}
+
 fn check_local_point(name: &'static str, v: Vec3) -> Result<()> {
     for i in 0..3 {
         let c = v.get(i);

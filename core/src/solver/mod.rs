@@ -10,6 +10,7 @@
 //! touching contacts in contact slot order, so a restored world colours exactly alike.
 
 pub(crate) mod contact_solver;
+pub(crate) mod continuous;
 pub(crate) mod island;
 pub(crate) mod lanes;
 
@@ -141,6 +142,8 @@ pub(crate) struct SolverScratch {
     pub stack: FixedVec<u32>,
     /// (body, priority, area sensor) for each area a body overlaps, sorted per step.
     pub area_links: FixedVec<(u32, i32, u32)>,
+    /// Where each awake body started the step (continuous collision).
+    pub ccd_start: FixedVec<(crate::math::DVec3, Quat)>,
     /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
     pub pending: FixedVec<LaneInput>,
 }
@@ -155,6 +158,7 @@ impl SolverScratch {
         let words = body_capacity.div_ceil(64);
         Ok(SolverScratch {
             area_links: FixedVec::with_capacity(sensor_capacity, alloc, "sensor_capacity")?,
+            ccd_start: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             states: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             params: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             solver_index: FixedVec::filled(body_capacity, NONE, alloc, "body_capacity")?,
@@ -199,6 +203,7 @@ impl SolverScratch {
             + self.parent.capacity() * 8
             + self.stack.capacity() * 4
             + self.area_links.capacity() * 12
+            + self.ccd_start.capacity() * core::mem::size_of::<(crate::math::DVec3, Quat)>()
             + self.pending.capacity() * size_of::<LaneInput>()
     }
 }
@@ -231,6 +236,7 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let inv_h = 1.0 / h;
     let inv_dt = 1.0 / dt;
     gather_awake_set(world, dt);
+    continuous::record_starts(&mut world.solver, &world.bodies);
     color_constraints(world);
     let def = world.def;
     let contact_hertz = crate::math::min(def.contact_hertz, 0.25 * substeps as f32 * inv_dt);
@@ -326,6 +332,7 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
 
     let t = Timer::start();
     finalize_bodies(world, dt);
+    world.solve_continuous();
     world.profile.finalize = t.elapsed_ms();
 
     let t = Timer::start();

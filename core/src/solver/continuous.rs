@@ -1,0 +1,174 @@
+//! Continuous collision: speculative contacts catch ordinary motion; a body that moved
+//! farther in one step than half its thinnest shape (a "fast" body) is swept against
+//! static geometry by time of impact, and a bullet against everything, after the step.
+//! A body that would have passed through something is moved back to where it first
+//! touched, keeping its velocity (the next step's contact does the rest), as Box2D does.
+//!
+//! Serial, in body slot order: fast bodies first, then bullets, which therefore see the
+//! fast bodies where they stopped. Each sweep is relative to the body's own start
+//! position, so the result does not depend on where in the world it happens.
+
+use super::SolverScratch;
+use crate::body::{BodyType, NONE};
+use crate::collide::cast::{Sweep, ToiState, time_of_impact};
+use crate::math::{DAabb, DVec3, Quat, Vec3, acos, round_vec_to_grid};
+use crate::shape::{local_aabb, shape_proxy};
+use crate::world::World;
+
+/// A body's sweep over the step, in the frame of `origin` (a world position on the grid).
+fn sweep_of(origin: DVec3, start: (DVec3, Quat), end: (DVec3, Quat), local_center: Vec3) -> Sweep {
+    let c1 = (start.0 - origin).to_f32() + start.1.rotate(local_center);
+    let c2 = (end.0 - origin).to_f32() + end.1.rotate(local_center);
+    Sweep {
+        local_center,
+        c1,
+        c2,
+        q1: start.1,
+        q2: end.1,
+    }
+}
+
+/// Whether two shapes may collide at all (filters, sensors, same body).
+fn may_collide(w: &World, a: u32, b: u32) -> bool {
+    let (sa, sb) = (&w.shapes[a as usize], &w.shapes[b as usize]);
+    sa.alive
+        && sb.alive
+        && !sa.is_sensor
+        && !sb.is_sensor
+        && sa.body != sb.body
+        && sa.filter.should_collide(&sb.filter)
+        && w.bodies_may_collide(sa.body, sb.body)
+}
+
+impl World {
+    /// Whether contacts between two bodies are allowed (joints that forbid them).
+    pub(crate) fn bodies_may_collide(&self, _a: u32, _b: u32) -> bool {
+        true
+    }
+
+    /// Sweeps fast bodies and bullets after the step.
+    pub(crate) fn solve_continuous(&mut self) {
+        let n = self.solver.params.len();
+        for pass in 0..2 {
+            for k in 0..n {
+                let p = &self.solver.params[k];
+                if !p.dynamic {
+                    continue;
+                }
+                let bi = p.body;
+                let b = &self.bodies[bi as usize];
+                let bullet = b.bullet;
+                if (pass == 0) == bullet {
+                    continue;
+                }
+                let start = self.solver.ccd_start[k];
+                let end = (b.position, b.rotation);
+                if !bullet {
+                    // Fast: travel (centre plus the farthest point's turn) past half the
+                    // thinnest shape.
+                    let travel = (end.0 - start.0).to_f32().length();
+                    let dq = start.1.conjugate() * end.1;
+                    let angle = 2.0 * acos(dq.w.abs());
+                    if travel + angle * b.max_extent <= 0.5 * b.min_extent {
+                        continue;
+                    }
+                }
+                self.sweep_body(k, bi, start, end, bullet);
+            }
+        }
+    }
+
+    fn sweep_body(
+        &mut self,
+        k: usize,
+        bi: u32,
+        start: (DVec3, Quat),
+        end: (DVec3, Quat),
+        bullet: bool,
+    ) {
+        let origin = start.0;
+        let b = &self.bodies[bi as usize];
+        let lc = b.local_center;
+        let sweep = sweep_of(origin, start, end, lc);
+        // The swept bounds of the body's shapes.
+        let mut swept: Option<DAabb> = None;
+        let mut s = b.shape_head;
+        while s != NONE {
+            let shape = &self.shapes[s as usize];
+            let a0 = DAabb::from_local(start.0, &local_aabb(shape, &self.hulls, start.1));
+            let a1 = DAabb::from_local(end.0, &local_aabb(shape, &self.hulls, end.1));
+            let u = a0.union(&a1);
+            swept = Some(swept.map_or(u, |x| x.union(&u)));
+            s = shape.next_in_body;
+        }
+        let Some(swept) = swept else { return };
+        let mut t_min = 1.0f32;
+        let mut s = b.shape_head;
+        while s != NONE {
+            let shape = &self.shapes[s as usize];
+            let next = shape.next_in_body;
+            if shape.is_sensor {
+                s = next;
+                continue;
+            }
+            let proxy = shape_proxy(shape, &self.hulls);
+            let mut visit = |_proxy: u32, t: u32| -> bool {
+                if !may_collide(self, s, t) {
+                    return true;
+                }
+                let other = &self.shapes[t as usize];
+                let ob_slot = other.body;
+                let ob = &self.bodies[ob_slot as usize];
+                // Static geometry for every fast body; everything for bullets, except
+                // other bullets (which sweep themselves).
+                let other_sweep = match ob.body_type {
+                    BodyType::Static => {
+                        let here = (ob.position, ob.rotation);
+                        sweep_of(origin, here, here, ob.local_center)
+                    }
+                    _ if !bullet || ob.bullet => return true,
+                    _ => {
+                        let j = self.solver.solver_index[ob_slot as usize];
+                        let from = if j == NONE {
+                            (ob.position, ob.rotation)
+                        } else {
+                            self.solver.ccd_start[j as usize]
+                        };
+                        sweep_of(origin, from, (ob.position, ob.rotation), ob.local_center)
+                    }
+                };
+                let other_proxy = shape_proxy(other, &self.hulls);
+                let out = time_of_impact(&proxy, &sweep, &other_proxy, &other_sweep, t_min);
+                if out.state == ToiState::Hit && out.fraction < t_min {
+                    t_min = out.fraction;
+                }
+                true
+            };
+            self.broad.statics.query(&swept, &mut visit);
+            if bullet {
+                self.broad.movable.query(&swept, &mut visit);
+            }
+            s = next;
+        }
+        if t_min >= 1.0 {
+            return;
+        }
+        // Back to the pose of first touch, on the position grid.
+        let xf = sweep.transform_at(t_min);
+        let body = &mut self.bodies[bi as usize];
+        body.position = origin + round_vec_to_grid(xf.p);
+        body.rotation = xf.q;
+        let _ = k;
+        self.refresh_body_bounds(bi, false);
+    }
+}
+
+/// Start transforms of the awake bodies, kept for continuous collision.
+pub(crate) fn record_starts(s: &mut SolverScratch, world_bodies: &[crate::body::Body]) {
+    s.ccd_start.clear();
+    for p in s.params.iter() {
+        let b = &world_bodies[p.body as usize];
+        let ok = s.ccd_start.push((b.position, b.rotation));
+        debug_assert!(ok);
+    }
+}
