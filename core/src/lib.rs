@@ -66,7 +66,7 @@ pub use journal::{
     TAPE_MAJOR, TAPE_MINOR, decode_replay, describe_journal, encode_replay, encoded_replay_size,
     journal_record_ends,
 };
-pub use motion::ContactPointPair;
+pub use motion::{ContactPointPair, MotionCollision, MotionResult, MotionTest};
 pub use presolve::{PreSolve, PreSolveContact, PreSolveFn};
 pub use profile::Profile;
 pub use query::{QueryFilter, QueryShape, RayResult};

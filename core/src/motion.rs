@@ -185,3 +185,227 @@ impl World {
         }
     }
 }
+
+/// A motion test: may `body`, placed at `position`/`rotation`, move by `motion`?
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MotionTest {
+    /// The body whose shapes move (it never collides with itself).
+    pub body: BodyId,
+    /// Where the body starts (its origin), relative to the world origin.
+    pub position: DVec3,
+    /// Its rotation.
+    pub rotation: Quat,
+    /// The motion to test, m.
+    pub motion: Vec3,
+    /// Kept between the body and what it stops at, m; contacts this close are reported.
+    pub margin: f32,
+    /// What the body collides with.
+    pub filter: QueryFilter,
+}
+
+/// One collision a motion test reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MotionCollision {
+    /// The contact (`normal` points from the collider towards the moving body).
+    pub contact: ContactPointPair,
+    /// The moving body's shape involved.
+    pub local_shape: ShapeId,
+}
+
+/// What a motion test found.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MotionResult {
+    /// How far the body may move: the recovery out of initial overlap plus the safe part
+    /// of the motion.
+    pub travel: Vec3,
+    /// The part of the motion left over.
+    pub remainder: Vec3,
+    /// Fraction of the motion that can be made keeping `margin` from everything.
+    pub safe_fraction: f32,
+    /// Fraction at which the shapes first touch (1 when they never do).
+    pub unsafe_fraction: f32,
+    /// Collisions found at the end of the travel (within the margin), deepest first.
+    pub collision_count: usize,
+}
+
+impl World {
+    /// The motion test at the core of `move_and_slide`: first recovers the body out of
+    /// any overlap it starts in (up to four pushes along the deepest contact), then casts
+    /// its shapes along `motion` (ignoring contacts it starts touching and moves along or
+    /// away from, so bodies slide along floors and walls), stops `margin` short of the first
+    /// hit, and reports the contacts within the margin there, deepest first, up to
+    /// `out.len()`.
+    pub fn test_body_motion(
+        &self,
+        t: &MotionTest,
+        out: &mut [MotionCollision],
+    ) -> Result<MotionResult> {
+        use crate::collide::cast::{SHAPE_CAST_TARGET, shape_cast};
+        use crate::collide::distance::distance;
+        let slot = self.body_slot(t.body)? as u32;
+        crate::limits::check_nonneg("margin", t.margin, 1.0e3, "within [0, 1e3]")?;
+        crate::limits::check_vec_abs("motion", t.motion, 1.0e6, "finite, each |component| <= 1e6")?;
+        let rotation = t.rotation.normalize();
+        self.query_probe(
+            &QueryShape::Sphere(crate::geometry::Sphere {
+                center: Vec3::ZERO,
+                radius: 1.0,
+            }),
+            t.position,
+            rotation,
+        )?;
+        let body = &self.bodies[slot as usize];
+        let accepts = |other: u32| {
+            let s = &self.shapes[other as usize];
+            s.body != slot && !s.is_sensor && t.filter.accepts(s)
+        };
+
+        // 1. Recovery: push out of overlaps, deepest first.
+        let mut recovered = Vec3::ZERO;
+        for _ in 0..4 {
+            let at = t.position + recovered.to_f64();
+            let mut deepest: Option<(f32, Vec3)> = None;
+            let mut s = body.shape_head;
+            while s != crate::body::NONE {
+                let shape = &self.shapes[s as usize];
+                if !shape.is_sensor {
+                    let aabb = DAabb::from_local(
+                        at,
+                        &crate::shape::local_aabb(shape, &self.hulls, rotation),
+                    );
+                    self.for_each_shape_in_slot_order(&aabb, |other| {
+                        if !accepts(other) {
+                            return;
+                        }
+                        let m = probe_manifold(self, shape, at, rotation, other, 0.0);
+                        for p in &m.points[..m.count as usize] {
+                            if p.separation < 0.0 && deepest.is_none_or(|(d, _)| -p.separation > d)
+                            {
+                                deepest = Some((-p.separation, m.normal));
+                            }
+                        }
+                    });
+                }
+                s = shape.next_in_body;
+            }
+            match deepest {
+                Some((depth, n)) => recovered += n * depth,
+                None => break,
+            }
+        }
+
+        // 2. Cast along the motion.
+        let start = t.position + recovered.to_f64();
+        let length = t.motion.length();
+        let mut t_touch = 1.0f32;
+        if length > 0.0 {
+            let mut s = body.shape_head;
+            while s != crate::body::NONE {
+                let shape = &self.shapes[s as usize];
+                if shape.is_sensor {
+                    s = shape.next_in_body;
+                    continue;
+                }
+                let proxy = crate::shape::shape_proxy(shape, &self.hulls);
+                let local = crate::shape::local_aabb(shape, &self.hulls, rotation);
+                let a0 = DAabb::from_local(start, &local);
+                let a1 = DAabb::from_local(start + t.motion.to_f64(), &local);
+                let swept = a0.union(&a1);
+                let xf_body = Transform::new(Vec3::ZERO, rotation);
+                self.for_each_shape_in_slot_order(&swept, |other| {
+                    if !accepts(other) {
+                        return;
+                    }
+                    let o = &self.shapes[other as usize];
+                    let ob = &self.bodies[o.body as usize];
+                    let other_proxy = crate::shape::shape_proxy(o, &self.hulls);
+                    let xf_other = Transform::new((ob.position - start).to_f32(), ob.rotation);
+                    let d = distance(&other_proxy, &xf_other, &proxy, &xf_body);
+                    if d.distance < 2.0 * SHAPE_CAST_TARGET {
+                        // Touching already: only motion into the other shape is blocked.
+                        if t.motion.dot(d.normal) < 0.0 {
+                            t_touch = 0.0;
+                        }
+                        return;
+                    }
+                    let c =
+                        shape_cast(&other_proxy, &xf_other, &proxy, &xf_body, t.motion, t_touch);
+                    if c.hit && c.fraction < t_touch {
+                        t_touch = c.fraction;
+                    }
+                });
+                s = shape.next_in_body;
+            }
+        }
+        let safe = if t_touch >= 1.0 {
+            1.0
+        } else {
+            crate::math::max(0.0, t_touch - t.margin / length)
+        };
+
+        // 3. Contacts within the margin where the travel ends.
+        let end = start + (t.motion * safe).to_f64();
+        let reach = crate::math::max(t.margin, 2.0 * SHAPE_CAST_TARGET) + t.margin;
+        let mut count = 0usize;
+        let mut s = body.shape_head;
+        while s != crate::body::NONE {
+            let shape = &self.shapes[s as usize];
+            if !shape.is_sensor {
+                let local = crate::shape::local_aabb(shape, &self.hulls, rotation).inflate(reach);
+                let aabb = DAabb::from_local(end, &local);
+                let local_shape = self.shape_id(s);
+                self.for_each_shape_in_slot_order(&aabb, |other| {
+                    if !accepts(other) {
+                        return;
+                    }
+                    let o = &self.shapes[other as usize];
+                    let ob = &self.bodies[o.body as usize];
+                    let m = probe_manifold(self, shape, end, rotation, other, reach);
+                    for p in &m.points[..m.count as usize] {
+                        let half = m.normal * (0.5 * p.separation);
+                        let on_other = p.point - half;
+                        let r = (end - ob.position).to_f32() + on_other - ob.center_offset();
+                        let c = MotionCollision {
+                            contact: ContactPointPair {
+                                point_on_query: end + (p.point + half).to_f64(),
+                                point_on_other: end + on_other.to_f64(),
+                                normal: m.normal,
+                                depth: -p.separation,
+                                shape: self.shape_id(other),
+                                body: self.body_id(o.body),
+                                velocity: ob.linear_velocity + ob.angular_velocity.cross(r),
+                            },
+                            local_shape,
+                        };
+                        // Keep the deepest, in order (ties: found first).
+                        let mut i = count.min(out.len());
+                        if count < out.len() {
+                            count += 1;
+                        } else if out.is_empty()
+                            || c.contact.depth <= out[out.len() - 1].contact.depth
+                        {
+                            count += 1;
+                            continue;
+                        } else {
+                            count += 1;
+                            i = out.len() - 1;
+                        }
+                        while i > 0 && c.contact.depth > out[i - 1].contact.depth {
+                            out[i] = out[i - 1];
+                            i -= 1;
+                        }
+                        out[i] = c;
+                    }
+                });
+            }
+            s = shape.next_in_body;
+        }
+        Ok(MotionResult {
+            travel: recovered + t.motion * safe,
+            remainder: t.motion * (1.0 - safe),
+            safe_fraction: safe,
+            unsafe_fraction: t_touch,
+            collision_count: count,
+        })
+    }
+}

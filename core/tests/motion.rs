@@ -1,0 +1,172 @@
+//! The motion test (Godot's body_test_motion) against closed forms.
+
+mod common;
+use common::*;
+use maul3d::math::{DVec3, Quat, Vec3};
+use maul3d::{
+    BodyDef, BodyType, Capsule, MotionCollision, MotionTest, QueryFilter, ShapeDef, World,
+};
+
+/// A wall whose face is the plane x = 4.9, a floor at y = 0, and a kinematic capsule
+/// (radius 0.5, standing: segment y ∈ [0.5, 1.5] in its frame) at the origin.
+fn scene() -> (World, maul3d::BodyId) {
+    let mut w = world(false);
+    ground(&mut w, 0.6);
+    let wall = w
+        .create_body(&BodyDef {
+            position: DVec3::new(5.0, 2.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(wall, &ShapeDef::default(), Vec3::new(0.1, 2.0, 10.0))
+        .unwrap();
+    let c = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            position: DVec3::new(0.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_capsule_shape(
+        c,
+        &ShapeDef::default(),
+        &Capsule {
+            center1: Vec3::new(0.0, 0.5, 0.0),
+            center2: Vec3::new(0.0, 1.5, 0.0),
+            radius: 0.5,
+        },
+    )
+    .unwrap();
+    (w, c)
+}
+
+fn empty() -> [MotionCollision; 8] {
+    [MotionCollision {
+        contact: maul3d::ContactPointPair {
+            point_on_query: DVec3::ZERO,
+            point_on_other: DVec3::ZERO,
+            normal: Vec3::ZERO,
+            depth: 0.0,
+            shape: Default::default(),
+            body: Default::default(),
+            velocity: Vec3::ZERO,
+        },
+        local_shape: Default::default(),
+    }; 8]
+}
+
+#[test]
+fn a_capsule_moved_into_a_wall_stops_at_the_wall_minus_the_margin_and_slides_along_it() {
+    let (w, c) = scene();
+    let margin = 0.01;
+    let mut out = empty();
+    // Resting on the floor (touching), moving straight at the wall.
+    let start = DVec3::new(0.0, 0.0005, 0.0);
+    let r = w
+        .test_body_motion(
+            &MotionTest {
+                body: c,
+                position: start,
+                rotation: Quat::IDENTITY,
+                motion: Vec3::new(10.0, 0.0, 0.0),
+                margin,
+                filter: QueryFilter::default(),
+            },
+            &mut out,
+        )
+        .unwrap();
+    // Surface stops `margin` (plus the cast's 1.25–1.6 mm gap) short of x = 4.9.
+    let expected = 4.9 - 0.5 - margin;
+    assert!(
+        (r.travel.x - expected).abs() < 0.003,
+        "travel {:?}",
+        r.travel
+    );
+    assert!(
+        r.travel.y.abs() < 1e-4 && r.safe_fraction < r.unsafe_fraction && r.unsafe_fraction < 1.0
+    );
+    assert!(r.collision_count >= 1);
+    let wall_hit = out[..r.collision_count.min(8)]
+        .iter()
+        .find(|m| m.contact.normal.x < -0.99)
+        .expect("the wall is reported");
+    assert!((wall_hit.contact.point_on_other.x - 4.9).abs() < 1e-3);
+    // Slide: the remainder minus its part into the wall, moving along z.
+    let n = wall_hit.contact.normal;
+    let slide = r.remainder - n * r.remainder.dot(n) + Vec3::new(0.0, 0.0, 3.0);
+    let at = start + r.travel.to_f64();
+    let r2 = w
+        .test_body_motion(
+            &MotionTest {
+                body: c,
+                position: at,
+                rotation: Quat::IDENTITY,
+                motion: slide,
+                margin,
+                filter: QueryFilter::default(),
+            },
+            &mut out,
+        )
+        .unwrap();
+    assert_eq!(
+        r2.safe_fraction, 1.0,
+        "sliding along the wall and floor is free"
+    );
+    assert!((r2.travel.z - 3.0).abs() < 1e-5 && r2.travel.x.abs() < 1e-4);
+}
+
+#[test]
+fn a_capsule_started_overlapping_is_pushed_out() {
+    let (w, c) = scene();
+    let mut out = empty();
+    // 0.2 m into the wall, and 0.05 m into the floor.
+    let r = w
+        .test_body_motion(
+            &MotionTest {
+                body: c,
+                position: DVec3::new(4.6, -0.05, 0.0),
+                rotation: Quat::IDENTITY,
+                motion: Vec3::ZERO,
+                margin: 0.01,
+                filter: QueryFilter::default(),
+            },
+            &mut out,
+        )
+        .unwrap();
+    assert!((r.travel.x + 0.2).abs() < 1e-3, "{:?}", r.travel);
+    assert!((r.travel.y - 0.05).abs() < 1e-3, "{:?}", r.travel);
+}
+
+#[test]
+fn motion_tests_from_four_threads_equal_the_single_threaded_ones() {
+    let (w, c) = scene();
+    let run = |w: &World| {
+        let mut res = Vec::new();
+        for k in 0..40 {
+            let mut out = empty();
+            let motion = Vec3::new(8.0 - k as f32 * 0.1, -0.2, 0.05 * k as f32);
+            let r = w
+                .test_body_motion(
+                    &MotionTest {
+                        body: c,
+                        position: DVec3::new(0.1 * k as f64, 0.02, 0.0),
+                        rotation: Quat::IDENTITY,
+                        motion,
+                        margin: 0.02,
+                        filter: QueryFilter::default(),
+                    },
+                    &mut out,
+                )
+                .unwrap();
+            res.push((r.travel, r.safe_fraction.to_bits(), r.collision_count));
+        }
+        res
+    };
+    let single = run(&w);
+    std::thread::scope(|s| {
+        let hs: Vec<_> = (0..4).map(|_| s.spawn(|| run(&w))).collect();
+        for h in hs {
+            assert_eq!(h.join().unwrap(), single);
+        }
+    });
+}
