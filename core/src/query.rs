@@ -423,3 +423,70 @@ fn shape_contains(w: &World, s: &Shape, b: &Body, point: DVec3) -> bool {
             .all(|pl| pl.distance(p) <= 0.0),
     }
 }
+
+/// A shape cast's hit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShapeCastResult {
+    /// The shape hit.
+    pub shape: ShapeId,
+    /// Its body.
+    pub body: BodyId,
+    /// The hit point on the shape's surface, relative to the world origin.
+    pub point: DVec3,
+    /// The shape's surface normal there, pointing towards the cast shape.
+    pub normal: Vec3,
+    /// Fraction of the translation at which the cast shape comes within about a
+    /// millimetre of the shape (so it may be moved there without touching).
+    pub fraction: f32,
+}
+
+impl World {
+    /// The first shape that `shape`, placed at `position`/`rotation` and moved by
+    /// `translation`, meets (ties: the lower shape slot). A cast that starts touching or
+    /// overlapping a shape hits it at fraction 0.
+    pub fn cast_shape(
+        &self,
+        shape: &QueryShape,
+        position: DVec3,
+        rotation: Quat,
+        translation: Vec3,
+        filter: &QueryFilter,
+    ) -> Result<Option<ShapeCastResult>> {
+        use crate::collide::cast::shape_cast;
+        crate::limits::check_vec_abs(
+            "cast translation",
+            translation,
+            1.0e6,
+            "finite, each |component| <= 1e6",
+        )?;
+        let rotation = rotation.normalize();
+        let probe = self.query_probe(shape, position, rotation)?;
+        let proxy = crate::shape::shape_proxy(&probe, &self.hulls);
+        let local = crate::shape::local_aabb(&probe, &self.hulls, rotation);
+        let swept = DAabb::from_local(position, &local)
+            .union(&DAabb::from_local(position + translation.to_f64(), &local));
+        let xf = Transform::new(Vec3::ZERO, rotation);
+        let mut best: Option<(f32, u32, Vec3, Vec3)> = None;
+        self.for_each_shape_in_slot_order(&swept, |slot| {
+            let s = &self.shapes[slot as usize];
+            if !filter.accepts(s) {
+                return;
+            }
+            let b = &self.bodies[s.body as usize];
+            let other = crate::shape::shape_proxy(s, &self.hulls);
+            let xf_o = Transform::new((b.position - position).to_f32(), b.rotation);
+            let max = best.map_or(1.0, |x| x.0);
+            let c = shape_cast(&other, &xf_o, &proxy, &xf, translation, max);
+            if c.hit && best.is_none_or(|(f, _, _, _)| c.fraction < f) {
+                best = Some((c.fraction, slot, c.point, c.normal));
+            }
+        });
+        Ok(best.map(|(fraction, slot, point, normal)| ShapeCastResult {
+            shape: self.shape_id(slot),
+            body: self.body_id(self.shapes[slot as usize].body),
+            point: position + point.to_f64(),
+            normal,
+            fraction,
+        }))
+    }
+}

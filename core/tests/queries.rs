@@ -353,3 +353,62 @@ fn contact_points_and_rest_info_report_depth_normal_and_collider() {
         .is_none()
     );
 }
+
+#[test]
+fn shape_casts_stop_where_closed_forms_say() {
+    let (w, [sphere, _, _, hull]) = scene();
+    let f = QueryFilter::default();
+    // A ball of radius 0.5 from (0, 2, 0) along +x meets the sphere (radius 1 at x = 10)
+    // when centres are 1.5 apart: x = 8.5, fraction 8.5 / 20 (less the ~1.3 mm gap).
+    let ball = QueryShape::Sphere(Sphere {
+        center: Vec3::ZERO,
+        radius: 0.5,
+    });
+    let r = w
+        .cast_shape(
+            &ball,
+            DVec3::new(0.0, 2.0, 0.0),
+            Quat::IDENTITY,
+            Vec3::new(20.0, 0.0, 0.0),
+            &f,
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(r.shape, sphere);
+    assert!((r.fraction - 8.5 / 20.0).abs() < 2e-4, "{}", r.fraction);
+    assert!((r.normal + Vec3::X).length() < 1e-4);
+    // A box dropped onto the hull's top face (y = -9.5) from y = -5.
+    let b = QueryShape::Box(BoxShape {
+        half: Vec3::splat(0.25),
+        center: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+    });
+    let r = w
+        .cast_shape(
+            &b,
+            DVec3::new(0.1, -5.0, 0.1),
+            Quat::IDENTITY,
+            Vec3::new(0.0, -10.0, 0.0),
+            &f,
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(r.shape, hull);
+    assert!(
+        (r.fraction - (4.5 - 0.25) / 10.0).abs() < 2e-4,
+        "{}",
+        r.fraction
+    );
+    assert!((r.normal - Vec3::Y).length() < 1e-4);
+    assert!(
+        w.cast_shape(
+            &ball,
+            DVec3::new(0.0, 30.0, 0.0),
+            Quat::IDENTITY,
+            Vec3::new(5.0, 0.0, 0.0),
+            &f
+        )
+        .unwrap()
+        .is_none()
+    );
+}
