@@ -7,6 +7,7 @@ use crate::broad_phase::pair_set::PairSet;
 use crate::contact::Contact;
 use crate::error::{Error, Result};
 use crate::id::{BodyId, HullId, ShapeId};
+use crate::joint::{Joint, JointBreakEvent};
 use crate::journal::kind;
 use crate::limits::{MAX_GRAVITY, MAX_SETTING, check_nonneg, check_vec_abs};
 use crate::math::{DVec3, GRID_STEP, POSITION_LIMIT, Vec3};
@@ -30,6 +31,9 @@ pub struct WorldDef {
     pub contact_damping_ratio: f32,
     /// Fastest speed at which overlapping shapes are pushed apart, m/s (default 3).
     pub contact_push_max_speed: f32,
+    /// Damping ratio of rigid joint rows (default 2); their stiffness is twice the contact
+    /// hertz, as Box2D v3's joint softness.
+    pub joint_damping_ratio: f32,
     /// Speed limit of any body, m/s (default 400).
     pub max_linear_speed: f32,
     /// Whether bodies may sleep.
@@ -44,7 +48,10 @@ pub struct WorldDef {
     pub pair_capacity: u32,
     /// Most convex hulls alive at once.
     pub hull_capacity: u32,
-    /// Most contact begin (and, separately, end) events kept per step.
+    /// Most joints alive at once.
+    pub joint_capacity: u32,
+    /// Most contact begin (and, separately, end) events kept per step; also the most
+    /// joint break events.
     pub event_capacity: u32,
     /// Host memory hooks; `None` uses Rust's global allocator.
     pub allocator: Option<HostAllocator>,
@@ -60,6 +67,7 @@ impl Default for WorldDef {
             contact_hertz: 30.0,
             contact_damping_ratio: 10.0,
             contact_push_max_speed: 3.0,
+            joint_damping_ratio: 2.0,
             max_linear_speed: 400.0,
             enable_sleep: true,
             body_capacity: 1024,
@@ -67,6 +75,7 @@ impl Default for WorldDef {
             contact_capacity: 4096,
             pair_capacity: 4096,
             hull_capacity: 32,
+            joint_capacity: 1024,
             event_capacity: 1024,
             allocator: None,
             task_hooks: None,
@@ -114,6 +123,10 @@ pub struct Counters {
     pub dropped_end_events: u32,
     /// Height of the movable-shape tree.
     pub tree_height: u32,
+    /// Joints alive.
+    pub joint_count: u32,
+    /// Joint break events dropped for `event_capacity` in the last step.
+    pub dropped_joint_break_events: u32,
 }
 
 /// Process-wide source of world tags, so ids from one world are refused by another.
@@ -149,6 +162,12 @@ pub struct World {
     pub(crate) hull_free: FixedVec<u32>,
     pub(crate) contacts: FixedVec<Contact>,
     pub(crate) contact_free: FixedVec<u32>,
+    pub(crate) joints: FixedVec<Joint>,
+    /// State: free joint slots, used last-in first-out.
+    pub(crate) joint_free: FixedVec<u32>,
+    /// Scratch for destroying a body's joints in slot order (not state).
+    pub(crate) joint_scratch: FixedVec<u32>,
+    pub(crate) joint_break_events: FixedVec<JointBreakEvent>,
     pub(crate) pair_set: PairSet,
     pub(crate) broad: BroadPhase,
     /// Scratch for restore: one word per slot of every pool (not state).
@@ -165,6 +184,7 @@ pub struct World {
     pub(crate) shape_count: u32,
     pub(crate) contact_count: u32,
     pub(crate) hull_count: u32,
+    pub(crate) joint_count: u32,
 }
 
 /// The def's solver settings and gravity within `crate::limits`.
@@ -192,6 +212,12 @@ pub(crate) fn check_settings(def: &WorldDef) -> Result<()> {
     check_nonneg(
         "contact_push_max_speed",
         def.contact_push_max_speed,
+        MAX_SETTING,
+        e,
+    )?;
+    check_nonneg(
+        "joint_damping_ratio",
+        def.joint_damping_ratio,
         MAX_SETTING,
         e,
     )?;
@@ -226,6 +252,7 @@ impl World {
         check_capacity("contact_capacity", def.contact_capacity, MAX)?;
         check_capacity("pair_capacity", def.pair_capacity, MAX)?;
         check_capacity("hull_capacity", def.hull_capacity, MAX)?;
+        check_capacity("joint_capacity", def.joint_capacity, MAX)?;
         check_capacity("event_capacity", def.event_capacity, MAX)?;
         if let Some(h) = def.task_hooks {
             check_capacity("task_hooks.worker_count", h.worker_count, 1024)?;
@@ -240,6 +267,7 @@ impl World {
         let nc = def.contact_capacity as usize;
         let nh = def.hull_capacity as usize;
         let ne = def.event_capacity as usize;
+        let nj = def.joint_capacity as usize;
         // Each `?` drops what was made before it, freeing it through the same allocator.
         let bodies = FixedVec::with_capacity(nb, alloc, "body_capacity")?;
         let body_free = FixedVec::with_capacity(nb, alloc, "body_capacity")?;
@@ -249,10 +277,14 @@ impl World {
         let hull_free = FixedVec::with_capacity(nh, alloc, "hull_capacity")?;
         let contacts = FixedVec::with_capacity(nc, alloc, "contact_capacity")?;
         let contact_free = FixedVec::with_capacity(nc, alloc, "contact_capacity")?;
+        let joints = FixedVec::with_capacity(nj, alloc, "joint_capacity")?;
+        let joint_free = FixedVec::with_capacity(nj, alloc, "joint_capacity")?;
+        let joint_scratch = FixedVec::with_capacity(nj, alloc, "joint_capacity")?;
+        let joint_break_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
         let pair_set = PairSet::new(nc, alloc)?;
         let broad = BroadPhase::new(ns, def.pair_capacity as usize, nc, alloc)?;
-        let restore_info = FixedVec::filled(nh + nb + ns + nc, 0u64, alloc, "body_capacity")?;
-        let solver = SolverScratch::new(nb, nc, alloc)?;
+        let restore_info = FixedVec::filled(nh + nb + ns + nc + nj, 0u64, alloc, "body_capacity")?;
+        let solver = SolverScratch::new(nb, nc, nj, alloc)?;
         let tasks = Tasks::new(def.task_hooks, nb.max(nc).max(ns), alloc)?;
         let begin_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
         let end_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
@@ -271,6 +303,10 @@ impl World {
             hull_free,
             contacts,
             contact_free,
+            joints,
+            joint_free,
+            joint_scratch,
+            joint_break_events,
             pair_set,
             broad,
             restore_info,
@@ -285,6 +321,7 @@ impl World {
             shape_count: 0,
             contact_count: 0,
             hull_count: 0,
+            joint_count: 0,
         })
     }
 
@@ -346,6 +383,7 @@ impl World {
         c.shape_count = self.shape_count;
         c.contact_count = self.contact_count;
         c.hull_count = self.hull_count;
+        c.joint_count = self.joint_count;
         c.tree_height = self.broad.movable.height();
         c
     }
@@ -404,6 +442,8 @@ impl World {
         self.end_events.clear();
         self.counters.dropped_begin_events = 0;
         self.counters.dropped_end_events = 0;
+        self.joint_break_events.clear();
+        self.counters.dropped_joint_break_events = 0;
 
         let t = Timer::start();
         self.update_pairs();
@@ -577,6 +617,9 @@ impl World {
             + self.hull_free.capacity() * 4
             + self.contacts.capacity() * size_of::<Contact>()
             + self.contact_free.capacity() * 4
+            + self.joints.capacity() * size_of::<Joint>()
+            + (self.joint_free.capacity() + self.joint_scratch.capacity()) * 4
+            + self.joint_break_events.capacity() * size_of::<JointBreakEvent>()
             + self.broad.memory_usage()
             + self.restore_info.capacity() * 8
             + self.solver.memory_usage()

@@ -231,8 +231,8 @@ fn restore_refuses_settings_that_world_new_refuses() {
     let w = harness::fixture();
     let mut snap = vec![0u8; w.snapshot_size()];
     w.snapshot(&mut snap).unwrap();
-    // Payload: six u32 capacities, gravity, four settings, then max_linear_speed.
-    let at = maul3d::SNAPSHOT_HEADER_SIZE + 6 * 4 + 3 * 4 + 4 * 4;
+    // Payload: seven u32 capacities, gravity, four settings, then max_linear_speed.
+    let at = maul3d::SNAPSHOT_HEADER_SIZE + 7 * 4 + 3 * 4 + 4 * 4;
     assert_eq!(snap[at..at + 4], 400.0f32.to_le_bytes());
     snap[at..at + 4].copy_from_slice(&1.16e-40f32.to_le_bytes());
     harness::fix_snapshot(&mut snap);

@@ -287,8 +287,8 @@ fn damaged_snapshots_are_refused_and_change_nothing() {
     assert!(matches!(
         w.restore(&other),
         Err(Error::Version {
-            found: 2,
-            expected: 1
+            found: 3,
+            expected: 2
         })
     ));
     // A world of other capacities is refused too.

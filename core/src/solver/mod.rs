@@ -1,9 +1,10 @@
 //! The soft-step solver (Box2D v3 / Box3D), run once per step.
 //!
-//! Per step: gather the awake set, colour the constraint graph, prepare contacts. Per
-//! substep: integrate velocities, warm start, solve with bias, integrate positions, relax
-//! without bias. After the substeps: restitution, store impulses, write bodies back and
-//! update bounds, then islands and sleep.
+//! Per step: gather the awake set, colour the constraint graph, prepare contacts and
+//! joints. Per substep: integrate velocities, warm start, solve with bias, integrate
+//! positions, relax without bias — joints before contacts in each pass (`crate::joint`).
+//! After the substeps: joint reactions and breaking, restitution, store impulses, write
+//! bodies back and update bounds, then islands and sleep.
 //!
 //! Nothing here is kept from one step to the next except through the world's state: the
 //! awake set is rebuilt in body slot order and the colours are recomputed from the
@@ -17,6 +18,7 @@ use crate::alloc::{FixedVec, WorldAlloc};
 use crate::body::{BodyType, NONE};
 use crate::contact::CONTACT_TOUCHING;
 use crate::error::Result;
+use crate::joint::solver::{JointConstraint, Pass};
 use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
 use crate::profile::Timer;
 use crate::task::Slots;
@@ -140,12 +142,15 @@ pub(crate) struct SolverScratch {
     pub stack: FixedVec<u32>,
     /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
     pub pending: FixedVec<LaneInput>,
+    /// This step's joints, in joint slot order.
+    pub joint_constraints: FixedVec<JointConstraint>,
 }
 
 impl SolverScratch {
     pub(crate) fn new(
         body_capacity: usize,
         contact_capacity: usize,
+        joint_capacity: usize,
         alloc: WorldAlloc,
     ) -> Result<SolverScratch> {
         let words = body_capacity.div_ceil(64);
@@ -178,6 +183,7 @@ impl SolverScratch {
                 alloc,
                 "contact_capacity",
             )?,
+            joint_constraints: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
         })
     }
 
@@ -194,6 +200,7 @@ impl SolverScratch {
             + self.parent.capacity() * 8
             + self.stack.capacity() * 4
             + self.pending.capacity() * size_of::<LaneInput>()
+            + self.joint_constraints.capacity() * size_of::<JointConstraint>()
     }
 }
 
@@ -231,6 +238,9 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let soft = make_soft(contact_hertz, def.contact_damping_ratio, h);
     let static_soft = make_soft(2.0 * contact_hertz, def.contact_damping_ratio, h);
     prepare_contacts(world, soft, static_soft);
+    // Box2D v3's joint softness: twice the contact stiffness.
+    let joint_soft = make_soft(2.0 * contact_hertz, def.joint_damping_ratio, h);
+    crate::joint::solver::prepare_joints(world, h, joint_soft);
     world.profile.prepare = t.elapsed_ms();
 
     let t = Timer::start();
@@ -253,6 +263,17 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
         let single_aux = &c.single.aux[..sn];
         let single_rolling = Slots::new(&mut c.single.rolling[..]);
         let states = Slots::new(&mut s.states[..]);
+        let joint_constraints = &s.joint_constraints[..];
+        let joints = &mut world.joints[..];
+        let solve_pass = Pass {
+            h,
+            inv_h,
+            use_bias: true,
+        };
+        let relax_pass = Pass {
+            use_bias: false,
+            ..solve_pass
+        };
         // One colour's constraints as a parallel-for: they share no dynamic body.
         let per_color = |tasks: &mut crate::task::Tasks,
                          f: &(
@@ -282,15 +303,18 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
             bodies_for_each(tasks, &|st, k| {
                 integrate_velocity(st, &params[k], h, max_speed)
             });
+            crate::joint::solver::warm_start_joints(joint_constraints, joints, &states);
             per_color(tasks, &|c, _| {
                 contact_solver::warm_start(&states, c, &wide_rolling)
             });
             contact_solver::warm_start(&states, single, &single_rolling);
+            crate::joint::solver::solve_joints(joint_constraints, joints, &states, &solve_pass);
             per_color(tasks, &|c, _| {
                 contact_solver::solve::<_, true>(&states, c, &wide_rolling, inv_h, push_max)
             });
             contact_solver::solve::<_, true>(&states, single, &single_rolling, inv_h, push_max);
             bodies_for_each(tasks, &|st, _| integrate_position(st, h, max_rotation));
+            crate::joint::solver::solve_joints(joint_constraints, joints, &states, &relax_pass);
             per_color(tasks, &|c, _| {
                 contact_solver::solve::<_, false>(&states, c, &wide_rolling, inv_h, push_max)
             });
@@ -317,6 +341,8 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
         contact_solver::store_impulses(&contacts, single, single_aux, &single_rolling);
         world.profile.restitution = t.elapsed_ms();
     }
+
+    crate::joint::solver::finish_joints(world, inv_h);
 
     let t = Timer::start();
     finalize_bodies(world, dt);
