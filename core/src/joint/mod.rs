@@ -331,7 +331,7 @@ pub enum JointKind {
 }
 
 impl JointKind {
-    fn tag(&self) -> u8 {
+    pub(crate) fn tag(&self) -> u8 {
         match self {
             JointKind::Spherical => 0,
             JointKind::Revolute(_) => 1,
@@ -414,8 +414,9 @@ pub(crate) struct AxisImpulse {
 }
 
 /// Accumulated impulses of a joint; what each part means depends on the kind (see the
-/// kind's file).
+/// kind's file). `linear` first: a spherical joint's passes read only it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub(crate) struct JointImpulses {
     pub linear: Vec3,
     pub angular: Vec3,

@@ -14,13 +14,15 @@
 //! is future work. The order is a pure function of state, so any thread count gives the
 //! same bits.
 
-use super::{Joint, JointBreakEvent, JointKind};
+use super::{Joint, JointBreakEvent, JointImpulses, JointKind};
 use crate::body::NONE;
 use crate::math::{Mat3, Quat, Transform, Vec3, atan2, clamp, max};
 use crate::solver::BodyState;
 use crate::solver::contact_solver::Softness;
 use crate::task::Slots;
 use crate::world::World;
+
+const SPHERICAL: u8 = 0;
 
 /// Body states of the awake set, as the substep loop shares them.
 pub(crate) type States<'a> = Slots<'a, BodyState>;
@@ -29,8 +31,11 @@ pub(crate) type States<'a> = Slots<'a, BodyState>;
 /// and takes nothing.
 const FIXED: BodyState = BodyState::new(Vec3::ZERO, Vec3::ZERO);
 
-/// One joint prepared for the substeps (not state: rebuilt every step).
+/// One joint prepared for the substeps (not state: rebuilt every step). What every kind
+/// reads comes first, so a spherical joint's passes read only the first four cache lines;
+/// the kind's own settings stay in the joint, its impulses in `SolverScratch::joint_impulses`.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub(crate) struct JointConstraint {
     /// Joint slot.
     pub slot: u32,
@@ -40,6 +45,8 @@ pub(crate) struct JointConstraint {
     /// Whether the body takes impulses (dynamic and awake); kinematic bodies are read.
     pub write_a: bool,
     pub write_b: bool,
+    /// The kind (`JointKind::tag`), so spherical joints never read their joint.
+    pub kind: u8,
     /// Inverse masses per world axis (zero on a locked axis) and world inverse inertias.
     pub ma: Vec3,
     pub mb: Vec3,
@@ -53,10 +60,13 @@ pub(crate) struct JointConstraint {
     pub delta_center: Vec3,
     /// The world's joint softness for rigid rows.
     pub soft: Softness,
-    /// Spring softness per axis (the kind's file says which).
-    pub springs: [Softness; 6],
+    /// The point constraint's effective mass `K⁻¹` for the anchors at the start of the
+    /// step (kinds with a point constraint).
+    pub point_mass: Mat3,
     /// `(I_a⁻¹ + I_b⁻¹)⁻¹`, for kinds with a three-row angular block.
     pub angular_mass: Mat3,
+    /// Spring softness per axis (the kind's file says which).
+    pub springs: [Softness; 6],
 }
 
 /// What a pass does: the substep and whether rigid rows correct position error.
@@ -316,13 +326,13 @@ pub(super) fn solve_pair(
 }
 
 /// The anchors relative to each centre of mass now.
-#[inline]
+#[inline(always)]
 pub(super) fn anchors(c: &JointConstraint, a: &BodyState, b: &BodyState) -> (Vec3, Vec3) {
     (a.dq.rotate(c.frame_a.p), b.dq.rotate(c.frame_b.p))
 }
 
 /// B's anchor minus A's anchor now.
-#[inline]
+#[inline(always)]
 pub(super) fn separation(
     c: &JointConstraint,
     a: &BodyState,
@@ -334,13 +344,13 @@ pub(super) fn separation(
 }
 
 /// The joint frames' axes now, in world orientation.
-#[inline]
+#[inline(always)]
 pub(super) fn frames(c: &JointConstraint, a: &BodyState, b: &BodyState) -> (Quat, Quat) {
     (a.dq * c.frame_a.q, b.dq * c.frame_b.q)
 }
 
 /// Applies a point impulse `l` at the anchors (B gets `+l`).
-#[inline]
+#[inline(always)]
 pub(super) fn apply_point(
     c: &JointConstraint,
     a: &mut BodyState,
@@ -356,7 +366,7 @@ pub(super) fn apply_point(
 }
 
 /// Applies an angular impulse `t` (B gets `+t`).
-#[inline]
+#[inline(always)]
 pub(super) fn apply_angular(c: &JointConstraint, a: &mut BodyState, b: &mut BodyState, t: Vec3) {
     a.w -= c.ia.mul_vec(t);
     b.w += c.ib.mul_vec(t);
@@ -379,13 +389,7 @@ pub(super) fn solve_point(
     } else {
         (Vec3::ZERO, 1.0, 0.0)
     };
-    // K = M_a⁻¹ + M_b⁻¹ + [r_a]ᵀ I_a⁻¹ [r_a] + [r_b]ᵀ I_b⁻¹ [r_b].
-    let sa = Mat3::skew(ra);
-    let sb = Mat3::skew(rb);
-    let k = Mat3::diagonal(c.ma + c.mb)
-        + sa.transpose().mul_mat(&c.ia.mul_mat(&sa))
-        + sb.transpose().mul_mat(&c.ib.mul_mat(&sb));
-    let x = inverse_masked(&k).mul_vec(cdot + bias);
+    let x = c.point_mass.mul_vec(cdot + bias);
     let l = -(x * ms) - *impulse * is;
     *impulse += l;
     apply_point(c, a, b, ra, rb, l);
@@ -483,7 +487,7 @@ pub(super) fn axis_total(i: &super::AxisImpulse) -> f32 {
 // ---------------------------------------------------------------------------------------
 // The passes.
 
-#[inline]
+#[inline(always)]
 fn load(states: &States, k: u32) -> BodyState {
     if k == NONE {
         FIXED
@@ -494,11 +498,26 @@ fn load(states: &States, k: u32) -> BodyState {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn store(states: &States, k: u32, write: bool, st: &BodyState) {
     if write {
         // SAFETY: as in `load`.
         *unsafe { states.get(k as usize) } = *st;
+    }
+}
+
+/// Whether a kind uses the point constraint (a six-DOF joint when all its linear axes are
+/// locked).
+fn has_point(kind: &JointKind) -> bool {
+    match kind {
+        JointKind::Spherical
+        | JointKind::Revolute(_)
+        | JointKind::Weld(_)
+        | JointKind::ConeTwist(_) => true,
+        JointKind::SixDof(s) => s.axes[..3]
+            .iter()
+            .all(|a| a.mode == super::AxisMode::Locked),
+        _ => false,
     }
 }
 
@@ -507,6 +526,7 @@ fn store(states: &States, k: u32, write: bool, st: &BodyState) {
 pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     let s = &mut world.solver;
     s.joint_constraints.clear();
+    s.joint_impulses.clear();
     let bodies = &world.bodies;
     for (slot, j) in world.joints.iter_mut().enumerate() {
         if !j.acts() {
@@ -546,6 +566,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
             index_b: kb,
             write_a,
             write_b,
+            kind: j.kind.tag(),
             ma,
             mb,
             ia,
@@ -557,7 +578,11 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
             soft,
             springs: [Softness::default(); 6],
             angular_mass: Mat3::ZERO,
+            point_mass: Mat3::ZERO,
         };
+        if has_point(&j.kind) {
+            c.point_mass = point_mass(&c);
+        }
         match &j.kind {
             JointKind::Spherical => {}
             JointKind::Revolute(_) => super::revolute::prepare(&mut c, j, h),
@@ -568,9 +593,23 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
             JointKind::SixDof(_) => super::six_dof::prepare(&mut c, j, h),
             JointKind::Wheel(_) => super::wheel::prepare(&mut c, j, h),
         }
-        let ok = s.joint_constraints.push(c);
+        let ok = s.joint_constraints.push(c) && s.joint_impulses.push(j.impulses);
         debug_assert!(ok, "joint constraints hold joint_capacity");
     }
+}
+
+/// The point constraint's `K⁻¹` for the anchors at the start of the step, with
+/// `K = M_a⁻¹ + M_b⁻¹ + [r_a]ᵀ I_a⁻¹ [r_a] + [r_b]ᵀ I_b⁻¹ [r_b]`. Kept for the step, as
+/// Box2D keeps a contact's masses: the rows themselves use the current anchors, so this
+/// only sets how fast the substeps converge, not where to.
+pub(super) fn point_mass(c: &JointConstraint) -> Mat3 {
+    let (ra, rb) = (c.frame_a.p, c.frame_b.p);
+    let sa = Mat3::skew(ra);
+    let sb = Mat3::skew(rb);
+    let k = Mat3::diagonal(c.ma + c.mb)
+        + sa.transpose().mul_mat(&c.ia.mul_mat(&sa))
+        + sb.transpose().mul_mat(&c.ib.mul_mat(&sb));
+    inverse_masked(&k)
 }
 
 /// `(I_a⁻¹ + I_b⁻¹)⁻¹` for the three-row angular blocks.
@@ -579,20 +618,27 @@ pub(super) fn angular_mass(c: &JointConstraint) -> Mat3 {
 }
 
 /// Applies every joint's kept impulses (serially, in joint slot order).
-pub(crate) fn warm_start_joints(cs: &[JointConstraint], joints: &[Joint], states: &States) {
-    for c in cs {
-        let j = &joints[c.slot as usize];
+pub(crate) fn warm_start_joints(
+    cs: &[JointConstraint],
+    impulses: &[JointImpulses],
+    joints: &[Joint],
+    states: &States,
+) {
+    for (c, i) in cs.iter().zip(impulses) {
         let (mut a, mut b) = (load(states, c.index_a), load(states, c.index_b));
-        let i = &j.impulses;
-        match &j.kind {
-            JointKind::Spherical => super::spherical::warm_start(c, i, &mut a, &mut b),
-            JointKind::Revolute(_) => super::revolute::warm_start(c, i, &mut a, &mut b),
-            JointKind::Prismatic(_) => super::prismatic::warm_start(c, i, &mut a, &mut b),
-            JointKind::Weld(_) => super::weld::warm_start(c, i, &mut a, &mut b),
-            JointKind::Distance(_) => super::distance::warm_start(c, i, &mut a, &mut b),
-            JointKind::ConeTwist(_) => super::cone_twist::warm_start(c, i, &mut a, &mut b),
-            JointKind::SixDof(k) => super::six_dof::warm_start(c, k, i, &mut a, &mut b),
-            JointKind::Wheel(_) => super::wheel::warm_start(c, i, &mut a, &mut b),
+        if c.kind == SPHERICAL {
+            super::spherical::warm_start(c, i, &mut a, &mut b);
+        } else {
+            match &joints[c.slot as usize].kind {
+                JointKind::Spherical => super::spherical::warm_start(c, i, &mut a, &mut b),
+                JointKind::Revolute(_) => super::revolute::warm_start(c, i, &mut a, &mut b),
+                JointKind::Prismatic(_) => super::prismatic::warm_start(c, i, &mut a, &mut b),
+                JointKind::Weld(_) => super::weld::warm_start(c, i, &mut a, &mut b),
+                JointKind::Distance(_) => super::distance::warm_start(c, i, &mut a, &mut b),
+                JointKind::ConeTwist(_) => super::cone_twist::warm_start(c, i, &mut a, &mut b),
+                JointKind::SixDof(k) => super::six_dof::warm_start(c, k, i, &mut a, &mut b),
+                JointKind::Wheel(_) => super::wheel::warm_start(c, i, &mut a, &mut b),
+            }
         }
         store(states, c.index_a, c.write_a, &a);
         store(states, c.index_b, c.write_b, &b);
@@ -602,31 +648,34 @@ pub(crate) fn warm_start_joints(cs: &[JointConstraint], joints: &[Joint], states
 /// The solve pass (`p.use_bias`) or the relax pass, serially in joint slot order.
 pub(crate) fn solve_joints(
     cs: &[JointConstraint],
-    joints: &mut [Joint],
+    impulses: &mut [JointImpulses],
+    joints: &[Joint],
     states: &States,
     p: &Pass,
 ) {
-    for c in cs {
-        let j = &mut joints[c.slot as usize];
+    for (c, i) in cs.iter().zip(impulses.iter_mut()) {
         let (mut a, mut b) = (load(states, c.index_a), load(states, c.index_b));
-        let i = &mut j.impulses;
-        match &j.kind {
-            JointKind::Spherical => super::spherical::solve(c, i, &mut a, &mut b, p),
-            JointKind::Revolute(k) => super::revolute::solve(c, k, i, &mut a, &mut b, p),
-            JointKind::Prismatic(k) => super::prismatic::solve(c, k, i, &mut a, &mut b, p),
-            JointKind::Weld(k) => super::weld::solve(c, k, i, &mut a, &mut b, p),
-            JointKind::Distance(k) => super::distance::solve(c, k, i, &mut a, &mut b, p),
-            JointKind::ConeTwist(k) => super::cone_twist::solve(c, k, i, &mut a, &mut b, p),
-            JointKind::SixDof(k) => super::six_dof::solve(c, k, i, &mut a, &mut b, p),
-            JointKind::Wheel(k) => super::wheel::solve(c, k, i, &mut a, &mut b, p),
+        if c.kind == SPHERICAL {
+            super::spherical::solve(c, i, &mut a, &mut b, p);
+        } else {
+            match &joints[c.slot as usize].kind {
+                JointKind::Spherical => super::spherical::solve(c, i, &mut a, &mut b, p),
+                JointKind::Revolute(k) => super::revolute::solve(c, k, i, &mut a, &mut b, p),
+                JointKind::Prismatic(k) => super::prismatic::solve(c, k, i, &mut a, &mut b, p),
+                JointKind::Weld(k) => super::weld::solve(c, k, i, &mut a, &mut b, p),
+                JointKind::Distance(k) => super::distance::solve(c, k, i, &mut a, &mut b, p),
+                JointKind::ConeTwist(k) => super::cone_twist::solve(c, k, i, &mut a, &mut b, p),
+                JointKind::SixDof(k) => super::six_dof::solve(c, k, i, &mut a, &mut b, p),
+                JointKind::Wheel(k) => super::wheel::solve(c, k, i, &mut a, &mut b, p),
+            }
         }
         store(states, c.index_a, c.write_a, &a);
         store(states, c.index_b, c.write_b, &b);
     }
 }
 
-/// After the substeps, in joint slot order: each joint's reaction (its impulses per
-/// substep over the substep), then breaking — a joint whose reaction passes its
+/// After the substeps, in joint slot order: each joint keeps its impulses (state), its
+/// reaction (the impulses per substep over the substep), then breaking — a joint whose reaction passes its
 /// threshold is marked broken, drops its impulses, lets its bodies collide again and
 /// reports one event (up to `event_capacity`; the rest are counted).
 pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
@@ -639,6 +688,7 @@ pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
         let (a, b) = (get(c.index_a), get(c.index_b));
         let slot = c.slot;
         let j = &mut world.joints[slot as usize];
+        j.impulses = world.solver.joint_impulses[k];
         let i = &j.impulses;
         let (force, torque) = match &j.kind {
             JointKind::Spherical => (i.linear, Vec3::ZERO),

@@ -165,7 +165,7 @@ impl World {
                 if j.acts() {
                     let other = j.edges[edge ^ 1].body;
                     let ob = &mut self.bodies[other as usize];
-                    if ob.body_type == BodyType::Dynamic && !ob.awake {
+                    if ob.body_type == BodyType::Dynamic && ob.enabled && !ob.awake {
                         ob.awake = true;
                         ob.sleep_time = 0.0;
                         let ok = stack.push(other);
@@ -219,7 +219,7 @@ impl World {
                 if j.acts() {
                     let other = j.edges[edge ^ 1].body;
                     let ob = &mut self.bodies[other as usize];
-                    if ob.body_type == BodyType::Dynamic && ob.awake {
+                    if ob.body_type == BodyType::Dynamic && ob.enabled && ob.awake {
                         put_to_sleep(ob);
                         let ok = stack.push(other);
                         debug_assert!(ok);

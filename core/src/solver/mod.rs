@@ -142,8 +142,9 @@ pub(crate) struct SolverScratch {
     pub stack: FixedVec<u32>,
     /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
     pub pending: FixedVec<LaneInput>,
-    /// This step's joints, in joint slot order.
+    /// This step's joints, in joint slot order, and their impulses during the step.
     pub joint_constraints: FixedVec<JointConstraint>,
+    pub joint_impulses: FixedVec<crate::joint::JointImpulses>,
 }
 
 impl SolverScratch {
@@ -184,6 +185,7 @@ impl SolverScratch {
                 "contact_capacity",
             )?,
             joint_constraints: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_impulses: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
         })
     }
 
@@ -201,6 +203,7 @@ impl SolverScratch {
             + self.stack.capacity() * 4
             + self.pending.capacity() * size_of::<LaneInput>()
             + self.joint_constraints.capacity() * size_of::<JointConstraint>()
+            + self.joint_impulses.capacity() * size_of::<crate::joint::JointImpulses>()
     }
 }
 
@@ -264,7 +267,8 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
         let single_rolling = Slots::new(&mut c.single.rolling[..]);
         let states = Slots::new(&mut s.states[..]);
         let joint_constraints = &s.joint_constraints[..];
-        let joints = &mut world.joints[..];
+        let joint_impulses = &mut s.joint_impulses[..];
+        let joints = &world.joints[..];
         let solve_pass = Pass {
             h,
             inv_h,
@@ -303,18 +307,35 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
             bodies_for_each(tasks, &|st, k| {
                 integrate_velocity(st, &params[k], h, max_speed)
             });
-            crate::joint::solver::warm_start_joints(joint_constraints, joints, &states);
+            crate::joint::solver::warm_start_joints(
+                joint_constraints,
+                joint_impulses,
+                joints,
+                &states,
+            );
             per_color(tasks, &|c, _| {
                 contact_solver::warm_start(&states, c, &wide_rolling)
             });
             contact_solver::warm_start(&states, single, &single_rolling);
-            crate::joint::solver::solve_joints(joint_constraints, joints, &states, &solve_pass);
+            crate::joint::solver::solve_joints(
+                joint_constraints,
+                joint_impulses,
+                joints,
+                &states,
+                &solve_pass,
+            );
             per_color(tasks, &|c, _| {
                 contact_solver::solve::<_, true>(&states, c, &wide_rolling, inv_h, push_max)
             });
             contact_solver::solve::<_, true>(&states, single, &single_rolling, inv_h, push_max);
             bodies_for_each(tasks, &|st, _| integrate_position(st, h, max_rotation));
-            crate::joint::solver::solve_joints(joint_constraints, joints, &states, &relax_pass);
+            crate::joint::solver::solve_joints(
+                joint_constraints,
+                joint_impulses,
+                joints,
+                &states,
+                &relax_pass,
+            );
             per_color(tasks, &|c, _| {
                 contact_solver::solve::<_, false>(&states, c, &wide_rolling, inv_h, push_max)
             });
