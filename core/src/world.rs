@@ -455,7 +455,8 @@ impl World {
 
         crate::solver::solve(self, dt, substeps);
 
-        self.step_index += 1;
+        // Wraps rather than overflows: a restored step count may be any u64.
+        self.step_index = self.step_index.wrapping_add(1);
         self.profile.step = total.elapsed_ms();
         self.rec(kind::STEP, |e| {
             e.f32(dt);

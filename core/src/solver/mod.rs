@@ -219,6 +219,15 @@ pub(crate) fn make_soft(hertz: f32, zeta: f32, h: f32) -> Softness {
     }
     let omega = 2.0 * crate::math::PI * hertz;
     let a1 = 2.0 * zeta + h * omega;
+    if a1 == 0.0 {
+        // A stiffness so small (and no damping) that h·ω underflowed: the limit of the
+        // coefficients as ω → 0, a row that applies nothing (ω / a1 would be ∞ · 0 = NaN).
+        return Softness {
+            bias_rate: 0.0,
+            mass_scale: 0.0,
+            impulse_scale: 1.0,
+        };
+    }
     let a2 = h * omega * a1;
     let a3 = 1.0 / (1.0 + a2);
     Softness {
