@@ -100,7 +100,7 @@ pub(super) fn solve(
         let x = c.angular_mass.mul_vec(b.w - a.w);
         let old = i.angular;
         let mut new = old - x;
-        let max = k.max_friction_torque * p.h;
+        let max = crate::math::min(k.max_friction_torque * p.h, crate::limits::MAX_IMPULSE);
         let len = new.length();
         if len > max {
             new *= max / len;

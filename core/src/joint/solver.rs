@@ -9,6 +9,11 @@
 //! relax pass; springs keep their own softness in both; a limit not yet reached is
 //! speculative (it allows the motion that closes the gap in one substep, no more).
 //!
+//! Bounded by construction, whatever the input: every accumulated impulse stays within
+//! `MAX_IMPULSE` and every velocity a row writes within `MAX_VELOCITY` (the ranges calls
+//! and snapshots accept), and the inverses give zero rather than infinity, so even a joint
+//! torn apart by absurd settings cannot overflow into NaN.
+//!
 //! Joints are solved one after another in joint slot order, before the contact colours,
 //! on the stepping thread: there are far fewer joints than contacts, and colouring them
 //! is future work. The order is a pure function of state, so any thread count gives the
@@ -16,7 +21,8 @@
 
 use super::{Joint, JointBreakEvent, JointImpulses, JointKind};
 use crate::body::NONE;
-use crate::math::{Mat3, Quat, Transform, Vec3, atan2, clamp, max};
+use crate::limits::{MAX_IMPULSE, MAX_VELOCITY, clamp_abs};
+use crate::math::{Mat3, Quat, Transform, Vec3, atan2, clamp, max, min};
 use crate::solver::BodyState;
 use crate::solver::contact_solver::Softness;
 use crate::task::Slots;
@@ -75,6 +81,19 @@ pub(crate) struct Pass {
     pub h: f32,
     pub inv_h: f32,
     pub use_bias: bool,
+}
+
+/// An accumulated impulse held within `±MAX_IMPULSE`.
+#[inline(always)]
+fn bound(x: f32) -> f32 {
+    clamp(x, -MAX_IMPULSE, MAX_IMPULSE)
+}
+
+/// A body's velocities held within `±MAX_VELOCITY` after an impulse.
+#[inline(always)]
+fn bound_velocity(st: &mut BodyState) {
+    st.v = clamp_abs(st.v, MAX_VELOCITY);
+    st.w = clamp_abs(st.w, MAX_VELOCITY);
 }
 
 /// Box2D's soft coefficients for a spring (see `crate::solver::make_soft`).
@@ -150,7 +169,12 @@ impl Row {
     #[inline]
     fn mass(&self, c: &JointConstraint) -> f32 {
         let k = self.k(c, self);
-        if k > 0.0 { 1.0 / k } else { 0.0 }
+        // A normal k keeps 1 / k finite.
+        if k >= f32::MIN_POSITIVE && k.is_finite() {
+            1.0 / k
+        } else {
+            0.0
+        }
     }
 
     /// Applies impulse `l` along the row: B gets `+l`, A `−l`.
@@ -161,6 +185,8 @@ impl Row {
         a.w -= c.ia.mul_vec(self.ang_a * l);
         b.v += c.mb.mul_elements(p);
         b.w += c.ib.mul_vec(self.ang_b * l);
+        bound_velocity(a);
+        bound_velocity(b);
     }
 
     /// A spring towards `pos` = 0, soft in both passes.
@@ -176,8 +202,9 @@ impl Row {
         let cdot = self.speed(a, b);
         let bias = soft.bias_rate * pos;
         let l = -soft.mass_scale * self.mass(c) * (cdot + bias) - soft.impulse_scale * *impulse;
-        *impulse += l;
-        self.apply(c, a, b, l);
+        let old = *impulse;
+        *impulse = bound(old + l);
+        self.apply(c, a, b, *impulse - old);
     }
 
     /// A velocity motor towards `target`, its accumulated impulse within `±max_impulse`.
@@ -193,7 +220,8 @@ impl Row {
         let cdot = self.speed(a, b) - target;
         let l = -self.mass(c) * cdot;
         let old = *impulse;
-        *impulse = clamp(old + l, -max_impulse, max_impulse);
+        let max = min(max_impulse, MAX_IMPULSE);
+        *impulse = clamp(old + l, -max, max);
         self.apply(c, a, b, *impulse - old);
     }
 
@@ -210,7 +238,7 @@ impl Row {
         let (bias, ms, is) = limit_terms(&c.soft, pos, p);
         let cdot = self.speed(a, b);
         let l = -self.mass(c) * ms * (cdot + bias) - is * *impulse;
-        let new = max(*impulse + l, 0.0);
+        let new = clamp(*impulse + l, 0.0, MAX_IMPULSE);
         let l = new - *impulse;
         *impulse = new;
         self.apply(c, a, b, l);
@@ -230,7 +258,7 @@ impl Row {
         let (bias, ms, is) = limit_terms(&c.soft, pos, p);
         let cdot = -self.speed(a, b);
         let l = -self.mass(c) * ms * (cdot + bias) - is * *impulse;
-        let new = max(*impulse + l, 0.0);
+        let new = clamp(*impulse + l, 0.0, MAX_IMPULSE);
         let l = new - *impulse;
         *impulse = new;
         self.apply(c, a, b, -l);
@@ -249,8 +277,9 @@ impl Row {
         let (bias, ms, is) = rigid_terms(&c.soft, pos, p.use_bias);
         let cdot = self.speed(a, b);
         let l = -self.mass(c) * ms * (cdot + bias) - is * *impulse;
-        *impulse += l;
-        self.apply(c, a, b, l);
+        let old = *impulse;
+        *impulse = bound(old + l);
+        self.apply(c, a, b, *impulse - old);
     }
 }
 
@@ -263,13 +292,20 @@ fn solve2(k11: f32, k12: f32, k22: f32, r1: f32, r2: f32) -> (f32, f32) {
         (true, false) => (r1 / k11, 0.0),
         (false, true) => (0.0, r2 / k22),
         (true, true) => {
-            let det = k11 * k22 - k12 * k12;
+            // Scaled by the largest entry so the determinant neither overflows nor
+            // vanishes for very heavy or very light bodies.
+            let s = max(k11, k22);
+            let inv_s = 1.0 / s;
+            let (a, b, d) = (k11 * inv_s, k12 * inv_s, k22 * inv_s);
+            let det = a * d - b * b;
             if det > 0.0 {
-                let inv = 1.0 / det;
-                (inv * (k22 * r1 - k12 * r2), inv * (k11 * r2 - k12 * r1))
-            } else {
-                (0.0, 0.0)
+                let inv = inv_s / det;
+                let x = (inv * (d * r1 - b * r2), inv * (a * r2 - b * r1));
+                if x.0.is_finite() && x.1.is_finite() {
+                    return x;
+                }
             }
+            (0.0, 0.0)
         }
     }
 }
@@ -280,7 +316,7 @@ fn solve2(k11: f32, k12: f32, k22: f32, r1: f32, r2: f32) -> (f32, f32) {
 pub(super) fn inverse_masked(k: &Mat3) -> Mat3 {
     let free = [k.cx.x > 0.0, k.cy.y > 0.0, k.cz.z > 0.0];
     if free == [true; 3] {
-        return k.inverse();
+        return inverse_scaled(k);
     }
     let one = |f: bool| if f { 1.0 } else { 0.0 };
     let mask = Vec3::new(one(free[0]), one(free[1]), one(free[2]));
@@ -291,12 +327,28 @@ pub(super) fn inverse_masked(k: &Mat3) -> Mat3 {
         pick(free[1], k.cy, Vec3::Y),
         pick(free[2], k.cz, Vec3::Z),
     );
-    let inv = m.inverse();
+    let inv = inverse_scaled(&m);
     Mat3::from_cols(
         inv.cx.mul_elements(mask) * mask.x,
         inv.cy.mul_elements(mask) * mask.y,
         inv.cz.mul_elements(mask) * mask.z,
     )
+}
+
+/// The inverse of `k`, computed on `k` scaled by its largest entry so the determinant
+/// neither overflows nor becomes subnormal for very heavy or light bodies; zero when that
+/// is singular or the result is not finite.
+fn inverse_scaled(k: &Mat3) -> Mat3 {
+    let s = max(
+        k.cx.abs().max_element(),
+        max(k.cy.abs().max_element(), k.cz.abs().max_element()),
+    );
+    if !(s >= f32::MIN_POSITIVE && s.is_finite()) {
+        return Mat3::ZERO;
+    }
+    let inv_s = 1.0 / s;
+    let inv = k.scale(inv_s).inverse().scale(inv_s);
+    if inv.is_valid() { inv } else { Mat3::ZERO }
 }
 
 /// Two rows solved together (perpendicular axes of a slider, a hinge's two locked
@@ -317,12 +369,11 @@ pub(super) fn solve_pair(
     let cd1 = r1.speed(a, b) + bias1;
     let cd2 = r2.speed(a, b) + bias2;
     let (x1, x2) = solve2(r1.k(c, r1), r1.k(c, r2), r2.k(c, r2), cd1, cd2);
-    let l1 = -ms * x1 - is * *impulse.0;
-    let l2 = -ms * x2 - is * *impulse.1;
-    *impulse.0 += l1;
-    *impulse.1 += l2;
-    r1.apply(c, a, b, l1);
-    r2.apply(c, a, b, l2);
+    let (old1, old2) = (*impulse.0, *impulse.1);
+    *impulse.0 = bound(old1 - ms * x1 - is * old1);
+    *impulse.1 = bound(old2 - ms * x2 - is * old2);
+    r1.apply(c, a, b, *impulse.0 - old1);
+    r2.apply(c, a, b, *impulse.1 - old2);
 }
 
 /// The anchors relative to each centre of mass now.
@@ -363,6 +414,8 @@ pub(super) fn apply_point(
     a.w -= c.ia.mul_vec(ra.cross(l));
     b.v += c.mb.mul_elements(l);
     b.w += c.ib.mul_vec(rb.cross(l));
+    bound_velocity(a);
+    bound_velocity(b);
 }
 
 /// Applies an angular impulse `t` (B gets `+t`).
@@ -370,6 +423,8 @@ pub(super) fn apply_point(
 pub(super) fn apply_angular(c: &JointConstraint, a: &mut BodyState, b: &mut BodyState, t: Vec3) {
     a.w -= c.ia.mul_vec(t);
     b.w += c.ib.mul_vec(t);
+    bound_velocity(a);
+    bound_velocity(b);
 }
 
 /// The point constraint: the anchors coincide (three rows solved as one block).
@@ -390,9 +445,9 @@ pub(super) fn solve_point(
         (Vec3::ZERO, 1.0, 0.0)
     };
     let x = c.point_mass.mul_vec(cdot + bias);
-    let l = -(x * ms) - *impulse * is;
-    *impulse += l;
-    apply_point(c, a, b, ra, rb, l);
+    let old = *impulse;
+    *impulse = clamp_abs(old - x * ms - old * is, MAX_IMPULSE);
+    apply_point(c, a, b, ra, rb, *impulse - old);
 }
 
 /// Warm-starts the point constraint.
@@ -433,9 +488,9 @@ pub(super) fn solve_angular_lock(
         (Vec3::ZERO, 1.0, 0.0)
     };
     let x = c.angular_mass.mul_vec(cdot + bias);
-    let l = -(x * ms) - *impulse * is;
-    *impulse += l;
-    apply_angular(c, a, b, l);
+    let old = *impulse;
+    *impulse = clamp_abs(old - x * ms - old * is, MAX_IMPULSE);
+    apply_angular(c, a, b, *impulse - old);
 }
 
 /// The two rows of a hinge about the frames' z axis: B's z axis stays along A's. The
