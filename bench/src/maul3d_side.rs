@@ -3,9 +3,13 @@
 //! Behind the `maul3d-side` feature until the World API lands in `core`.
 
 use crate::Engine;
-use crate::scenes::{BodyKind, Geometry, Scene};
-use maul3d::math::Vec3;
-use maul3d::{BodyDef, BodyId, BodyType, ShapeDef, World, WorldDef};
+use crate::scenes::{BodyDesc, BodyKind, Geometry, JointDesc, JointShape, Rain, Scene};
+use maul3d::math::{DVec3, Quat, Transform, Vec3};
+use maul3d::{
+    BodyDef, BodyId, BodyType, ConeTwistJoint, Filter, HullId, JointDef, JointKind, RevoluteJoint,
+    ShapeDef, World, WorldDef,
+};
+use std::collections::VecDeque;
 
 /// A Maul3D world holding one scene.
 pub struct Maul3dEngine {
@@ -14,6 +18,10 @@ pub struct Maul3dEngine {
     substeps: u32,
     /// Ids in creation order, so the checksum sums in a fixed order.
     bodies: Vec<BodyId>,
+    /// The rain's groups alive, oldest first, and how many were spawned.
+    rain: Option<(Rain, VecDeque<Vec<BodyId>>, usize)>,
+    hulls: Vec<HullId>,
+    steps: usize,
     /// Sum of every step's profile (all steps but the first), and how many.
     profile: maul3d::Profile,
     profiled_steps: u32,
@@ -24,19 +32,164 @@ fn capacity<T: TryFrom<usize>>(n: usize, what: &str) -> T {
     T::try_from(n).unwrap_or_else(|_| panic!("{what} {n} does not fit the world def"))
 }
 
+/// The rotation taking unit vector `from` to unit vector `to` (not opposite).
+fn rotation_between(from: Vec3, to: Vec3) -> Quat {
+    let c = from.cross(to);
+    Quat::new(c.x, c.y, c.z, 1.0 + from.dot(to)).normalize()
+}
+
+/// Creates a body and its shapes at `origin + desc.position`.
+fn create_body(world: &mut World, hulls: &[HullId], desc: &BodyDesc, origin: DVec3) -> BodyId {
+    let body_type = match desc.kind {
+        BodyKind::Static => BodyType::Static,
+        BodyKind::Kinematic => BodyType::Kinematic,
+        BodyKind::Dynamic => BodyType::Dynamic,
+    };
+    let body = world
+        .create_body(&BodyDef {
+            body_type,
+            position: origin + desc.position,
+            ..Default::default()
+        })
+        .expect("body fits the world");
+    for shape in &desc.shapes {
+        let def = ShapeDef {
+            density: shape.density,
+            friction: shape.friction,
+            filter: Filter {
+                category_bits: shape.filter.category as u64,
+                mask_bits: shape.filter.mask as u64,
+                group_index: 0,
+            },
+            ..Default::default()
+        };
+        match shape.geometry {
+            Geometry::Box { half } => world.create_box_shape(body, &def, half),
+            Geometry::Hull { index } => world.create_hull_shape(body, &def, hulls[index]),
+            Geometry::Sphere { radius } => world.create_sphere_shape(
+                body,
+                &def,
+                &maul3d::Sphere {
+                    center: Vec3::ZERO,
+                    radius,
+                },
+            ),
+            Geometry::Capsule { a, b, radius } => world.create_capsule_shape(
+                body,
+                &def,
+                &maul3d::Capsule {
+                    center1: a,
+                    center2: b,
+                    radius,
+                },
+            ),
+        }
+        .expect("shape fits the world");
+    }
+    if desc.linear_velocity != Vec3::ZERO || desc.angular_velocity != Vec3::ZERO {
+        world
+            .set_body_velocity(body, desc.linear_velocity, desc.angular_velocity)
+            .expect("velocity is valid");
+    }
+    body
+}
+
+/// Creates a joint between bodies at rest with identity rotations, its frame at
+/// `origin + desc.anchor`.
+fn create_joint(world: &mut World, a: BodyId, b: BodyId, desc: &JointDesc, origin: DVec3) {
+    let anchor = origin + desc.anchor;
+    let (rotation, kind) = match desc.kind {
+        JointShape::Spherical => (Quat::IDENTITY, JointKind::Spherical),
+        JointShape::Cone { swing, twist } => (
+            rotation_between(Vec3::X, desc.axis),
+            JointKind::ConeTwist(ConeTwistJoint {
+                swing_limit: swing,
+                twist_lower: -twist,
+                twist_upper: twist,
+                max_friction_torque: 0.0,
+            }),
+        ),
+        JointShape::Hinge { lower, upper } => (
+            rotation_between(Vec3::Z, desc.axis),
+            JointKind::Revolute(RevoluteJoint {
+                enable_limit: true,
+                lower,
+                upper,
+                ..Default::default()
+            }),
+        ),
+    };
+    let frame = |body: BodyId| {
+        let p = world.body_position(body).expect("body is alive");
+        Transform::new((anchor - p).to_f32(), rotation)
+    };
+    let (local_frame_a, local_frame_b) = (frame(a), frame(b));
+    world
+        .create_joint(&JointDef {
+            body_a: a,
+            body_b: b,
+            local_frame_a,
+            local_frame_b,
+            kind,
+            ..Default::default()
+        })
+        .expect("joint fits the world");
+}
+
+impl Maul3dEngine {
+    /// The rain's calls before a step: a new group every `period` steps, the oldest
+    /// destroyed past `max_groups`.
+    fn rain(&mut self) {
+        let Some((rain, groups, spawned)) = self.rain.as_mut() else {
+            return;
+        };
+        if !self.steps.is_multiple_of(rain.period) {
+            return;
+        }
+        let g = *spawned;
+        *spawned += 1;
+        let mut group = Vec::new();
+        for r in 0..rain.group_size {
+            let origin = rain.origin(g, r);
+            let bones: Vec<BodyId> = rain
+                .ragdoll
+                .bones
+                .iter()
+                .map(|b| create_body(&mut self.world, &self.hulls, b, origin))
+                .collect();
+            for j in &rain.ragdoll.joints {
+                create_joint(&mut self.world, bones[j.body_a], bones[j.body_b], j, origin);
+            }
+            group.extend(bones);
+        }
+        groups.push_back(group);
+        if groups.len() > rain.max_groups {
+            // Destroying a body destroys its joints.
+            for b in groups.pop_front().expect("a group") {
+                self.world.destroy_body(b).expect("body is alive");
+            }
+        }
+    }
+}
+
 impl Engine for Maul3dEngine {
     fn build(scene: &Scene) -> Self {
-        let shapes = scene.shape_count();
+        let rain_bodies = scene.rain.as_ref().map_or(0, |r| r.max_bodies());
+        let shapes = scene.shape_count() + rain_bodies;
         // Fixed capacities: contacts per shape in a settled pile stay under 8 (Box3D gives
         // the washer 60,000 for 8,000 cubes); broad-phase pairs also count near misses.
         let def = WorldDef {
             gravity: scene.gravity,
             enable_sleep: scene.enable_sleep,
-            body_capacity: capacity(scene.bodies.len(), "body count"),
+            body_capacity: capacity(scene.bodies.len() + rain_bodies, "body count"),
             shape_capacity: capacity(shapes, "shape count"),
             contact_capacity: capacity(8 * shapes + 1024, "contact capacity"),
             pair_capacity: capacity(16 * shapes + 1024, "pair capacity"),
             hull_capacity: capacity(scene.hulls.len().max(1), "hull count"),
+            joint_capacity: capacity(
+                (scene.joints.len() + scene.rain.as_ref().map_or(0, |r| r.max_joints())).max(1),
+                "joint count",
+            ),
             ..Default::default()
         };
         let mut world = World::new(&def).expect("world def is valid");
@@ -47,38 +200,19 @@ impl Engine for Maul3dEngine {
             .map(|points| world.create_hull(points).expect("scene hull is valid"))
             .collect();
 
-        let mut bodies = Vec::with_capacity(scene.bodies.len());
-        for desc in &scene.bodies {
-            let body_type = match desc.kind {
-                BodyKind::Static => BodyType::Static,
-                BodyKind::Kinematic => BodyType::Kinematic,
-                BodyKind::Dynamic => BodyType::Dynamic,
-            };
-            let body = world
-                .create_body(&BodyDef {
-                    body_type,
-                    position: desc.position,
-                    ..Default::default()
-                })
-                .expect("body fits the world");
-            for shape in &desc.shapes {
-                let def = ShapeDef {
-                    density: shape.density,
-                    friction: shape.friction,
-                    ..Default::default()
-                };
-                match shape.geometry {
-                    Geometry::Box { half } => world.create_box_shape(body, &def, half),
-                    Geometry::Hull { index } => world.create_hull_shape(body, &def, hulls[index]),
-                }
-                .expect("shape fits the world");
-            }
-            if desc.linear_velocity != Vec3::ZERO || desc.angular_velocity != Vec3::ZERO {
-                world
-                    .set_body_velocity(body, desc.linear_velocity, desc.angular_velocity)
-                    .expect("velocity is valid");
-            }
-            bodies.push(body);
+        let bodies: Vec<BodyId> = scene
+            .bodies
+            .iter()
+            .map(|desc| create_body(&mut world, &hulls, desc, DVec3::ZERO))
+            .collect();
+        for j in &scene.joints {
+            create_joint(
+                &mut world,
+                bodies[j.body_a],
+                bodies[j.body_b],
+                j,
+                DVec3::ZERO,
+            );
         }
 
         Maul3dEngine {
@@ -86,12 +220,17 @@ impl Engine for Maul3dEngine {
             dt: scene.dt,
             substeps: scene.substeps,
             bodies,
+            rain: scene.rain.clone().map(|r| (r, VecDeque::new(), 0)),
+            hulls,
+            steps: 0,
             profile: maul3d::Profile::default(),
             profiled_steps: 0,
         }
     }
 
     fn step(&mut self) {
+        self.rain();
+        self.steps += 1;
         self.world
             .step(self.dt, self.substeps)
             .expect("step succeeds");
@@ -132,12 +271,17 @@ impl Engine for Maul3dEngine {
     }
 
     fn body_count(&self) -> usize {
-        self.bodies.len()
+        self.world.body_count() as usize
     }
 
     fn checksum(&self) -> f64 {
+        let rain = self
+            .rain
+            .iter()
+            .flat_map(|(_, groups, _)| groups.iter().flatten());
         self.bodies
             .iter()
+            .chain(rain)
             .map(|&b| self.world.body_position(b).expect("body is alive").y)
             .sum()
     }

@@ -1,8 +1,10 @@
 //! A scene built into Rapier 0.36 and stepped with its minimal loop.
 
 use crate::Engine;
-use crate::scenes::{BodyKind, Geometry, Scene};
+use crate::scenes::{BodyDesc, BodyKind, Geometry, JointDesc, JointShape, Rain, Scene};
+use maul3d::math::DVec3;
 use rapier3d::prelude::*;
+use std::collections::VecDeque;
 
 /// Rapier's sets and pipeline for one scene.
 pub struct RapierEngine {
@@ -20,10 +22,165 @@ pub struct RapierEngine {
     ccd: CCDSolver,
     /// Handles in creation order, so the checksum sums in a fixed order.
     handles: Vec<RigidBodyHandle>,
+    hulls: Vec<SharedShape>,
+    /// The rain's groups alive, oldest first, and how many were spawned.
+    rain: Option<(Rain, VecDeque<Vec<RigidBodyHandle>>, usize)>,
+    steps: usize,
 }
 
 fn to_rapier(v: maul3d::math::Vec3) -> Vector {
     Vector::new(v.x, v.y, v.z)
+}
+
+/// The rotation taking unit vector `from` to unit vector `to` (not opposite).
+fn rotation_between(from: Vector, to: Vector) -> Rotation {
+    let c = from.cross(to);
+    Rotation::from_xyzw(c.x, c.y, c.z, 1.0 + from.dot(to)).normalize()
+}
+
+fn to_vector(p: DVec3) -> Vector {
+    Vector::new(p.x as f32, p.y as f32, p.z as f32)
+}
+
+/// Inserts a body and its colliders at `origin + desc.position`.
+fn insert_body(
+    bodies: &mut RigidBodySet,
+    colliders: &mut ColliderSet,
+    hulls: &[SharedShape],
+    desc: &BodyDesc,
+    origin: DVec3,
+    can_sleep: bool,
+) -> RigidBodyHandle {
+    let builder = match desc.kind {
+        BodyKind::Static => RigidBodyBuilder::fixed(),
+        BodyKind::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
+        BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
+    };
+    let body = builder
+        .translation(to_vector(origin + desc.position))
+        .linvel(to_rapier(desc.linear_velocity))
+        .angvel(to_rapier(desc.angular_velocity))
+        .can_sleep(can_sleep)
+        .build();
+    let handle = bodies.insert(body);
+    for shape in &desc.shapes {
+        let geometry = match shape.geometry {
+            Geometry::Box { half } => SharedShape::cuboid(half.x, half.y, half.z),
+            Geometry::Hull { index } => hulls[index].clone(),
+            Geometry::Sphere { radius } => SharedShape::ball(radius),
+            Geometry::Capsule { a, b, radius } => {
+                SharedShape::capsule(to_rapier(a), to_rapier(b), radius)
+            }
+        };
+        let groups = InteractionGroups::new(
+            Group::from_bits_truncate(shape.filter.category),
+            Group::from_bits_truncate(shape.filter.mask),
+            InteractionTestMode::And,
+        );
+        let collider = ColliderBuilder::new(geometry)
+            .density(shape.density)
+            .friction(shape.friction)
+            .collision_groups(groups)
+            .build();
+        colliders.insert_with_parent(collider, handle, bodies);
+    }
+    handle
+}
+
+/// Inserts a joint between two bodies at rest with identity rotations (contacts between
+/// them off, as Maul3D's `collide_connected` false).
+fn insert_joint(
+    bodies: &RigidBodySet,
+    joints: &mut ImpulseJointSet,
+    a: RigidBodyHandle,
+    b: RigidBodyHandle,
+    desc: &JointDesc,
+    origin: DVec3,
+) {
+    let anchor = to_vector(origin + desc.anchor);
+    let (pa, pb) = (bodies[a].translation(), bodies[b].translation());
+    let axis = to_rapier(desc.axis);
+    let joint: GenericJoint = match desc.kind {
+        JointShape::Spherical => SphericalJointBuilder::new()
+            .local_anchor1(anchor - pa)
+            .local_anchor2(anchor - pb)
+            .contacts_enabled(false)
+            .build()
+            .into(),
+        JointShape::Cone { swing, twist } => {
+            // Twist about the frame's x axis, swing limited about y and z.
+            let q = rotation_between(Vector::X, axis);
+            SphericalJointBuilder::new()
+                .local_frame1(Pose::from_parts(anchor - pa, q))
+                .local_frame2(Pose::from_parts(anchor - pb, q))
+                .limits(JointAxis::AngX, [-twist, twist])
+                .limits(JointAxis::AngY, [-swing, swing])
+                .limits(JointAxis::AngZ, [-swing, swing])
+                .contacts_enabled(false)
+                .build()
+                .into()
+        }
+        JointShape::Hinge { lower, upper } => RevoluteJointBuilder::new(axis)
+            .local_anchor1(anchor - pa)
+            .local_anchor2(anchor - pb)
+            .limits([lower, upper])
+            .contacts_enabled(false)
+            .build()
+            .into(),
+    };
+    joints.insert(a, b, joint, true);
+}
+
+impl RapierEngine {
+    /// The rain's calls before a step (as the Maul3D side's).
+    fn rain(&mut self) {
+        let Some((rain, groups, spawned)) = self.rain.as_mut() else {
+            return;
+        };
+        if !self.steps.is_multiple_of(rain.period) {
+            return;
+        }
+        let g = *spawned;
+        *spawned += 1;
+        let mut group = Vec::new();
+        for r in 0..rain.group_size {
+            let origin = rain.origin(g, r);
+            let bones: Vec<RigidBodyHandle> = rain
+                .ragdoll
+                .bones
+                .iter()
+                .map(|b| {
+                    insert_body(
+                        &mut self.bodies,
+                        &mut self.colliders,
+                        &self.hulls,
+                        b,
+                        origin,
+                        true,
+                    )
+                })
+                .collect();
+            for j in &rain.ragdoll.joints {
+                let (a, b) = (bones[j.body_a], bones[j.body_b]);
+                insert_joint(&self.bodies, &mut self.impulse_joints, a, b, j, origin);
+            }
+            group.extend(bones);
+        }
+        groups.push_back(group);
+        if groups.len() > rain.max_groups {
+            for h in groups.pop_front().expect("a group") {
+                self.bodies.remove(
+                    h,
+                    &mut self.islands,
+                    &mut self.colliders,
+                    &mut self.impulse_joints,
+                    &mut self.multibody_joints,
+                    &mut self.soft_bodies,
+                    true,
+                );
+            }
+        }
+    }
 }
 
 impl Engine for RapierEngine {
@@ -48,33 +205,24 @@ impl Engine for RapierEngine {
 
         let mut bodies = RigidBodySet::new();
         let mut colliders = ColliderSet::new();
-        let mut handles = Vec::with_capacity(scene.bodies.len());
-        for desc in &scene.bodies {
-            let builder = match desc.kind {
-                BodyKind::Static => RigidBodyBuilder::fixed(),
-                BodyKind::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
-                BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
-            };
-            let p = desc.position;
-            let body = builder
-                .translation(Vector::new(p.x as f32, p.y as f32, p.z as f32))
-                .linvel(to_rapier(desc.linear_velocity))
-                .angvel(to_rapier(desc.angular_velocity))
-                .can_sleep(scene.enable_sleep)
-                .build();
-            let handle = bodies.insert(body);
-            for shape in &desc.shapes {
-                let geometry = match shape.geometry {
-                    Geometry::Box { half } => SharedShape::cuboid(half.x, half.y, half.z),
-                    Geometry::Hull { index } => hulls[index].clone(),
-                };
-                let collider = ColliderBuilder::new(geometry)
-                    .density(shape.density)
-                    .friction(shape.friction)
-                    .build();
-                colliders.insert_with_parent(collider, handle, &mut bodies);
-            }
-            handles.push(handle);
+        let handles: Vec<RigidBodyHandle> = scene
+            .bodies
+            .iter()
+            .map(|desc| {
+                insert_body(
+                    &mut bodies,
+                    &mut colliders,
+                    &hulls,
+                    desc,
+                    DVec3::ZERO,
+                    scene.enable_sleep,
+                )
+            })
+            .collect();
+        let mut impulse_joints = ImpulseJointSet::new();
+        for j in &scene.joints {
+            let (a, b) = (handles[j.body_a], handles[j.body_b]);
+            insert_joint(&bodies, &mut impulse_joints, a, b, j, DVec3::ZERO);
         }
 
         RapierEngine {
@@ -86,15 +234,20 @@ impl Engine for RapierEngine {
             narrow_phase: NarrowPhase::new(),
             bodies,
             colliders,
-            impulse_joints: ImpulseJointSet::new(),
+            impulse_joints,
             multibody_joints: MultibodyJointSet::new(),
             soft_bodies: SoftBodySet::new(),
             ccd: CCDSolver::new(),
             handles,
+            hulls,
+            rain: scene.rain.clone().map(|r| (r, VecDeque::new(), 0)),
+            steps: 0,
         }
     }
 
     fn step(&mut self) {
+        self.rain();
+        self.steps += 1;
         self.pipeline.step(
             self.gravity,
             &self.params,
@@ -117,8 +270,13 @@ impl Engine for RapierEngine {
     }
 
     fn checksum(&self) -> f64 {
+        let rain = self
+            .rain
+            .iter()
+            .flat_map(|(_, groups, _)| groups.iter().flatten());
         self.handles
             .iter()
+            .chain(rain)
             .map(|&h| self.bodies[h].translation().y as f64)
             .sum()
     }

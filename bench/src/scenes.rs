@@ -53,12 +53,9 @@ impl SceneName {
     }
 
     /// The feature Maul3D still lacks for this scene, or `None` when it can be built.
+    /// (Rain falls on a box ground until meshes exist.)
     pub fn missing_feature(self) -> Option<&'static str> {
-        match self {
-            // Rain's ragdolls are capsules held by joints; its mesh waits on meshes too.
-            SceneName::JointGrid | SceneName::Rain => Some("joints"),
-            _ => None,
-        }
+        None
     }
 
     /// The scene description, or the missing feature's name for scenes not built yet.
@@ -66,9 +63,10 @@ impl SceneName {
         match self {
             SceneName::LargePyramid => Ok(large_pyramid()),
             SceneName::ManyPyramids => Ok(many_pyramids()),
+            SceneName::JointGrid => Ok(joint_grid()),
             SceneName::ConvexPile => Ok(convex_pile()),
             SceneName::Washer => Ok(washer()),
-            SceneName::JointGrid | SceneName::Rain => Err(self.missing_feature().unwrap_or("")),
+            SceneName::Rain => Ok(rain()),
         }
     }
 }
@@ -97,6 +95,129 @@ pub enum Geometry {
         /// Index into [`Scene::hulls`].
         index: usize,
     },
+    /// A sphere at the body origin.
+    Sphere {
+        /// Radius.
+        radius: f32,
+    },
+    /// A capsule between two points of the body frame.
+    Capsule {
+        /// One end of the segment.
+        a: Vec3,
+        /// The other end.
+        b: Vec3,
+        /// Radius.
+        radius: f32,
+    },
+}
+
+/// A shape's collision filter: two shapes collide when each one's category is in the
+/// other's mask (Box3D's rule, Rapier's memberships and filter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FilterDesc {
+    /// Categories the shape belongs to.
+    pub category: u32,
+    /// Categories it collides with.
+    pub mask: u32,
+}
+
+impl FilterDesc {
+    /// Category 1, colliding with everything.
+    pub const DEFAULT: FilterDesc = FilterDesc {
+        category: 1,
+        mask: u32::MAX,
+    };
+}
+
+/// What a joint constrains. Every joint's bodies start with identity rotations, so its
+/// frame is given in world space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum JointShape {
+    /// Ball and socket.
+    Spherical,
+    /// Ball with a cone of half-angle `swing` around `axis` and twist within ±`twist`
+    /// about it.
+    Cone {
+        /// Half-angle of the swing cone, radians.
+        swing: f32,
+        /// Largest twist either way, radians.
+        twist: f32,
+    },
+    /// Hinge about `axis` with the angle within `[lower, upper]`.
+    Hinge {
+        /// Lowest angle, radians.
+        lower: f32,
+        /// Highest angle, radians.
+        upper: f32,
+    },
+}
+
+/// A joint between two bodies of a scene; their shapes do not collide with each other.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointDesc {
+    /// Index of the first body (in `Scene::bodies`, or in a ragdoll's bones).
+    pub body_a: usize,
+    /// Index of the second body.
+    pub body_b: usize,
+    /// The joint's anchor in world space (or relative to a ragdoll's origin).
+    pub anchor: DVec3,
+    /// The cone's twist axis or the hinge's axis (unit, world space).
+    pub axis: Vec3,
+    /// What it constrains.
+    pub kind: JointShape,
+}
+
+/// A ragdoll's bones (positions relative to its feet) and joints (between bones).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ragdoll {
+    /// The bones, dynamic capsules, in creation order.
+    pub bones: Vec<BodyDesc>,
+    /// The joints, between bone indices, anchors relative to the feet.
+    pub joints: Vec<JointDesc>,
+}
+
+/// Bodies created and destroyed while the scene runs: every `period` steps (from the
+/// first) a group of `group_size` ragdolls falls from `height` over the next cell of a
+/// `cells` × `cells` grid of `cell_size` m, and once more than `max_groups` groups live the
+/// oldest is destroyed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rain {
+    /// Steps between groups.
+    pub period: usize,
+    /// Ragdolls per group.
+    pub group_size: usize,
+    /// Groups alive at most.
+    pub max_groups: usize,
+    /// Cells per side of the grid.
+    pub cells: usize,
+    /// Cell size, m.
+    pub cell_size: f32,
+    /// Height the ragdolls' feet start at, m.
+    pub height: f32,
+    /// The ragdoll.
+    pub ragdoll: Ragdoll,
+}
+
+impl Rain {
+    /// Where ragdoll `r` of group `g` starts (its feet).
+    pub fn origin(&self, g: usize, r: usize) -> DVec3 {
+        let cell = g % (self.cells * self.cells);
+        let (cx, cz) = (cell % self.cells, cell / self.cells);
+        let half = 0.5 * self.cells as f32 * self.cell_size;
+        let x = (cx as f32 + 0.5) * self.cell_size - half + 1.2 * r as f32 - 1.2;
+        let z = (cz as f32 + 0.5) * self.cell_size - half + 0.4 * r as f32;
+        DVec3::new(x as f64, (self.height + 1.5 * r as f32) as f64, z as f64)
+    }
+
+    /// Bodies alive at most at once.
+    pub fn max_bodies(&self) -> usize {
+        (self.max_groups + 1) * self.group_size * self.ragdoll.bones.len()
+    }
+
+    /// Joints alive at most at once.
+    pub fn max_joints(&self) -> usize {
+        (self.max_groups + 1) * self.group_size * self.ragdoll.joints.len()
+    }
 }
 
 /// One shape on a body.
@@ -108,6 +229,8 @@ pub struct ShapeDesc {
     pub density: f32,
     /// Coulomb friction coefficient.
     pub friction: f32,
+    /// Collision filter.
+    pub filter: FilterDesc,
 }
 
 /// One body and its shapes.
@@ -144,6 +267,10 @@ pub struct Scene {
     pub hulls: Vec<Vec<Vec3>>,
     /// Bodies, in creation order.
     pub bodies: Vec<BodyDesc>,
+    /// Joints, created after the bodies, in this order.
+    pub joints: Vec<JointDesc>,
+    /// Ragdolls spawned and destroyed while the scene runs, if any.
+    pub rain: Option<Rain>,
 }
 
 impl Scene {
@@ -162,6 +289,8 @@ impl Scene {
             enable_sleep,
             hulls: Vec::new(),
             bodies: Vec::new(),
+            joints: Vec::new(),
+            rain: None,
         }
     }
 
@@ -196,7 +325,139 @@ fn shape(geometry: Geometry, density: f32) -> ShapeDesc {
         geometry,
         density,
         friction: FRICTION,
+        filter: FilterDesc::DEFAULT,
     }
+}
+
+/// 100 × 100 spheres (radius 0.4), the top row static, each joined by spherical joints to
+/// the one above and the one before it (19,800 joints; the 99 of the top row join two
+/// static bodies: accepted and inert); spheres never collide with each other (category 2,
+/// mask !2). 100 steps, sleep off, no ground.
+pub fn joint_grid() -> Scene {
+    let mut scene = Scene::new(SceneName::JointGrid, 100, false);
+    let n = 100;
+    let ball = ShapeDesc {
+        filter: FilterDesc {
+            category: 2,
+            mask: !2,
+        },
+        ..shape(Geometry::Sphere { radius: 0.4 }, DENSITY)
+    };
+    for k in 0..n {
+        for i in 0..n {
+            let index = k * n + i;
+            scene.bodies.push(BodyDesc {
+                kind: if i == 0 {
+                    BodyKind::Static
+                } else {
+                    BodyKind::Dynamic
+                },
+                position: DVec3::new(k as f64, -(i as f64), 0.0),
+                linear_velocity: Vec3::ZERO,
+                angular_velocity: Vec3::ZERO,
+                shapes: vec![ball],
+            });
+            if i > 0 {
+                scene.joints.push(JointDesc {
+                    body_a: index - 1,
+                    body_b: index,
+                    anchor: DVec3::new(k as f64, 0.5 - i as f64, 0.0),
+                    axis: Vec3::X,
+                    kind: JointShape::Spherical,
+                });
+            }
+            if k > 0 {
+                scene.joints.push(JointDesc {
+                    body_a: index - n,
+                    body_b: index,
+                    anchor: DVec3::new(k as f64 - 0.5, -(i as f64), 0.0),
+                    axis: Vec3::X,
+                    kind: JointShape::Spherical,
+                });
+            }
+        }
+    }
+    scene
+}
+
+/// A human of 14 capsule bones standing at the origin (feet at y = 0): cone-twist spine,
+/// neck, shoulders and hips, hinged elbows, knees and ankles.
+pub fn ragdoll() -> Ragdoll {
+    let mut bones = Vec::new();
+    let mut bone = |x: f32, y: f32, z: f32, a: Vec3, b: Vec3, radius: f32| {
+        bones.push(BodyDesc {
+            kind: BodyKind::Dynamic,
+            position: Vec3::new(x, y, z).to_f64(),
+            linear_velocity: Vec3::ZERO,
+            angular_velocity: Vec3::ZERO,
+            shapes: vec![shape(Geometry::Capsule { a, b, radius }, DENSITY)],
+        });
+        bones.len() - 1
+    };
+    let up = |h: f32| (Vec3::new(0.0, -h, 0.0), Vec3::new(0.0, h, 0.0));
+    let mut upright = |x: f32, y: f32, h: f32, r: f32| {
+        let (a, b) = up(h);
+        bone(x, y, 0.0, a, b, r)
+    };
+    let pelvis = upright(0.0, 1.0, 0.05, 0.12);
+    let spine = upright(0.0, 1.2, 0.05, 0.11);
+    let chest = upright(0.0, 1.42, 0.07, 0.13);
+    let head = upright(0.0, 1.72, 0.04, 0.1);
+    let arm_l = upright(-0.24, 1.36, 0.1, 0.05);
+    let fore_l = upright(-0.24, 1.06, 0.1, 0.045);
+    let arm_r = upright(0.24, 1.36, 0.1, 0.05);
+    let fore_r = upright(0.24, 1.06, 0.1, 0.045);
+    let thigh_l = upright(-0.1, 0.7, 0.14, 0.07);
+    let shin_l = upright(-0.1, 0.3, 0.14, 0.055);
+    let thigh_r = upright(0.1, 0.7, 0.14, 0.07);
+    let shin_r = upright(0.1, 0.3, 0.14, 0.055);
+    let (fa, fb) = (Vec3::new(0.0, 0.0, -0.06), Vec3::new(0.0, 0.0, 0.06));
+    let foot_l = bone(-0.1, 0.05, 0.05, fa, fb, 0.045);
+    let foot_r = bone(0.1, 0.05, 0.05, fa, fb, 0.045);
+    let joint = |a: usize, b: usize, x: f32, y: f32, axis: Vec3, kind: JointShape| JointDesc {
+        body_a: a,
+        body_b: b,
+        anchor: Vec3::new(x, y, 0.0).to_f64(),
+        axis,
+        kind,
+    };
+    let cone = |swing: f32, twist: f32| JointShape::Cone { swing, twist };
+    let hinge = |lower: f32, upper: f32| JointShape::Hinge { lower, upper };
+    let (down, upward) = (Vec3::new(0.0, -1.0, 0.0), Vec3::Y);
+    let joints = vec![
+        joint(pelvis, spine, 0.0, 1.1, upward, cone(0.4, 0.3)),
+        joint(spine, chest, 0.0, 1.31, upward, cone(0.4, 0.3)),
+        joint(chest, head, 0.0, 1.6, upward, cone(0.5, 0.6)),
+        joint(chest, arm_l, -0.24, 1.5, down, cone(1.4, 0.8)),
+        joint(chest, arm_r, 0.24, 1.5, down, cone(1.4, 0.8)),
+        joint(arm_l, fore_l, -0.24, 1.21, Vec3::X, hinge(0.0, 2.2)),
+        joint(arm_r, fore_r, 0.24, 1.21, Vec3::X, hinge(0.0, 2.2)),
+        joint(pelvis, thigh_l, -0.1, 0.88, down, cone(1.0, 0.4)),
+        joint(pelvis, thigh_r, 0.1, 0.88, down, cone(1.0, 0.4)),
+        joint(thigh_l, shin_l, -0.1, 0.5, Vec3::X, hinge(-2.2, 0.0)),
+        joint(thigh_r, shin_r, 0.1, 0.5, Vec3::X, hinge(-2.2, 0.0)),
+        joint(shin_l, foot_l, -0.1, 0.1, Vec3::X, hinge(-0.6, 0.6)),
+        joint(shin_r, foot_r, 0.1, 0.1, Vec3::X, hinge(-0.6, 0.6)),
+    ];
+    Ragdoll { bones, joints }
+}
+
+/// Box3D's rain in spirit: groups of three ragdolls falling every 8 steps over the cells
+/// of a 10 × 10 grid of 15 m, the oldest group destroyed once 20 are alive, onto a box
+/// ground (Box3D's is a mesh). 400 steps, sleep on.
+pub fn rain() -> Scene {
+    let mut scene = Scene::new(SceneName::Rain, 400, true);
+    scene.add_ground(Vec3::new(80.0, 1.0, 80.0));
+    scene.rain = Some(Rain {
+        period: 8,
+        group_size: 3,
+        max_groups: 20,
+        cells: 10,
+        cell_size: 15.0,
+        height: 8.0,
+        ragdoll: ragdoll(),
+    });
+    scene
 }
 
 /// 5,050 cubes (half 0.5, density 100) in a pyramid wall of base 100; 200 steps, sleep off.
@@ -403,6 +664,11 @@ mod tests {
 
     #[test]
     fn scenes_have_the_documented_body_counts() {
+        let grid = joint_grid();
+        assert_eq!(dynamic_count(&grid), 9900);
+        assert_eq!(grid.joints.len(), 19_800);
+        let doll = ragdoll();
+        assert_eq!((doll.bones.len(), doll.joints.len()), (14, 13));
         assert_eq!(dynamic_count(&large_pyramid()), 5050);
         assert_eq!(dynamic_count(&many_pyramids()), 10_780);
         assert_eq!(dynamic_count(&convex_pile()), 5120);

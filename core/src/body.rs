@@ -204,6 +204,11 @@ pub(crate) struct Body {
     /// list order never shapes a result (it is only walked to find or wake neighbours).
     pub contact_head: u32,
     pub contact_count: u32,
+    /// Joints of this body, as joint keys `(joint << 1) | edge`. Not state, like the
+    /// contact list: walked to find or wake neighbours and to filter pairs, never in an
+    /// order that shapes a result.
+    pub joint_head: u32,
+    pub joint_count: u32,
 }
 
 impl Body {
@@ -241,6 +246,8 @@ impl Body {
             shape_count: 0,
             contact_head: NONE,
             contact_count: 0,
+            joint_head: NONE,
+            joint_count: 0,
         }
     }
 
@@ -390,9 +397,11 @@ impl World {
         Ok(id)
     }
 
-    /// Destroys a body, its shapes and contacts; bodies it touched wake up.
+    /// Destroys a body, its joints (in ascending joint slot order), shapes and contacts;
+    /// bodies it touched or was joined to wake up.
     pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
         let slot = self.body_slot(id)? as u32;
+        self.destroy_body_joints(slot);
         self.destroy_body_contacts(slot, None, true);
         let mut s = self.bodies[slot as usize].shape_head;
         while s != NONE {

@@ -4,7 +4,7 @@
 use crate::contact::CONTACT_TOUCHING;
 use crate::fp;
 use crate::geometry::{Capsule, Sphere};
-use crate::id::{BodyId, ShapeId};
+use crate::id::{BodyId, JointId, ShapeId};
 use crate::math::{DAabb, DVec3, Quat, Vec3};
 use crate::shape::ShapeGeometry;
 use crate::world::World;
@@ -46,6 +46,8 @@ pub struct DebugDrawOptions {
     pub contacts: bool,
     /// Shapes' enlarged bounds.
     pub bounds: bool,
+    /// Joints: each body's joint frame.
+    pub joints: bool,
 }
 
 impl Default for DebugDrawOptions {
@@ -54,6 +56,7 @@ impl Default for DebugDrawOptions {
             shapes: true,
             contacts: false,
             bounds: false,
+            joints: false,
         }
     }
 }
@@ -79,6 +82,17 @@ pub trait DebugDraw {
     /// A shape's enlarged bounds.
     fn bounds(&mut self, shape: ShapeId, aabb: &DAabb) {
         let _ = (shape, aabb);
+    }
+    /// A joint: its frame on body A and on body B in the world (they coincide when the
+    /// joint is satisfied), and whether it has broken.
+    fn joint(
+        &mut self,
+        joint: JointId,
+        frame_a: (DVec3, Quat),
+        frame_b: (DVec3, Quat),
+        broken: bool,
+    ) {
+        let _ = (joint, frame_a, frame_b, broken);
     }
 }
 
@@ -159,6 +173,23 @@ impl World {
                         draw.contact(point, c.normal, p.separation, p.normal_impulse)
                     });
                 }
+            }
+        }
+        if options.joints {
+            for (slot, j) in self.joints.iter().enumerate() {
+                if !j.alive {
+                    continue;
+                }
+                let frame = |body: u32, f: &crate::math::Transform| {
+                    let b = &self.bodies[body as usize];
+                    (
+                        b.position + b.rotation.rotate(f.p).to_f64(),
+                        b.rotation * f.q,
+                    )
+                };
+                let (fa, fb) = (frame(j.body_a, &j.frame_a), frame(j.body_b, &j.frame_b));
+                let id = self.joint_id(slot as u32);
+                fp::call_host(host, || draw.joint(id, fa, fb, j.broken));
             }
         }
     }

@@ -50,3 +50,7 @@ define_id!(
     /// A convex hull shared by any number of hull shapes.
     HullId
 );
+define_id!(
+    /// A joint between two bodies.
+    JointId
+);

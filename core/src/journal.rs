@@ -70,6 +70,25 @@ pub(crate) mod kind {
     pub const SHIFT_ORIGIN: u16 = 51;
     pub const SET_GRAVITY: u16 = 52;
     pub const ENABLE_SLEEP: u16 = 53;
+    // Joints: 60–79 (`crate::joint`; replayed by `World::replay_joint`).
+    pub const CREATE_JOINT: u16 = 60;
+    pub const DESTROY_JOINT: u16 = 61;
+    pub const SET_JOINT_MOTOR_SPEED: u16 = 62;
+    pub const SET_JOINT_MAX_MOTOR_FORCE: u16 = 63;
+    pub const SET_JOINT_ENABLE_MOTOR: u16 = 64;
+    pub const SET_JOINT_ENABLE_LIMIT: u16 = 65;
+    pub const SET_JOINT_LIMITS: u16 = 66;
+    pub const SET_JOINT_ENABLE_SPRING: u16 = 67;
+    pub const SET_JOINT_SPRING: u16 = 68;
+    pub const SET_DISTANCE_LENGTH: u16 = 69;
+    pub const SET_DISTANCE_RANGE: u16 = 70;
+    pub const SET_JOINT_BREAK_THRESHOLDS: u16 = 71;
+    pub const SET_JOINT_COLLIDE_CONNECTED: u16 = 72;
+    pub const SET_JOINT_USER_DATA: u16 = 73;
+    pub const SET_CONE_SWING_LIMIT: u16 = 74;
+    pub const SET_WELD_SPRING: u16 = 75;
+    pub const SET_SIX_DOF_AXIS: u16 = 76;
+    pub const SET_JOINT_DAMPING_RATIO: u16 = 77;
 }
 
 /// A running (or stopped) journal.
@@ -608,6 +627,7 @@ impl World {
                 let v = d.bool()?;
                 self.enable_sleep(v);
             }
+            60..=79 => self.replay_joint(kind, d)?,
             _ => return Err(Error::Format("unknown record kind")),
         }
         Ok(())

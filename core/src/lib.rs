@@ -38,6 +38,7 @@ mod explosion;
 pub mod fp;
 pub mod geometry;
 pub mod id;
+pub mod joint;
 mod journal;
 pub mod limits;
 pub mod math;
@@ -60,7 +61,11 @@ pub use error::{Error, Result};
 pub use events::{BodyMoveEvent, ContactHitEvent};
 pub use explosion::ExplosionDef;
 pub use geometry::{Capsule, MassData, Sphere};
-pub use id::{BodyId, HullId, ShapeId};
+pub use id::{BodyId, HullId, JointId, ShapeId};
+pub use joint::{
+    AxisMode, ConeTwistJoint, DistanceJoint, JointBreakEvent, JointDef, JointKind, PrismaticJoint,
+    RevoluteJoint, SixDofAxis, SixDofJoint, WeldJoint, WheelJoint,
+};
 pub use journal::{
     CONTAINER_HEADER_SIZE, CONTAINER_REVISION, JournalInfo, ReplayView, TAPE_HEADER_SIZE,
     TAPE_MAJOR, TAPE_MINOR, decode_replay, describe_journal, encode_replay, encoded_replay_size,

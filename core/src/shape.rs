@@ -254,6 +254,16 @@ pub(crate) fn shape_extent(shape: &Shape, hulls: &[HullSlot], center: Vec3) -> f
     }
 }
 
+/// The centre of a shape's volume in its body's frame.
+pub(crate) fn shape_centroid(shape: &Shape, hulls: &[HullSlot]) -> Vec3 {
+    match &shape.geometry {
+        ShapeGeometry::Sphere(s) => s.center,
+        ShapeGeometry::Capsule(c) => (c.center1 + c.center2) * 0.5,
+        ShapeGeometry::Box(b) => b.center,
+        ShapeGeometry::Hull(h) => hulls[*h as usize].hull.view().centroid,
+    }
+}
+
 /// How thin a shape is: the radius of the largest ball it surely contains (a fast-motion
 /// threshold for continuous collision).
 pub(crate) fn shape_min_extent(shape: &Shape, hulls: &[HullSlot]) -> f32 {

@@ -5,8 +5,9 @@
 //! hash and the snapshot. It holds everything that shapes the future — settings and
 //! capacities, step count, origin, every id pool with its generations and free list,
 //! bodies, shapes, hull points, contacts with their manifolds, impulses and SAT caches,
-//! the broad phase's fat bounds and move buffer, sleep timers — and nothing that can be
-//! recomputed from it (mass, inertia, hull topology, trees, body shape and contact lists,
+//! joints with their settings, impulses, last reactions and broken flags, the broad
+//! phase's fat bounds and move buffer, sleep timers — and nothing that can be recomputed
+//! from it (mass, inertia, hull topology, trees, body shape, contact and joint lists,
 //! islands, colours) or that only observes (events, counters, profile). Host data (user
 //! data) follows the state in a snapshot but is not hashed.
 //!
@@ -20,12 +21,16 @@ use crate::error::{Error, Result};
 use crate::geometry::hull::{BoxHull, Hull, MAX_HULL_POINTS};
 use crate::geometry::{Capsule, MassData, Sphere};
 use crate::id::BodyId;
+use crate::joint::{
+    Joint, decode_impulses, decode_kind, decode_transform, encode_impulses, encode_kind,
+    encode_transform,
+};
 use crate::math::{DAabb, DVec3, Mat3, POSITION_LIMIT, Quat, Vec3};
 use crate::shape::{BoxShape, Filter, HullSlot, Shape, ShapeGeometry};
 use crate::world::{Fnv, World, WorldDef};
 
 /// Layout revision of snapshots: bumped on any change to the encoding.
-pub const SNAPSHOT_REVISION: u32 = 2;
+pub const SNAPSHOT_REVISION: u32 = 3;
 const MAGIC: [u8; 8] = *b"M3SNAPSH";
 /// Bytes before the payload: magic, revision, header size, payload size, checksum.
 pub const SNAPSHOT_HEADER_SIZE: usize = 32;
@@ -140,12 +145,14 @@ fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
     e.u32(d.hull_capacity);
     e.u32(d.event_capacity);
     e.u32(d.sensor_capacity);
+    e.u32(d.joint_capacity);
     e.vec3(d.gravity);
     e.f32(d.restitution_threshold);
     e.f32(d.contact_hertz);
     e.f32(d.contact_damping_ratio);
     e.f32(d.contact_push_max_speed);
     e.f32(d.max_linear_speed);
+    e.f32(d.joint_damping_ratio);
     e.bool(d.enable_sleep);
     e.f32(d.hit_event_threshold);
 }
@@ -304,6 +311,27 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
     for &k in w.sensor_pairs.iter() {
         e.u64(k);
     }
+    e.u32(w.joints.len() as u32);
+    for j in w.joints.iter() {
+        e.u32(j.generation);
+        e.bool(j.alive);
+        if !j.alive {
+            continue;
+        }
+        e.u32(j.body_a);
+        e.u32(j.body_b);
+        encode_transform(e, &j.frame_a);
+        encode_transform(e, &j.frame_b);
+        e.bool(j.collide_connected);
+        e.f32(j.break_force);
+        e.f32(j.break_torque);
+        encode_kind(e, &j.kind);
+        e.bool(j.broken);
+        encode_impulses(e, &j.kind, &j.impulses);
+        e.vec3(j.reaction_force);
+        e.vec3(j.reaction_torque);
+    }
+    e.free_list(&w.joint_free);
 }
 
 fn encode_host_data<S: Sink>(w: &World, e: &mut Enc<S>) {
@@ -312,6 +340,9 @@ fn encode_host_data<S: Sink>(w: &World, e: &mut Enc<S>) {
     }
     for s in w.shapes.iter().filter(|s| s.alive) {
         e.u64(s.user_data);
+    }
+    for j in w.joints.iter().filter(|j| j.alive) {
+        e.u64(j.user_data);
     }
 }
 
@@ -409,12 +440,14 @@ fn decode_def(d: &mut Dec) -> Result<WorldDef> {
         hull_capacity: d.u32()?,
         event_capacity: d.u32()?,
         sensor_capacity: d.u32()?,
+        joint_capacity: d.u32()?,
         gravity: d.vec3()?,
         restitution_threshold: d.f32()?,
         contact_hertz: d.f32()?,
         contact_damping_ratio: d.f32()?,
         contact_push_max_speed: d.f32()?,
         max_linear_speed: d.f32()?,
+        joint_damping_ratio: d.f32()?,
         enable_sleep: d.bool()?,
         hit_event_threshold: d.f32()?,
         ..WorldDef::default()
@@ -677,7 +710,8 @@ impl World {
             && def.pair_capacity == self.def.pair_capacity
             && def.hull_capacity == self.def.hull_capacity
             && def.event_capacity == self.def.event_capacity
-            && def.sensor_capacity == self.def.sensor_capacity;
+            && def.sensor_capacity == self.def.sensor_capacity
+            && def.joint_capacity == self.def.joint_capacity;
         if !same {
             return Err(Error::State(
                 "restore needs a world with the snapshot's capacities (see def_from_snapshot)",
@@ -698,13 +732,15 @@ impl World {
         let hc = self.def.hull_capacity as usize;
         let bc = self.def.body_capacity as usize;
         let sc = self.def.shape_capacity as usize;
+        let cc = self.def.contact_capacity as usize;
         let info = &mut self.restore_info;
         for w in info.iter_mut() {
             *w = 0;
         }
         let (hull_info, rest) = info.split_at_mut(hc);
         let (body_info, rest) = rest.split_at_mut(bc);
-        let (shape_info, contact_info) = rest.split_at_mut(sc);
+        let (shape_info, rest) = rest.split_at_mut(sc);
+        let (contact_info, joint_info) = rest.split_at_mut(cc);
 
         // Hulls: content; the topology is rebuilt (and must build).
         let hull_len = d.u32()? as usize;
@@ -1016,6 +1052,50 @@ impl World {
         }
 
         // Host data: user data of live bodies, then of live shapes.
+        // Joints.
+        let joint_len = d.u32()? as usize;
+        check(
+            joint_len <= joint_info.len(),
+            "more joint slots than the capacity",
+        )?;
+        for i in 0..joint_len {
+            let generation = d.u32()?;
+            let alive = d.bool()?;
+            let mut j = Joint::dead(generation);
+            if alive {
+                j.alive = true;
+                j.body_a = d.u32()?;
+                j.body_b = d.u32()?;
+                let live = |b: u32| (b as usize) < body_len && body_info[b as usize] & 1 == 1;
+                check(
+                    live(j.body_a) && live(j.body_b) && j.body_a != j.body_b,
+                    "joint on a missing body, or on one body twice",
+                )?;
+                j.frame_a = decode_transform(&mut d)?;
+                j.frame_b = decode_transform(&mut d)?;
+                j.collide_connected = d.bool()?;
+                j.break_force = d.f32()?;
+                j.break_torque = d.f32()?;
+                j.kind = decode_kind(&mut d)?;
+                j.broken = d.bool()?;
+                j.impulses = decode_impulses(&mut d, &j.kind)?;
+                j.reaction_force = d.vec3()?;
+                j.reaction_torque = d.vec3()?;
+                crate::joint::check_decoded(&j)?;
+                joint_info[i] = 1;
+            }
+            if commit {
+                put(&mut self.joints, i, j);
+            }
+        }
+        decode_free_list(
+            &mut d,
+            &mut joint_info[..joint_len],
+            commit,
+            &mut self.joint_free,
+        )?;
+
+        // Host data: user data of live bodies, then of live shapes, then of live joints.
         for i in 0..body_len {
             if body_info[i] & 1 == 1 {
                 let v = d.u64()?;
@@ -1032,6 +1112,14 @@ impl World {
                 }
             }
         }
+        for i in 0..joint_len {
+            if joint_info[i] & 1 == 1 {
+                let v = d.u64()?;
+                if commit {
+                    self.joints[i].user_data = v;
+                }
+            }
+        }
         check(d.pos == d.buf.len(), "bytes after the end of the snapshot")?;
 
         if commit {
@@ -1039,6 +1127,7 @@ impl World {
             self.bodies.truncate(body_len);
             self.shapes.truncate(shape_len);
             self.contacts.truncate(contact_len);
+            self.joints.truncate(joint_len);
             let allocator = self.def.allocator;
             let task_hooks = self.def.task_hooks;
             self.def = WorldDef {
@@ -1064,6 +1153,8 @@ impl World {
             b.shape_count = 0;
             b.contact_head = NONE;
             b.contact_count = 0;
+            b.joint_head = NONE;
+            b.joint_count = 0;
         }
         self.broad.statics.clear();
         self.broad.movable.clear();
@@ -1149,12 +1240,21 @@ impl World {
                 .insert(crate::broad_phase::pair_set::pair_key(sa, sb), c as u32);
             self.link_contact(c as u32);
         }
+        let mut joints = 0;
+        for j in 0..self.joints.len() {
+            if self.joints[j].alive {
+                joints += 1;
+                self.link_joint(j as u32);
+            }
+        }
+        self.joint_count = joints;
         self.body_count = counts.0;
         self.shape_count = counts.1;
         self.contact_count = counts.2;
         self.hull_count = counts.3;
         self.begin_events.clear();
         self.end_events.clear();
+        self.joint_break_events.clear();
         self.counters = Default::default();
     }
 

@@ -8,6 +8,7 @@ use crate::contact::Contact;
 use crate::error::{Error, Result};
 use crate::events::{BodyMoveEvent, ContactHitEvent};
 use crate::id::{BodyId, HullId, ShapeId};
+use crate::joint::{Joint, JointBreakEvent};
 use crate::journal::kind;
 use crate::limits::{MAX_GRAVITY, MAX_SETTING, check_nonneg, check_vec_abs};
 use crate::math::{DVec3, GRID_STEP, POSITION_LIMIT, Vec3};
@@ -31,6 +32,9 @@ pub struct WorldDef {
     pub contact_damping_ratio: f32,
     /// Fastest speed at which overlapping shapes are pushed apart, m/s (default 3).
     pub contact_push_max_speed: f32,
+    /// Damping ratio of rigid joint rows (default 2); their stiffness is twice the contact
+    /// hertz, as Box2D v3's joint softness.
+    pub joint_damping_ratio: f32,
     /// Speed limit of any body, m/s (default 400).
     pub max_linear_speed: f32,
     /// Whether bodies may sleep.
@@ -45,8 +49,10 @@ pub struct WorldDef {
     pub pair_capacity: u32,
     /// Most convex hulls alive at once.
     pub hull_capacity: u32,
-    /// Most contact begin (and, separately, end, hit, sensor begin, sensor end) events kept
-    /// per step.
+    /// Most joints alive at once.
+    pub joint_capacity: u32,
+    /// Most contact begin (and, separately, end, hit, sensor begin, sensor end and joint
+    /// break) events kept per step.
     pub event_capacity: u32,
     /// Most (sensor, shape) overlaps at once.
     pub sensor_capacity: u32,
@@ -67,6 +73,7 @@ impl Default for WorldDef {
             contact_hertz: 30.0,
             contact_damping_ratio: 10.0,
             contact_push_max_speed: 3.0,
+            joint_damping_ratio: 2.0,
             max_linear_speed: 400.0,
             enable_sleep: true,
             body_capacity: 1024,
@@ -74,6 +81,7 @@ impl Default for WorldDef {
             contact_capacity: 4096,
             pair_capacity: 4096,
             hull_capacity: 32,
+            joint_capacity: 1024,
             event_capacity: 1024,
             sensor_capacity: 1024,
             hit_event_threshold: 1.0,
@@ -131,6 +139,10 @@ pub struct Counters {
     pub dropped_sensor_end_events: u32,
     /// Contact hit events dropped for `event_capacity` in the last step.
     pub dropped_hit_events: u32,
+    /// Joints alive.
+    pub joint_count: u32,
+    /// Joint break events dropped for `event_capacity` in the last step.
+    pub dropped_joint_break_events: u32,
 }
 
 /// Process-wide source of world tags, so ids from one world are refused by another.
@@ -173,6 +185,12 @@ pub struct World {
     pub(crate) hull_free: FixedVec<u32>,
     pub(crate) contacts: FixedVec<Contact>,
     pub(crate) contact_free: FixedVec<u32>,
+    pub(crate) joints: FixedVec<Joint>,
+    /// State: free joint slots, used last-in first-out.
+    pub(crate) joint_free: FixedVec<u32>,
+    /// Scratch for destroying a body's joints in slot order (not state).
+    pub(crate) joint_scratch: FixedVec<u32>,
+    pub(crate) joint_break_events: FixedVec<JointBreakEvent>,
     pub(crate) pair_set: PairSet,
     pub(crate) broad: BroadPhase,
     /// Scratch for restore: one word per slot of every pool (not state).
@@ -196,6 +214,7 @@ pub struct World {
     pub(crate) shape_count: u32,
     pub(crate) contact_count: u32,
     pub(crate) hull_count: u32,
+    pub(crate) joint_count: u32,
 }
 
 /// The def's solver settings and gravity within `crate::limits`.
@@ -232,12 +251,18 @@ pub(crate) fn check_settings(def: &WorldDef) -> Result<()> {
         MAX_SETTING,
         e,
     )?;
+    check_nonneg(
+        "joint_damping_ratio",
+        def.joint_damping_ratio,
+        MAX_SETTING,
+        e,
+    )?;
     crate::error::check_range(
         "max_linear_speed",
         def.max_linear_speed,
         1e-3,
-        MAX_SETTING,
-        "within [1e-3, 1e6]",
+        crate::limits::MAX_VELOCITY,
+        "within [1e-3, 1e5]",
     )
 }
 
@@ -263,6 +288,7 @@ impl World {
         check_capacity("contact_capacity", def.contact_capacity, MAX)?;
         check_capacity("pair_capacity", def.pair_capacity, MAX)?;
         check_capacity("hull_capacity", def.hull_capacity, MAX)?;
+        check_capacity("joint_capacity", def.joint_capacity, MAX)?;
         check_capacity("event_capacity", def.event_capacity, MAX)?;
         check_capacity("sensor_capacity", def.sensor_capacity, MAX)?;
         if let Some(h) = def.task_hooks {
@@ -278,6 +304,7 @@ impl World {
         let nc = def.contact_capacity as usize;
         let nh = def.hull_capacity as usize;
         let ne = def.event_capacity as usize;
+        let nj = def.joint_capacity as usize;
         // Each `?` drops what was made before it, freeing it through the same allocator.
         let bodies = FixedVec::with_capacity(nb, alloc, "body_capacity")?;
         let body_free = FixedVec::with_capacity(nb, alloc, "body_capacity")?;
@@ -287,10 +314,14 @@ impl World {
         let hull_free = FixedVec::with_capacity(nh, alloc, "hull_capacity")?;
         let contacts = FixedVec::with_capacity(nc, alloc, "contact_capacity")?;
         let contact_free = FixedVec::with_capacity(nc, alloc, "contact_capacity")?;
+        let joints = FixedVec::with_capacity(nj, alloc, "joint_capacity")?;
+        let joint_free = FixedVec::with_capacity(nj, alloc, "joint_capacity")?;
+        let joint_scratch = FixedVec::with_capacity(nj, alloc, "joint_capacity")?;
+        let joint_break_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
         let pair_set = PairSet::new(nc, alloc)?;
         let broad = BroadPhase::new(ns, def.pair_capacity as usize, nc, alloc)?;
-        let restore_info = FixedVec::filled(nh + nb + ns + nc, 0u64, alloc, "body_capacity")?;
-        let solver = SolverScratch::new(nb, nc, def.sensor_capacity as usize, alloc)?;
+        let restore_info = FixedVec::filled(nh + nb + ns + nc + nj, 0u64, alloc, "body_capacity")?;
+        let solver = SolverScratch::new(nb, nc, def.sensor_capacity as usize, nj, alloc)?;
         let tasks = Tasks::new(def.task_hooks, nb.max(nc).max(ns), alloc)?;
         let begin_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
         let nsp = def.sensor_capacity as usize;
@@ -320,6 +351,10 @@ impl World {
             hull_free,
             contacts,
             contact_free,
+            joints,
+            joint_free,
+            joint_scratch,
+            joint_break_events,
             pair_set,
             broad,
             restore_info,
@@ -340,6 +375,7 @@ impl World {
             shape_count: 0,
             contact_count: 0,
             hull_count: 0,
+            joint_count: 0,
         })
     }
 
@@ -401,6 +437,7 @@ impl World {
         c.shape_count = self.shape_count;
         c.contact_count = self.contact_count;
         c.hull_count = self.hull_count;
+        c.joint_count = self.joint_count;
         c.tree_height = self.broad.movable.height();
         c
     }
@@ -489,6 +526,8 @@ impl World {
         self.counters.dropped_begin_events = 0;
         self.counters.dropped_end_events = 0;
         self.counters.dropped_hit_events = 0;
+        self.joint_break_events.clear();
+        self.counters.dropped_joint_break_events = 0;
 
         let t = Timer::start();
         self.update_pairs();
@@ -506,7 +545,8 @@ impl World {
         self.update_sensors();
         self.profile.sensors = t.elapsed_ms();
 
-        self.step_index += 1;
+        // Wraps rather than overflows: a restored step count may be any u64.
+        self.step_index = self.step_index.wrapping_add(1);
         self.profile.step = total.elapsed_ms();
         let disabled = &self.presolve_disabled;
         if let Some(j) = self.journal.as_mut() {
@@ -675,6 +715,9 @@ impl World {
             + self.hull_free.capacity() * 4
             + self.contacts.capacity() * size_of::<Contact>()
             + self.contact_free.capacity() * 4
+            + self.joints.capacity() * size_of::<Joint>()
+            + (self.joint_free.capacity() + self.joint_scratch.capacity()) * 4
+            + self.joint_break_events.capacity() * size_of::<JointBreakEvent>()
             + self.broad.memory_usage()
             + self.restore_info.capacity() * 8
             + (self.presolve_disabled.capacity() + self.presolve_replay.capacity()) * 8

@@ -149,6 +149,41 @@ fn event_capacity_one_keeps_the_lowest_contact_and_counts_the_rest() {
     assert!(ends >= 1 && dropped >= 1, "ends {ends} dropped {dropped}");
 }
 
+#[test]
+fn event_capacity_one_keeps_the_lowest_joint_break_and_counts_the_rest() {
+    let mut w = small(|d| d.event_capacity = 1);
+    let post = w.create_body(&BodyDef::default()).unwrap();
+    let mut joints = Vec::new();
+    for i in 0..3 {
+        let b = dynamic_box(
+            &mut w,
+            DVec3::new(i as f64, 2.0, 0.0),
+            Vec3::splat(0.2),
+            &ShapeDef::default(),
+        );
+        joints.push(joint_at(
+            &mut w,
+            post,
+            b,
+            DVec3::new(i as f64, 2.2, 0.0),
+            maul3d::math::Quat::IDENTITY,
+            maul3d::JointKind::Weld(Default::default()),
+        ));
+    }
+    // Thresholds below the weights: all three break in the first step.
+    for &j in &joints {
+        w.set_joint_break_thresholds(j, 1.0, f32::MAX).unwrap();
+    }
+    w.step(DT, SUBSTEPS).unwrap();
+    assert_eq!(w.joint_break_events().len(), 1);
+    assert_eq!(w.joint_break_events()[0].joint, joints[0]);
+    assert_eq!(w.counters().dropped_joint_break_events, 2);
+    assert!(joints.iter().all(|&j| w.joint_is_broken(j).unwrap()));
+    w.step(DT, SUBSTEPS).unwrap();
+    assert!(w.joint_break_events().is_empty());
+    assert_eq!(w.counters().dropped_joint_break_events, 0);
+}
+
 trait Kick {
     fn set_body_body_type_dynamic_velocity(&mut self, b: maul3d::BodyId, k: usize);
 }

@@ -397,6 +397,7 @@ fn debug_draw_describes_every_shape_contact_and_bound() {
             shapes: true,
             contacts: true,
             bounds: true,
+            joints: true,
         },
         &mut c,
     );

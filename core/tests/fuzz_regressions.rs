@@ -231,8 +231,8 @@ fn restore_refuses_settings_that_world_new_refuses() {
     let w = harness::fixture();
     let mut snap = vec![0u8; w.snapshot_size()];
     w.snapshot(&mut snap).unwrap();
-    // Payload: seven u32 capacities, gravity, four settings, then max_linear_speed.
-    let at = maul3d::SNAPSHOT_HEADER_SIZE + 7 * 4 + 3 * 4 + 4 * 4;
+    // Payload: eight u32 capacities, gravity, four settings, then max_linear_speed.
+    let at = maul3d::SNAPSHOT_HEADER_SIZE + 8 * 4 + 3 * 4 + 4 * 4;
     assert_eq!(snap[at..at + 4], 400.0f32.to_le_bytes());
     snap[at..at + 4].copy_from_slice(&1.16e-40f32.to_le_bytes());
     harness::fix_snapshot(&mut snap);
@@ -242,4 +242,48 @@ fn restore_refuses_settings_that_world_new_refuses() {
     assert_eq!(t.hash(), before);
     let def = World::def_from_snapshot(&snap).unwrap();
     assert!(World::new(&def).is_err());
+}
+
+/// A joint spring of subnormal stiffness and no damping: h·ω underflowed to 0 in the soft
+/// coefficients and ω / 0 made the step NaN (found by `replay_journal`).
+#[test]
+fn a_subnormal_spring_stiffness_does_not_make_nan() {
+    use maul3d::{JointDef, JointKind, SixDofAxis, SixDofJoint};
+    let mut w = harness::fixture();
+    let b = dynamic_body(&mut w, 0.6);
+    let ground = w.body_ids().next().unwrap();
+    let mut axes = [SixDofAxis::default(); 6];
+    axes[2].spring_hertz = 1.1e-44;
+    axes[0] = SixDofAxis {
+        spring_hertz: 1.1e-44,
+        ..SixDofAxis::FREE
+    };
+    w.create_joint(&JointDef {
+        body_a: ground,
+        body_b: b,
+        kind: JointKind::SixDof(SixDofJoint { axes }),
+        ..Default::default()
+    })
+    .unwrap();
+    assert_steps_finite(&mut w, b);
+}
+
+/// A restored step count of u64::MAX overflowed on the next step (found by
+/// `decode_replay`): it wraps.
+#[test]
+fn the_step_count_wraps_instead_of_overflowing() {
+    let w = harness::fixture();
+    let mut snap = vec![0u8; w.snapshot_size()];
+    w.snapshot(&mut snap).unwrap();
+    // Payload: eight u32 capacities, gravity, six settings, the sleep flag, the hit event
+    // threshold, the step count.
+    let at = maul3d::SNAPSHOT_HEADER_SIZE + 8 * 4 + 3 * 4 + 6 * 4 + 1 + 4;
+    assert_eq!(snap[at..at + 8], 0u64.to_le_bytes());
+    snap[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+    harness::fix_snapshot(&mut snap);
+    let mut t = harness::fixture();
+    t.restore(&snap).unwrap();
+    assert_eq!(t.step_count(), u64::MAX);
+    t.step(1.0 / 60.0, 4).unwrap();
+    assert_eq!(t.step_count(), 0);
 }

@@ -262,6 +262,196 @@ fn a_replayed_session_ends_on_the_same_bits_at_every_step() {
     assert_eq!(steps_seen, 90);
 }
 
+/// A session that creates every kind of joint, calls every joint setter, destroys joints
+/// and a jointed body, breaks a weld; returns the per-step hashes.
+fn joint_session(w: &mut World) -> Vec<u64> {
+    use maul3d::{
+        AxisMode, ConeTwistJoint, DistanceJoint, JointDef, JointKind, PrismaticJoint,
+        RevoluteJoint, SixDofAxis, SixDofJoint, WeldJoint, WheelJoint,
+    };
+    ground(w, 0.6);
+    let post = w
+        .create_body(&BodyDef {
+            position: DVec3::new(0.0, 5.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut axes = [SixDofAxis::default(); 6];
+    axes[1].mode = AxisMode::Limited {
+        lower: -0.2,
+        upper: 0.1,
+    };
+    axes[5] = SixDofAxis {
+        max_motor_force: 20.0,
+        motor_speed: 1.0,
+        ..SixDofAxis::FREE
+    };
+    let kinds = [
+        JointKind::Spherical,
+        JointKind::Revolute(RevoluteJoint {
+            enable_motor: true,
+            motor_speed: 2.0,
+            max_motor_torque: 50.0,
+            ..Default::default()
+        }),
+        JointKind::Prismatic(PrismaticJoint {
+            enable_limit: true,
+            lower: -0.3,
+            upper: 0.3,
+            ..Default::default()
+        }),
+        JointKind::Weld(WeldJoint::default()),
+        JointKind::Distance(DistanceJoint {
+            min_length: 0.0,
+            max_length: 1.5,
+            ..Default::default()
+        }),
+        JointKind::ConeTwist(ConeTwistJoint::default()),
+        JointKind::SixDof(SixDofJoint { axes }),
+        JointKind::Wheel(WheelJoint::default()),
+    ];
+    let mut joints = Vec::new();
+    let mut bodies = Vec::new();
+    for (k, kind) in kinds.into_iter().enumerate() {
+        let x = k as f64 * 1.5 - 5.0;
+        let b = dynamic_box(
+            w,
+            DVec3::new(x, 4.0, 0.0),
+            Vec3::new(0.3, 0.2, 0.25),
+            &ShapeDef::default(),
+        );
+        let (fa, fb) = w
+            .joint_frames_at(post, b, DVec3::new(x, 4.5, 0.0), Quat::IDENTITY)
+            .unwrap();
+        let weight = w.body_mass_data(b).unwrap().mass * 10.0;
+        joints.push(
+            w.create_joint(&JointDef {
+                body_a: post,
+                body_b: b,
+                local_frame_a: fa,
+                local_frame_b: fb,
+                break_force: if k == 3 { 2.0 * weight } else { f32::MAX },
+                user_data: k as u64,
+                kind,
+                ..Default::default()
+            })
+            .unwrap(),
+        );
+        bodies.push(b);
+    }
+    // Two boxes joined to each other, colliding or not.
+    let c = dynamic_box(
+        w,
+        DVec3::new(5.0, 0.5, 2.0),
+        Vec3::splat(0.5),
+        &ShapeDef::default(),
+    );
+    let d = dynamic_box(
+        w,
+        DVec3::new(5.8, 0.5, 2.0),
+        Vec3::splat(0.5),
+        &ShapeDef::default(),
+    );
+    let pair = w
+        .create_joint(&JointDef {
+            body_a: c,
+            body_b: d,
+            local_frame_a: maul3d::math::Transform::new(Vec3::new(0.4, 0.0, 0.0), Quat::IDENTITY),
+            local_frame_b: maul3d::math::Transform::new(Vec3::new(-0.4, 0.0, 0.0), Quat::IDENTITY),
+            kind: JointKind::Spherical,
+            ..Default::default()
+        })
+        .unwrap();
+    let j = |k: usize| joints[k];
+    let mut hashes = Vec::new();
+    for step in 0..90 {
+        let r = match step {
+            2 => w.set_joint_motor_speed(j(1), -1.0),
+            3 => w.set_joint_max_motor_force(j(1), 20.0),
+            4 => w.set_joint_enable_motor(j(1), false),
+            5 => w.set_joint_enable_limit(j(1), true),
+            6 => w.set_joint_limits(j(1), -0.4, 0.4),
+            7 => w.set_joint_enable_spring(j(2), true),
+            8 => w.set_joint_spring(j(2), 4.0, 0.5),
+            9 => w.set_distance_length(j(4), 1.0),
+            10 => w.set_distance_range(j(4), 0.5, 1.2),
+            11 => w.set_joint_break_thresholds(j(0), 1.0e6, 1.0e6),
+            12 => w.set_joint_collide_connected(pair, true),
+            13 => w.set_joint_user_data(j(0), 42),
+            14 => w.set_cone_swing_limit(j(5), 0.2),
+            15 => w.set_weld_spring(j(3), 0.0, 0.0, 1.0),
+            16 => w.set_six_dof_axis(j(6), 0, SixDofAxis::FREE),
+            17 => w.set_joint_damping_ratio(4.0),
+            18 => w.set_joint_collide_connected(pair, false),
+            30 => {
+                let m = w.body_mass_data(bodies[3]).unwrap().mass;
+                w.apply_force_to_center(bodies[3], Vec3::new(0.0, -40.0 * m, 0.0))
+            }
+            40 => w.destroy_joint(j(2)),
+            50 => w.destroy_body(bodies[5]),
+            60 => w.destroy_joint(pair),
+            _ => Ok(()),
+        };
+        r.unwrap();
+        // Refused joint calls are not recorded and change nothing.
+        assert!(w.set_joint_motor_speed(j(0), 1.0).is_err());
+        assert!(w.set_joint_limits(j(7), 1.0, 0.0).is_err());
+        w.step(DT, SUBSTEPS).unwrap();
+        hashes.push(w.hash());
+    }
+    assert!(
+        w.joint_is_broken(j(3)).unwrap(),
+        "the weld broke at step 30"
+    );
+    hashes
+}
+
+#[test]
+fn a_session_with_joints_replays_to_the_same_hash_at_every_step() {
+    let mut w = World::new(&def()).unwrap();
+    let start = snapshot(&w);
+    w.start_journal(1 << 20).unwrap();
+    let hashes = joint_session(&mut w);
+    w.stop_journal().unwrap();
+    let tape = w.journal_tape().to_vec();
+    let mut t = twin(&start);
+    t.replay_journal(&tape).unwrap();
+    assert_eq!(t.hash(), w.hash());
+    assert_eq!(t.joint_count(), w.joint_count());
+    // Prefixes ending on a step land on that step's hash.
+    let mut steps = 0;
+    maul3d::journal_record_ends(&tape, |end, is_step| {
+        if is_step {
+            let mut t = twin(&start);
+            t.replay_journal(&tape[..end]).unwrap();
+            assert_eq!(t.hash(), hashes[steps], "after step {}", steps + 1);
+            steps += 1;
+        }
+    })
+    .unwrap();
+    assert_eq!(steps, 90);
+    // A snapshot taken mid-session continues the same under the rest of the tape.
+    let mut half = twin(&start);
+    let mut cut = 0;
+    let mut n = 0;
+    maul3d::journal_record_ends(&tape, |end, is_step| {
+        if is_step {
+            n += 1;
+            if n == 45 {
+                cut = end;
+            }
+        }
+    })
+    .unwrap();
+    half.replay_journal(&tape[..cut]).unwrap();
+    let mid = snapshot(&half);
+    let mut rest = twin(&mid);
+    let mut tail = tape[..maul3d::TAPE_HEADER_SIZE].to_vec();
+    tail.extend_from_slice(&tape[cut..]);
+    rest.replay_journal(&tail).unwrap();
+    assert_eq!(rest.hash(), w.hash());
+}
+
 #[test]
 fn damaged_tapes_are_refused_and_change_nothing() {
     let mut w = World::new(&def()).unwrap();

@@ -143,6 +143,28 @@ fn a_busy_scene_steps_without_a_single_allocation() {
         }
         falling.push(b);
     }
+    // Joints too: a chain, a ragdoll, and a weld that breaks under a pull at step 200.
+    hanging_chain(&mut world, DVec3::new(-8.0, 6.0, 0.0), 8);
+    ragdoll(&mut world, DVec3::new(-4.0, 1.0, 0.0), 1);
+    let post = world.create_body(&maul3d::BodyDef::default()).unwrap();
+    let held = dynamic_box(
+        &mut world,
+        DVec3::new(-12.0, 3.0, 0.0),
+        Vec3::splat(0.3),
+        &ShapeDef::default(),
+    );
+    let weld = joint_at(
+        &mut world,
+        post,
+        held,
+        DVec3::new(-12.0, 3.3, 0.0),
+        maul3d::math::Quat::IDENTITY,
+        maul3d::JointKind::Weld(Default::default()),
+    );
+    let weight = world.body_mass_data(held).unwrap().mass * 10.0;
+    world
+        .set_joint_break_thresholds(weld, 3.0 * weight, f32::MAX)
+        .unwrap();
     let allocs_before = c.allocs.load(Ordering::Relaxed);
     let mut began = 0;
     let mut ended = 0;
@@ -160,6 +182,11 @@ fn a_busy_scene_steps_without_a_single_allocation() {
                 .set_body_velocity(pyr[0], Vec3::new(0.0, 0.0, 0.5), Vec3::ZERO)
                 .unwrap();
             woke_again |= slept;
+        }
+        if step == 200 {
+            world
+                .apply_force_to_center(held, Vec3::new(0.0, -10.0 * weight, 0.0))
+                .unwrap();
         }
         COUNTING.with(|x| x.set(true));
         world.step(DT, SUBSTEPS).unwrap();
@@ -187,6 +214,10 @@ fn a_busy_scene_steps_without_a_single_allocation() {
     assert!(
         slept && woke_again,
         "bodies should have slept and been woken"
+    );
+    assert!(
+        world.joint_is_broken(weld).unwrap(),
+        "the weld broke in a step"
     );
     drop(world);
     assert_eq!(c.live_bytes.load(Ordering::Relaxed), 0, "memory leaked");

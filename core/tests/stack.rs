@@ -86,3 +86,99 @@ fn every_pair_kind_steps_on_a_48_kib_stack() {
         "the pile should touch everywhere: {touching}"
     );
 }
+
+#[test]
+fn every_joint_kind_steps_on_a_48_kib_stack() {
+    use maul3d::{
+        AxisMode, ConeTwistJoint, DistanceJoint, JointKind, PrismaticJoint, RevoluteJoint,
+        SixDofAxis, SixDofJoint, WeldJoint, WheelJoint,
+    };
+    let mut w = world(false);
+    ground(&mut w, 0.6);
+    ragdoll(&mut w, DVec3::new(0.0, 1.0, 0.0), 1);
+    let post = w
+        .create_body(&BodyDef {
+            position: DVec3::new(4.0, 4.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut axes = [SixDofAxis::default(); 6];
+    axes[0].mode = AxisMode::Limited {
+        lower: -0.1,
+        upper: 0.1,
+    };
+    axes[4] = SixDofAxis {
+        spring_hertz: 3.0,
+        ..SixDofAxis::FREE
+    };
+    let kinds = [
+        JointKind::Spherical,
+        JointKind::Revolute(RevoluteJoint {
+            enable_limit: true,
+            lower: -0.5,
+            upper: 0.5,
+            enable_spring: true,
+            hertz: 2.0,
+            ..Default::default()
+        }),
+        JointKind::Prismatic(PrismaticJoint {
+            enable_motor: true,
+            motor_speed: 0.5,
+            max_motor_force: 100.0,
+            ..Default::default()
+        }),
+        JointKind::Weld(WeldJoint {
+            linear_hertz: 5.0,
+            ..Default::default()
+        }),
+        JointKind::Distance(DistanceJoint {
+            min_length: 0.2,
+            max_length: 1.0,
+            enable_spring: true,
+            hertz: 1.0,
+            ..Default::default()
+        }),
+        JointKind::ConeTwist(ConeTwistJoint {
+            max_friction_torque: 1.0,
+            ..Default::default()
+        }),
+        JointKind::SixDof(SixDofJoint { axes }),
+        JointKind::Wheel(WheelJoint {
+            enable_limit: true,
+            lower: -0.2,
+            upper: 0.2,
+            ..Default::default()
+        }),
+    ];
+    for (k, kind) in kinds.into_iter().enumerate() {
+        let x = 4.0 + k as f64;
+        let b = dynamic_box(
+            &mut w,
+            DVec3::new(x, 3.5, 0.0),
+            Vec3::splat(0.2),
+            &ShapeDef::default(),
+        );
+        joint_at(
+            &mut w,
+            post,
+            b,
+            DVec3::new(x, 3.8, 0.0),
+            Quat::IDENTITY,
+            kind,
+        );
+    }
+    let handle = std::thread::Builder::new()
+        .stack_size(48 * 1024)
+        .spawn(move || {
+            let mut w: World = w;
+            for _ in 0..120 {
+                w.step(DT, SUBSTEPS).unwrap();
+            }
+            w.joint_count()
+        })
+        .unwrap();
+    let joints = handle
+        .join()
+        .expect("the step overflowed a 48 KiB stack or panicked");
+    assert_eq!(joints, 13 + 8);
+}

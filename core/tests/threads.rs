@@ -88,6 +88,49 @@ fn every_worker_count_and_split_gives_the_single_threaded_hashes() {
     }
 }
 
+/// Ragdolls falling on a pyramid next to a swinging chain: joints and contacts in one
+/// step.
+fn build_jointed(def: WorldDef) -> World {
+    let mut w = World::new(&WorldDef {
+        body_capacity: 300,
+        shape_capacity: 300,
+        contact_capacity: 2000,
+        pair_capacity: 2000,
+        ..def
+    })
+    .unwrap();
+    ground(&mut w, 0.6);
+    pyramid(&mut w, 6, DVec3::new(0.0, 0.0, 0.0));
+    for k in 0..4 {
+        ragdoll(
+            &mut w,
+            DVec3::new(-2.0 + 1.3 * k as f64, 6.5 + 0.7 * k as f64, 0.2 * k as f64),
+            k + 1,
+        );
+    }
+    let (_, links) = hanging_chain(&mut w, DVec3::new(-6.0, 9.0, 0.0), 16);
+    w.apply_linear_impulse_to_center(links[15], Vec3::new(20.0, 0.0, 5.0))
+        .unwrap();
+    w
+}
+
+#[test]
+fn joints_under_random_task_splits_give_the_single_threaded_hashes() {
+    let reference = hashes(build_jointed(WorldDef::default()), 150);
+    for (workers, threaded) in [(2, true), (4, true), (3, false)] {
+        let pool = TestTasks::new(workers, threaded, 0x7013 + workers as u64);
+        let w = build_jointed(WorldDef {
+            task_hooks: Some(pool.hooks()),
+            ..Default::default()
+        });
+        assert_eq!(
+            hashes(w, 150),
+            reference,
+            "{workers} workers (threaded: {threaded})"
+        );
+    }
+}
+
 #[test]
 fn two_worlds_on_two_threads_equal_the_two_stepped_in_turn() {
     let a = hashes(build(WorldDef::default()), 90);

@@ -15,9 +15,11 @@
 
 use maul3d::math::{DVec3, Mat3, Quat, Vec3};
 use maul3d::{
-    BodyDef, BodyId, BodyType, Capsule, Filter, MassData, MotionLocks, SNAPSHOT_HEADER_SIZE,
-    SNAPSHOT_REVISION, ShapeDef, Sphere, TAPE_HEADER_SIZE, TAPE_MAJOR, TAPE_MINOR, World, WorldDef,
-    decode_replay, describe_journal, encode_replay, encoded_replay_size, journal_record_ends,
+    AxisMode, BodyDef, BodyId, BodyType, Capsule, ConeTwistJoint, DistanceJoint, Filter, JointDef,
+    JointId, JointKind, MassData, MotionLocks, PrismaticJoint, RevoluteJoint, SNAPSHOT_HEADER_SIZE,
+    SNAPSHOT_REVISION, ShapeDef, SixDofAxis, SixDofJoint, Sphere, TAPE_HEADER_SIZE, TAPE_MAJOR,
+    TAPE_MINOR, WeldJoint, WheelJoint, World, WorldDef, decode_replay, describe_journal,
+    encode_replay, encoded_replay_size, journal_record_ends,
 };
 
 /// The fuzz targets, by name (also their corpus and regression folder names).
@@ -41,6 +43,7 @@ pub fn small_def() -> WorldDef {
         pair_capacity: 64,
         hull_capacity: 4,
         event_capacity: 16,
+        joint_capacity: 16,
         ..Default::default()
     }
 }
@@ -80,6 +83,7 @@ fn sane(def: &WorldDef) -> bool {
         def.pair_capacity,
         def.hull_capacity,
         def.event_capacity,
+        def.joint_capacity,
     ]
     .iter()
     .all(|&c| c <= SANE_CAPACITY)
@@ -448,6 +452,7 @@ fn every_call(w: &mut World) {
         }
         bodies.push(b);
     }
+    let joints = every_joint(w, &bodies);
     let dt = 1.0 / 60.0;
     for step in 0..24 {
         let b = bodies[step % bodies.len()];
@@ -491,6 +496,7 @@ fn every_call(w: &mut World) {
             23 => w.destroy_body(b),
             _ => Ok(()),
         };
+        joint_call(w, &joints, step);
         if step == 12 {
             let s = w.create_box_shape(b, &ShapeDef::default(), Vec3::splat(0.2));
             if let Ok(s) = s {
@@ -507,6 +513,100 @@ fn every_call(w: &mut World) {
         }
         w.step(dt, 4).expect("step");
     }
+}
+
+/// One joint of every kind between the bodies (and a static one), so the seeds reach every
+/// joint's encoding.
+fn every_joint(w: &mut World, bodies: &[BodyId]) -> Vec<JointId> {
+    let ground = w.create_body(&BodyDef::default()).expect("static body");
+    let mut axes = [SixDofAxis::default(); 6];
+    axes[0] = SixDofAxis::FREE;
+    axes[1].mode = AxisMode::Limited {
+        lower: -0.1,
+        upper: 0.2,
+    };
+    axes[3].spring_hertz = 2.0;
+    axes[3].mode = AxisMode::Free;
+    axes[5].max_motor_force = 3.0;
+    axes[5].motor_speed = 0.5;
+    let kinds = [
+        JointKind::Spherical,
+        JointKind::Revolute(RevoluteJoint {
+            enable_limit: true,
+            lower: -0.5,
+            upper: 0.5,
+            enable_motor: true,
+            motor_speed: 1.0,
+            max_motor_torque: 10.0,
+            ..Default::default()
+        }),
+        JointKind::Prismatic(PrismaticJoint {
+            enable_spring: true,
+            hertz: 3.0,
+            damping_ratio: 0.5,
+            ..Default::default()
+        }),
+        JointKind::Weld(WeldJoint {
+            angular_hertz: 5.0,
+            ..Default::default()
+        }),
+        JointKind::Distance(DistanceJoint {
+            min_length: 0.0,
+            max_length: 2.0,
+            ..Default::default()
+        }),
+        JointKind::ConeTwist(ConeTwistJoint::default()),
+        JointKind::SixDof(SixDofJoint { axes }),
+        JointKind::Wheel(WheelJoint::default()),
+    ];
+    let mut out = Vec::new();
+    for (k, kind) in kinds.into_iter().enumerate() {
+        let a = if k == 0 {
+            ground
+        } else {
+            bodies[k % bodies.len()]
+        };
+        let b = bodies[(k + 1) % bodies.len()];
+        let j = w.create_joint(&JointDef {
+            body_a: a,
+            body_b: b,
+            local_frame_a: maul3d::math::Transform::new(
+                Vec3::new(0.1, 0.2, 0.0),
+                Quat::from_axis_angle(Vec3::Z, 0.3),
+            ),
+            collide_connected: k % 3 == 0,
+            break_force: if k == 3 { 1.0e4 } else { f32::MAX },
+            user_data: k as u64,
+            kind,
+            ..Default::default()
+        });
+        out.push(j.expect("joint"));
+    }
+    out
+}
+
+/// Every joint setter, one per step.
+fn joint_call(w: &mut World, j: &[JointId], step: usize) {
+    let _ = match step {
+        1 => w.set_joint_motor_speed(j[1], -1.0),
+        2 => w.set_joint_max_motor_force(j[1], 5.0),
+        3 => w.set_joint_enable_motor(j[1], false),
+        4 => w.set_joint_enable_limit(j[1], false),
+        5 => w.set_joint_limits(j[2], -0.2, 0.3),
+        6 => w.set_joint_enable_spring(j[2], false),
+        7 => w.set_joint_spring(j[7], 2.0, 0.4),
+        8 => w.set_distance_length(j[4], 0.5),
+        9 => w.set_distance_range(j[4], 0.2, 1.5),
+        10 => w.set_joint_break_thresholds(j[0], 1.0e5, 1.0e5),
+        11 => w.set_joint_collide_connected(j[0], false),
+        12 => w.set_joint_user_data(j[0], 7),
+        13 => w.set_cone_swing_limit(j[5], 0.3),
+        14 => w.set_weld_spring(j[3], 1.0, 0.0, 0.5),
+        15 => w.set_six_dof_axis(j[6], 2, SixDofAxis::FREE),
+        16 => w.set_joint_damping_ratio(3.0),
+        17 => w.destroy_joint(j[2]),
+        _ => Ok(()),
+    };
 }
 
 /// Random creates, destroys and pushes with steps between (a seed for the random tapes).
@@ -545,6 +645,23 @@ fn random_calls(w: &mut World, seed: u64, calls: usize) {
             }
             3 => w.set_body_velocity(pick(&ids, v), Vec3::new(1.0, 0.5, 0.0), Vec3::ZERO),
             4 => w.apply_linear_impulse_to_center(pick(&ids, v), Vec3::new(0.0, 2.0, 0.0)),
+            5 => w
+                .create_joint(&JointDef {
+                    body_a: pick(&ids, v),
+                    body_b: pick(&ids, v >> 20),
+                    local_frame_b: maul3d::math::Transform::new(
+                        Vec3::new(0.3, 0.0, 0.0),
+                        Quat::IDENTITY,
+                    ),
+                    kind: JointKind::Revolute(RevoluteJoint {
+                        enable_limit: true,
+                        lower: -0.3,
+                        upper: 0.3,
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                })
+                .map(|_| ()),
             _ => w.step(1.0 / 60.0, 1 + (v >> 12 & 3) as u32),
         };
     }

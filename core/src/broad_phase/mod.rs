@@ -142,6 +142,7 @@ impl World {
         {
             let shapes = &self.shapes;
             let bodies = &self.bodies;
+            let joints = &self.joints;
             let pair_set = &self.pair_set;
             let moved = &bp.moved;
             let pairs = &mut bp.pairs;
@@ -180,6 +181,10 @@ impl World {
                         return true;
                     }
                     if !shape.filter.should_collide(&other.filter) {
+                        return true;
+                    }
+                    // A joint with collide_connected off keeps its bodies apart.
+                    if crate::joint::filters(bodies, joints, shape.body, other.body) {
                         return true;
                     }
                     let key = pair_key(s, t);

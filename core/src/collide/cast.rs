@@ -494,8 +494,20 @@ pub fn time_of_impact(
     sweep_b: &Sweep,
     t_max: f32,
 ) -> ToiOutput {
-    let total_radius = a.radius + b.radius;
-    let target = max(LINEAR_SLOP, total_radius - LINEAR_SLOP);
+    let target = max(LINEAR_SLOP, a.radius + b.radius - LINEAR_SLOP);
+    time_of_impact_to(a, sweep_a, b, sweep_b, t_max, target)
+}
+
+/// [`time_of_impact`] to a chosen separation of the cores (at least a linear slop).
+pub(crate) fn time_of_impact_to(
+    a: &ShapeProxy,
+    sweep_a: &Sweep,
+    b: &ShapeProxy,
+    sweep_b: &Sweep,
+    t_max: f32,
+    target: f32,
+) -> ToiOutput {
+    let target = max(LINEAR_SLOP, target);
     let tolerance = 0.25 * LINEAR_SLOP;
 
     // How fast the cores can close, per unit of t: the centres' relative travel, and how

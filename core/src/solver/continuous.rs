@@ -10,9 +10,11 @@
 
 use super::SolverScratch;
 use crate::body::{BodyType, NONE};
-use crate::collide::cast::{Sweep, ToiState, time_of_impact};
+use crate::collide::LINEAR_SLOP;
+use crate::collide::cast::{Sweep, ToiState, time_of_impact, time_of_impact_to};
+use crate::collide::distance::ShapeProxy;
 use crate::math::{DAabb, DVec3, Quat, Vec3, acos, round_vec_to_grid};
-use crate::shape::{local_aabb, shape_proxy};
+use crate::shape::{local_aabb, shape_centroid, shape_min_extent, shape_proxy};
 use crate::world::World;
 
 /// A body's sweep over the step, in the frame of `origin` (a world position on the grid).
@@ -42,8 +44,8 @@ fn may_collide(w: &World, a: u32, b: u32) -> bool {
 
 impl World {
     /// Whether contacts between two bodies are allowed (joints that forbid them).
-    pub(crate) fn bodies_may_collide(&self, _a: u32, _b: u32) -> bool {
-        true
+    pub(crate) fn bodies_may_collide(&self, a: u32, b: u32) -> bool {
+        !crate::joint::filters(&self.bodies, &self.joints, a, b)
     }
 
     /// Sweeps fast bodies and bullets after the step.
@@ -112,6 +114,8 @@ impl World {
                 continue;
             }
             let proxy = shape_proxy(shape, &self.hulls);
+            let centroid = shape_centroid(shape, &self.hulls);
+            let min_extent = shape_min_extent(shape, &self.hulls);
             let mut visit = |_proxy: u32, t: u32| -> bool {
                 if !may_collide(self, s, t) {
                     return true;
@@ -138,8 +142,23 @@ impl World {
                     }
                 };
                 let other_proxy = shape_proxy(other, &self.hulls);
-                let out = time_of_impact(&proxy, &sweep, &other_proxy, &other_sweep, t_min);
-                if out.state == ToiState::Hit && out.fraction < t_min {
+                // Stop a linear slop short of touching: the next step's speculative contact
+                // (rigid while apart) then halts the body where it touches, where a pose
+                // already overlapping would leave it to the soft contact, which lets a
+                // little of a fast approach through.
+                let gap = proxy.radius + other_proxy.radius + LINEAR_SLOP;
+                let mut out =
+                    time_of_impact_to(&proxy, &sweep, &other_proxy, &other_sweep, t_min, gap);
+                let at_start = out.state == ToiState::Overlapped
+                    || (out.state == ToiState::Hit && out.fraction <= 0.0);
+                if at_start {
+                    // Touching already: stopping here would pause the body (Box2D's
+                    // observation; the contact holds it). Box2D's fallback instead: a small
+                    // sphere at the shape's centre must not pass through.
+                    let core = ShapeProxy::from_points(&[centroid], 0.25 * min_extent);
+                    out = time_of_impact(&core, &sweep, &other_proxy, &other_sweep, t_min);
+                }
+                if out.state == ToiState::Hit && 0.0 < out.fraction && out.fraction < t_min {
                     t_min = out.fraction;
                 }
                 true

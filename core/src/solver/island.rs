@@ -1,12 +1,13 @@
 //! Islands and sleep.
 //!
 //! Islands are recomputed every step from state alone — union-find over the awake
-//! dynamic bodies joined by touching contacts, roots chosen by lowest solver index — rather
+//! dynamic bodies joined by touching contacts and acting joints (a joint to a static or
+//! kinematic body links nothing), roots chosen by lowest solver index — rather
 //! than kept as persistent, incrementally merged and split structures. So there is no
 //! island id or split candidate to snapshot: a restored world finds the same islands.
 //! A body's sleep timer is state. An island sleeps when every body in it has been slower
 //! than its threshold for `TIME_TO_SLEEP`; it wakes whole, by a touch, a command or a
-//! waking neighbour.
+//! waking neighbour, through contacts and joints alike.
 
 use crate::body::{BodyType, NONE};
 use crate::contact::CONTACT_TOUCHING;
@@ -50,15 +51,20 @@ pub(crate) fn update_sleep(world: &mut World, dt: f32) {
     for k in 0..n {
         s.parent[k] = k as u32;
     }
-    // Union over touching contacts between two awake dynamic bodies; a body touching a
-    // moving kinematic body stays awake (the platform would pass through it otherwise).
-    for &c in s.constraint_contact.iter() {
+    // Union over touching contacts and this step's acting joints between two awake
+    // dynamic bodies; a body touching or joined to a moving kinematic body stays awake
+    // (the platform would pass through it otherwise).
+    let contact_pairs = s.constraint_contact.iter().filter_map(|&c| {
         let contact = &world.contacts[c as usize];
-        if contact.flags & CONTACT_TOUCHING == 0 {
-            continue;
-        }
-        let ia = s.solver_index[contact.body_a as usize];
-        let ib = s.solver_index[contact.body_b as usize];
+        (contact.flags & CONTACT_TOUCHING != 0).then_some((contact.body_a, contact.body_b))
+    });
+    let joint_pairs = s.joint_constraints.iter().filter_map(|c| {
+        let j = &world.joints[c.slot as usize];
+        j.acts().then_some((j.body_a, j.body_b))
+    });
+    for (body_a, body_b) in contact_pairs.chain(joint_pairs) {
+        let ia = s.solver_index[body_a as usize];
+        let ib = s.solver_index[body_b as usize];
         let dyn_a = ia != NONE && s.params[ia as usize].dynamic;
         let dyn_b = ib != NONE && s.params[ib as usize].dynamic;
         if dyn_a && dyn_b {
@@ -117,7 +123,7 @@ pub(crate) fn update_sleep(world: &mut World, dt: f32) {
 
 impl World {
     /// Wakes the island of a dynamic body: every sleeping body reached through touching
-    /// contacts. The set woken does not depend on list order.
+    /// contacts and acting joints. The set woken does not depend on list order.
     pub(crate) fn wake_island(&mut self, body: u32) {
         let b = &self.bodies[body as usize];
         if !b.alive || b.body_type != BodyType::Dynamic {
@@ -143,6 +149,23 @@ impl World {
                     let other = c.edges[edge ^ 1].body;
                     let ob = &mut self.bodies[other as usize];
                     if ob.body_type == BodyType::Dynamic && !ob.awake {
+                        ob.awake = true;
+                        ob.sleep_time = 0.0;
+                        let ok = stack.push(other);
+                        debug_assert!(ok);
+                    }
+                }
+                key = next;
+            }
+            let mut key = self.bodies[i as usize].joint_head;
+            while key != NONE {
+                let j = &self.joints[(key >> 1) as usize];
+                let edge = (key & 1) as usize;
+                let next = j.edges[edge].next;
+                if j.acts() {
+                    let other = j.edges[edge ^ 1].body;
+                    let ob = &mut self.bodies[other as usize];
+                    if ob.body_type == BodyType::Dynamic && ob.enabled && !ob.awake {
                         ob.awake = true;
                         ob.sleep_time = 0.0;
                         let ok = stack.push(other);
@@ -181,6 +204,22 @@ impl World {
                     let other = c.edges[edge ^ 1].body;
                     let ob = &mut self.bodies[other as usize];
                     if ob.body_type == BodyType::Dynamic && ob.awake {
+                        put_to_sleep(ob);
+                        let ok = stack.push(other);
+                        debug_assert!(ok);
+                    }
+                }
+                key = next;
+            }
+            let mut key = self.bodies[i as usize].joint_head;
+            while key != NONE {
+                let j = &self.joints[(key >> 1) as usize];
+                let edge = (key & 1) as usize;
+                let next = j.edges[edge].next;
+                if j.acts() {
+                    let other = j.edges[edge ^ 1].body;
+                    let ob = &mut self.bodies[other as usize];
+                    if ob.body_type == BodyType::Dynamic && ob.enabled && ob.awake {
                         put_to_sleep(ob);
                         let ok = stack.push(other);
                         debug_assert!(ok);

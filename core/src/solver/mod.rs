@@ -1,9 +1,10 @@
 //! The soft-step solver (Box2D v3 / Box3D), run once per step.
 //!
-//! Per step: gather the awake set, colour the constraint graph, prepare contacts. Per
-//! substep: integrate velocities, warm start, solve with bias, integrate positions, relax
-//! without bias. After the substeps: restitution, store impulses, write bodies back and
-//! update bounds, then islands and sleep.
+//! Per step: gather the awake set, colour the constraint graph, prepare contacts and
+//! joints. Per substep: integrate velocities, warm start, solve with bias, integrate
+//! positions, relax without bias — joints before contacts in each pass (`crate::joint`).
+//! After the substeps: joint reactions and breaking, restitution, store impulses, write
+//! bodies back and update bounds, then islands and sleep.
 //!
 //! Nothing here is kept from one step to the next except through the world's state: the
 //! awake set is rebuilt in body slot order and the colours are recomputed from the
@@ -19,6 +20,7 @@ use crate::area::{Fold, gravity_at};
 use crate::body::{BodyType, NONE};
 use crate::contact::CONTACT_TOUCHING;
 use crate::error::Result;
+use crate::joint::solver::{JointConstraint, Pass};
 use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
 use crate::profile::Timer;
 use crate::task::Slots;
@@ -146,6 +148,9 @@ pub(crate) struct SolverScratch {
     pub ccd_start: FixedVec<(crate::math::DVec3, Quat)>,
     /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
     pub pending: FixedVec<LaneInput>,
+    /// This step's joints, in joint slot order, and their impulses during the step.
+    pub joint_constraints: FixedVec<JointConstraint>,
+    pub joint_impulses: FixedVec<crate::joint::JointImpulses>,
 }
 
 impl SolverScratch {
@@ -153,6 +158,7 @@ impl SolverScratch {
         body_capacity: usize,
         contact_capacity: usize,
         sensor_capacity: usize,
+        joint_capacity: usize,
         alloc: WorldAlloc,
     ) -> Result<SolverScratch> {
         let words = body_capacity.div_ceil(64);
@@ -187,6 +193,8 @@ impl SolverScratch {
                 alloc,
                 "contact_capacity",
             )?,
+            joint_constraints: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_impulses: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
         })
     }
 
@@ -205,6 +213,8 @@ impl SolverScratch {
             + self.area_links.capacity() * 12
             + self.ccd_start.capacity() * core::mem::size_of::<(crate::math::DVec3, Quat)>()
             + self.pending.capacity() * size_of::<LaneInput>()
+            + self.joint_constraints.capacity() * size_of::<JointConstraint>()
+            + self.joint_impulses.capacity() * size_of::<crate::joint::JointImpulses>()
     }
 }
 
@@ -220,6 +230,15 @@ pub(crate) fn make_soft(hertz: f32, zeta: f32, h: f32) -> Softness {
     }
     let omega = 2.0 * crate::math::PI * hertz;
     let a1 = 2.0 * zeta + h * omega;
+    if a1 == 0.0 {
+        // A stiffness so small (and no damping) that h·ω underflowed: the limit of the
+        // coefficients as ω → 0, a row that applies nothing (ω / a1 would be ∞ · 0 = NaN).
+        return Softness {
+            bias_rate: 0.0,
+            mass_scale: 0.0,
+            impulse_scale: 1.0,
+        };
+    }
     let a2 = h * omega * a1;
     let a3 = 1.0 / (1.0 + a2);
     Softness {
@@ -243,6 +262,9 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let soft = make_soft(contact_hertz, def.contact_damping_ratio, h);
     let static_soft = make_soft(2.0 * contact_hertz, def.contact_damping_ratio, h);
     prepare_contacts(world, soft, static_soft);
+    // Box2D v3's joint softness: twice the contact stiffness.
+    let joint_soft = make_soft(2.0 * contact_hertz, def.joint_damping_ratio, h);
+    crate::joint::solver::prepare_joints(world, h, joint_soft);
     world.profile.prepare = t.elapsed_ms();
 
     let t = Timer::start();
@@ -265,6 +287,18 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
         let single_aux = &c.single.aux[..sn];
         let single_rolling = Slots::new(&mut c.single.rolling[..]);
         let states = Slots::new(&mut s.states[..]);
+        let joint_constraints = &s.joint_constraints[..];
+        let joint_impulses = &mut s.joint_impulses[..];
+        let joints = &world.joints[..];
+        let solve_pass = Pass {
+            h,
+            inv_h,
+            use_bias: true,
+        };
+        let relax_pass = Pass {
+            use_bias: false,
+            ..solve_pass
+        };
         // One colour's constraints as a parallel-for: they share no dynamic body.
         let per_color = |tasks: &mut crate::task::Tasks,
                          f: &(
@@ -294,15 +328,35 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
             bodies_for_each(tasks, &|st, k| {
                 integrate_velocity(st, &params[k], h, max_speed)
             });
+            crate::joint::solver::warm_start_joints(
+                joint_constraints,
+                joint_impulses,
+                joints,
+                &states,
+            );
             per_color(tasks, &|c, _| {
                 contact_solver::warm_start(&states, c, &wide_rolling)
             });
             contact_solver::warm_start(&states, single, &single_rolling);
+            crate::joint::solver::solve_joints(
+                joint_constraints,
+                joint_impulses,
+                joints,
+                &states,
+                &solve_pass,
+            );
             per_color(tasks, &|c, _| {
                 contact_solver::solve::<_, true>(&states, c, &wide_rolling, inv_h, push_max)
             });
             contact_solver::solve::<_, true>(&states, single, &single_rolling, inv_h, push_max);
             bodies_for_each(tasks, &|st, _| integrate_position(st, h, max_rotation));
+            crate::joint::solver::solve_joints(
+                joint_constraints,
+                joint_impulses,
+                joints,
+                &states,
+                &relax_pass,
+            );
             per_color(tasks, &|c, _| {
                 contact_solver::solve::<_, false>(&states, c, &wide_rolling, inv_h, push_max)
             });
@@ -329,6 +383,8 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
         contact_solver::store_impulses(&contacts, single, single_aux, &single_rolling);
         world.profile.restitution = t.elapsed_ms();
     }
+
+    crate::joint::solver::finish_joints(world, inv_h);
 
     let t = Timer::start();
     finalize_bodies(world, dt);

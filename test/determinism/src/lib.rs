@@ -4,10 +4,20 @@
 pub mod tasks;
 
 use maul3d::math::{DVec3, Quat, Vec3};
-use maul3d::{BodyDef, BodyId, BodyType, Capsule, ShapeDef, Sphere, World, WorldDef};
+use maul3d::{
+    BodyDef, BodyId, BodyType, Capsule, ConeTwistJoint, Filter, JointDef, JointId, JointKind,
+    RevoluteJoint, ShapeDef, Sphere, WeldJoint, World, WorldDef,
+};
 
 /// Names of the scenes, in order; `test/hashes.txt` holds their per-step hashes.
-pub const SCENES: [&str; 5] = ["pyramid", "pile_sleep", "far_shift", "churn", "rollback"];
+pub const SCENES: [&str; 6] = [
+    "pyramid",
+    "pile_sleep",
+    "far_shift",
+    "churn",
+    "rollback",
+    "joints",
+];
 /// Steps per scene.
 pub const STEPS: u32 = 300;
 const DT: f32 = 1.0 / 60.0;
@@ -122,6 +132,188 @@ fn pile(w: &mut World, at: DVec3, n: usize) {
     }
 }
 
+/// A joint of `kind` between `a` and `b` with its frame at world point `anchor`, axes
+/// `rotation`.
+fn joint_at(
+    w: &mut World,
+    a: BodyId,
+    b: BodyId,
+    anchor: DVec3,
+    rotation: Quat,
+    kind: JointKind,
+) -> JointId {
+    let (fa, fb) = w.joint_frames_at(a, b, anchor, rotation).unwrap();
+    w.create_joint(&JointDef {
+        body_a: a,
+        body_b: b,
+        local_frame_a: fa,
+        local_frame_b: fb,
+        kind,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+fn capsule(w: &mut World, p: DVec3, half: Vec3, radius: f32, group: i32) -> BodyId {
+    let b = dynamic(w, p, Quat::IDENTITY);
+    let def = ShapeDef {
+        filter: Filter {
+            group_index: group,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    w.create_capsule_shape(
+        b,
+        &def,
+        &Capsule {
+            center1: -half,
+            center2: half,
+            radius,
+        },
+    )
+    .unwrap();
+    b
+}
+
+/// A ragdoll of 14 capsules standing at `at` (feet), its bones in filter group `-group`:
+/// cone-twist spine, neck, shoulders and hips, revolute elbows, knees and ankles.
+fn ragdoll(w: &mut World, at: DVec3, group: i32) {
+    let p = |x: f64, y: f64, z: f64| DVec3::new(at.x + x, at.y + y, at.z + z);
+    let g = -group;
+    let mut bone = |x: f64, y: f64, half: f32, r: f32| {
+        capsule(w, p(x, y, 0.0), Vec3::new(0.0, half, 0.0), r, g)
+    };
+    let pelvis = bone(0.0, 1.0, 0.05, 0.12);
+    let spine = bone(0.0, 1.2, 0.05, 0.11);
+    let chest = bone(0.0, 1.42, 0.07, 0.13);
+    let head = bone(0.0, 1.72, 0.04, 0.1);
+    let arm_l = bone(-0.24, 1.36, 0.1, 0.05);
+    let fore_l = bone(-0.24, 1.06, 0.1, 0.045);
+    let arm_r = bone(0.24, 1.36, 0.1, 0.05);
+    let fore_r = bone(0.24, 1.06, 0.1, 0.045);
+    let thigh_l = bone(-0.1, 0.7, 0.14, 0.07);
+    let shin_l = bone(-0.1, 0.3, 0.14, 0.055);
+    let thigh_r = bone(0.1, 0.7, 0.14, 0.07);
+    let shin_r = bone(0.1, 0.3, 0.14, 0.055);
+    let foot_l = capsule(w, p(-0.1, 0.05, 0.05), Vec3::new(0.0, 0.0, 0.06), 0.045, g);
+    let foot_r = capsule(w, p(0.1, 0.05, 0.05), Vec3::new(0.0, 0.0, 0.06), 0.045, g);
+    let quarter = 0.5 * core::f32::consts::PI;
+    let down = Quat::from_axis_angle(Vec3::Z, -quarter);
+    let up = Quat::from_axis_angle(Vec3::Z, quarter);
+    let hinge = Quat::from_axis_angle(Vec3::Y, quarter);
+    let cone = |swing: f32, twist: f32| {
+        JointKind::ConeTwist(ConeTwistJoint {
+            swing_limit: swing,
+            twist_lower: -twist,
+            twist_upper: twist,
+            max_friction_torque: 0.5,
+        })
+    };
+    let knee = |lower: f32, upper: f32| {
+        JointKind::Revolute(RevoluteJoint {
+            enable_limit: true,
+            lower,
+            upper,
+            enable_motor: true,
+            max_motor_torque: 0.5,
+            ..Default::default()
+        })
+    };
+    joint_at(w, pelvis, spine, p(0.0, 1.1, 0.0), up, cone(0.4, 0.3));
+    joint_at(w, spine, chest, p(0.0, 1.31, 0.0), up, cone(0.4, 0.3));
+    joint_at(w, chest, head, p(0.0, 1.6, 0.0), up, cone(0.5, 0.6));
+    joint_at(w, chest, arm_l, p(-0.24, 1.5, 0.0), down, cone(1.4, 0.8));
+    joint_at(w, chest, arm_r, p(0.24, 1.5, 0.0), down, cone(1.4, 0.8));
+    joint_at(w, arm_l, fore_l, p(-0.24, 1.21, 0.0), hinge, knee(0.0, 2.2));
+    joint_at(w, arm_r, fore_r, p(0.24, 1.21, 0.0), hinge, knee(0.0, 2.2));
+    joint_at(w, pelvis, thigh_l, p(-0.1, 0.88, 0.0), down, cone(1.0, 0.4));
+    joint_at(w, pelvis, thigh_r, p(0.1, 0.88, 0.0), down, cone(1.0, 0.4));
+    joint_at(
+        w,
+        thigh_l,
+        shin_l,
+        p(-0.1, 0.5, 0.0),
+        hinge,
+        knee(-2.2, 0.0),
+    );
+    joint_at(w, thigh_r, shin_r, p(0.1, 0.5, 0.0), hinge, knee(-2.2, 0.0));
+    joint_at(w, shin_l, foot_l, p(-0.1, 0.1, 0.0), hinge, knee(-0.6, 0.6));
+    joint_at(w, shin_r, foot_r, p(0.1, 0.1, 0.0), hinge, knee(-0.6, 0.6));
+}
+
+/// The joints scene: a chain of 12 links swinging from a post, two ragdolls dropped on a
+/// small pyramid, a motorised hinge turning a paddle, and a weld that breaks when pulled.
+fn joints_scene(w: &mut World) {
+    ground(w, DVec3::ZERO);
+    pyramid(w, 4, DVec3::new(0.0, 0.0, 0.0));
+    ragdoll(w, DVec3::new(-0.5, 4.5, 0.0), 1);
+    ragdoll(w, DVec3::new(0.75, 6.5, 0.25), 2);
+    let post = w
+        .create_body(&BodyDef {
+            position: DVec3::new(-6.0, 8.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let mut prev = post;
+    for i in 0..12 {
+        // Horizontal at first, so it swings down.
+        let x = -6.0 + 0.25 + 0.5 * i as f64;
+        let link = capsule(
+            w,
+            DVec3::new(x, 8.0, 0.0),
+            Vec3::new(0.2, 0.0, 0.0),
+            0.06,
+            0,
+        );
+        let anchor = DVec3::new(-6.0 + 0.5 * i as f64, 8.0, 0.0);
+        joint_at(w, prev, link, anchor, Quat::IDENTITY, JointKind::Spherical);
+        prev = link;
+    }
+    let paddle = dynamic(w, DVec3::new(5.0, 1.5, 0.0), Quat::IDENTITY);
+    w.create_box_shape(paddle, &ShapeDef::default(), Vec3::new(1.0, 0.1, 0.3))
+        .unwrap();
+    let axle = w
+        .create_body(&BodyDef {
+            position: DVec3::new(5.0, 1.5, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    joint_at(
+        w,
+        axle,
+        paddle,
+        DVec3::new(5.0, 1.5, 0.0),
+        Quat::IDENTITY,
+        JointKind::Revolute(RevoluteJoint {
+            enable_motor: true,
+            motor_speed: 1.5,
+            max_motor_torque: 200.0,
+            ..Default::default()
+        }),
+    );
+    let hook = w
+        .create_body(&BodyDef {
+            position: DVec3::new(-3.0, 4.0, 3.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let held = dynamic(w, DVec3::new(-2.75, 3.5, 3.0), Quat::IDENTITY);
+    w.create_box_shape(held, &ShapeDef::default(), Vec3::splat(0.25))
+        .unwrap();
+    let weld = joint_at(
+        w,
+        hook,
+        held,
+        DVec3::new(-3.0, 3.75, 3.0),
+        Quat::IDENTITY,
+        JointKind::Weld(WeldJoint::default()),
+    );
+    let weight = w.body_mass_data(held).unwrap().mass * 10.0;
+    w.set_joint_break_thresholds(weld, 3.0 * weight, f32::MAX)
+        .unwrap();
+}
+
 /// A scene and what it does between steps.
 pub struct Driver {
     scene: usize,
@@ -131,7 +323,7 @@ pub struct Driver {
 impl Driver {
     /// Builds scene `scene` into a world with `def` (capacities from `def()`).
     pub fn build(scene: usize, hooks: Option<maul3d::TaskHooks>) -> (World, Driver) {
-        let sleep = matches!(scene, 1 | 3 | 4);
+        let sleep = matches!(scene, 1 | 3 | 4 | 5);
         let mut w = World::new(&WorldDef {
             task_hooks: hooks,
             ..def(sleep)
@@ -153,6 +345,7 @@ impl Driver {
                 pyramid(&mut w, 8, at);
                 pile(&mut w, DVec3::new(at.x + 6.0, at.y, at.z), 24);
             }
+            5 => joints_scene(&mut w),
             _ => {
                 ground(&mut w, DVec3::ZERO);
                 pyramid(&mut w, 6, DVec3::new(-8.0, 0.0, 0.0));
@@ -193,6 +386,18 @@ impl Driver {
                     Vec3::splat(0.5),
                 )
                 .unwrap();
+            }
+            5 if step == 150 => {
+                // Pull the welded box (the last body) off its hook.
+                let b = w.body_ids().last().unwrap();
+                let m = w.body_mass_data(b).unwrap().mass;
+                w.apply_force_to_center(b, Vec3::new(0.0, -60.0 * m, 0.0))
+                    .unwrap();
+            }
+            5 if step == 220 => {
+                // Cut the chain after its sixth link.
+                let j = w.joint_ids().nth(26 + 6).unwrap();
+                w.destroy_joint(j).unwrap();
             }
             2 if step == 150 => {
                 w.shift_origin(DVec3::new(1_048_576.0, -524_288.0, 262_144.0))

@@ -1,0 +1,26 @@
+//! Spherical (ball-and-socket) joint: the anchors coincide; the bodies turn freely.
+//!
+//! Impulses: `linear`, the point constraint's (world vector on B).
+
+use super::JointImpulses;
+use super::solver::{JointConstraint, Pass, solve_point, warm_point};
+use crate::solver::BodyState;
+
+pub(super) fn warm_start(
+    c: &JointConstraint,
+    i: &JointImpulses,
+    a: &mut BodyState,
+    b: &mut BodyState,
+) {
+    warm_point(c, a, b, i.linear);
+}
+
+pub(super) fn solve(
+    c: &JointConstraint,
+    i: &mut JointImpulses,
+    a: &mut BodyState,
+    b: &mut BodyState,
+    p: &Pass,
+) {
+    solve_point(c, a, b, &c.soft, p.use_bias, &mut i.linear);
+}
