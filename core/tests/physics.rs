@@ -302,3 +302,66 @@ fn mass_and_inertia_of_every_shape_match_closed_forms() {
         "rotated box",
     );
 }
+
+#[test]
+fn mass_inertia_and_centre_overrides_drive_the_body_and_are_state() {
+    let make = || {
+        let mut w = maul3d::World::new(&maul3d::WorldDef {
+            gravity: Vec3::ZERO,
+            enable_sleep: false,
+            ..Default::default()
+        })
+        .unwrap();
+        let d = ShapeDef {
+            density: 1.0,
+            ..Default::default()
+        };
+        let b = dynamic_box(&mut w, DVec3::ZERO, Vec3::splat(0.5), &d);
+        (w, b)
+    };
+    let (plain, _) = make();
+    let (mut w, b) = make();
+    assert!((w.body_mass_data(b).unwrap().mass - 1.0).abs() < 1e-6);
+    let m = maul3d::MassData {
+        mass: 2.0,
+        center: Vec3::new(0.5, 0.0, 0.0),
+        inertia: Mat3::diagonal(Vec3::new(1.0, 2.0, 4.0)),
+    };
+    w.set_body_mass_data(b, Some(m)).unwrap();
+    assert_eq!(w.body_mass_data(b).unwrap(), m);
+    assert_ne!(w.hash(), plain.hash(), "the override is state");
+
+    // Through the centre: v = J / m, no turn.
+    w.apply_linear_impulse_to_center(b, Vec3::new(2.0, 0.0, 0.0))
+        .unwrap();
+    assert!((w.body_linear_velocity(b).unwrap() - Vec3::new(1.0, 0.0, 0.0)).length() < 1e-6);
+    assert_eq!(w.body_angular_velocity(b).unwrap(), Vec3::ZERO);
+    // About z: ω = L / I_zz.
+    w.apply_angular_impulse(b, Vec3::new(0.0, 0.0, 4.0))
+        .unwrap();
+    assert!((w.body_angular_velocity(b).unwrap().z - 1.0).abs() < 1e-6);
+    // At the body origin, half a metre behind the centre: the lever turns it back.
+    w.apply_linear_impulse(b, Vec3::new(0.0, 2.0, 0.0), DVec3::ZERO)
+        .unwrap();
+    let (v, om) = (
+        w.body_linear_velocity(b).unwrap(),
+        w.body_angular_velocity(b).unwrap(),
+    );
+    assert!((v.y - 1.0).abs() < 1e-6, "{v:?}");
+    assert!((om.z - (1.0 - 0.25)).abs() < 1e-6, "{om:?}");
+
+    // Kept by snapshot and restore; `None` goes back to the shapes' mass.
+    let mut snap = vec![0u8; w.snapshot_size()];
+    w.snapshot(&mut snap).unwrap();
+    let (mut r, rb) = make();
+    r.restore(&snap).unwrap();
+    assert_eq!(r.body_mass_data(rb).unwrap(), m);
+    assert_eq!(r.hash(), w.hash());
+    w.set_body_mass_data(b, None).unwrap();
+    assert!((w.body_mass_data(b).unwrap().mass - 1.0).abs() < 1e-6);
+    // Refused: a negative mass, with nothing changed.
+    let before = w.hash();
+    let bad = maul3d::MassData { mass: -1.0, ..m };
+    assert!(w.set_body_mass_data(b, Some(bad)).is_err());
+    assert_eq!(w.hash(), before);
+}
