@@ -141,26 +141,29 @@ impl World {
                         sweep_of(origin, from, (ob.position, ob.rotation), ob.local_center)
                     }
                 };
-                let other_proxy = shape_proxy(other, &self.hulls);
-                // Stop a linear slop short of touching: the next step's speculative contact
-                // (rigid while apart) then halts the body where it touches, where a pose
-                // already overlapping would leave it to the soft contact, which lets a
-                // little of a fast approach through.
-                let gap = proxy.radius + other_proxy.radius + LINEAR_SLOP;
-                let mut out =
-                    time_of_impact_to(&proxy, &sweep, &other_proxy, &other_sweep, t_min, gap);
-                let at_start = out.state == ToiState::Overlapped
-                    || (out.state == ToiState::Hit && out.fraction <= 0.0);
-                if at_start {
-                    // Touching already: stopping here would pause the body (Box2D's
-                    // observation; the contact holds it). Box2D's fallback instead: a small
-                    // sphere at the shape's centre must not pass through.
-                    let core = ShapeProxy::from_points(&[centroid], 0.25 * min_extent);
-                    out = time_of_impact(&core, &sweep, &other_proxy, &other_sweep, t_min);
-                }
-                if out.state == ToiState::Hit && 0.0 < out.fraction && out.fraction < t_min {
-                    t_min = out.fraction;
-                }
+                // A mesh: each triangle under the swept bounds (time of impact against the
+                // triangles, in the content's order).
+                self.for_each_proxy(other, &swept, |other_proxy| {
+                    // Stop a linear slop short of touching: the next step's speculative
+                    // contact (rigid while apart) then halts the body where it touches,
+                    // where a pose already overlapping would leave it to the soft contact,
+                    // which lets a little of a fast approach through.
+                    let gap = proxy.radius + other_proxy.radius + LINEAR_SLOP;
+                    let mut out =
+                        time_of_impact_to(&proxy, &sweep, other_proxy, &other_sweep, t_min, gap);
+                    let at_start = out.state == ToiState::Overlapped
+                        || (out.state == ToiState::Hit && out.fraction <= 0.0);
+                    if at_start {
+                        // Touching already: stopping here would pause the body (Box2D's
+                        // observation; the contact holds it). Box2D's fallback instead: a
+                        // small sphere at the shape's centre must not pass through.
+                        let core = ShapeProxy::from_points(&[centroid], 0.25 * min_extent);
+                        out = time_of_impact(&core, &sweep, other_proxy, &other_sweep, t_min);
+                    }
+                    if out.state == ToiState::Hit && 0.0 < out.fraction && out.fraction < t_min {
+                        t_min = out.fraction;
+                    }
+                });
                 true
             };
             self.broad.statics.query(&swept, &mut visit);
