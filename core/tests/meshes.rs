@@ -505,14 +505,17 @@ fn terrain_world() -> (World, Vec<BodyId>) {
         })
         .unwrap();
     static_mesh(&mut w, hf, DVec3::new(12.0, -0.5, -6.0), 0.6);
-    let hull = w
-        .create_hull(&[
-            Vec3::new(-0.4, -0.3, -0.4),
-            Vec3::new(0.5, -0.3, -0.3),
-            Vec3::new(0.0, -0.35, 0.5),
-            Vec3::new(0.1, 0.5, 0.0),
-        ])
-        .unwrap();
+    // 24 points on a sphere of radius 0.4 (a Fibonacci spiral): enough half-edges that
+    // the pruned separating-axis test runs against the triangles' prisms.
+    let ball_points: Vec<Vec3> = (0..24)
+        .map(|i| {
+            let y = 1.0 - (2 * i + 1) as f32 / 24.0;
+            let r = (1.0 - y * y).max(0.0).sqrt();
+            let (s, c) = maul3d::math::sin_cos(i as f32 * 2.399_963);
+            Vec3::new(r * c, y, r * s) * 0.4
+        })
+        .collect();
+    let hull = w.create_hull(&ball_points).unwrap();
     // Balls on a wavy floor would roll for ever without rolling resistance.
     let rolling = ShapeDef {
         rolling_resistance: 0.2,
