@@ -379,6 +379,76 @@ fn rays_meet_meshes_and_height_fields_where_the_closed_form_says() {
         .cast_ray_closest(DVec3::new(-47.0, 5.0, -47.0), down, &QueryFilter::default())
         .unwrap();
     assert!(miss.is_none());
+    // A ball of radius 0.2 over local x = 5 (surface 0.25): touching from 0.45 down.
+    let ball = QueryShape::Sphere(Sphere {
+        center: Vec3::ZERO,
+        radius: 0.2,
+    });
+    let mut out = [maul3d::ShapeId::default(); 2];
+    let f = QueryFilter::default();
+    for (y, n) in [(0.44, 1), (0.46, 0)] {
+        let at = DVec3::new(-45.0, y, -43.0);
+        assert_eq!(
+            w.overlap_shape(&ball, at, Quat::IDENTITY, &f, &mut out)
+                .unwrap(),
+            n,
+            "{y}"
+        );
+    }
+    // Cast down from 5: it meets the surface after 5 − 0.45 m.
+    let cast = w
+        .cast_shape(
+            &ball,
+            DVec3::new(-45.0, 5.0, -43.0),
+            Quat::IDENTITY,
+            down,
+            &f,
+        )
+        .unwrap()
+        .unwrap();
+    assert!((cast.fraction - 0.455).abs() < 2e-4, "{}", cast.fraction);
+}
+
+#[test]
+fn debug_draw_describes_a_mesh_triangle_by_triangle() {
+    struct Count(usize);
+    impl maul3d::DebugDraw for Count {
+        fn shape(
+            &mut self,
+            _: maul3d::ShapeId,
+            _: BodyId,
+            _: DVec3,
+            _: Quat,
+            geometry: &maul3d::DebugGeometry,
+            _: bool,
+        ) {
+            if let maul3d::DebugGeometry::Triangle(v) = geometry {
+                assert!((v[1] - v[0]).cross(v[2] - v[0]).y > 0.0);
+                self.0 += 1;
+            }
+        }
+    }
+    let mut w = mesh_world();
+    let (v, t) = grid(5, 1.0, |_, _| 0.0);
+    let mesh = w.create_mesh(&v, &t).unwrap();
+    static_mesh(&mut w, mesh, DVec3::ZERO, 0.6);
+    let heights = vec![0.0f32; 16];
+    let mut holes = vec![false; 9];
+    holes[4] = true;
+    let hf = w
+        .create_height_field(&HeightFieldDef {
+            count_x: 4,
+            count_z: 4,
+            heights: &heights,
+            holes: &holes,
+            scale: Vec3::ONE,
+        })
+        .unwrap();
+    static_mesh(&mut w, hf, DVec3::new(10.0, 0.0, 0.0), 0.6);
+    let mut count = Count(0);
+    w.debug_draw(&maul3d::DebugDrawOptions::default(), &mut count);
+    // 50 mesh triangles, and 18 − 2 of the height field (one cell is a hole).
+    assert_eq!(count.0, 50 + 16);
 }
 
 #[test]
