@@ -510,6 +510,8 @@ impl World {
                         ShapeGeometry::Hull(_) => {
                             return Err(Error::Format("hull geometry without a hull id"));
                         }
+                        ShapeGeometry::Cylinder(c) => self.create_cylinder_shape(body, &def, &c)?,
+                        ShapeGeometry::Plane(p) => self.create_plane_shape(body, &def, &p)?,
                     }
                 };
                 let expected = self.shape_from(d)?;
