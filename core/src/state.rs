@@ -891,7 +891,12 @@ impl World {
                 } else {
                     None
                 };
-                body_info[i] = 1;
+                // Bit 1: static (a plane shape needs it).
+                body_info[i] = if b.body_type == BodyType::Static {
+                    3
+                } else {
+                    1
+                };
             }
             if commit {
                 put(&mut self.bodies, i, b);
@@ -929,6 +934,12 @@ impl World {
                     check(
                         (h as usize) < hull_len && hull_info[h as usize] & 1 == 1,
                         "shape on a missing hull",
+                    )?;
+                }
+                if let ShapeGeometry::Plane(_) = s.geometry {
+                    check(
+                        body_info[s.body as usize] & 2 == 2,
+                        "plane shape on a body that is not static",
                     )?;
                 }
                 s.density = d.f32()?;
