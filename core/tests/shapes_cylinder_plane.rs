@@ -833,3 +833,128 @@ fn one_and_four_threads_give_the_same_hashes_with_cylinders_and_planes() {
         assert_eq!(got, reference, "{workers} workers (threaded: {threaded})");
     }
 }
+
+fn no_collisions() -> [maul3d::MotionCollision; 8] {
+    [maul3d::MotionCollision {
+        contact: maul3d::ContactPointPair {
+            point_on_query: DVec3::ZERO,
+            point_on_other: DVec3::ZERO,
+            normal: Vec3::ZERO,
+            depth: 0.0,
+            shape: Default::default(),
+            body: Default::default(),
+            velocity: Vec3::ZERO,
+        },
+        local_shape: Default::default(),
+    }; 8]
+}
+
+#[test]
+fn body_motion_and_contact_points_stop_at_the_plane_and_the_cylinder() {
+    let mut w = world(false);
+    let g = plane(&mut w, Vec3::Y, 0.6);
+    // A box of half-height 0.25 moved 3 m down from y = 2.25 stops 2 m down, 1 cm short.
+    let b = dynamic_body(&mut w, DVec3::new(40.0, 2.25, 7.0), Quat::IDENTITY);
+    w.create_box_shape(b, &ShapeDef::default(), Vec3::splat(0.25))
+        .unwrap();
+    let mut out = no_collisions();
+    let r = w
+        .test_body_motion(
+            &maul3d::MotionTest {
+                body: b,
+                position: DVec3::new(40.0, 2.25, 7.0),
+                rotation: Quat::IDENTITY,
+                motion: Vec3::new(0.0, -3.0, 0.0),
+                margin: 0.01,
+                filter: QueryFilter::default(),
+            },
+            &mut out,
+        )
+        .unwrap();
+    println!(
+        "motion: travel {:?}, unsafe {}",
+        r.travel, r.unsafe_fraction
+    );
+    assert!((r.travel.y + 1.99).abs() < 2e-3, "{r:?}");
+    assert!((r.unsafe_fraction - 2.0 / 3.0).abs() < 2e-3, "{r:?}");
+    assert!(r.collision_count >= 1);
+    assert_eq!(out[0].contact.shape, g);
+    assert!((out[0].contact.normal - Vec3::Y).length() < 1e-4);
+    // A ball 5 cm into the plane: one contact of depth 0.05 along +y.
+    let ball = QueryShape::Sphere(Sphere {
+        center: Vec3::ZERO,
+        radius: 0.5,
+    });
+    let info = w
+        .rest_info(
+            &ball,
+            DVec3::new(-3.0, 0.45, 2.0),
+            Quat::IDENTITY,
+            0.0,
+            &QueryFilter::default(),
+            None,
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(info.shape, g);
+    assert!((info.depth - 0.05).abs() < 1e-5, "{info:?}");
+    assert!((info.normal - Vec3::Y).length() < 1e-6);
+    assert!((info.point_on_other.y).abs() < 1e-5, "{info:?}");
+    // A standing cylinder probe 2 cm into the plane: four points on its rim.
+    let mut pts = no_collisions().map(|c| c.contact);
+    let n = w
+        .contact_points(
+            &QueryShape::Cylinder(cyl(0.5, 0.4)),
+            DVec3::new(1.0, 0.48, 1.0),
+            Quat::IDENTITY,
+            0.0,
+            &QueryFilter::default(),
+            None,
+            &mut pts,
+        )
+        .unwrap();
+    assert_eq!(n, 4);
+    for p in &pts[..n] {
+        assert!((p.depth - 0.02).abs() < 1e-5, "{p:?}");
+        let r = horizontal_distance(p.point_on_query, DVec3::new(1.0, 0.0, 1.0));
+        assert!((r - 0.4).abs() < 1e-5, "{p:?}");
+    }
+}
+
+#[test]
+fn debug_draw_describes_cylinders_and_planes() {
+    struct Seen(Vec<String>);
+    impl maul3d::DebugDraw for Seen {
+        fn shape(
+            &mut self,
+            _shape: ShapeId,
+            _body: BodyId,
+            _position: DVec3,
+            _rotation: Quat,
+            geometry: &maul3d::DebugGeometry,
+            _awake: bool,
+        ) {
+            match geometry {
+                maul3d::DebugGeometry::Cylinder(c) => self
+                    .0
+                    .push(format!("cylinder {} {}", c.half_height, c.radius)),
+                maul3d::DebugGeometry::Plane(p) => {
+                    self.0.push(format!("plane {:?} {}", p.normal, p.offset))
+                }
+                _ => self.0.push("other".into()),
+            }
+        }
+    }
+    let mut w = world(false);
+    plane(&mut w, Vec3::Y, 0.6);
+    dynamic_cylinder(&mut w, DVec3::new(0.0, 1.0, 0.0), Quat::IDENTITY, 0.3, 0.2);
+    let mut seen = Seen(Vec::new());
+    w.debug_draw(&maul3d::DebugDrawOptions::default(), &mut seen);
+    assert_eq!(
+        seen.0,
+        vec![
+            format!("plane {:?} 0", Vec3::Y),
+            "cylinder 0.3 0.2".to_string()
+        ]
+    );
+}
