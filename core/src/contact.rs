@@ -174,7 +174,18 @@ pub(crate) fn collide(
     };
     if let Some(ha) = ha {
         if let Some(hb) = hb {
-            return collide_hulls(&ha, xf_a, &hb, xf_b, speculative, cache);
+            let m = collide_hulls(&ha, xf_a, &hb, xf_b, speculative, cache);
+            use crate::collide::cylinder_plane as cp;
+            match (ga, gb) {
+                (ShapeGeometry::Cylinder(a), ShapeGeometry::Cylinder(b)) => {
+                    return cp::refine_cylinders((a, xf_a, &ha), (b, xf_b, &hb), m, speculative);
+                }
+                (ShapeGeometry::Cylinder(a), _) => {
+                    return cp::refine_cylinder_on_hull_face(a, xf_a, &hb, xf_b, m, speculative);
+                }
+                _ => {}
+            }
+            return m;
         }
         return match gb {
             ShapeGeometry::Capsule(c) => collide_hull_and_capsule(&ha, xf_a, c, xf_b, speculative),

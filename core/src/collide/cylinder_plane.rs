@@ -1,10 +1,13 @@
-//! Exact ray casts against cylinders and planes, and the manifolds of a plane (always
-//! shape A: it has the highest kind) against every convex shape.
+//! Exact ray casts against cylinders and planes; the manifolds of a plane (always shape
+//! A: it has the highest kind) against every convex shape; and the exact contact of a
+//! cylinder resting on a face of a box, hull or other cylinder.
 //!
 //! A plane's manifold holds the points of the other shape nearest below or above the
 //! surface, up to four, with feature ids that stay with the same vertex (hulls, boxes), end
 //! (capsules) or rim point (cylinders) from step to step. The cylinder's is exact: the
-//! lowest rim point of each cap, or four rim points of a cap lying flat.
+//! lowest rim point of each cap, or four rim points of a cap lying flat. The same rim
+//! points against a hull face replace the prism's manifold where that face alone carries
+//! the cylinder, so a cylinder rolls on a box as smoothly as on a plane.
 
 use super::ray::{RayHit, RayInput};
 use super::{Manifold, ManifoldPoint, hull_fits, within_reach};
@@ -297,6 +300,28 @@ pub fn collide_plane_and_cylinder(
     speculative: f32,
 ) -> Manifold {
     let w = WorldPlane::new(a, xf_a);
+    let all = rim_points(&w, b, xf_b);
+    let mut m = Manifold {
+        normal: w.n,
+        ..Manifold::default()
+    };
+    for &(p, s, id) in all.iter().take(4) {
+        if within_reach(s, speculative) {
+            let n = m.count as usize;
+            m.points[n] = ManifoldPoint {
+                point: p - w.n * (0.5 * s),
+                separation: s,
+                id,
+            };
+            m.count += 1;
+        }
+    }
+    m
+}
+
+/// The eight rim points of `collide_plane_and_cylinder` for the cylinder `b` placed by
+/// `xf_b` against plane `w`: (point, height above the plane, id), deepest first.
+fn rim_points(w: &WorldPlane, b: &Cylinder, xf_b: &Transform) -> [(Vec3, f32, u32); 8] {
     let q = xf_b.q * b.rotation;
     let axis = q.rotate(Vec3::Y);
     let center = xf_b.apply(b.center);
@@ -324,22 +349,125 @@ pub fn collide_plane_and_cylinder(
             j -= 1;
         }
     }
-    let mut m = Manifold {
-        normal: w.n,
-        ..Manifold::default()
-    };
-    for &(p, s, id) in all.iter().take(4) {
-        if within_reach(s, speculative) {
-            let n = m.count as usize;
-            m.points[n] = ManifoldPoint {
-                point: p - w.n * (0.5 * s),
-                separation: s,
-                id,
-            };
-            m.count += 1;
+    all
+}
+
+/// How much lower than the round cylinder its prism can sit on a face: the gap between
+/// the circle and the prism's flats, r (1 − cos(π/N)).
+fn prism_gap(r: f32) -> f32 {
+    r * (1.0 - crate::geometry::cylinder::MID_COS[0])
+}
+
+/// Refines the prism manifold `prism` of a cylinder A against a hull B (a box, hull or
+/// another cylinder's prism) with the exact cylinder where a face of B carries it.
+///
+/// The face of B that separates it farthest from the round cylinder (exact support:
+/// h |n · axis| + r √(1 − (n · axis)²)) is the reference when it is within the prism's
+/// flat-to-circle gap (plus a tenth of the slop) of the prism's own deepest point: the
+/// contact is then a face contact, and its points are the cylinder's rim points below
+/// that face (as against a plane), ids `0x100 · (face + 1) + k`, provided every one of
+/// them projects inside the face. Otherwise (edges, vertices, a cylinder overhanging the
+/// face, a face smaller than a flat cap) the prism manifold stands. This is what lets a cylinder roll smoothly on a box or hull and stand on a cap
+/// with four fixed points.
+pub fn refine_cylinder_on_hull_face(
+    a: &Cylinder,
+    xf_a: &Transform,
+    b: &HullView,
+    xf_b: &Transform,
+    prism: Manifold,
+    speculative: f32,
+) -> Manifold {
+    exact_face_contact(a, xf_a, b, xf_b, &prism, speculative).unwrap_or(prism)
+}
+
+/// Two cylinders, each with its transform and prism: A's exact rim on a face of B's prism, else B's exact rim on a face of
+/// A's prism (ids with bit 15 set), else the prisms' manifold. Either cylinder lying on
+/// the other's cap rests on its round side.
+pub fn refine_cylinders(
+    (a, xf_a, ha): (&Cylinder, &Transform, &HullView),
+    (b, xf_b, hb): (&Cylinder, &Transform, &HullView),
+    prism: Manifold,
+    speculative: f32,
+) -> Manifold {
+    if let Some(m) = exact_face_contact(a, xf_a, hb, xf_b, &prism, speculative) {
+        return m;
+    }
+    let mut flipped = prism;
+    flipped.normal = -prism.normal;
+    if let Some(mut m) = exact_face_contact(b, xf_b, ha, xf_a, &flipped, speculative) {
+        m.normal = -m.normal;
+        for p in &mut m.points[..m.count as usize] {
+            p.id |= 0x8000;
+        }
+        return m;
+    }
+    prism
+}
+
+fn exact_face_contact(
+    a: &Cylinder,
+    xf_a: &Transform,
+    b: &HullView,
+    xf_b: &Transform,
+    prism: &Manifold,
+    speculative: f32,
+) -> Option<Manifold> {
+    if prism.count == 0 || !hull_fits(b) {
+        return None;
+    }
+    let mut prism_sep = f32::MAX;
+    for p in &prism.points[..prism.count as usize] {
+        if p.separation < prism_sep {
+            prism_sep = p.separation;
         }
     }
-    m
+    let axis = (xf_a.q * a.rotation).rotate(Vec3::Y);
+    let center = xf_a.apply(a.center);
+    let mut best = (f32::MIN, usize::MAX);
+    for (f, pl) in b.planes.iter().enumerate() {
+        let n = xf_b.q.rotate(pl.normal);
+        let d = pl.offset + n.dot(xf_b.p);
+        let na = n.dot(axis);
+        let support =
+            a.half_height * abs(na) + a.radius * sqrt(crate::math::max(0.0, 1.0 - na * na));
+        let sep = n.dot(center) - d - support;
+        if sep > best.0 {
+            best = (sep, f);
+        }
+    }
+    let (sep, f) = best;
+    if f == usize::MAX || sep < prism_sep - prism_gap(a.radius) - 0.1 * super::LINEAR_SLOP {
+        return None;
+    }
+    let pl = b.planes[f];
+    let w = WorldPlane {
+        n: xf_b.q.rotate(pl.normal),
+        d: pl.offset + xf_b.q.rotate(pl.normal).dot(xf_b.p),
+    };
+    let mut m = Manifold {
+        normal: -w.n,
+        ..Manifold::default()
+    };
+    for &(p, s, id) in rim_points(&w, a, xf_a).iter().take(4) {
+        if !within_reach(s, speculative) {
+            continue;
+        }
+        // A rim point off the face: the face does not carry the cylinder alone (it
+        // overhangs an edge, or the face is smaller than a flat cap), so the prism's
+        // clipped manifold stands.
+        let on_face = xf_b.apply_inv(p - w.n * s);
+        if !super::hull_sphere::face_contains(b, f, on_face) {
+            return None;
+        }
+        let n = m.count as usize;
+        m.points[n] = ManifoldPoint {
+            point: p - w.n * (0.5 * s),
+            separation: s,
+            id: 0x100 * (f as u32 + 1) + id,
+        };
+        m.count += 1;
+    }
+    if m.count == 0 { None } else { Some(m) }
 }
 
 #[cfg(test)]
@@ -388,6 +516,39 @@ mod tests {
             )
             .is_none()
         );
+    }
+
+    #[test]
+    fn a_box_face_carries_a_lying_cylinder_on_its_exact_rim() {
+        use crate::collide::SatCache;
+        use crate::geometry::cylinder::CylinderHull;
+        use crate::geometry::hull::BoxHull;
+        let ground = BoxHull::new(Vec3::new(5.0, 1.0, 5.0), Vec3::ZERO, Quat::IDENTITY);
+        let c = Cylinder::default();
+        let prism = CylinderHull::new(&c);
+        // Lying along z with a prism vertex at the bottom, 1 cm into the box's top.
+        let xf_c = Transform::new(
+            Vec3::new(0.3, 1.49, 0.0),
+            Quat::from_axis_angle(Vec3::X, 0.5 * crate::math::PI),
+        );
+        let mut cache = SatCache::default();
+        let m0 = super::super::collide_hulls(
+            &prism.view(),
+            &xf_c,
+            &ground.view(),
+            &Transform::IDENTITY,
+            0.02,
+            &mut cache,
+        );
+        let m =
+            refine_cylinder_on_hull_face(&c, &xf_c, &ground.view(), &Transform::IDENTITY, m0, 0.02);
+        assert_eq!(m.count, 2);
+        assert!((m.normal + Vec3::Y).length() < 1e-6);
+        for p in &m.points[..2] {
+            assert!((p.separation + 0.01).abs() < 1e-5, "{p:?}");
+            // The +y face is box face 3.
+            assert!(p.id == 0x400 || p.id == 0x404, "{p:?}");
+        }
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! Cylinders and planes (half-spaces): their geometry, exact mass, bounds, point tests and
-//! ray casts, and the 32-sided hull a cylinder collides as against boxes, hulls, spheres,
-//! capsules and other cylinders.
+//! ray casts, and the 32-sided prism a cylinder collides as where no exact contact applies.
 //!
-//! A cylinder is exact everywhere except in those pair tests: its mass and inertia, its
-//! bounds, its ray casts, its point test and its contact with a plane are closed forms of
-//! the round cylinder. Against other convex shapes it is the prism inscribed in it with
+//! A cylinder is exact in its mass and inertia, bounds, ray casts, point test, explosion
+//! area, its contact with a plane, and its contact with any face (of a box, a hull, or
+//! another cylinder's prism) that carries it alone (see
+//! `collide::cylinder_plane::refine_cylinder_on_hull_face`). Elsewhere (edges, vertices,
+//! spheres, capsules, distance, casts, time of impact) it is the prism inscribed in it with
 //! [`CYLINDER_SIDES`] sides (vertices on the true surface), rebuilt from the dimensions
 //! whenever it is needed: content, never state.
 
@@ -79,7 +80,7 @@ const RING_COS: [f32; 9] = [
 ];
 
 /// cos((2j + 1) · 5.625°) for j = 0..8: the side normals' angles in the first quadrant.
-const MID_COS: [f32; 8] = [
+pub(crate) const MID_COS: [f32; 8] = [
     0.995_184_7,
     0.956_940_35,
     0.881_921_3,
