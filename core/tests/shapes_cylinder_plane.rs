@@ -970,3 +970,74 @@ fn debug_draw_describes_cylinders_and_planes() {
         ]
     );
 }
+
+#[test]
+fn an_explosion_pushes_a_cylinder_by_the_area_it_shows() {
+    let (h, r) = (0.6f32, 0.3f32);
+    for (at, area, dir) in [
+        (
+            DVec3::new(0.0, 3.0, 0.0),
+            std::f32::consts::PI * r * r,
+            Vec3::new(0.0, -1.0, 0.0),
+        ),
+        (
+            DVec3::new(3.0, 0.0, 0.0),
+            4.0 * r * h,
+            Vec3::new(-1.0, 0.0, 0.0),
+        ),
+    ] {
+        let mut w = World::new(&WorldDef {
+            gravity: Vec3::ZERO,
+            ..Default::default()
+        })
+        .unwrap();
+        let b = dynamic_cylinder(&mut w, DVec3::ZERO, Quat::IDENTITY, h, r);
+        let m = w.body_mass_data(b).unwrap().mass;
+        w.explode(&maul3d::ExplosionDef {
+            position: at,
+            radius: 5.0,
+            falloff: 1.0,
+            impulse_per_area: 10.0,
+            ..Default::default()
+        })
+        .unwrap();
+        let v = w.body_linear_velocity(b).unwrap();
+        let expected = dir * (10.0 * area / m);
+        assert!(
+            (v - expected).length() < 1e-4 * expected.length(),
+            "{v:?} vs {expected:?}"
+        );
+    }
+}
+
+#[test]
+fn a_plane_sensor_detects_what_falls_below_it() {
+    let mut w = world(false);
+    let g = static_body(&mut w, DVec3::ZERO, Quat::IDENTITY);
+    // A kill zone: everything below y = -5.
+    let zone = w
+        .create_plane_shape(
+            g,
+            &ShapeDef {
+                is_sensor: true,
+                ..Default::default()
+            },
+            &PlaneShape {
+                normal: Vec3::Y,
+                offset: -5.0,
+            },
+        )
+        .unwrap();
+    let b = dynamic_cylinder(&mut w, DVec3::new(3.0, 0.0, 0.0), Quat::IDENTITY, 0.2, 0.2);
+    let mut out = [ShapeId::NULL; 4];
+    let mut entered_at = None;
+    for step in 0..120 {
+        w.step(DT, SUBSTEPS).unwrap();
+        if entered_at.is_none() && w.sensor_overlaps(zone, &mut out).unwrap() == 1 {
+            entered_at = Some((step, w.body_position(b).unwrap().y));
+        }
+    }
+    let (_, y) = entered_at.expect("the sensor never saw the cylinder");
+    // Seen in the first step its bottom (0.2 below its centre) was under y = -5.
+    assert!(y < -4.8 && y > -5.2, "seen at y = {y}");
+}
