@@ -369,6 +369,27 @@ fn check_local_point(name: &'static str, v: Vec3) -> Result<()> {
     Ok(())
 }
 
+/// `q` normalised, unless it is already unit to within 1e-6 in squared norm: then as
+/// given, so that a replay, which passes the stored (normalised) value back in, stores the
+/// same bits (normalising twice can move the last bit).
+pub(crate) fn settle_quat(q: Quat) -> Quat {
+    if (q.length_squared() - 1.0).abs() <= 1.0e-6 {
+        q
+    } else {
+        q.normalize()
+    }
+}
+
+/// `v` normalised, unless already unit to within 1e-6 in squared length (see
+/// [`settle_quat`]).
+pub(crate) fn settle_unit(v: Vec3) -> Vec3 {
+    if (v.length_squared() - 1.0).abs() <= 1.0e-6 {
+        v
+    } else {
+        v.normalize()
+    }
+}
+
 fn check_size(name: &'static str, v: f32) -> Result<()> {
     if !(v.is_finite() && v > 0.0 && v <= 1.0e6) {
         return Err(Error::Argument {
@@ -567,7 +588,7 @@ impl World {
             });
         }
         let c = Cylinder {
-            rotation: cylinder.rotation.normalize(),
+            rotation: settle_quat(cylinder.rotation),
             ..*cylinder
         };
         self.create_shape(body, def, ShapeGeometry::Cylinder(c))
@@ -603,7 +624,7 @@ impl World {
             });
         }
         let p = PlaneShape {
-            normal: plane.normal.normalize(),
+            normal: settle_unit(plane.normal),
             offset: plane.offset,
         };
         self.create_shape(body, def, ShapeGeometry::Plane(p))
