@@ -471,7 +471,7 @@ impl World {
         let b = BoxShape {
             half,
             center,
-            rotation: rotation.normalize(),
+            rotation: settle_quat(rotation),
         };
         self.create_shape(body, def, ShapeGeometry::Box(b))
     }
