@@ -748,6 +748,9 @@ impl World {
         if self.bodies[slot as usize].body_type == body_type {
             return Ok(());
         }
+        if body_type != BodyType::Static && self.body_has_plane(slot) {
+            return Err(Error::State("a body with a plane shape must stay static"));
+        }
         if body_type == BodyType::Dynamic && self.body_has_mesh(slot) {
             return Err(Error::Argument {
                 name: "body type of a body with a mesh or height-field shape",

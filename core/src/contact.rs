@@ -10,6 +10,8 @@ use crate::collide::manifold::{
 use crate::collide::triangle::{Convex, collide_triangle};
 use crate::collide::{Manifold, SatCache};
 use crate::content::{MeshData, MeshSlot, mesh_data};
+use crate::geometry::PlaneShape;
+use crate::geometry::cylinder::CylinderHull;
 use crate::geometry::hull::HullView;
 use crate::math::{Aabb, Transform, Vec3, max, sqrt};
 use crate::shape::{HullSlot, Shape, ShapeGeometry};
@@ -168,7 +170,16 @@ fn collide_mesh(
     hulls: &[HullSlot],
     speculative: f32,
 ) -> Manifold {
-    let Some(convex) = convex_of(shape_b, hulls) else {
+    let cylinder;
+    let convex = match &shape_b.geometry {
+        // A cylinder collides as its prism, built here on the stack.
+        ShapeGeometry::Cylinder(c) => {
+            cylinder = CylinderHull::new(c);
+            Some(Convex::Hull(cylinder.view()))
+        }
+        _ => convex_of(shape_b, hulls),
+    };
+    let Some(convex) = convex else {
         return Manifold::default();
     };
     let rel = xf_a.inv_mul(xf_b);
@@ -246,9 +257,40 @@ pub(crate) fn collide(
     }
     let ga = &shape_a.geometry;
     let gb = &shape_b.geometry;
-    if let Some(ha) = hull_view(shape_a, hulls) {
-        if let Some(hb) = hull_view(shape_b, hulls) {
-            return collide_hulls(&ha, xf_a, &hb, xf_b, speculative, cache);
+    if let ShapeGeometry::Plane(p) = ga {
+        return collide_plane(p, xf_a, shape_b, xf_b, hulls, speculative);
+    }
+    // A cylinder collides as its prism, built here on the stack.
+    let prism_a;
+    let prism_b;
+    let ha = match ga {
+        ShapeGeometry::Cylinder(c) => {
+            prism_a = CylinderHull::new(c);
+            Some(prism_a.view())
+        }
+        _ => hull_view(shape_a, hulls),
+    };
+    let hb = match gb {
+        ShapeGeometry::Cylinder(c) => {
+            prism_b = CylinderHull::new(c);
+            Some(prism_b.view())
+        }
+        _ => hull_view(shape_b, hulls),
+    };
+    if let Some(ha) = ha {
+        if let Some(hb) = hb {
+            let m = collide_hulls(&ha, xf_a, &hb, xf_b, speculative, cache);
+            use crate::collide::cylinder_plane as cp;
+            match (ga, gb) {
+                (ShapeGeometry::Cylinder(a), ShapeGeometry::Cylinder(b)) => {
+                    return cp::refine_cylinders((a, xf_a, &ha), (b, xf_b, &hb), m, speculative);
+                }
+                (ShapeGeometry::Cylinder(a), _) => {
+                    return cp::refine_cylinder_on_hull_face(a, xf_a, &hb, xf_b, m, speculative);
+                }
+                _ => {}
+            }
+            return m;
         }
         return match gb {
             ShapeGeometry::Capsule(c) => collide_hull_and_capsule(&ha, xf_a, c, xf_b, speculative),
@@ -267,6 +309,28 @@ pub(crate) fn collide(
             collide_spheres(a, xf_a, b, xf_b, speculative)
         }
         _ => Manifold::default(),
+    }
+}
+
+/// The manifold of a plane A and any other shape B.
+fn collide_plane(
+    p: &PlaneShape,
+    xf_a: &Transform,
+    shape_b: &Shape,
+    xf_b: &Transform,
+    hulls: &[HullSlot],
+    speculative: f32,
+) -> Manifold {
+    use crate::collide::cylinder_plane as cp;
+    match &shape_b.geometry {
+        ShapeGeometry::Sphere(s) => cp::collide_plane_and_sphere(p, xf_a, s, xf_b, speculative),
+        ShapeGeometry::Capsule(c) => cp::collide_plane_and_capsule(p, xf_a, c, xf_b, speculative),
+        ShapeGeometry::Cylinder(c) => cp::collide_plane_and_cylinder(p, xf_a, c, xf_b, speculative),
+        ShapeGeometry::Box(_) | ShapeGeometry::Hull(_) => match hull_view(shape_b, hulls) {
+            Some(h) => cp::collide_plane_and_hull(p, xf_a, &h, xf_b, speculative),
+            None => Manifold::default(),
+        },
+        ShapeGeometry::Plane(_) | ShapeGeometry::Mesh(_) => Manifold::default(),
     }
 }
 
@@ -332,7 +396,16 @@ pub(crate) fn update_contact(
             Transform::new(d, bb.rotation),
         )
     };
-    let manifold = match (&triangle, convex_of(sb, hulls)) {
+    let cylinder;
+    let convex = match &sb.geometry {
+        // A cylinder against a triangle: its 32-sided prism.
+        ShapeGeometry::Cylinder(c) if triangle.is_some() => {
+            cylinder = CylinderHull::new(c);
+            Some(Convex::Hull(cylinder.view()))
+        }
+        _ => convex_of(sb, hulls),
+    };
+    let manifold = match (&triangle, convex) {
         (Some(tri), Some(convex)) => {
             collide_triangle(tri, &xf_a, &convex, &xf_b, speculative, &mut contact.cache)
         }

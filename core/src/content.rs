@@ -319,7 +319,10 @@ impl World {
         mut f: impl FnMut(&ShapeProxy),
     ) {
         let ShapeGeometry::Mesh(m) = s.geometry else {
-            f(&crate::shape::shape_proxy(s, &self.hulls));
+            // A plane is the slab of it near the region.
+            let b = &self.bodies[s.body as usize];
+            let (near, reach) = crate::shape::region_near(bounds, b.position, b.rotation);
+            f(&crate::shape::shape_proxy_near(s, &self.hulls, near, reach));
             return;
         };
         let Some(data) = mesh_data(&self.meshes, m) else {

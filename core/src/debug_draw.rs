@@ -3,7 +3,7 @@
 
 use crate::contact::CONTACT_TOUCHING;
 use crate::fp;
-use crate::geometry::{Capsule, Sphere};
+use crate::geometry::{Capsule, Cylinder, PlaneShape, Sphere};
 use crate::id::{BodyId, JointId, ShapeId};
 use crate::math::{DAabb, DVec3, Quat, Vec3};
 use crate::shape::ShapeGeometry;
@@ -38,6 +38,10 @@ pub enum DebugGeometry<'a> {
     /// One triangle of a mesh or height field (vertices counter-clockwise seen from the
     /// front): such a shape is described by one `shape` call per triangle, in index order.
     Triangle([Vec3; 3]),
+    /// A cylinder (exact; it collides as a 32-sided prism except against planes).
+    Cylinder(Cylinder),
+    /// A plane: the half-space `normal · x <= offset` of the body frame is solid.
+    Plane(PlaneShape),
 }
 
 /// What to draw.
@@ -170,6 +174,8 @@ impl World {
                             }
                         }
                         ShapeGeometry::Mesh(_) => continue,
+                        ShapeGeometry::Cylinder(c) => DebugGeometry::Cylinder(c),
+                        ShapeGeometry::Plane(p) => DebugGeometry::Plane(p),
                     };
                     fp::call_host(host, || {
                         draw.shape(

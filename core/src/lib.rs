@@ -62,7 +62,7 @@ pub use error::{Error, Result};
 pub use events::{BodyMoveEvent, ContactHitEvent};
 pub use explosion::ExplosionDef;
 pub use geometry::height_field::HeightFieldDef;
-pub use geometry::{Capsule, MassData, Sphere};
+pub use geometry::{Capsule, Cylinder, MassData, PlaneShape, Sphere};
 pub use id::{BodyId, HullId, JointId, MeshId, ShapeId};
 pub use joint::{
     AxisMode, ConeTwistJoint, DistanceJoint, JointBreakEvent, JointDef, JointKind, PrismaticJoint,

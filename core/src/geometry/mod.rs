@@ -2,11 +2,14 @@
 //! fields, their mass properties and bounds. Everything here is in the shape's frame, which is the body frame.
 
 pub mod bounds;
+pub mod cylinder;
 pub mod height_field;
 pub mod hull;
 pub mod mass;
 pub mod mesh;
 pub mod quickhull;
+
+pub use cylinder::{Cylinder, PlaneShape};
 
 use crate::math::{Mat3, Vec3};
 
