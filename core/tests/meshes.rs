@@ -261,6 +261,35 @@ fn spheres_capsules_boxes_and_hulls_rest_on_a_mesh_floor() {
         w.create_hull_shape(b, &ShapeDef::default(), h).unwrap();
     });
     assert!((hull - 0.2).abs() < 0.01, "hull at {hull}");
+    // Standing on a cap, and lying on its side (the 32-sided prism's flat is
+    // r·cos(5.625°) below the axis).
+    let standing = rest_height(|w, b| {
+        w.create_cylinder_shape(
+            b,
+            &ShapeDef::default(),
+            &maul3d::Cylinder {
+                half_height: 0.3,
+                radius: 0.4,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    });
+    assert!((standing - 0.3).abs() < 0.01, "cylinder at {standing}");
+    let lying = rest_height(|w, b| {
+        w.create_cylinder_shape(
+            b,
+            &ShapeDef::default(),
+            &maul3d::Cylinder {
+                half_height: 0.5,
+                radius: 0.3,
+                rotation: Quat::from_axis_angle(Vec3::X, core::f32::consts::FRAC_PI_2),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    });
+    assert!((lying - 0.3).abs() < 0.01, "lying cylinder at {lying}");
 }
 
 /// Slides a box at 6 m/s without friction across `floor` (built into the world) and

@@ -297,6 +297,17 @@ fn every_pair_kind_against_meshes_and_height_fields_steps_on_a_48_kib_stack() {
             2 => w
                 .create_box_shape(b, &d, Vec3::new(0.3, 0.25, 0.3))
                 .map(|_| ()),
+            3 if i % 8 == 7 => w
+                .create_cylinder_shape(
+                    b,
+                    &d,
+                    &maul3d::Cylinder {
+                        half_height: 0.25,
+                        radius: 0.3,
+                        ..Default::default()
+                    },
+                )
+                .map(|_| ()),
             _ => w.create_hull_shape(b, &d, hull).map(|_| ()),
         }
         .unwrap();

@@ -202,6 +202,24 @@ fn meshes_scene(w: &mut World) {
     pile(w, DVec3::new(-2.0, 2.5, 0.0), 16);
     pile(w, DVec3::new(2.0, 0.5, -1.0), 24);
     pile(w, DVec3::new(9.0, 0.5, 0.0), 16);
+    // Cylinders on the bumps, standing and lying.
+    for i in 0..6 {
+        let b = dynamic(
+            w,
+            DVec3::new(-5.0 + i as f64 * 1.25, 1.5, 3.5),
+            Quat::from_axis_angle(Vec3::X, if i % 2 == 0 { 0.0 } else { 1.5 }),
+        );
+        w.create_cylinder_shape(
+            b,
+            &ShapeDef::default(),
+            &maul3d::Cylinder {
+                half_height: 0.3,
+                radius: 0.35,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    }
 }
 
 /// A joint of `kind` between `a` and `b` with its frame at world point `anchor`, axes
