@@ -780,3 +780,52 @@ fn a_journal_with_meshes_replays_to_the_same_hash() {
     again.replay_journal(&tape).unwrap();
     assert_eq!(again.hash(), w.hash());
 }
+
+#[test]
+fn a_kinematic_mesh_platform_carries_a_box_and_finds_new_triangles_as_it_moves() {
+    let mut w = mesh_world();
+    // A 3 m × 3 m plate of 0.5 m cells moving along x at 1 m/s under a resting box.
+    let (v, t) = grid(6, 0.5, |_, _| 0.0);
+    let mesh = w.create_mesh(&v, &t).unwrap();
+    let plate = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            position: DVec3::new(0.0, 1.0, 0.0),
+            linear_velocity: Vec3::new(1.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_mesh_shape(plate, &ShapeDef::default(), mesh)
+        .unwrap();
+    let b = dynamic(&mut w, DVec3::new(0.0, 1.2, 0.0));
+    w.create_box_shape(b, &ShapeDef::default(), Vec3::new(0.3, 0.2, 0.3))
+        .unwrap();
+    step_n(&mut w, 90);
+    let (p, q) = (w.body_position(b).unwrap(), w.body_position(plate).unwrap());
+    // Carried along by friction after slipping v² / (2·μ·g) = 1 / 12 m behind.
+    let slip = q.x - p.x;
+    assert!((slip - 1.0 / 12.0).abs() < 0.01, "slipped {slip} m");
+    assert!((p.y - (q.y + 0.2)).abs() < 0.01, "box {p:?}, plate {q:?}");
+    assert!((w.body_linear_velocity(b).unwrap().x - 1.0).abs() < 0.02);
+}
+
+#[test]
+fn child_contacts_past_the_contact_capacity_are_counted_not_fatal() {
+    let mut w = World::new(&WorldDef {
+        contact_capacity: 8,
+        ..Default::default()
+    })
+    .unwrap();
+    let (v, t) = grid(10, 0.25, |_, _| 0.0);
+    let mesh = w.create_mesh(&v, &t).unwrap();
+    static_mesh(&mut w, mesh, DVec3::ZERO, 0.6);
+    let b = dynamic(&mut w, DVec3::new(0.0, 0.3, 0.0));
+    // A 1 m box over 0.25 m cells: more triangles under it than the capacity holds.
+    w.create_box_shape(b, &ShapeDef::default(), Vec3::new(0.5, 0.25, 0.5))
+        .unwrap();
+    w.step(DT, SUBSTEPS).unwrap();
+    assert!(w.counters().dropped_contacts > 0);
+    assert_eq!(w.counters().contact_count, 8);
+    step_n(&mut w, 30);
+    assert!(w.body_position(b).unwrap().y.is_finite());
+}
