@@ -748,6 +748,12 @@ fn the_tree_is_built_from_content_alone_and_is_not_state() {
         bytes
     );
     assert_eq!(c.hash(), a.hash());
+    // The content is state: one vertex moved by a millimetre moves the hash.
+    let mut moved = v.clone();
+    moved[17].y += 0.001;
+    let mut d = mesh_world();
+    d.create_mesh(&moved, &t).unwrap();
+    assert_ne!(d.hash(), a.hash());
 }
 
 #[test]
