@@ -10,6 +10,12 @@
 //! Both kinds present their triangles the same way (a *child source*: triangle `i` by
 //! index, every triangle under a box in a fixed order, the closest triangle along a ray),
 //! so contacts, queries and continuous collision see them through one interface.
+//!
+//! Voxel chunks are meant to slot in as another variant whose children are merged boxes:
+//! the parent/child contacts (`contact.rs`: `find_children`, `child_key`, the pair events
+//! counted over children, destruction in slot order) take any child source as they are;
+//! only the per-child manifold (`update_contact` calls `collide_triangle` for a triangle)
+//! and the proxy of a child for casts (`for_each_proxy`) need a box case.
 
 use crate::body::BodyType;
 use crate::collide::distance::ShapeProxy;
