@@ -1322,9 +1322,12 @@ enum m3Result m3World_Draw(struct m3WorldId worldId, const struct m3DebugDraw *d
 
 #endif  /* MAUL3D_H */
 
+#ifndef MAUL3D_H_CREATE
+#define MAUL3D_H_CREATE
 /* The version handshake: the header passes the ABI version it was generated with, and a
    library of another version refuses the world with m3_errorVersion. */
 static inline m3Result m3World_Create(const m3WorldDef *def, m3WorldId *worldId)
 {
     return m3World_CreateVersioned(def, M3_ABI_VERSION, worldId);
 }
+#endif

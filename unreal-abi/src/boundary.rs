@@ -251,6 +251,17 @@ pub(crate) fn api(name: &'static str, f: impl FnOnce() -> Result<(), Refusal>) -
 
 // ---- the table of worlds ----
 
+/// The slot of a live world, without writing any message.
+fn live_slot(id: m3WorldId) -> Option<&'static Slot> {
+    let i = id.index as usize;
+    if i == 0 || i > M3_MAX_WORLDS {
+        return None;
+    }
+    let slot = &SLOTS[i - 1];
+    let word = slot.word.load(Ordering::Acquire);
+    (generation_of(word) == id.generation && state_of(word) & VACANT == 0).then_some(slot)
+}
+
 fn slot_of(id: m3WorldId) -> Result<&'static Slot, Refusal> {
     let i = id.index as usize;
     if i == 0 || i > M3_MAX_WORLDS || id.generation == 0 {
@@ -281,11 +292,9 @@ pub(crate) fn count_misuse(id: m3WorldId, r: m3Result) {
     if !is_misuse(r) {
         return;
     }
-    if let Ok(slot) = slot_of(id) {
-        let word = slot.word.load(Ordering::Acquire);
-        if generation_of(word) == id.generation && state_of(word) & VACANT == 0 {
-            slot.misuse.fetch_add(1, Ordering::Relaxed);
-        }
+    // Not `slot_of`: that would write a message over the refusal's.
+    if let Some(slot) = live_slot(id) {
+        slot.misuse.fetch_add(1, Ordering::Relaxed);
     }
 }
 
@@ -455,28 +464,14 @@ pub(crate) fn retire(id: m3WorldId, f: impl FnOnce(*mut Entry)) -> Result<(), Re
 /// the world is busy; 0 for an invalid world id.
 #[unsafe(no_mangle)]
 pub extern "C" fn m3World_GetMisuseCount(worldId: m3WorldId) -> u64 {
-    value("m3World_GetMisuseCount", 0, || match slot_of(worldId) {
-        Ok(slot) => {
-            let word = slot.word.load(Ordering::Acquire);
-            if generation_of(word) == worldId.generation && state_of(word) & VACANT == 0 {
-                slot.misuse.load(Ordering::Relaxed)
-            } else {
-                0
-            }
-        }
-        Err(_) => 0,
+    value("m3World_GetMisuseCount", 0, || {
+        live_slot(worldId).map_or(0, |s| s.misuse.load(Ordering::Relaxed))
     })
 }
 
 /// Whether a world id names a live world (a poisoned one included).
 pub(crate) fn is_live(id: m3WorldId) -> bool {
-    match slot_of(id) {
-        Ok(slot) => {
-            let word = slot.word.load(Ordering::Acquire);
-            generation_of(word) == id.generation && state_of(word) & VACANT == 0
-        }
-        Err(_) => false,
-    }
+    live_slot(id).is_some()
 }
 
 /// Scratch memory of `n` items for a query's results: on the stack when small, else from
@@ -507,5 +502,65 @@ mod tests {
         // SAFETY: the pointer is this thread's buffer, NUL-terminated.
         let msg = unsafe { core::ffi::CStr::from_ptr(m3GetLastErrorMessage()) };
         assert_eq!(msg.to_bytes().len(), MESSAGE_CAPACITY - 1);
+    }
+
+    fn new_world() -> m3WorldId {
+        let def = crate::m3DefaultWorldDef();
+        let mut id = m3WorldId::default();
+        // SAFETY: valid pointers.
+        let r = unsafe { crate::m3World_CreateVersioned(&def, crate::M3_ABI_VERSION, &mut id) };
+        assert_eq!(r, m3Result::m3_success);
+        id
+    }
+
+    #[test]
+    fn a_panic_inside_a_call_poisons_only_that_world_and_destroy_still_frees_it() {
+        let (sick, well) = (new_world(), new_world());
+        let r = api("test", || {
+            write(sick, |_| -> Result<(), Refusal> { panic!("injected") })
+        });
+        assert_eq!(r, m3Result::m3_errorState);
+        assert_eq!(
+            crate::m3World_Step(sick, 1.0 / 60.0, 1),
+            m3Result::m3_errorState
+        );
+        assert_eq!(crate::m3World_Hash(sick), 0);
+        assert!(crate::m3World_GetMisuseCount(sick) >= 1);
+        assert_eq!(
+            crate::m3World_Step(well, 1.0 / 60.0, 1),
+            m3Result::m3_success
+        );
+        assert_eq!(crate::m3World_Destroy(sick), m3Result::m3_success);
+        assert!(!crate::m3World_IsValid(sick));
+        assert_eq!(crate::m3World_Destroy(well), m3Result::m3_success);
+    }
+
+    #[test]
+    fn readers_share_a_world_and_a_writer_finds_it_busy() {
+        let w = new_world();
+        let inner = read(w, |_| {
+            // A second reader is let in; a writer is refused at once, never waits.
+            assert!(read(w, |_| Ok(())).is_ok());
+            Ok(write(w, |_| Ok(())).map_err(|r| r.0))
+        });
+        assert_eq!(inner, Ok(Err(m3Result::m3_errorBusy)));
+        let inner = write(w, |_| Ok(read(w, |_| Ok(())).map_err(|r| r.0)));
+        assert_eq!(inner, Ok(Err(m3Result::m3_errorBusy)));
+        // Both released: a write goes through again.
+        assert!(write(w, |_| Ok(())).is_ok());
+        assert_eq!(crate::m3World_Destroy(w), m3Result::m3_success);
+    }
+
+    #[test]
+    fn a_stale_world_id_is_refused_after_its_slot_is_reused() {
+        let a = new_world();
+        assert_eq!(crate::m3World_Destroy(a), m3Result::m3_success);
+        let b = new_world();
+        assert_eq!(
+            crate::m3World_Step(a, 1.0 / 60.0, 1),
+            m3Result::m3_errorInvalidId
+        );
+        assert_eq!(crate::m3World_Destroy(a), m3Result::m3_errorInvalidId);
+        assert_eq!(crate::m3World_Destroy(b), m3Result::m3_success);
     }
 }
