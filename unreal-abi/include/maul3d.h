@@ -176,6 +176,64 @@ typedef struct m3ShapeId {
   struct m3WorldId world;
 } m3ShapeId;
 
+// A contact between two shapes began (they touch) or ended.
+typedef struct m3ContactEvent {
+  // Shape A.
+  struct m3ShapeId shapeA;
+  // Shape B.
+  struct m3ShapeId shapeB;
+} m3ContactEvent;
+
+// Two shapes with hit events approached faster than the world's threshold.
+typedef struct m3ContactHitEvent {
+  // Shape A.
+  struct m3ShapeId shapeA;
+  // Shape B.
+  struct m3ShapeId shapeB;
+  // The point that approached fastest, relative to the world origin.
+  struct m3DVec3 point;
+  // The normal, from A to B.
+  struct m3Vec3 normal;
+  // Approach speed along the normal, m/s.
+  float approachSpeed;
+} m3ContactHitEvent;
+
+// A sensor began or stopped overlapping a shape.
+typedef struct m3SensorEvent {
+  // The sensor shape.
+  struct m3ShapeId sensorShape;
+  // The shape that entered or left it.
+  struct m3ShapeId visitorShape;
+} m3SensorEvent;
+
+// A body moved in the last step.
+typedef struct m3BodyMoveEvent {
+  // The body.
+  struct m3BodyId body;
+  // Its new position, relative to the world origin.
+  struct m3DVec3 position;
+  // Its new rotation.
+  struct m3Quat rotation;
+  // Whether it fell asleep in this step.
+  bool fellAsleep;
+} m3BodyMoveEvent;
+
+// A joint between two bodies. Zero is null.
+typedef struct m3JointId {
+  // Slot plus one; 0 is null.
+  uint32_t index;
+  // Bumped each time the slot is reused.
+  uint32_t generation;
+  // The world it belongs to.
+  struct m3WorldId world;
+} m3JointId;
+
+// A joint broke in the last step.
+typedef struct m3JointBreakEvent {
+  // The joint.
+  struct m3JointId joint;
+} m3JointBreakEvent;
+
 // Shape kinds.
 typedef int32_t m3ShapeType;
 
@@ -257,16 +315,6 @@ typedef struct m3DAABB {
 
 // Draws a shape's enlarged bounds.
 typedef void (*m3DrawBoundsFcn)(struct m3ShapeId shape, struct m3DAABB bounds, void *context);
-
-// A joint between two bodies. Zero is null.
-typedef struct m3JointId {
-  // Slot plus one; 0 is null.
-  uint32_t index;
-  // Bumped each time the slot is reused.
-  uint32_t generation;
-  // The world it belongs to.
-  struct m3WorldId world;
-} m3JointId;
 
 // Draws a joint: its frame on body A and on body B in the world (they coincide when the
 // joint is satisfied) and whether it broke.
@@ -506,6 +554,168 @@ typedef struct m3ReplayView {
   int64_t steps;
 } m3ReplayView;
 
+// Which shapes a query sees: those whose category is in `maskBits` and whose mask holds
+// one of `categoryBits`; sensors only if asked.
+typedef struct m3QueryFilter {
+  // What the query is.
+  uint64_t categoryBits;
+  // What it sees.
+  uint64_t maskBits;
+  // Whether sensor shapes are seen.
+  bool includeSensors;
+} m3QueryFilter;
+
+// A ray's hit.
+typedef struct m3RayResult {
+  // Whether anything was hit (the closest cast only).
+  bool hit;
+  // The shape hit.
+  struct m3ShapeId shape;
+  // Its body.
+  struct m3BodyId body;
+  // Where the ray enters it, relative to the world origin.
+  struct m3DVec3 point;
+  // The surface normal there.
+  struct m3Vec3 normal;
+  // The fraction of the translation at the hit.
+  float fraction;
+} m3RayResult;
+
+// A convex hull that any number of hull shapes share. Zero is null.
+typedef struct m3HullId {
+  // Slot plus one; 0 is null.
+  uint32_t index;
+  // Bumped each time the slot is reused.
+  uint32_t generation;
+  // The world it belongs to.
+  struct m3WorldId world;
+} m3HullId;
+
+// The geometry of a shape query, in its own frame: `type` says which member is read.
+typedef struct m3QueryShape {
+  // `m3_sphereShape`, `m3_capsuleShape`, `m3_boxShape` or `m3_hullShape`.
+  m3ShapeType type;
+  // A sphere.
+  struct m3Sphere sphere;
+  // A capsule.
+  struct m3Capsule capsule;
+  // A box.
+  struct m3Box box;
+  // A hull of the queried world.
+  struct m3HullId hull;
+} m3QueryShape;
+
+// A shape cast's hit.
+typedef struct m3ShapeCastResult {
+  // Whether anything was hit.
+  bool hit;
+  // The shape hit.
+  struct m3ShapeId shape;
+  // Its body.
+  struct m3BodyId body;
+  // The hit point, relative to the world origin.
+  struct m3DVec3 point;
+  // The shape's normal there, towards the cast shape.
+  struct m3Vec3 normal;
+  // Fraction of the translation at the hit.
+  float fraction;
+} m3ShapeCastResult;
+
+// A body's shapes moved from `position`/`rotation` by `motion`, as Godot's
+// `body_test_motion`.
+typedef struct m3MotionTest {
+  // The body whose shapes move (it is not hit by itself).
+  struct m3BodyId body;
+  // Start position, relative to the world origin.
+  struct m3DVec3 position;
+  // Start rotation.
+  struct m3Quat rotation;
+  // The motion, m.
+  struct m3Vec3 motion;
+  // Contacts closer than this count as collisions.
+  float margin;
+  // What the motion collides with.
+  struct m3QueryFilter filter;
+} m3MotionTest;
+
+// A contact found by the motion test.
+typedef struct m3MotionCollision {
+  // The point on the moving body's shape.
+  struct m3DVec3 pointOnQuery;
+  // The point on the other shape.
+  struct m3DVec3 pointOnOther;
+  // The normal, from the other shape towards the moving one.
+  struct m3Vec3 normal;
+  // Penetration depth.
+  float depth;
+  // The other shape.
+  struct m3ShapeId shape;
+  // Its body.
+  struct m3BodyId body;
+  // The other body's velocity at the point.
+  struct m3Vec3 velocity;
+  // The moving body's shape that collided.
+  struct m3ShapeId localShape;
+} m3MotionCollision;
+
+// What the motion test found.
+typedef struct m3MotionResult {
+  // The motion that can be made safely.
+  struct m3Vec3 travel;
+  // The rest of the motion.
+  struct m3Vec3 remainder;
+  // Fraction of the motion that is safe.
+  float safeFraction;
+  // Fraction at which the shapes touch.
+  float unsafeFraction;
+  // Collisions found (may exceed the capacity).
+  int32_t collisionCount;
+} m3MotionResult;
+
+// An explosion: an impulse on every shape within `radius` of `position`, by exposed
+// area, falling off over `falloff` beyond it.
+typedef struct m3ExplosionDef {
+  // Centre, relative to the world origin.
+  struct m3DVec3 position;
+  // Radius of full strength, m.
+  float radius;
+  // Distance over which the impulse falls to zero beyond the radius, m.
+  float falloff;
+  // Impulse per unit of exposed area, N·s/m².
+  float impulsePerArea;
+  // Categories of shapes affected.
+  uint64_t maskBits;
+} m3ExplosionDef;
+
+// How an area's value joins the others (Godot's space override modes).
+typedef int32_t m3AreaMode;
+
+// What a sensor area overrides for the bodies it overlaps.
+typedef struct m3AreaSettings {
+  // Higher priorities are applied first.
+  int32_t priority;
+  // How the gravity joins.
+  m3AreaMode gravityMode;
+  // Point gravity (towards `gravityCenter`) instead of directional (`gravity`).
+  bool gravityIsPoint;
+  // Directional gravity, m/s².
+  struct m3Vec3 gravity;
+  // Point gravity's centre, in the sensor body's frame.
+  struct m3Vec3 gravityCenter;
+  // Point gravity's acceleration at `gravityUnitDistance`, m/s².
+  float gravityStrength;
+  // Distance at which point gravity is `gravityStrength`; 0 for no falloff.
+  float gravityUnitDistance;
+  // How the linear damping joins.
+  m3AreaMode linearDampingMode;
+  // Linear damping, 1/s.
+  float linearDamping;
+  // How the angular damping joins.
+  m3AreaMode angularDampingMode;
+  // Angular damping, 1/s.
+  float angularDamping;
+} m3AreaSettings;
+
 // Which shapes collide (Box2D's rule): each one's category in the other's mask, unless
 // they share a non-zero group (positive: always, negative: never).
 typedef struct m3Filter {
@@ -542,16 +752,6 @@ typedef struct m3ShapeDef {
   // Host data: stored, never hashed.
   uint64_t userData;
 } m3ShapeDef;
-
-// A convex hull that any number of hull shapes share. Zero is null.
-typedef struct m3HullId {
-  // Slot plus one; 0 is null.
-  uint32_t index;
-  // Bumped each time the slot is reused.
-  uint32_t generation;
-  // The world it belongs to.
-  struct m3WorldId world;
-} m3HullId;
 
 // Allocates `size` bytes aligned to `alignment` (a power of two); returns null to refuse.
 // Called from the thread that creates a world, starts a journal or replays a tape, and
@@ -810,6 +1010,21 @@ typedef struct m3Profile {
 // The axis is locked.
 #define m3_axisLocked 2
 
+// The area does not touch this quantity.
+#define m3_areaDisabled 0
+
+// Add, go on.
+#define m3_areaCombine 1
+
+// Add, stop.
+#define m3_areaCombineReplace 2
+
+// Replace, stop.
+#define m3_areaReplace 3
+
+// Replace, go on.
+#define m3_areaReplaceCombine 4
+
 // A sphere.
 #define m3_sphereShape 0
 
@@ -960,6 +1175,55 @@ const char *m3GetLastErrorMessage(void);
 // does not count). Not state: never hashed or saved. Readable at any time, also while
 // the world is busy; 0 for an invalid world id.
 uint64_t m3World_GetMisuseCount(struct m3WorldId worldId);
+
+// Contacts that began touching in the last step.
+enum m3Result m3World_GetContactBeginEvents(struct m3WorldId worldId,
+                                            struct m3ContactEvent *events,
+                                            int32_t capacity,
+                                            int32_t *count);
+
+// Contacts that stopped touching in the last step.
+enum m3Result m3World_GetContactEndEvents(struct m3WorldId worldId,
+                                          struct m3ContactEvent *events,
+                                          int32_t capacity,
+                                          int32_t *count);
+
+// Hits of the last step.
+enum m3Result m3World_GetContactHitEvents(struct m3WorldId worldId,
+                                          struct m3ContactHitEvent *events,
+                                          int32_t capacity,
+                                          int32_t *count);
+
+// Shapes that began overlapping a sensor in the last step.
+enum m3Result m3World_GetSensorBeginEvents(struct m3WorldId worldId,
+                                           struct m3SensorEvent *events,
+                                           int32_t capacity,
+                                           int32_t *count);
+
+// Shapes that stopped overlapping a sensor in the last step.
+enum m3Result m3World_GetSensorEndEvents(struct m3WorldId worldId,
+                                         struct m3SensorEvent *events,
+                                         int32_t capacity,
+                                         int32_t *count);
+
+// Bodies that moved in the last step, in body slot order.
+enum m3Result m3World_GetBodyMoveEvents(struct m3WorldId worldId,
+                                        struct m3BodyMoveEvent *events,
+                                        int32_t capacity,
+                                        int32_t *count);
+
+// Joints that broke in the last step, in joint slot order.
+enum m3Result m3World_GetJointBreakEvents(struct m3WorldId worldId,
+                                          struct m3JointBreakEvent *events,
+                                          int32_t capacity,
+                                          int32_t *count);
+
+// The shapes a sensor overlaps now, by shape slot: up to `capacity` into `shapes`, and
+// how many (which may exceed the capacity) into `count`.
+enum m3Result m3Shape_GetSensorOverlaps(struct m3ShapeId sensorId,
+                                        struct m3ShapeId *shapes,
+                                        int32_t capacity,
+                                        int32_t *count);
 
 // A debug draw with shapes on and no functions.
 struct m3DebugDraw m3DefaultDebugDraw(void);
@@ -1134,6 +1398,80 @@ struct m3Vec3 m3RotateVector(struct m3Quat q, struct m3Vec3 v);
 
 // `v` rotated by the inverse of `q`.
 struct m3Vec3 m3InvRotateVector(struct m3Quat q, struct m3Vec3 v);
+
+// The default query filter: sees every category, no sensors.
+struct m3QueryFilter m3DefaultQueryFilter(void);
+
+// The first shape the segment `origin + t·translation`, t in [0, 1], enters; `hit` is
+// false when none.
+enum m3Result m3World_CastRayClosest(struct m3WorldId worldId,
+                                     struct m3DVec3 origin,
+                                     struct m3Vec3 translation,
+                                     struct m3QueryFilter filter,
+                                     struct m3RayResult *result);
+
+// Every shape the segment enters, by fraction then shape slot: up to `capacity` into
+// `results` and how many (which may exceed the capacity) into `count`.
+enum m3Result m3World_CastRay(struct m3WorldId worldId,
+                              struct m3DVec3 origin,
+                              struct m3Vec3 translation,
+                              struct m3QueryFilter filter,
+                              struct m3RayResult *results,
+                              int32_t capacity,
+                              int32_t *count);
+
+// Shapes whose current bounds overlap `bounds`, by shape slot.
+enum m3Result m3World_OverlapAABB(struct m3WorldId worldId,
+                                  struct m3DAABB bounds,
+                                  struct m3QueryFilter filter,
+                                  struct m3ShapeId *shapes,
+                                  int32_t capacity,
+                                  int32_t *count);
+
+// Shapes that contain `point`, by shape slot.
+enum m3Result m3World_OverlapPoint(struct m3WorldId worldId,
+                                   struct m3DVec3 point,
+                                   struct m3QueryFilter filter,
+                                   struct m3ShapeId *shapes,
+                                   int32_t capacity,
+                                   int32_t *count);
+
+// Shapes that overlap `shape` placed at `position`/`rotation`, by shape slot.
+enum m3Result m3World_OverlapShape(struct m3WorldId worldId,
+                                   const struct m3QueryShape *shape,
+                                   struct m3DVec3 position,
+                                   struct m3Quat rotation,
+                                   struct m3QueryFilter filter,
+                                   struct m3ShapeId *shapes,
+                                   int32_t capacity,
+                                   int32_t *count);
+
+// The first shape that `shape`, placed at `position`/`rotation` and moved by
+// `translation`, meets; `hit` is false when none.
+enum m3Result m3World_CastShape(struct m3WorldId worldId,
+                                const struct m3QueryShape *shape,
+                                struct m3DVec3 position,
+                                struct m3Quat rotation,
+                                struct m3Vec3 translation,
+                                struct m3QueryFilter filter,
+                                struct m3ShapeCastResult *result);
+
+// Tests moving a body's shapes: how far they can go and what they touch there.
+enum m3Result m3Body_TestMotion(const struct m3MotionTest *test,
+                                struct m3MotionCollision *collisions,
+                                int32_t capacity,
+                                struct m3MotionResult *result);
+
+// The default explosion def.
+struct m3ExplosionDef m3DefaultExplosionDef(void);
+
+// Applies an explosion (recorded by a running journal).
+enum m3Result m3World_Explode(struct m3WorldId worldId, const struct m3ExplosionDef *def);
+
+// Makes a sensor shape an area overriding gravity and damping for the bodies it
+// overlaps; a null `settings` makes it a plain sensor again. Refused with
+// `m3_errorState` for a shape that is not a sensor.
+enum m3Result m3Shape_SetArea(struct m3ShapeId shapeId, const struct m3AreaSettings *settings);
 
 // The default shape def: density 1000, friction 0.6, contact events on.
 struct m3ShapeDef m3DefaultShapeDef(void);

@@ -42,20 +42,24 @@
 
 mod body;
 mod boundary;
+mod events;
 mod hooks;
 mod joint;
 mod journal;
 mod math;
+mod query;
 mod shape;
 mod types;
 mod world;
 
 pub use body::*;
 pub use boundary::{m3GetLastErrorMessage, m3World_GetMisuseCount};
+pub use events::*;
 pub use hooks::*;
 pub use joint::*;
 pub use journal::*;
 pub use math::*;
+pub use query::*;
 pub use shape::*;
 pub use types::*;
 pub use world::*;
