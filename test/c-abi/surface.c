@@ -253,6 +253,36 @@ int main(void)
     CALL(m3Joint_GetDistance(joints[0], &dist));
     CHECK(dist < 0.05f);
 
+    /* Getters give back what was set. */
+    m3JointDef gotDef;
+    CALL(m3Joint_GetDef(joints[1], &gotDef));
+    CHECK(gotDef.type == m3_revoluteJoint && gotDef.revolute.enableMotor &&
+          gotDef.revolute.motorSpeed == 2.0f && gotDef.revolute.maxMotorTorque == 10.0f);
+    CHECK(gotDef.bodyA.index == anchor.index);
+    m3Sphere gotSphere;
+    CALL(m3Shape_GetSphere(bs, &gotSphere));
+    CHECK(gotSphere.radius == 0.5f);
+    m3Box gotBox;
+    CHECK(m3Shape_GetBox(bs, &gotBox) == m3_errorArgument);
+    CALL(m3Shape_GetBox(groundShape, &gotBox));
+    CHECK(gotBox.halfExtents.x == 20.0f && gotBox.halfExtents.y == 0.5f);
+    const m3Vec3 tetra[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    m3HullId hull;
+    CALL(m3World_CreateHull(w, tetra, 4, &hull));
+    m3Vec3 hp[8];
+    CALL(m3Hull_GetPoints(hull, hp, 8, &n));
+    CHECK(n == 4 && hp[3].z == 1.0f);
+    m3BodyId hb = body(m3_dynamicBody, 12.0, 1.0, 12.0);
+    m3ShapeId hs;
+    CALL(m3CreateHullShape(hb, &sd, hull, &hs));
+    int st = -1;
+    CALL(m3Shape_GetType(hs, &st));
+    CHECK(st == m3_hullShape);
+    m3MassData md;
+    CALL(m3Body_GetMassData(hb, &md));
+    /* A unit right tetrahedron: volume 1/6, density 1000. */
+    CHECK(near(md.mass, 1000.0 / 6.0, 1e-2));
+
     /* Debug draw sees every shape and joint. */
     m3Counters c;
     CALL(m3World_GetCounters(w, &c));

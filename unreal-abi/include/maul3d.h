@@ -1247,6 +1247,9 @@ enum m3Result m3World_GetJointFramesAt(struct m3WorldId worldId,
                                        struct m3Transform *localFrameA,
                                        struct m3Transform *localFrameB);
 
+// The joint as a def: bodies, frames, current settings of its kind.
+enum m3Result m3Joint_GetDef(struct m3JointId jointId, struct m3JointDef *def);
+
 // Destroys a joint.
 enum m3Result m3Joint_Destroy(struct m3JointId jointId);
 
@@ -1542,6 +1545,22 @@ enum m3Result m3Shape_SetDensity(struct m3ShapeId shapeId, float density);
 
 // Sets the collision filter.
 enum m3Result m3Shape_SetFilter(struct m3ShapeId shapeId, struct m3Filter filter);
+
+// A sphere shape's geometry (`m3_errorArgument` for another kind).
+enum m3Result m3Shape_GetSphere(struct m3ShapeId shapeId, struct m3Sphere *sphere);
+
+// A capsule shape's geometry (`m3_errorArgument` for another kind).
+enum m3Result m3Shape_GetCapsule(struct m3ShapeId shapeId, struct m3Capsule *capsule);
+
+// A box shape's geometry (`m3_errorArgument` for another kind).
+enum m3Result m3Shape_GetBox(struct m3ShapeId shapeId, struct m3Box *box);
+
+// A hull's input points (its content, as given to `m3World_CreateHull`): up to
+// `capacity` into `points`, and how many into `count`.
+enum m3Result m3Hull_GetPoints(struct m3HullId hullId,
+                               struct m3Vec3 *points,
+                               int32_t capacity,
+                               int32_t *count);
 
 // The default world def: gravity −10 on y, sleep on, capacities for about a thousand
 // bodies, no hooks.

@@ -527,6 +527,109 @@ fn get<T, C>(
     })
 }
 
+fn c_joint_def(d: &engine::JointDef, world: m3WorldId) -> m3JointDef {
+    let t = match d.kind {
+        JointKind::Spherical => m3_sphericalJoint,
+        JointKind::Revolute(_) => m3_revoluteJoint,
+        JointKind::Prismatic(_) => m3_prismaticJoint,
+        JointKind::Weld(_) => m3_weldJoint,
+        JointKind::Distance(_) => m3_distanceJoint,
+        JointKind::ConeTwist(_) => m3_coneTwistJoint,
+        JointKind::SixDof(_) => m3_sixDofJoint,
+        JointKind::Wheel(_) => m3_wheelJoint,
+    };
+    let mut c = default_joint_def(t);
+    c.bodyA = m3BodyId::from_core(d.body_a, world);
+    c.bodyB = m3BodyId::from_core(d.body_b, world);
+    c.localFrameA = d.local_frame_a.into();
+    c.localFrameB = d.local_frame_b.into();
+    c.collideConnected = d.collide_connected;
+    c.breakForce = d.break_force;
+    c.breakTorque = d.break_torque;
+    c.userData = d.user_data;
+    match d.kind {
+        JointKind::Spherical => {}
+        JointKind::Revolute(r) => {
+            c.revolute = m3RevoluteJoint {
+                enableLimit: r.enable_limit,
+                lower: r.lower,
+                upper: r.upper,
+                enableMotor: r.enable_motor,
+                motorSpeed: r.motor_speed,
+                maxMotorTorque: r.max_motor_torque,
+                enableSpring: r.enable_spring,
+                hertz: r.hertz,
+                dampingRatio: r.damping_ratio,
+            }
+        }
+        JointKind::Prismatic(p) => {
+            c.prismatic = m3PrismaticJoint {
+                enableLimit: p.enable_limit,
+                lower: p.lower,
+                upper: p.upper,
+                enableMotor: p.enable_motor,
+                motorSpeed: p.motor_speed,
+                maxMotorForce: p.max_motor_force,
+                enableSpring: p.enable_spring,
+                hertz: p.hertz,
+                dampingRatio: p.damping_ratio,
+            }
+        }
+        JointKind::Weld(w) => {
+            c.weld = m3WeldJoint {
+                linearHertz: w.linear_hertz,
+                angularHertz: w.angular_hertz,
+                dampingRatio: w.damping_ratio,
+            }
+        }
+        JointKind::Distance(s) => {
+            c.distance = m3DistanceJoint {
+                length: s.length,
+                minLength: s.min_length,
+                maxLength: s.max_length,
+                enableSpring: s.enable_spring,
+                hertz: s.hertz,
+                dampingRatio: s.damping_ratio,
+            }
+        }
+        JointKind::ConeTwist(k) => {
+            c.coneTwist = m3ConeTwistJoint {
+                swingLimit: k.swing_limit,
+                twistLower: k.twist_lower,
+                twistUpper: k.twist_upper,
+                maxFrictionTorque: k.max_friction_torque,
+            }
+        }
+        JointKind::SixDof(x) => c.sixDof.axes = x.axes.map(c_axis),
+        JointKind::Wheel(w) => {
+            c.wheel = m3WheelJoint {
+                enableSpring: w.enable_spring,
+                hertz: w.hertz,
+                dampingRatio: w.damping_ratio,
+                enableLimit: w.enable_limit,
+                lower: w.lower,
+                upper: w.upper,
+                enableMotor: w.enable_motor,
+                motorSpeed: w.motor_speed,
+                maxMotorTorque: w.max_motor_torque,
+            }
+        }
+    }
+    c
+}
+
+/// The joint as a def: bodies, frames, current settings of its kind.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Joint_GetDef(jointId: m3JointId, def: *mut m3JointDef) -> m3Result {
+    get(
+        "m3Joint_GetDef",
+        jointId,
+        def,
+        |w, j| w.joint_def(j),
+        |d| c_joint_def(&d, jointId.world),
+    )
+}
+
 /// Destroys a joint.
 #[unsafe(no_mangle)]
 pub extern "C" fn m3Joint_Destroy(jointId: m3JointId) -> m3Result {

@@ -483,3 +483,102 @@ pub extern "C" fn m3Shape_SetFilter(shapeId: m3ShapeId, filter: m3Filter) -> m3R
         w.set_shape_filter(s, filter.into())
     })
 }
+
+/// Reads the shape's geometry if it is of the kind `want` names.
+fn geometry<C>(
+    name: &'static str,
+    shapeId: m3ShapeId,
+    o: *mut C,
+    want: &'static str,
+    pick: impl FnOnce(engine::ShapeGeometry) -> Option<C>,
+) -> m3Result {
+    api_on(name, shapeId.world, || {
+        let o = out("output", o)?;
+        let g = read(shapeId.world, |e| {
+            Ok(e.world.shape_geometry(shapeId.to_core(e.tag))?)
+        })?;
+        let kind = g.kind();
+        let Some(v) = pick(g) else {
+            return Err(crate::refuse!(
+                m3_errorArgument,
+                "shape kind = {} ({kind:?}) is not a {want}",
+                kind as u8
+            ));
+        };
+        // SAFETY: checked non-null.
+        unsafe { put(o, v) };
+        Ok(())
+    })
+}
+
+/// A sphere shape's geometry (`m3_errorArgument` for another kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetSphere(shapeId: m3ShapeId, sphere: *mut m3Sphere) -> m3Result {
+    geometry(
+        "m3Shape_GetSphere",
+        shapeId,
+        sphere,
+        "sphere",
+        |g| match g {
+            engine::ShapeGeometry::Sphere(s) => Some(s.into()),
+            _ => None,
+        },
+    )
+}
+
+/// A capsule shape's geometry (`m3_errorArgument` for another kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetCapsule(
+    shapeId: m3ShapeId,
+    capsule: *mut m3Capsule,
+) -> m3Result {
+    geometry(
+        "m3Shape_GetCapsule",
+        shapeId,
+        capsule,
+        "capsule",
+        |g| match g {
+            engine::ShapeGeometry::Capsule(c) => Some(c.into()),
+            _ => None,
+        },
+    )
+}
+
+/// A box shape's geometry (`m3_errorArgument` for another kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetBox(shapeId: m3ShapeId, r#box: *mut m3Box) -> m3Result {
+    geometry("m3Shape_GetBox", shapeId, r#box, "box", |g| match g {
+        engine::ShapeGeometry::Box(b) => Some(m3Box {
+            halfExtents: b.half.into(),
+            center: b.center.into(),
+            rotation: b.rotation.into(),
+        }),
+        _ => None,
+    })
+}
+
+/// A hull's input points (its content, as given to `m3World_CreateHull`): up to
+/// `capacity` into `points`, and how many into `count`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Hull_GetPoints(
+    hullId: m3HullId,
+    points: *mut m3Vec3,
+    capacity: i32,
+    count: *mut i32,
+) -> m3Result {
+    api_on("m3Hull_GetPoints", hullId.world, || {
+        let o = out("count", count)?;
+        let arr = OutArray::new("points", points, capacity)?;
+        let n = read(hullId.world, |e| {
+            let pts = e.world.hull_points(hullId.to_core(e.tag))?;
+            for (i, p) in pts.iter().enumerate().take(arr.capacity()) {
+                // SAFETY: within the host's capacity.
+                unsafe { arr.set(i, (*p).into()) };
+            }
+            Ok(pts.len())
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, to_i32(n)) };
+        Ok(())
+    })
+}
