@@ -11,6 +11,7 @@
 #   errors       every m3Result error code, busy from inside each hook, hashes unchanged
 #   surface      events, queries, motion test, explosion, areas, every joint kind, debug
 #                draw, counters, origin shift, host math, against closed forms
+#   threads      two worlds stepped on two threads at once; four threads reading one world
 #   version      a header with a bumped ABI version is refused with m3_errorVersion
 # and the C programs again under AddressSanitizer + UndefinedBehaviorSanitizer.
 # Idempotent: builds into a temporary folder, installs gcc/g++ only if missing.
@@ -38,6 +39,7 @@ echo "compiling"
 cc test/c-abi/seeds.c -o "$out/seeds" "${libs[@]}"
 cc test/c-abi/errors.c -o "$out/errors" "${libs[@]}"
 cc test/c-abi/surface.c -o "$out/surface" "${libs[@]}"
+cc test/c-abi/threads.c -o "$out/threads" "${libs[@]}"
 cc test/c-abi/scenes.c -o "$out/scenes" "${libs[@]}"
 cc test/c-abi/version.c -o "$out/version" "${libs[@]}"
 gcc -std=c11 -O2 -ffast-math "${inc[@]}" test/c-abi/scenes.c -o "$out/scenes-fast" "${libs[@]}"
@@ -55,7 +57,7 @@ fi
 gcc -std=c11 -O2 "${strict[@]}" -DM3_BUMPED_HEADER -I"$out/bumped" test/c-abi/version.c \
   -o "$out/version-bumped" "${libs[@]}"
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1)
-for p in seeds errors surface scenes; do
+for p in seeds errors surface threads scenes; do
   gcc -std=c11 "${san[@]}" "${strict[@]}" "${inc[@]}" "test/c-abi/$p.c" -o "$out/$p-asan" "${libs[@]}"
 done
 
@@ -79,6 +81,7 @@ hashes() {
 "$out/errors" >"$out/errors.txt" || { cat "$out/errors.txt"; exit 1; }
 tail -1 "$out/errors.txt"
 "$out/surface"
+"$out/threads"
 "$out/version"
 "$out/version-bumped"
 hashes "scenes (1 thread)" "$out/scenes"
@@ -93,5 +96,6 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktra
 "$out/seeds-asan" >/dev/null
 "$out/errors-asan" >/dev/null
 "$out/surface-asan" >/dev/null
+"$out/threads-asan" >/dev/null
 hashes "scenes (ASan + UBSan, 4 workers)" "$out/scenes-asan" --workers 4
-echo "sanitizers: seeds, errors, surface and scenes ran clean under ASan + UBSan"
+echo "sanitizers: seeds, errors, surface, threads and scenes ran clean under ASan + UBSan"
