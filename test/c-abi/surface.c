@@ -142,6 +142,22 @@ int main(void)
                            (m3Vec3){0.0f, -10.0f, 0.0f}, qf, &cast));
     CHECK(cast.hit && near(cast.fraction, 0.475, 2e-3));
 
+    /* Contact points and rest info: a sphere of radius 0.25 sunk 0.05 into the ground. */
+    m3ContactPoint cps[4];
+    m3BodyId none;
+    memset(&none, 0, sizeof none);
+    CALL(m3World_GetContactPoints(w, &probe, (m3DVec3){8.0, 0.2, 0.0}, (m3Quat){0, 0, 0, 1}, 0.0f,
+                                  qf, none, cps, 4, &n));
+    CHECK(n == 1 && near(cps[0].depth, 0.05, 1e-5) && near(cps[0].normal.y, 1.0, 1e-5));
+    bool restFound = false;
+    m3ContactPoint rest;
+    CALL(m3World_GetRestInfo(w, &probe, (m3DVec3){8.0, 0.2, 0.0}, (m3Quat){0, 0, 0, 1}, 0.0f, qf,
+                             none, &rest, &restFound));
+    CHECK(restFound && rest.shape.index == groundShape.index);
+    CALL(m3World_GetRestInfo(w, &probe, (m3DVec3){8.0, 0.2, 0.0}, (m3Quat){0, 0, 0, 1}, 0.0f, qf,
+                             ground, &rest, &restFound));
+    CHECK(!restFound);
+
     /* Motion test: the ball moved down by 3 m stops on the ground. */
     m3DVec3 pos;
     CALL(m3Body_GetPosition(b, &pos));

@@ -716,6 +716,24 @@ typedef struct m3AreaSettings {
   float angularDamping;
 } m3AreaSettings;
 
+// A contact point between a query shape and a shape of the world.
+typedef struct m3ContactPoint {
+  // The point on the query shape, relative to the world origin.
+  struct m3DVec3 pointOnQuery;
+  // The point on the other shape.
+  struct m3DVec3 pointOnOther;
+  // The normal, from the other shape towards the query shape.
+  struct m3Vec3 normal;
+  // Penetration depth (negative: apart by that much).
+  float depth;
+  // The other shape.
+  struct m3ShapeId shape;
+  // Its body.
+  struct m3BodyId body;
+  // The other body's velocity at the point.
+  struct m3Vec3 velocity;
+} m3ContactPoint;
+
 // Which shapes collide (Box2D's rule): each one's category in the other's mask, unless
 // they share a non-zero group (positive: always, negative: never).
 typedef struct m3Filter {
@@ -1475,6 +1493,32 @@ enum m3Result m3World_Explode(struct m3WorldId worldId, const struct m3Explosion
 // overlaps; a null `settings` makes it a plain sensor again. Refused with
 // `m3_errorState` for a shape that is not a sensor.
 enum m3Result m3Shape_SetArea(struct m3ShapeId shapeId, const struct m3AreaSettings *settings);
+
+// Every contact point of `shape` placed at `position`/`rotation` with the world's shapes
+// within `margin`, leaving out `excludeBody`'s shapes (null id: none), by shape slot then
+// point: up to `capacity` into `points` and how many into `count`.
+enum m3Result m3World_GetContactPoints(struct m3WorldId worldId,
+                                       const struct m3QueryShape *shape,
+                                       struct m3DVec3 position,
+                                       struct m3Quat rotation,
+                                       float margin,
+                                       struct m3QueryFilter filter,
+                                       struct m3BodyId excludeBody,
+                                       struct m3ContactPoint *points,
+                                       int32_t capacity,
+                                       int32_t *count);
+
+// The deepest contact of `shape` at `position`/`rotation` within `margin` (Godot's rest
+// info); `found` says whether there is one.
+enum m3Result m3World_GetRestInfo(struct m3WorldId worldId,
+                                  const struct m3QueryShape *shape,
+                                  struct m3DVec3 position,
+                                  struct m3Quat rotation,
+                                  float margin,
+                                  struct m3QueryFilter filter,
+                                  struct m3BodyId excludeBody,
+                                  struct m3ContactPoint *point,
+                                  bool *found);
 
 // The default shape def: density 1000, friction 0.6, contact events on.
 struct m3ShapeDef m3DefaultShapeDef(void);

@@ -662,3 +662,145 @@ pub unsafe extern "C" fn m3Shape_SetArea(
         })
     })
 }
+
+/// A contact point between a query shape and a shape of the world.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct m3ContactPoint {
+    /// The point on the query shape, relative to the world origin.
+    pub pointOnQuery: m3DVec3,
+    /// The point on the other shape.
+    pub pointOnOther: m3DVec3,
+    /// The normal, from the other shape towards the query shape.
+    pub normal: m3Vec3,
+    /// Penetration depth (negative: apart by that much).
+    pub depth: f32,
+    /// The other shape.
+    pub shape: m3ShapeId,
+    /// Its body.
+    pub body: m3BodyId,
+    /// The other body's velocity at the point.
+    pub velocity: m3Vec3,
+}
+
+fn contact_point(c: &engine::ContactPointPair, e: &Entry) -> m3ContactPoint {
+    m3ContactPoint {
+        pointOnQuery: c.point_on_query.into(),
+        pointOnOther: c.point_on_other.into(),
+        normal: c.normal.into(),
+        depth: c.depth,
+        shape: m3ShapeId::from_core(c.shape, e.id),
+        body: m3BodyId::from_core(c.body, e.id),
+        velocity: c.velocity.into(),
+    }
+}
+
+fn blank_contact() -> engine::ContactPointPair {
+    engine::ContactPointPair {
+        point_on_query: engine::math::DVec3::ZERO,
+        point_on_other: engine::math::DVec3::ZERO,
+        normal: engine::math::Vec3::ZERO,
+        depth: 0.0,
+        shape: engine::ShapeId::NULL,
+        body: engine::BodyId::NULL,
+        velocity: engine::math::Vec3::ZERO,
+    }
+}
+
+/// The body a query leaves out, if any (a null id: none).
+fn exclude(e: &Entry, b: m3BodyId) -> Result<Option<engine::BodyId>, Refusal> {
+    if b == m3BodyId::default() {
+        return Ok(None);
+    }
+    e.owns("excludeBody", b.world)?;
+    Ok(Some(b.to_core(e.tag)))
+}
+
+/// Every contact point of `shape` placed at `position`/`rotation` with the world's shapes
+/// within `margin`, leaving out `excludeBody`'s shapes (null id: none), by shape slot then
+/// point: up to `capacity` into `points` and how many into `count`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3World_GetContactPoints(
+    worldId: m3WorldId,
+    shape: *const m3QueryShape,
+    position: m3DVec3,
+    rotation: m3Quat,
+    margin: f32,
+    filter: m3QueryFilter,
+    excludeBody: m3BodyId,
+    points: *mut m3ContactPoint,
+    capacity: i32,
+    count: *mut i32,
+) -> m3Result {
+    api_on("m3World_GetContactPoints", worldId, || {
+        // SAFETY: the host passes a valid shape or null.
+        let s = unsafe { read_ptr("shape", shape) }?;
+        let o = out("count", count)?;
+        let arr = OutArray::new("points", points, capacity)?;
+        let n = read(worldId, |e| {
+            let q = query_shape(&s, e)?;
+            let ex = exclude(e, excludeBody)?;
+            let n = with_scratch(e, arr.capacity(), blank_contact(), |buf| {
+                let n = e.world.contact_points(
+                    &q,
+                    position.into(),
+                    rotation.into(),
+                    margin,
+                    &filter.into(),
+                    ex,
+                    buf,
+                )?;
+                for (i, c) in buf.iter().enumerate().take(n.min(arr.capacity())) {
+                    // SAFETY: within the host's capacity.
+                    unsafe { arr.set(i, contact_point(c, e)) };
+                }
+                Ok::<usize, engine::Error>(n)
+            })??;
+            Ok(n)
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, to_i32(n)) };
+        Ok(())
+    })
+}
+
+/// The deepest contact of `shape` at `position`/`rotation` within `margin` (Godot's rest
+/// info); `found` says whether there is one.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3World_GetRestInfo(
+    worldId: m3WorldId,
+    shape: *const m3QueryShape,
+    position: m3DVec3,
+    rotation: m3Quat,
+    margin: f32,
+    filter: m3QueryFilter,
+    excludeBody: m3BodyId,
+    point: *mut m3ContactPoint,
+    found: *mut bool,
+) -> m3Result {
+    api_on("m3World_GetRestInfo", worldId, || {
+        // SAFETY: the host passes a valid shape or null.
+        let s = unsafe { read_ptr("shape", shape) }?;
+        let op = out("point", point)?;
+        let of = out("found", found)?;
+        let r = read(worldId, |e| {
+            let q = query_shape(&s, e)?;
+            let ex = exclude(e, excludeBody)?;
+            let r = e.world.rest_info(
+                &q,
+                position.into(),
+                rotation.into(),
+                margin,
+                &filter.into(),
+                ex,
+            )?;
+            Ok(r.map(|c| contact_point(&c, e)))
+        })?;
+        // SAFETY: both checked non-null.
+        unsafe {
+            put(of, r.is_some());
+            put(op, r.unwrap_or_default());
+        }
+        Ok(())
+    })
+}
