@@ -149,3 +149,46 @@ mod header {
         assert_eq!(h.matches("static inline").count(), 1);
     }
 }
+
+#[cfg(test)]
+mod every_export {
+    /// Every `extern "C"` function of the crate runs through the boundary (`value`, `api`,
+    /// `api_on`, or a helper that calls them), so none can let a panic out or compute in
+    /// the caller's floating-point mode. A new export that forgets fails here.
+    #[test]
+    fn goes_through_the_boundary() {
+        let helpers = [
+            "value(",
+            "api(",
+            "api_on(",
+            "set(",
+            "get(",
+            "copy(",
+            "create(",
+            "overlap(",
+            "geometry(",
+        ];
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            let src = std::fs::read_to_string(&path).unwrap();
+            for (at, _) in src.match_indices("extern \"C\" fn m3") {
+                let name: String = src[at + 14..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                let body_start = src[at..].find('{').unwrap() + at;
+                let body_end = src[body_start..].find("\n}\n").unwrap() + body_start;
+                let body = &src[body_start..body_end];
+                assert!(
+                    helpers.iter().any(|h| body.contains(h)),
+                    "{name} in {} does not go through the boundary",
+                    path.display()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "found only {checked} exports");
+    }
+}
