@@ -114,7 +114,9 @@ private:
 // library's items into at most `WorkerCount() * piecesPerWorker` ranges of at least
 // `minRange` items. The adapter keeps up to `MaxInFlight` launches in fixed storage (no
 // allocation); a launch beyond that runs inline on the calling thread as worker 0, which
-// the library allows (it then gets a null handle).
+// the library allows (it then gets a null handle). The library calls the hooks from the
+// thread that steps the world, so give each world stepped on its own thread its own
+// adapter (they may share the job system).
 template <typename JobSystem, int MaxInFlight = 8>
 class JobSystemHooks {
 public:
