@@ -748,6 +748,9 @@ impl World {
         if self.bodies[slot as usize].body_type == body_type {
             return Ok(());
         }
+        if body_type != BodyType::Static && self.body_has_plane(slot) {
+            return Err(Error::State("a body with a plane shape must stay static"));
+        }
         self.destroy_body_contacts(slot, None, true);
         self.remove_body_proxies(slot);
         let b = &mut self.bodies[slot as usize];

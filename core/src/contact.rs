@@ -8,6 +8,8 @@ use crate::collide::manifold::{
     collide_hull_and_sphere, collide_hulls, collide_spheres,
 };
 use crate::collide::{Manifold, SatCache};
+use crate::geometry::PlaneShape;
+use crate::geometry::cylinder::CylinderHull;
 use crate::geometry::hull::HullView;
 use crate::math::{Transform, Vec3, max, sqrt};
 use crate::shape::{HullSlot, Shape, ShapeGeometry};
@@ -150,9 +152,40 @@ pub(crate) fn collide(
 ) -> Manifold {
     let ga = &shape_a.geometry;
     let gb = &shape_b.geometry;
-    if let Some(ha) = hull_view(shape_a, hulls) {
-        if let Some(hb) = hull_view(shape_b, hulls) {
-            return collide_hulls(&ha, xf_a, &hb, xf_b, speculative, cache);
+    if let ShapeGeometry::Plane(p) = ga {
+        return collide_plane(p, xf_a, shape_b, xf_b, hulls, speculative);
+    }
+    // A cylinder collides as its prism, built here on the stack.
+    let prism_a;
+    let prism_b;
+    let ha = match ga {
+        ShapeGeometry::Cylinder(c) => {
+            prism_a = CylinderHull::new(c);
+            Some(prism_a.view())
+        }
+        _ => hull_view(shape_a, hulls),
+    };
+    let hb = match gb {
+        ShapeGeometry::Cylinder(c) => {
+            prism_b = CylinderHull::new(c);
+            Some(prism_b.view())
+        }
+        _ => hull_view(shape_b, hulls),
+    };
+    if let Some(ha) = ha {
+        if let Some(hb) = hb {
+            let m = collide_hulls(&ha, xf_a, &hb, xf_b, speculative, cache);
+            use crate::collide::cylinder_plane as cp;
+            match (ga, gb) {
+                (ShapeGeometry::Cylinder(a), ShapeGeometry::Cylinder(b)) => {
+                    return cp::refine_cylinders((a, xf_a, &ha), (b, xf_b, &hb), m, speculative);
+                }
+                (ShapeGeometry::Cylinder(a), _) => {
+                    return cp::refine_cylinder_on_hull_face(a, xf_a, &hb, xf_b, m, speculative);
+                }
+                _ => {}
+            }
+            return m;
         }
         return match gb {
             ShapeGeometry::Capsule(c) => collide_hull_and_capsule(&ha, xf_a, c, xf_b, speculative),
@@ -171,6 +204,28 @@ pub(crate) fn collide(
             collide_spheres(a, xf_a, b, xf_b, speculative)
         }
         _ => Manifold::default(),
+    }
+}
+
+/// The manifold of a plane A and any other shape B.
+fn collide_plane(
+    p: &PlaneShape,
+    xf_a: &Transform,
+    shape_b: &Shape,
+    xf_b: &Transform,
+    hulls: &[HullSlot],
+    speculative: f32,
+) -> Manifold {
+    use crate::collide::cylinder_plane as cp;
+    match &shape_b.geometry {
+        ShapeGeometry::Sphere(s) => cp::collide_plane_and_sphere(p, xf_a, s, xf_b, speculative),
+        ShapeGeometry::Capsule(c) => cp::collide_plane_and_capsule(p, xf_a, c, xf_b, speculative),
+        ShapeGeometry::Cylinder(c) => cp::collide_plane_and_cylinder(p, xf_a, c, xf_b, speculative),
+        ShapeGeometry::Box(_) | ShapeGeometry::Hull(_) => match hull_view(shape_b, hulls) {
+            Some(h) => cp::collide_plane_and_hull(p, xf_a, &h, xf_b, speculative),
+            None => Manifold::default(),
+        },
+        ShapeGeometry::Plane(_) => Manifold::default(),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use crate::contact::CONTACT_TOUCHING;
 use crate::fp;
-use crate::geometry::{Capsule, Sphere};
+use crate::geometry::{Capsule, Cylinder, PlaneShape, Sphere};
 use crate::id::{BodyId, JointId, ShapeId};
 use crate::math::{DAabb, DVec3, Quat, Vec3};
 use crate::shape::ShapeGeometry;
@@ -35,6 +35,10 @@ pub enum DebugGeometry<'a> {
         /// Where each face starts in `face_vertices`, plus one end.
         face_starts: &'a [u16],
     },
+    /// A cylinder (exact; it collides as a 32-sided prism except against planes).
+    Cylinder(Cylinder),
+    /// A plane: the half-space `normal · x <= offset` of the body frame is solid.
+    Plane(PlaneShape),
 }
 
 /// What to draw.
@@ -143,6 +147,8 @@ impl World {
                                 face_starts: &face_starts[..v.face_edges.len() + 1],
                             }
                         }
+                        ShapeGeometry::Cylinder(c) => DebugGeometry::Cylinder(c),
+                        ShapeGeometry::Plane(p) => DebugGeometry::Plane(p),
                     };
                     fp::call_host(host, || {
                         draw.shape(

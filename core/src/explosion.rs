@@ -173,6 +173,24 @@ fn closest_and_area(
             };
             (q, dir, hull_projected_area(&h, dir))
         }
+        ShapeGeometry::Cylinder(c) => {
+            // The closest point of the inscribed prism; the exact cylinder's area.
+            let prism = crate::geometry::cylinder::CylinderHull::new(c);
+            let h = prism.view();
+            let (q, inside) = hull_closest(&h, p);
+            let dir = if inside {
+                toward(h.centroid)
+            } else {
+                (q - p).normalize()
+            };
+            (
+                q,
+                dir,
+                crate::geometry::cylinder::cylinder_projected_area(c, dir),
+            )
+        }
+        // Planes sit on static bodies, which explosions do not push.
+        ShapeGeometry::Plane(pl) => (p, -pl.normal, 0.0),
     }
 }
 

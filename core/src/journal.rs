@@ -29,8 +29,9 @@ pub const TAPE_HEADER_SIZE: usize = 16;
 const TAPE_MAGIC: [u8; 4] = *b"M3TP";
 /// Tape format major version.
 pub const TAPE_MAJOR: u16 = 0;
-/// Tape format minor version: a tape of another minor version is refused.
-pub const TAPE_MINOR: u16 = 2;
+/// Tape format minor version: a tape of another minor version is refused (3: cylinder
+/// and plane geometry in `CREATE_SHAPE`).
+pub const TAPE_MINOR: u16 = 3;
 const FLAG_OVERFLOWED: u32 = 1;
 
 pub(crate) mod kind {
@@ -54,6 +55,8 @@ pub(crate) mod kind {
     pub const SET_BODY_BULLET: u16 = 18;
     pub const SET_BODY_MASS_DATA: u16 = 19;
     pub const SET_BODY_USER_DATA: u16 = 20;
+    /// Every shape kind: body, def, geometry (tags 0 sphere, 1 capsule, 2 box, 3 hull by
+    /// id, 4 cylinder, 5 plane; cylinders and planes came with tape minor 3), shape id.
     pub const CREATE_SHAPE: u16 = 30;
     pub const DESTROY_SHAPE: u16 = 31;
     pub const CREATE_HULL: u16 = 32;
@@ -510,6 +513,8 @@ impl World {
                         ShapeGeometry::Hull(_) => {
                             return Err(Error::Format("hull geometry without a hull id"));
                         }
+                        ShapeGeometry::Cylinder(c) => self.create_cylinder_shape(body, &def, &c)?,
+                        ShapeGeometry::Plane(p) => self.create_plane_shape(body, &def, &p)?,
                     }
                 };
                 let expected = self.shape_from(d)?;

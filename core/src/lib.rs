@@ -60,7 +60,7 @@ pub use debug_draw::{DebugDraw, DebugDrawOptions, DebugGeometry};
 pub use error::{Error, Result};
 pub use events::{BodyMoveEvent, ContactHitEvent};
 pub use explosion::ExplosionDef;
-pub use geometry::{Capsule, MassData, Sphere};
+pub use geometry::{Capsule, Cylinder, MassData, PlaneShape, Sphere};
 pub use id::{BodyId, HullId, JointId, ShapeId};
 pub use joint::{
     AxisMode, ConeTwistJoint, DistanceJoint, JointBreakEvent, JointDef, JointKind, PrismaticJoint,

@@ -318,7 +318,8 @@ impl World {
                     }
                     let o = &self.shapes[other as usize];
                     let ob = &self.bodies[o.body as usize];
-                    let other_proxy = crate::shape::shape_proxy(o, &self.hulls);
+                    let (near, reach) = crate::shape::region_near(&swept, ob.position, ob.rotation);
+                    let other_proxy = crate::shape::shape_proxy_near(o, &self.hulls, near, reach);
                     let xf_other = Transform::new((ob.position - start).to_f32(), ob.rotation);
                     let d = distance(&other_proxy, &xf_other, &proxy, &xf_body);
                     if d.distance < 2.0 * SHAPE_CAST_TARGET {

@@ -8,10 +8,12 @@
 
 use crate::body::Body;
 use crate::collide::SatCache;
+use crate::collide::cylinder_plane::{ray_cast_cylinder, ray_cast_plane};
 use crate::collide::ray::{RayHit, RayInput, ray_cast_capsule, ray_cast_hull, ray_cast_sphere};
 use crate::contact::collide;
 use crate::error::{Error, Result};
-use crate::geometry::{Capsule, Sphere};
+use crate::geometry::cylinder::{cylinder_contains, plane_contains};
+use crate::geometry::{Capsule, Cylinder, Sphere};
 use crate::id::{BodyId, HullId, ShapeId};
 use crate::math::{DAabb, DVec3, Quat, Transform, Vec3};
 use crate::shape::{BoxShape, Shape, ShapeGeometry};
@@ -73,6 +75,8 @@ pub enum QueryShape {
     Box(BoxShape),
     /// A hull of this world.
     Hull(HullId),
+    /// A cylinder (dimensions within (0, 1e6]).
+    Cylinder(Cylinder),
 }
 
 /// Whether a ray's segment `[0, max]·translation` from `origin` can touch box `b`
@@ -129,6 +133,8 @@ fn ray_shape(
         ShapeGeometry::Capsule(c) => ray_cast_capsule(c, &xf, &input),
         ShapeGeometry::Box(_) => ray_cast_hull(&s.box_hull.view(), &xf, &input),
         ShapeGeometry::Hull(h) => ray_cast_hull(&w.hulls[*h as usize].hull.view(), &xf, &input),
+        ShapeGeometry::Cylinder(c) => ray_cast_cylinder(c, &xf, &input),
+        ShapeGeometry::Plane(p) => ray_cast_plane(p, &xf, &input),
     }
 }
 
@@ -365,6 +371,34 @@ impl World {
             QueryShape::Capsule(c) => ShapeGeometry::Capsule(c),
             QueryShape::Box(b) => ShapeGeometry::Box(b),
             QueryShape::Hull(h) => ShapeGeometry::Hull(self.hull_slot(h)? as u32),
+            QueryShape::Cylinder(c) => {
+                for (name, v) in [
+                    ("query cylinder.half_height", c.half_height),
+                    ("query cylinder.radius", c.radius),
+                ] {
+                    if !(v.is_finite() && v > 0.0 && v <= 1.0e6) {
+                        return Err(Error::Argument {
+                            name,
+                            value: v as f64,
+                            expected: "finite and within (0, 1e6]",
+                        });
+                    }
+                }
+                if !c.center.is_valid()
+                    || !c.rotation.is_valid()
+                    || c.rotation.length_squared() <= 1e-6
+                {
+                    return Err(Error::Argument {
+                        name: "query cylinder.rotation",
+                        value: c.rotation.length_squared() as f64,
+                        expected: "a finite quaternion of non-zero norm, a finite centre",
+                    });
+                }
+                ShapeGeometry::Cylinder(Cylinder {
+                    rotation: c.rotation.normalize(),
+                    ..c
+                })
+            }
         };
         Ok(crate::state::probe_shape(geometry))
     }
@@ -421,6 +455,8 @@ fn shape_contains(w: &World, s: &Shape, b: &Body, point: DVec3) -> bool {
             .planes
             .iter()
             .all(|pl| pl.distance(p) <= 0.0),
+        ShapeGeometry::Cylinder(c) => cylinder_contains(c, p),
+        ShapeGeometry::Plane(pl) => plane_contains(pl, p),
     }
 }
 
@@ -473,7 +509,8 @@ impl World {
                 return;
             }
             let b = &self.bodies[s.body as usize];
-            let other = crate::shape::shape_proxy(s, &self.hulls);
+            let (near, reach) = crate::shape::region_near(&swept, b.position, b.rotation);
+            let other = crate::shape::shape_proxy_near(s, &self.hulls, near, reach);
             let xf_o = Transform::new((b.position - position).to_f32(), b.rotation);
             let max = best.map_or(1.0, |x| x.0);
             let c = shape_cast(&other, &xf_o, &proxy, &xf, translation, max);

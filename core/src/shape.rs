@@ -3,9 +3,10 @@
 use crate::body::{BodyType, NONE};
 use crate::broad_phase::{STATIC_TREE, tree_for};
 use crate::error::{Error, Result};
+use crate::geometry::cylinder::{self, CylinderHull, PLANE_EXTENT};
 use crate::geometry::hull::MAX_HULL_POINTS;
 use crate::geometry::hull::{BoxHull, Hull};
-use crate::geometry::{Capsule, MassData, Sphere, bounds, mass};
+use crate::geometry::{Capsule, Cylinder, MassData, PlaneShape, Sphere, bounds, mass};
 use crate::id::{BodyId, HullId, ShapeId};
 use crate::journal::{enc_body, enc_hull, enc_shape, enc_shape_geometry, encode_shape_def, kind};
 use crate::limits::{MAX_DENSITY, MAX_MATERIAL, check_nonneg};
@@ -116,6 +117,10 @@ pub enum ShapeGeometry {
     Box(BoxShape),
     /// A convex hull, shared through its id's slot.
     Hull(u32),
+    /// A cylinder.
+    Cylinder(Cylinder),
+    /// A plane bounding a solid half-space (static bodies only).
+    Plane(PlaneShape),
 }
 
 /// Kinds in the order that decides which shape of a contact is A (lower kind first),
@@ -131,6 +136,10 @@ pub enum ShapeKind {
     Box = 2,
     /// Convex hull.
     Hull = 3,
+    /// Cylinder.
+    Cylinder = 4,
+    /// Plane (half-space).
+    Plane = 5,
 }
 
 impl ShapeGeometry {
@@ -141,6 +150,8 @@ impl ShapeGeometry {
             ShapeGeometry::Capsule(_) => ShapeKind::Capsule,
             ShapeGeometry::Box(_) => ShapeKind::Box,
             ShapeGeometry::Hull(_) => ShapeKind::Hull,
+            ShapeGeometry::Cylinder(_) => ShapeKind::Cylinder,
+            ShapeGeometry::Plane(_) => ShapeKind::Plane,
         }
     }
 }
@@ -227,6 +238,8 @@ pub(crate) fn compute_mass(
         ShapeGeometry::Capsule(c) => mass::capsule_mass(c, density),
         ShapeGeometry::Box(b) => mass::box_mass(b.half, b.center, b.rotation, density),
         ShapeGeometry::Hull(h) => mass::hull_mass(&hulls[*h as usize].hull.view(), density),
+        ShapeGeometry::Cylinder(c) => cylinder::cylinder_mass(c, density),
+        ShapeGeometry::Plane(_) => MassData::default(),
     }
 }
 
@@ -239,6 +252,8 @@ pub(crate) fn local_aabb(shape: &Shape, hulls: &[HullSlot], q: Quat) -> Aabb {
         ShapeGeometry::Capsule(c) => bounds::capsule_aabb(c, &xf),
         ShapeGeometry::Box(_) => bounds::box_aabb(&shape.box_hull, &xf),
         ShapeGeometry::Hull(h) => bounds::hull_aabb(&hulls[*h as usize].hull.view(), &xf),
+        ShapeGeometry::Cylinder(c) => cylinder::cylinder_aabb(c, &xf),
+        ShapeGeometry::Plane(p) => cylinder::plane_aabb(p, q),
     }
 }
 
@@ -251,6 +266,9 @@ pub(crate) fn shape_extent(shape: &Shape, hulls: &[HullSlot], center: Vec3) -> f
         }
         ShapeGeometry::Box(_) => bounds::hull_max_extent(&shape.box_hull.view(), center),
         ShapeGeometry::Hull(h) => bounds::hull_max_extent(&hulls[*h as usize].hull.view(), center),
+        ShapeGeometry::Cylinder(c) => cylinder::cylinder_max_extent(c, center),
+        // Only static bodies hold planes, and they are never swept.
+        ShapeGeometry::Plane(_) => 0.0,
     }
 }
 
@@ -261,6 +279,8 @@ pub(crate) fn shape_centroid(shape: &Shape, hulls: &[HullSlot]) -> Vec3 {
         ShapeGeometry::Capsule(c) => (c.center1 + c.center2) * 0.5,
         ShapeGeometry::Box(b) => b.center,
         ShapeGeometry::Hull(h) => hulls[*h as usize].hull.view().centroid,
+        ShapeGeometry::Cylinder(c) => c.center,
+        ShapeGeometry::Plane(p) => p.normal * p.offset,
     }
 }
 
@@ -279,6 +299,8 @@ pub(crate) fn shape_min_extent(shape: &Shape, hulls: &[HullSlot]) -> f32 {
         ShapeGeometry::Capsule(c) => c.radius,
         ShapeGeometry::Box(b) => crate::math::min(b.half.x, crate::math::min(b.half.y, b.half.z)),
         ShapeGeometry::Hull(h) => hull_inner(&hulls[*h as usize].hull.view()),
+        ShapeGeometry::Cylinder(c) => crate::math::min(c.radius, c.half_height),
+        ShapeGeometry::Plane(_) => PLANE_EXTENT,
     }
 }
 
@@ -293,7 +315,44 @@ pub(crate) fn shape_proxy(
         ShapeGeometry::Capsule(c) => ShapeProxy::capsule(c),
         ShapeGeometry::Box(_) => ShapeProxy::hull(&shape.box_hull.view()),
         ShapeGeometry::Hull(h) => ShapeProxy::hull(&hulls[*h as usize].hull.view()),
+        ShapeGeometry::Cylinder(c) => ShapeProxy::hull(&CylinderHull::new(c).view()),
+        ShapeGeometry::Plane(p) => {
+            ShapeProxy::from_points(&cylinder::plane_slab(p, Vec3::ZERO, 1.0), 0.0)
+        }
     }
+}
+
+/// The shape as a point set for distance, cast and time of impact against shapes within
+/// `extent` of `near` (the shape's body frame): a plane becomes a slab of that size under
+/// `near` (see `plane_slab`), any other shape its own proxy.
+pub(crate) fn shape_proxy_near(
+    shape: &Shape,
+    hulls: &[HullSlot],
+    near: Vec3,
+    extent: f32,
+) -> crate::collide::distance::ShapeProxy {
+    use crate::collide::distance::ShapeProxy;
+    match &shape.geometry {
+        ShapeGeometry::Plane(p) => {
+            let extent = crate::math::min(crate::math::max(extent, 1.0), PLANE_EXTENT);
+            ShapeProxy::from_points(&cylinder::plane_slab(p, near, extent), 0.0)
+        }
+        _ => shape_proxy(shape, hulls),
+    }
+}
+
+/// Where a query over `region` (world bounds) sits in the frame of a body at `position`
+/// rotated by `rotation`, and how far it reaches: the `near` and `extent` of
+/// [`shape_proxy_near`].
+pub(crate) fn region_near(
+    region: &DAabb,
+    position: crate::math::DVec3,
+    rotation: Quat,
+) -> (Vec3, f32) {
+    let h = (region.upper - region.lower).to_f32() * 0.5;
+    let near = rotation.inv_rotate((region.lower - position).to_f32() + h);
+    let reach = h.x + h.y + h.z + 1.0;
+    (near, reach)
 }
 
 fn check_local_point(name: &'static str, v: Vec3) -> Result<()> {
@@ -308,6 +367,27 @@ fn check_local_point(name: &'static str, v: Vec3) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `q` normalised, unless it is already unit to within 1e-6 in squared norm: then as
+/// given, so that a replay, which passes the stored (normalised) value back in, stores the
+/// same bits (normalising twice can move the last bit).
+pub(crate) fn settle_quat(q: Quat) -> Quat {
+    if (q.length_squared() - 1.0).abs() <= 1.0e-6 {
+        q
+    } else {
+        q.normalize()
+    }
+}
+
+/// `v` normalised, unless already unit to within 1e-6 in squared length (see
+/// [`settle_quat`]).
+pub(crate) fn settle_unit(v: Vec3) -> Vec3 {
+    if (v.length_squared() - 1.0).abs() <= 1.0e-6 {
+        v
+    } else {
+        v.normalize()
+    }
 }
 
 fn check_size(name: &'static str, v: f32) -> Result<()> {
@@ -391,7 +471,7 @@ impl World {
         let b = BoxShape {
             half,
             center,
-            rotation: rotation.normalize(),
+            rotation: settle_quat(rotation),
         };
         self.create_shape(body, def, ShapeGeometry::Box(b))
     }
@@ -486,6 +566,80 @@ impl World {
     pub fn hull_vertices(&self, id: HullId) -> Result<&[Vec3]> {
         let slot = self.hull_slot(id)?;
         Ok(self.hulls[slot].hull.view().vertices)
+    }
+
+    /// Creates a cylinder shape on a body: `half_height` and `radius` within (0, 1e6],
+    /// centre within ±1e6 of the body origin, axis along `rotation · y`.
+    pub fn create_cylinder_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        cylinder: &Cylinder,
+    ) -> Result<ShapeId> {
+        check_local_point("cylinder.center", cylinder.center)?;
+        check_size("cylinder.half_height", cylinder.half_height)?;
+        check_size("cylinder.radius", cylinder.radius)?;
+        let n2 = cylinder.rotation.length_squared();
+        if !(cylinder.rotation.is_valid() && n2 > 1e-6 && n2.is_finite()) {
+            return Err(Error::Argument {
+                name: "cylinder.rotation",
+                value: n2 as f64,
+                expected: "a finite quaternion of non-zero, finite norm",
+            });
+        }
+        let c = Cylinder {
+            rotation: settle_quat(cylinder.rotation),
+            ..*cylinder
+        };
+        self.create_shape(body, def, ShapeGeometry::Cylinder(c))
+    }
+
+    /// Creates a plane shape on a static body: the half-space `normal · x <= offset` of
+    /// the body frame is solid. `normal` must be finite with length in [1e-3, 1e6] (it is
+    /// normalised), `offset` within ±1e6. Refused on a dynamic or kinematic body.
+    pub fn create_plane_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        plane: &PlaneShape,
+    ) -> Result<ShapeId> {
+        let slot = self.body_slot(body)?;
+        if self.bodies[slot].body_type != BodyType::Static {
+            return Err(Error::State("a plane shape needs a static body"));
+        }
+        check_local_point("plane.normal", plane.normal)?;
+        let len = plane.normal.length();
+        if len.is_nan() || len < 1.0e-3 {
+            return Err(Error::Argument {
+                name: "plane.normal length",
+                value: len as f64,
+                expected: "within [1e-3, 1e6]",
+            });
+        }
+        if !(plane.offset.is_finite() && plane.offset.abs() <= 1.0e6) {
+            return Err(Error::Argument {
+                name: "plane.offset",
+                value: plane.offset as f64,
+                expected: "finite and within ±1e6",
+            });
+        }
+        let p = PlaneShape {
+            normal: settle_unit(plane.normal),
+            offset: plane.offset,
+        };
+        self.create_shape(body, def, ShapeGeometry::Plane(p))
+    }
+
+    /// Whether any shape of the body (slot) is a plane.
+    pub(crate) fn body_has_plane(&self, body: u32) -> bool {
+        let mut s = self.bodies[body as usize].shape_head;
+        while s != NONE {
+            if matches!(self.shapes[s as usize].geometry, ShapeGeometry::Plane(_)) {
+                return true;
+            }
+            s = self.shapes[s as usize].next_in_body;
+        }
+        false
     }
 
     /// Creates a hull shape on a body.

@@ -30,7 +30,7 @@ use crate::shape::{BoxShape, Filter, HullSlot, Shape, ShapeGeometry};
 use crate::world::{Fnv, World, WorldDef};
 
 /// Layout revision of snapshots: bumped on any change to the encoding.
-pub const SNAPSHOT_REVISION: u32 = 3;
+pub const SNAPSHOT_REVISION: u32 = 4;
 const MAGIC: [u8; 8] = *b"M3SNAPSH";
 /// Bytes before the payload: magic, revision, header size, payload size, checksum.
 pub const SNAPSHOT_HEADER_SIZE: usize = 32;
@@ -179,6 +179,18 @@ pub(crate) fn encode_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry) {
         ShapeGeometry::Hull(h) => {
             e.u8(3);
             e.u32(*h);
+        }
+        ShapeGeometry::Cylinder(c) => {
+            e.u8(4);
+            e.vec3(c.center);
+            e.quat(c.rotation);
+            e.f32(c.half_height);
+            e.f32(c.radius);
+        }
+        ShapeGeometry::Plane(p) => {
+            e.u8(5);
+            e.vec3(p.normal);
+            e.f32(p.offset);
         }
     }
 }
@@ -496,6 +508,35 @@ pub(crate) fn decode_geometry(d: &mut Dec) -> Result<ShapeGeometry> {
             ShapeGeometry::Box(b)
         }
         3 => ShapeGeometry::Hull(d.u32()?),
+        4 => {
+            let c = crate::geometry::Cylinder {
+                center: d.vec3()?,
+                rotation: d.quat()?,
+                half_height: d.f32()?,
+                radius: d.f32()?,
+            };
+            check(
+                size(c.half_height) && size(c.radius) && local(c.center),
+                "cylinder out of range",
+            )?;
+            check(
+                c.rotation.is_normalized(1e-3),
+                "cylinder rotation is not a unit quaternion",
+            )?;
+            ShapeGeometry::Cylinder(c)
+        }
+        5 => {
+            let p = crate::geometry::PlaneShape {
+                normal: d.vec3()?,
+                offset: d.f32()?,
+            };
+            let n2 = p.normal.dot(p.normal);
+            check(
+                (n2 - 1.0).abs() <= 1e-3 && p.offset.abs() <= 1.0e6,
+                "plane out of range",
+            )?;
+            ShapeGeometry::Plane(p)
+        }
         _ => return Err(Error::Format("unknown shape kind")),
     })
 }
@@ -850,7 +891,12 @@ impl World {
                 } else {
                     None
                 };
-                body_info[i] = 1;
+                // Bit 1: static (a plane shape needs it).
+                body_info[i] = if b.body_type == BodyType::Static {
+                    3
+                } else {
+                    1
+                };
             }
             if commit {
                 put(&mut self.bodies, i, b);
@@ -888,6 +934,12 @@ impl World {
                     check(
                         (h as usize) < hull_len && hull_info[h as usize] & 1 == 1,
                         "shape on a missing hull",
+                    )?;
+                }
+                if let ShapeGeometry::Plane(_) = s.geometry {
+                    check(
+                        body_info[s.body as usize] & 2 == 2,
+                        "plane shape on a body that is not static",
                     )?;
                 }
                 s.density = d.f32()?;

@@ -725,3 +725,26 @@ fn a_session_with_a_pre_solve_callback_replays_to_the_recorded_hash() {
         assert_eq!(t.hash(), w.hash());
     }
 }
+
+#[test]
+fn a_replayed_box_create_stores_the_same_bits_for_an_unnormalised_rotation() {
+    let mut w = World::new(&def()).unwrap();
+    let b = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            ..Default::default()
+        })
+        .unwrap();
+    let start = snapshot(&w);
+    w.start_journal(1 << 16).unwrap();
+    for k in 0..40 {
+        let t = k as f32 * 0.37 + 0.1;
+        let q = Quat::new(t.sin(), 0.3 * t, t.cos() * 2.0, 1.5);
+        w.create_offset_box_shape(b, &ShapeDef::default(), Vec3::splat(0.01), Vec3::ZERO, q)
+            .unwrap();
+    }
+    w.stop_journal().unwrap();
+    let mut t = twin(&start);
+    t.replay_journal(w.journal_tape()).unwrap();
+    assert_eq!(t.hash(), w.hash());
+}

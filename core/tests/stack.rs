@@ -5,7 +5,7 @@
 mod common;
 use common::*;
 use maul3d::math::{DVec3, Quat, Vec3};
-use maul3d::{BodyDef, BodyType, Capsule, ShapeDef, Sphere, World};
+use maul3d::{BodyDef, BodyType, Capsule, Cylinder, PlaneShape, ShapeDef, Sphere, World};
 
 #[test]
 fn every_pair_kind_steps_on_a_48_kib_stack() {
@@ -21,8 +21,19 @@ fn every_pair_kind_steps_on_a_48_kib_stack() {
             Vec3::new(-0.3, 0.2, -0.3),
         ])
         .unwrap();
+    // A plane just under the ground's top, so every kind meets it too.
+    let floor = w.create_body(&BodyDef::default()).unwrap();
+    w.create_plane_shape(
+        floor,
+        &ShapeDef::default(),
+        &PlaneShape {
+            normal: Vec3::Y,
+            offset: -0.001,
+        },
+    )
+    .unwrap();
     // Bodies of every kind packed tightly so every kind meets every other kind.
-    for i in 0..48 {
+    for i in 0..60 {
         let b = w
             .create_body(&BodyDef {
                 body_type: BodyType::Dynamic,
@@ -39,7 +50,7 @@ fn every_pair_kind_steps_on_a_48_kib_stack() {
             })
             .unwrap();
         let d = ShapeDef::default();
-        match i % 4 {
+        match i % 5 {
             0 => w
                 .create_sphere_shape(
                     b,
@@ -64,7 +75,19 @@ fn every_pair_kind_steps_on_a_48_kib_stack() {
             2 => w
                 .create_box_shape(b, &d, Vec3::new(0.3, 0.3, 0.3))
                 .map(|_| ()),
-            _ => w.create_hull_shape(b, &d, hull).map(|_| ()),
+            3 => w.create_hull_shape(b, &d, hull).map(|_| ()),
+            _ => w
+                .create_cylinder_shape(
+                    b,
+                    &d,
+                    &Cylinder {
+                        center: Vec3::ZERO,
+                        rotation: Quat::IDENTITY,
+                        half_height: 0.3,
+                        radius: 0.3,
+                    },
+                )
+                .map(|_| ()),
         }
         .unwrap();
     }

@@ -15,11 +15,11 @@
 
 use maul3d::math::{DVec3, Mat3, Quat, Vec3};
 use maul3d::{
-    AxisMode, BodyDef, BodyId, BodyType, Capsule, ConeTwistJoint, DistanceJoint, Filter, JointDef,
-    JointId, JointKind, MassData, MotionLocks, PrismaticJoint, RevoluteJoint, SNAPSHOT_HEADER_SIZE,
-    SNAPSHOT_REVISION, ShapeDef, SixDofAxis, SixDofJoint, Sphere, TAPE_HEADER_SIZE, TAPE_MAJOR,
-    TAPE_MINOR, WeldJoint, WheelJoint, World, WorldDef, decode_replay, describe_journal,
-    encode_replay, encoded_replay_size, journal_record_ends,
+    AxisMode, BodyDef, BodyId, BodyType, Capsule, ConeTwistJoint, Cylinder, DistanceJoint, Filter,
+    JointDef, JointId, JointKind, MassData, MotionLocks, PlaneShape, PrismaticJoint, RevoluteJoint,
+    SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION, ShapeDef, SixDofAxis, SixDofJoint, Sphere,
+    TAPE_HEADER_SIZE, TAPE_MAJOR, TAPE_MINOR, WeldJoint, WheelJoint, World, WorldDef,
+    decode_replay, describe_journal, encode_replay, encoded_replay_size, journal_record_ends,
 };
 
 /// The fuzz targets, by name (also their corpus and regression folder names).
@@ -415,6 +415,16 @@ fn every_call(w: &mut World) {
             .expect("body");
         let def = ShapeDef::default();
         let s = match i % 4 {
+            0 if i == 4 => w.create_cylinder_shape(
+                b,
+                &def,
+                &Cylinder {
+                    center: Vec3::ZERO,
+                    rotation: Quat::from_axis_angle(Vec3::X, 0.5),
+                    half_height: 0.25,
+                    radius: 0.3,
+                },
+            ),
             0 => w.create_box_shape(b, &def, Vec3::splat(0.3)),
             1 => w.create_sphere_shape(
                 b,
@@ -452,6 +462,16 @@ fn every_call(w: &mut World) {
         }
         bodies.push(b);
     }
+    let floor = w.create_body(&BodyDef::default()).expect("floor body");
+    w.create_plane_shape(
+        floor,
+        &ShapeDef::default(),
+        &PlaneShape {
+            normal: Vec3::new(0.1, 1.0, 0.0),
+            offset: 0.0,
+        },
+    )
+    .expect("plane");
     let joints = every_joint(w, &bodies);
     let dt = 1.0 / 60.0;
     for step in 0..24 {

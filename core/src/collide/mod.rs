@@ -12,6 +12,7 @@
 pub mod capsule;
 pub mod cast;
 mod clip;
+pub mod cylinder_plane;
 pub mod distance;
 pub mod hull_capsule;
 pub mod hull_sphere;

@@ -2,9 +2,12 @@
 //! bounds. Everything here is in the shape's frame, which is the body frame.
 
 pub mod bounds;
+pub mod cylinder;
 pub mod hull;
 pub mod mass;
 pub mod quickhull;
+
+pub use cylinder::{Cylinder, PlaneShape};
 
 use crate::math::{Mat3, Vec3};
 

@@ -14,7 +14,9 @@ use crate::collide::LINEAR_SLOP;
 use crate::collide::cast::{Sweep, ToiState, time_of_impact, time_of_impact_to};
 use crate::collide::distance::ShapeProxy;
 use crate::math::{DAabb, DVec3, Quat, Vec3, acos, round_vec_to_grid};
-use crate::shape::{local_aabb, shape_centroid, shape_min_extent, shape_proxy};
+use crate::shape::{
+    local_aabb, region_near, shape_centroid, shape_min_extent, shape_proxy, shape_proxy_near,
+};
 use crate::world::World;
 
 /// A body's sweep over the step, in the frame of `origin` (a world position on the grid).
@@ -141,7 +143,8 @@ impl World {
                         sweep_of(origin, from, (ob.position, ob.rotation), ob.local_center)
                     }
                 };
-                let other_proxy = shape_proxy(other, &self.hulls);
+                let (near, reach) = region_near(&swept, ob.position, ob.rotation);
+                let other_proxy = shape_proxy_near(other, &self.hulls, near, reach);
                 // Stop a linear slop short of touching: the next step's speculative contact
                 // (rigid while apart) then halts the body where it touches, where a pose
                 // already overlapping would leave it to the soft contact, which lets a

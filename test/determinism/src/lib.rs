@@ -5,18 +5,19 @@ pub mod tasks;
 
 use maul3d::math::{DVec3, Quat, Vec3};
 use maul3d::{
-    BodyDef, BodyId, BodyType, Capsule, ConeTwistJoint, Filter, JointDef, JointId, JointKind,
-    RevoluteJoint, ShapeDef, Sphere, WeldJoint, World, WorldDef,
+    BodyDef, BodyId, BodyType, Capsule, ConeTwistJoint, Cylinder, Filter, JointDef, JointId,
+    JointKind, PlaneShape, RevoluteJoint, ShapeDef, Sphere, WeldJoint, World, WorldDef,
 };
 
 /// Names of the scenes, in order; `test/hashes.txt` holds their per-step hashes.
-pub const SCENES: [&str; 6] = [
+pub const SCENES: [&str; 7] = [
     "pyramid",
     "pile_sleep",
     "far_shift",
     "churn",
     "rollback",
     "joints",
+    "cylinders",
 ];
 /// Steps per scene.
 pub const STEPS: u32 = 300;
@@ -314,6 +315,81 @@ fn joints_scene(w: &mut World) {
         .unwrap();
 }
 
+/// Cylinders rolling down a ramp onto a ground plane, stopped by a wall plane, beside
+/// stacks of standing cylinders and boxes.
+fn cylinders_scene(w: &mut World) {
+    let d = ShapeDef::default();
+    let fixed = w.create_body(&BodyDef::default()).unwrap();
+    w.create_plane_shape(fixed, &d, &PlaneShape::default())
+        .unwrap();
+    // The wall: x >= 12 is solid.
+    w.create_plane_shape(
+        fixed,
+        &d,
+        &PlaneShape {
+            normal: Vec3::new(-1.0, 0.0, 0.0),
+            offset: -12.0,
+        },
+    )
+    .unwrap();
+    let ramp = w
+        .create_body(&BodyDef {
+            position: DVec3::new(-6.0, 1.2, 0.0),
+            rotation: Quat::from_axis_angle(Vec3::Z, -0.3),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(ramp, &d, Vec3::new(4.0, 0.2, 3.0))
+        .unwrap();
+    let lying = Quat::from_axis_angle(Vec3::X, 0.5 * core::f32::consts::PI);
+    for k in 0..8 {
+        let b = dynamic(
+            w,
+            DVec3::new(
+                -8.5 + 0.9 * (k % 4) as f64,
+                3.0 + 0.8 * (k / 4) as f64,
+                1.2 * (k % 3) as f64 - 1.2,
+            ),
+            lying,
+        );
+        w.create_cylinder_shape(
+            b,
+            &d,
+            &Cylinder {
+                center: Vec3::ZERO,
+                rotation: Quat::IDENTITY,
+                half_height: 0.3 + 0.05 * (k % 3) as f32,
+                radius: 0.3,
+            },
+        )
+        .unwrap();
+    }
+    for column in 0..3 {
+        for level in 0..4 {
+            let b = dynamic(
+                w,
+                DVec3::new(4.0 + 1.5 * column as f64, 0.3 + 0.6 * level as f64, -2.0),
+                Quat::IDENTITY,
+            );
+            if (level + column) % 2 == 0 {
+                w.create_cylinder_shape(
+                    b,
+                    &d,
+                    &Cylinder {
+                        center: Vec3::ZERO,
+                        rotation: Quat::IDENTITY,
+                        half_height: 0.3,
+                        radius: 0.45,
+                    },
+                )
+                .unwrap();
+            } else {
+                w.create_box_shape(b, &d, Vec3::new(0.4, 0.3, 0.4)).unwrap();
+            }
+        }
+    }
+}
+
 /// A scene and what it does between steps.
 pub struct Driver {
     scene: usize,
@@ -323,7 +399,7 @@ pub struct Driver {
 impl Driver {
     /// Builds scene `scene` into a world with `def` (capacities from `def()`).
     pub fn build(scene: usize, hooks: Option<maul3d::TaskHooks>) -> (World, Driver) {
-        let sleep = matches!(scene, 1 | 3 | 4 | 5);
+        let sleep = matches!(scene, 1 | 3 | 4 | 5 | 6);
         let mut w = World::new(&WorldDef {
             task_hooks: hooks,
             ..def(sleep)
@@ -346,6 +422,7 @@ impl Driver {
                 pile(&mut w, DVec3::new(at.x + 6.0, at.y, at.z), 24);
             }
             5 => joints_scene(&mut w),
+            6 => cylinders_scene(&mut w),
             _ => {
                 ground(&mut w, DVec3::ZERO);
                 pyramid(&mut w, 6, DVec3::new(-8.0, 0.0, 0.0));
