@@ -10,8 +10,10 @@
 #                -std=c++17 -fno-exceptions -fno-rtti -Wall -Werror
 #   errors       every m3Result error code, busy from inside each hook, hashes unchanged
 #   surface      events, queries, motion test, explosion, areas, every joint kind, debug
-#                draw, counters, origin shift, host math, against closed forms
-#   threads      two worlds stepped on two threads at once; four threads reading one world
+#                draw, counters, origin shift, host math, cylinders and planes, against
+#                closed forms
+#   threads      three worlds stepped on three threads at once; four threads reading one
+#                world
 #   version      a header with a bumped ABI version is refused with m3_errorVersion
 # and the C programs again under AddressSanitizer + UndefinedBehaviorSanitizer.
 # Idempotent: builds into a temporary folder, installs gcc/g++ only if missing.

@@ -135,7 +135,7 @@ int main(int argc, char** argv)
     m3::JobSystemHooks<ThreadPool> hooks(pool);
     m3WorldDef base = m3DefaultWorldDef();
     hooks.Install(&base);
-    for (int scene = 0; scene < 6; ++scene) {
+    for (int scene = 0; scene < SCENE_COUNT; ++scene) {
         const m3WorldDef def = scene_def(scene, &base);
         m3t_odd_enter();
         m3::World w(def);

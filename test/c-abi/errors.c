@@ -181,6 +181,16 @@ int main(void)
         m3ShapeDef sd = m3DefaultShapeDef();
         m3ShapeId s;
         REFUSED(m3CreateSphereShape(ball, &sd, &sp, &s), m3_errorArgument, 1);
+        m3Cylinder cy = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}, 0.5f, 0.5f};
+        REFUSED(m3CreateCylinderShape(ball, &sd, &cy, &s), m3_errorArgument, 1);
+        m3QueryShape q;
+        memset(&q, 0, sizeof q);
+        q.type = m3_planeShape;
+        m3ShapeId found[4];
+        int32_t n = 0;
+        REFUSED(m3World_OverlapShape(w, &q, (m3DVec3){0.0, 0.0, 0.0}, (m3Quat){0, 0, 0, 1},
+                                     m3DefaultQueryFilter(), found, 4, &n),
+                m3_errorArgument, 1);
     }
 
     /* Capacity: a full body pool, a snapshot buffer too small, a journal that overflows. */
@@ -203,7 +213,14 @@ int main(void)
     int64_t written = 0;
     REFUSED(m3World_Snapshot(w, small, sizeof small, &written), m3_errorCapacity, 1);
 
-    /* State: stopping a journal that is not running, starting one twice. */
+    /* State: stopping a journal that is not running, starting one twice, a plane on a
+     * dynamic body. */
+    {
+        m3Plane pl = {{0.0f, 1.0f, 0.0f}, 0.0f};
+        m3ShapeDef sd = m3DefaultShapeDef();
+        m3ShapeId s;
+        REFUSED(m3CreatePlaneShape(ball, &sd, &pl, &s), m3_errorState, 1);
+    }
     int64_t tapeBytes = 0;
     REFUSED(m3World_StopJournal(w, &tapeBytes), m3_errorState, 1);
     uint8_t tape[4096];

@@ -25,7 +25,7 @@ int main(int argc, char **argv)
         base.userTaskContext = &pool;
         base.workerCount = workers;
     }
-    for (int scene = 0; scene < 6; ++scene) {
+    for (int scene = 0; scene < SCENE_COUNT; ++scene) {
         m3WorldDef def = scene_def(scene, &base);
         CALL(m3World_Create(&def, &world));
         populate(scene);

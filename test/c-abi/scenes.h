@@ -1,6 +1,6 @@
 #ifndef M3_TEST_SCENES_H
 #define M3_TEST_SCENES_H
-/* The determinism suite's six scenes (test/determinism/src/lib.rs), built and stepped
+/* The determinism suite's seven scenes (test/determinism/src/lib.rs), built and stepped
  * through the m3 C ABI, printing per-step hashes in the format of test/hashes.txt.
  *
  *   (scenes.c: scenes [--workers N] [--odd-fp]; cpp_scenes.cpp: through maul3d.hpp)
@@ -10,8 +10,8 @@
  *              with flush-to-zero and denormals-are-zero, and checks each call hands the
  *              mode back unchanged. Inputs are computed in the default mode.
  *
- * The few inputs the Rust scenes compute in f32 arithmetic (a friction, an angle, a
- * weight) go through volatile temporaries, so a host build with -ffast-math cannot
+ * The few inputs the Rust scenes compute in arithmetic (a friction, an angle, a weight,
+ * the cylinders' sizes and positions) go through volatile temporaries, so a host build with -ffast-math cannot
  * reassociate or contract them: what is tested is that the library's results do not
  * depend on the host's flags. Rotations come from the library's own math exports. */
 #include "common.h"
@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const SCENES[6] = {"pyramid", "pile_sleep", "far_shift",
-                                      "churn",   "rollback",   "joints"};
+#define SCENE_COUNT 7
+static const char *const SCENES[SCENE_COUNT] = {"pyramid", "pile_sleep", "far_shift", "churn",
+                                                "rollback", "joints",    "cylinders"};
 #define STEPS 300
 
 static m3WorldId world;
@@ -258,11 +259,60 @@ static void joints_scene(void)
     CALL(m3Joint_SetBreakThresholds(weld, breakForce, FLT_MAX));
 }
 
+static m3ShapeId cylinder(m3BodyId b, const m3ShapeDef *def, float halfHeight, float radius)
+{
+    m3Cylinder c = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, halfHeight, radius};
+    m3ShapeId s;
+    CALL(m3CreateCylinderShape(b, def, &c, &s));
+    return s;
+}
+
+/* Cylinders rolling down a ramp onto a ground plane, stopped by a wall plane, beside
+ * stacks of standing cylinders and boxes. */
+static void cylinders_scene(void)
+{
+    m3ShapeDef sd = m3DefaultShapeDef();
+    m3BodyId fixed = static_body(dv(0.0, 0.0, 0.0));
+    m3Plane ground_plane = {{0.0f, 1.0f, 0.0f}, 0.0f};
+    m3ShapeId s;
+    CALL(m3CreatePlaneShape(fixed, &sd, &ground_plane, &s));
+    /* The wall: x >= 12 is solid. */
+    m3Plane wall = {{-1.0f, 0.0f, 0.0f}, -12.0f};
+    CALL(m3CreatePlaneShape(fixed, &sd, &wall, &s));
+    m3BodyDef rd = m3DefaultBodyDef();
+    rd.position = dv(-6.0, 1.2, 0.0);
+    VALUE(rd.rotation, m3MakeQuatFromAxisAngle(v3(0.0f, 0.0f, 1.0f), -0.3f));
+    m3BodyId ramp;
+    CALL(m3Body_Create(world, &rd, &ramp));
+    box(ramp, &sd, 4.0f, 0.2f, 3.0f);
+    m3Quat lying;
+    VALUE(lying, m3MakeQuatFromAxisAngle(v3(1.0f, 0.0f, 0.0f), 0.5f * 3.14159265358979323846f));
+    for (int k = 0; k < 8; ++k) {
+        volatile double x = 0.9 * (double)(k % 4);
+        volatile double y = 0.8 * (double)(k / 4);
+        volatile double z = 1.2 * (double)(k % 3);
+        m3BodyId b = dynamic(dv(-8.5 + x, 3.0 + y, z - 1.2), lying);
+        volatile float extra = 0.05f * (float)(k % 3);
+        cylinder(b, &sd, 0.3f + extra, 0.3f);
+    }
+    for (int column = 0; column < 3; ++column) {
+        for (int level = 0; level < 4; ++level) {
+            volatile double x = 1.5 * (double)column;
+            volatile double y = 0.6 * (double)level;
+            m3BodyId b = dynamic(dv(4.0 + x, 0.3 + y, -2.0), IDENTITY);
+            if ((level + column) % 2 == 0)
+                cylinder(b, &sd, 0.3f, 0.45f);
+            else
+                box(b, &sd, 0.4f, 0.3f, 0.4f);
+        }
+    }
+}
+
 /* The def every scene uses, over the caller's (hooks). */
 static m3WorldDef scene_def(int scene, const m3WorldDef *base)
 {
     m3WorldDef def = *base;
-    def.enableSleep = scene == 1 || scene == 3 || scene == 4 || scene == 5;
+    def.enableSleep = scene == 1 || scene == 3 || scene == 4 || scene == 5 || scene == 6;
     def.bodyCapacity = 512;
     def.shapeCapacity = 512;
     def.contactCapacity = 4096;
@@ -293,6 +343,9 @@ static void populate(int scene)
     }
     case 5:
         joints_scene();
+        break;
+    case 6:
+        cylinders_scene();
         break;
     default: {
         ground(dv(0.0, 0.0, 0.0));

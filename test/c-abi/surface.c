@@ -1,6 +1,7 @@
 /* The rest of the C surface against closed forms and clear physical expectations:
  * events, queries, the motion test, explosions, areas, debug draw, every joint kind and
- * its setters, counters, memory, profile, origin shift and the host math. */
+ * its setters, counters, memory, profile, origin shift, the host math, and cylinders and
+ * planes (rays, mass, resting height, getters, queries, debug draw, refusals). */
 #include "common.h"
 
 #include <math.h>
@@ -29,7 +30,7 @@ static m3ShapeId ball(m3BodyId b, float r)
     return id;
 }
 
-static int drawn_shapes, drawn_joints;
+static int drawn_shapes, drawn_joints, drawn_cylinders, drawn_planes;
 static void draw_shape(m3ShapeId shape, m3BodyId b, m3DVec3 p, m3Quat q, const m3DebugShape *g,
                        bool awake, void *context)
 {
@@ -39,9 +40,17 @@ static void draw_shape(m3ShapeId shape, m3BodyId b, m3DVec3 p, m3Quat q, const m
     (void)q;
     (void)awake;
     (void)context;
-    CHECK(g->type >= m3_sphereShape && g->type <= m3_hullShape);
+    CHECK(g->type >= m3_sphereShape && g->type <= m3_planeShape);
     if (g->type == m3_hullShape)
         CHECK(g->hullVertexCount >= 4 && g->hullFaceCount >= 4);
+    if (g->type == m3_cylinderShape) {
+        CHECK(g->cylinder.halfHeight > 0.0f && g->cylinder.radius > 0.0f);
+        drawn_cylinders++;
+    }
+    if (g->type == m3_planeShape) {
+        CHECK(g->plane.normal.y == 1.0f && g->plane.offset == 1.0f);
+        drawn_planes++;
+    }
     drawn_shapes++;
 }
 static void draw_joint(m3JointId j, m3DVec3 pa, m3Quat qa, m3DVec3 pb, m3Quat qb, bool broken,
@@ -58,6 +67,131 @@ static void draw_joint(m3JointId j, m3DVec3 pa, m3Quat qa, m3DVec3 pb, m3Quat qb
 }
 
 static int near(double a, double b, double tol) { return fabs(a - b) <= tol; }
+
+/* Cylinders and planes, in a world of their own: a floor plane y = 1, a static cylinder
+ * lying along x, a dynamic one standing on the floor. */
+static void cylinders_and_planes(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 8;
+    def.shapeCapacity = 8;
+    CALL(m3World_Create(&def, &w));
+    m3ShapeDef plain = m3DefaultShapeDef();
+    m3QueryFilter qf = m3DefaultQueryFilter();
+    const m3Quat identity = {0.0f, 0.0f, 0.0f, 1.0f};
+
+    /* A non-unit normal is normalised: the solid is y <= 1. */
+    m3BodyId fixed = body(m3_staticBody, 0.0, 0.0, 0.0);
+    m3Plane floorPlane = {{0.0f, 2.0f, 0.0f}, 1.0f};
+    m3ShapeId floorShape;
+    CALL(m3CreatePlaneShape(fixed, &plain, &floorPlane, &floorShape));
+    int st = -1;
+    CALL(m3Shape_GetType(floorShape, &st));
+    CHECK(st == m3_planeShape);
+    m3Plane gotPlane;
+    CALL(m3Shape_GetPlane(floorShape, &gotPlane));
+    CHECK(gotPlane.normal.x == 0.0f && gotPlane.normal.y == 1.0f && gotPlane.normal.z == 0.0f &&
+          gotPlane.offset == 1.0f);
+
+    /* Radius 0.5, half-height 1, centred at (5, 3, 0) with its axis turned onto -x. */
+    m3BodyId post = body(m3_staticBody, 5.0, 3.0, 0.0);
+    m3Cylinder lying = {{0.0f, 0.0f, 0.0f}, identity, 1.0f, 0.5f};
+    lying.rotation = m3MakeQuatFromAxisAngle((m3Vec3){0.0f, 0.0f, 1.0f}, 1.5707964f);
+    m3ShapeId postShape;
+    CALL(m3CreateCylinderShape(post, &plain, &lying, &postShape));
+    CALL(m3Shape_GetType(postShape, &st));
+    CHECK(st == m3_cylinderShape);
+    m3Cylinder gotCylinder;
+    CALL(m3Shape_GetCylinder(postShape, &gotCylinder));
+    CHECK(gotCylinder.halfHeight == 1.0f && gotCylinder.radius == 0.5f);
+    CHECK(m3Shape_GetPlane(postShape, &gotPlane) == m3_errorArgument);
+    CHECK(m3Shape_GetCylinder(floorShape, &gotCylinder) == m3_errorArgument);
+
+    /* A ray across the axis from z = -10 over 20 m meets the side at z = -0.5: fraction
+     * 9.5 / 20, normal -z. One along the axis from x = 10 over 10 m meets the cap at x = 6:
+     * fraction 0.4, normal +x. */
+    m3RayResult ray;
+    CALL(m3World_CastRayClosest(w, (m3DVec3){5.25, 3.0, -10.0}, (m3Vec3){0.0f, 0.0f, 20.0f}, qf,
+                                &ray));
+    CHECK(ray.hit && ray.shape.index == postShape.index && near(ray.fraction, 0.475, 1e-6));
+    CHECK(near(ray.point.z, -0.5, 1e-5) && near(ray.normal.z, -1.0, 1e-6));
+    CALL(m3World_CastRayClosest(w, (m3DVec3){10.0, 3.1, 0.2}, (m3Vec3){-10.0f, 0.0f, 0.0f}, qf,
+                                &ray));
+    CHECK(ray.hit && ray.shape.index == postShape.index && near(ray.fraction, 0.4, 1e-6));
+    CHECK(near(ray.normal.x, 1.0, 1e-6));
+    /* Past the rim (|y - 3| > 0.5) the ray misses the cylinder and meets nothing. */
+    CALL(m3World_CastRayClosest(w, (m3DVec3){5.0, 3.6, -10.0}, (m3Vec3){0.0f, 0.0f, 20.0f}, qf,
+                                &ray));
+    CHECK(!ray.hit);
+    /* Straight down from y = 5 over 8 m: the plane y = 1 at half the way, normal +y. Far
+     * from the body (x = 300) it is just as exact. A ray starting in the solid has no
+     * entry. */
+    CALL(m3World_CastRayClosest(w, (m3DVec3){300.0, 5.0, -40.0}, (m3Vec3){0.0f, -8.0f, 0.0f},
+                                qf, &ray));
+    CHECK(ray.hit && ray.shape.index == floorShape.index && ray.fraction == 0.5f);
+    CHECK(ray.point.y == 1.0 && ray.normal.y == 1.0f);
+    CALL(m3World_CastRayClosest(w, (m3DVec3){300.0, 0.5, -40.0}, (m3Vec3){0.0f, -8.0f, 0.0f},
+                                qf, &ray));
+    CHECK(!ray.hit);
+
+    /* Mass: density 1000 × π r² × 2h, with r = 0.4, h = 0.5: 502.65 kg; inertia about the
+     * axis m r² / 2, across it m (3 r² + (2h)²) / 12. */
+    m3BodyId can = body(m3_dynamicBody, -3.0, 1.6, 0.0);
+    m3Cylinder standing = {{0.0f, 0.0f, 0.0f}, identity, 0.5f, 0.4f};
+    m3ShapeId canShape;
+    CALL(m3CreateCylinderShape(can, &plain, &standing, &canShape));
+    m3MassData md;
+    CALL(m3Body_GetMassData(can, &md));
+    const double pi = 3.14159265358979323846, m = 1000.0 * pi * 0.16 * 1.0;
+    CHECK(near(md.mass, m, 1e-3 * m));
+    CHECK(near(md.inertia.cy.y, 0.5 * m * 0.16, 1e-3 * m));
+    CHECK(near(md.inertia.cx.x, m * (3.0 * 0.16 + 1.0) / 12.0, 1e-3 * m));
+
+    /* Dropped 0.1 m onto the floor it stands on its cap: centre at 1 + h. */
+    for (int i = 0; i < 120; ++i)
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    m3DVec3 p;
+    CALL(m3Body_GetPosition(can, &p));
+    CHECK(near(p.y, 1.5, 0.01) && near(p.x, -3.0, 1e-3) && near(p.z, 0.0, 1e-3));
+
+    /* A cylinder as a query shape: one sunk in the floor overlaps it; a plane is no query
+     * shape. */
+    m3QueryShape probe;
+    memset(&probe, 0, sizeof probe);
+    probe.type = m3_cylinderShape;
+    probe.cylinder = standing;
+    m3ShapeId found[8];
+    int32_t n = 0;
+    CALL(m3World_OverlapShape(w, &probe, (m3DVec3){20.0, 1.4, 0.0}, identity, qf, found, 8, &n));
+    CHECK(n == 1 && found[0].index == floorShape.index);
+    CALL(m3World_OverlapShape(w, &probe, (m3DVec3){20.0, 1.6, 0.0}, identity, qf, found, 8, &n));
+    CHECK(n == 0);
+    probe.type = m3_planeShape;
+    CHECK(m3World_OverlapShape(w, &probe, (m3DVec3){20.0, 1.4, 0.0}, identity, qf, found, 8,
+                               &n) == m3_errorArgument);
+
+    /* Debug draw hands both over with their geometry. */
+    m3DebugDraw dd = m3DefaultDebugDraw();
+    dd.shapeFcn = draw_shape;
+    drawn_shapes = 0;
+    CALL(m3World_Draw(w, &dd));
+    CHECK(drawn_shapes == 3 && drawn_cylinders == 2 && drawn_planes == 1);
+
+    /* Refusals change nothing: a plane on a dynamic body (a state error: it needs a
+     * static one), a static body holding a plane turned dynamic, a cylinder of radius
+     * 0 (an argument error). */
+    const uint64_t h = m3World_Hash(w);
+    m3ShapeId refused;
+    CHECK(m3CreatePlaneShape(can, &plain, &floorPlane, &refused) == m3_errorState);
+    CHECK(m3World_Hash(w) == h);
+    CHECK(m3Body_SetType(fixed, m3_dynamicBody) == m3_errorState);
+    CHECK(m3World_Hash(w) == h);
+    m3Cylinder flat = standing;
+    flat.radius = 0.0f;
+    CHECK(m3CreateCylinderShape(can, &plain, &flat, &refused) == m3_errorArgument);
+    CHECK(m3World_Hash(w) == h);
+    CALL(m3World_Destroy(w));
+}
 
 int main(void)
 {
@@ -338,7 +472,8 @@ int main(void)
     CHECK(near(m3Atan2(1.0f, 1.0f), 0.7853982, 1e-6) && near(m3Acos(0.0f), 1.5707964, 1e-6));
 
     CALL(m3World_Destroy(w));
+    cylinders_and_planes();
     printf("surface: events, queries, motion test, explosion, area, joints, draw, counters, "
-           "origin shift and host math as expected\n");
+           "origin shift, host math, cylinders and planes as expected\n");
     return 0;
 }

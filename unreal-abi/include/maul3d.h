@@ -11,7 +11,7 @@
 #define M3_ABI_VERSION_MAJOR 0
 
 // Minor version of the ABI: a header of another minor version is refused.
-#define M3_ABI_VERSION_MINOR 1
+#define M3_ABI_VERSION_MINOR 2
 
 // The ABI version a header was generated with; `m3World_Create` passes it to the library.
 #define M3_ABI_VERSION ((M3_ABI_VERSION_MAJOR << 16) | M3_ABI_VERSION_MINOR)
@@ -265,6 +265,29 @@ typedef struct m3Box {
   struct m3Quat rotation;
 } m3Box;
 
+// A solid cylinder in the body frame: the points within `radius` of its axis and within
+// `halfHeight` of its centre along it. The axis is `rotation · y` (as Godot's
+// CylinderShape3D).
+typedef struct m3Cylinder {
+  // Centre.
+  struct m3Vec3 center;
+  // Rotation; the axis is its y axis.
+  struct m3Quat rotation;
+  // Half the length along the axis (> 0).
+  float halfHeight;
+  // Radius (> 0).
+  float radius;
+} m3Cylinder;
+
+// A plane in the body frame: the half-space `normal · x <= offset` is solid (as Godot's
+// WorldBoundaryShape3D). Only static bodies take one.
+typedef struct m3Plane {
+  // Outward normal (normalised at create; length within [1e-3, 1e6]).
+  struct m3Vec3 normal;
+  // Offset of the surface along the normal from the body origin (within ±1e6).
+  float offset;
+} m3Plane;
+
 // A shape's geometry as debug draw describes it (in its body's frame): `type` says
 // which member holds it; a hull's arrays live only during the callback.
 typedef struct m3DebugShape {
@@ -287,6 +310,10 @@ typedef struct m3DebugShape {
   const uint16_t *hullFaceStarts;
   // Faces.
   int32_t hullFaceCount;
+  // A cylinder (exact; it collides as a 32-sided prism except against planes).
+  struct m3Cylinder cylinder;
+  // A plane: the half-space `normal · x <= offset` is solid.
+  struct m3Plane plane;
 } m3DebugShape;
 
 // Draws a shape of a body placed at `position`/`rotation` (relative to the world origin).
@@ -593,7 +620,8 @@ typedef struct m3HullId {
 
 // The geometry of a shape query, in its own frame: `type` says which member is read.
 typedef struct m3QueryShape {
-  // `m3_sphereShape`, `m3_capsuleShape`, `m3_boxShape` or `m3_hullShape`.
+  // `m3_sphereShape`, `m3_capsuleShape`, `m3_boxShape`, `m3_hullShape` or
+  // `m3_cylinderShape` (a plane is no query shape).
   m3ShapeType type;
   // A sphere.
   struct m3Sphere sphere;
@@ -603,6 +631,8 @@ typedef struct m3QueryShape {
   struct m3Box box;
   // A hull of the queried world.
   struct m3HullId hull;
+  // A cylinder.
+  struct m3Cylinder cylinder;
 } m3QueryShape;
 
 // A shape cast's hit.
@@ -1054,6 +1084,12 @@ typedef struct m3Profile {
 
 // A convex hull.
 #define m3_hullShape 3
+
+// A cylinder.
+#define m3_cylinderShape 4
+
+// A plane bounding a solid half-space (static bodies only).
+#define m3_planeShape 5
 
 #ifdef __cplusplus
 extern "C" {
@@ -1544,6 +1580,20 @@ enum m3Result m3CreateBoxShape(struct m3BodyId bodyId,
                                const struct m3Box *box,
                                struct m3ShapeId *shapeId);
 
+// Creates a cylinder shape on a body: `halfHeight` and `radius` within (0, 1e6], centre
+// within ±1e6 of the body origin, a rotation of non-zero norm (normalised).
+enum m3Result m3CreateCylinderShape(struct m3BodyId bodyId,
+                                    const struct m3ShapeDef *def,
+                                    const struct m3Cylinder *cylinder,
+                                    struct m3ShapeId *shapeId);
+
+// Creates a plane shape on a static body (`m3_errorState` on a dynamic or kinematic
+// one, whose type then cannot change while it holds the plane).
+enum m3Result m3CreatePlaneShape(struct m3BodyId bodyId,
+                                 const struct m3ShapeDef *def,
+                                 const struct m3Plane *plane,
+                                 struct m3ShapeId *shapeId);
+
 // Builds a convex hull from 4 to 64 points (body frame) that any number of hull shapes
 // share. Degenerate input (coplanar, collinear, coincident) is refused.
 enum m3Result m3World_CreateHull(struct m3WorldId worldId,
@@ -1598,6 +1648,13 @@ enum m3Result m3Shape_GetCapsule(struct m3ShapeId shapeId, struct m3Capsule *cap
 
 // A box shape's geometry (`m3_errorArgument` for another kind).
 enum m3Result m3Shape_GetBox(struct m3ShapeId shapeId, struct m3Box *box);
+
+// A cylinder shape's geometry (`m3_errorArgument` for another kind).
+enum m3Result m3Shape_GetCylinder(struct m3ShapeId shapeId, struct m3Cylinder *cylinder);
+
+// A plane shape's geometry, its normal as stored (unit) (`m3_errorArgument` for another
+// kind).
+enum m3Result m3Shape_GetPlane(struct m3ShapeId shapeId, struct m3Plane *plane);
 
 // A hull's input points (its content, as given to `m3World_CreateHull`): up to
 // `capacity` into `points`, and how many into `count`.

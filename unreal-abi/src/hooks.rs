@@ -8,7 +8,8 @@
 //! its answer decides contacts, so it runs in the library's setting.
 
 use crate::shape::{m3_boxShape, m3_capsuleShape, m3Box, m3Capsule, m3ShapeType, m3Sphere};
-use crate::shape::{m3_hullShape, m3_sphereShape};
+use crate::shape::{m3_cylinderShape, m3_hullShape, m3_planeShape, m3_sphereShape};
+use crate::shape::{m3Cylinder, m3Plane};
 use crate::types::*;
 use core::cell::Cell;
 use core::ffi::c_void;
@@ -288,6 +289,10 @@ pub struct m3DebugShape {
     pub hullFaceStarts: *const u16,
     /// Faces.
     pub hullFaceCount: i32,
+    /// A cylinder (exact; it collides as a 32-sided prism except against planes).
+    pub cylinder: m3Cylinder,
+    /// A plane: the half-space `normal · x <= offset` is solid.
+    pub plane: m3Plane,
 }
 
 /// Draws a shape of a body placed at `position`/`rotation` (relative to the world origin).
@@ -416,6 +421,16 @@ impl engine::DebugDraw for HostDraw {
             hullFaceVertices: core::ptr::null(),
             hullFaceStarts: core::ptr::null(),
             hullFaceCount: 0,
+            cylinder: m3Cylinder {
+                center: zero,
+                rotation: IDENTITY_QUAT,
+                halfHeight: 0.0,
+                radius: 0.0,
+            },
+            plane: m3Plane {
+                normal: zero,
+                offset: 0.0,
+            },
         };
         match *geometry {
             engine::DebugGeometry::Sphere(s) => g.sphere = s.into(),
@@ -447,6 +462,14 @@ impl engine::DebugDraw for HostDraw {
                 g.hullFaceVertices = face_vertices.as_ptr();
                 g.hullFaceStarts = face_starts.as_ptr();
                 g.hullFaceCount = to_i32(face_starts.len().saturating_sub(1));
+            }
+            engine::DebugGeometry::Cylinder(c) => {
+                g.r#type = m3_cylinderShape;
+                g.cylinder = c.into();
+            }
+            engine::DebugGeometry::Plane(p) => {
+                g.r#type = m3_planeShape;
+                g.plane = p.into();
             }
         }
         let (s, b) = (

@@ -4,8 +4,8 @@
 //! Results beyond 32 take scratch memory from the world's allocator.
 
 use crate::boundary::{Entry, Refusal, api_on, read, with_scratch, write};
-use crate::shape::{m3_boxShape, m3_capsuleShape, m3_hullShape, m3_sphereShape};
-use crate::shape::{m3Box, m3Capsule, m3ShapeType, m3Sphere};
+use crate::shape::{m3_boxShape, m3_capsuleShape, m3_cylinderShape, m3_hullShape, m3_sphereShape};
+use crate::shape::{m3Box, m3Capsule, m3Cylinder, m3ShapeType, m3Sphere};
 use crate::types::*;
 
 /// Which shapes a query sees: those whose category is in `maskBits` and whose mask holds
@@ -233,7 +233,8 @@ pub unsafe extern "C" fn m3World_OverlapPoint(
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct m3QueryShape {
-    /// `m3_sphereShape`, `m3_capsuleShape`, `m3_boxShape` or `m3_hullShape`.
+    /// `m3_sphereShape`, `m3_capsuleShape`, `m3_boxShape`, `m3_hullShape` or
+    /// `m3_cylinderShape` (a plane is no query shape).
     pub r#type: m3ShapeType,
     /// A sphere.
     pub sphere: m3Sphere,
@@ -243,6 +244,8 @@ pub struct m3QueryShape {
     pub r#box: m3Box,
     /// A hull of the queried world.
     pub hull: m3HullId,
+    /// A cylinder.
+    pub cylinder: m3Cylinder,
 }
 
 fn query_shape(s: &m3QueryShape, e: &Entry) -> Result<engine::QueryShape, Refusal> {
@@ -265,10 +268,12 @@ fn query_shape(s: &m3QueryShape, e: &Entry) -> Result<engine::QueryShape, Refusa
             e.owns("hull id", s.hull.world)?;
             engine::QueryShape::Hull(s.hull.to_core(e.tag))
         }
+        m3_cylinderShape => engine::QueryShape::Cylinder(s.cylinder.into()),
         t => {
             return Err(crate::refuse!(
                 m3_errorArgument,
-                "query shape type = {t} must be within [0, 3] (m3_sphereShape … m3_hullShape)"
+                "query shape type = {t} must be within [0, 4] (m3_sphereShape … \
+                 m3_cylinderShape)"
             ));
         }
     })

@@ -1,6 +1,7 @@
 //! Shapes and hulls. Each shape kind is one geometry struct, one `m3_*Shape` constant and
-//! one `m3Create*Shape` export; a new kind adds those three and a case in
-//! `m3Shape_GetType`/debug draw.
+//! one `m3Create*Shape` export; a new kind adds those three, an `m3Shape_Get*` reader and
+//! a case in `m3Shape_GetType`, `m3DebugShape` (debug draw) and, if it can be a query
+//! shape, `m3QueryShape`. A changed struct layout bumps `M3_ABI_VERSION_MINOR`.
 
 use crate::boundary::{api_on, read, write};
 use crate::types::*;
@@ -16,6 +17,10 @@ pub const m3_capsuleShape: m3ShapeType = 1;
 pub const m3_boxShape: m3ShapeType = 2;
 /// A convex hull.
 pub const m3_hullShape: m3ShapeType = 3;
+/// A cylinder.
+pub const m3_cylinderShape: m3ShapeType = 4;
+/// A plane bounding a solid half-space (static bodies only).
+pub const m3_planeShape: m3ShapeType = 5;
 
 /// A sphere in the body frame.
 #[repr(C)]
@@ -51,6 +56,33 @@ pub struct m3Box {
     pub rotation: m3Quat,
 }
 
+/// A solid cylinder in the body frame: the points within `radius` of its axis and within
+/// `halfHeight` of its centre along it. The axis is `rotation · y` (as Godot's
+/// CylinderShape3D).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct m3Cylinder {
+    /// Centre.
+    pub center: m3Vec3,
+    /// Rotation; the axis is its y axis.
+    pub rotation: m3Quat,
+    /// Half the length along the axis (> 0).
+    pub halfHeight: f32,
+    /// Radius (> 0).
+    pub radius: f32,
+}
+
+/// A plane in the body frame: the half-space `normal · x <= offset` is solid (as Godot's
+/// WorldBoundaryShape3D). Only static bodies take one.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct m3Plane {
+    /// Outward normal (normalised at create; length within [1e-3, 1e6]).
+    pub normal: m3Vec3,
+    /// Offset of the surface along the normal from the body origin (within ±1e6).
+    pub offset: f32,
+}
+
 impl From<engine::Sphere> for m3Sphere {
     fn from(s: engine::Sphere) -> m3Sphere {
         m3Sphere {
@@ -65,6 +97,43 @@ impl From<engine::Capsule> for m3Capsule {
             center1: c.center1.into(),
             center2: c.center2.into(),
             radius: c.radius,
+        }
+    }
+}
+
+impl From<engine::Cylinder> for m3Cylinder {
+    fn from(c: engine::Cylinder) -> m3Cylinder {
+        m3Cylinder {
+            center: c.center.into(),
+            rotation: c.rotation.into(),
+            halfHeight: c.half_height,
+            radius: c.radius,
+        }
+    }
+}
+impl From<m3Cylinder> for engine::Cylinder {
+    fn from(c: m3Cylinder) -> engine::Cylinder {
+        engine::Cylinder {
+            center: c.center.into(),
+            rotation: c.rotation.into(),
+            half_height: c.halfHeight,
+            radius: c.radius,
+        }
+    }
+}
+impl From<engine::PlaneShape> for m3Plane {
+    fn from(p: engine::PlaneShape) -> m3Plane {
+        m3Plane {
+            normal: p.normal.into(),
+            offset: p.offset,
+        }
+    }
+}
+impl From<m3Plane> for engine::PlaneShape {
+    fn from(p: m3Plane) -> engine::PlaneShape {
+        engine::PlaneShape {
+            normal: p.normal.into(),
+            offset: p.offset,
         }
     }
 }
@@ -286,6 +355,44 @@ pub unsafe extern "C" fn m3CreateBoxShape(
     )
 }
 
+/// Creates a cylinder shape on a body: `halfHeight` and `radius` within (0, 1e6], centre
+/// within ±1e6 of the body origin, a rotation of non-zero norm (normalised).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3CreateCylinderShape(
+    bodyId: m3BodyId,
+    def: *const m3ShapeDef,
+    cylinder: *const m3Cylinder,
+    shapeId: *mut m3ShapeId,
+) -> m3Result {
+    create(
+        "m3CreateCylinderShape",
+        bodyId,
+        def,
+        cylinder,
+        shapeId,
+        |w, b, d, c| w.create_cylinder_shape(b, d, &c.into()),
+    )
+}
+
+/// Creates a plane shape on a static body (`m3_errorState` on a dynamic or kinematic
+/// one, whose type then cannot change while it holds the plane).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3CreatePlaneShape(
+    bodyId: m3BodyId,
+    def: *const m3ShapeDef,
+    plane: *const m3Plane,
+    shapeId: *mut m3ShapeId,
+) -> m3Result {
+    create(
+        "m3CreatePlaneShape",
+        bodyId,
+        def,
+        plane,
+        shapeId,
+        |w, b, d, p| w.create_plane_shape(b, d, &p.into()),
+    )
+}
+
 /// Builds a convex hull from 4 to 64 points (body frame) that any number of hull shapes
 /// share. Degenerate input (coplanar, collinear, coincident) is refused.
 #[unsafe(no_mangle)]
@@ -404,6 +511,8 @@ pub unsafe extern "C" fn m3Shape_GetType(shapeId: m3ShapeId, r#type: *mut m3Shap
             engine::ShapeGeometry::Capsule(_) => m3_capsuleShape,
             engine::ShapeGeometry::Box(_) => m3_boxShape,
             engine::ShapeGeometry::Hull(_) => m3_hullShape,
+            engine::ShapeGeometry::Cylinder(_) => m3_cylinderShape,
+            engine::ShapeGeometry::Plane(_) => m3_planeShape,
         },
     )
 }
@@ -553,6 +662,34 @@ pub unsafe extern "C" fn m3Shape_GetBox(shapeId: m3ShapeId, r#box: *mut m3Box) -
             center: b.center.into(),
             rotation: b.rotation.into(),
         }),
+        _ => None,
+    })
+}
+
+/// A cylinder shape's geometry (`m3_errorArgument` for another kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetCylinder(
+    shapeId: m3ShapeId,
+    cylinder: *mut m3Cylinder,
+) -> m3Result {
+    geometry(
+        "m3Shape_GetCylinder",
+        shapeId,
+        cylinder,
+        "cylinder",
+        |g| match g {
+            engine::ShapeGeometry::Cylinder(c) => Some(c.into()),
+            _ => None,
+        },
+    )
+}
+
+/// A plane shape's geometry, its normal as stored (unit) (`m3_errorArgument` for another
+/// kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetPlane(shapeId: m3ShapeId, plane: *mut m3Plane) -> m3Result {
+    geometry("m3Shape_GetPlane", shapeId, plane, "plane", |g| match g {
+        engine::ShapeGeometry::Plane(p) => Some(p.into()),
         _ => None,
     })
 }
