@@ -421,6 +421,14 @@ impl World {
         &self.def
     }
 
+    /// The tag this world's ids carry, so that another world refuses them. Not state: it
+    /// depends on how many worlds the process made before, and never enters a computation,
+    /// the hash or a snapshot. Front ends that pass ids as their parts (the C ABI) use it
+    /// to put an id back together.
+    pub fn id_tag(&self) -> u32 {
+        self.tag
+    }
+
     /// Steps taken so far.
     pub fn step_count(&self) -> u64 {
         self.step_index

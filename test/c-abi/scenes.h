@@ -1,0 +1,438 @@
+#ifndef M3_TEST_SCENES_H
+#define M3_TEST_SCENES_H
+/* The determinism suite's seven scenes (test/determinism/src/lib.rs), built and stepped
+ * through the m3 C ABI, printing per-step hashes in the format of test/hashes.txt.
+ *
+ *   (scenes.c: scenes [--workers N] [--odd-fp]; cpp_scenes.cpp: through maul3d.hpp)
+ *
+ * --workers N  steps with a pthread task system of N workers (enqueueTask/finishTask).
+ * --odd-fp     runs every library call with the thread (and the workers) rounding upward
+ *              with flush-to-zero and denormals-are-zero, and checks each call hands the
+ *              mode back unchanged. Inputs are computed in the default mode.
+ *
+ * The few inputs the Rust scenes compute in arithmetic (a friction, an angle, a weight,
+ * the cylinders' sizes and positions) go through volatile temporaries, so a host build with -ffast-math cannot
+ * reassociate or contract them: what is tested is that the library's results do not
+ * depend on the host's flags. Rotations come from the library's own math exports. */
+#include "common.h"
+
+#include <float.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SCENE_COUNT 7
+static const char *const SCENES[SCENE_COUNT] = {"pyramid", "pile_sleep", "far_shift", "churn",
+                                                "rollback", "joints",    "cylinders"};
+#define STEPS 300
+
+static m3WorldId world;
+
+static m3DVec3 dv(double x, double y, double z)
+{
+    m3DVec3 v = {x, y, z};
+    return v;
+}
+static m3Vec3 v3(float x, float y, float z)
+{
+    m3Vec3 v = {x, y, z};
+    return v;
+}
+static const m3Quat IDENTITY = {0.0f, 0.0f, 0.0f, 1.0f};
+
+static m3BodyId dynamic(m3DVec3 p, m3Quat q)
+{
+    m3BodyDef def = m3DefaultBodyDef();
+    def.type = m3_dynamicBody;
+    def.position = p;
+    def.rotation = q;
+    m3BodyId id;
+    CALL(m3Body_Create(world, &def, &id));
+    return id;
+}
+
+static void box(m3BodyId b, const m3ShapeDef *def, float hx, float hy, float hz)
+{
+    m3Box x = {{hx, hy, hz}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    m3ShapeId s;
+    CALL(m3CreateBoxShape(b, def, &x, &s));
+}
+
+static void ground(m3DVec3 at)
+{
+    m3BodyDef def = m3DefaultBodyDef();
+    def.position = dv(at.x, at.y - 1.0, at.z);
+    m3BodyId g;
+    CALL(m3Body_Create(world, &def, &g));
+    m3ShapeDef sd = m3DefaultShapeDef();
+    box(g, &sd, 60.0f, 1.0f, 60.0f);
+}
+
+static void pyramid(int levels, m3DVec3 at)
+{
+    m3ShapeDef sd = m3DefaultShapeDef();
+    for (int i = 0; i < levels; ++i) {
+        for (int j = i; j < levels; ++j) {
+            double x = (double)(i + 1) * 0.5 + (double)(j - i) - 0.5 * (double)levels;
+            m3BodyId b = dynamic(dv(at.x + x, at.y + 0.5 + (double)i, at.z), IDENTITY);
+            box(b, &sd, 0.5f, 0.5f, 0.5f);
+        }
+    }
+}
+
+static void pile(m3DVec3 at, int n)
+{
+    const m3Vec3 points[6] = {{-0.45f, -0.3f, -0.4f}, {0.5f, -0.3f, -0.35f},
+                              {0.05f, -0.35f, 0.5f},  {0.1f, 0.45f, 0.05f},
+                              {0.3f, 0.2f, 0.3f},     {-0.25f, 0.15f, -0.3f}};
+    m3HullId hull;
+    CALL(m3World_CreateHull(world, points, 6, &hull));
+    m3Vec3 axis;
+    VALUE(axis, m3Normalize(v3(0.3f, 1.0f, 0.2f)));
+    for (int i = 0; i < n; ++i) {
+        m3DVec3 p = dv(at.x + (double)(i % 4) * 0.875 - 1.25,
+                       at.y + 1.0 + (double)(i / 4) * 0.875,
+                       at.z + (double)((i / 2) % 3) * 0.625 - 0.625);
+        volatile float angle = (float)i * 0.61f;
+        m3Quat q;
+        VALUE(q, m3MakeQuatFromAxisAngle(axis, angle));
+        m3BodyId b = dynamic(p, q);
+        m3ShapeDef def = m3DefaultShapeDef();
+        def.restitution = i % 5 == 0 ? 0.4f : 0.0f;
+        volatile float f = 0.05f * (float)(i % 6);
+        def.friction = 0.4f + f;
+        m3ShapeId s;
+        switch (i % 4) {
+        case 0:
+            box(b, &def, 0.4f, 0.3f, 0.25f);
+            break;
+        case 1: {
+            m3Sphere sp = {{0.0f, 0.0f, 0.0f}, 0.35f};
+            CALL(m3CreateSphereShape(b, &def, &sp, &s));
+            break;
+        }
+        case 2: {
+            m3Capsule c = {{-0.3f, 0.0f, 0.0f}, {0.3f, 0.0f, 0.0f}, 0.22f};
+            CALL(m3CreateCapsuleShape(b, &def, &c, &s));
+            break;
+        }
+        default:
+            CALL(m3CreateHullShape(b, &def, hull, &s));
+        }
+    }
+}
+
+static m3JointId joint_at(m3BodyId a, m3BodyId b, m3DVec3 anchor, m3Quat rotation,
+                          m3JointDef def)
+{
+    CALL(m3World_GetJointFramesAt(world, a, b, anchor, rotation, &def.localFrameA,
+                                  &def.localFrameB));
+    def.bodyA = a;
+    def.bodyB = b;
+    m3JointId j;
+    CALL(m3Joint_Create(world, &def, &j));
+    return j;
+}
+
+static m3BodyId capsule(m3DVec3 p, m3Vec3 half, float radius, int group)
+{
+    m3BodyId b = dynamic(p, IDENTITY);
+    m3ShapeDef def = m3DefaultShapeDef();
+    def.filter.groupIndex = group;
+    m3Capsule c = {{-half.x, -half.y, -half.z}, half, radius};
+    m3ShapeId s;
+    CALL(m3CreateCapsuleShape(b, &def, &c, &s));
+    return b;
+}
+
+static m3JointDef cone(float swing, float twist)
+{
+    m3JointDef d = m3DefaultJointDef(m3_coneTwistJoint);
+    d.coneTwist.swingLimit = swing;
+    d.coneTwist.twistLower = -twist;
+    d.coneTwist.twistUpper = twist;
+    d.coneTwist.maxFrictionTorque = 0.5f;
+    return d;
+}
+
+static m3JointDef knee(float lower, float upper)
+{
+    m3JointDef d = m3DefaultJointDef(m3_revoluteJoint);
+    d.revolute.enableLimit = true;
+    d.revolute.lower = lower;
+    d.revolute.upper = upper;
+    d.revolute.enableMotor = true;
+    d.revolute.maxMotorTorque = 0.5f;
+    return d;
+}
+
+static m3DVec3 rag_at;
+static m3DVec3 P(double x, double y, double z)
+{
+    return dv(rag_at.x + x, rag_at.y + y, rag_at.z + z);
+}
+
+static m3BodyId bone(double x, double y, float half, float r, int g)
+{
+    return capsule(P(x, y, 0.0), v3(0.0f, half, 0.0f), r, g);
+}
+
+static void ragdoll(m3DVec3 at, int group)
+{
+    rag_at = at;
+    int g = -group;
+    m3BodyId pelvis = bone(0.0, 1.0, 0.05f, 0.12f, g);
+    m3BodyId spine = bone(0.0, 1.2, 0.05f, 0.11f, g);
+    m3BodyId chest = bone(0.0, 1.42, 0.07f, 0.13f, g);
+    m3BodyId head = bone(0.0, 1.72, 0.04f, 0.1f, g);
+    m3BodyId arm_l = bone(-0.24, 1.36, 0.1f, 0.05f, g);
+    m3BodyId fore_l = bone(-0.24, 1.06, 0.1f, 0.045f, g);
+    m3BodyId arm_r = bone(0.24, 1.36, 0.1f, 0.05f, g);
+    m3BodyId fore_r = bone(0.24, 1.06, 0.1f, 0.045f, g);
+    m3BodyId thigh_l = bone(-0.1, 0.7, 0.14f, 0.07f, g);
+    m3BodyId shin_l = bone(-0.1, 0.3, 0.14f, 0.055f, g);
+    m3BodyId thigh_r = bone(0.1, 0.7, 0.14f, 0.07f, g);
+    m3BodyId shin_r = bone(0.1, 0.3, 0.14f, 0.055f, g);
+    m3BodyId foot_l = capsule(P(-0.1, 0.05, 0.05), v3(0.0f, 0.0f, 0.06f), 0.045f, g);
+    m3BodyId foot_r = capsule(P(0.1, 0.05, 0.05), v3(0.0f, 0.0f, 0.06f), 0.045f, g);
+    const float quarter = 0.5f * 3.14159265358979323846f;
+    m3Quat down, up, hinge;
+    VALUE(down, m3MakeQuatFromAxisAngle(v3(0.0f, 0.0f, 1.0f), -quarter));
+    VALUE(up, m3MakeQuatFromAxisAngle(v3(0.0f, 0.0f, 1.0f), quarter));
+    VALUE(hinge, m3MakeQuatFromAxisAngle(v3(0.0f, 1.0f, 0.0f), quarter));
+    joint_at(pelvis, spine, P(0.0, 1.1, 0.0), up, cone(0.4f, 0.3f));
+    joint_at(spine, chest, P(0.0, 1.31, 0.0), up, cone(0.4f, 0.3f));
+    joint_at(chest, head, P(0.0, 1.6, 0.0), up, cone(0.5f, 0.6f));
+    joint_at(chest, arm_l, P(-0.24, 1.5, 0.0), down, cone(1.4f, 0.8f));
+    joint_at(chest, arm_r, P(0.24, 1.5, 0.0), down, cone(1.4f, 0.8f));
+    joint_at(arm_l, fore_l, P(-0.24, 1.21, 0.0), hinge, knee(0.0f, 2.2f));
+    joint_at(arm_r, fore_r, P(0.24, 1.21, 0.0), hinge, knee(0.0f, 2.2f));
+    joint_at(pelvis, thigh_l, P(-0.1, 0.88, 0.0), down, cone(1.0f, 0.4f));
+    joint_at(pelvis, thigh_r, P(0.1, 0.88, 0.0), down, cone(1.0f, 0.4f));
+    joint_at(thigh_l, shin_l, P(-0.1, 0.5, 0.0), hinge, knee(-2.2f, 0.0f));
+    joint_at(thigh_r, shin_r, P(0.1, 0.5, 0.0), hinge, knee(-2.2f, 0.0f));
+    joint_at(shin_l, foot_l, P(-0.1, 0.1, 0.0), hinge, knee(-0.6f, 0.6f));
+    joint_at(shin_r, foot_r, P(0.1, 0.1, 0.0), hinge, knee(-0.6f, 0.6f));
+}
+
+static m3BodyId static_body(m3DVec3 p)
+{
+    m3BodyDef def = m3DefaultBodyDef();
+    def.position = p;
+    m3BodyId id;
+    CALL(m3Body_Create(world, &def, &id));
+    return id;
+}
+
+static void joints_scene(void)
+{
+    ground(dv(0.0, 0.0, 0.0));
+    pyramid(4, dv(0.0, 0.0, 0.0));
+    ragdoll(dv(-0.5, 4.5, 0.0), 1);
+    ragdoll(dv(0.75, 6.5, 0.25), 2);
+    m3BodyId post = static_body(dv(-6.0, 8.0, 0.0));
+    m3BodyId prev = post;
+    for (int i = 0; i < 12; ++i) {
+        double x = -6.0 + 0.25 + 0.5 * (double)i;
+        m3BodyId link = capsule(dv(x, 8.0, 0.0), v3(0.2f, 0.0f, 0.0f), 0.06f, 0);
+        m3DVec3 anchor = dv(-6.0 + 0.5 * (double)i, 8.0, 0.0);
+        joint_at(prev, link, anchor, IDENTITY, m3DefaultJointDef(m3_sphericalJoint));
+        prev = link;
+    }
+    m3ShapeDef sd = m3DefaultShapeDef();
+    m3BodyId paddle = dynamic(dv(5.0, 1.5, 0.0), IDENTITY);
+    box(paddle, &sd, 1.0f, 0.1f, 0.3f);
+    m3BodyId axle = static_body(dv(5.0, 1.5, 0.0));
+    m3JointDef motor = m3DefaultJointDef(m3_revoluteJoint);
+    motor.revolute.enableMotor = true;
+    motor.revolute.motorSpeed = 1.5f;
+    motor.revolute.maxMotorTorque = 200.0f;
+    joint_at(axle, paddle, dv(5.0, 1.5, 0.0), IDENTITY, motor);
+    m3BodyId hook = static_body(dv(-3.0, 4.0, 3.0));
+    m3BodyId held = dynamic(dv(-2.75, 3.5, 3.0), IDENTITY);
+    box(held, &sd, 0.25f, 0.25f, 0.25f);
+    m3JointId weld =
+        joint_at(hook, held, dv(-3.0, 3.75, 3.0), IDENTITY, m3DefaultJointDef(m3_weldJoint));
+    m3MassData md;
+    CALL(m3Body_GetMassData(held, &md));
+    volatile float weight = md.mass * 10.0f;
+    volatile float breakForce = 3.0f * weight;
+    CALL(m3Joint_SetBreakThresholds(weld, breakForce, FLT_MAX));
+}
+
+static m3ShapeId cylinder(m3BodyId b, const m3ShapeDef *def, float halfHeight, float radius)
+{
+    m3Cylinder c = {{0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}, halfHeight, radius};
+    m3ShapeId s;
+    CALL(m3CreateCylinderShape(b, def, &c, &s));
+    return s;
+}
+
+/* Cylinders rolling down a ramp onto a ground plane, stopped by a wall plane, beside
+ * stacks of standing cylinders and boxes. */
+static void cylinders_scene(void)
+{
+    m3ShapeDef sd = m3DefaultShapeDef();
+    m3BodyId fixed = static_body(dv(0.0, 0.0, 0.0));
+    m3Plane ground_plane = {{0.0f, 1.0f, 0.0f}, 0.0f};
+    m3ShapeId s;
+    CALL(m3CreatePlaneShape(fixed, &sd, &ground_plane, &s));
+    /* The wall: x >= 12 is solid. */
+    m3Plane wall = {{-1.0f, 0.0f, 0.0f}, -12.0f};
+    CALL(m3CreatePlaneShape(fixed, &sd, &wall, &s));
+    m3BodyDef rd = m3DefaultBodyDef();
+    rd.position = dv(-6.0, 1.2, 0.0);
+    VALUE(rd.rotation, m3MakeQuatFromAxisAngle(v3(0.0f, 0.0f, 1.0f), -0.3f));
+    m3BodyId ramp;
+    CALL(m3Body_Create(world, &rd, &ramp));
+    box(ramp, &sd, 4.0f, 0.2f, 3.0f);
+    m3Quat lying;
+    VALUE(lying, m3MakeQuatFromAxisAngle(v3(1.0f, 0.0f, 0.0f), 0.5f * 3.14159265358979323846f));
+    for (int k = 0; k < 8; ++k) {
+        volatile double x = 0.9 * (double)(k % 4);
+        volatile double y = 0.8 * (double)(k / 4);
+        volatile double z = 1.2 * (double)(k % 3);
+        m3BodyId b = dynamic(dv(-8.5 + x, 3.0 + y, z - 1.2), lying);
+        volatile float extra = 0.05f * (float)(k % 3);
+        cylinder(b, &sd, 0.3f + extra, 0.3f);
+    }
+    for (int column = 0; column < 3; ++column) {
+        for (int level = 0; level < 4; ++level) {
+            volatile double x = 1.5 * (double)column;
+            volatile double y = 0.6 * (double)level;
+            m3BodyId b = dynamic(dv(4.0 + x, 0.3 + y, -2.0), IDENTITY);
+            if ((level + column) % 2 == 0)
+                cylinder(b, &sd, 0.3f, 0.45f);
+            else
+                box(b, &sd, 0.4f, 0.3f, 0.4f);
+        }
+    }
+}
+
+/* The def every scene uses, over the caller's (hooks). */
+static m3WorldDef scene_def(int scene, const m3WorldDef *base)
+{
+    m3WorldDef def = *base;
+    def.enableSleep = scene == 1 || scene == 3 || scene == 4 || scene == 5 || scene == 6;
+    def.bodyCapacity = 512;
+    def.shapeCapacity = 512;
+    def.contactCapacity = 4096;
+    def.pairCapacity = 4096;
+    def.hullCapacity = 8;
+    def.eventCapacity = 256;
+    return def;
+}
+
+/* Builds scene `scene` into `world`. */
+static void populate(int scene)
+{
+    switch (scene) {
+    case 0:
+        ground(dv(0.0, 0.0, 0.0));
+        pyramid(20, dv(0.0, 0.0, 0.0));
+        break;
+    case 1:
+        ground(dv(0.0, 0.0, 0.0));
+        pile(dv(0.0, 0.0, 0.0), 60);
+        break;
+    case 2: {
+        m3DVec3 at = dv(1048576.0, -524288.0, 262144.0);
+        ground(at);
+        pyramid(8, at);
+        pile(dv(at.x + 6.0, at.y, at.z), 24);
+        break;
+    }
+    case 5:
+        joints_scene();
+        break;
+    case 6:
+        cylinders_scene();
+        break;
+    default: {
+        ground(dv(0.0, 0.0, 0.0));
+        pyramid(6, dv(-8.0, 0.0, 0.0));
+        pile(dv(4.0, 0.0, 0.0), 40);
+        m3BodyDef k = m3DefaultBodyDef();
+        k.type = m3_kinematicBody;
+        k.position = dv(0.0, 0.5, 6.0);
+        k.linearVelocity = v3(0.0f, 0.0f, -1.5f);
+        k.angularVelocity = v3(0.0f, 0.7f, 0.0f);
+        m3BodyId kb;
+        CALL(m3Body_Create(world, &k, &kb));
+        m3ShapeDef sd = m3DefaultShapeDef();
+        box(kb, &sd, 3.0f, 0.5f, 0.3f);
+    }
+    }
+}
+
+static m3BodyId ids[1024];
+static int32_t body_ids(void)
+{
+    int32_t n = 0;
+    CALL(m3World_GetBodyIds(world, ids, 1024, &n));
+    CHECK(n <= 1024);
+    return n;
+}
+
+static uint8_t *snapshot;
+static int64_t snapshot_len;
+
+static void before_step(int scene, int step)
+{
+    if (scene == 1 && step == 200) {
+        m3BodyId b = dynamic(dv(0.0, 14.0, 0.0), IDENTITY);
+        m3ShapeDef sd = m3DefaultShapeDef();
+        sd.density = 3000.0f;
+        box(b, &sd, 0.5f, 0.5f, 0.5f);
+    } else if (scene == 5 && step == 150) {
+        int32_t n = body_ids();
+        m3MassData md;
+        CALL(m3Body_GetMassData(ids[n - 1], &md));
+        volatile float pull = -60.0f * md.mass;
+        CALL(m3Body_ApplyForceToCenter(ids[n - 1], v3(0.0f, pull, 0.0f)));
+    } else if (scene == 5 && step == 220) {
+        m3JointId joints[256];
+        int32_t n = 0;
+        CALL(m3World_GetJointIds(world, joints, 256, &n));
+        CHECK(n > 32);
+        CALL(m3Joint_Destroy(joints[26 + 6]));
+    } else if (scene == 2 && step == 150) {
+        CALL(m3World_ShiftOrigin(world, dv(1048576.0, -524288.0, 262144.0)));
+    } else if (scene == 3 || scene == 4) {
+        if (step % 9 == 4) {
+            int32_t n = body_ids();
+            if (n > 3) {
+                m3BodyId victim = ids[2 + (step * 17) % (n - 2)];
+                m3BodyType t;
+                CALL(m3Body_GetType(victim, &t));
+                if (t == m3_dynamicBody)
+                    CALL(m3Body_Destroy(victim));
+            }
+        }
+        if (step % 6 == 1) {
+            m3BodyId b = dynamic(dv((double)(step % 7) - 3.0, 9.0, 0.5), IDENTITY);
+            m3ShapeDef sd = m3DefaultShapeDef();
+            sd.restitution = 0.5f;
+            m3Sphere sp = {{0.0f, 0.0f, 0.0f}, 0.3f};
+            m3ShapeId s;
+            CALL(m3CreateSphereShape(b, &sd, &sp, &s));
+        }
+        if (step % 13 == 0) {
+            int32_t n = body_ids();
+            CALL(m3Body_ApplyLinearImpulseToCenter(ids[n / 2], v3(0.5f, 3.0f, -0.5f)));
+        }
+        if (scene == 4 && step == 100) {
+            CALL(m3World_GetSnapshotSize(world, &snapshot_len));
+            snapshot = (uint8_t *)malloc((size_t)snapshot_len);
+            int64_t written = 0;
+            CALL(m3World_Snapshot(world, snapshot, snapshot_len, &written));
+            CHECK(written == snapshot_len);
+        }
+        if (scene == 4 && step == 200) {
+            CALL(m3World_Restore(world, snapshot, snapshot_len));
+            free(snapshot);
+            snapshot = NULL;
+        }
+    }
+}
+
+#endif

@@ -1,0 +1,479 @@
+/* The rest of the C surface against closed forms and clear physical expectations:
+ * events, queries, the motion test, explosions, areas, debug draw, every joint kind and
+ * its setters, counters, memory, profile, origin shift, the host math, and cylinders and
+ * planes (rays, mass, resting height, getters, queries, debug draw, refusals). */
+#include "common.h"
+
+#include <math.h>
+#include <string.h>
+
+static m3WorldId w;
+static m3ShapeDef sd;
+
+static m3BodyId body(int type, double x, double y, double z)
+{
+    m3BodyDef d = m3DefaultBodyDef();
+    d.type = type;
+    d.position.x = x;
+    d.position.y = y;
+    d.position.z = z;
+    m3BodyId b;
+    CALL(m3Body_Create(w, &d, &b));
+    return b;
+}
+
+static m3ShapeId ball(m3BodyId b, float r)
+{
+    m3Sphere s = {{0.0f, 0.0f, 0.0f}, r};
+    m3ShapeId id;
+    CALL(m3CreateSphereShape(b, &sd, &s, &id));
+    return id;
+}
+
+static int drawn_shapes, drawn_joints, drawn_cylinders, drawn_planes;
+static void draw_shape(m3ShapeId shape, m3BodyId b, m3DVec3 p, m3Quat q, const m3DebugShape *g,
+                       bool awake, void *context)
+{
+    (void)shape;
+    (void)b;
+    (void)p;
+    (void)q;
+    (void)awake;
+    (void)context;
+    CHECK(g->type >= m3_sphereShape && g->type <= m3_planeShape);
+    if (g->type == m3_hullShape)
+        CHECK(g->hullVertexCount >= 4 && g->hullFaceCount >= 4);
+    if (g->type == m3_cylinderShape) {
+        CHECK(g->cylinder.halfHeight > 0.0f && g->cylinder.radius > 0.0f);
+        drawn_cylinders++;
+    }
+    if (g->type == m3_planeShape) {
+        CHECK(g->plane.normal.y == 1.0f && g->plane.offset == 1.0f);
+        drawn_planes++;
+    }
+    drawn_shapes++;
+}
+static void draw_joint(m3JointId j, m3DVec3 pa, m3Quat qa, m3DVec3 pb, m3Quat qb, bool broken,
+                       void *context)
+{
+    (void)j;
+    (void)pa;
+    (void)qa;
+    (void)pb;
+    (void)qb;
+    (void)broken;
+    (void)context;
+    drawn_joints++;
+}
+
+static int near(double a, double b, double tol) { return fabs(a - b) <= tol; }
+
+/* Cylinders and planes, in a world of their own: a floor plane y = 1, a static cylinder
+ * lying along x, a dynamic one standing on the floor. */
+static void cylinders_and_planes(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 8;
+    def.shapeCapacity = 8;
+    CALL(m3World_Create(&def, &w));
+    m3ShapeDef plain = m3DefaultShapeDef();
+    m3QueryFilter qf = m3DefaultQueryFilter();
+    const m3Quat identity = {0.0f, 0.0f, 0.0f, 1.0f};
+
+    /* A non-unit normal is normalised: the solid is y <= 1. */
+    m3BodyId fixed = body(m3_staticBody, 0.0, 0.0, 0.0);
+    m3Plane floorPlane = {{0.0f, 2.0f, 0.0f}, 1.0f};
+    m3ShapeId floorShape;
+    CALL(m3CreatePlaneShape(fixed, &plain, &floorPlane, &floorShape));
+    int st = -1;
+    CALL(m3Shape_GetType(floorShape, &st));
+    CHECK(st == m3_planeShape);
+    m3Plane gotPlane;
+    CALL(m3Shape_GetPlane(floorShape, &gotPlane));
+    CHECK(gotPlane.normal.x == 0.0f && gotPlane.normal.y == 1.0f && gotPlane.normal.z == 0.0f &&
+          gotPlane.offset == 1.0f);
+
+    /* Radius 0.5, half-height 1, centred at (5, 3, 0) with its axis turned onto -x. */
+    m3BodyId post = body(m3_staticBody, 5.0, 3.0, 0.0);
+    m3Cylinder lying = {{0.0f, 0.0f, 0.0f}, identity, 1.0f, 0.5f};
+    lying.rotation = m3MakeQuatFromAxisAngle((m3Vec3){0.0f, 0.0f, 1.0f}, 1.5707964f);
+    m3ShapeId postShape;
+    CALL(m3CreateCylinderShape(post, &plain, &lying, &postShape));
+    CALL(m3Shape_GetType(postShape, &st));
+    CHECK(st == m3_cylinderShape);
+    m3Cylinder gotCylinder;
+    CALL(m3Shape_GetCylinder(postShape, &gotCylinder));
+    CHECK(gotCylinder.halfHeight == 1.0f && gotCylinder.radius == 0.5f);
+    CHECK(m3Shape_GetPlane(postShape, &gotPlane) == m3_errorArgument);
+    CHECK(m3Shape_GetCylinder(floorShape, &gotCylinder) == m3_errorArgument);
+
+    /* A ray across the axis from z = -10 over 20 m meets the side at z = -0.5: fraction
+     * 9.5 / 20, normal -z. One along the axis from x = 10 over 10 m meets the cap at x = 6:
+     * fraction 0.4, normal +x. */
+    m3RayResult ray;
+    CALL(m3World_CastRayClosest(w, (m3DVec3){5.25, 3.0, -10.0}, (m3Vec3){0.0f, 0.0f, 20.0f}, qf,
+                                &ray));
+    CHECK(ray.hit && ray.shape.index == postShape.index && near(ray.fraction, 0.475, 1e-6));
+    CHECK(near(ray.point.z, -0.5, 1e-5) && near(ray.normal.z, -1.0, 1e-6));
+    CALL(m3World_CastRayClosest(w, (m3DVec3){10.0, 3.1, 0.2}, (m3Vec3){-10.0f, 0.0f, 0.0f}, qf,
+                                &ray));
+    CHECK(ray.hit && ray.shape.index == postShape.index && near(ray.fraction, 0.4, 1e-6));
+    CHECK(near(ray.normal.x, 1.0, 1e-6));
+    /* Past the rim (|y - 3| > 0.5) the ray misses the cylinder and meets nothing. */
+    CALL(m3World_CastRayClosest(w, (m3DVec3){5.0, 3.6, -10.0}, (m3Vec3){0.0f, 0.0f, 20.0f}, qf,
+                                &ray));
+    CHECK(!ray.hit);
+    /* Straight down from y = 5 over 8 m: the plane y = 1 at half the way, normal +y. Far
+     * from the body (x = 300) it is just as exact. A ray starting in the solid has no
+     * entry. */
+    CALL(m3World_CastRayClosest(w, (m3DVec3){300.0, 5.0, -40.0}, (m3Vec3){0.0f, -8.0f, 0.0f},
+                                qf, &ray));
+    CHECK(ray.hit && ray.shape.index == floorShape.index && ray.fraction == 0.5f);
+    CHECK(ray.point.y == 1.0 && ray.normal.y == 1.0f);
+    CALL(m3World_CastRayClosest(w, (m3DVec3){300.0, 0.5, -40.0}, (m3Vec3){0.0f, -8.0f, 0.0f},
+                                qf, &ray));
+    CHECK(!ray.hit);
+
+    /* Mass: density 1000 × π r² × 2h, with r = 0.4, h = 0.5: 502.65 kg; inertia about the
+     * axis m r² / 2, across it m (3 r² + (2h)²) / 12. */
+    m3BodyId can = body(m3_dynamicBody, -3.0, 1.6, 0.0);
+    m3Cylinder standing = {{0.0f, 0.0f, 0.0f}, identity, 0.5f, 0.4f};
+    m3ShapeId canShape;
+    CALL(m3CreateCylinderShape(can, &plain, &standing, &canShape));
+    m3MassData md;
+    CALL(m3Body_GetMassData(can, &md));
+    const double pi = 3.14159265358979323846, m = 1000.0 * pi * 0.16 * 1.0;
+    CHECK(near(md.mass, m, 1e-3 * m));
+    CHECK(near(md.inertia.cy.y, 0.5 * m * 0.16, 1e-3 * m));
+    CHECK(near(md.inertia.cx.x, m * (3.0 * 0.16 + 1.0) / 12.0, 1e-3 * m));
+
+    /* Dropped 0.1 m onto the floor it stands on its cap: centre at 1 + h. */
+    for (int i = 0; i < 120; ++i)
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    m3DVec3 p;
+    CALL(m3Body_GetPosition(can, &p));
+    CHECK(near(p.y, 1.5, 0.01) && near(p.x, -3.0, 1e-3) && near(p.z, 0.0, 1e-3));
+
+    /* A cylinder as a query shape: one sunk in the floor overlaps it; a plane is no query
+     * shape. */
+    m3QueryShape probe;
+    memset(&probe, 0, sizeof probe);
+    probe.type = m3_cylinderShape;
+    probe.cylinder = standing;
+    m3ShapeId found[8];
+    int32_t n = 0;
+    CALL(m3World_OverlapShape(w, &probe, (m3DVec3){20.0, 1.4, 0.0}, identity, qf, found, 8, &n));
+    CHECK(n == 1 && found[0].index == floorShape.index);
+    CALL(m3World_OverlapShape(w, &probe, (m3DVec3){20.0, 1.6, 0.0}, identity, qf, found, 8, &n));
+    CHECK(n == 0);
+    probe.type = m3_planeShape;
+    CHECK(m3World_OverlapShape(w, &probe, (m3DVec3){20.0, 1.4, 0.0}, identity, qf, found, 8,
+                               &n) == m3_errorArgument);
+
+    /* Debug draw hands both over with their geometry. */
+    m3DebugDraw dd = m3DefaultDebugDraw();
+    dd.shapeFcn = draw_shape;
+    drawn_shapes = 0;
+    CALL(m3World_Draw(w, &dd));
+    CHECK(drawn_shapes == 3 && drawn_cylinders == 2 && drawn_planes == 1);
+
+    /* Refusals change nothing: a plane on a dynamic body (a state error: it needs a
+     * static one), a static body holding a plane turned dynamic, a cylinder of radius
+     * 0 (an argument error). */
+    const uint64_t h = m3World_Hash(w);
+    m3ShapeId refused;
+    CHECK(m3CreatePlaneShape(can, &plain, &floorPlane, &refused) == m3_errorState);
+    CHECK(m3World_Hash(w) == h);
+    CHECK(m3Body_SetType(fixed, m3_dynamicBody) == m3_errorState);
+    CHECK(m3World_Hash(w) == h);
+    m3Cylinder flat = standing;
+    flat.radius = 0.0f;
+    CHECK(m3CreateCylinderShape(can, &plain, &flat, &refused) == m3_errorArgument);
+    CHECK(m3World_Hash(w) == h);
+    CALL(m3World_Destroy(w));
+}
+
+int main(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 64;
+    def.shapeCapacity = 64;
+    CALL(m3World_Create(&def, &w));
+    sd = m3DefaultShapeDef();
+    sd.enableHitEvents = true;
+
+    /* Ground: top face at y = 0. */
+    m3BodyId ground = body(m3_staticBody, 0.0, -0.5, 0.0);
+    m3Box gb = {{20.0f, 0.5f, 20.0f}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    m3ShapeId groundShape;
+    CALL(m3CreateBoxShape(ground, &sd, &gb, &groundShape));
+
+    /* Ray straight down from y = 10 over 20 m: hits the top face at half the way. */
+    m3QueryFilter qf = m3DefaultQueryFilter();
+    m3RayResult ray;
+    CALL(m3World_CastRayClosest(w, (m3DVec3){1.0, 10.0, 2.0}, (m3Vec3){0.0f, -20.0f, 0.0f}, qf,
+                                &ray));
+    CHECK(ray.hit && near(ray.fraction, 0.5, 1e-6) && near(ray.point.y, 0.0, 1e-6));
+    CHECK(near(ray.normal.y, 1.0, 1e-6) && ray.shape.index == groundShape.index);
+    CALL(m3World_CastRayClosest(w, (m3DVec3){30.0, 10.0, 0.0}, (m3Vec3){0.0f, -20.0f, 0.0f}, qf,
+                                &ray));
+    CHECK(!ray.hit);
+    int32_t n = 0;
+    CALL(m3World_CastRay(w, (m3DVec3){1.0, 10.0, 2.0}, (m3Vec3){0.0f, -20.0f, 0.0f}, qf, NULL, 0,
+                         &n));
+    CHECK(n == 1);
+
+    /* A ball dropped from 2 m onto the ground: contact begin and hit events, a move. */
+    m3BodyId b = body(m3_dynamicBody, 0.0, 2.0, 0.0);
+    m3ShapeId bs = ball(b, 0.5f);
+    uint64_t sud = 7;
+    CALL(m3Shape_GetUserData(bs, &sud));
+    CHECK(sud == 0);
+    m3ContactEvent begins[8];
+    m3ContactHitEvent hits[8];
+    int32_t nb = 0, nh = 0, steps = 0;
+    int sawBegin = 0, sawHit = 0;
+    float hitSpeed = 0.0f;
+    for (; steps < 120 && !(sawBegin && sawHit); ++steps) {
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+        CALL(m3World_GetContactBeginEvents(w, begins, 8, &nb));
+        CALL(m3World_GetContactHitEvents(w, hits, 8, &nh));
+        sawBegin |= nb > 0;
+        if (nh > 0) {
+            sawHit = 1;
+            hitSpeed = hits[0].approachSpeed;
+        }
+    }
+    CHECK(sawBegin && sawHit);
+    /* Falling 1.5 m: sqrt(2 g h) = sqrt(30) = 5.48 m/s, within a step's worth. */
+    CHECK(hitSpeed > 4.5f && hitSpeed < 6.0f);
+    m3BodyMoveEvent moves[8];
+    CALL(m3World_GetBodyMoveEvents(w, moves, 8, &n));
+    CHECK(n == 1 && moves[0].body.index == b.index);
+    uint64_t stepCount = 0;
+    CALL(m3World_GetStepCount(w, &stepCount));
+    CHECK(stepCount == (uint64_t)steps);
+
+    /* Overlaps: the point above the ground is in nothing; the ground's inside is. */
+    m3ShapeId found[8];
+    CALL(m3World_OverlapPoint(w, (m3DVec3){5.0, -0.25, 5.0}, qf, found, 8, &n));
+    CHECK(n == 1 && found[0].index == groundShape.index);
+    CALL(m3World_OverlapPoint(w, (m3DVec3){5.0, 3.0, 5.0}, qf, found, 8, &n));
+    CHECK(n == 0);
+    m3DAABB box = {{-1.0, -1.0, -1.0}, {1.0, 3.0, 1.0}};
+    CALL(m3World_OverlapAABB(w, box, qf, found, 8, &n));
+    CHECK(n == 2);
+    m3QueryShape probe;
+    memset(&probe, 0, sizeof probe);
+    probe.type = m3_sphereShape;
+    probe.sphere.radius = 0.25f;
+    CALL(m3World_OverlapShape(w, &probe, (m3DVec3){8.0, 0.1, 0.0}, (m3Quat){0, 0, 0, 1}, qf,
+                              found, 8, &n));
+    CHECK(n == 1 && found[0].index == groundShape.index);
+    /* A sphere of radius 0.25 cast down from y = 5 by 10 m meets the ground near 4.75 m. */
+    m3ShapeCastResult cast;
+    CALL(m3World_CastShape(w, &probe, (m3DVec3){8.0, 5.0, 0.0}, (m3Quat){0, 0, 0, 1},
+                           (m3Vec3){0.0f, -10.0f, 0.0f}, qf, &cast));
+    CHECK(cast.hit && near(cast.fraction, 0.475, 2e-3));
+
+    /* Contact points and rest info: a sphere of radius 0.25 sunk 0.05 into the ground. */
+    m3ContactPoint cps[4];
+    m3BodyId none;
+    memset(&none, 0, sizeof none);
+    CALL(m3World_GetContactPoints(w, &probe, (m3DVec3){8.0, 0.2, 0.0}, (m3Quat){0, 0, 0, 1}, 0.0f,
+                                  qf, none, cps, 4, &n));
+    CHECK(n == 1 && near(cps[0].depth, 0.05, 1e-5) && near(cps[0].normal.y, 1.0, 1e-5));
+    bool restFound = false;
+    m3ContactPoint rest;
+    CALL(m3World_GetRestInfo(w, &probe, (m3DVec3){8.0, 0.2, 0.0}, (m3Quat){0, 0, 0, 1}, 0.0f, qf,
+                             none, &rest, &restFound));
+    CHECK(restFound && rest.shape.index == groundShape.index);
+    CALL(m3World_GetRestInfo(w, &probe, (m3DVec3){8.0, 0.2, 0.0}, (m3Quat){0, 0, 0, 1}, 0.0f, qf,
+                             ground, &rest, &restFound));
+    CHECK(!restFound);
+
+    /* Motion test: the ball moved down by 3 m stops on the ground. */
+    m3DVec3 pos;
+    CALL(m3Body_GetPosition(b, &pos));
+    m3MotionTest mt = {b, pos, {0, 0, 0, 1}, {0.0f, -3.0f, 0.0f}, 0.01f, qf};
+    m3MotionCollision col[4];
+    m3MotionResult mr;
+    CALL(m3Body_TestMotion(&mt, col, 4, &mr));
+    CHECK(mr.safeFraction < 0.1f && mr.collisionCount >= 1);
+
+    /* An explosion just under the resting ball throws it up. */
+    for (int i = 0; i < 60; ++i)
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    m3ExplosionDef ex = m3DefaultExplosionDef();
+    ex.position = pos;
+    ex.position.y = 0.0;
+    ex.radius = 2.0f;
+    ex.impulsePerArea = 5000.0f; /* the ball: 524 kg, 0.79 m² across */
+    CALL(m3World_Explode(w, &ex));
+    CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    m3Vec3 v;
+    CALL(m3Body_GetLinearVelocity(b, &v));
+    CHECK(v.y > 0.5f);
+
+    /* An area with zero gravity (replace) around a ball at rest in the air: it stays. */
+    m3BodyId zoneBody = body(m3_staticBody, 10.0, 5.0, 0.0);
+    m3ShapeDef sensorDef = m3DefaultShapeDef();
+    sensorDef.isSensor = true;
+    m3Sphere zone = {{0.0f, 0.0f, 0.0f}, 2.0f};
+    m3ShapeId zoneShape;
+    CALL(m3CreateSphereShape(zoneBody, &sensorDef, &zone, &zoneShape));
+    m3AreaSettings area;
+    memset(&area, 0, sizeof area);
+    area.gravityMode = m3_areaReplace;
+    CALL(m3Shape_SetArea(zoneShape, &area));
+    CHECK(m3Shape_SetArea(groundShape, &area) == m3_errorState);
+    m3BodyId floater = body(m3_dynamicBody, 10.0, 5.0, 0.0);
+    ball(floater, 0.25f);
+    CALL(m3Body_EnableSleep(floater, false));
+    m3SensorEvent sev[4];
+    int sensed = 0;
+    for (int i = 0; i < 30; ++i) {
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+        CALL(m3World_GetSensorBeginEvents(w, sev, 4, &n));
+        sensed |= n > 0;
+    }
+    CHECK(sensed);
+    CALL(m3Shape_GetSensorOverlaps(zoneShape, found, 8, &n));
+    CHECK(n == 1);
+    /* Inside, nothing accelerates it: its velocity stays what it had on entering. */
+    m3Vec3 v1, v2;
+    CALL(m3Body_GetLinearVelocity(floater, &v1));
+    for (int i = 0; i < 10; ++i)
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    CALL(m3Body_GetLinearVelocity(floater, &v2));
+    CHECK(v1.y == v2.y && v1.y > -0.5f);
+
+    /* Every joint kind, with its setters; a weld that breaks. */
+    m3BodyId anchor = body(m3_staticBody, -10.0, 5.0, 0.0);
+    const int kinds[8] = {m3_sphericalJoint, m3_revoluteJoint, m3_prismaticJoint, m3_weldJoint,
+                          m3_distanceJoint,  m3_coneTwistJoint, m3_sixDofJoint,   m3_wheelJoint};
+    m3JointId joints[8];
+    for (int k = 0; k < 8; ++k) {
+        m3BodyId bob = body(m3_dynamicBody, -10.0 + 0.5, 5.0 - 0.5 * (double)k, 0.0);
+        ball(bob, 0.1f);
+        m3JointDef jd = m3DefaultJointDef(kinds[k]);
+        CALL(m3World_GetJointFramesAt(w, anchor, bob, (m3DVec3){-10.0, 5.0, 0.0},
+                                      (m3Quat){0, 0, 0, 1}, &jd.localFrameA, &jd.localFrameB));
+        jd.bodyA = anchor;
+        jd.bodyB = bob;
+        CALL(m3Joint_Create(w, &jd, &joints[k]));
+        int t = -1;
+        CALL(m3Joint_GetType(joints[k], &t));
+        CHECK(t == kinds[k]);
+    }
+    CALL(m3Joint_EnableMotor(joints[1], true));
+    CALL(m3Joint_SetMotorSpeed(joints[1], 2.0f));
+    CALL(m3Joint_SetMaxMotorForce(joints[1], 10.0f));
+    CALL(m3Joint_EnableLimit(joints[2], true));
+    CALL(m3Joint_SetLimits(joints[2], -0.5f, 0.5f));
+    CALL(m3Joint_EnableSpring(joints[7], true));
+    CALL(m3Joint_SetSpring(joints[7], 2.0f, 0.5f));
+    CALL(m3Joint_SetWeldSpring(joints[3], 0.0f, 0.0f, 1.0f));
+    CALL(m3Joint_SetDistanceRange(joints[4], 0.5f, 2.0f));
+    CALL(m3Joint_SetConeSwingLimit(joints[5], 0.5f));
+    m3SixDofAxis axis = {m3_axisLimited, -0.1f, 0.1f, 0.0f, 0.0f, 0.0f, 0.0f};
+    CALL(m3Joint_SetSixDofAxis(joints[6], 1, axis));
+    CHECK(m3Joint_SetSixDofAxis(joints[6], 6, axis) == m3_errorArgument);
+    CHECK(m3Joint_SetConeSwingLimit(joints[1], 0.5f) != m3_success);
+    CALL(m3Joint_SetUserData(joints[0], 42));
+    uint64_t ud = 0;
+    CALL(m3Joint_GetUserData(joints[0], &ud));
+    CHECK(ud == 42);
+    CALL(m3Joint_SetBreakThresholds(joints[3], 1.0f, 1.0f));
+    int broke = 0;
+    m3JointBreakEvent breaks[8];
+    for (int i = 0; i < 30 && !broke; ++i) {
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+        CALL(m3World_GetJointBreakEvents(w, breaks, 8, &n));
+        broke = n > 0;
+    }
+    CHECK(broke && breaks[0].joint.index == joints[3].index);
+    bool isBroken = false;
+    CALL(m3Joint_IsBroken(joints[3], &isBroken));
+    CHECK(isBroken);
+    m3Vec3 force;
+    CALL(m3Joint_GetReactionForce(joints[0], &force));
+    CHECK(force.y > 0.0f); /* holds its bob up */
+    float dist;
+    CALL(m3Joint_GetDistance(joints[0], &dist));
+    CHECK(dist < 0.05f);
+
+    /* Getters give back what was set. */
+    m3JointDef gotDef;
+    CALL(m3Joint_GetDef(joints[1], &gotDef));
+    CHECK(gotDef.type == m3_revoluteJoint && gotDef.revolute.enableMotor &&
+          gotDef.revolute.motorSpeed == 2.0f && gotDef.revolute.maxMotorTorque == 10.0f);
+    CHECK(gotDef.bodyA.index == anchor.index);
+    m3Sphere gotSphere;
+    CALL(m3Shape_GetSphere(bs, &gotSphere));
+    CHECK(gotSphere.radius == 0.5f);
+    m3Box gotBox;
+    CHECK(m3Shape_GetBox(bs, &gotBox) == m3_errorArgument);
+    CALL(m3Shape_GetBox(groundShape, &gotBox));
+    CHECK(gotBox.halfExtents.x == 20.0f && gotBox.halfExtents.y == 0.5f);
+    const m3Vec3 tetra[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    m3HullId hull;
+    CALL(m3World_CreateHull(w, tetra, 4, &hull));
+    m3Vec3 hp[8];
+    CALL(m3Hull_GetPoints(hull, hp, 8, &n));
+    CHECK(n == 4 && hp[3].z == 1.0f);
+    m3BodyId hb = body(m3_dynamicBody, 12.0, 1.0, 12.0);
+    m3ShapeId hs;
+    CALL(m3CreateHullShape(hb, &sd, hull, &hs));
+    int st = -1;
+    CALL(m3Shape_GetType(hs, &st));
+    CHECK(st == m3_hullShape);
+    m3MassData md;
+    CALL(m3Body_GetMassData(hb, &md));
+    /* A unit right tetrahedron: volume 1/6, density 1000. */
+    CHECK(near(md.mass, 1000.0 / 6.0, 1e-2));
+
+    /* Debug draw sees every shape and joint. */
+    m3Counters c;
+    CALL(m3World_GetCounters(w, &c));
+    m3DebugDraw dd = m3DefaultDebugDraw();
+    dd.shapeFcn = draw_shape;
+    dd.jointFcn = draw_joint;
+    dd.drawJoints = true;
+    CALL(m3World_Draw(w, &dd));
+    CHECK(drawn_shapes == c.shapeCount && drawn_joints == c.jointCount && c.jointCount == 8);
+
+    m3MemoryUsage mem;
+    CALL(m3World_GetMemoryUsage(w, &mem));
+    CHECK(mem.totalBytes > 0);
+    m3Profile prof;
+    CALL(m3World_GetProfile(w, &prof));
+    CHECK(prof.step >= 0.0);
+
+    /* Origin shift: positions relative to the origin move by -offset, the hash's world
+     * does not move. */
+    CALL(m3Body_GetPosition(ground, &pos));
+    CALL(m3World_ShiftOrigin(w, (m3DVec3){1024.0, 0.0, -512.0}));
+    m3DVec3 pos2, origin;
+    CALL(m3Body_GetPosition(ground, &pos2));
+    CALL(m3World_GetOrigin(w, &origin));
+    CHECK(pos2.x == pos.x - 1024.0 && pos2.z == pos.z + 512.0);
+    CHECK(origin.x == 1024.0 && origin.z == -512.0);
+
+    /* Host math. */
+    CHECK(m3Sqrt(4.0f) == 2.0f && m3Sin(0.0f) == 0.0f && m3Cos(0.0f) == 1.0f);
+    m3Quat q = m3MakeQuatFromAxisAngle((m3Vec3){0.0f, 0.0f, 1.0f}, 1.5707964f);
+    m3Vec3 r = m3RotateVector(q, (m3Vec3){1.0f, 0.0f, 0.0f});
+    CHECK(near(r.y, 1.0, 1e-6) && near(r.x, 0.0, 1e-6));
+    m3Vec3 back = m3InvRotateVector(q, r);
+    CHECK(near(back.x, 1.0, 1e-6));
+    m3Quat qq = m3MulQuat(q, q);
+    CHECK(near(qq.z, 1.0, 1e-6));
+    CHECK(near(m3Atan2(1.0f, 1.0f), 0.7853982, 1e-6) && near(m3Acos(0.0f), 1.5707964, 1e-6));
+
+    CALL(m3World_Destroy(w));
+    cylinders_and_planes();
+    printf("surface: events, queries, motion test, explosion, area, joints, draw, counters, "
+           "origin shift, host math, cylinders and planes as expected\n");
+    return 0;
+}

@@ -1,0 +1,206 @@
+// maul3d.hpp: a header-only C++17 layer over maul3d.h.
+//
+// It compiles under Unreal's settings: no exceptions, no RTTI, no std::span, no
+// allocation of its own. It holds no float math: every computation is the library's, so
+// host flags (/fp:fast, -ffast-math) cannot change results. Errors stay m3Result values.
+//
+//   m3::World      RAII owner of a world (destroyed with it); move-only.
+//   m3::JobSystemHooks<JobSystem>
+//                  turns any job system with "launch N jobs / wait for them" into the
+//                  enqueueTask / finishTask pair of m3WorldDef.
+#ifndef MAUL3D_HPP
+#define MAUL3D_HPP
+
+#include "maul3d.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace m3 {
+
+// The message of the last refused call on this thread.
+inline const char* LastError() { return m3GetLastErrorMessage(); }
+
+// Owns a world: destroys it when it goes out of scope. Move-only.
+class World {
+public:
+    World() = default;
+    explicit World(const m3WorldDef& def) { m_result = m3World_Create(&def, &m_id); }
+    ~World() { Reset(); }
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+    World(World&& other) noexcept : m_id(other.m_id), m_result(other.m_result) { other.m_id = m3WorldId{0, 0}; }
+    World& operator=(World&& other) noexcept
+    {
+        if (this != &other) {
+            Reset();
+            m_id = other.m_id;
+            m_result = other.m_result;
+            other.m_id = m3WorldId{0, 0};
+        }
+        return *this;
+    }
+
+    // Destroys the world now (no-op when empty).
+    m3Result Reset()
+    {
+        m3Result r = m3_success;
+        if (m_id.index != 0) {
+            r = m3World_Destroy(m_id);
+            if (r == m3_success) m_id = m3WorldId{0, 0};
+        }
+        return r;
+    }
+
+    // Whether creating it succeeded; `CreateResult` says why not.
+    bool IsValid() const { return m_id.index != 0; }
+    explicit operator bool() const { return IsValid(); }
+    m3Result CreateResult() const { return m_result; }
+    m3WorldId Id() const { return m_id; }
+
+    m3Result Step(float dt, int32_t substeps) { return m3World_Step(m_id, dt, substeps); }
+    uint64_t Hash() const { return m3World_Hash(m_id); }
+    uint64_t MisuseCount() const { return m3World_GetMisuseCount(m_id); }
+
+    m3Result CreateBody(const m3BodyDef& def, m3BodyId* id) { return m3Body_Create(m_id, &def, id); }
+    m3Result CreateHull(const m3Vec3* points, int32_t count, m3HullId* id)
+    {
+        return m3World_CreateHull(m_id, points, count, id);
+    }
+    m3Result CreateJoint(const m3JointDef& def, m3JointId* id) { return m3Joint_Create(m_id, &def, id); }
+    m3Result JointFramesAt(m3BodyId a, m3BodyId b, m3DVec3 anchor, m3Quat rotation, m3JointDef* def)
+    {
+        def->bodyA = a;
+        def->bodyB = b;
+        return m3World_GetJointFramesAt(m_id, a, b, anchor, rotation, &def->localFrameA, &def->localFrameB);
+    }
+    m3Result BodyIds(m3BodyId* ids, int32_t capacity, int32_t* count) const
+    {
+        return m3World_GetBodyIds(m_id, ids, capacity, count);
+    }
+    m3Result JointIds(m3JointId* ids, int32_t capacity, int32_t* count) const
+    {
+        return m3World_GetJointIds(m_id, ids, capacity, count);
+    }
+    m3Result ShiftOrigin(m3DVec3 offset) { return m3World_ShiftOrigin(m_id, offset); }
+    m3Result SnapshotSize(int64_t* size) const { return m3World_GetSnapshotSize(m_id, size); }
+    m3Result Snapshot(uint8_t* buffer, int64_t capacity, int64_t* written) const
+    {
+        return m3World_Snapshot(m_id, buffer, capacity, written);
+    }
+    m3Result Restore(const uint8_t* snapshot, int64_t length) { return m3World_Restore(m_id, snapshot, length); }
+    m3Result StartJournal(uint8_t* buffer, int64_t capacity) { return m3World_StartJournal(m_id, buffer, capacity); }
+    m3Result StopJournal(int64_t* bytes) { return m3World_StopJournal(m_id, bytes); }
+    m3Result ReplayJournal(const uint8_t* tape, int64_t length) { return m3World_ReplayJournal(m_id, tape, length); }
+
+private:
+    m3WorldId m_id{0, 0};
+    m3Result m_result = m3_errorState;
+};
+
+// Adapts a job system to the world's task hooks. `JobSystem` needs two members:
+//
+//   Handle Launch(uint32_t jobCount, Fn fn)  runs fn(jobIndex, workerIndex) for every
+//                                            jobIndex < jobCount, on its threads, with
+//                                            workerIndex < WorkerCount() and no index
+//                                            used by two jobs at once; returns a handle
+//                                            (any copyable type).
+//   void Wait(Handle handle)                  returns when all of them have run.
+//   uint32_t WorkerCount() const
+//
+// `Fn` is a plain function object the adapter passes by value; `Handle` must be default
+// constructible. Each launch splits the
+// library's items into at most `WorkerCount() * piecesPerWorker` ranges of at least
+// `minRange` items. The adapter keeps up to `MaxInFlight` launches in fixed storage (no
+// allocation); a launch beyond that runs inline on the calling thread as worker 0, which
+// the library allows (it then gets a null handle). The library calls the hooks from the
+// thread that steps the world, so give each world stepped on its own thread its own
+// adapter (they may share the job system).
+template <typename JobSystem, int MaxInFlight = 8>
+class JobSystemHooks {
+public:
+    explicit JobSystemHooks(JobSystem& jobs, uint32_t piecesPerWorker = 2)
+        : m_jobs(jobs), m_piecesPerWorker(piecesPerWorker ? piecesPerWorker : 1)
+    {
+    }
+
+    // Fills the def's task hooks with this adapter (which must outlive the world).
+    void Install(m3WorldDef* def)
+    {
+        def->enqueueTask = &JobSystemHooks::Enqueue;
+        def->finishTask = &JobSystemHooks::Finish;
+        def->userTaskContext = this;
+        def->workerCount = static_cast<int32_t>(m_jobs.WorkerCount());
+    }
+
+private:
+    struct Slot;
+    // Runs one piece of a launch: its items [start, end) as the job's worker.
+    struct RunPiece {
+        Slot* slot;
+        void operator()(uint32_t job, uint32_t worker) const;
+    };
+    using Handle = decltype(std::declval<JobSystem&>().Launch(0u, std::declval<RunPiece>()));
+    struct Slot {
+        m3TaskCallback task;
+        void* taskContext;
+        uint32_t count;
+        uint32_t piece;
+        bool busy;
+        Handle handle;
+    };
+
+    static void* Enqueue(m3TaskCallback task, uint32_t itemCount, uint32_t minRange, void* taskContext,
+                         void* userContext)
+    {
+        auto* self = static_cast<JobSystemHooks*>(userContext);
+        Slot* slot = nullptr;
+        for (Slot& l : self->m_launches) {
+            if (!l.busy) {
+                slot = &l;
+                break;
+            }
+        }
+        if (slot == nullptr || itemCount == 0) {
+            task(0, itemCount, 0, taskContext);
+            return nullptr;
+        }
+        const uint32_t want = self->m_jobs.WorkerCount() * self->m_piecesPerWorker;
+        uint32_t piece = want ? (itemCount + want - 1) / want : itemCount;
+        if (piece < minRange) piece = minRange;
+        if (piece == 0) piece = 1;
+        slot->task = task;
+        slot->taskContext = taskContext;
+        slot->count = itemCount;
+        slot->piece = piece;
+        slot->busy = true;
+        slot->handle = self->m_jobs.Launch((itemCount + piece - 1) / piece, RunPiece{slot});
+        return slot;
+    }
+
+    static void Finish(void* userTask, void* userContext)
+    {
+        auto* self = static_cast<JobSystemHooks*>(userContext);
+        auto* slot = static_cast<Slot*>(userTask);
+        self->m_jobs.Wait(slot->handle);
+        slot->busy = false;
+    }
+
+    JobSystem& m_jobs;
+    uint32_t m_piecesPerWorker;
+    Slot m_launches[MaxInFlight] = {};
+};
+
+template <typename JobSystem, int MaxInFlight>
+void JobSystemHooks<JobSystem, MaxInFlight>::RunPiece::operator()(uint32_t job, uint32_t worker) const
+{
+    const uint32_t start = job * slot->piece;
+    const uint32_t left = slot->count - start;
+    const uint32_t end = start + (left < slot->piece ? left : slot->piece);
+    slot->task(start, end, worker, slot->taskContext);
+}
+
+}  // namespace m3
+
+#endif

@@ -1,0 +1,725 @@
+//! Shapes and hulls. Each shape kind is one geometry struct, one `m3_*Shape` constant and
+//! one `m3Create*Shape` export; a new kind adds those three, an `m3Shape_Get*` reader and
+//! a case in `m3Shape_GetType`, `m3DebugShape` (debug draw) and, if it can be a query
+//! shape, `m3QueryShape`. A changed struct layout bumps `M3_ABI_VERSION_MINOR`.
+
+use crate::boundary::{api_on, read, write};
+use crate::types::*;
+use engine::{ShapeId, World};
+
+/// Shape kinds.
+pub type m3ShapeType = i32;
+/// A sphere.
+pub const m3_sphereShape: m3ShapeType = 0;
+/// A capsule.
+pub const m3_capsuleShape: m3ShapeType = 1;
+/// A box.
+pub const m3_boxShape: m3ShapeType = 2;
+/// A convex hull.
+pub const m3_hullShape: m3ShapeType = 3;
+/// A cylinder.
+pub const m3_cylinderShape: m3ShapeType = 4;
+/// A plane bounding a solid half-space (static bodies only).
+pub const m3_planeShape: m3ShapeType = 5;
+/// A triangle mesh or height field (made through the Rust API: the C ABI does not create
+/// them yet; a world restored from a Rust snapshot may hold them).
+pub const m3_meshShape: m3ShapeType = 6;
+
+/// A sphere in the body frame.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct m3Sphere {
+    /// Centre.
+    pub center: m3Vec3,
+    /// Radius (> 0).
+    pub radius: f32,
+}
+
+/// A capsule: a segment swept by a radius, in the body frame.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct m3Capsule {
+    /// First end of the segment.
+    pub center1: m3Vec3,
+    /// Second end of the segment.
+    pub center2: m3Vec3,
+    /// Radius (> 0).
+    pub radius: f32,
+}
+
+/// A box: half-extents, centre and rotation in the body frame.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct m3Box {
+    /// Half-extents (each > 0).
+    pub halfExtents: m3Vec3,
+    /// Centre.
+    pub center: m3Vec3,
+    /// Rotation.
+    pub rotation: m3Quat,
+}
+
+/// A solid cylinder in the body frame: the points within `radius` of its axis and within
+/// `halfHeight` of its centre along it. The axis is `rotation · y` (as Godot's
+/// CylinderShape3D).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct m3Cylinder {
+    /// Centre.
+    pub center: m3Vec3,
+    /// Rotation; the axis is its y axis.
+    pub rotation: m3Quat,
+    /// Half the length along the axis (> 0).
+    pub halfHeight: f32,
+    /// Radius (> 0).
+    pub radius: f32,
+}
+
+/// A plane in the body frame: the half-space `normal · x <= offset` is solid (as Godot's
+/// WorldBoundaryShape3D). Only static bodies take one.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct m3Plane {
+    /// Outward normal (normalised at create; length within [1e-3, 1e6]).
+    pub normal: m3Vec3,
+    /// Offset of the surface along the normal from the body origin (within ±1e6).
+    pub offset: f32,
+}
+
+impl From<engine::Sphere> for m3Sphere {
+    fn from(s: engine::Sphere) -> m3Sphere {
+        m3Sphere {
+            center: s.center.into(),
+            radius: s.radius,
+        }
+    }
+}
+impl From<engine::Capsule> for m3Capsule {
+    fn from(c: engine::Capsule) -> m3Capsule {
+        m3Capsule {
+            center1: c.center1.into(),
+            center2: c.center2.into(),
+            radius: c.radius,
+        }
+    }
+}
+
+impl From<engine::Cylinder> for m3Cylinder {
+    fn from(c: engine::Cylinder) -> m3Cylinder {
+        m3Cylinder {
+            center: c.center.into(),
+            rotation: c.rotation.into(),
+            halfHeight: c.half_height,
+            radius: c.radius,
+        }
+    }
+}
+impl From<m3Cylinder> for engine::Cylinder {
+    fn from(c: m3Cylinder) -> engine::Cylinder {
+        engine::Cylinder {
+            center: c.center.into(),
+            rotation: c.rotation.into(),
+            half_height: c.halfHeight,
+            radius: c.radius,
+        }
+    }
+}
+impl From<engine::PlaneShape> for m3Plane {
+    fn from(p: engine::PlaneShape) -> m3Plane {
+        m3Plane {
+            normal: p.normal.into(),
+            offset: p.offset,
+        }
+    }
+}
+impl From<m3Plane> for engine::PlaneShape {
+    fn from(p: m3Plane) -> engine::PlaneShape {
+        engine::PlaneShape {
+            normal: p.normal.into(),
+            offset: p.offset,
+        }
+    }
+}
+
+/// Which shapes collide (Box2D's rule): each one's category in the other's mask, unless
+/// they share a non-zero group (positive: always, negative: never).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct m3Filter {
+    /// Categories this shape belongs to.
+    pub categoryBits: u64,
+    /// Categories it collides with.
+    pub maskBits: u64,
+    /// Group override; 0 for none.
+    pub groupIndex: i32,
+}
+
+impl From<m3Filter> for engine::Filter {
+    fn from(f: m3Filter) -> engine::Filter {
+        engine::Filter {
+            category_bits: f.categoryBits,
+            mask_bits: f.maskBits,
+            group_index: f.groupIndex,
+        }
+    }
+}
+
+/// Material, filter and flags of a shape. Start from `m3DefaultShapeDef()`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct m3ShapeDef {
+    /// Density, kg/m³.
+    pub density: f32,
+    /// Coulomb friction.
+    pub friction: f32,
+    /// Restitution.
+    pub restitution: f32,
+    /// Rolling resistance.
+    pub rollingResistance: f32,
+    /// Collision filter.
+    pub filter: m3Filter,
+    /// Contact begin/end events.
+    pub enableContactEvents: bool,
+    /// A sensor detects overlaps and never collides.
+    pub isSensor: bool,
+    /// Whether sensors detect this shape.
+    pub enableSensorEvents: bool,
+    /// Contact hit events.
+    pub enableHitEvents: bool,
+    /// Whether the pre-solve callback is asked about this shape's contacts.
+    pub enablePreSolve: bool,
+    /// Host data: stored, never hashed.
+    pub userData: u64,
+}
+
+fn default_shape_def() -> m3ShapeDef {
+    let d = engine::ShapeDef::default();
+    m3ShapeDef {
+        density: d.density,
+        friction: d.friction,
+        restitution: d.restitution,
+        rollingResistance: d.rolling_resistance,
+        filter: m3Filter {
+            categoryBits: d.filter.category_bits,
+            maskBits: d.filter.mask_bits,
+            groupIndex: d.filter.group_index,
+        },
+        enableContactEvents: d.enable_contact_events,
+        isSensor: d.is_sensor,
+        enableSensorEvents: d.enable_sensor_events,
+        enableHitEvents: d.enable_hit_events,
+        enablePreSolve: d.enable_pre_solve,
+        userData: d.user_data,
+    }
+}
+
+impl From<m3ShapeDef> for engine::ShapeDef {
+    fn from(d: m3ShapeDef) -> engine::ShapeDef {
+        engine::ShapeDef {
+            density: d.density,
+            friction: d.friction,
+            restitution: d.restitution,
+            rolling_resistance: d.rollingResistance,
+            filter: d.filter.into(),
+            enable_contact_events: d.enableContactEvents,
+            is_sensor: d.isSensor,
+            enable_sensor_events: d.enableSensorEvents,
+            enable_hit_events: d.enableHitEvents,
+            enable_pre_solve: d.enablePreSolve,
+            user_data: d.userData,
+        }
+    }
+}
+
+/// The default shape def: density 1000, friction 0.6, contact events on.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3DefaultShapeDef() -> m3ShapeDef {
+    crate::boundary::value("m3DefaultShapeDef", default_shape_def(), default_shape_def)
+}
+
+/// Creates a shape of geometry `g` (read from the host) on `body`.
+fn create<G: Copy>(
+    name: &'static str,
+    body: m3BodyId,
+    def: *const m3ShapeDef,
+    geometry: *const G,
+    shape: *mut m3ShapeId,
+    f: impl FnOnce(&mut World, engine::BodyId, &engine::ShapeDef, G) -> engine::Result<ShapeId>,
+) -> m3Result {
+    api_on(name, body.world, || {
+        let o = out("shapeId", shape)?;
+        // SAFETY: the host passes valid values or null.
+        let d = unsafe { read_ptr("def", def) }?;
+        // SAFETY: as above.
+        let g = unsafe { read_ptr("geometry", geometry) }?;
+        let id = write(body.world, |e| {
+            let s = f(&mut e.world, body.to_core(e.tag), &d.into(), g)?;
+            Ok(m3ShapeId::from_core(s, e.id))
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, id) };
+        Ok(())
+    })
+}
+
+/// Creates a sphere shape on a body.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3CreateSphereShape(
+    bodyId: m3BodyId,
+    def: *const m3ShapeDef,
+    sphere: *const m3Sphere,
+    shapeId: *mut m3ShapeId,
+) -> m3Result {
+    create(
+        "m3CreateSphereShape",
+        bodyId,
+        def,
+        sphere,
+        shapeId,
+        |w, b, d, s| {
+            w.create_sphere_shape(
+                b,
+                d,
+                &engine::Sphere {
+                    center: s.center.into(),
+                    radius: s.radius,
+                },
+            )
+        },
+    )
+}
+
+/// Creates a capsule shape on a body.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3CreateCapsuleShape(
+    bodyId: m3BodyId,
+    def: *const m3ShapeDef,
+    capsule: *const m3Capsule,
+    shapeId: *mut m3ShapeId,
+) -> m3Result {
+    create(
+        "m3CreateCapsuleShape",
+        bodyId,
+        def,
+        capsule,
+        shapeId,
+        |w, b, d, c| {
+            w.create_capsule_shape(
+                b,
+                d,
+                &engine::Capsule {
+                    center1: c.center1.into(),
+                    center2: c.center2.into(),
+                    radius: c.radius,
+                },
+            )
+        },
+    )
+}
+
+/// A box of half-extents `hx, hy, hz` centred on the body origin (for `m3CreateBoxShape`).
+#[unsafe(no_mangle)]
+pub extern "C" fn m3MakeBox(hx: f32, hy: f32, hz: f32) -> m3Box {
+    let b = |hx, hy, hz| m3Box {
+        halfExtents: m3Vec3 {
+            x: hx,
+            y: hy,
+            z: hz,
+        },
+        center: m3Vec3::default(),
+        rotation: IDENTITY_QUAT,
+    };
+    crate::boundary::value("m3MakeBox", b(0.0, 0.0, 0.0), || b(hx, hy, hz))
+}
+
+/// Creates a box shape on a body.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3CreateBoxShape(
+    bodyId: m3BodyId,
+    def: *const m3ShapeDef,
+    r#box: *const m3Box,
+    shapeId: *mut m3ShapeId,
+) -> m3Result {
+    create(
+        "m3CreateBoxShape",
+        bodyId,
+        def,
+        r#box,
+        shapeId,
+        |w, b, d, x| {
+            w.create_offset_box_shape(
+                b,
+                d,
+                x.halfExtents.into(),
+                x.center.into(),
+                x.rotation.into(),
+            )
+        },
+    )
+}
+
+/// Creates a cylinder shape on a body: `halfHeight` and `radius` within (0, 1e6], centre
+/// within ±1e6 of the body origin, a rotation of non-zero norm (normalised).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3CreateCylinderShape(
+    bodyId: m3BodyId,
+    def: *const m3ShapeDef,
+    cylinder: *const m3Cylinder,
+    shapeId: *mut m3ShapeId,
+) -> m3Result {
+    create(
+        "m3CreateCylinderShape",
+        bodyId,
+        def,
+        cylinder,
+        shapeId,
+        |w, b, d, c| w.create_cylinder_shape(b, d, &c.into()),
+    )
+}
+
+/// Creates a plane shape on a static body (`m3_errorState` on a dynamic or kinematic
+/// one, whose type then cannot change while it holds the plane).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3CreatePlaneShape(
+    bodyId: m3BodyId,
+    def: *const m3ShapeDef,
+    plane: *const m3Plane,
+    shapeId: *mut m3ShapeId,
+) -> m3Result {
+    create(
+        "m3CreatePlaneShape",
+        bodyId,
+        def,
+        plane,
+        shapeId,
+        |w, b, d, p| w.create_plane_shape(b, d, &p.into()),
+    )
+}
+
+/// Builds a convex hull from 4 to 64 points (body frame) that any number of hull shapes
+/// share. Degenerate input (coplanar, collinear, coincident) is refused.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3World_CreateHull(
+    worldId: m3WorldId,
+    points: *const m3Vec3,
+    count: i32,
+    hullId: *mut m3HullId,
+) -> m3Result {
+    api_on("m3World_CreateHull", worldId, || {
+        let o = out("hullId", hullId)?;
+        let n = count_arg("count", count)?;
+        if n > 64 {
+            return Err(crate::refuse!(
+                m3_errorArgument,
+                "count = {n} must be within [4, 64] hull points"
+            ));
+        }
+        // SAFETY: the host promises `count` points.
+        let pts = unsafe { slice("points", points, n) }?;
+        let mut buf = [engine::math::Vec3::ZERO; 64];
+        for (d, s) in buf.iter_mut().zip(pts) {
+            *d = (*s).into();
+        }
+        let id = write(worldId, |e| {
+            let h = e.world.create_hull(&buf[..n])?;
+            Ok(m3HullId::from_core(h, e.id))
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, id) };
+        Ok(())
+    })
+}
+
+/// Destroys a hull no shape uses any more.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Hull_Destroy(hullId: m3HullId) -> m3Result {
+    api_on("m3Hull_Destroy", hullId.world, || {
+        write(hullId.world, |e| {
+            Ok(e.world.destroy_hull(hullId.to_core(e.tag))?)
+        })
+    })
+}
+
+/// Creates a hull shape on a body from a hull of the same world.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3CreateHullShape(
+    bodyId: m3BodyId,
+    def: *const m3ShapeDef,
+    hullId: m3HullId,
+    shapeId: *mut m3ShapeId,
+) -> m3Result {
+    api_on("m3CreateHullShape", bodyId.world, || {
+        let o = out("shapeId", shapeId)?;
+        // SAFETY: the host passes a valid def or null.
+        let d = unsafe { read_ptr("def", def) }?;
+        let id = write(bodyId.world, |e| {
+            e.owns("hull id", hullId.world)?;
+            let s = e.world.create_hull_shape(
+                bodyId.to_core(e.tag),
+                &d.into(),
+                hullId.to_core(e.tag),
+            )?;
+            Ok(m3ShapeId::from_core(s, e.id))
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, id) };
+        Ok(())
+    })
+}
+
+/// Runs a change of shape `id`.
+fn set(
+    name: &'static str,
+    id: m3ShapeId,
+    f: impl FnOnce(&mut World, ShapeId) -> engine::Result<()>,
+) -> m3Result {
+    api_on(name, id.world, || {
+        write(id.world, |e| Ok(f(&mut e.world, id.to_core(e.tag))?))
+    })
+}
+
+/// Reads a property of shape `id` into `o`.
+fn get<T, C>(
+    name: &'static str,
+    id: m3ShapeId,
+    o: *mut C,
+    f: impl FnOnce(&World, ShapeId, m3WorldId) -> engine::Result<T>,
+    conv: impl FnOnce(T) -> C,
+) -> m3Result {
+    api_on(name, id.world, || {
+        let o = out("output", o)?;
+        let v = read(id.world, |e| Ok(f(&e.world, id.to_core(e.tag), e.id)?))?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, conv(v)) };
+        Ok(())
+    })
+}
+
+/// Destroys a shape (its body's mass is recomputed).
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Shape_Destroy(shapeId: m3ShapeId) -> m3Result {
+    set("m3Shape_Destroy", shapeId, |w, s| w.destroy_shape(s))
+}
+
+/// The shape's kind (`m3_*Shape`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetType(shapeId: m3ShapeId, r#type: *mut m3ShapeType) -> m3Result {
+    get(
+        "m3Shape_GetType",
+        shapeId,
+        r#type,
+        |w, s, _| w.shape_geometry(s),
+        |g| match g {
+            engine::ShapeGeometry::Sphere(_) => m3_sphereShape,
+            engine::ShapeGeometry::Capsule(_) => m3_capsuleShape,
+            engine::ShapeGeometry::Box(_) => m3_boxShape,
+            engine::ShapeGeometry::Hull(_) => m3_hullShape,
+            engine::ShapeGeometry::Cylinder(_) => m3_cylinderShape,
+            engine::ShapeGeometry::Plane(_) => m3_planeShape,
+            engine::ShapeGeometry::Mesh(_) => m3_meshShape,
+        },
+    )
+}
+
+/// The body the shape is attached to.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetBody(shapeId: m3ShapeId, bodyId: *mut m3BodyId) -> m3Result {
+    get(
+        "m3Shape_GetBody",
+        shapeId,
+        bodyId,
+        |w, s, wid| w.shape_body(s).map(|b| m3BodyId::from_core(b, wid)),
+        |b| b,
+    )
+}
+
+/// The shape's enlarged bounds (relative to the world origin).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetFatAABB(shapeId: m3ShapeId, bounds: *mut m3DAABB) -> m3Result {
+    get(
+        "m3Shape_GetFatAABB",
+        shapeId,
+        bounds,
+        |w, s, _| w.shape_fat_aabb(s),
+        Into::into,
+    )
+}
+
+/// The shape's host data.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetUserData(shapeId: m3ShapeId, userData: *mut u64) -> m3Result {
+    get(
+        "m3Shape_GetUserData",
+        shapeId,
+        userData,
+        |w, s, _| w.shape_user_data(s),
+        |v| v,
+    )
+}
+
+/// Sets friction.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Shape_SetFriction(shapeId: m3ShapeId, friction: f32) -> m3Result {
+    set("m3Shape_SetFriction", shapeId, |w, s| {
+        w.set_shape_friction(s, friction)
+    })
+}
+
+/// Sets restitution.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Shape_SetRestitution(shapeId: m3ShapeId, restitution: f32) -> m3Result {
+    set("m3Shape_SetRestitution", shapeId, |w, s| {
+        w.set_shape_restitution(s, restitution)
+    })
+}
+
+/// Sets rolling resistance.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Shape_SetRollingResistance(shapeId: m3ShapeId, value: f32) -> m3Result {
+    set("m3Shape_SetRollingResistance", shapeId, |w, s| {
+        w.set_shape_rolling_resistance(s, value)
+    })
+}
+
+/// Sets density (the body's mass is recomputed).
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Shape_SetDensity(shapeId: m3ShapeId, density: f32) -> m3Result {
+    set("m3Shape_SetDensity", shapeId, |w, s| {
+        w.set_shape_density(s, density)
+    })
+}
+
+/// Sets the collision filter.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Shape_SetFilter(shapeId: m3ShapeId, filter: m3Filter) -> m3Result {
+    set("m3Shape_SetFilter", shapeId, |w, s| {
+        w.set_shape_filter(s, filter.into())
+    })
+}
+
+/// Reads the shape's geometry if it is of the kind `want` names.
+fn geometry<C>(
+    name: &'static str,
+    shapeId: m3ShapeId,
+    o: *mut C,
+    want: &'static str,
+    pick: impl FnOnce(engine::ShapeGeometry) -> Option<C>,
+) -> m3Result {
+    api_on(name, shapeId.world, || {
+        let o = out("output", o)?;
+        let g = read(shapeId.world, |e| {
+            Ok(e.world.shape_geometry(shapeId.to_core(e.tag))?)
+        })?;
+        let kind = g.kind();
+        let Some(v) = pick(g) else {
+            return Err(crate::refuse!(
+                m3_errorArgument,
+                "shape kind = {} ({kind:?}) is not a {want}",
+                kind as u8
+            ));
+        };
+        // SAFETY: checked non-null.
+        unsafe { put(o, v) };
+        Ok(())
+    })
+}
+
+/// A sphere shape's geometry (`m3_errorArgument` for another kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetSphere(shapeId: m3ShapeId, sphere: *mut m3Sphere) -> m3Result {
+    geometry(
+        "m3Shape_GetSphere",
+        shapeId,
+        sphere,
+        "sphere",
+        |g| match g {
+            engine::ShapeGeometry::Sphere(s) => Some(s.into()),
+            _ => None,
+        },
+    )
+}
+
+/// A capsule shape's geometry (`m3_errorArgument` for another kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetCapsule(
+    shapeId: m3ShapeId,
+    capsule: *mut m3Capsule,
+) -> m3Result {
+    geometry(
+        "m3Shape_GetCapsule",
+        shapeId,
+        capsule,
+        "capsule",
+        |g| match g {
+            engine::ShapeGeometry::Capsule(c) => Some(c.into()),
+            _ => None,
+        },
+    )
+}
+
+/// A box shape's geometry (`m3_errorArgument` for another kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetBox(shapeId: m3ShapeId, r#box: *mut m3Box) -> m3Result {
+    geometry("m3Shape_GetBox", shapeId, r#box, "box", |g| match g {
+        engine::ShapeGeometry::Box(b) => Some(m3Box {
+            halfExtents: b.half.into(),
+            center: b.center.into(),
+            rotation: b.rotation.into(),
+        }),
+        _ => None,
+    })
+}
+
+/// A cylinder shape's geometry (`m3_errorArgument` for another kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetCylinder(
+    shapeId: m3ShapeId,
+    cylinder: *mut m3Cylinder,
+) -> m3Result {
+    geometry(
+        "m3Shape_GetCylinder",
+        shapeId,
+        cylinder,
+        "cylinder",
+        |g| match g {
+            engine::ShapeGeometry::Cylinder(c) => Some(c.into()),
+            _ => None,
+        },
+    )
+}
+
+/// A plane shape's geometry, its normal as stored (unit) (`m3_errorArgument` for another
+/// kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetPlane(shapeId: m3ShapeId, plane: *mut m3Plane) -> m3Result {
+    geometry("m3Shape_GetPlane", shapeId, plane, "plane", |g| match g {
+        engine::ShapeGeometry::Plane(p) => Some(p.into()),
+        _ => None,
+    })
+}
+
+/// A hull's input points (its content, as given to `m3World_CreateHull`): up to
+/// `capacity` into `points`, and how many into `count`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Hull_GetPoints(
+    hullId: m3HullId,
+    points: *mut m3Vec3,
+    capacity: i32,
+    count: *mut i32,
+) -> m3Result {
+    api_on("m3Hull_GetPoints", hullId.world, || {
+        let o = out("count", count)?;
+        let arr = OutArray::new("points", points, capacity)?;
+        let n = read(hullId.world, |e| {
+            let pts = e.world.hull_points(hullId.to_core(e.tag))?;
+            for (i, p) in pts.iter().enumerate().take(arr.capacity()) {
+                // SAFETY: within the host's capacity.
+                unsafe { arr.set(i, (*p).into()) };
+            }
+            Ok(pts.len())
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, to_i32(n)) };
+        Ok(())
+    })
+}
