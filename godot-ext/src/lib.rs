@@ -13,8 +13,11 @@
 use godot::classes::PhysicsServer3DManager;
 use godot::prelude::*;
 
+mod conv;
+mod direct;
 mod server;
 mod singleton;
+mod state;
 
 pub use server::Maul3DPhysicsServer;
 pub use singleton::Maul3D;

@@ -1,15 +1,13 @@
 //! `Maul3DPhysicsServer`: Godot's `PhysicsServer3D` interface over `maul3d` worlds.
 //!
-//! Godot creates every object through the server and names it by a `Rid`; the server
-//! keeps one record per RID (ordered maps keyed by the RID's number, handed out in
-//! creation order, so nothing here depends on hash or pointer order). Each space is a
-//! `maul3d::World`.
+//! Godot creates every object through the server and names it by a `Rid`; the records
+//! live in `State` (state.rs), ordered by RID number, so nothing here depends on hash
+//! or pointer order. Each space is a `maul3d::World`.
 //!
 //! A method the server does not support yet warns once, naming the feature, and returns
 //! a neutral value; `unsupported` is the one place that does it.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Mutex;
+use std::collections::BTreeMap;
 
 use godot::classes::native::*;
 use godot::classes::physics_server_3d::*;
@@ -19,149 +17,367 @@ use godot::classes::{
 };
 use godot::meta::conv::RawPtr;
 use godot::prelude::*;
-use maul3d::{World, WorldDef};
+use maul3d::math::max;
+
+use crate::conv::{dv, gdv, gv, quat, v3};
+use crate::direct::{Maul3DBodyState, Maul3DSpaceState};
+use crate::state::{ShapeSlot, State, warn_once};
 
 /// Warns once per method that the server does not support it yet.
 fn unsupported(method: &'static str, feature: &'static str) {
-    static WARNED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
-    let mut warned = WARNED.lock().unwrap_or_else(|e| e.into_inner());
-    if warned.insert(method) {
-        godot_warn!("Maul3D: PhysicsServer3D.{method} is not supported yet ({feature}).");
-    }
-}
-
-/// One Godot space: a world and the parameters Godot set on it.
-pub(crate) struct Space {
-    pub world: World,
-    pub active: bool,
-}
-
-#[derive(Default)]
-pub(crate) struct State {
-    next_rid: u64,
-    pub spaces: BTreeMap<u64, Space>,
-    /// Areas: only their space for now.
-    areas: BTreeMap<u64, Option<u64>>,
-    /// Godot pauses physics with `set_active(false)`; a server starts active.
-    paused: bool,
-}
-
-impl State {
-    fn new_rid(&mut self) -> Rid {
-        self.next_rid += 1;
-        Rid::new(self.next_rid)
-    }
+    warn_once(
+        method,
+        &format!("PhysicsServer3D.{method} is not supported yet ({feature})."),
+    );
 }
 
 #[derive(GodotClass)]
 #[class(base = PhysicsServer3DExtension, init, tool)]
 pub struct Maul3DPhysicsServer {
     pub(crate) st: State,
+    /// Direct body states handed out, by body RID (freed with the body).
+    body_states: BTreeMap<u64, Gd<Maul3DBodyState>>,
     base: Base<PhysicsServer3DExtension>,
+}
+
+impl Maul3DPhysicsServer {
+    pub(crate) fn space_state(&mut self, space: Rid) -> Gd<Maul3DSpaceState> {
+        let me = self.to_gd();
+        let s = self
+            .st
+            .spaces
+            .get_mut(&space.to_u64())
+            .expect("space_state of a known space");
+        s.direct
+            .get_or_insert_with(|| Maul3DSpaceState::create(me, space))
+            .clone()
+    }
+
+    pub(crate) fn body_state(&mut self, body: Rid) -> Gd<Maul3DBodyState> {
+        let me = self.to_gd();
+        self.body_states
+            .entry(body.to_u64())
+            .or_insert_with(|| Maul3DBodyState::create(me, body))
+            .clone()
+    }
+
+    fn obj_space(&self, rid: Rid) -> Rid {
+        self.st
+            .objs
+            .get(&rid.to_u64())
+            .and_then(|o| o.space)
+            .map_or(Rid::Invalid, Rid::new)
+    }
+
+    fn slot<R>(&self, rid: Rid, idx: i32, f: impl FnOnce(&ShapeSlot) -> R) -> Option<R> {
+        let o = self.st.objs.get(&rid.to_u64())?;
+        o.shapes.get(usize::try_from(idx).ok()?).map(f)
+    }
+
+    fn edit_slot(&mut self, rid: Rid, idx: i32, f: impl FnOnce(&mut ShapeSlot)) {
+        let Ok(idx) = usize::try_from(idx) else {
+            return;
+        };
+        self.st.obj_edit_shapes(rid.to_u64(), |shapes| {
+            if let Some(s) = shapes.get_mut(idx) {
+                f(s);
+            }
+        });
+    }
+
+    fn set_shape(&mut self, rid: Rid, idx: i32, shape: Rid) {
+        self.edit_slot(rid, idx, |s| s.shape = shape.to_u64());
+    }
+
+    fn set_shape_transform(&mut self, rid: Rid, idx: i32, transform: Transform3D) {
+        if self.slot(rid, idx, |s| s.transform) == Some(transform) {
+            return;
+        }
+        self.edit_slot(rid, idx, |s| s.transform = transform);
+    }
+
+    fn set_shape_disabled(&mut self, rid: Rid, idx: i32, disabled: bool) {
+        if self.slot(rid, idx, |s| s.disabled) == Some(disabled) {
+            return;
+        }
+        self.edit_slot(rid, idx, |s| s.disabled = disabled);
+    }
+
+    fn shape_count(&self, rid: Rid) -> i32 {
+        self.st
+            .objs
+            .get(&rid.to_u64())
+            .map_or(0, |o| o.shapes.len() as i32)
+    }
+
+    fn get_shape(&self, rid: Rid, idx: i32) -> Rid {
+        self.slot(rid, idx, |s| Rid::new(s.shape))
+            .unwrap_or(Rid::Invalid)
+    }
+
+    fn get_shape_transform(&self, rid: Rid, idx: i32) -> Transform3D {
+        self.slot(rid, idx, |s| s.transform)
+            .unwrap_or(Transform3D::IDENTITY)
+    }
+
+    fn remove_shape(&mut self, rid: Rid, idx: i32) {
+        let Ok(idx) = usize::try_from(idx) else {
+            return;
+        };
+        self.st.obj_edit_shapes(rid.to_u64(), |shapes| {
+            if idx < shapes.len() {
+                shapes.remove(idx);
+            }
+        });
+    }
+
+    fn set_layer(&mut self, rid: Rid, layer: u32) {
+        if let Some(o) = self.st.objs.get_mut(&rid.to_u64()) {
+            o.layer = layer;
+        }
+        self.st.update_filter(rid.to_u64());
+    }
+
+    fn set_mask(&mut self, rid: Rid, mask: u32) {
+        if let Some(o) = self.st.objs.get_mut(&rid.to_u64()) {
+            o.mask = mask;
+        }
+        self.st.update_filter(rid.to_u64());
+    }
+
+    fn origin(&self, rid: Rid) -> Vector3 {
+        self.st
+            .objs
+            .get(&rid.to_u64())
+            .map_or(Vector3::ZERO, |o| o.transform.origin)
+    }
+
+    /// `body_test_motion`: the core's motion test from `from` along `motion`.
+    fn test_motion(
+        &self,
+        body: Rid,
+        from: Transform3D,
+        motion: Vector3,
+        margin: f32,
+        max_collisions: i32,
+        result: Option<&mut PhysicsServer3DExtensionMotionResult>,
+    ) -> bool {
+        let rid = body.to_u64();
+        let Some((space, core)) = self.st.core_body(rid) else {
+            if let Some(r) = result {
+                r.travel = motion;
+                r.remainder = Vector3::ZERO;
+                r.collision_safe_fraction = 1.0;
+                r.collision_unsafe_fraction = 1.0;
+                r.collision_count = 0;
+            }
+            return false;
+        };
+        let o = &self.st.objs[&rid];
+        let w = &self.st.spaces[&space].world;
+        let test = maul3d::MotionTest {
+            body: core,
+            position: dv(from.origin),
+            rotation: quat(from.basis),
+            motion: v3(motion),
+            margin: max(margin, 0.0),
+            filter: maul3d::QueryFilter {
+                category_bits: u64::MAX,
+                mask_bits: u64::from(o.mask),
+                include_sensors: false,
+            },
+        };
+        let mut found = [maul3d::MotionCollision {
+            contact: crate::state::EMPTY_PAIR,
+            local_shape: maul3d::ShapeId::NULL,
+        }; 32];
+        let cap = max_collisions.clamp(0, 32) as usize;
+        let r = match w.test_body_motion(&test, &mut found[..cap]) {
+            Ok(r) => r,
+            Err(e) => {
+                crate::state::error_once("test motion", &format!("body_test_motion refused: {e}"));
+                return false;
+            }
+        };
+        let count = r.collision_count.min(cap);
+        if let Some(out) = result {
+            out.travel = gv(r.travel);
+            out.remainder = gv(r.remainder);
+            out.collision_safe_fraction = r.safe_fraction;
+            out.collision_unsafe_fraction = r.unsafe_fraction;
+            out.collision_depth = 0.0;
+            out.collision_count = count as i32;
+            for (i, c) in found[..count].iter().enumerate() {
+                let other = w.body_user_data(c.contact.body).unwrap_or(0);
+                let d = &mut out.collisions[i];
+                d.position = gdv(c.contact.point_on_other);
+                d.normal = gv(c.contact.normal);
+                d.collider_velocity = gv(c.contact.velocity);
+                d.collider_angular_velocity = w
+                    .body_angular_velocity(c.contact.body)
+                    .map_or(Vector3::ZERO, gv);
+                d.depth = c.contact.depth;
+                out.collision_depth = max(out.collision_depth, c.contact.depth);
+                d.local_shape = (w.shape_user_data(c.local_shape).unwrap_or(0) & 0xff) as i32;
+                d.collider_id = ObjectId {
+                    id: self.st.objs.get(&other).map_or(0, |o| o.instance_id),
+                };
+                d.collider = Rid::new(other);
+                d.collider_shape = (w.shape_user_data(c.contact.shape).unwrap_or(0) & 0xff) as i32;
+            }
+        }
+        count > 0
+    }
+
+    /// `flush_queries`: the state-sync and force-integration callbacks of the bodies that
+    /// moved in the last step (in the world's event order), then the areas' monitor
+    /// callbacks. The server's borrow is released while they run, since they call back
+    /// into the server.
+    fn flush(&mut self) {
+        let mut calls: Vec<(Callable, Array<Variant>)> = Vec::new();
+        let spaces: Vec<u64> = self.st.spaces.keys().copied().collect();
+        for space in spaces {
+            let s = self.st.spaces.get_mut(&space).expect("space exists");
+            let moved = std::mem::take(&mut s.moved);
+            let area_events = std::mem::take(&mut s.area_events);
+            for rid in moved {
+                let Some(o) = self.st.objs.get(&rid) else {
+                    continue;
+                };
+                let (sync, fi) = (o.state_sync.clone(), o.force_integration.clone());
+                if sync.is_none() && fi.is_none() {
+                    continue;
+                }
+                let state = self.body_state(Rid::new(rid)).to_variant();
+                if let Some((cb, udata)) = fi {
+                    let mut args: Array<Variant> = Array::new();
+                    args.push(&state);
+                    if !udata.is_nil() {
+                        args.push(&udata);
+                    }
+                    calls.push((cb, args));
+                }
+                if let Some(cb) = sync {
+                    let mut args: Array<Variant> = Array::new();
+                    args.push(&state);
+                    calls.push((cb, args));
+                }
+            }
+            for (area, status, other, other_shape, area_shape) in area_events {
+                let Some(cb) = self.st.objs.get(&area).and_then(|a| a.monitor.clone()) else {
+                    continue;
+                };
+                let Some(o) = self.st.objs.get(&other) else {
+                    continue;
+                };
+                let mut args: Array<Variant> = Array::new();
+                args.push(&status.to_variant());
+                args.push(&Rid::new(other).to_variant());
+                args.push(&(o.instance_id as i64).to_variant());
+                args.push(&other_shape.to_variant());
+                args.push(&area_shape.to_variant());
+                calls.push((cb, args));
+            }
+        }
+        self.st.flushing = true;
+        {
+            let _guard = self.base_mut();
+            for (cb, args) in calls {
+                if cb.is_valid() {
+                    cb.callv(&args);
+                }
+            }
+        }
+        self.st.flushing = false;
+    }
 }
 
 #[godot_api]
 impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
     fn world_boundary_shape_create(&mut self) -> Rid {
-        unsupported("world_boundary_shape_create", "this method");
-        Rid::Invalid
+        self.st.shape_create(ShapeType::WORLD_BOUNDARY)
     }
 
     fn separation_ray_shape_create(&mut self) -> Rid {
-        unsupported("separation_ray_shape_create", "this method");
-        Rid::Invalid
+        self.st.shape_create(ShapeType::SEPARATION_RAY)
     }
 
     fn sphere_shape_create(&mut self) -> Rid {
-        unsupported("sphere_shape_create", "this method");
-        Rid::Invalid
+        self.st.shape_create(ShapeType::SPHERE)
     }
 
     fn box_shape_create(&mut self) -> Rid {
-        unsupported("box_shape_create", "this method");
-        Rid::Invalid
+        self.st.shape_create(ShapeType::BOX)
     }
 
     fn capsule_shape_create(&mut self) -> Rid {
-        unsupported("capsule_shape_create", "this method");
-        Rid::Invalid
+        self.st.shape_create(ShapeType::CAPSULE)
     }
 
     fn cylinder_shape_create(&mut self) -> Rid {
-        unsupported("cylinder_shape_create", "this method");
-        Rid::Invalid
+        self.st.shape_create(ShapeType::CYLINDER)
     }
 
     fn convex_polygon_shape_create(&mut self) -> Rid {
-        unsupported("convex_polygon_shape_create", "this method");
-        Rid::Invalid
+        self.st.shape_create(ShapeType::CONVEX_POLYGON)
     }
 
     fn concave_polygon_shape_create(&mut self) -> Rid {
-        unsupported("concave_polygon_shape_create", "this method");
-        Rid::Invalid
+        self.st.shape_create(ShapeType::CONCAVE_POLYGON)
     }
 
     fn heightmap_shape_create(&mut self) -> Rid {
-        unsupported("heightmap_shape_create", "this method");
-        Rid::Invalid
+        self.st.shape_create(ShapeType::HEIGHTMAP)
     }
 
     fn custom_shape_create(&mut self) -> Rid {
-        unsupported("custom_shape_create", "this method");
+        unsupported("custom_shape_create", "custom shapes");
         Rid::Invalid
     }
 
-    fn shape_set_data(&mut self, _shape: Rid, _data: Variant) {
-        unsupported("shape_set_data", "this method");
+    fn shape_set_data(&mut self, shape: Rid, data: Variant) {
+        self.st.shape_set_data(shape.to_u64(), data);
     }
 
-    fn shape_set_custom_solver_bias(&mut self, _shape: Rid, _bias: f32) {
-        unsupported("shape_set_custom_solver_bias", "this method");
+    fn shape_set_custom_solver_bias(&mut self, shape: Rid, bias: f32) {
+        if let Some(s) = self.st.shapes.get_mut(&shape.to_u64()) {
+            s.bias = bias;
+        }
     }
 
-    fn shape_set_margin(&mut self, _shape: Rid, _margin: f32) {
-        unsupported("shape_set_margin", "this method");
+    fn shape_set_margin(&mut self, shape: Rid, margin: f32) {
+        if let Some(s) = self.st.shapes.get_mut(&shape.to_u64()) {
+            s.margin = margin;
+        }
     }
 
-    fn shape_get_margin(&self, _shape: Rid) -> f32 {
-        unsupported("shape_get_margin", "this method");
-        0.0
+    fn shape_get_margin(&self, shape: Rid) -> f32 {
+        self.st
+            .shapes
+            .get(&shape.to_u64())
+            .map_or(0.0, |s| s.margin)
     }
 
-    fn shape_get_type(&self, _shape: Rid) -> ShapeType {
-        unsupported("shape_get_type", "this method");
-        ShapeType::CUSTOM
+    fn shape_get_type(&self, shape: Rid) -> ShapeType {
+        self.st
+            .shapes
+            .get(&shape.to_u64())
+            .map_or(ShapeType::CUSTOM, |s| s.ty)
     }
 
-    fn shape_get_data(&self, _shape: Rid) -> Variant {
-        unsupported("shape_get_data", "this method");
-        Variant::nil()
+    fn shape_get_data(&self, shape: Rid) -> Variant {
+        self.st
+            .shapes
+            .get(&shape.to_u64())
+            .map_or(Variant::nil(), |s| s.data.clone())
     }
 
-    fn shape_get_custom_solver_bias(&self, _shape: Rid) -> f32 {
-        unsupported("shape_get_custom_solver_bias", "this method");
-        0.0
+    fn shape_get_custom_solver_bias(&self, shape: Rid) -> f32 {
+        self.st.shapes.get(&shape.to_u64()).map_or(0.0, |s| s.bias)
     }
 
     fn space_create(&mut self) -> Rid {
-        match World::new(&WorldDef::default()) {
-            Ok(world) => {
-                let rid = self.st.new_rid();
-                self.st.spaces.insert(
-                    rid.to_u64(),
-                    Space {
-                        world,
-                        active: false,
-                    },
-                );
-                rid
-            }
-            Err(e) => {
-                godot_error!("Maul3D: space_create failed: {e}");
-                Rid::Invalid
-            }
-        }
+        self.st.space_create()
     }
 
     fn space_set_active(&mut self, space: Rid, active: bool) {
@@ -177,453 +393,543 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
             .is_some_and(|s| s.active)
     }
 
-    fn space_set_param(&mut self, _space: Rid, _param: SpaceParameter, _value: f32) {
-        unsupported("space_set_param", "this method");
+    fn space_set_param(&mut self, space: Rid, param: SpaceParameter, value: f32) {
+        self.st.space_set_param(space.to_u64(), param, value);
     }
 
-    fn space_get_param(&self, _space: Rid, _param: SpaceParameter) -> f32 {
-        unsupported("space_get_param", "this method");
-        0.0
+    fn space_get_param(&self, space: Rid, param: SpaceParameter) -> f32 {
+        let id = space.to_u64();
+        match self
+            .st
+            .spaces
+            .get(&id)
+            .and_then(|s| s.params.get(&param.ord()))
+        {
+            Some(v) => *v,
+            None => crate::state::default_space_param(param),
+        }
     }
 
-    fn space_get_direct_state(&mut self, _space: Rid) -> Option<Gd<PhysicsDirectSpaceState3D>> {
-        unsupported("space_get_direct_state", "this method");
-        None
+    fn space_get_direct_state(&mut self, space: Rid) -> Option<Gd<PhysicsDirectSpaceState3D>> {
+        if !self.st.spaces.contains_key(&space.to_u64()) {
+            return None;
+        }
+        Some(self.space_state(space).upcast())
     }
 
-    fn space_set_debug_contacts(&mut self, _space: Rid, _max_contacts: i32) {
-        unsupported("space_set_debug_contacts", "this method");
-    }
+    fn space_set_debug_contacts(&mut self, _space: Rid, _max_contacts: i32) {}
 
     fn space_get_contacts(&self, _space: Rid) -> PackedVector3Array {
-        unsupported("space_get_contacts", "this method");
         PackedVector3Array::new()
     }
 
     fn space_get_contact_count(&self, _space: Rid) -> i32 {
-        unsupported("space_get_contact_count", "this method");
         0
     }
 
     fn area_create(&mut self) -> Rid {
-        let rid = self.st.new_rid();
-        self.st.areas.insert(rid.to_u64(), None);
-        rid
+        self.st.obj_create(true)
     }
 
     fn area_set_space(&mut self, area: Rid, space: Rid) {
-        if let Some(a) = self.st.areas.get_mut(&area.to_u64()) {
-            *a = space.to_valid_u64();
-        }
+        self.st.obj_set_space(area.to_u64(), space.to_valid_u64());
     }
 
     fn area_get_space(&self, area: Rid) -> Rid {
+        self.obj_space(area)
+    }
+
+    fn area_add_shape(&mut self, area: Rid, shape: Rid, transform: Transform3D, disabled: bool) {
         self.st
-            .areas
+            .obj_add_shape(area.to_u64(), shape.to_u64(), transform, disabled);
+    }
+
+    fn area_set_shape(&mut self, area: Rid, shape_idx: i32, shape: Rid) {
+        self.set_shape(area, shape_idx, shape);
+    }
+
+    fn area_set_shape_transform(&mut self, area: Rid, shape_idx: i32, transform: Transform3D) {
+        self.set_shape_transform(area, shape_idx, transform);
+    }
+
+    fn area_set_shape_disabled(&mut self, area: Rid, shape_idx: i32, disabled: bool) {
+        self.set_shape_disabled(area, shape_idx, disabled);
+    }
+
+    fn area_get_shape_count(&self, area: Rid) -> i32 {
+        self.shape_count(area)
+    }
+
+    fn area_get_shape(&self, area: Rid, shape_idx: i32) -> Rid {
+        self.get_shape(area, shape_idx)
+    }
+
+    fn area_get_shape_transform(&self, area: Rid, shape_idx: i32) -> Transform3D {
+        self.get_shape_transform(area, shape_idx)
+    }
+
+    fn area_remove_shape(&mut self, area: Rid, shape_idx: i32) {
+        self.remove_shape(area, shape_idx);
+    }
+
+    fn area_clear_shapes(&mut self, area: Rid) {
+        self.st.obj_edit_shapes(area.to_u64(), |s| s.clear());
+    }
+
+    fn area_attach_object_instance_id(&mut self, area: Rid, id: u64) {
+        if let Some(o) = self.st.objs.get_mut(&area.to_u64()) {
+            o.instance_id = id;
+        }
+    }
+
+    fn area_get_object_instance_id(&self, area: Rid) -> u64 {
+        self.st
+            .objs
             .get(&area.to_u64())
-            .copied()
-            .flatten()
-            .map_or(Rid::Invalid, Rid::new)
+            .map_or(0, |o| o.instance_id)
     }
 
-    fn area_add_shape(
-        &mut self,
-        _area: Rid,
-        _shape: Rid,
-        _transform: Transform3D,
-        _disabled: bool,
-    ) {
-        unsupported("area_add_shape", "this method");
+    fn area_set_param(&mut self, area: Rid, param: AreaParameter, value: Variant) {
+        self.st.area_set_param(area.to_u64(), param, &value);
     }
 
-    fn area_set_shape(&mut self, _area: Rid, _shape_idx: i32, _shape: Rid) {
-        unsupported("area_set_shape", "this method");
+    fn area_set_transform(&mut self, area: Rid, transform: Transform3D) {
+        self.st
+            .body_set_state(area.to_u64(), BodyState::TRANSFORM, &transform.to_variant());
     }
 
-    fn area_set_shape_transform(&mut self, _area: Rid, _shape_idx: i32, _transform: Transform3D) {
-        unsupported("area_set_shape_transform", "this method");
+    fn area_get_param(&self, area: Rid, param: AreaParameter) -> Variant {
+        self.st.area_get_param(area.to_u64(), param)
     }
 
-    fn area_set_shape_disabled(&mut self, _area: Rid, _shape_idx: i32, _disabled: bool) {
-        unsupported("area_set_shape_disabled", "this method");
+    fn area_get_transform(&self, area: Rid) -> Transform3D {
+        self.st
+            .objs
+            .get(&area.to_u64())
+            .map_or(Transform3D::IDENTITY, |o| o.transform)
     }
 
-    fn area_get_shape_count(&self, _area: Rid) -> i32 {
-        unsupported("area_get_shape_count", "this method");
-        0
+    fn area_set_collision_layer(&mut self, area: Rid, layer: u32) {
+        self.set_layer(area, layer);
     }
 
-    fn area_get_shape(&self, _area: Rid, _shape_idx: i32) -> Rid {
-        unsupported("area_get_shape", "this method");
-        Rid::Invalid
+    fn area_get_collision_layer(&self, area: Rid) -> u32 {
+        self.st.objs.get(&area.to_u64()).map_or(0, |o| o.layer)
     }
 
-    fn area_get_shape_transform(&self, _area: Rid, _shape_idx: i32) -> Transform3D {
-        unsupported("area_get_shape_transform", "this method");
-        Transform3D::IDENTITY
+    fn area_set_collision_mask(&mut self, area: Rid, mask: u32) {
+        self.set_mask(area, mask);
     }
 
-    fn area_remove_shape(&mut self, _area: Rid, _shape_idx: i32) {
-        unsupported("area_remove_shape", "this method");
+    fn area_get_collision_mask(&self, area: Rid) -> u32 {
+        self.st.objs.get(&area.to_u64()).map_or(0, |o| o.mask)
     }
 
-    fn area_clear_shapes(&mut self, _area: Rid) {
-        unsupported("area_clear_shapes", "this method");
+    fn area_set_monitorable(&mut self, area: Rid, monitorable: bool) {
+        if let Some(o) = self.st.objs.get_mut(&area.to_u64()) {
+            o.monitorable = monitorable;
+        }
     }
 
-    fn area_attach_object_instance_id(&mut self, _area: Rid, _id: u64) {
-        unsupported("area_attach_object_instance_id", "this method");
+    fn area_set_ray_pickable(&mut self, area: Rid, enable: bool) {
+        if let Some(o) = self.st.objs.get_mut(&area.to_u64()) {
+            o.ray_pickable = enable;
+        }
     }
 
-    fn area_get_object_instance_id(&self, _area: Rid) -> u64 {
-        unsupported("area_get_object_instance_id", "this method");
-        0
+    fn area_set_monitor_callback(&mut self, area: Rid, callback: Callable) {
+        if let Some(o) = self.st.objs.get_mut(&area.to_u64()) {
+            o.monitor = callback.is_valid().then_some(callback);
+        }
     }
 
-    fn area_set_param(&mut self, _area: Rid, _param: AreaParameter, _value: Variant) {
-        unsupported("area_set_param", "this method");
-    }
-
-    fn area_set_transform(&mut self, _area: Rid, _transform: Transform3D) {
-        unsupported("area_set_transform", "this method");
-    }
-
-    fn area_get_param(&self, _area: Rid, _param: AreaParameter) -> Variant {
-        unsupported("area_get_param", "this method");
-        Variant::nil()
-    }
-
-    fn area_get_transform(&self, _area: Rid) -> Transform3D {
-        unsupported("area_get_transform", "this method");
-        Transform3D::IDENTITY
-    }
-
-    fn area_set_collision_layer(&mut self, _area: Rid, _layer: u32) {
-        unsupported("area_set_collision_layer", "this method");
-    }
-
-    fn area_get_collision_layer(&self, _area: Rid) -> u32 {
-        unsupported("area_get_collision_layer", "this method");
-        0
-    }
-
-    fn area_set_collision_mask(&mut self, _area: Rid, _mask: u32) {
-        unsupported("area_set_collision_mask", "this method");
-    }
-
-    fn area_get_collision_mask(&self, _area: Rid) -> u32 {
-        unsupported("area_get_collision_mask", "this method");
-        0
-    }
-
-    fn area_set_monitorable(&mut self, _area: Rid, _monitorable: bool) {
-        unsupported("area_set_monitorable", "this method");
-    }
-
-    fn area_set_ray_pickable(&mut self, _area: Rid, _enable: bool) {
-        unsupported("area_set_ray_pickable", "this method");
-    }
-
-    fn area_set_monitor_callback(&mut self, _area: Rid, _callback: Callable) {
-        unsupported("area_set_monitor_callback", "this method");
-    }
-
-    fn area_set_area_monitor_callback(&mut self, _area: Rid, _callback: Callable) {
-        unsupported("area_set_area_monitor_callback", "this method");
+    fn area_set_area_monitor_callback(&mut self, area: Rid, callback: Callable) {
+        if callback.is_valid() {
+            crate::state::warn_once(
+                "area monitor",
+                "areas do not detect other areas yet (core: sensor-sensor overlaps); area_entered/area_exited never fire",
+            );
+        }
+        if let Some(o) = self.st.objs.get_mut(&area.to_u64()) {
+            o.area_monitor = callback.is_valid().then_some(callback);
+        }
     }
 
     fn body_create(&mut self) -> Rid {
-        unsupported("body_create", "this method");
-        Rid::Invalid
+        self.st.obj_create(false)
     }
 
-    fn body_set_space(&mut self, _body: Rid, _space: Rid) {
-        unsupported("body_set_space", "this method");
+    fn body_set_space(&mut self, body: Rid, space: Rid) {
+        self.st.obj_set_space(body.to_u64(), space.to_valid_u64());
     }
 
-    fn body_get_space(&self, _body: Rid) -> Rid {
-        unsupported("body_get_space", "this method");
-        Rid::Invalid
+    fn body_get_space(&self, body: Rid) -> Rid {
+        self.obj_space(body)
     }
 
-    fn body_set_mode(&mut self, _body: Rid, _mode: BodyMode) {
-        unsupported("body_set_mode", "this method");
+    fn body_set_mode(&mut self, body: Rid, mode: BodyMode) {
+        self.st.body_set_mode(body.to_u64(), mode);
     }
 
-    fn body_get_mode(&self, _body: Rid) -> BodyMode {
-        unsupported("body_get_mode", "this method");
-        BodyMode::STATIC
+    fn body_get_mode(&self, body: Rid) -> BodyMode {
+        self.st
+            .objs
+            .get(&body.to_u64())
+            .map_or(BodyMode::STATIC, |o| o.mode)
     }
 
-    fn body_add_shape(
-        &mut self,
-        _body: Rid,
-        _shape: Rid,
-        _transform: Transform3D,
-        _disabled: bool,
-    ) {
-        unsupported("body_add_shape", "this method");
+    fn body_add_shape(&mut self, body: Rid, shape: Rid, transform: Transform3D, disabled: bool) {
+        self.st
+            .obj_add_shape(body.to_u64(), shape.to_u64(), transform, disabled);
     }
 
-    fn body_set_shape(&mut self, _body: Rid, _shape_idx: i32, _shape: Rid) {
-        unsupported("body_set_shape", "this method");
+    fn body_set_shape(&mut self, body: Rid, shape_idx: i32, shape: Rid) {
+        self.set_shape(body, shape_idx, shape);
     }
 
-    fn body_set_shape_transform(&mut self, _body: Rid, _shape_idx: i32, _transform: Transform3D) {
-        unsupported("body_set_shape_transform", "this method");
+    fn body_set_shape_transform(&mut self, body: Rid, shape_idx: i32, transform: Transform3D) {
+        self.set_shape_transform(body, shape_idx, transform);
     }
 
-    fn body_set_shape_disabled(&mut self, _body: Rid, _shape_idx: i32, _disabled: bool) {
-        unsupported("body_set_shape_disabled", "this method");
+    fn body_set_shape_disabled(&mut self, body: Rid, shape_idx: i32, disabled: bool) {
+        self.set_shape_disabled(body, shape_idx, disabled);
     }
 
-    fn body_get_shape_count(&self, _body: Rid) -> i32 {
-        unsupported("body_get_shape_count", "this method");
-        0
+    fn body_get_shape_count(&self, body: Rid) -> i32 {
+        self.shape_count(body)
     }
 
-    fn body_get_shape(&self, _body: Rid, _shape_idx: i32) -> Rid {
-        unsupported("body_get_shape", "this method");
-        Rid::Invalid
+    fn body_get_shape(&self, body: Rid, shape_idx: i32) -> Rid {
+        self.get_shape(body, shape_idx)
     }
 
-    fn body_get_shape_transform(&self, _body: Rid, _shape_idx: i32) -> Transform3D {
-        unsupported("body_get_shape_transform", "this method");
-        Transform3D::IDENTITY
+    fn body_get_shape_transform(&self, body: Rid, shape_idx: i32) -> Transform3D {
+        self.get_shape_transform(body, shape_idx)
     }
 
-    fn body_remove_shape(&mut self, _body: Rid, _shape_idx: i32) {
-        unsupported("body_remove_shape", "this method");
+    fn body_remove_shape(&mut self, body: Rid, shape_idx: i32) {
+        self.remove_shape(body, shape_idx);
     }
 
-    fn body_clear_shapes(&mut self, _body: Rid) {
-        unsupported("body_clear_shapes", "this method");
+    fn body_clear_shapes(&mut self, body: Rid) {
+        self.st.obj_edit_shapes(body.to_u64(), |s| s.clear());
     }
 
-    fn body_attach_object_instance_id(&mut self, _body: Rid, _id: u64) {
-        unsupported("body_attach_object_instance_id", "this method");
+    fn body_attach_object_instance_id(&mut self, body: Rid, id: u64) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.instance_id = id;
+        }
     }
 
-    fn body_get_object_instance_id(&self, _body: Rid) -> u64 {
-        unsupported("body_get_object_instance_id", "this method");
-        0
+    fn body_get_object_instance_id(&self, body: Rid) -> u64 {
+        self.st
+            .objs
+            .get(&body.to_u64())
+            .map_or(0, |o| o.instance_id)
     }
 
-    fn body_set_enable_continuous_collision_detection(&mut self, _body: Rid, _enable: bool) {
-        unsupported(
-            "body_set_enable_continuous_collision_detection",
-            "this method",
+    fn body_set_enable_continuous_collision_detection(&mut self, body: Rid, enable: bool) {
+        let rid = body.to_u64();
+        if let Some(o) = self.st.objs.get_mut(&rid) {
+            o.ccd = enable;
+        }
+        self.st.with_body(rid, |w, b| w.set_body_bullet(b, enable));
+    }
+
+    fn body_is_continuous_collision_detection_enabled(&self, body: Rid) -> bool {
+        self.st.objs.get(&body.to_u64()).is_some_and(|o| o.ccd)
+    }
+
+    fn body_set_collision_layer(&mut self, body: Rid, layer: u32) {
+        self.set_layer(body, layer);
+    }
+
+    fn body_get_collision_layer(&self, body: Rid) -> u32 {
+        self.st.objs.get(&body.to_u64()).map_or(0, |o| o.layer)
+    }
+
+    fn body_set_collision_mask(&mut self, body: Rid, mask: u32) {
+        self.set_mask(body, mask);
+    }
+
+    fn body_get_collision_mask(&self, body: Rid) -> u32 {
+        self.st.objs.get(&body.to_u64()).map_or(0, |o| o.mask)
+    }
+
+    fn body_set_collision_priority(&mut self, body: Rid, priority: f32) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.priority = priority;
+        }
+    }
+
+    fn body_get_collision_priority(&self, body: Rid) -> f32 {
+        self.st.objs.get(&body.to_u64()).map_or(1.0, |o| o.priority)
+    }
+
+    fn body_set_user_flags(&mut self, body: Rid, flags: u32) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.user_flags = flags;
+        }
+    }
+
+    fn body_get_user_flags(&self, body: Rid) -> u32 {
+        self.st.objs.get(&body.to_u64()).map_or(0, |o| o.user_flags)
+    }
+
+    fn body_set_param(&mut self, body: Rid, param: BodyParameter, value: Variant) {
+        self.st.body_set_param(body.to_u64(), param, &value);
+    }
+
+    fn body_get_param(&self, body: Rid, param: BodyParameter) -> Variant {
+        self.st.body_get_param(body.to_u64(), param)
+    }
+
+    fn body_reset_mass_properties(&mut self, body: Rid) {
+        let rid = body.to_u64();
+        if let Some(o) = self.st.objs.get_mut(&rid) {
+            o.inertia = Vector3::ZERO;
+            o.custom_center = None;
+        }
+        self.st.apply_mass(rid);
+    }
+
+    fn body_set_state(&mut self, body: Rid, state: BodyState, value: Variant) {
+        self.st.body_set_state(body.to_u64(), state, &value);
+    }
+
+    fn body_get_state(&self, body: Rid, state: BodyState) -> Variant {
+        self.st.body_get_state(body.to_u64(), state)
+    }
+
+    fn body_apply_central_impulse(&mut self, body: Rid, impulse: Vector3) {
+        self.st.with_body(body.to_u64(), |w, b| {
+            w.apply_linear_impulse_to_center(b, v3(impulse))
+        });
+    }
+
+    fn body_apply_impulse(&mut self, body: Rid, impulse: Vector3, position: Vector3) {
+        let origin = self.origin(body);
+        self.st.with_body(body.to_u64(), |w, b| {
+            w.apply_linear_impulse(b, v3(impulse), dv(origin + position))
+        });
+    }
+
+    fn body_apply_torque_impulse(&mut self, body: Rid, impulse: Vector3) {
+        self.st.with_body(body.to_u64(), |w, b| {
+            w.apply_angular_impulse(b, v3(impulse))
+        });
+    }
+
+    fn body_apply_central_force(&mut self, body: Rid, force: Vector3) {
+        self.st
+            .with_body(body.to_u64(), |w, b| w.apply_force_to_center(b, v3(force)));
+    }
+
+    fn body_apply_force(&mut self, body: Rid, force: Vector3, position: Vector3) {
+        let origin = self.origin(body);
+        self.st.with_body(body.to_u64(), |w, b| {
+            w.apply_force(b, v3(force), dv(origin + position))
+        });
+    }
+
+    fn body_apply_torque(&mut self, body: Rid, torque: Vector3) {
+        self.st
+            .with_body(body.to_u64(), |w, b| w.apply_torque(b, v3(torque)));
+    }
+
+    fn body_add_constant_central_force(&mut self, body: Rid, force: Vector3) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.constant_force += force;
+        }
+    }
+
+    fn body_add_constant_force(&mut self, body: Rid, force: Vector3, position: Vector3) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.constant_force += force;
+            o.constant_torque += position.cross(force);
+        }
+    }
+
+    fn body_add_constant_torque(&mut self, body: Rid, torque: Vector3) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.constant_torque += torque;
+        }
+    }
+
+    fn body_set_constant_force(&mut self, body: Rid, force: Vector3) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.constant_force = force;
+        }
+    }
+
+    fn body_get_constant_force(&self, body: Rid) -> Vector3 {
+        self.st
+            .objs
+            .get(&body.to_u64())
+            .map_or(Vector3::ZERO, |o| o.constant_force)
+    }
+
+    fn body_set_constant_torque(&mut self, body: Rid, torque: Vector3) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.constant_torque = torque;
+        }
+    }
+
+    fn body_get_constant_torque(&self, body: Rid) -> Vector3 {
+        self.st
+            .objs
+            .get(&body.to_u64())
+            .map_or(Vector3::ZERO, |o| o.constant_torque)
+    }
+
+    fn body_set_axis_velocity(&mut self, body: Rid, axis_velocity: Vector3) {
+        let rid = body.to_u64();
+        let Some(o) = self.st.objs.get(&rid) else {
+            return;
+        };
+        let axis = axis_velocity.try_normalized().unwrap_or(Vector3::ZERO);
+        let mut v = o.linear_velocity;
+        v -= axis * axis.dot(v);
+        v += axis_velocity;
+        self.st
+            .body_set_state(rid, BodyState::LINEAR_VELOCITY, &v.to_variant());
+    }
+
+    fn body_set_axis_lock(&mut self, body: Rid, axis: BodyAxis, lock: bool) {
+        let rid = body.to_u64();
+        if let Some(o) = self.st.objs.get_mut(&rid) {
+            let bit = axis.ord() as u32;
+            if lock {
+                o.locks |= bit;
+            } else {
+                o.locks &= !bit;
+            }
+        }
+        self.st.body_set_locks(rid);
+    }
+
+    fn body_is_axis_locked(&self, body: Rid, axis: BodyAxis) -> bool {
+        self.st
+            .objs
+            .get(&body.to_u64())
+            .is_some_and(|o| o.locks & axis.ord() as u32 != 0)
+    }
+
+    fn body_add_collision_exception(&mut self, body: Rid, excepted_body: Rid) {
+        crate::state::warn_once(
+            "collision exceptions",
+            "collision exceptions between bodies are not supported yet (core: per-pair filters); the bodies still collide",
         );
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.exceptions.insert(excepted_body.to_u64());
+        }
     }
 
-    fn body_is_continuous_collision_detection_enabled(&self, _body: Rid) -> bool {
-        unsupported(
-            "body_is_continuous_collision_detection_enabled",
-            "this method",
-        );
-        false
+    fn body_remove_collision_exception(&mut self, body: Rid, excepted_body: Rid) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.exceptions.remove(&excepted_body.to_u64());
+        }
     }
 
-    fn body_set_collision_layer(&mut self, _body: Rid, _layer: u32) {
-        unsupported("body_set_collision_layer", "this method");
+    fn body_get_collision_exceptions(&self, body: Rid) -> Array<Rid> {
+        let mut out = Array::new();
+        if let Some(o) = self.st.objs.get(&body.to_u64()) {
+            for e in &o.exceptions {
+                out.push(Rid::new(*e));
+            }
+        }
+        out
     }
 
-    fn body_get_collision_layer(&self, _body: Rid) -> u32 {
-        unsupported("body_get_collision_layer", "this method");
-        0
+    fn body_set_max_contacts_reported(&mut self, body: Rid, amount: i32) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.max_contacts = amount.max(0);
+            if amount <= 0 {
+                o.contacts.clear();
+            }
+        }
     }
 
-    fn body_set_collision_mask(&mut self, _body: Rid, _mask: u32) {
-        unsupported("body_set_collision_mask", "this method");
+    fn body_get_max_contacts_reported(&self, body: Rid) -> i32 {
+        self.st
+            .objs
+            .get(&body.to_u64())
+            .map_or(0, |o| o.max_contacts)
     }
 
-    fn body_get_collision_mask(&self, _body: Rid) -> u32 {
-        unsupported("body_get_collision_mask", "this method");
-        0
+    fn body_set_contacts_reported_depth_threshold(&mut self, body: Rid, threshold: f32) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.contacts_depth_threshold = threshold;
+        }
     }
 
-    fn body_set_collision_priority(&mut self, _body: Rid, _priority: f32) {
-        unsupported("body_set_collision_priority", "this method");
+    fn body_get_contacts_reported_depth_threshold(&self, body: Rid) -> f32 {
+        self.st
+            .objs
+            .get(&body.to_u64())
+            .map_or(0.0, |o| o.contacts_depth_threshold)
     }
 
-    fn body_get_collision_priority(&self, _body: Rid) -> f32 {
-        unsupported("body_get_collision_priority", "this method");
-        0.0
+    fn body_set_omit_force_integration(&mut self, body: Rid, enable: bool) {
+        let rid = body.to_u64();
+        if let Some(o) = self.st.objs.get_mut(&rid) {
+            o.omit_force_integration = enable;
+        }
+        self.st
+            .with_body(rid, |w, b| w.set_body_custom_integrator(b, enable));
     }
 
-    fn body_set_user_flags(&mut self, _body: Rid, _flags: u32) {
-        unsupported("body_set_user_flags", "this method");
+    fn body_is_omitting_force_integration(&self, body: Rid) -> bool {
+        self.st
+            .objs
+            .get(&body.to_u64())
+            .is_some_and(|o| o.omit_force_integration)
     }
 
-    fn body_get_user_flags(&self, _body: Rid) -> u32 {
-        unsupported("body_get_user_flags", "this method");
-        0
-    }
-
-    fn body_set_param(&mut self, _body: Rid, _param: BodyParameter, _value: Variant) {
-        unsupported("body_set_param", "this method");
-    }
-
-    fn body_get_param(&self, _body: Rid, _param: BodyParameter) -> Variant {
-        unsupported("body_get_param", "this method");
-        Variant::nil()
-    }
-
-    fn body_reset_mass_properties(&mut self, _body: Rid) {
-        unsupported("body_reset_mass_properties", "this method");
-    }
-
-    fn body_set_state(&mut self, _body: Rid, _state: BodyState, _value: Variant) {
-        unsupported("body_set_state", "this method");
-    }
-
-    fn body_get_state(&self, _body: Rid, _state: BodyState) -> Variant {
-        unsupported("body_get_state", "this method");
-        Variant::nil()
-    }
-
-    fn body_apply_central_impulse(&mut self, _body: Rid, _impulse: Vector3) {
-        unsupported("body_apply_central_impulse", "this method");
-    }
-
-    fn body_apply_impulse(&mut self, _body: Rid, _impulse: Vector3, _position: Vector3) {
-        unsupported("body_apply_impulse", "this method");
-    }
-
-    fn body_apply_torque_impulse(&mut self, _body: Rid, _impulse: Vector3) {
-        unsupported("body_apply_torque_impulse", "this method");
-    }
-
-    fn body_apply_central_force(&mut self, _body: Rid, _force: Vector3) {
-        unsupported("body_apply_central_force", "this method");
-    }
-
-    fn body_apply_force(&mut self, _body: Rid, _force: Vector3, _position: Vector3) {
-        unsupported("body_apply_force", "this method");
-    }
-
-    fn body_apply_torque(&mut self, _body: Rid, _torque: Vector3) {
-        unsupported("body_apply_torque", "this method");
-    }
-
-    fn body_add_constant_central_force(&mut self, _body: Rid, _force: Vector3) {
-        unsupported("body_add_constant_central_force", "this method");
-    }
-
-    fn body_add_constant_force(&mut self, _body: Rid, _force: Vector3, _position: Vector3) {
-        unsupported("body_add_constant_force", "this method");
-    }
-
-    fn body_add_constant_torque(&mut self, _body: Rid, _torque: Vector3) {
-        unsupported("body_add_constant_torque", "this method");
-    }
-
-    fn body_set_constant_force(&mut self, _body: Rid, _force: Vector3) {
-        unsupported("body_set_constant_force", "this method");
-    }
-
-    fn body_get_constant_force(&self, _body: Rid) -> Vector3 {
-        unsupported("body_get_constant_force", "this method");
-        Vector3::ZERO
-    }
-
-    fn body_set_constant_torque(&mut self, _body: Rid, _torque: Vector3) {
-        unsupported("body_set_constant_torque", "this method");
-    }
-
-    fn body_get_constant_torque(&self, _body: Rid) -> Vector3 {
-        unsupported("body_get_constant_torque", "this method");
-        Vector3::ZERO
-    }
-
-    fn body_set_axis_velocity(&mut self, _body: Rid, _axis_velocity: Vector3) {
-        unsupported("body_set_axis_velocity", "this method");
-    }
-
-    fn body_set_axis_lock(&mut self, _body: Rid, _axis: BodyAxis, _lock: bool) {
-        unsupported("body_set_axis_lock", "this method");
-    }
-
-    fn body_is_axis_locked(&self, _body: Rid, _axis: BodyAxis) -> bool {
-        unsupported("body_is_axis_locked", "this method");
-        false
-    }
-
-    fn body_add_collision_exception(&mut self, _body: Rid, _excepted_body: Rid) {
-        unsupported("body_add_collision_exception", "this method");
-    }
-
-    fn body_remove_collision_exception(&mut self, _body: Rid, _excepted_body: Rid) {
-        unsupported("body_remove_collision_exception", "this method");
-    }
-
-    fn body_get_collision_exceptions(&self, _body: Rid) -> Array<Rid> {
-        unsupported("body_get_collision_exceptions", "this method");
-        Array::new()
-    }
-
-    fn body_set_max_contacts_reported(&mut self, _body: Rid, _amount: i32) {
-        unsupported("body_set_max_contacts_reported", "this method");
-    }
-
-    fn body_get_max_contacts_reported(&self, _body: Rid) -> i32 {
-        unsupported("body_get_max_contacts_reported", "this method");
-        0
-    }
-
-    fn body_set_contacts_reported_depth_threshold(&mut self, _body: Rid, _threshold: f32) {
-        unsupported("body_set_contacts_reported_depth_threshold", "this method");
-    }
-
-    fn body_get_contacts_reported_depth_threshold(&self, _body: Rid) -> f32 {
-        unsupported("body_get_contacts_reported_depth_threshold", "this method");
-        0.0
-    }
-
-    fn body_set_omit_force_integration(&mut self, _body: Rid, _enable: bool) {
-        unsupported("body_set_omit_force_integration", "this method");
-    }
-
-    fn body_is_omitting_force_integration(&self, _body: Rid) -> bool {
-        unsupported("body_is_omitting_force_integration", "this method");
-        false
-    }
-
-    fn body_set_state_sync_callback(&mut self, _body: Rid, _callable: Callable) {
-        unsupported("body_set_state_sync_callback", "this method");
+    fn body_set_state_sync_callback(&mut self, body: Rid, callable: Callable) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.state_sync = callable.is_valid().then_some(callable);
+        }
     }
 
     fn body_set_force_integration_callback(
         &mut self,
-        _body: Rid,
-        _callable: Callable,
-        _userdata: Variant,
+        body: Rid,
+        callable: Callable,
+        userdata: Variant,
     ) {
-        unsupported("body_set_force_integration_callback", "this method");
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.force_integration = callable.is_valid().then_some((callable, userdata));
+        }
     }
 
-    fn body_set_ray_pickable(&mut self, _body: Rid, _enable: bool) {
-        unsupported("body_set_ray_pickable", "this method");
+    fn body_set_ray_pickable(&mut self, body: Rid, enable: bool) {
+        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+            o.ray_pickable = enable;
+        }
     }
 
     unsafe fn body_test_motion_rawptr(
         &self,
-        _body: Rid,
-        _from: Transform3D,
-        _motion: Vector3,
-        _margin: f32,
-        _max_collisions: i32,
+        body: Rid,
+        from: Transform3D,
+        motion: Vector3,
+        margin: f32,
+        max_collisions: i32,
         _collide_separation_ray: bool,
         _recovery_as_collision: bool,
-        _result: RawPtr<*mut PhysicsServer3DExtensionMotionResult>,
+        result: RawPtr<*mut PhysicsServer3DExtensionMotionResult>,
     ) -> bool {
-        unsupported("body_test_motion_rawptr", "this method");
-        false
+        // SAFETY: Godot passes a valid result struct (or null) for the call's duration.
+        let result = unsafe { result.ptr().as_mut() };
+        self.test_motion(body, from, motion, margin, max_collisions, result)
     }
 
-    fn body_get_direct_state(&mut self, _body: Rid) -> Option<Gd<PhysicsDirectBodyState3D>> {
-        unsupported("body_get_direct_state", "this method");
-        None
+    fn body_get_direct_state(&mut self, body: Rid) -> Option<Gd<PhysicsDirectBodyState3D>> {
+        if !self.st.objs.contains_key(&body.to_u64()) {
+            return None;
+        }
+        Some(self.body_state(body).upcast())
     }
 
     fn soft_body_create(&mut self) -> Rid {
@@ -1016,8 +1322,10 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
 
     fn free_rid(&mut self, rid: Rid) {
         let id = rid.to_u64();
-        self.st.spaces.remove(&id);
-        self.st.areas.remove(&id);
+        if let Some(d) = self.body_states.remove(&id) {
+            d.free();
+        }
+        self.st.free(id);
     }
 
     fn set_active(&mut self, active: bool) {
@@ -1032,29 +1340,49 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         if self.st.paused {
             return;
         }
-        for space in self.st.spaces.values_mut().filter(|s| s.active) {
-            if let Err(e) = space.world.step(step, 4) {
-                godot_error!("Maul3D: step failed: {e}");
-            }
-        }
+        self.st.step(step);
     }
 
     fn sync(&mut self) {}
 
-    fn flush_queries(&mut self) {}
+    fn flush_queries(&mut self) {
+        if self.st.paused {
+            return;
+        }
+        self.flush();
+    }
 
     fn end_sync(&mut self) {}
 
     fn finish(&mut self) {
         crate::singleton::set_server_active(false);
+        for (_, d) in std::mem::take(&mut self.body_states) {
+            d.free();
+        }
+        for s in self.st.spaces.values_mut() {
+            if let Some(d) = s.direct.take() {
+                d.free();
+            }
+        }
     }
 
     fn is_flushing_queries(&self) -> bool {
-        false
+        self.st.flushing
     }
 
-    fn get_process_info(&mut self, _process_info: ProcessInfo) -> i32 {
-        unsupported("get_process_info", "this method");
-        0
+    fn get_process_info(&mut self, process_info: ProcessInfo) -> i32 {
+        let spaces = self.st.spaces.values();
+        match process_info {
+            ProcessInfo::ACTIVE_OBJECTS => spaces
+                .map(|s| s.world.counters().awake_body_count as i32)
+                .sum(),
+            ProcessInfo::COLLISION_PAIRS => spaces
+                .map(|s| s.world.counters().touching_contact_count as i32)
+                .sum(),
+            ProcessInfo::ISLAND_COUNT => {
+                spaces.map(|s| s.world.counters().island_count as i32).sum()
+            }
+            _ => 0,
+        }
     }
 }

@@ -1,0 +1,91 @@
+extends "res://test_case.gd"
+
+
+func add_static_box(pos: Vector3, half: Vector3) -> StaticBody3D:
+	var body := StaticBody3D.new()
+	var shape := CollisionShape3D.new()
+	var box := BoxShape3D.new()
+	box.size = half * 2.0
+	shape.shape = box
+	body.add_child(shape)
+	body.position = pos
+	add_child(body)
+	return body
+
+
+func add_rigid_box(pos: Vector3, half: Vector3) -> RigidBody3D:
+	var body := RigidBody3D.new()
+	var shape := CollisionShape3D.new()
+	var box := BoxShape3D.new()
+	box.size = half * 2.0
+	shape.shape = box
+	body.add_child(shape)
+	body.position = pos
+	add_child(body)
+	return body
+
+
+func test_a_box_falls_and_rests_on_a_static_floor() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var box := add_rigid_box(Vector3(0, 3, 0), Vector3(0.5, 0.5, 0.5))
+	await ticks(20)
+	# Free fall from y = 3 for 20 ticks of 1/60 s under 9.8 m/s² (damping 0.1/s): below
+	# 3 - ½·9.8·(1/3)² ≈ 2.46 plus a little; still well above the floor.
+	check(box.position.y < 2.6 and box.position.y > 1.5,
+		"after 1/3 s the box has fallen about 0.5 m (y = %f)" % box.position.y)
+	await ticks(160)
+	check(absf(box.position.y - 0.5) < 0.05,
+		"the box rests on the floor top at y = 0.5 (y = %f)" % box.position.y)
+	check(box.linear_velocity.length() < 0.05,
+		"the resting box is still (|v| = %f)" % box.linear_velocity.length())
+	check(absf(box.position.x) < 0.01 and absf(box.position.z) < 0.01,
+		"it fell straight down (x = %f, z = %f)" % [box.position.x, box.position.z])
+
+
+func test_three_stacked_boxes_stand() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var boxes: Array[RigidBody3D] = []
+	for i in 3:
+		boxes.append(add_rigid_box(Vector3(0, 0.5 + i * 1.0, 0), Vector3(0.5, 0.5, 0.5)))
+	await ticks(180)
+	for i in 3:
+		var b := boxes[i]
+		check(absf(b.position.y - (0.5 + i)) < 0.05,
+			"box %d rests at y = %f (y = %f)" % [i, 0.5 + i, b.position.y])
+		check(Vector2(b.position.x, b.position.z).length() < 0.05,
+			"box %d did not slide (x = %f, z = %f)" % [i, b.position.x, b.position.z])
+
+
+func test_a_rigid_body_pyramid_stands() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(20, 0.5, 20))
+	var rows := 6
+	var boxes: Array[RigidBody3D] = []
+	var starts: Array[Vector3] = []
+	for row in rows:
+		for i in rows - row:
+			var pos := Vector3((i - (rows - row - 1) * 0.5) * 1.05, 0.5 + row * 1.0, 0)
+			boxes.append(add_rigid_box(pos, Vector3(0.5, 0.5, 0.5)))
+			starts.append(pos)
+	await ticks(300)
+	var worst := 0.0
+	for i in boxes.size():
+		worst = maxf(worst, boxes[i].position.distance_to(starts[i]))
+	check(worst < 0.1, "after 5 s no box of the 21-box pyramid moved 0.1 m (worst %f)" % worst)
+
+
+func test_ray_cast_3d_hits_the_floor_top() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var ray := RayCast3D.new()
+	ray.position = Vector3(1, 5, 2)
+	ray.target_position = Vector3(0, -10, 0)
+	add_child(ray)
+	await ticks(2)
+	ray.force_raycast_update()
+	check(ray.is_colliding(), "the ray hits the floor")
+	check(ray.get_collision_point().distance_to(Vector3(1, 0, 2)) < 0.001,
+		"at the floor top (1, 0, 2): %s" % ray.get_collision_point())
+	check(ray.get_collision_normal().distance_to(Vector3.UP) < 0.001,
+		"with normal up: %s" % ray.get_collision_normal())
+	var query := PhysicsRayQueryParameters3D.create(Vector3(5, 5, 5), Vector3(5, 1, 5))
+	var hit := get_world_3d().direct_space_state.intersect_ray(query)
+	check(hit.is_empty(), "a ray that stops above the floor hits nothing")
