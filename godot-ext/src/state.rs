@@ -878,6 +878,7 @@ impl State {
             }
             AreaParameter::ANGULAR_DAMP => a.angular_damp = f.unwrap_or(a.angular_damp),
             AreaParameter::PRIORITY => a.priority = f.unwrap_or(0.0) as i32,
+            _ if f.unwrap_or(0.0) == 0.0 => {}
             _ => warn_once(
                 "area wind",
                 "area wind parameters are not supported yet (core: wind forces)",
