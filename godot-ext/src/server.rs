@@ -21,7 +21,7 @@ use maul3d::math::max;
 
 use crate::conv::{dv, gdv, gv, quat, v3};
 use crate::direct::{Maul3DBodyState, Maul3DSpaceState};
-use crate::state::{ShapeSlot, State, warn_once};
+use crate::state::{GJointKind, ShapeSlot, State, warn_once};
 
 /// Warns once per method that the server does not support it yet.
 fn unsupported(method: &'static str, feature: &'static str) {
@@ -59,6 +59,34 @@ impl Maul3DPhysicsServer {
             .entry(body.to_u64())
             .or_insert_with(|| Maul3DBodyState::create(me, body))
             .clone()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn make_joint(
+        &mut self,
+        joint: Rid,
+        kind: GJointKind,
+        body_a: Rid,
+        frame_a: Transform3D,
+        body_b: Rid,
+        frame_b: Transform3D,
+    ) {
+        self.st.joint_set(joint.to_u64(), |j| {
+            j.kind = kind;
+            j.body_a = body_a.to_u64();
+            j.body_b = body_b.to_u64();
+            j.frame_a = frame_a;
+            j.frame_b = frame_b;
+            j.params.clear();
+            j.flags.clear();
+        });
+    }
+
+    fn joint_param(&self, joint: Rid, key: i32, default: f32) -> f32 {
+        self.st
+            .joints
+            .get(&joint.to_u64())
+            .map_or(default, |j| j.param(key, default))
     }
 
     fn obj_space(&self, rid: Rid) -> Rid {
@@ -1136,211 +1164,321 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
     }
 
     fn joint_create(&mut self) -> Rid {
-        unsupported("joint_create", "this method");
-        Rid::Invalid
+        self.st.joint_create()
     }
 
-    fn joint_clear(&mut self, _joint: Rid) {
-        unsupported("joint_clear", "this method");
+    fn joint_clear(&mut self, joint: Rid) {
+        self.st.joint_set(joint.to_u64(), |j| {
+            j.kind = GJointKind::None;
+            j.params.clear();
+            j.flags.clear();
+        });
     }
 
     fn joint_make_pin(
         &mut self,
-        _joint: Rid,
-        _body_a: Rid,
-        _local_a: Vector3,
-        _body_b: Rid,
-        _local_b: Vector3,
+        joint: Rid,
+        body_a: Rid,
+        local_a: Vector3,
+        body_b: Rid,
+        local_b: Vector3,
     ) {
-        unsupported("joint_make_pin", "this method");
+        self.make_joint(
+            joint,
+            GJointKind::Pin,
+            body_a,
+            Transform3D::new(Basis::IDENTITY, local_a),
+            body_b,
+            Transform3D::new(Basis::IDENTITY, local_b),
+        );
     }
 
-    fn pin_joint_set_param(&mut self, _joint: Rid, _param: PinJointParam, _value: f32) {
-        unsupported("pin_joint_set_param", "this method");
+    fn pin_joint_set_param(&mut self, joint: Rid, param: PinJointParam, value: f32) {
+        // Bias, damping and impulse clamp tune Godot's own solver; the core's soft
+        // constraint has its own stiffness. Stored for pin_joint_get_param.
+        self.st.joint_set(joint.to_u64(), |j| {
+            j.params.insert(param.ord(), value);
+        });
     }
 
-    fn pin_joint_get_param(&self, _joint: Rid, _param: PinJointParam) -> f32 {
-        unsupported("pin_joint_get_param", "this method");
-        0.0
+    fn pin_joint_get_param(&self, joint: Rid, param: PinJointParam) -> f32 {
+        self.joint_param(joint, param.ord(), 0.0)
     }
 
-    fn pin_joint_set_local_a(&mut self, _joint: Rid, _local_a: Vector3) {
-        unsupported("pin_joint_set_local_a", "this method");
+    fn pin_joint_set_local_a(&mut self, joint: Rid, local_a: Vector3) {
+        self.st
+            .joint_set(joint.to_u64(), |j| j.frame_a.origin = local_a);
     }
 
-    fn pin_joint_get_local_a(&self, _joint: Rid) -> Vector3 {
-        unsupported("pin_joint_get_local_a", "this method");
-        Vector3::ZERO
+    fn pin_joint_get_local_a(&self, joint: Rid) -> Vector3 {
+        self.st
+            .joints
+            .get(&joint.to_u64())
+            .map_or(Vector3::ZERO, |j| j.frame_a.origin)
     }
 
-    fn pin_joint_set_local_b(&mut self, _joint: Rid, _local_b: Vector3) {
-        unsupported("pin_joint_set_local_b", "this method");
+    fn pin_joint_set_local_b(&mut self, joint: Rid, local_b: Vector3) {
+        self.st
+            .joint_set(joint.to_u64(), |j| j.frame_b.origin = local_b);
     }
 
-    fn pin_joint_get_local_b(&self, _joint: Rid) -> Vector3 {
-        unsupported("pin_joint_get_local_b", "this method");
-        Vector3::ZERO
+    fn pin_joint_get_local_b(&self, joint: Rid) -> Vector3 {
+        self.st
+            .joints
+            .get(&joint.to_u64())
+            .map_or(Vector3::ZERO, |j| j.frame_b.origin)
     }
 
     fn joint_make_hinge(
         &mut self,
-        _joint: Rid,
-        _body_a: Rid,
-        _hinge_a: Transform3D,
-        _body_b: Rid,
-        _hinge_b: Transform3D,
+        joint: Rid,
+        body_a: Rid,
+        hinge_a: Transform3D,
+        body_b: Rid,
+        hinge_b: Transform3D,
     ) {
-        unsupported("joint_make_hinge", "this method");
+        self.make_joint(joint, GJointKind::Hinge, body_a, hinge_a, body_b, hinge_b);
     }
 
     fn joint_make_hinge_simple(
         &mut self,
-        _joint: Rid,
-        _body_a: Rid,
-        _pivot_a: Vector3,
-        _axis_a: Vector3,
-        _body_b: Rid,
-        _pivot_b: Vector3,
-        _axis_b: Vector3,
+        joint: Rid,
+        body_a: Rid,
+        pivot_a: Vector3,
+        axis_a: Vector3,
+        body_b: Rid,
+        pivot_b: Vector3,
+        axis_b: Vector3,
     ) {
-        unsupported("joint_make_hinge_simple", "this method");
+        let frame = |pivot: Vector3, axis: Vector3| {
+            let z = axis.try_normalized().unwrap_or(Vector3::BACK);
+            let helper = if z.x.abs() < 0.9 {
+                Vector3::RIGHT
+            } else {
+                Vector3::UP
+            };
+            let x = helper.cross(z).normalized();
+            let y = z.cross(x);
+            Transform3D::new(Basis::from_cols(x, y, z), pivot)
+        };
+        self.make_joint(
+            joint,
+            GJointKind::Hinge,
+            body_a,
+            frame(pivot_a, axis_a),
+            body_b,
+            frame(pivot_b, axis_b),
+        );
     }
 
-    fn hinge_joint_set_param(&mut self, _joint: Rid, _param: HingeJointParam, _value: f32) {
-        unsupported("hinge_joint_set_param", "this method");
+    fn hinge_joint_set_param(&mut self, joint: Rid, param: HingeJointParam, value: f32) {
+        self.st.joint_set(joint.to_u64(), |j| {
+            j.params.insert(param.ord(), value);
+        });
     }
 
-    fn hinge_joint_get_param(&self, _joint: Rid, _param: HingeJointParam) -> f32 {
-        unsupported("hinge_joint_get_param", "this method");
-        0.0
+    fn hinge_joint_get_param(&self, joint: Rid, param: HingeJointParam) -> f32 {
+        let default = match param.ord() {
+            1 => 90f32.to_radians(),
+            2 => -90f32.to_radians(),
+            7 => 1.0,
+            _ => 0.0,
+        };
+        self.joint_param(joint, param.ord(), default)
     }
 
-    fn hinge_joint_set_flag(&mut self, _joint: Rid, _flag: HingeJointFlag, _enabled: bool) {
-        unsupported("hinge_joint_set_flag", "this method");
+    fn hinge_joint_set_flag(&mut self, joint: Rid, flag: HingeJointFlag, enabled: bool) {
+        self.st.joint_set(joint.to_u64(), |j| {
+            j.flags.insert(flag.ord(), enabled);
+        });
     }
 
-    fn hinge_joint_get_flag(&self, _joint: Rid, _flag: HingeJointFlag) -> bool {
-        unsupported("hinge_joint_get_flag", "this method");
-        false
+    fn hinge_joint_get_flag(&self, joint: Rid, flag: HingeJointFlag) -> bool {
+        self.st
+            .joints
+            .get(&joint.to_u64())
+            .is_some_and(|j| j.flag(flag.ord(), false))
     }
 
     fn joint_make_slider(
         &mut self,
-        _joint: Rid,
-        _body_a: Rid,
-        _local_ref_a: Transform3D,
-        _body_b: Rid,
-        _local_ref_b: Transform3D,
+        joint: Rid,
+        body_a: Rid,
+        local_ref_a: Transform3D,
+        body_b: Rid,
+        local_ref_b: Transform3D,
     ) {
-        unsupported("joint_make_slider", "this method");
+        self.make_joint(
+            joint,
+            GJointKind::Slider,
+            body_a,
+            local_ref_a,
+            body_b,
+            local_ref_b,
+        );
     }
 
-    fn slider_joint_set_param(&mut self, _joint: Rid, _param: SliderJointParam, _value: f32) {
-        unsupported("slider_joint_set_param", "this method");
+    fn slider_joint_set_param(&mut self, joint: Rid, param: SliderJointParam, value: f32) {
+        if param.ord() > 1 {
+            warn_once(
+                "slider params",
+                "slider joint softness, restitution, damping and angular limits are not supported yet (core: prismatic joint tuning); only the linear limits apply",
+            );
+        }
+        self.st.joint_set(joint.to_u64(), |j| {
+            j.params.insert(param.ord(), value);
+        });
     }
 
-    fn slider_joint_get_param(&self, _joint: Rid, _param: SliderJointParam) -> f32 {
-        unsupported("slider_joint_get_param", "this method");
-        0.0
+    fn slider_joint_get_param(&self, joint: Rid, param: SliderJointParam) -> f32 {
+        let default = match param.ord() {
+            0 => 1.0,
+            1 => -1.0,
+            _ => 0.0,
+        };
+        self.joint_param(joint, param.ord(), default)
     }
 
     fn joint_make_cone_twist(
         &mut self,
-        _joint: Rid,
-        _body_a: Rid,
-        _local_ref_a: Transform3D,
-        _body_b: Rid,
-        _local_ref_b: Transform3D,
+        joint: Rid,
+        body_a: Rid,
+        local_ref_a: Transform3D,
+        body_b: Rid,
+        local_ref_b: Transform3D,
     ) {
-        unsupported("joint_make_cone_twist", "this method");
+        self.make_joint(
+            joint,
+            GJointKind::ConeTwist,
+            body_a,
+            local_ref_a,
+            body_b,
+            local_ref_b,
+        );
     }
 
-    fn cone_twist_joint_set_param(
-        &mut self,
-        _joint: Rid,
-        _param: ConeTwistJointParam,
-        _value: f32,
-    ) {
-        unsupported("cone_twist_joint_set_param", "this method");
+    fn cone_twist_joint_set_param(&mut self, joint: Rid, param: ConeTwistJointParam, value: f32) {
+        self.st.joint_set(joint.to_u64(), |j| {
+            j.params.insert(param.ord(), value);
+        });
     }
 
-    fn cone_twist_joint_get_param(&self, _joint: Rid, _param: ConeTwistJointParam) -> f32 {
-        unsupported("cone_twist_joint_get_param", "this method");
-        0.0
+    fn cone_twist_joint_get_param(&self, joint: Rid, param: ConeTwistJointParam) -> f32 {
+        let default = match param.ord() {
+            0 => 45f32.to_radians(),
+            1 => 180f32.to_radians(),
+            _ => 0.0,
+        };
+        self.joint_param(joint, param.ord(), default)
     }
 
     fn joint_make_generic_6dof(
         &mut self,
-        _joint: Rid,
-        _body_a: Rid,
-        _local_ref_a: Transform3D,
-        _body_b: Rid,
-        _local_ref_b: Transform3D,
+        joint: Rid,
+        body_a: Rid,
+        local_ref_a: Transform3D,
+        body_b: Rid,
+        local_ref_b: Transform3D,
     ) {
-        unsupported("joint_make_generic_6dof", "this method");
+        self.make_joint(
+            joint,
+            GJointKind::SixDof,
+            body_a,
+            local_ref_a,
+            body_b,
+            local_ref_b,
+        );
     }
 
     fn generic_6dof_joint_set_param(
         &mut self,
-        _joint: Rid,
-        _axis: Vector3Axis,
-        _param: G6dofJointAxisParam,
-        _value: f32,
+        joint: Rid,
+        axis: Vector3Axis,
+        param: G6dofJointAxisParam,
+        value: f32,
     ) {
-        unsupported("generic_6dof_joint_set_param", "this method");
+        let p = param.ord();
+        if !matches!(p, 0 | 1 | 10 | 11) {
+            warn_once(
+                "6dof params",
+                "6-DOF joint springs, motors and limit softness are not mapped yet (only the limits apply)",
+            );
+        }
+        let key = axis.ord() * 100 + p;
+        self.st.joint_set(joint.to_u64(), |j| {
+            j.params.insert(key, value);
+        });
     }
 
     fn generic_6dof_joint_get_param(
         &self,
-        _joint: Rid,
-        _axis: Vector3Axis,
-        _param: G6dofJointAxisParam,
+        joint: Rid,
+        axis: Vector3Axis,
+        param: G6dofJointAxisParam,
     ) -> f32 {
-        unsupported("generic_6dof_joint_get_param", "this method");
-        0.0
+        self.joint_param(joint, axis.ord() * 100 + param.ord(), 0.0)
     }
 
     fn generic_6dof_joint_set_flag(
         &mut self,
-        _joint: Rid,
-        _axis: Vector3Axis,
-        _flag: G6dofJointAxisFlag,
-        _enable: bool,
+        joint: Rid,
+        axis: Vector3Axis,
+        flag: G6dofJointAxisFlag,
+        enable: bool,
     ) {
-        unsupported("generic_6dof_joint_set_flag", "this method");
+        let key = axis.ord() * 100 + flag.ord();
+        self.st.joint_set(joint.to_u64(), |j| {
+            j.flags.insert(key, enable);
+        });
     }
 
     fn generic_6dof_joint_get_flag(
         &self,
-        _joint: Rid,
-        _axis: Vector3Axis,
-        _flag: G6dofJointAxisFlag,
+        joint: Rid,
+        axis: Vector3Axis,
+        flag: G6dofJointAxisFlag,
     ) -> bool {
-        unsupported("generic_6dof_joint_get_flag", "this method");
-        false
+        let key = axis.ord() * 100 + flag.ord();
+        self.st
+            .joints
+            .get(&joint.to_u64())
+            .is_some_and(|j| j.flag(key, flag.ord() <= 1))
     }
 
-    fn joint_get_type(&self, _joint: Rid) -> JointType {
-        unsupported("joint_get_type", "this method");
-        JointType::MAX
+    fn joint_get_type(&self, joint: Rid) -> JointType {
+        match self.st.joints.get(&joint.to_u64()).map(|j| j.kind) {
+            Some(GJointKind::Pin) => JointType::PIN,
+            Some(GJointKind::Hinge) => JointType::HINGE,
+            Some(GJointKind::Slider) => JointType::SLIDER,
+            Some(GJointKind::ConeTwist) => JointType::CONE_TWIST,
+            Some(GJointKind::SixDof) => JointType::TYPE_6DOF,
+            _ => JointType::MAX,
+        }
     }
 
-    fn joint_set_solver_priority(&mut self, _joint: Rid, _priority: i32) {
-        unsupported("joint_set_solver_priority", "this method");
+    fn joint_set_solver_priority(&mut self, joint: Rid, priority: i32) {
+        if let Some(j) = self.st.joints.get_mut(&joint.to_u64()) {
+            j.priority = priority;
+        }
     }
 
-    fn joint_get_solver_priority(&self, _joint: Rid) -> i32 {
-        unsupported("joint_get_solver_priority", "this method");
-        0
+    fn joint_get_solver_priority(&self, joint: Rid) -> i32 {
+        self.st
+            .joints
+            .get(&joint.to_u64())
+            .map_or(1, |j| j.priority)
     }
 
-    fn joint_disable_collisions_between_bodies(&mut self, _joint: Rid, _disable: bool) {
-        unsupported("joint_disable_collisions_between_bodies", "this method");
+    fn joint_disable_collisions_between_bodies(&mut self, joint: Rid, disable: bool) {
+        self.st
+            .joint_set(joint.to_u64(), |j| j.disable_collisions = disable);
     }
 
-    fn joint_is_disabled_collisions_between_bodies(&self, _joint: Rid) -> bool {
-        unsupported("joint_is_disabled_collisions_between_bodies", "this method");
-        false
+    fn joint_is_disabled_collisions_between_bodies(&self, joint: Rid) -> bool {
+        self.st
+            .joints
+            .get(&joint.to_u64())
+            .is_some_and(|j| j.disable_collisions)
     }
 
     fn free_rid(&mut self, rid: Rid) {
