@@ -18,6 +18,7 @@ mod direct;
 mod server;
 mod singleton;
 mod state;
+mod tasks;
 
 pub use server::Maul3DPhysicsServer;
 pub use singleton::Maul3D;

@@ -284,7 +284,7 @@ impl Maul3DPhysicsServer {
     /// moved in the last step (in the world's event order), then the areas' monitor
     /// callbacks. The server's borrow is released while they run, since they call back
     /// into the server.
-    fn flush(&mut self) {
+    pub(crate) fn flush(&mut self) {
         let mut calls: Vec<(Callable, Array<Variant>)> = Vec::new();
         let spaces: Vec<u64> = self.st.spaces.keys().copied().collect();
         for space in spaces {
@@ -315,7 +315,16 @@ impl Maul3DPhysicsServer {
                 }
             }
             for (area, status, other, other_shape, area_shape) in area_events {
-                let Some(cb) = self.st.objs.get(&area).and_then(|a| a.monitor.clone()) else {
+                let Some(a) = self.st.objs.get_mut(&area) else {
+                    continue;
+                };
+                let key = (other, other_shape, area_shape);
+                if status == 0 {
+                    a.reported.insert(key);
+                } else {
+                    a.reported.remove(&key);
+                }
+                let Some(cb) = a.monitor.clone() else {
                     continue;
                 };
                 let Some(o) = self.st.objs.get(&other) else {

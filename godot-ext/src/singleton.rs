@@ -2,10 +2,12 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use godot::classes::PhysicsServer3D;
+use godot::classes::file_access::ModeFlags;
+use godot::classes::{FileAccess, PhysicsServer3D};
 use godot::prelude::*;
 
 use crate::Maul3DPhysicsServer;
+use crate::state::State;
 
 static SERVER_ACTIVE: AtomicBool = AtomicBool::new(false);
 
@@ -60,14 +62,118 @@ impl Maul3D {
     /// The number of steps a space's world has taken (0 for an unknown RID).
     #[func]
     pub fn space_step_count(&self, space: Rid) -> i64 {
-        server()
-            .and_then(|s| {
-                s.bind()
-                    .st
-                    .spaces
-                    .get(&space.to_u64())
-                    .map(|sp| sp.world.step_count() as i64)
-            })
-            .unwrap_or(0)
+        with_state(|st| {
+            st.space(space.to_u64())
+                .map(|s| s.world.step_count() as i64)
+        })
+        .unwrap_or(0)
+    }
+
+    /// How many stages Maul3D has handed to Godot's WorkerThreadPool as group tasks
+    /// (spaces created with `physics/maul3d/use_worker_thread_pool`, the default).
+    #[func]
+    pub fn worker_pool_group_count(&self) -> i64 {
+        crate::tasks::group_count() as i64
+    }
+
+    /// A snapshot of a space's world (its whole simulation state); empty on error.
+    #[func]
+    pub fn snapshot(&self, space: Rid) -> PackedByteArray {
+        with_state(|st| st.snapshot(space.to_u64()))
+            .map(|v| PackedByteArray::from(v.as_slice()))
+            .unwrap_or_default()
+    }
+
+    /// Restores a space's world from `snapshot` (of the same space, or one with the same
+    /// capacities). Then every body's state-sync callback runs (rigid bodies' nodes move
+    /// to the restored state), areas report exits and entries against what they last
+    /// reported, objects created after the snapshot are inert (one warning) and bodies
+    /// freed since are removed. False (with an error) when the snapshot is refused;
+    /// nothing changes then.
+    #[func]
+    pub fn restore(&self, space: Rid, snapshot: PackedByteArray) -> bool {
+        let Some(mut server) = server_or_error("restore") else {
+            return false;
+        };
+        let mut s = server.bind_mut();
+        match s.st.restore(space.to_u64(), snapshot.as_slice()) {
+            Ok(()) => {
+                s.flush();
+                true
+            }
+            Err(e) => {
+                godot_error!("Maul3D.restore: {e}");
+                false
+            }
+        }
+    }
+
+    /// Starts recording every call that changes a space's world into a journal of at most
+    /// `capacity` bytes (with a snapshot of the world now, the replay's start).
+    #[func]
+    pub fn start_journal(&self, space: Rid, capacity: i64) -> bool {
+        let r = with_state_mut(|st| st.start_journal(space.to_u64(), capacity.max(0) as usize));
+        report("start_journal", r).is_some()
+    }
+
+    /// Stops the journal; its length in bytes, or -1 (with an error) if it overflowed.
+    #[func]
+    pub fn stop_journal(&self, space: Rid) -> i64 {
+        let r = with_state_mut(|st| st.stop_journal(space.to_u64()));
+        report("stop_journal", r).map_or(-1, |n| n as i64)
+    }
+
+    /// Saves the last journal as a replay file (starting snapshot, tape, final hash) that
+    /// `m3replay verify` replays; `path` may be `user://...`.
+    #[func]
+    pub fn save_replay(&self, space: Rid, path: GString) -> bool {
+        let Some(bytes) = report("save_replay", with_state(|st| st.replay(space.to_u64()))) else {
+            return false;
+        };
+        let Some(mut f) = FileAccess::open(&path, ModeFlags::WRITE) else {
+            godot_error!("Maul3D.save_replay: cannot write {path}");
+            return false;
+        };
+        f.store_buffer(&PackedByteArray::from(bytes.as_slice()));
+        f.close();
+        true
+    }
+
+    /// The number of body slots whose state differs between two spaces' worlds (0: the
+    /// same); -1 (with an error) for an unknown space.
+    #[func]
+    pub fn compare_spaces(&self, a: Rid, b: Rid) -> i64 {
+        let r = with_state(|st| st.compare(a.to_u64(), b.to_u64()));
+        report("compare_spaces", r).map_or(-1, |n| n as i64)
+    }
+}
+
+fn server_or_error(what: &str) -> Option<Gd<Maul3DPhysicsServer>> {
+    let s = server();
+    if s.is_none() {
+        godot_error!("Maul3D.{what}: Maul3D is not the running physics server");
+    }
+    s
+}
+
+fn with_state<R>(f: impl FnOnce(&State) -> Result<R, String>) -> Result<R, String> {
+    let server = server().ok_or("Maul3D is not the running physics server")?;
+    let s = server.bind();
+    f(&s.st)
+}
+
+fn with_state_mut<R>(f: impl FnOnce(&mut State) -> Result<R, String>) -> Result<R, String> {
+    let mut server = server().ok_or("Maul3D is not the running physics server")?;
+    let mut s = server.bind_mut();
+    f(&mut s.st)
+}
+
+fn report<R>(what: &str, r: Result<R, String>) -> Option<R> {
+    match r {
+        Ok(v) => Some(v),
+        Err(e) => {
+            godot_error!("Maul3D.{what}: {e}");
+            None
+        }
     }
 }

@@ -73,6 +73,25 @@ fn setting_i64(name: &str, default: i64) -> i64 {
     }
 }
 
+/// `physics/maul3d/<name>` as a bool.
+pub(crate) fn setting_bool(name: &str, default: bool) -> bool {
+    global_bool_or(&format!("physics/maul3d/{name}"), default)
+}
+
+/// A project setting as a bool (false when absent).
+pub(crate) fn global_bool(path: &str) -> bool {
+    global_bool_or(path, false)
+}
+
+fn global_bool_or(path: &str, default: bool) -> bool {
+    let ps = ProjectSettings::singleton();
+    if ps.has_setting(path) {
+        ps.get_setting(path).try_to::<bool>().unwrap_or(default)
+    } else {
+        default
+    }
+}
+
 /// The world description of a new space, capacities from project settings.
 pub(crate) fn space_world_def() -> WorldDef {
     let cap = |name: &str, default: i64| setting_i64(name, default).clamp(1, 1 << 24) as u32;
@@ -87,6 +106,7 @@ pub(crate) fn space_world_def() -> WorldDef {
         joint_capacity: cap(c[5].0, c[5].1),
         event_capacity: cap(c[6].0, c[6].1),
         sensor_capacity: cap(c[7].0, c[7].1),
+        task_hooks: crate::tasks::hooks(),
         ..WorldDef::default()
     }
 }
@@ -271,6 +291,8 @@ pub(crate) struct Obj {
     pub monitorable: bool,
     pub monitor: Option<Callable>,
     pub area_monitor: Option<Callable>,
+    /// What an area last reported inside it: (object, its shape, area shape).
+    pub reported: BTreeSet<(u64, i32, i32)>,
     pub core: Option<CoreObj>,
 }
 
@@ -321,6 +343,7 @@ impl Obj {
             monitorable: false,
             monitor: None,
             area_monitor: None,
+            reported: BTreeSet::new(),
             core: None,
         }
     }
@@ -377,6 +400,8 @@ pub(crate) struct Space {
     pub last_step: f32,
     /// The static body that joints pinned to the world attach to (made on first use).
     pub anchor: Option<BodyId>,
+    /// The snapshot taken when the journal started (the replay's starting point).
+    pub journal_start: Option<Vec<u8>>,
 }
 
 #[derive(Default)]
@@ -434,6 +459,7 @@ impl State {
                         area_events: Vec::new(),
                         last_step: 1.0 / 60.0,
                         anchor: None,
+                        journal_start: None,
                     },
                 );
                 rid
@@ -1577,8 +1603,10 @@ impl GJoint {
             }
             GJointKind::ConeTwist => {
                 // ConeTwistJointParam: SWING_SPAN 0, TWIST_SPAN 1.
-                let swing = maul3d::math::clamp(self.param(0, deg(45.0)), 0.0, core::f32::consts::PI);
-                let twist = maul3d::math::clamp(self.param(1, deg(180.0)), 0.0, core::f32::consts::PI);
+                let swing =
+                    maul3d::math::clamp(self.param(0, deg(45.0)), 0.0, core::f32::consts::PI);
+                let twist =
+                    maul3d::math::clamp(self.param(1, deg(180.0)), 0.0, core::f32::consts::PI);
                 JointKind::ConeTwist(ConeTwistJoint {
                     swing_limit: swing,
                     twist_lower: -twist,
@@ -1729,5 +1757,171 @@ impl State {
             f(j);
             self.joint_make(rid);
         }
+    }
+}
+
+/// Determinism: snapshots, restore, journal, replays, comparison.
+impl State {
+    pub fn space(&self, space: u64) -> Result<&Space, String> {
+        self.spaces
+            .get(&space)
+            .ok_or_else(|| format!("RID({space}) is not a Maul3D space"))
+    }
+
+    pub fn snapshot(&self, space: u64) -> Result<Vec<u8>, String> {
+        let w = &self.space(space)?.world;
+        let mut buf = vec![0u8; w.snapshot_size()];
+        let n = w.snapshot(&mut buf).map_err(|e| e.to_string())?;
+        buf.truncate(n);
+        Ok(buf)
+    }
+
+    /// Restores a space's world from a snapshot, then brings the records in line: an
+    /// object whose `maul3d` body is not in the snapshot (created after it) becomes
+    /// inert with one warning; a body in the snapshot whose Godot object was freed since
+    /// is removed (it has no node to show it); every object's state is read back and
+    /// queued for its state-sync callback; areas queue exits and entries for what they
+    /// overlap now against what they last reported.
+    pub fn restore(&mut self, space: u64, buf: &[u8]) -> Result<(), String> {
+        let s = self
+            .spaces
+            .get_mut(&space)
+            .ok_or_else(|| format!("RID({space}) is not a Maul3D space"))?;
+        s.world.restore(buf).map_err(|e| e.to_string())?;
+        let mut inert = 0;
+        let mut live = BTreeSet::new();
+        for (rid, o) in self.objs.iter_mut().filter(|(_, o)| o.space == Some(space)) {
+            let Some(core) = &o.core else { continue };
+            let ok = s.world.body_is_valid(core.body)
+                && s.world.body_user_data(core.body).ok() == Some(*rid);
+            if ok {
+                live.insert(core.body);
+            } else {
+                o.core = None;
+                inert += 1;
+            }
+        }
+        if inert > 0 {
+            warn_once(
+                "restore inert",
+                &format!(
+                    "after a restore, {inert} object(s) created after the snapshot are inert (no body in the restored world)"
+                ),
+            );
+        }
+        let anchor = s.anchor.filter(|a| s.world.body_is_valid(*a));
+        s.anchor = anchor;
+        let ghosts: Vec<BodyId> = s
+            .world
+            .body_ids()
+            .filter(|b| !live.contains(b) && Some(*b) != anchor)
+            .collect();
+        if !ghosts.is_empty() {
+            warn_once(
+                "restore ghosts",
+                "after a restore, bodies whose Godot objects were freed since the snapshot are removed",
+            );
+        }
+        for g in ghosts {
+            let _ = s.world.destroy_body(g);
+        }
+        for (_, j) in self.joints.iter_mut() {
+            if let Some((sp, id)) = j.core
+                && sp == space
+                && !s.world.joint_is_valid(id)
+            {
+                j.core = None;
+            }
+        }
+        let rids: Vec<u64> = self
+            .objs
+            .iter()
+            .filter(|(_, o)| o.space == Some(space) && o.core.is_some())
+            .map(|(r, _)| *r)
+            .collect();
+        for rid in &rids {
+            self.pull(*rid);
+        }
+        let mut events = Vec::new();
+        for rid in &rids {
+            let o = &self.objs[rid];
+            if !o.is_area {
+                continue;
+            }
+            let now = self.area_overlaps(*rid);
+            for gone in o.reported.difference(&now) {
+                events.push((*rid, 1, gone.0, gone.1, gone.2));
+            }
+            for new in now.difference(&o.reported) {
+                events.push((*rid, 0, new.0, new.1, new.2));
+            }
+        }
+        let s = self.spaces.get_mut(&space).expect("space exists");
+        s.moved = rids.into_iter().filter(|r| !self.objs[r].is_area).collect();
+        s.area_events = events;
+        Ok(())
+    }
+
+    /// What an area's sensor shapes overlap now: (object, its shape, area shape).
+    fn area_overlaps(&self, area: u64) -> BTreeSet<(u64, i32, i32)> {
+        let mut out = BTreeSet::new();
+        let Some(o) = self.objs.get(&area) else {
+            return out;
+        };
+        let (Some(core), Some(s)) = (&o.core, o.space.and_then(|s| self.spaces.get(&s))) else {
+            return out;
+        };
+        let mut ids = [ShapeId::NULL; 256];
+        for (i, (shape, _)) in core.shapes.iter().enumerate() {
+            let Some(shape) = shape else { continue };
+            let n = s.world.sensor_overlaps(*shape, &mut ids).unwrap_or(0);
+            for id in &ids[..n.min(ids.len())] {
+                let data = s.world.shape_user_data(*id).unwrap_or(0);
+                out.insert((data >> 8, (data & 0xff) as i32, i as i32));
+            }
+        }
+        out
+    }
+
+    pub fn start_journal(&mut self, space: u64, capacity: usize) -> Result<(), String> {
+        let start = self.snapshot(space)?;
+        let s = self.spaces.get_mut(&space).expect("space exists");
+        s.world.start_journal(capacity).map_err(|e| e.to_string())?;
+        s.journal_start = Some(start);
+        Ok(())
+    }
+
+    pub fn stop_journal(&mut self, space: u64) -> Result<usize, String> {
+        let s = self
+            .spaces
+            .get_mut(&space)
+            .ok_or_else(|| format!("RID({space}) is not a Maul3D space"))?;
+        s.world.stop_journal().map_err(|e| e.to_string())
+    }
+
+    /// The replay container of the last journal: its starting snapshot, the tape and the
+    /// world's hash now.
+    pub fn replay(&self, space: u64) -> Result<Vec<u8>, String> {
+        let s = self.space(space)?;
+        if s.world.journal_running() {
+            return Err("stop the journal before saving its replay".into());
+        }
+        let start = s
+            .journal_start
+            .as_ref()
+            .ok_or("no journal was recorded in this space")?;
+        let tape = s.world.journal_tape();
+        let mut out = vec![0u8; maul3d::encoded_replay_size(start.len(), tape.len())];
+        let n = maul3d::encode_replay(start, tape, s.world.hash(), &mut out)
+            .map_err(|e| e.to_string())?;
+        out.truncate(n);
+        Ok(out)
+    }
+
+    /// Body slots whose state differs between two spaces' worlds.
+    pub fn compare(&self, a: u64, b: u64) -> Result<usize, String> {
+        let (wa, wb) = (&self.space(a)?.world, &self.space(b)?.world);
+        let mut rows = [maul3d::BodyDiff::default(); 1];
+        Ok(World::compare(wa, wb, &mut rows))
     }
 }
