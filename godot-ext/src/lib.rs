@@ -36,6 +36,7 @@ unsafe impl ExtensionLibrary for Maul3DExtension {
 
     fn on_stage_init(stage: InitStage) {
         if stage == InitStage::Servers {
+            state::register_settings();
             let create = Callable::from_fn("create_maul3d_server", |_args: &[&Variant]| {
                 Maul3DPhysicsServer::new_alloc().to_variant()
             });

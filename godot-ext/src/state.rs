@@ -73,6 +73,24 @@ fn setting_i64(name: &str, default: i64) -> i64 {
     }
 }
 
+/// Declares the `physics/maul3d/*` project settings with their defaults (so the editor
+/// lists them); a project's own values are kept.
+pub(crate) fn register_settings() {
+    let mut ps = ProjectSettings::singleton();
+    let mut declare = |name: &str, default: Variant| {
+        let path = format!("physics/maul3d/{name}");
+        if !ps.has_setting(&path) {
+            ps.set_setting(&path, &default);
+        }
+        ps.set_initial_value(&path, &default);
+    };
+    for (name, default) in CAPACITY_SETTINGS {
+        declare(name, default.to_variant());
+    }
+    declare("substeps", 4.to_variant());
+    declare("use_worker_thread_pool", true.to_variant());
+}
+
 /// `physics/maul3d/<name>` as a bool.
 pub(crate) fn setting_bool(name: &str, default: bool) -> bool {
     global_bool_or(&format!("physics/maul3d/{name}"), default)

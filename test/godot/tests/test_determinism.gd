@@ -3,10 +3,12 @@ extends "res://test_case.gd"
 # the WorkerThreadPool task hooks, journals and replays.
 
 
-## A world of its own (its own Maul3D space), under a SubViewport.
+## A world of its own (its own Maul3D space, created now: World3D makes its space on
+## first use, and the space reads the physics/maul3d/* settings when it is created).
 func new_world() -> SubViewport:
 	var vp := SubViewport.new()
 	vp.world_3d = World3D.new()
+	var _space := vp.world_3d.space
 	add_child(vp)
 	return vp
 
