@@ -63,7 +63,7 @@ pub(crate) const CAPACITY_SETTINGS: [(&str, i64); 8] = [
     ("sensor_capacity", 1024),
 ];
 
-fn setting_i64(name: &str, default: i64) -> i64 {
+pub(crate) fn setting_i64(name: &str, default: i64) -> i64 {
     let path = format!("physics/maul3d/{name}");
     let ps = ProjectSettings::singleton();
     if ps.has_setting(&path) {
@@ -89,6 +89,7 @@ pub(crate) fn register_settings() {
     }
     declare("substeps", 4.to_variant());
     declare("use_worker_thread_pool", true.to_variant());
+    declare("worker_pool_min_items", 256.to_variant());
 }
 
 /// `physics/maul3d/<name>` as a bool.

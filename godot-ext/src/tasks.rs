@@ -2,7 +2,10 @@
 //!
 //! `enqueue_task` splits a stage's items into at most `worker_count` pieces of at least
 //! `min_range` items and hands them to the pool as one group task (one element per
-//! piece); `finish_task` waits for the group. Each piece claims a worker index from one
+//! piece); `finish_task` waits for the group. Stages of fewer than
+//! `physics/maul3d/worker_pool_min_items` items (default 256) run inline: a group task
+//! costs more than a small stage (measured: a 210-box pyramid took 4.2 ms per tick with
+//! every stage pooled on 2 cores, 1.1 ms on one thread). Each piece claims a worker index from one
 //! atomic bitmask (lowest free bit, compare-and-swap) for the time it runs and releases it
 //! after, so no index is used by two pieces at once; the core's parallel-for writes item
 //! *i* only to slot *i* and claims items atomically, so results equal one thread's
@@ -61,6 +64,17 @@ fn release(index: u32) {
     CLAIMED.fetch_and(!(1u64 << index), Ordering::AcqRel);
 }
 
+/// The hooks' user context: worker count in the low 8 bits, the smallest stage handed to
+/// the pool above them.
+fn pack(worker_count: u32, min_items: u32) -> *mut c_void {
+    ((min_items as usize) << 8 | worker_count as usize) as *mut c_void
+}
+
+fn unpack(user_context: *mut c_void) -> (u32, u32) {
+    let v = user_context as usize;
+    ((v & 0xff) as u32, (v >> 8) as u32)
+}
+
 fn mask(worker_count: u32) -> u64 {
     if worker_count >= 64 {
         u64::MAX
@@ -93,9 +107,9 @@ unsafe extern "C" fn enqueue_task(
     task_context: *mut c_void,
     user_context: *mut c_void,
 ) -> *mut c_void {
-    let worker_count = user_context as usize as u32;
+    let (worker_count, min_items) = unpack(user_context);
     let pieces = (item_count / min_range.max(1)).clamp(1, worker_count);
-    if pieces <= 1 {
+    if pieces <= 1 || item_count < min_items {
         // SAFETY: the core's task over the whole range, on this thread, as worker 0
         // (claimed like any other piece).
         let worker = claim(worker_count);
@@ -148,13 +162,15 @@ pub(crate) fn hooks() -> Option<TaskHooks> {
         return None;
     }
     let workers = Os::singleton().get_processor_count().clamp(1, 64) as u32;
+    let min_items =
+        crate::state::setting_i64("worker_pool_min_items", 256).clamp(1, 1 << 20) as u32;
     if workers <= 1 {
         return None;
     }
     Some(TaskHooks {
         enqueue_task,
         finish_task,
-        user_context: workers as usize as *mut c_void,
+        user_context: pack(workers, min_items),
         worker_count: workers,
     })
 }

@@ -22,8 +22,11 @@ restore_debug() {
 trap restore_debug EXIT
 ln -sf "$target/release/libmaul3d_godot.so" "$addon/bin/libmaul3d_godot.so"
 echo "Godot $("${GODOT[@]}" --headless --version 2>/dev/null), $(nproc) cores; 600 ticks at 1/60 s"
-for engine in "GodotPhysics3D" "Jolt Physics" "Maul3D"; do
+for run in "GodotPhysics3D" "Jolt Physics" "Maul3D" "Maul3D 1 thread"; do
+  engine=${run% 1 thread}
+  pool=true
+  [[ $run == *"1 thread" ]] && pool=false
   # override.cfg in the project folder overrides project.godot's settings.
-  printf '[application]\nrun/main_scene="res://bench.tscn"\n\n[physics]\n3d/physics_engine="%s"\n' "$engine" >"$project/override.cfg"
-  timeout 600 "${GODOT[@]}" --headless --fixed-fps 60 --path "$project" 2>&1 | grep '^BENCH' || echo "BENCH | $engine | failed"
+  printf '[application]\nrun/main_scene="res://bench.tscn"\n\n[physics]\n3d/physics_engine="%s"\nmaul3d/use_worker_thread_pool=%s\n' "$engine" "$pool" >"$project/override.cfg"
+  MAUL3D_BENCH_LABEL=$run timeout 600 "${GODOT[@]}" --headless --fixed-fps 60 --path "$project" 2>&1 | grep '^BENCH' || echo "BENCH | $run | failed"
 done

@@ -121,7 +121,10 @@ func test_worker_thread_pool_on_and_off_give_equal_hashes() -> void:
 	ProjectSettings.set_setting("physics/maul3d/use_worker_thread_pool", false)
 	var single := new_world()
 	ProjectSettings.set_setting("physics/maul3d/use_worker_thread_pool", true)
+	# Hand every stage to the pool, however small (the default keeps small ones inline).
+	ProjectSettings.set_setting("physics/maul3d/worker_pool_min_items", 1)
 	var pooled := new_world()
+	ProjectSettings.set_setting("physics/maul3d/worker_pool_min_items", 256)
 	build_big_scene(single)
 	build_big_scene(pooled)
 	var groups_before: int = Maul3D.worker_pool_group_count()
