@@ -395,10 +395,18 @@ impl Obj {
         }
     }
 
+    /// Godot's rule in the core's: Godot collides A and B when either one's mask sees the
+    /// other's layer; the core when both do (`A.mask & B.category` and
+    /// `B.mask & A.category`). With category = layer | mask << 32 and
+    /// mask = mask | layer << 32, each of the core's two tests is exactly Godot's "either"
+    /// (the low half checks one direction, the high half the other), so their "and" is it
+    /// too. Queries with a Godot mask M use mask M and every category: they test the
+    /// object's layer only, as Godot's do.
     pub fn filter(&self) -> Filter {
+        let (layer, mask) = (u64::from(self.layer), u64::from(self.mask));
         Filter {
-            category_bits: u64::from(self.layer),
-            mask_bits: u64::from(self.mask),
+            category_bits: layer | mask << 32,
+            mask_bits: mask | layer << 32,
             group_index: 0,
         }
     }
@@ -1338,9 +1346,11 @@ impl State {
         if let (Some(space), Some(core)) = (o.space.and_then(|s| self.spaces.get(&s)), &o.core) {
             let w = &space.world;
             let inv = o.transform.affine_inverse();
+            // What the body collides with, by the same test as the pair filter.
+            let f = o.filter();
             let filter = maul3d::QueryFilter {
-                category_bits: u64::from(o.layer),
-                mask_bits: u64::from(o.mask),
+                category_bits: f.category_bits,
+                mask_bits: f.mask_bits,
                 include_sensors: false,
             };
             let mut pairs = [EMPTY_PAIR; 8];

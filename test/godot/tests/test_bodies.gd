@@ -89,3 +89,32 @@ func test_ray_cast_3d_hits_the_floor_top() -> void:
 	var query := PhysicsRayQueryParameters3D.create(Vector3(5, 5, 5), Vector3(5, 1, 5))
 	var hit := get_world_3d().direct_space_state.intersect_ray(query)
 	check(hit.is_empty(), "a ray that stops above the floor hits nothing")
+
+
+func test_a_contact_monitoring_rigid_body_reports_the_floor_once() -> void:
+	var floor_body := add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var box := add_rigid_box(Vector3(0, 2, 0), Vector3(0.5, 0.5, 0.5))
+	box.contact_monitor = true
+	box.max_contacts_reported = 4
+	var entered: Array[Node] = []
+	box.body_entered.connect(func(b): entered.append(b))
+	await ticks(120)
+	check(entered.size() == 1, "body_entered once (%d)" % entered.size())
+	check(entered.size() > 0 and entered[0] == floor_body, "with the floor")
+	var contacts := box.get_colliding_bodies()
+	check(contacts.size() == 1 and contacts[0] == floor_body, "resting, it collides with the floor only (%s)" % [contacts])
+
+
+func test_bodies_collide_when_either_mask_sees_the_other_layer() -> void:
+	# Godot's rule: the box (layer 2, mask 1) sees the floor (layer 1, mask 1) though the
+	# floor's mask does not see layer 2.
+	add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var box := add_rigid_box(Vector3(0, 2, 0), Vector3(0.5, 0.5, 0.5))
+	box.collision_layer = 2
+	box.collision_mask = 1
+	var ghost := add_rigid_box(Vector3(3, 2, 0), Vector3(0.5, 0.5, 0.5))
+	ghost.collision_layer = 4
+	ghost.collision_mask = 4
+	await ticks(120)
+	check(absf(box.position.y - 0.5) < 0.05, "the layer-2 box rests on the floor (y = %f)" % box.position.y)
+	check(ghost.position.y < -1.0, "a box whose mask and layer meet nothing falls through (y = %f)" % ghost.position.y)
