@@ -876,18 +876,21 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
     }
 
     fn body_add_collision_exception(&mut self, body: Rid, excepted_body: Rid) {
-        crate::state::warn_once(
-            "collision exceptions",
-            "collision exceptions between bodies are not supported yet (core: per-pair filters); the bodies still collide",
-        );
-        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
-            o.exceptions.insert(excepted_body.to_u64());
+        let rid = body.to_u64();
+        if let Some(o) = self.st.objs.get_mut(&rid)
+            && o.exceptions.insert(excepted_body.to_u64())
+        {
+            // Rebuilt so its shapes ask the pre-solve callback; that refreshes the tables.
+            self.st.rebuild(rid);
         }
     }
 
     fn body_remove_collision_exception(&mut self, body: Rid, excepted_body: Rid) {
-        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
-            o.exceptions.remove(&excepted_body.to_u64());
+        let rid = body.to_u64();
+        if let Some(o) = self.st.objs.get_mut(&rid)
+            && o.exceptions.remove(&excepted_body.to_u64())
+        {
+            self.st.rebuild(rid);
         }
     }
 

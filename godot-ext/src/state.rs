@@ -429,6 +429,9 @@ pub(crate) struct Space {
     pub anchor: Option<BodyId>,
     /// The snapshot taken when the journal started (the replay's starting point).
     pub journal_start: Option<Vec<u8>>,
+    /// Collision exceptions, the pre-solve callback's context (boxed: its address is
+    /// handed to the world).
+    pub exceptions: Box<Exceptions>,
 }
 
 #[derive(Default)]
@@ -451,6 +454,7 @@ fn shape_def(o: &Obj, rid: u64, index: usize) -> ShapeDef {
         filter: o.filter(),
         is_sensor: o.is_area,
         enable_sensor_events: true,
+        enable_pre_solve: !o.exceptions.is_empty(),
         user_data: (rid << 8) | (index as u64 & 0xff),
         ..ShapeDef::default()
     }
@@ -469,7 +473,12 @@ impl State {
 
     pub fn space_create(&mut self) -> Rid {
         match World::new(&space_world_def()) {
-            Ok(world) => {
+            Ok(mut world) => {
+                let exceptions = Box::<Exceptions>::default();
+                world.set_pre_solve(Some(maul3d::PreSolve {
+                    callback: exceptions_pre_solve,
+                    context: &*exceptions as *const Exceptions as *mut core::ffi::c_void,
+                }));
                 let rid = self.new_rid();
                 self.spaces.insert(
                     rid.to_u64(),
@@ -487,6 +496,7 @@ impl State {
                         last_step: 1.0 / 60.0,
                         anchor: None,
                         journal_start: None,
+                        exceptions,
                     },
                 );
                 rid
@@ -687,6 +697,7 @@ impl State {
         self.apply_mass(rid);
         self.apply_damping(rid);
         self.remake_joints_of(rid);
+        self.refresh_exceptions(space);
     }
 
     /// Rebuilds an object's `maul3d` body after its shapes or space changed.
@@ -1952,5 +1963,68 @@ impl State {
         let (wa, wb) = (&self.space(a)?.world, &self.space(b)?.world);
         let mut rows = [maul3d::BodyDiff::default(); 1];
         Ok(World::compare(wa, wb, &mut rows))
+    }
+}
+
+/// Collision exceptions (`add_collision_exception_with`), applied through the core's
+/// pre-solve callback: a touching contact between two excepted bodies is disabled each
+/// step (the decisions go into the journal, so replays keep them). Shapes of bodies with
+/// exceptions are created with `enable_pre_solve`.
+#[derive(Default)]
+pub(crate) struct Exceptions {
+    /// Shape → its body's RID, for the shapes of every body in an exception.
+    pub shape_owner: BTreeMap<ShapeId, u64>,
+    /// Body RID pairs (lower first) that must not collide.
+    pub pairs: BTreeSet<(u64, u64)>,
+}
+
+/// The pre-solve callback: false (disable) for a contact between excepted bodies.
+///
+/// # Safety
+/// `context` is the space's `Exceptions` (boxed, alive as long as the world) and
+/// `contact` a valid contact, as the core guarantees.
+pub(crate) unsafe extern "C" fn exceptions_pre_solve(
+    contact: *const maul3d::PreSolveContact,
+    context: *mut core::ffi::c_void,
+) -> bool {
+    // SAFETY: see above.
+    let (c, ex) = unsafe { (&*contact, &*(context as *const Exceptions)) };
+    match (
+        ex.shape_owner.get(&c.shape_a),
+        ex.shape_owner.get(&c.shape_b),
+    ) {
+        (Some(&a), Some(&b)) => !ex.pairs.contains(&(a.min(b), a.max(b))),
+        _ => true,
+    }
+}
+
+impl State {
+    /// Recomputes a space's exception tables from the records.
+    pub fn refresh_exceptions(&mut self, space: u64) {
+        let Some(s) = self.spaces.get(&space) else {
+            return;
+        };
+        let mut pairs = BTreeSet::new();
+        for (rid, o) in self.objs.iter().filter(|(_, o)| o.space == Some(space)) {
+            for other in &o.exceptions {
+                pairs.insert(((*rid).min(*other), (*rid).max(*other)));
+            }
+        }
+        if pairs.is_empty() && s.exceptions.pairs.is_empty() {
+            return;
+        }
+        let mut shape_owner = BTreeMap::new();
+        for &(a, b) in &pairs {
+            for rid in [a, b] {
+                if let Some(core) = self.objs.get(&rid).and_then(|o| o.core.as_ref()) {
+                    for id in core.shapes.iter().filter_map(|(s, _)| *s) {
+                        shape_owner.insert(id, rid);
+                    }
+                }
+            }
+        }
+        let s = self.spaces.get_mut(&space).expect("space exists");
+        s.exceptions.pairs = pairs;
+        s.exceptions.shape_owner = shape_owner;
     }
 }

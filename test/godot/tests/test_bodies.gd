@@ -118,3 +118,19 @@ func test_bodies_collide_when_either_mask_sees_the_other_layer() -> void:
 	await ticks(120)
 	check(absf(box.position.y - 0.5) < 0.05, "the layer-2 box rests on the floor (y = %f)" % box.position.y)
 	check(ghost.position.y < -1.0, "a box whose mask and layer meet nothing falls through (y = %f)" % ghost.position.y)
+
+
+func test_a_collision_exception_lets_a_box_fall_through_another() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var lower := add_rigid_box(Vector3(0, 0.5, 0), Vector3(0.5, 0.5, 0.5))
+	var upper := add_rigid_box(Vector3(0, 3, 0), Vector3(0.25, 0.25, 0.25))
+	upper.add_collision_exception_with(lower)
+	var other := add_rigid_box(Vector3(3, 3, 0), Vector3(0.25, 0.25, 0.25))
+	var base := add_rigid_box(Vector3(3, 0.5, 0), Vector3(0.5, 0.5, 0.5))
+	await ticks(150)
+	check(absf(upper.position.y - 0.25) < 0.05,
+		"the excepted box passes through the lower box to the floor (y = %f)" % upper.position.y)
+	check(absf(other.position.y - 1.25) < 0.05,
+		"without the exception a box lands on the lower box (y = %f)" % other.position.y)
+	check(absf(lower.position.y - 0.5) < 0.05 and absf(base.position.y - 0.5) < 0.05,
+		"the lower boxes stay on the floor")
