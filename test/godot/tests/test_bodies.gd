@@ -134,3 +134,17 @@ func test_a_collision_exception_lets_a_box_fall_through_another() -> void:
 		"without the exception a box lands on the lower box (y = %f)" % other.position.y)
 	check(absf(lower.position.y - 0.5) < 0.05 and absf(base.position.y - 0.5) < 0.05,
 		"the lower boxes stay on the floor")
+
+
+func test_a_custom_integrator_body_moves_only_as_integrate_forces_says() -> void:
+	var body: RigidBody3D = load("res://integrator_body.gd").new()
+	var shape := CollisionShape3D.new()
+	shape.shape = SphereShape3D.new()
+	body.add_child(shape)
+	body.custom_integrator = true
+	body.position = Vector3(0, 5, 0)
+	add_child(body)
+	await ticks(61)
+	check(body.calls >= 59, "_integrate_forces ran every tick (%d calls)" % body.calls)
+	check(absf(body.position.y - 5.0) < 1e-3, "no gravity with a custom integrator (y = %f)" % body.position.y)
+	check(absf(body.position.x - 1.0) < 0.05, "1 m/s for about 1 s moved it 1 m along x (x = %f)" % body.position.x)
