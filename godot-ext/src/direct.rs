@@ -332,6 +332,11 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
     }
 }
 
+/// The live object with this instance id, if any.
+fn object(id: u64) -> Option<Gd<Object>> {
+    InstanceId::try_from_i64(id as i64).and_then(|id| Gd::try_from_instance_id(id).ok())
+}
+
 fn inv(x: f32) -> f32 {
     if x > 0.0 { 1.0 / x } else { 0.0 }
 }
@@ -466,6 +471,10 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         r.normal = gv(h.normal);
         r.rid = Rid::new(rid);
         r.collider_id = godot::classes::native::ObjectId { id: o.instance_id };
+        if let Some(obj) = object(o.instance_id) {
+            // SAFETY: the object is alive (just looked up) for the query's duration.
+            unsafe { r.set_collider(obj) };
+        }
         r.shape = (space.world.shape_user_data(h.shape).unwrap_or(0) & 0xff) as i32;
         r.face_index = -1;
         true
@@ -512,6 +521,10 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             let r = unsafe { &mut *results.ptr().add(count) };
             r.rid = Rid::new(rid);
             r.collider_id = godot::classes::native::ObjectId { id: o.instance_id };
+            if let Some(obj) = object(o.instance_id) {
+                // SAFETY: the object is alive (just looked up) for the query's duration.
+                unsafe { r.set_collider(obj) };
+            }
             r.shape = (data & 0xff) as i32;
             count += 1;
         }
@@ -571,6 +584,10 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             let r = unsafe { &mut *result_count.ptr().add(count) };
             r.rid = Rid::new(rid);
             r.collider_id = godot::classes::native::ObjectId { id: o.instance_id };
+            if let Some(obj) = object(o.instance_id) {
+                // SAFETY: the object is alive (just looked up) for the query's duration.
+                unsafe { r.set_collider(obj) };
+            }
             r.shape = (data & 0xff) as i32;
             count += 1;
         }

@@ -35,6 +35,9 @@ pub(crate) fn warn_once(key: &str, message: &str) {
     }
 }
 
+/// Above this speed, m/s, a kinematic body's new transform is a teleport, not a motion.
+const MAX_KINEMATIC_SPEED: f32 = 100.0;
+
 /// Reports an error once per key.
 pub(crate) fn error_once(key: &str, message: &str) {
     static REPORTED: Mutex<BTreeSet<String>> = Mutex::new(BTreeSet::new());
@@ -429,6 +432,9 @@ pub(crate) struct Space {
     pub anchor: Option<BodyId>,
     /// The snapshot taken when the journal started (the replay's starting point).
     pub journal_start: Option<Vec<u8>>,
+    /// Kinematic bodies given a target transform since the last step (they stop after
+    /// the step that takes them there, as Godot's kinematic bodies do).
+    pub kinematic_targets: Vec<BodyId>,
     /// Collision exceptions, the pre-solve callback's context (boxed: its address is
     /// handed to the world).
     pub exceptions: Box<Exceptions>,
@@ -496,6 +502,7 @@ impl State {
                         last_step: 1.0 / 60.0,
                         anchor: None,
                         journal_start: None,
+                        kinematic_targets: Vec::new(),
                         exceptions,
                     },
                 );
@@ -1119,10 +1126,17 @@ impl State {
             return;
         };
         let core = o.core.as_ref().map(|c| c.body);
-        let w = o
-            .space
-            .and_then(|s| self.spaces.get_mut(&s))
-            .map(|s| (s.last_step, &mut s.world));
+        let shape_ids: Vec<ShapeId> = o
+            .core
+            .iter()
+            .flat_map(|c| c.shapes.iter().filter_map(|(s, _)| *s))
+            .collect();
+        let space = o.space.and_then(|s| self.spaces.get_mut(&s));
+        let mut targets = None;
+        let w = space.map(|s| {
+            targets = Some(&mut s.kinematic_targets);
+            (s.last_step, &mut s.world)
+        });
         match state {
             BodyState::TRANSFORM => {
                 let Ok(t) = value.try_to::<Transform3D>() else {
@@ -1131,8 +1145,23 @@ impl State {
                 o.transform = t;
                 if let (Some(b), Some((dt, w))) = (core, w) {
                     let (p, q) = (dv(t.origin), quat(t.basis));
-                    let r = if o.mode == BodyMode::KINEMATIC && !o.is_area {
+                    // A kinematic body reaches a new transform by velocity over one tick
+                    // (so it pushes what it touches), unless that is a teleport (faster
+                    // than MAX_KINEMATIC_SPEED): then it is placed there.
+                    let far = w.body_position(b).is_ok_and(|at| {
+                        let d = (p - at).to_f32();
+                        d.dot(d) > (MAX_KINEMATIC_SPEED * dt) * (MAX_KINEMATIC_SPEED * dt)
+                    });
+                    let kinematic = o.mode == BodyMode::KINEMATIC && !o.is_area;
+                    let r = if kinematic && !far {
+                        if let Some(t) = targets {
+                            t.push(b);
+                        }
                         w.set_body_target_transform(b, p, q, dt)
+                            .inspect(|_| wake_sleepers_touching(w, b, &shape_ids))
+                    } else if kinematic {
+                        w.set_body_velocity(b, Vec3::ZERO, Vec3::ZERO)
+                            .and_then(|_| w.set_body_transform(b, p, q))
                     } else {
                         w.set_body_transform(b, p, q)
                     };
@@ -1283,6 +1312,10 @@ impl State {
             if let Err(e) = s.world.step(dt, substeps) {
                 error_once("step", &format!("step failed: {e}"));
             }
+            for b in std::mem::take(&mut s.kinematic_targets) {
+                // Reached its target: it stops unless Godot moves it again.
+                let _ = s.world.set_body_velocity(b, Vec3::ZERO, Vec3::ZERO);
+            }
             let moved: Vec<u64> = s
                 .world
                 .body_move_events()
@@ -1399,6 +1432,47 @@ impl State {
         }
         if let Some(o) = self.objs.get_mut(&rid) {
             o.contacts = found;
+        }
+    }
+}
+
+/// Wakes the sleeping dynamic bodies near a kinematic body that starts moving (the core
+/// keeps a sleeping island asleep when a kinematic body it rests on gets a velocity, so
+/// a platform would move out from under the box on it): every dynamic body with a shape in
+/// the kinematic body's fat bounds, in shape slot order.
+fn wake_sleepers_touching(w: &mut World, body: BodyId, shapes: &[ShapeId]) {
+    let moving = w.body_linear_velocity(body).is_ok_and(|v| v.dot(v) > 0.0)
+        || w.body_angular_velocity(body).is_ok_and(|v| v.dot(v) > 0.0);
+    if !moving {
+        return;
+    }
+    let mut ids = [ShapeId::NULL; 64];
+    let mut bounds: Option<maul3d::math::DAabb> = None;
+    for &id in shapes {
+        if let Ok(b) = w.shape_fat_aabb(id) {
+            bounds = Some(bounds.map_or(b, |a| a.union(&b)));
+        }
+    }
+    let Some(bounds) = bounds else {
+        return;
+    };
+    let everything = maul3d::QueryFilter {
+        category_bits: u64::MAX,
+        mask_bits: u64::MAX,
+        include_sensors: false,
+    };
+    let n = w
+        .overlap_aabb(&bounds, &everything, &mut ids)
+        .min(ids.len());
+    for id in &ids[..n] {
+        let Ok(other) = w.shape_body(*id) else {
+            continue;
+        };
+        if other != body
+            && w.body_type(other).is_ok_and(|t| t == BodyType::Dynamic)
+            && w.body_is_awake(other).is_ok_and(|a| !a)
+        {
+            let _ = w.set_body_awake(other, true);
         }
     }
 }

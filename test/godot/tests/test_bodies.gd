@@ -148,3 +148,31 @@ func test_a_custom_integrator_body_moves_only_as_integrate_forces_says() -> void
 	check(body.calls >= 59, "_integrate_forces ran every tick (%d calls)" % body.calls)
 	check(absf(body.position.y - 5.0) < 1e-3, "no gravity with a custom integrator (y = %f)" % body.position.y)
 	check(absf(body.position.x - 1.0) < 0.05, "1 m/s for about 1 s moved it 1 m along x (x = %f)" % body.position.x)
+
+
+func test_an_animatable_platform_lifts_a_box_and_can_be_teleported() -> void:
+	var platform := AnimatableBody3D.new()
+	var shape := CollisionShape3D.new()
+	var b := BoxShape3D.new()
+	b.size = Vector3(4, 0.2, 4)
+	shape.shape = b
+	platform.add_child(shape)
+	platform.position = Vector3(0, 0, 0)
+	add_child(platform)
+	var box := add_rigid_box(Vector3(0, 0.6, 0), Vector3(0.5, 0.5, 0.5))
+	await ticks(30)
+	var y0 := box.position.y
+	for i in 60:
+		await get_tree().physics_frame
+		platform.position.y += 1.0 / 60.0
+	await ticks(2)
+	check(absf(box.position.y - (y0 + 1.0)) < 0.05,
+		"the box rode the platform up 1 m (%f -> %f)" % [y0, box.position.y])
+	platform.position = Vector3(50, 0, 0)
+	await ticks(3)
+	var space_state := get_world_3d().direct_space_state
+	var q := PhysicsRayQueryParameters3D.create(Vector3(50, 5, 0), Vector3(50, -5, 0))
+	var hit := space_state.intersect_ray(q)
+	check(not hit.is_empty() and hit["collider"] == platform,
+		"a platform moved 50 m in one tick is there at once (teleport)")
+	check(absf(platform.position.y) < 1e-4, "and it stopped there (y = %f)" % platform.position.y)
