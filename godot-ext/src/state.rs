@@ -55,15 +55,17 @@ pub(crate) fn var_f32(v: &Variant) -> Option<f32> {
 }
 
 /// Project settings read when a space is created: `physics/maul3d/<name>` and its default.
+/// Defaults take about 10 MB per space (measured with `World::memory_usage`; every
+/// World3D has a space, the editor makes several).
 pub(crate) const CAPACITY_SETTINGS: [(&str, i64); 8] = [
-    ("body_capacity", 4096),
-    ("shape_capacity", 8192),
-    ("contact_capacity", 16384),
-    ("pair_capacity", 16384),
-    ("hull_capacity", 1024),
-    ("joint_capacity", 1024),
-    ("event_capacity", 4096),
-    ("sensor_capacity", 1024),
+    ("body_capacity", 1024),
+    ("shape_capacity", 2048),
+    ("contact_capacity", 4096),
+    ("pair_capacity", 4096),
+    ("hull_capacity", 256),
+    ("joint_capacity", 512),
+    ("event_capacity", 1024),
+    ("sensor_capacity", 512),
 ];
 
 pub(crate) fn setting_i64(name: &str, default: i64) -> i64 {

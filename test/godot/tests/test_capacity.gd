@@ -2,11 +2,12 @@ extends "res://test_case.gd"
 
 
 func test_a_body_past_the_space_capacity_is_inert_and_the_rest_simulate() -> void:
+	var before = ProjectSettings.get_setting("physics/maul3d/body_capacity")
 	ProjectSettings.set_setting("physics/maul3d/body_capacity", 3)
 	var vp := SubViewport.new()
 	vp.world_3d = World3D.new()
 	var space := vp.world_3d.space  # made now, with the setting above
-	ProjectSettings.set_setting("physics/maul3d/body_capacity", 4096)
+	ProjectSettings.set_setting("physics/maul3d/body_capacity", before)
 	add_child(vp)
 	var floor_body := StaticBody3D.new()
 	var fs := CollisionShape3D.new()
