@@ -1331,12 +1331,8 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
     }
 
     fn slider_joint_set_param(&mut self, joint: Rid, param: SliderJointParam, value: f32) {
-        if param.ord() > 1 {
-            warn_once(
-                "slider params",
-                "slider joint softness, restitution, damping and angular limits are not supported yet (core: prismatic joint tuning); only the linear limits apply",
-            );
-        }
+        // Only the linear limits (0, 1) map to the core's prismatic joint; Godot sets every
+        // parameter when it makes the joint, so the rest are stored silently (README).
         self.st.joint_set(joint.to_u64(), |j| {
             j.params.insert(param.ord(), value);
         });
@@ -1410,12 +1406,6 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         value: f32,
     ) {
         let p = param.ord();
-        if !matches!(p, 0 | 1 | 10 | 11) {
-            warn_once(
-                "6dof params",
-                "6-DOF joint springs, motors and limit softness are not mapped yet (only the limits apply)",
-            );
-        }
         let key = axis.ord() * 100 + p;
         self.st.joint_set(joint.to_u64(), |j| {
             j.params.insert(key, value);
@@ -1438,6 +1428,13 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         flag: G6dofJointAxisFlag,
         enable: bool,
     ) {
+        // Springs (flags ENABLE_ANGULAR_SPRING 2, ENABLE_LINEAR_SPRING 3) are not mapped.
+        if matches!(flag.ord(), 2 | 3) && enable {
+            warn_once(
+                "6dof springs",
+                "6-DOF joint springs are not mapped yet (limits and motors apply); the axis stays as its limits say",
+            );
+        }
         let key = axis.ord() * 100 + flag.ord();
         self.st.joint_set(joint.to_u64(), |j| {
             j.flags.insert(key, enable);

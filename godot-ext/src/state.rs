@@ -1739,6 +1739,14 @@ impl GJoint {
                     let a = (i % 3) as i32 * 100;
                     let (lo, hi, flag) = if i < 3 { (0, 1, 0) } else { (10, 11, 1) };
                     let (lower, upper) = (self.param(a + lo, 0.0), self.param(a + hi, 0.0));
+                    // Motors: LINEAR_MOTOR_TARGET_VELOCITY 5 / FORCE_LIMIT 6 with flag
+                    // ENABLE_LINEAR_MOTOR 5; ANGULAR_MOTOR_TARGET_VELOCITY 17 /
+                    // FORCE_LIMIT 18 with flag ENABLE_MOTOR 4.
+                    let (speed, force, motor_flag) = if i < 3 { (5, 6, 5) } else { (17, 18, 4) };
+                    if self.flag(a + motor_flag, false) {
+                        axis.motor_speed = self.param(a + speed, 0.0);
+                        axis.max_motor_force = max(self.param(a + force, 0.0), 0.0);
+                    }
                     axis.mode = if !self.flag(a + flag, true) {
                         AxisMode::Free
                     } else if lower == upper {
