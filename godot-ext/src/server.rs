@@ -291,6 +291,7 @@ impl Maul3DPhysicsServer {
             let s = self.st.spaces.get_mut(&space).expect("space exists");
             let moved = std::mem::take(&mut s.moved);
             let area_events = std::mem::take(&mut s.area_events);
+            let area_area_events = std::mem::take(&mut s.area_area_events);
             for rid in moved {
                 let Some(o) = self.st.objs.get(&rid) else {
                     continue;
@@ -325,6 +326,21 @@ impl Maul3DPhysicsServer {
                     a.reported.remove(&key);
                 }
                 let Some(cb) = a.monitor.clone() else {
+                    continue;
+                };
+                let Some(o) = self.st.objs.get(&other) else {
+                    continue;
+                };
+                let mut args: Array<Variant> = Array::new();
+                args.push(&status.to_variant());
+                args.push(&Rid::new(other).to_variant());
+                args.push(&(o.instance_id as i64).to_variant());
+                args.push(&other_shape.to_variant());
+                args.push(&area_shape.to_variant());
+                calls.push((cb, args));
+            }
+            for (area, status, other, other_shape, area_shape) in area_area_events {
+                let Some(cb) = self.st.objs.get(&area).and_then(|a| a.area_monitor.clone()) else {
                     continue;
                 };
                 let Some(o) = self.st.objs.get(&other) else {
@@ -604,12 +620,6 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
     }
 
     fn area_set_area_monitor_callback(&mut self, area: Rid, callback: Callable) {
-        if callback.is_valid() {
-            crate::state::warn_once(
-                "area monitor",
-                "areas do not detect other areas yet (core: sensor-sensor overlaps); area_entered/area_exited never fire",
-            );
-        }
         if let Some(o) = self.st.objs.get_mut(&area.to_u64()) {
             o.area_monitor = callback.is_valid().then_some(callback);
         }

@@ -317,6 +317,8 @@ pub(crate) struct Obj {
     pub area_monitor: Option<Callable>,
     /// What an area last reported inside it: (object, its shape, area shape).
     pub reported: BTreeSet<(u64, i32, i32)>,
+    /// The other areas an area with an area-monitor callback last reported inside it.
+    pub reported_areas: BTreeSet<(u64, i32, i32)>,
     pub core: Option<CoreObj>,
 }
 
@@ -368,6 +370,7 @@ impl Obj {
             monitor: None,
             area_monitor: None,
             reported: BTreeSet::new(),
+            reported_areas: BTreeSet::new(),
             core: None,
         }
     }
@@ -429,6 +432,8 @@ pub(crate) struct Space {
     pub moved: Vec<u64>,
     /// Area events of the last step: (area, status, other object, other shape, area shape).
     pub area_events: Vec<(u64, i32, u64, i32, i32)>,
+    /// The same for areas entering and leaving monitoring areas.
+    pub area_area_events: Vec<(u64, i32, u64, i32, i32)>,
     pub last_step: f32,
     /// The static body that joints pinned to the world attach to (made on first use).
     pub anchor: Option<BodyId>,
@@ -501,6 +506,7 @@ impl State {
                         direct: None,
                         moved: Vec::new(),
                         area_events: Vec::new(),
+                        area_area_events: Vec::new(),
                         last_step: 1.0 / 60.0,
                         anchor: None,
                         journal_start: None,
@@ -1356,6 +1362,71 @@ impl State {
             for rid in reporting {
                 self.collect_contacts(rid);
             }
+            self.monitor_areas(space);
+        }
+    }
+
+    /// Areas that monitor other areas: the core's sensors see only solid shapes, so each
+    /// such area's shapes are probed against sensor shapes after the step (in RID and
+    /// shape order) and the difference with what was last reported becomes
+    /// area_entered/area_exited events. A monitored area must be monitorable and have a
+    /// layer the monitoring area's mask sees. Convex polygon areas are not probes yet.
+    fn monitor_areas(&mut self, space: u64) {
+        let monitors: Vec<u64> = self
+            .objs
+            .iter()
+            .filter(|(_, o)| o.space == Some(space) && o.is_area && o.area_monitor.is_some())
+            .map(|(r, _)| *r)
+            .collect();
+        let mut events = Vec::new();
+        for rid in monitors {
+            let o = &self.objs[&rid];
+            let mut now = BTreeSet::new();
+            if let (Some(core), Some(s)) = (&o.core, self.spaces.get(&space)) {
+                let w = &s.world;
+                let filter = maul3d::QueryFilter {
+                    category_bits: u64::MAX,
+                    mask_bits: u64::from(o.mask),
+                    include_sensors: true,
+                };
+                let (Ok(p), Ok(q)) = (w.body_position(core.body), w.body_rotation(core.body))
+                else {
+                    continue;
+                };
+                let mut ids = [ShapeId::NULL; 64];
+                for (i, (id, hull)) in core.shapes.iter().enumerate() {
+                    let Some(probe) = id.and_then(|id| query_shape_of(w, id, *hull)) else {
+                        continue;
+                    };
+                    let n = w
+                        .overlap_shape(&probe, p, q, &filter, &mut ids)
+                        .unwrap_or(0)
+                        .min(ids.len());
+                    for other in &ids[..n] {
+                        let data = w.shape_user_data(*other).unwrap_or(0);
+                        let other_rid = data >> 8;
+                        if other_rid != rid
+                            && self
+                                .objs
+                                .get(&other_rid)
+                                .is_some_and(|x| x.is_area && x.monitorable)
+                        {
+                            now.insert((other_rid, (data & 0xff) as i32, i as i32));
+                        }
+                    }
+                }
+            }
+            let o = self.objs.get_mut(&rid).expect("area exists");
+            for gone in o.reported_areas.difference(&now) {
+                events.push((rid, 1, gone.0, gone.1, gone.2));
+            }
+            for new in now.difference(&o.reported_areas) {
+                events.push((rid, 0, new.0, new.1, new.2));
+            }
+            o.reported_areas = now;
+        }
+        if let Some(s) = self.spaces.get_mut(&space) {
+            s.area_area_events = events;
         }
     }
 

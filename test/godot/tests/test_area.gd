@@ -66,3 +66,33 @@ func test_area_3d_gravity_override_holds_a_body_up() -> void:
 	# (one tick late: areas act on what they overlapped at the end of the last step).
 	check(ball.linear_velocity.y > 4.0 and ball.linear_velocity.y < 5.2,
 		"the ball rises at about 4.9 m/s (%f)" % ball.linear_velocity.y)
+
+
+var areas_entered := 0
+var areas_exited := 0
+
+
+func test_area_3d_reports_another_area_passing_through_once_each_way() -> void:
+	var watcher := Area3D.new()
+	var ws := CollisionShape3D.new()
+	var wb := BoxShape3D.new()
+	wb.size = Vector3(2, 2, 2)
+	ws.shape = wb
+	watcher.add_child(ws)
+	add_child(watcher)
+	watcher.area_entered.connect(func(_a): areas_entered += 1)
+	watcher.area_exited.connect(func(_a): areas_exited += 1)
+	var mover := Area3D.new()
+	var ms := CollisionShape3D.new()
+	var sphere := SphereShape3D.new()
+	sphere.radius = 0.3
+	ms.shape = sphere
+	mover.add_child(ms)
+	mover.position = Vector3(-4, 0, 0)
+	add_child(mover)
+	for i in 80:
+		await get_tree().physics_frame
+		mover.position.x += 0.1
+	await ticks(3)
+	check(areas_entered == 1, "area_entered once (%d)" % areas_entered)
+	check(areas_exited == 1, "area_exited once (%d)" % areas_exited)
