@@ -58,19 +58,21 @@ run_cell() {
 }
 
 build() { cargo build -q "$@" -p $pkg; }
+# Honour a target folder chosen by the caller (CARGO_TARGET_DIR), as cargo does.
+t=${CARGO_TARGET_DIR:-target}
 
 build --release
-run_cell x86_64-release target/release/$bin
+run_cell x86_64-release $t/release/$bin
 build
-run_cell x86_64-debug target/debug/$bin
-RUSTFLAGS="-C target-cpu=x86-64-v3" cargo build -q --release -p $pkg --target-dir target/x86-64-v3
-run_cell x86_64-v3 target/x86-64-v3/release/$bin
+run_cell x86_64-debug $t/debug/$bin
+RUSTFLAGS="-C target-cpu=x86-64-v3" cargo build -q --release -p $pkg --target-dir $t/x86-64-v3
+run_cell x86_64-v3 $t/x86-64-v3/release/$bin
 build --release --target aarch64-unknown-linux-gnu
-run_cell aarch64 qemu-aarch64 -L /usr/aarch64-linux-gnu target/aarch64-unknown-linux-gnu/release/$bin
+run_cell aarch64 qemu-aarch64 -L /usr/aarch64-linux-gnu $t/aarch64-unknown-linux-gnu/release/$bin
 build --release --target i686-unknown-linux-gnu
-run_cell i686 qemu-i386 -L /usr/i686-linux-gnu target/i686-unknown-linux-gnu/release/$bin
+run_cell i686 qemu-i386 -L /usr/i686-linux-gnu $t/i686-unknown-linux-gnu/release/$bin
 build --release --target wasm32-wasip1
-run_cell wasm32 node --no-warnings test/determinism/run-wasi.mjs target/wasm32-wasip1/release/$bin.wasm
+run_cell wasm32 node --no-warnings test/determinism/run-wasi.mjs $t/wasm32-wasip1/release/$bin.wasm
 
 status=0
 scenes=$(awk '{print $1}' "$expected" | uniq)

@@ -327,8 +327,12 @@ impl World {
                     self.for_each_proxy(o, &swept, |other_proxy| {
                         let d = distance(other_proxy, &xf_other, &proxy, &xf_body);
                         if d.distance < 2.0 * SHAPE_CAST_TARGET {
-                            // Touching already: only motion into the other shape is blocked.
-                            if t.motion.dot(d.normal) < 0.0 {
+                            // Touching already: only motion into the other shape is
+                            // blocked. Motion along its surface is not, within a rounding
+                            // tolerance: `move_and_slide` projects the motion onto the
+                            // surface it hit, and that projection's dot product with the
+                            // normal is ±1e-8, not 0.
+                            if t.motion.dot(d.normal) < -1.0e-4 * length {
                                 t_touch = 0.0;
                             }
                             return;

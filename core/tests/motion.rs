@@ -170,3 +170,80 @@ fn motion_tests_from_four_threads_equal_the_single_threaded_ones() {
         }
     });
 }
+
+#[test]
+fn a_capsule_touching_a_ramp_moves_freely_along_the_ramp_surface() {
+    // A 20° ramp whose top face is the plane through the origin with normal
+    // n = (-sin 20°, cos 20°, 0), and the capsule's lower sphere 0.7 mm above it (within
+    // the touching distance). `move_and_slide` projects a motion onto the surface it
+    // touches; that projection's dot product with the normal is ±1e-8, never exactly 0,
+    // and must not count as moving into the ramp.
+    let mut w = world(false);
+    let (s, c) = maul3d::math::sin_cos(20.0f32.to_radians());
+    let n = Vec3::new(-s, c, 0.0);
+    let ramp = w
+        .create_body(&BodyDef {
+            position: (n * -0.5).to_f64(),
+            rotation: Quat::new(
+                0.0,
+                0.0,
+                maul3d::math::sin(10.0f32.to_radians()),
+                maul3d::math::cos(10.0f32.to_radians()),
+            ),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(ramp, &ShapeDef::default(), Vec3::new(4.0, 0.5, 3.0))
+        .unwrap();
+    let body = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_capsule_shape(
+        body,
+        &ShapeDef::default(),
+        &Capsule {
+            center1: Vec3::new(0.0, 0.5, 0.0),
+            center2: Vec3::new(0.0, 1.5, 0.0),
+            radius: 0.5,
+        },
+    )
+    .unwrap();
+    let start = (n * 0.5007 - Vec3::new(0.0, 0.5, 0.0)).to_f64();
+    let mut out = empty();
+    let test = |motion: Vec3, out: &mut [MotionCollision; 8]| {
+        w.test_body_motion(
+            &MotionTest {
+                body,
+                position: start,
+                rotation: Quat::IDENTITY,
+                motion,
+                margin: 0.0001,
+                filter: QueryFilter::default(),
+            },
+            out,
+        )
+        .unwrap()
+    };
+    // Pressing into the ramp reports its normal.
+    let into = test(n * -0.05, &mut out);
+    assert!(
+        into.collision_count >= 1 && into.safe_fraction < 0.1,
+        "{into:?}"
+    );
+    let normal = out[0].contact.normal;
+    assert!((normal - n).length() < 1e-3, "normal {normal:?}");
+    // Every motion projected onto the reported surface moves all the way.
+    for i in 0..16 {
+        let (sa, ca) = maul3d::math::sin_cos(i as f32 * core::f32::consts::PI / 8.0);
+        let m = Vec3::new(0.05 * ca, 0.0, 0.05 * sa);
+        let slide = m - normal * m.dot(normal);
+        let r = test(slide, &mut out);
+        assert_eq!(
+            r.safe_fraction, 1.0,
+            "direction {i}: slide {slide:?} gave {r:?}"
+        );
+    }
+}

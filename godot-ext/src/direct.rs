@@ -1,0 +1,763 @@
+//! Direct state objects: `PhysicsDirectBodyState3D` (what a body's state-sync and
+//! force-integration callbacks receive) and `PhysicsDirectSpaceState3D` (queries).
+//!
+//! Each holds the server and a RID and reads or writes through the server's records, so
+//! what it says is always the world's current state. They are called back while the
+//! server is inside `flush_queries` (which releases its own borrow first) or from
+//! scripts between ticks.
+
+use godot::classes::native::{
+    PhysicsServer3DExtensionRayResult, PhysicsServer3DExtensionShapeRestInfo,
+    PhysicsServer3DExtensionShapeResult,
+};
+use godot::classes::{
+    IPhysicsDirectBodyState3DExtension, IPhysicsDirectSpaceState3DExtension, Object,
+    PhysicsDirectBodyState3DExtension, PhysicsDirectSpaceState3D,
+    PhysicsDirectSpaceState3DExtension,
+};
+use godot::meta::conv::RawPtr;
+use godot::prelude::*;
+use maul3d::math::Vec3;
+use maul3d::math::max;
+
+use crate::Maul3DPhysicsServer;
+use crate::conv::{dv, gdv, gv, quat, v3};
+use crate::state::{Obj, ReportedContact, State};
+
+#[derive(GodotClass)]
+#[class(base = PhysicsDirectBodyState3DExtension, no_init, tool)]
+pub struct Maul3DBodyState {
+    server: Gd<Maul3DPhysicsServer>,
+    body: Rid,
+    base: Base<PhysicsDirectBodyState3DExtension>,
+}
+
+impl Maul3DBodyState {
+    pub fn create(server: Gd<Maul3DPhysicsServer>, body: Rid) -> Gd<Maul3DBodyState> {
+        Gd::from_init_fn(|base| Maul3DBodyState { server, body, base })
+    }
+
+    fn read<R: Default>(&self, f: impl FnOnce(&State, &Obj) -> R) -> R {
+        let s = self.server.bind();
+        match s.st.objs.get(&self.body.to_u64()) {
+            Some(o) => f(&s.st, o),
+            None => R::default(),
+        }
+    }
+
+    fn write(&mut self, f: impl FnOnce(&mut State, u64)) {
+        let mut s = self.server.bind_mut();
+        f(&mut s.st, self.body.to_u64());
+    }
+
+    fn contact<R: Default>(&self, i: i32, f: impl FnOnce(&ReportedContact) -> R) -> R {
+        self.read(|_, o| o.contacts.get(i as usize).map(f).unwrap_or_default())
+    }
+
+    fn space_gravity(st: &State, o: &Obj) -> Vector3 {
+        o.space
+            .and_then(|s| st.spaces.get(&s))
+            .map_or(Vector3::ZERO, |s| gv(s.world.gravity()))
+            * o.gravity_scale
+    }
+
+    fn impulse(
+        &mut self,
+        f: impl FnOnce(&mut maul3d::World, maul3d::BodyId) -> maul3d::Result<()>,
+    ) {
+        self.write(|st, rid| st.with_body(rid, f));
+    }
+}
+
+#[godot_api]
+impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
+    fn get_total_gravity(&self) -> Vector3 {
+        self.read(Self::space_gravity)
+    }
+    fn get_total_linear_damp(&self) -> f32 {
+        self.read(|st, o| {
+            o.linear_damp
+                + o.space
+                    .and_then(|s| st.spaces.get(&s))
+                    .map_or(0.0, |s| s.default_area.linear_damp)
+        })
+    }
+    fn get_total_angular_damp(&self) -> f32 {
+        self.read(|st, o| {
+            o.angular_damp
+                + o.space
+                    .and_then(|s| st.spaces.get(&s))
+                    .map_or(0.0, |s| s.default_area.angular_damp)
+        })
+    }
+    fn get_center_of_mass(&self) -> Vector3 {
+        self.read(|st, o| {
+            let local = Self::local_center(st, o);
+            o.transform.basis * local
+        })
+    }
+    fn get_center_of_mass_local(&self) -> Vector3 {
+        self.read(Self::local_center)
+    }
+    fn get_principal_inertia_axes(&self) -> Basis {
+        Basis::IDENTITY
+    }
+    fn get_inverse_mass(&self) -> f32 {
+        self.read(|_, o| {
+            if o.is_dynamic() {
+                1.0 / max(o.mass, 1e-6)
+            } else {
+                0.0
+            }
+        })
+    }
+    fn get_inverse_inertia(&self) -> Vector3 {
+        self.read(|st, o| {
+            let i = Self::inertia(st, o);
+            Vector3::new(inv(i.x), inv(i.y), inv(i.z))
+        })
+    }
+    fn get_inverse_inertia_tensor(&self) -> Basis {
+        self.read(|st, o| {
+            let i = Self::inertia(st, o);
+            let b = o.transform.basis;
+            b * Basis::from_scale(Vector3::new(inv(i.x), inv(i.y), inv(i.z))) * b.transposed()
+        })
+    }
+    fn set_linear_velocity(&mut self, velocity: Vector3) {
+        self.write(|st, rid| {
+            st.body_set_state(
+                rid,
+                godot::classes::physics_server_3d::BodyState::LINEAR_VELOCITY,
+                &velocity.to_variant(),
+            )
+        });
+    }
+    fn get_linear_velocity(&self) -> Vector3 {
+        self.read(|_, o| o.linear_velocity)
+    }
+    fn set_angular_velocity(&mut self, velocity: Vector3) {
+        self.write(|st, rid| {
+            st.body_set_state(
+                rid,
+                godot::classes::physics_server_3d::BodyState::ANGULAR_VELOCITY,
+                &velocity.to_variant(),
+            )
+        });
+    }
+    fn get_angular_velocity(&self) -> Vector3 {
+        self.read(|_, o| o.angular_velocity)
+    }
+    fn set_transform(&mut self, transform: Transform3D) {
+        self.write(|st, rid| {
+            st.body_set_state(
+                rid,
+                godot::classes::physics_server_3d::BodyState::TRANSFORM,
+                &transform.to_variant(),
+            )
+        });
+    }
+    fn get_transform(&self) -> Transform3D {
+        self.read(|_, o| o.transform)
+    }
+    fn get_velocity_at_local_position(&self, local_position: Vector3) -> Vector3 {
+        self.read(|st, o| {
+            let c = o.transform.basis * Self::local_center(st, o);
+            o.linear_velocity + o.angular_velocity.cross(local_position - c)
+        })
+    }
+    fn apply_central_impulse(&mut self, impulse: Vector3) {
+        self.impulse(|w, b| w.apply_linear_impulse_to_center(b, v3(impulse)));
+    }
+    fn apply_impulse(&mut self, impulse: Vector3, position: Vector3) {
+        let origin = self.get_transform().origin;
+        self.impulse(|w, b| w.apply_linear_impulse(b, v3(impulse), dv(origin + position)));
+    }
+    fn apply_torque_impulse(&mut self, impulse: Vector3) {
+        self.impulse(|w, b| w.apply_angular_impulse(b, v3(impulse)));
+    }
+    fn apply_central_force(&mut self, force: Vector3) {
+        self.impulse(|w, b| w.apply_force_to_center(b, v3(force)));
+    }
+    fn apply_force(&mut self, force: Vector3, position: Vector3) {
+        let origin = self.get_transform().origin;
+        self.impulse(|w, b| w.apply_force(b, v3(force), dv(origin + position)));
+    }
+    fn apply_torque(&mut self, torque: Vector3) {
+        self.impulse(|w, b| w.apply_torque(b, v3(torque)));
+    }
+    fn add_constant_central_force(&mut self, force: Vector3) {
+        self.write(|st, rid| {
+            if let Some(o) = st.objs.get_mut(&rid) {
+                o.constant_force += force;
+            }
+        });
+    }
+    fn add_constant_force(&mut self, force: Vector3, position: Vector3) {
+        self.write(|st, rid| {
+            if let Some(o) = st.objs.get_mut(&rid) {
+                o.constant_force += force;
+                o.constant_torque += position.cross(force);
+            }
+        });
+    }
+    fn add_constant_torque(&mut self, torque: Vector3) {
+        self.write(|st, rid| {
+            if let Some(o) = st.objs.get_mut(&rid) {
+                o.constant_torque += torque;
+            }
+        });
+    }
+    fn set_constant_force(&mut self, force: Vector3) {
+        self.write(|st, rid| {
+            if let Some(o) = st.objs.get_mut(&rid) {
+                o.constant_force = force;
+            }
+        });
+    }
+    fn get_constant_force(&self) -> Vector3 {
+        self.read(|_, o| o.constant_force)
+    }
+    fn set_constant_torque(&mut self, torque: Vector3) {
+        self.write(|st, rid| {
+            if let Some(o) = st.objs.get_mut(&rid) {
+                o.constant_torque = torque;
+            }
+        });
+    }
+    fn get_constant_torque(&self) -> Vector3 {
+        self.read(|_, o| o.constant_torque)
+    }
+    fn set_sleep_state(&mut self, enabled: bool) {
+        self.write(|st, rid| {
+            st.body_set_state(
+                rid,
+                godot::classes::physics_server_3d::BodyState::SLEEPING,
+                &enabled.to_variant(),
+            )
+        });
+    }
+    fn is_sleeping(&self) -> bool {
+        self.read(|_, o| o.sleeping)
+    }
+    fn set_collision_layer(&mut self, layer: u32) {
+        self.write(|st, rid| {
+            if let Some(o) = st.objs.get_mut(&rid) {
+                o.layer = layer;
+            }
+            st.update_filter(rid);
+        });
+    }
+    fn get_collision_layer(&self) -> u32 {
+        self.read(|_, o| o.layer)
+    }
+    fn set_collision_mask(&mut self, mask: u32) {
+        self.write(|st, rid| {
+            if let Some(o) = st.objs.get_mut(&rid) {
+                o.mask = mask;
+            }
+            st.update_filter(rid);
+        });
+    }
+    fn get_collision_mask(&self) -> u32 {
+        self.read(|_, o| o.mask)
+    }
+    fn get_contact_count(&self) -> i32 {
+        self.read(|_, o| o.contacts.len() as i32)
+    }
+    fn get_contact_local_position(&self, contact_idx: i32) -> Vector3 {
+        self.contact(contact_idx, |c| c.local_position)
+    }
+    fn get_contact_local_normal(&self, contact_idx: i32) -> Vector3 {
+        self.contact(contact_idx, |c| c.local_normal)
+    }
+    fn get_contact_impulse(&self, _contact_idx: i32) -> Vector3 {
+        crate::state::warn_once(
+            "contact impulse",
+            "contact impulses are not reported yet (core: per-contact impulse readout); 0 is returned",
+        );
+        Vector3::ZERO
+    }
+    fn get_contact_local_shape(&self, contact_idx: i32) -> i32 {
+        self.contact(contact_idx, |c| c.local_shape)
+    }
+    fn get_contact_local_velocity_at_position(&self, contact_idx: i32) -> Vector3 {
+        let p = self.contact(contact_idx, |c| c.local_position);
+        self.get_velocity_at_local_position(p)
+    }
+    fn get_contact_collider(&self, contact_idx: i32) -> Rid {
+        Rid::new(self.contact(contact_idx, |c| c.collider))
+    }
+    fn get_contact_collider_position(&self, contact_idx: i32) -> Vector3 {
+        self.contact(contact_idx, |c| c.collider_position)
+    }
+    fn get_contact_collider_id(&self, contact_idx: i32) -> u64 {
+        self.contact(contact_idx, |c| c.collider_id)
+    }
+    fn get_contact_collider_object(&self, contact_idx: i32) -> Option<Gd<Object>> {
+        let id = self.get_contact_collider_id(contact_idx);
+        InstanceId::try_from_i64(id as i64).and_then(|id| Gd::try_from_instance_id(id).ok())
+    }
+    fn get_contact_collider_shape(&self, contact_idx: i32) -> i32 {
+        self.contact(contact_idx, |c| c.collider_shape)
+    }
+    fn get_contact_collider_velocity_at_position(&self, contact_idx: i32) -> Vector3 {
+        self.contact(contact_idx, |c| c.collider_velocity)
+    }
+    fn get_step(&self) -> f32 {
+        self.read(|st, o| {
+            o.space
+                .and_then(|s| st.spaces.get(&s))
+                .map_or(1.0 / 60.0, |s| s.last_step)
+        })
+    }
+    fn integrate_forces(&mut self) {
+        // Gravity and damping for one step, as Godot's own body state does it.
+        let step = self.get_step();
+        let (g, ld, ad) = (
+            self.get_total_gravity(),
+            self.get_total_linear_damp(),
+            self.get_total_angular_damp(),
+        );
+        let v = (self.get_linear_velocity() + g * step) * max(1.0 - step * ld, 0.0);
+        let w = self.get_angular_velocity() * max(1.0 - step * ad, 0.0);
+        self.set_linear_velocity(v);
+        self.set_angular_velocity(w);
+    }
+    fn get_space_state(&mut self) -> Gd<PhysicsDirectSpaceState3D> {
+        let space = self.read(|_, o| o.space.unwrap_or(0));
+        let mut server = self.server.clone();
+        let mut s = server.bind_mut();
+        s.space_state(Rid::new(space)).upcast()
+    }
+}
+
+/// The live object with this instance id, if any.
+fn object(id: u64) -> Option<Gd<Object>> {
+    InstanceId::try_from_i64(id as i64).and_then(|id| Gd::try_from_instance_id(id).ok())
+}
+
+fn inv(x: f32) -> f32 {
+    if x > 0.0 { 1.0 / x } else { 0.0 }
+}
+
+impl Maul3DBodyState {
+    fn local_center(st: &State, o: &Obj) -> Vector3 {
+        match (o.space.and_then(|s| st.spaces.get(&s)), &o.core) {
+            (Some(s), Some(c)) => s
+                .world
+                .body_mass_data(c.body)
+                .map_or(Vector3::ZERO, |m| gv(m.center)),
+            _ => Vector3::ZERO,
+        }
+    }
+
+    fn inertia(st: &State, o: &Obj) -> Vector3 {
+        match (o.space.and_then(|s| st.spaces.get(&s)), &o.core) {
+            (Some(s), Some(c)) if o.is_dynamic() => {
+                s.world.body_mass_data(c.body).map_or(Vector3::ZERO, |m| {
+                    Vector3::new(m.inertia.cx.x, m.inertia.cy.y, m.inertia.cz.z)
+                })
+            }
+            _ => Vector3::ZERO,
+        }
+    }
+}
+
+#[derive(GodotClass)]
+#[class(base = PhysicsDirectSpaceState3DExtension, no_init, tool)]
+pub struct Maul3DSpaceState {
+    server: Gd<Maul3DPhysicsServer>,
+    space: Rid,
+    base: Base<PhysicsDirectSpaceState3DExtension>,
+}
+
+impl Maul3DSpaceState {
+    pub fn create(server: Gd<Maul3DPhysicsServer>, space: Rid) -> Gd<Maul3DSpaceState> {
+        Gd::from_init_fn(|base| Maul3DSpaceState {
+            server,
+            space,
+            base,
+        })
+    }
+
+    fn excluded(&self, rid: u64) -> bool {
+        self.base().is_body_excluded_from_query(Rid::new(rid))
+    }
+}
+
+/// Which objects a query sees, by Godot's rules: `mask` against the object's layer;
+/// bodies and/or areas.
+struct Seen {
+    mask: u32,
+    bodies: bool,
+    areas: bool,
+}
+
+impl Seen {
+    fn filter(&self) -> maul3d::QueryFilter {
+        maul3d::QueryFilter {
+            category_bits: u64::MAX,
+            mask_bits: u64::from(self.mask),
+            include_sensors: self.areas,
+        }
+    }
+
+    fn accepts(&self, o: &Obj) -> bool {
+        if o.is_area {
+            self.areas && o.monitorable
+        } else {
+            self.bodies
+        }
+    }
+}
+
+#[godot_api]
+impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
+    unsafe fn intersect_ray_rawptr(
+        &mut self,
+        from: Vector3,
+        to: Vector3,
+        collision_mask: u32,
+        collide_with_bodies: bool,
+        collide_with_areas: bool,
+        _hit_from_inside: bool,
+        _hit_back_faces: bool,
+        _pick_ray: bool,
+        result: RawPtr<*mut PhysicsServer3DExtensionRayResult>,
+    ) -> bool {
+        let seen = Seen {
+            mask: collision_mask,
+            bodies: collide_with_bodies,
+            areas: collide_with_areas,
+        };
+        let server = self.server.clone();
+        let s = server.bind();
+        let Some(space) = s.st.spaces.get(&self.space.to_u64()) else {
+            return false;
+        };
+        let mut hits = [maul3d::RayResult {
+            shape: maul3d::ShapeId::NULL,
+            body: maul3d::BodyId::NULL,
+            point: maul3d::math::DVec3::ZERO,
+            normal: Vec3::ZERO,
+            fraction: 0.0,
+        }; 64];
+        let n = space
+            .world
+            .cast_ray_all(dv(from), v3(to - from), &seen.filter(), &mut hits)
+            .unwrap_or(0)
+            .min(hits.len());
+        let mut best: Option<(f32, &maul3d::RayResult, u64)> = None;
+        for h in &hits[..n] {
+            let rid = space.world.body_user_data(h.body).unwrap_or(0);
+            let Some(o) = s.st.objs.get(&rid) else {
+                continue;
+            };
+            if !seen.accepts(o) || self.excluded(rid) {
+                continue;
+            }
+            if best.is_none_or(|(f, _, _)| h.fraction < f) {
+                best = Some((h.fraction, h, rid));
+            }
+        }
+        let Some((_, h, rid)) = best else {
+            return false;
+        };
+        let o = &s.st.objs[&rid];
+        // SAFETY: Godot passes a valid result struct for the duration of the call.
+        let r = unsafe { &mut *result.ptr() };
+        r.position = gdv(h.point);
+        r.normal = gv(h.normal);
+        r.rid = Rid::new(rid);
+        r.collider_id = godot::classes::native::ObjectId { id: o.instance_id };
+        if let Some(obj) = object(o.instance_id) {
+            // SAFETY: the object is alive (just looked up) for the query's duration.
+            unsafe { r.set_collider(obj) };
+        }
+        r.shape = (space.world.shape_user_data(h.shape).unwrap_or(0) & 0xff) as i32;
+        r.face_index = -1;
+        true
+    }
+
+    unsafe fn intersect_point_rawptr(
+        &mut self,
+        position: Vector3,
+        collision_mask: u32,
+        collide_with_bodies: bool,
+        collide_with_areas: bool,
+        results: RawPtr<*mut PhysicsServer3DExtensionShapeResult>,
+        max_results: i32,
+    ) -> i32 {
+        let seen = Seen {
+            mask: collision_mask,
+            bodies: collide_with_bodies,
+            areas: collide_with_areas,
+        };
+        let server = self.server.clone();
+        let s = server.bind();
+        let Some(space) = s.st.spaces.get(&self.space.to_u64()) else {
+            return 0;
+        };
+        let mut ids = [maul3d::ShapeId::NULL; 256];
+        let n = space
+            .world
+            .overlap_point(dv(position), &seen.filter(), &mut ids)
+            .min(ids.len());
+        let mut count = 0;
+        for id in &ids[..n] {
+            if count >= max_results.max(0) as usize {
+                break;
+            }
+            let data = space.world.shape_user_data(*id).unwrap_or(0);
+            let rid = data >> 8;
+            let Some(o) = s.st.objs.get(&rid) else {
+                continue;
+            };
+            if !seen.accepts(o) || self.excluded(rid) {
+                continue;
+            }
+            // SAFETY: Godot passes an array of `max_results` results.
+            let r = unsafe { &mut *results.ptr().add(count) };
+            r.rid = Rid::new(rid);
+            r.collider_id = godot::classes::native::ObjectId { id: o.instance_id };
+            if let Some(obj) = object(o.instance_id) {
+                // SAFETY: the object is alive (just looked up) for the query's duration.
+                unsafe { r.set_collider(obj) };
+            }
+            r.shape = (data & 0xff) as i32;
+            count += 1;
+        }
+        count as i32
+    }
+
+    unsafe fn intersect_shape_rawptr(
+        &mut self,
+        shape_rid: Rid,
+        transform: Transform3D,
+        _motion: Vector3,
+        _margin: f32,
+        collision_mask: u32,
+        collide_with_bodies: bool,
+        collide_with_areas: bool,
+        result_count: RawPtr<*mut PhysicsServer3DExtensionShapeResult>,
+        max_results: i32,
+    ) -> i32 {
+        let seen = Seen {
+            mask: collision_mask,
+            bodies: collide_with_bodies,
+            areas: collide_with_areas,
+        };
+        let server = self.server.clone();
+        let s = server.bind();
+        let Some(space) = s.st.spaces.get(&self.space.to_u64()) else {
+            return 0;
+        };
+        let Some(probe) = s.st.query_probe(shape_rid.to_u64()) else {
+            return 0;
+        };
+        let mut ids = [maul3d::ShapeId::NULL; 256];
+        let n = match space.world.overlap_shape(
+            &probe,
+            dv(transform.origin),
+            quat(transform.basis),
+            &seen.filter(),
+            &mut ids,
+        ) {
+            Ok(n) => n.min(ids.len()),
+            Err(_) => return 0,
+        };
+        let mut count = 0;
+        for id in &ids[..n] {
+            if count >= max_results.max(0) as usize {
+                break;
+            }
+            let data = space.world.shape_user_data(*id).unwrap_or(0);
+            let rid = data >> 8;
+            let Some(o) = s.st.objs.get(&rid) else {
+                continue;
+            };
+            if !seen.accepts(o) || self.excluded(rid) {
+                continue;
+            }
+            // SAFETY: Godot passes an array of `max_results` results.
+            let r = unsafe { &mut *result_count.ptr().add(count) };
+            r.rid = Rid::new(rid);
+            r.collider_id = godot::classes::native::ObjectId { id: o.instance_id };
+            if let Some(obj) = object(o.instance_id) {
+                // SAFETY: the object is alive (just looked up) for the query's duration.
+                unsafe { r.set_collider(obj) };
+            }
+            r.shape = (data & 0xff) as i32;
+            count += 1;
+        }
+        count as i32
+    }
+
+    unsafe fn cast_motion_rawptr(
+        &mut self,
+        shape_rid: Rid,
+        transform: Transform3D,
+        motion: Vector3,
+        _margin: f32,
+        collision_mask: u32,
+        collide_with_bodies: bool,
+        collide_with_areas: bool,
+        closest_safe: RawPtr<*mut f64>,
+        closest_unsafe: RawPtr<*mut f64>,
+        _info: RawPtr<*mut PhysicsServer3DExtensionShapeRestInfo>,
+    ) -> bool {
+        let seen = Seen {
+            mask: collision_mask,
+            bodies: collide_with_bodies,
+            areas: collide_with_areas,
+        };
+        let server = self.server.clone();
+        let s = server.bind();
+        let Some(space) = s.st.spaces.get(&self.space.to_u64()) else {
+            return false;
+        };
+        let Some(probe) = s.st.query_probe(shape_rid.to_u64()) else {
+            return false;
+        };
+        let hit = space.world.cast_shape(
+            &probe,
+            dv(transform.origin),
+            quat(transform.basis),
+            v3(motion),
+            &seen.filter(),
+        );
+        let fraction = match hit {
+            Ok(Some(h)) => f64::from(h.fraction),
+            Ok(None) => 1.0,
+            Err(_) => return false,
+        };
+        // SAFETY: Godot passes valid out pointers for the duration of the call.
+        unsafe {
+            *closest_safe.ptr() = fraction;
+            *closest_unsafe.ptr() = fraction;
+        }
+        true
+    }
+
+    unsafe fn collide_shape_rawptr(
+        &mut self,
+        shape_rid: Rid,
+        transform: Transform3D,
+        _motion: Vector3,
+        margin: f32,
+        collision_mask: u32,
+        collide_with_bodies: bool,
+        collide_with_areas: bool,
+        results: RawPtr<*mut std::ffi::c_void>,
+        max_results: i32,
+        result_count: RawPtr<*mut i32>,
+    ) -> bool {
+        let seen = Seen {
+            mask: collision_mask,
+            bodies: collide_with_bodies,
+            areas: collide_with_areas,
+        };
+        let server = self.server.clone();
+        let s = server.bind();
+        let Some(space) = s.st.spaces.get(&self.space.to_u64()) else {
+            return false;
+        };
+        let Some(probe) = s.st.query_probe(shape_rid.to_u64()) else {
+            return false;
+        };
+        let mut pairs = [crate::state::EMPTY_PAIR; 64];
+        let n = space
+            .world
+            .contact_points(
+                &probe,
+                dv(transform.origin),
+                quat(transform.basis),
+                max(margin, 0.0),
+                &seen.filter(),
+                None,
+                &mut pairs,
+            )
+            .unwrap_or(0)
+            .min(pairs.len());
+        let out = results.ptr() as *mut Vector3;
+        let mut count = 0usize;
+        for c in &pairs[..n] {
+            if count >= max_results.max(0) as usize {
+                break;
+            }
+            let rid = space.world.body_user_data(c.body).unwrap_or(0);
+            match s.st.objs.get(&rid) {
+                Some(o) if seen.accepts(o) && !self.excluded(rid) => {}
+                _ => continue,
+            }
+            // SAFETY: Godot passes room for `max_results` pairs of points.
+            unsafe {
+                *out.add(2 * count) = gdv(c.point_on_query);
+                *out.add(2 * count + 1) = gdv(c.point_on_other);
+            }
+            count += 1;
+        }
+        // SAFETY: a valid out pointer for the duration of the call.
+        unsafe { *result_count.ptr() = count as i32 };
+        count > 0
+    }
+
+    unsafe fn rest_info_rawptr(
+        &mut self,
+        shape_rid: Rid,
+        transform: Transform3D,
+        _motion: Vector3,
+        margin: f32,
+        collision_mask: u32,
+        collide_with_bodies: bool,
+        collide_with_areas: bool,
+        rest_info: RawPtr<*mut PhysicsServer3DExtensionShapeRestInfo>,
+    ) -> bool {
+        let seen = Seen {
+            mask: collision_mask,
+            bodies: collide_with_bodies,
+            areas: collide_with_areas,
+        };
+        let server = self.server.clone();
+        let s = server.bind();
+        let Some(space) = s.st.spaces.get(&self.space.to_u64()) else {
+            return false;
+        };
+        let Some(probe) = s.st.query_probe(shape_rid.to_u64()) else {
+            return false;
+        };
+        let hit = space.world.rest_info(
+            &probe,
+            dv(transform.origin),
+            quat(transform.basis),
+            max(margin, 0.0),
+            &seen.filter(),
+            None,
+        );
+        let Ok(Some(c)) = hit else {
+            return false;
+        };
+        let rid = space.world.body_user_data(c.body).unwrap_or(0);
+        let Some(o) = s.st.objs.get(&rid) else {
+            return false;
+        };
+        // SAFETY: Godot passes a valid result struct for the duration of the call.
+        let r = unsafe { &mut *rest_info.ptr() };
+        r.point = gdv(c.point_on_other);
+        r.normal = gv(c.normal);
+        r.rid = Rid::new(rid);
+        r.collider_id = godot::classes::native::ObjectId { id: o.instance_id };
+        r.shape = (space.world.shape_user_data(c.shape).unwrap_or(0) & 0xff) as i32;
+        r.linear_velocity = gv(c.velocity);
+        true
+    }
+
+    fn get_closest_point_to_object_volume(&self, _object: Rid, point: Vector3) -> Vector3 {
+        crate::state::warn_once(
+            "closest point",
+            "get_closest_point_to_object_volume is not supported yet (core: closest point on a body); the point itself is returned",
+        );
+        point
+    }
+}

@@ -1,0 +1,46 @@
+//! Maul3D as a Godot 4.6 physics server.
+//!
+//! The extension registers the class `Maul3DPhysicsServer` (a `PhysicsServer3DExtension`)
+//! with Godot's `PhysicsServer3DManager` under the name `Maul3D`, at the `Servers`
+//! initialisation level, before Godot creates its physics server; a project selects it
+//! with `physics/3d/physics_engine = "Maul3D"`. The `Maul3D` engine singleton gives
+//! GDScript what the server interface has no place for (whether Maul3D runs, the state
+//! hash of a space).
+//!
+//! This layer translates between Godot's server calls and `maul3d`'s world API; it does
+//! not simulate. Each Godot space is one `maul3d::World`.
+
+use godot::classes::PhysicsServer3DManager;
+use godot::prelude::*;
+
+mod conv;
+mod direct;
+mod server;
+mod singleton;
+mod state;
+mod tasks;
+
+pub use server::Maul3DPhysicsServer;
+pub use singleton::Maul3D;
+
+/// The name under which the server is registered and selected in project settings.
+pub const SERVER_NAME: &str = "Maul3D";
+
+struct Maul3DExtension;
+
+#[gdextension]
+unsafe impl ExtensionLibrary for Maul3DExtension {
+    fn min_level() -> InitLevel {
+        InitLevel::Servers
+    }
+
+    fn on_stage_init(stage: InitStage) {
+        if stage == InitStage::Servers {
+            state::register_settings();
+            let create = Callable::from_fn("create_maul3d_server", |_args: &[&Variant]| {
+                Maul3DPhysicsServer::new_alloc().to_variant()
+            });
+            PhysicsServer3DManager::singleton().register_server(SERVER_NAME, &create);
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! The `Maul3D` engine singleton: what GDScript needs beyond the server interface.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use godot::classes::file_access::ModeFlags;
+use godot::classes::{FileAccess, PhysicsServer3D};
+use godot::prelude::*;
+
+use crate::Maul3DPhysicsServer;
+use crate::state::State;
+
+static SERVER_ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Set by the server when Godot initialises it (and cleared when Godot finishes it).
+pub(crate) fn set_server_active(active: bool) {
+    SERVER_ACTIVE.store(active, Ordering::SeqCst);
+}
+
+/// The running Maul3D server, if Maul3D is Godot's physics server.
+pub(crate) fn server() -> Option<Gd<Maul3DPhysicsServer>> {
+    if !SERVER_ACTIVE.load(Ordering::SeqCst) {
+        return None;
+    }
+    PhysicsServer3D::singleton()
+        .try_cast::<Maul3DPhysicsServer>()
+        .ok()
+}
+
+/// `Maul3D` in GDScript.
+#[derive(GodotClass)]
+#[class(init, singleton, base = Object)]
+pub struct Maul3D {
+    base: Base<Object>,
+}
+
+#[godot_api]
+impl Maul3D {
+    /// Whether Maul3D is the physics server Godot is running.
+    #[func]
+    pub fn is_active(&self) -> bool {
+        server().is_some()
+    }
+
+    /// The state hash (FNV-1a-64 over the canonical snapshot encoding) of a space's
+    /// world, as a signed 64-bit integer; 0 when the RID is no Maul3D space.
+    #[func]
+    pub fn space_hash(&self, space: Rid) -> i64 {
+        let Some(server) = server() else {
+            godot_error!("Maul3D.space_hash: Maul3D is not the running physics server");
+            return 0;
+        };
+        let s = server.bind();
+        match s.st.spaces.get(&space.to_u64()) {
+            Some(sp) => sp.world.hash() as i64,
+            None => {
+                godot_error!("Maul3D.space_hash: {space} is not a Maul3D space");
+                0
+            }
+        }
+    }
+
+    /// The number of steps a space's world has taken (0 for an unknown RID).
+    #[func]
+    pub fn space_step_count(&self, space: Rid) -> i64 {
+        with_state(|st| {
+            st.space(space.to_u64())
+                .map(|s| s.world.step_count() as i64)
+        })
+        .unwrap_or(0)
+    }
+
+    /// How many stages Maul3D has handed to Godot's WorkerThreadPool as group tasks
+    /// (spaces created with `physics/maul3d/use_worker_thread_pool`, the default).
+    #[func]
+    pub fn worker_pool_group_count(&self) -> i64 {
+        crate::tasks::group_count() as i64
+    }
+
+    /// A snapshot of a space's world (its whole simulation state); empty on error.
+    #[func]
+    pub fn snapshot(&self, space: Rid) -> PackedByteArray {
+        with_state(|st| st.snapshot(space.to_u64()))
+            .map(|v| PackedByteArray::from(v.as_slice()))
+            .unwrap_or_default()
+    }
+
+    /// Restores a space's world from `snapshot` (of the same space, or one with the same
+    /// capacities). Then every body's state-sync callback runs (rigid bodies' nodes move
+    /// to the restored state), areas report exits and entries against what they last
+    /// reported, objects created after the snapshot are inert (one warning) and bodies
+    /// freed since are removed. False (with an error) when the snapshot is refused;
+    /// nothing changes then.
+    #[func]
+    pub fn restore(&self, space: Rid, snapshot: PackedByteArray) -> bool {
+        let Some(mut server) = server_or_error("restore") else {
+            return false;
+        };
+        let mut s = server.bind_mut();
+        match s.st.restore(space.to_u64(), snapshot.as_slice()) {
+            Ok(()) => {
+                s.flush();
+                true
+            }
+            Err(e) => {
+                godot_error!("Maul3D.restore: {e}");
+                false
+            }
+        }
+    }
+
+    /// Starts recording every call that changes a space's world into a journal of at most
+    /// `capacity` bytes (with a snapshot of the world now, the replay's start).
+    #[func]
+    pub fn start_journal(&self, space: Rid, capacity: i64) -> bool {
+        let r = with_state_mut(|st| st.start_journal(space.to_u64(), capacity.max(0) as usize));
+        report("start_journal", r).is_some()
+    }
+
+    /// Stops the journal; its length in bytes, or -1 (with an error) if it overflowed.
+    #[func]
+    pub fn stop_journal(&self, space: Rid) -> i64 {
+        let r = with_state_mut(|st| st.stop_journal(space.to_u64()));
+        report("stop_journal", r).map_or(-1, |n| n as i64)
+    }
+
+    /// Saves the last journal as a replay file (starting snapshot, tape, final hash) that
+    /// `m3replay verify` replays; `path` may be `user://...`.
+    #[func]
+    pub fn save_replay(&self, space: Rid, path: GString) -> bool {
+        let Some(bytes) = report("save_replay", with_state(|st| st.replay(space.to_u64()))) else {
+            return false;
+        };
+        let Some(mut f) = FileAccess::open(&path, ModeFlags::WRITE) else {
+            godot_error!("Maul3D.save_replay: cannot write {path}");
+            return false;
+        };
+        f.store_buffer(&PackedByteArray::from(bytes.as_slice()));
+        f.close();
+        true
+    }
+
+    /// The number of body slots whose state differs between two spaces' worlds (0: the
+    /// same); -1 (with an error) for an unknown space.
+    #[func]
+    pub fn compare_spaces(&self, a: Rid, b: Rid) -> i64 {
+        let r = with_state(|st| st.compare(a.to_u64(), b.to_u64()));
+        report("compare_spaces", r).map_or(-1, |n| n as i64)
+    }
+}
+
+fn server_or_error(what: &str) -> Option<Gd<Maul3DPhysicsServer>> {
+    let s = server();
+    if s.is_none() {
+        godot_error!("Maul3D.{what}: Maul3D is not the running physics server");
+    }
+    s
+}
+
+fn with_state<R>(f: impl FnOnce(&State) -> Result<R, String>) -> Result<R, String> {
+    let server = server().ok_or("Maul3D is not the running physics server")?;
+    let s = server.bind();
+    f(&s.st)
+}
+
+fn with_state_mut<R>(f: impl FnOnce(&mut State) -> Result<R, String>) -> Result<R, String> {
+    let mut server = server().ok_or("Maul3D is not the running physics server")?;
+    let mut s = server.bind_mut();
+    f(&mut s.st)
+}
+
+fn report<R>(what: &str, r: Result<R, String>) -> Option<R> {
+    match r {
+        Ok(v) => Some(v),
+        Err(e) => {
+            godot_error!("Maul3D.{what}: {e}");
+            None
+        }
+    }
+}

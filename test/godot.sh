@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the Godot extension (godot-ext/, debug profile: the profile `cargo clippy` and
+# the workspace build already keep warm), links it into the test project's addon folder,
+# and runs the tests in test/godot/ in headless Godot 4.6 with Maul3D as the physics
+# server. The runner prints one line per test and `N passed, M failed`; this script
+# fails when Godot exits non-zero or prints no such line, or when the replay file a test
+# saved from Godot does not verify with `m3replay verify`.
+#
+# MAUL3D_GODOT_TEST=word runs only the tests whose name contains it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+eval "$(bash test/godot-setup.sh --env)"
+
+cargo build -p maul3d-godot
+target=${CARGO_TARGET_DIR:-$repo/target}
+lib=$target/debug/libmaul3d_godot.so
+
+project=$repo/test/godot
+addon=$project/addons/maul3d
+mkdir -p "$addon/bin" "$project/.godot"
+cp "$repo"/addons/maul3d/maul3d.gdextension "$repo"/addons/maul3d/plugin.cfg "$repo"/addons/maul3d/plugin.gd "$addon/"
+ln -sf "$lib" "$addon/bin/libmaul3d_godot.so"
+# Godot loads the extensions listed here at start; the editor writes it when it imports
+# a project, which a headless test run never does.
+echo "res://addons/maul3d/maul3d.gdextension" >"$project/.godot/extension_list.cfg"
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+timeout 300 "${GODOT[@]}" --headless --path "$project" 2>&1 | tee "$log" || status=$?
+if ! grep -Eq '^[0-9]+ passed, [0-9]+ failed$' "$log"; then
+  echo "godot.sh: the runner printed no 'N passed, M failed' line (Godot exit $status)" >&2
+  exit 1
+fi
+# The replay a test recorded in Godot must verify in the replay tool.
+replay=$(sed -n 's/^replay: //p' "$log" | tail -n1)
+if [[ $status == 0 && -n $replay ]]; then
+  cargo run -q -p m3replay -- verify "$replay"
+fi
+exit "$status"

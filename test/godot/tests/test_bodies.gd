@@ -1,0 +1,178 @@
+extends "res://test_case.gd"
+
+
+func add_static_box(pos: Vector3, half: Vector3) -> StaticBody3D:
+	var body := StaticBody3D.new()
+	var shape := CollisionShape3D.new()
+	var box := BoxShape3D.new()
+	box.size = half * 2.0
+	shape.shape = box
+	body.add_child(shape)
+	body.position = pos
+	add_child(body)
+	return body
+
+
+func add_rigid_box(pos: Vector3, half: Vector3) -> RigidBody3D:
+	var body := RigidBody3D.new()
+	var shape := CollisionShape3D.new()
+	var box := BoxShape3D.new()
+	box.size = half * 2.0
+	shape.shape = box
+	body.add_child(shape)
+	body.position = pos
+	add_child(body)
+	return body
+
+
+func test_a_box_falls_and_rests_on_a_static_floor() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var box := add_rigid_box(Vector3(0, 3, 0), Vector3(0.5, 0.5, 0.5))
+	await ticks(20)
+	# Free fall from y = 3 for 20 ticks of 1/60 s under 9.8 m/s² (damping 0.1/s): below
+	# 3 - ½·9.8·(1/3)² ≈ 2.46 plus a little; still well above the floor.
+	check(box.position.y < 2.6 and box.position.y > 1.5,
+		"after 1/3 s the box has fallen about 0.5 m (y = %f)" % box.position.y)
+	await ticks(160)
+	check(absf(box.position.y - 0.5) < 0.05,
+		"the box rests on the floor top at y = 0.5 (y = %f)" % box.position.y)
+	check(box.linear_velocity.length() < 0.05,
+		"the resting box is still (|v| = %f)" % box.linear_velocity.length())
+	check(absf(box.position.x) < 0.01 and absf(box.position.z) < 0.01,
+		"it fell straight down (x = %f, z = %f)" % [box.position.x, box.position.z])
+
+
+func test_three_stacked_boxes_stand() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var boxes: Array[RigidBody3D] = []
+	for i in 3:
+		boxes.append(add_rigid_box(Vector3(0, 0.5 + i * 1.0, 0), Vector3(0.5, 0.5, 0.5)))
+	await ticks(180)
+	for i in 3:
+		var b := boxes[i]
+		check(absf(b.position.y - (0.5 + i)) < 0.05,
+			"box %d rests at y = %f (y = %f)" % [i, 0.5 + i, b.position.y])
+		check(Vector2(b.position.x, b.position.z).length() < 0.05,
+			"box %d did not slide (x = %f, z = %f)" % [i, b.position.x, b.position.z])
+
+
+func test_a_rigid_body_pyramid_stands() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(20, 0.5, 20))
+	var rows := 6
+	var boxes: Array[RigidBody3D] = []
+	var starts: Array[Vector3] = []
+	for row in rows:
+		for i in rows - row:
+			var pos := Vector3((i - (rows - row - 1) * 0.5) * 1.05, 0.5 + row * 1.0, 0)
+			boxes.append(add_rigid_box(pos, Vector3(0.5, 0.5, 0.5)))
+			starts.append(pos)
+	await ticks(300)
+	var worst := 0.0
+	for i in boxes.size():
+		worst = maxf(worst, boxes[i].position.distance_to(starts[i]))
+	check(worst < 0.1, "after 5 s no box of the 21-box pyramid moved 0.1 m (worst %f)" % worst)
+
+
+func test_ray_cast_3d_hits_the_floor_top() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var ray := RayCast3D.new()
+	ray.position = Vector3(1, 5, 2)
+	ray.target_position = Vector3(0, -10, 0)
+	add_child(ray)
+	await ticks(2)
+	ray.force_raycast_update()
+	check(ray.is_colliding(), "the ray hits the floor")
+	check(ray.get_collision_point().distance_to(Vector3(1, 0, 2)) < 0.001,
+		"at the floor top (1, 0, 2): %s" % ray.get_collision_point())
+	check(ray.get_collision_normal().distance_to(Vector3.UP) < 0.001,
+		"with normal up: %s" % ray.get_collision_normal())
+	var query := PhysicsRayQueryParameters3D.create(Vector3(5, 5, 5), Vector3(5, 1, 5))
+	var hit := get_world_3d().direct_space_state.intersect_ray(query)
+	check(hit.is_empty(), "a ray that stops above the floor hits nothing")
+
+
+func test_a_contact_monitoring_rigid_body_reports_the_floor_once() -> void:
+	var floor_body := add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var box := add_rigid_box(Vector3(0, 2, 0), Vector3(0.5, 0.5, 0.5))
+	box.contact_monitor = true
+	box.max_contacts_reported = 4
+	var entered: Array[Node] = []
+	box.body_entered.connect(func(b): entered.append(b))
+	await ticks(120)
+	check(entered.size() == 1, "body_entered once (%d)" % entered.size())
+	check(entered.size() > 0 and entered[0] == floor_body, "with the floor")
+	var contacts := box.get_colliding_bodies()
+	check(contacts.size() == 1 and contacts[0] == floor_body, "resting, it collides with the floor only (%s)" % [contacts])
+
+
+func test_bodies_collide_when_either_mask_sees_the_other_layer() -> void:
+	# Godot's rule: the box (layer 2, mask 1) sees the floor (layer 1, mask 1) though the
+	# floor's mask does not see layer 2.
+	add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var box := add_rigid_box(Vector3(0, 2, 0), Vector3(0.5, 0.5, 0.5))
+	box.collision_layer = 2
+	box.collision_mask = 1
+	var ghost := add_rigid_box(Vector3(3, 2, 0), Vector3(0.5, 0.5, 0.5))
+	ghost.collision_layer = 4
+	ghost.collision_mask = 4
+	await ticks(120)
+	check(absf(box.position.y - 0.5) < 0.05, "the layer-2 box rests on the floor (y = %f)" % box.position.y)
+	check(ghost.position.y < -1.0, "a box whose mask and layer meet nothing falls through (y = %f)" % ghost.position.y)
+
+
+func test_a_collision_exception_lets_a_box_fall_through_another() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var lower := add_rigid_box(Vector3(0, 0.5, 0), Vector3(0.5, 0.5, 0.5))
+	var upper := add_rigid_box(Vector3(0, 3, 0), Vector3(0.25, 0.25, 0.25))
+	upper.add_collision_exception_with(lower)
+	var other := add_rigid_box(Vector3(3, 3, 0), Vector3(0.25, 0.25, 0.25))
+	var base := add_rigid_box(Vector3(3, 0.5, 0), Vector3(0.5, 0.5, 0.5))
+	await ticks(150)
+	check(absf(upper.position.y - 0.25) < 0.05,
+		"the excepted box passes through the lower box to the floor (y = %f)" % upper.position.y)
+	check(absf(other.position.y - 1.25) < 0.05,
+		"without the exception a box lands on the lower box (y = %f)" % other.position.y)
+	check(absf(lower.position.y - 0.5) < 0.05 and absf(base.position.y - 0.5) < 0.05,
+		"the lower boxes stay on the floor")
+
+
+func test_a_custom_integrator_body_moves_only_as_integrate_forces_says() -> void:
+	var body: RigidBody3D = load("res://integrator_body.gd").new()
+	var shape := CollisionShape3D.new()
+	shape.shape = SphereShape3D.new()
+	body.add_child(shape)
+	body.custom_integrator = true
+	body.position = Vector3(0, 5, 0)
+	add_child(body)
+	await ticks(61)
+	check(body.calls >= 59, "_integrate_forces ran every tick (%d calls)" % body.calls)
+	check(absf(body.position.y - 5.0) < 1e-3, "no gravity with a custom integrator (y = %f)" % body.position.y)
+	check(absf(body.position.x - 1.0) < 0.05, "1 m/s for about 1 s moved it 1 m along x (x = %f)" % body.position.x)
+
+
+func test_an_animatable_platform_lifts_a_box_and_can_be_teleported() -> void:
+	var platform := AnimatableBody3D.new()
+	var shape := CollisionShape3D.new()
+	var b := BoxShape3D.new()
+	b.size = Vector3(4, 0.2, 4)
+	shape.shape = b
+	platform.add_child(shape)
+	platform.position = Vector3(0, 0, 0)
+	add_child(platform)
+	var box := add_rigid_box(Vector3(0, 0.6, 0), Vector3(0.5, 0.5, 0.5))
+	await ticks(30)
+	var y0 := box.position.y
+	for i in 60:
+		await get_tree().physics_frame
+		platform.position.y += 1.0 / 60.0
+	await ticks(2)
+	check(absf(box.position.y - (y0 + 1.0)) < 0.05,
+		"the box rode the platform up 1 m (%f -> %f)" % [y0, box.position.y])
+	platform.position = Vector3(50, 0, 0)
+	await ticks(3)
+	var space_state := get_world_3d().direct_space_state
+	var q := PhysicsRayQueryParameters3D.create(Vector3(50, 5, 0), Vector3(50, -5, 0))
+	var hit := space_state.intersect_ray(q)
+	check(not hit.is_empty() and hit["collider"] == platform,
+		"a platform moved 50 m in one tick is there at once (teleport)")
+	check(absf(platform.position.y) < 1e-4, "and it stopped there (y = %f)" % platform.position.y)
