@@ -6,6 +6,7 @@ pub mod cylinder;
 pub mod hull;
 pub mod mass;
 pub mod quickhull;
+pub mod voxel;
 
 pub use cylinder::{Cylinder, PlaneShape};
 
