@@ -8,6 +8,7 @@ pub mod hull;
 pub mod mass;
 pub mod mesh;
 pub mod quickhull;
+pub mod voxel;
 
 pub use cylinder::{Cylinder, PlaneShape};
 
