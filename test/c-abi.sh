@@ -33,7 +33,10 @@ trap 'rm -rf "$out"' EXIT
 inc=(-Iunreal-abi/include -Itest/c-abi)
 libs=("$lib/libmaul3d.a" -lpthread -ldl -lm)
 strict=(-Wall -Wextra -Werror -ffp-contract=off)
-expected=test/hashes.txt
+# Every scene of test/hashes.txt but `meshes`: meshes and height fields are not in the C
+# ABI yet, so the C programs cannot build that scene.
+expected="$out/hashes.txt"
+grep -v '^meshes ' test/hashes.txt >"$expected"
 
 cc() { gcc -std=c11 -O2 "${strict[@]}" "${inc[@]}" "$@"; }
 

@@ -29,7 +29,8 @@ enum EngineChoice {
 #[derive(Parser, Debug)]
 #[command(version, about)]
 struct Args {
-    /// One scene (large_pyramid, many_pyramids, joint_grid, convex_pile, washer, rain);
+    /// One scene (large_pyramid, many_pyramids, joint_grid, convex_pile, washer, rain,
+    /// convex_vs_mesh);
     /// all of them when left out.
     #[arg(long, value_parser = parse_scene)]
     scene: Option<SceneName>,

@@ -6,8 +6,8 @@ use crate::Engine;
 use crate::scenes::{BodyDesc, BodyKind, Geometry, JointDesc, JointShape, Rain, Scene};
 use maul3d::math::{DVec3, Quat, Transform, Vec3};
 use maul3d::{
-    BodyDef, BodyId, BodyType, ConeTwistJoint, Filter, HullId, JointDef, JointKind, RevoluteJoint,
-    ShapeDef, World, WorldDef,
+    BodyDef, BodyId, BodyType, ConeTwistJoint, Filter, HullId, JointDef, JointKind, MeshId,
+    RevoluteJoint, ShapeDef, World, WorldDef,
 };
 use std::collections::VecDeque;
 
@@ -21,6 +21,7 @@ pub struct Maul3dEngine {
     /// The rain's groups alive, oldest first, and how many were spawned.
     rain: Option<(Rain, VecDeque<Vec<BodyId>>, usize)>,
     hulls: Vec<HullId>,
+    meshes: Vec<MeshId>,
     steps: usize,
     /// Sum of every step's profile (all steps but the first), and how many.
     profile: maul3d::Profile,
@@ -39,7 +40,12 @@ fn rotation_between(from: Vec3, to: Vec3) -> Quat {
 }
 
 /// Creates a body and its shapes at `origin + desc.position`.
-fn create_body(world: &mut World, hulls: &[HullId], desc: &BodyDesc, origin: DVec3) -> BodyId {
+fn create_body(
+    world: &mut World,
+    (hulls, meshes): (&[HullId], &[MeshId]),
+    desc: &BodyDesc,
+    origin: DVec3,
+) -> BodyId {
     let body_type = match desc.kind {
         BodyKind::Static => BodyType::Static,
         BodyKind::Kinematic => BodyType::Kinematic,
@@ -66,6 +72,7 @@ fn create_body(world: &mut World, hulls: &[HullId], desc: &BodyDesc, origin: DVe
         match shape.geometry {
             Geometry::Box { half } => world.create_box_shape(body, &def, half),
             Geometry::Hull { index } => world.create_hull_shape(body, &def, hulls[index]),
+            Geometry::Mesh { index } => world.create_mesh_shape(body, &def, meshes[index]),
             Geometry::Sphere { radius } => world.create_sphere_shape(
                 body,
                 &def,
@@ -155,7 +162,7 @@ impl Maul3dEngine {
                 .ragdoll
                 .bones
                 .iter()
-                .map(|b| create_body(&mut self.world, &self.hulls, b, origin))
+                .map(|b| create_body(&mut self.world, (&self.hulls, &self.meshes), b, origin))
                 .collect();
             for j in &rain.ragdoll.joints {
                 create_joint(&mut self.world, bones[j.body_a], bones[j.body_b], j, origin);
@@ -183,7 +190,28 @@ impl Engine for Maul3dEngine {
             enable_sleep: scene.enable_sleep,
             body_capacity: capacity(scene.bodies.len() + rain_bodies, "body count"),
             shape_capacity: capacity(shapes, "shape count"),
-            contact_capacity: capacity(8 * shapes + 1024, "contact capacity"),
+            // A body on a mesh touches a few triangles, each a contact of its own.
+            contact_capacity: capacity(
+                8 * shapes
+                    + 1024
+                    + if scene.meshes.is_empty() {
+                        0
+                    } else {
+                        16 * shapes
+                    },
+                "contact capacity",
+            ),
+            mesh_capacity: capacity(scene.meshes.len().max(1), "mesh count"),
+            content_capacity: scene
+                .meshes
+                .iter()
+                .map(|m| {
+                    maul3d::geometry::mesh::mesh_content_bytes(
+                        m.vertices.len() as u64,
+                        m.triangles.len() as u64,
+                    )
+                })
+                .sum(),
             pair_capacity: capacity(16 * shapes + 1024, "pair capacity"),
             hull_capacity: capacity(scene.hulls.len().max(1), "hull count"),
             joint_capacity: capacity(
@@ -200,10 +228,19 @@ impl Engine for Maul3dEngine {
             .map(|points| world.create_hull(points).expect("scene hull is valid"))
             .collect();
 
+        let meshes: Vec<MeshId> = scene
+            .meshes
+            .iter()
+            .map(|m| {
+                world
+                    .create_mesh(&m.vertices, &m.triangles)
+                    .expect("scene mesh is valid")
+            })
+            .collect();
         let bodies: Vec<BodyId> = scene
             .bodies
             .iter()
-            .map(|desc| create_body(&mut world, &hulls, desc, DVec3::ZERO))
+            .map(|desc| create_body(&mut world, (&hulls, &meshes), desc, DVec3::ZERO))
             .collect();
         for j in &scene.joints {
             create_joint(
@@ -222,6 +259,7 @@ impl Engine for Maul3dEngine {
             bodies,
             rain: scene.rain.clone().map(|r| (r, VecDeque::new(), 0)),
             hulls,
+            meshes,
             steps: 0,
             profile: maul3d::Profile::default(),
             profiled_steps: 0,

@@ -23,6 +23,7 @@ pub struct RapierEngine {
     /// Handles in creation order, so the checksum sums in a fixed order.
     handles: Vec<RigidBodyHandle>,
     hulls: Vec<SharedShape>,
+    meshes: Vec<SharedShape>,
     /// The rain's groups alive, oldest first, and how many were spawned.
     rain: Option<(Rain, VecDeque<Vec<RigidBodyHandle>>, usize)>,
     steps: usize,
@@ -46,7 +47,7 @@ fn to_vector(p: DVec3) -> Vector {
 fn insert_body(
     bodies: &mut RigidBodySet,
     colliders: &mut ColliderSet,
-    hulls: &[SharedShape],
+    (hulls, meshes): (&[SharedShape], &[SharedShape]),
     desc: &BodyDesc,
     origin: DVec3,
     can_sleep: bool,
@@ -67,6 +68,7 @@ fn insert_body(
         let geometry = match shape.geometry {
             Geometry::Box { half } => SharedShape::cuboid(half.x, half.y, half.z),
             Geometry::Hull { index } => hulls[index].clone(),
+            Geometry::Mesh { index } => meshes[index].clone(),
             Geometry::Sphere { radius } => SharedShape::ball(radius),
             Geometry::Capsule { a, b, radius } => {
                 SharedShape::capsule(to_rapier(a), to_rapier(b), radius)
@@ -153,7 +155,7 @@ impl RapierEngine {
                     insert_body(
                         &mut self.bodies,
                         &mut self.colliders,
-                        &self.hulls,
+                        (&self.hulls, &self.meshes),
                         b,
                         origin,
                         true,
@@ -203,6 +205,21 @@ impl Engine for RapierEngine {
             })
             .collect();
 
+        // Triangle meshes with Rapier's internal-edge fix (its smooth contacts across
+        // internal edges, as Maul3D's active edges).
+        let meshes: Vec<SharedShape> = scene
+            .meshes
+            .iter()
+            .map(|m| {
+                let vertices: Vec<Vector> = m.vertices.iter().map(|&p| to_rapier(p)).collect();
+                SharedShape::trimesh_with_flags(
+                    vertices,
+                    m.triangles.clone(),
+                    TriMeshFlags::FIX_INTERNAL_EDGES,
+                )
+                .expect("scene mesh is valid")
+            })
+            .collect();
         let mut bodies = RigidBodySet::new();
         let mut colliders = ColliderSet::new();
         let handles: Vec<RigidBodyHandle> = scene
@@ -212,7 +229,7 @@ impl Engine for RapierEngine {
                 insert_body(
                     &mut bodies,
                     &mut colliders,
-                    &hulls,
+                    (&hulls, &meshes),
                     desc,
                     DVec3::ZERO,
                     scene.enable_sleep,
@@ -240,6 +257,7 @@ impl Engine for RapierEngine {
             ccd: CCDSolver::new(),
             handles,
             hulls,
+            meshes,
             rain: scene.rain.clone().map(|r| (r, VecDeque::new(), 0)),
             steps: 0,
         }

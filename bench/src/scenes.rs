@@ -20,19 +20,22 @@ pub enum SceneName {
     ConvexPile,
     /// 8,000 cubes in a turning kinematic drum.
     Washer,
-    /// Ragdolls spawned and removed continuously over a mesh.
+    /// Ragdolls spawned and removed continuously over a triangle-mesh grid.
     Rain,
+    /// Hulls raining onto a wavy triangle-mesh terrain (Jolt's ConvexVsMesh).
+    ConvexVsMesh,
 }
 
 impl SceneName {
     /// Every scene, in the document's order.
-    pub const ALL: [SceneName; 6] = [
+    pub const ALL: [SceneName; 7] = [
         SceneName::LargePyramid,
         SceneName::ManyPyramids,
         SceneName::JointGrid,
         SceneName::ConvexPile,
         SceneName::Washer,
         SceneName::Rain,
+        SceneName::ConvexVsMesh,
     ];
 
     /// The name used on the command line and in the output.
@@ -44,6 +47,7 @@ impl SceneName {
             SceneName::ConvexPile => "convex_pile",
             SceneName::Washer => "washer",
             SceneName::Rain => "rain",
+            SceneName::ConvexVsMesh => "convex_vs_mesh",
         }
     }
 
@@ -53,7 +57,6 @@ impl SceneName {
     }
 
     /// The feature Maul3D still lacks for this scene, or `None` when it can be built.
-    /// (Rain falls on a box ground until meshes exist.)
     pub fn missing_feature(self) -> Option<&'static str> {
         None
     }
@@ -67,6 +70,7 @@ impl SceneName {
             SceneName::ConvexPile => Ok(convex_pile()),
             SceneName::Washer => Ok(washer()),
             SceneName::Rain => Ok(rain()),
+            SceneName::ConvexVsMesh => Ok(convex_vs_mesh()),
         }
     }
 }
@@ -99,6 +103,11 @@ pub enum Geometry {
     Sphere {
         /// Radius.
         radius: f32,
+    },
+    /// The triangle mesh `Scene::meshes[index]` (static bodies only).
+    Mesh {
+        /// Index into [`Scene::meshes`].
+        index: usize,
     },
     /// A capsule between two points of the body frame.
     Capsule {
@@ -220,6 +229,41 @@ impl Rain {
     }
 }
 
+/// A triangle mesh: vertices and triangles (vertex indices).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshDesc {
+    /// Vertex positions in the body frame.
+    pub vertices: Vec<Vec3>,
+    /// Three vertex indices per triangle, counter-clockwise seen from the front (up).
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// A square grid of `cells × cells` cells of `cell` m centred on the origin, two
+/// triangles a cell, lifted by `height(x, z)` at each vertex (x, z its position).
+pub fn grid_mesh(cells: u32, cell: f32, height: impl Fn(f32, f32) -> f32) -> MeshDesc {
+    let half = 0.5 * cells as f32 * cell;
+    let mut vertices = Vec::with_capacity(((cells + 1) * (cells + 1)) as usize);
+    for z in 0..=cells {
+        for x in 0..=cells {
+            let (px, pz) = (x as f32 * cell - half, z as f32 * cell - half);
+            vertices.push(Vec3::new(px, height(px, pz), pz));
+        }
+    }
+    let mut triangles = Vec::with_capacity((2 * cells * cells) as usize);
+    let w = cells + 1;
+    for z in 0..cells {
+        for x in 0..cells {
+            let (a, b) = (z * w + x, z * w + x + 1);
+            triangles.push([a, a + w, b + w]);
+            triangles.push([a, b + w, b]);
+        }
+    }
+    MeshDesc {
+        vertices,
+        triangles,
+    }
+}
+
 /// One shape on a body.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShapeDesc {
@@ -265,6 +309,9 @@ pub struct Scene {
     pub enable_sleep: bool,
     /// Point clouds whose convex hulls shapes refer to by index.
     pub hulls: Vec<Vec<Vec3>>,
+    /// Triangle meshes (vertices, and triangles counter-clockwise seen from above) that
+    /// shapes refer to by index.
+    pub meshes: Vec<MeshDesc>,
     /// Bodies, in creation order.
     pub bodies: Vec<BodyDesc>,
     /// Joints, created after the bodies, in this order.
@@ -288,6 +335,7 @@ impl Scene {
             substeps: 4,
             enable_sleep,
             hulls: Vec::new(),
+            meshes: Vec::new(),
             bodies: Vec::new(),
             joints: Vec::new(),
             rain: None,
@@ -301,6 +349,16 @@ impl Scene {
             linear_velocity: Vec3::ZERO,
             angular_velocity: Vec3::ZERO,
             shapes: vec![shape(Geometry::Box { half }, DENSITY)],
+        });
+    }
+
+    fn add_mesh_ground(&mut self, index: usize) {
+        self.bodies.push(BodyDesc {
+            kind: BodyKind::Static,
+            position: DVec3::ZERO,
+            linear_velocity: Vec3::ZERO,
+            angular_velocity: Vec3::ZERO,
+            shapes: vec![shape(Geometry::Mesh { index }, DENSITY)],
         });
     }
 
@@ -447,7 +505,14 @@ pub fn ragdoll() -> Ragdoll {
 /// ground (Box3D's is a mesh). 400 steps, sleep on.
 pub fn rain() -> Scene {
     let mut scene = Scene::new(SceneName::Rain, 400, true);
-    scene.add_ground(Vec3::new(80.0, 1.0, 80.0));
+    // Box3D's ground is a triangle-mesh grid with tori on it; ours a 150 m grid of 2 m
+    // cells (11,250 triangles) with gentle bumps.
+    scene.meshes.push(grid_mesh(75, 2.0, |x, z| {
+        let (sx, _) = sin_cos(x * 0.21);
+        let (sz, _) = sin_cos(z * 0.17);
+        0.6 * sx * sz
+    }));
+    scene.add_mesh_ground(0);
     scene.rain = Some(Rain {
         period: 8,
         group_size: 3,
@@ -457,6 +522,37 @@ pub fn rain() -> Scene {
         height: 8.0,
         ragdoll: ragdoll(),
     });
+    scene
+}
+
+/// Hulls raining onto a wavy terrain, after Jolt's ConvexVsMesh: a 100 × 100-cell grid of
+/// 1 m cells (20,000 triangles, ±1 m waves) as one triangle mesh, and 1,600 hulls of 12
+/// points (radius 0.5) dropped in 4 layers of 20 × 20 spaced 2.5 m; 300 steps.
+pub fn convex_vs_mesh() -> Scene {
+    let mut scene = Scene::new(SceneName::ConvexVsMesh, 300, true);
+    scene.meshes.push(grid_mesh(100, 1.0, |x, z| {
+        let (sx, _) = sin_cos(x * 0.2);
+        let (_, cz) = sin_cos(z * 0.15);
+        sx * cz
+    }));
+    scene.add_mesh_ground(0);
+    let mut rng = PointRng::new(7);
+    scene
+        .hulls
+        .push((0..12).map(|_| rng.sphere_point(0.5)).collect());
+    let hull = Geometry::Hull { index: 0 };
+    for layer in 0..4 {
+        for z in 0..20 {
+            for x in 0..20 {
+                let p = Vec3::new(
+                    (x as f32 - 9.5) * 2.5,
+                    3.0 + 2.0 * layer as f32,
+                    (z as f32 - 9.5) * 2.5,
+                );
+                scene.add_dynamic(p, hull, DENSITY);
+            }
+        }
+    }
     scene
 }
 
@@ -673,6 +769,10 @@ mod tests {
         assert_eq!(dynamic_count(&many_pyramids()), 10_780);
         assert_eq!(dynamic_count(&convex_pile()), 5120);
         assert_eq!(dynamic_count(&washer()), 8000);
+        let cvm = convex_vs_mesh();
+        assert_eq!(dynamic_count(&cvm), 1600);
+        assert_eq!(cvm.meshes[0].triangles.len(), 20_000);
+        assert!(rain().meshes[0].triangles.len() > 10_000);
     }
 
     #[test]

@@ -751,6 +751,13 @@ impl World {
         if body_type != BodyType::Static && self.body_has_plane(slot) {
             return Err(Error::State("a body with a plane shape must stay static"));
         }
+        if body_type == BodyType::Dynamic && self.body_has_mesh(slot) {
+            return Err(Error::Argument {
+                name: "body type of a body with a mesh or height-field shape",
+                value: body_type as u8 as f64,
+                expected: "static (0) or kinematic (1)",
+            });
+        }
         self.destroy_body_contacts(slot, None, true);
         self.remove_body_proxies(slot);
         let b = &mut self.bodies[slot as usize];

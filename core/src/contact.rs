@@ -7,11 +7,13 @@ use crate::collide::manifold::{
     collide_capsule_and_sphere, collide_capsules, collide_hull_and_capsule,
     collide_hull_and_sphere, collide_hulls, collide_spheres,
 };
+use crate::collide::triangle::{Convex, collide_triangle};
 use crate::collide::{Manifold, SatCache};
+use crate::content::{MeshData, MeshSlot, mesh_data};
 use crate::geometry::PlaneShape;
 use crate::geometry::cylinder::CylinderHull;
 use crate::geometry::hull::HullView;
-use crate::math::{Transform, Vec3, max, sqrt};
+use crate::math::{Aabb, Transform, Vec3, max, sqrt};
 use crate::shape::{HullSlot, Shape, ShapeGeometry};
 use crate::task::Slots;
 use crate::world::{ContactEvent, SPECULATIVE_DISTANCE, World, alloc_slot};
@@ -82,6 +84,13 @@ pub(crate) struct Contact {
     pub cache: SatCache,
     /// Body contact lists (not state).
     pub edges: [ContactEdge; 2],
+    /// State: for a child contact (one triangle of a mesh against a convex shape), the
+    /// triangle's index; `NONE` for a contact of two whole shapes.
+    pub child: u32,
+    /// State: a child's parent contact (the pair of whole shapes), else `NONE`.
+    pub parent: u32,
+    /// A parent's children that touch (derived: recounted at restore).
+    pub child_touching: u32,
 }
 
 impl Default for Contact {
@@ -104,8 +113,95 @@ impl Default for Contact {
                 prev: NONE,
                 next: NONE,
             }; 2],
+            child: NONE,
+            parent: NONE,
+            child_touching: 0,
         }
     }
+}
+
+/// The pair-set key of child `child` of parent contact `parent` (apart from every shape
+/// pair key, whose shape slots stay below 2^24).
+#[inline(always)]
+pub(crate) fn child_key(parent: u32, child: u32) -> u64 {
+    (1 << 63) | ((parent as u64) << 32) | child as u64
+}
+
+/// Whether a shape collides per child (triangles), through child contacts.
+#[inline(always)]
+pub(crate) fn has_children(shape: &Shape) -> bool {
+    matches!(shape.geometry, ShapeGeometry::Mesh(_))
+}
+
+/// The convex shape as the triangle collider takes it; `None` for a mesh.
+pub(crate) fn convex_of<'a>(shape: &'a Shape, hulls: &'a [HullSlot]) -> Option<Convex<'a>> {
+    match &shape.geometry {
+        ShapeGeometry::Sphere(s) => Some(Convex::Sphere(s)),
+        ShapeGeometry::Capsule(c) => Some(Convex::Capsule(c)),
+        _ => hull_view(shape, hulls).map(Convex::Hull),
+    }
+}
+
+/// The bounds `b` (relative to `origin`, world orientation) in the frame of a body at
+/// `origin` turned by `q`.
+#[inline]
+pub(crate) fn bounds_in_frame(b: &Aabb, q: crate::math::Quat) -> Aabb {
+    crate::shape::rotated_aabb(b, q.conjugate())
+}
+
+/// A convex shape's enlarged bounds in a mesh body's frame.
+pub(crate) fn fat_in_mesh_frame(convex: &Shape, mesh_body: &Body) -> Aabb {
+    let f = &convex.fat_aabb;
+    let rel = Aabb::new(
+        (f.lower - mesh_body.position).to_f32(),
+        (f.upper - mesh_body.position).to_f32(),
+    );
+    bounds_in_frame(&rel, mesh_body.rotation)
+}
+
+/// The manifold of a mesh (A) against a convex shape (B) as one manifold: the deepest of
+/// its triangles' manifolds (ties: the first in the content's order). For queries and
+/// sensors, which ask about whole shapes; contacts use one child per triangle.
+fn collide_mesh(
+    data: &MeshData,
+    xf_a: &Transform,
+    shape_b: &Shape,
+    xf_b: &Transform,
+    hulls: &[HullSlot],
+    speculative: f32,
+) -> Manifold {
+    let cylinder;
+    let convex = match &shape_b.geometry {
+        // A cylinder collides as its prism, built here on the stack.
+        ShapeGeometry::Cylinder(c) => {
+            cylinder = CylinderHull::new(c);
+            Some(Convex::Hull(cylinder.view()))
+        }
+        _ => convex_of(shape_b, hulls),
+    };
+    let Some(convex) = convex else {
+        return Manifold::default();
+    };
+    let rel = xf_a.inv_mul(xf_b);
+    let local = crate::shape::local_aabb(shape_b, hulls, rel.q);
+    let bounds = Aabb::new(local.lower + rel.p, local.upper + rel.p).inflate(speculative);
+    let mut best = Manifold::default();
+    let mut deepest = f32::MAX;
+    data.query(&bounds, |i| {
+        let Some(tri) = data.triangle(i) else {
+            return true;
+        };
+        let mut cache = SatCache::default();
+        let m = collide_triangle(&tri, xf_a, &convex, xf_b, speculative, &mut cache);
+        for p in &m.points[..m.count as usize] {
+            if p.separation < deepest {
+                deepest = p.separation;
+                best = m;
+            }
+        }
+        true
+    });
+    best
 }
 
 /// Friction of a contact: √(μa·μb), as Box2D.
@@ -140,16 +236,25 @@ fn hull_view<'a>(shape: &'a Shape, hulls: &'a [HullSlot]) -> Option<HullView<'a>
     }
 }
 
-/// Computes the manifold of two shapes given their transforms in a common frame.
+/// Computes the manifold of two shapes given their transforms in a common frame. A mesh
+/// (always A) gives its deepest triangle's manifold.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn collide(
     shape_a: &Shape,
     xf_a: &Transform,
     shape_b: &Shape,
     xf_b: &Transform,
     hulls: &[HullSlot],
+    meshes: &[MeshSlot],
     speculative: f32,
     cache: &mut SatCache,
 ) -> Manifold {
+    if let ShapeGeometry::Mesh(m) = shape_a.geometry {
+        return match mesh_data(meshes, m) {
+            Some(data) => collide_mesh(data, xf_a, shape_b, xf_b, hulls, speculative),
+            None => Manifold::default(),
+        };
+    }
     let ga = &shape_a.geometry;
     let gb = &shape_b.geometry;
     if let ShapeGeometry::Plane(p) = ga {
@@ -225,7 +330,7 @@ fn collide_plane(
             Some(h) => cp::collide_plane_and_hull(p, xf_a, &h, xf_b, speculative),
             None => Manifold::default(),
         },
-        ShapeGeometry::Plane(_) => Manifold::default(),
+        ShapeGeometry::Plane(_) | ShapeGeometry::Mesh(_) => Manifold::default(),
     }
 }
 
@@ -237,20 +342,41 @@ pub(crate) fn update_contact(
     shapes: &[Shape],
     bodies: &[Body],
     hulls: &[HullSlot],
+    meshes: &[MeshSlot],
     speculative: f32,
 ) {
     let sa = &shapes[contact.shape_a as usize];
     let sb = &shapes[contact.shape_b as usize];
     contact.update = 0;
-    if !sa.fat_aabb.overlaps(&sb.fat_aabb) {
+    let disjoint = |contact: &mut Contact| {
         contact.update = UPDATE_DISJOINT;
         if contact.flags & CONTACT_TOUCHING != 0 {
             contact.update |= UPDATE_STOPPED_TOUCHING;
         }
+    };
+    if !sa.fat_aabb.overlaps(&sb.fat_aabb) {
+        disjoint(contact);
         return;
     }
     let ba = &bodies[contact.body_a as usize];
     let bb = &bodies[contact.body_b as usize];
+    // A mesh pair's parent only lives while the bounds overlap; its children collide.
+    let mut triangle = None;
+    if let ShapeGeometry::Mesh(m) = sa.geometry {
+        if contact.child == NONE {
+            return;
+        }
+        let tri = mesh_data(meshes, m).and_then(|d| d.triangle(contact.child));
+        let Some(tri) = tri else {
+            disjoint(contact);
+            return;
+        };
+        if !tri.aabb().overlaps(&fat_in_mesh_frame(sb, ba)) {
+            disjoint(contact);
+            return;
+        }
+        triangle = Some(tri);
+    }
 
     // The common frame sits at the origin of the body that moves (A, unless A does not
     // move and B does), so the moving body's anchors stay small whatever the coordinates.
@@ -270,7 +396,31 @@ pub(crate) fn update_contact(
             Transform::new(d, bb.rotation),
         )
     };
-    let manifold = collide(sa, &xf_a, sb, &xf_b, hulls, speculative, &mut contact.cache);
+    let cylinder;
+    let convex = match &sb.geometry {
+        // A cylinder against a triangle: its 32-sided prism.
+        ShapeGeometry::Cylinder(c) if triangle.is_some() => {
+            cylinder = CylinderHull::new(c);
+            Some(Convex::Hull(cylinder.view()))
+        }
+        _ => convex_of(sb, hulls),
+    };
+    let manifold = match (&triangle, convex) {
+        (Some(tri), Some(convex)) => {
+            collide_triangle(tri, &xf_a, &convex, &xf_b, speculative, &mut contact.cache)
+        }
+        (Some(_), None) => Manifold::default(),
+        (None, _) => collide(
+            sa,
+            &xf_a,
+            sb,
+            &xf_b,
+            hulls,
+            meshes,
+            speculative,
+            &mut contact.cache,
+        ),
+    };
 
     // Centres of mass in the common frame.
     let center_a = xf_a.p + ba.center_offset();
@@ -347,6 +497,83 @@ impl World {
         Some(slot)
     }
 
+    /// Creates child `child` (a triangle) of mesh parent contact `parent`; `None` when
+    /// `contact_capacity` is full.
+    pub(crate) fn create_child_contact(&mut self, parent: u32, child: u32) -> Option<u32> {
+        let p = &self.contacts[parent as usize];
+        let (shape_a, shape_b, body_a, body_b) = (p.shape_a, p.shape_b, p.body_a, p.body_b);
+        let slot = alloc_slot(
+            &mut self.contacts,
+            &mut self.contact_free,
+            |_| 0,
+            |_| Contact {
+                alive: true,
+                shape_a,
+                shape_b,
+                body_a,
+                body_b,
+                child,
+                parent,
+                ..Contact::default()
+            },
+        )?;
+        self.pair_set.insert(child_key(parent, child), slot);
+        self.link_contact(slot);
+        self.contact_count += 1;
+        Some(slot)
+    }
+
+    /// Finds the triangles that came under the enlarged bounds of a mesh pair this step
+    /// and gives each a child contact: parents in slot order, triangles in the content's
+    /// order (the tree's, fixed by the content), so the new slots are a function of state.
+    /// A pair's triangles change only when one of its shapes got new enlarged bounds, or
+    /// when the mesh's body is kinematic (it moves within its bounds).
+    pub(crate) fn find_children(&mut self) {
+        for c in 0..self.contacts.len() {
+            let contact = &self.contacts[c];
+            if !contact.alive || contact.child != NONE {
+                continue;
+            }
+            let (sa, sb) = (
+                &self.shapes[contact.shape_a as usize],
+                &self.shapes[contact.shape_b as usize],
+            );
+            let ShapeGeometry::Mesh(m) = sa.geometry else {
+                continue;
+            };
+            let mesh_body = &self.bodies[contact.body_a as usize];
+            if !(sa.enlarged || sb.enlarged || mesh_body.body_type == BodyType::Kinematic) {
+                continue;
+            }
+            if !sa.fat_aabb.overlaps(&sb.fat_aabb) {
+                continue;
+            }
+            let bounds = fat_in_mesh_frame(sb, mesh_body);
+            let Some(data) = mesh_data(&self.meshes, m) else {
+                continue;
+            };
+            let scratch = &mut self.contact_scratch;
+            scratch.clear();
+            let pair_set = &self.pair_set;
+            let mut full = false;
+            data.query(&bounds, |i| {
+                if !pair_set.contains(child_key(c as u32, i)) && !scratch.push(i) {
+                    full = true;
+                }
+                !full
+            });
+            for k in 0..self.contact_scratch.len() {
+                let i = self.contact_scratch[k];
+                if self.create_child_contact(c as u32, i).is_none() {
+                    self.counters.dropped_contacts += 1;
+                }
+            }
+            if full {
+                self.counters.dropped_contacts += 1;
+            }
+        }
+    }
+
     pub(crate) fn link_contact(&mut self, c: u32) {
         for edge in 0..2 {
             let body = if edge == 0 {
@@ -389,6 +616,28 @@ impl World {
     pub(crate) fn destroy_contact(&mut self, c: u32, events: bool) {
         let contact = &self.contacts[c as usize];
         debug_assert!(contact.alive);
+        if !contact.alive {
+            return;
+        }
+        let (child, parent) = (contact.child, contact.parent);
+        let (touching, child_touching) = (
+            contact.flags & CONTACT_TOUCHING != 0,
+            contact.child_touching,
+        );
+        let mesh_parent = child == NONE && has_children(&self.shapes[contact.shape_a as usize]);
+        if child != NONE {
+            // A child that touched leaves its pair; the pair ends with its last child.
+            if touching {
+                self.child_stopped_touching(parent, events);
+            }
+        } else if child_touching > 0 {
+            // A mesh pair touches through its children: it ends as a touching contact.
+            self.contacts[c as usize].flags |= CONTACT_TOUCHING;
+        }
+        if mesh_parent {
+            self.destroy_children(c);
+        }
+        let contact = &self.contacts[c as usize];
         if events && contact.flags & CONTACT_TOUCHING != 0 && contact.flags & CONTACT_EVENTS != 0 {
             let ev = ContactEvent {
                 shape_a: self.shape_id(contact.shape_a),
@@ -398,13 +647,60 @@ impl World {
                 self.counters.dropped_end_events += 1;
             }
         }
-        let key = pair_key(contact.shape_a, contact.shape_b);
+        let key = if child == NONE {
+            pair_key(contact.shape_a, contact.shape_b)
+        } else {
+            child_key(parent, child)
+        };
         self.pair_set.remove(key);
         self.unlink_contact(c);
         self.contacts[c as usize] = Contact::default();
         let ok = self.contact_free.push(c);
         debug_assert!(ok);
         self.contact_count -= 1;
+    }
+
+    /// Destroys the children of mesh parent `parent`, in slot order, without events.
+    fn destroy_children(&mut self, parent: u32) {
+        let body = self.contacts[parent as usize].body_b;
+        let scratch = &mut self.contact_scratch;
+        scratch.clear();
+        let mut key = self.bodies[body as usize].contact_head;
+        while key != NONE {
+            let c = key >> 1;
+            let contact = &self.contacts[c as usize];
+            if contact.parent == parent && contact.child != NONE {
+                let ok = scratch.push(c);
+                debug_assert!(ok);
+            }
+            key = contact.edges[(key & 1) as usize].next;
+        }
+        scratch.sort_unstable();
+        for k in 0..self.contact_scratch.len() {
+            let c = self.contact_scratch[k];
+            // Without events, and with the parent's count left as it is (it goes too).
+            self.contacts[c as usize].flags &= !CONTACT_TOUCHING;
+            self.destroy_contact(c, false);
+        }
+    }
+
+    /// One child of `parent` stopped touching: the pair's end event when it was the last.
+    fn child_stopped_touching(&mut self, parent: u32, events: bool) {
+        let p = &mut self.contacts[parent as usize];
+        if !p.alive || p.child_touching == 0 {
+            return;
+        }
+        p.child_touching -= 1;
+        if p.child_touching == 0 && events && p.flags & CONTACT_EVENTS != 0 {
+            let (sa, sb) = (p.shape_a, p.shape_b);
+            let ev = ContactEvent {
+                shape_a: self.shape_id(sa),
+                shape_b: self.shape_id(sb),
+            };
+            if !self.end_events.push(ev) {
+                self.counters.dropped_end_events += 1;
+            }
+        }
     }
 
     /// Destroys every contact of a body (or only those of one shape), waking the bodies
@@ -438,6 +734,10 @@ impl World {
         for k in 0..self.solver.touching.len() {
             let c = self.solver.touching[k];
             let contact = &self.contacts[c as usize];
+            // Children go with their parent.
+            if !contact.alive {
+                continue;
+            }
             let other = if contact.body_a == body {
                 contact.body_b
             } else {
@@ -496,6 +796,47 @@ impl World {
         }
     }
 
+    /// The serial half of a child contact's update: destroys it when disjoint, counts it
+    /// in or out of its pair's touching children, and reports the pair's begin (with its
+    /// hit) and end when the first child starts or the last stops touching. Returns 1
+    /// when it touches.
+    fn child_update(&mut self, c: u32, update: u8) -> u32 {
+        if update & UPDATE_DISJOINT != 0 {
+            self.destroy_contact(c, true);
+            return 0;
+        }
+        self.contacts[c as usize].update = 0;
+        let contact = &self.contacts[c as usize];
+        let (parent, ba, bb) = (contact.parent, contact.body_a, contact.body_b);
+        if update & UPDATE_STARTED_TOUCHING != 0 {
+            let p = &mut self.contacts[parent as usize];
+            p.child_touching += 1;
+            if p.child_touching == 1 {
+                let (sa, sb, flags) = (p.shape_a, p.shape_b, p.flags);
+                let ev = ContactEvent {
+                    shape_a: self.shape_id(sa),
+                    shape_b: self.shape_id(sb),
+                };
+                if flags & CONTACT_EVENTS != 0 && !self.begin_events.push(ev) {
+                    self.counters.dropped_begin_events += 1;
+                }
+                self.report_hit(c as usize, ev);
+            }
+            for b in [ba, bb] {
+                let body = &self.bodies[b as usize];
+                if body.body_type == BodyType::Dynamic && !body.awake {
+                    self.wake_island(b);
+                }
+            }
+            return 1;
+        }
+        if update & UPDATE_STOPPED_TOUCHING != 0 {
+            self.child_stopped_touching(parent, true);
+            return 0;
+        }
+        (self.contacts[c as usize].flags & CONTACT_TOUCHING != 0) as u32
+    }
+
     /// Narrow phase: updates every contact with a moving body, then, in slot order,
     /// removes disjoint pairs, reports begin/end and wakes islands that are touched.
     pub(crate) fn collide(&mut self) {
@@ -503,6 +844,7 @@ impl World {
             let shapes = &self.shapes;
             let bodies = &self.bodies;
             let hulls = &self.hulls;
+            let meshes = &self.meshes;
             let count = self.contacts.len();
             let slots = Slots::new(&mut self.contacts);
             // Each contact writes only itself: any split gives the same bits.
@@ -518,7 +860,7 @@ impl World {
                     contact.update = 0;
                     return;
                 }
-                update_contact(contact, shapes, bodies, hulls, SPECULATIVE_DISTANCE);
+                update_contact(contact, shapes, bodies, hulls, meshes, SPECULATIVE_DISTANCE);
             });
         }
         let mut touching = 0;
@@ -532,6 +874,10 @@ impl World {
                 if contact.flags & CONTACT_TOUCHING != 0 {
                     touching += 1;
                 }
+                continue;
+            }
+            if contact.child != NONE {
+                touching += self.child_update(c as u32, update);
                 continue;
             }
             let events = contact.flags & CONTACT_EVENTS != 0;

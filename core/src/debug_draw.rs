@@ -35,6 +35,9 @@ pub enum DebugGeometry<'a> {
         /// Where each face starts in `face_vertices`, plus one end.
         face_starts: &'a [u16],
     },
+    /// One triangle of a mesh or height field (vertices counter-clockwise seen from the
+    /// front): such a shape is described by one `shape` call per triangle, in index order.
+    Triangle([Vec3; 3]),
     /// A cylinder (exact; it collides as a 32-sided prism except against planes).
     Cylinder(Cylinder),
     /// A plane: the half-space `normal · x <= offset` of the body frame is solid.
@@ -117,6 +120,29 @@ impl World {
                 if options.shapes {
                     let mut face_vertices = [0u8; crate::geometry::hull::MAX_HULL_HALF_EDGES];
                     let mut face_starts = [0u16; crate::geometry::hull::MAX_HULL_FACES + 1];
+                    if let ShapeGeometry::Mesh(m) = shape.geometry {
+                        let Some(data) = crate::content::mesh_data(&self.meshes, m) else {
+                            continue;
+                        };
+                        for i in 0..data.child_count() {
+                            let Some(t) = data.triangle(i) else { continue };
+                            let geometry = DebugGeometry::Triangle(t.v);
+                            fp::call_host(host, || {
+                                draw.shape(
+                                    sid,
+                                    bid,
+                                    body.position,
+                                    body.rotation,
+                                    &geometry,
+                                    body.awake,
+                                )
+                            });
+                        }
+                        if options.bounds {
+                            fp::call_host(host, || draw.bounds(sid, &shape.fat_aabb));
+                        }
+                        continue;
+                    }
                     let geometry = match shape.geometry {
                         ShapeGeometry::Sphere(s) => DebugGeometry::Sphere(s),
                         ShapeGeometry::Capsule(c) => DebugGeometry::Capsule(c),
@@ -147,6 +173,7 @@ impl World {
                                 face_starts: &face_starts[..v.face_edges.len() + 1],
                             }
                         }
+                        ShapeGeometry::Mesh(_) => continue,
                         ShapeGeometry::Cylinder(c) => DebugGeometry::Cylinder(c),
                         ShapeGeometry::Plane(p) => DebugGeometry::Plane(p),
                     };

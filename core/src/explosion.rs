@@ -160,6 +160,8 @@ fn closest_and_area(
             let side = axis.cross(dir).length();
             (q, dir, PI * c.radius * c.radius + 2.0 * c.radius * side)
         }
+        // Meshes are on static and kinematic bodies, which explosions leave alone.
+        ShapeGeometry::Mesh(_) => (p, Vec3::Y, 0.0),
         ShapeGeometry::Box(_) | ShapeGeometry::Hull(_) => {
             let h = match &s.geometry {
                 ShapeGeometry::Hull(h) => w.hulls[*h as usize].hull.view(),

@@ -51,6 +51,10 @@ define_id!(
     HullId
 );
 define_id!(
+    /// A triangle mesh or height field (content shared by any number of shapes).
+    MeshId
+);
+define_id!(
     /// A joint between two bodies.
     JointId
 );

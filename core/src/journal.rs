@@ -17,8 +17,9 @@ use crate::alloc::FixedVec;
 use crate::body::{BodyDef, BodyType, MotionLocks};
 use crate::error::{Error, Result};
 use crate::geometry::MassData;
+use crate::geometry::height_field::HeightFieldDef;
 use crate::geometry::hull::MAX_HULL_POINTS;
-use crate::id::{BodyId, HullId, ShapeId};
+use crate::id::{BodyId, HullId, MeshId, ShapeId};
 use crate::math::Vec3;
 use crate::shape::{BoxShape, Filter, ShapeDef, ShapeGeometry};
 use crate::state::{Dec, Enc, Sink, check, decode_geometry, encode_geometry};
@@ -69,6 +70,9 @@ pub(crate) mod kind {
     pub const SET_SHAPE_AREA: u16 = 80;
     pub const SET_BODY_CUSTOM_INTEGRATOR: u16 = 81;
     pub const EXPLODE: u16 = 82;
+    pub const CREATE_MESH: u16 = 83;
+    pub const DESTROY_MESH: u16 = 84;
+    pub const CREATE_HEIGHT_FIELD: u16 = 85;
     pub const STEP: u16 = 50;
     pub const SHIFT_ORIGIN: u16 = 51;
     pub const SET_GRAVITY: u16 = 52;
@@ -371,6 +375,15 @@ impl World {
         })
     }
 
+    fn mesh_from(&self, d: &mut Dec) -> Result<MeshId> {
+        let (index, generation) = id_parts(d.u32()?, d.u32()?);
+        Ok(MeshId {
+            index,
+            generation,
+            world: self.tag,
+        })
+    }
+
     fn hull_from(&self, d: &mut Dec) -> Result<HullId> {
         let (index, generation) = id_parts(d.u32()?, d.u32()?);
         Ok(HullId {
@@ -497,9 +510,14 @@ impl World {
             CREATE_SHAPE => {
                 let body = self.body_from(d)?;
                 let def = decode_shape_def(d)?;
-                let geometry = if d.bool()? {
+                let tag = d.u8()?;
+                check(tag <= 2, "unknown shape content tag")?;
+                let geometry = if tag == 1 {
                     let hull = self.hull_from(d)?;
                     self.create_hull_shape(body, &def, hull)?
+                } else if tag == 2 {
+                    let mesh = self.mesh_from(d)?;
+                    self.create_mesh_shape(body, &def, mesh)?
                 } else {
                     let g = decode_geometry(d)?;
                     match g {
@@ -510,8 +528,8 @@ impl World {
                             center,
                             rotation,
                         }) => self.create_offset_box_shape(body, &def, half, center, rotation)?,
-                        ShapeGeometry::Hull(_) => {
-                            return Err(Error::Format("hull geometry without a hull id"));
+                        ShapeGeometry::Hull(_) | ShapeGeometry::Mesh(_) => {
+                            return Err(Error::Format("shared geometry without its id"));
                         }
                         ShapeGeometry::Cylinder(c) => self.create_cylinder_shape(body, &def, &c)?,
                         ShapeGeometry::Plane(p) => self.create_plane_shape(body, &def, &p)?,
@@ -543,6 +561,32 @@ impl World {
             DESTROY_HULL => {
                 let id = self.hull_from(d)?;
                 self.destroy_hull(id)?;
+            }
+            CREATE_MESH => {
+                let (mut v, mut t) = (std::vec::Vec::new(), std::vec::Vec::new());
+                decode_mesh(d, &mut v, &mut t)?;
+                let expected = self.mesh_from(d)?;
+                let got = self.create_mesh(&v, &t)?;
+                check(got == expected, "a create did not get its recorded id")
+                    .map_err(|_| mismatch)?;
+            }
+            CREATE_HEIGHT_FIELD => {
+                let (mut h, mut holes) = (std::vec::Vec::new(), std::vec::Vec::new());
+                let (count_x, count_z, scale) = decode_height_field(d, &mut h, &mut holes)?;
+                let expected = self.mesh_from(d)?;
+                let got = self.create_height_field(&HeightFieldDef {
+                    count_x,
+                    count_z,
+                    heights: &h,
+                    holes: &holes,
+                    scale,
+                })?;
+                check(got == expected, "a create did not get its recorded id")
+                    .map_err(|_| mismatch)?;
+            }
+            DESTROY_MESH => {
+                let id = self.mesh_from(d)?;
+                self.destroy_mesh(id)?;
             }
             SET_SHAPE_FRICTION => {
                 let id = self.shape_from(d)?;
@@ -811,18 +855,126 @@ pub(crate) fn enc_hull<S: Sink>(e: &mut Enc<S>, id: HullId) {
     e.u32(id.generation);
 }
 
-/// Writes a shape's geometry for a create record (a hull by its id).
-pub(crate) fn enc_shape_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry, hull: Option<HullId>) {
-    match (g, hull) {
-        (ShapeGeometry::Hull(_), Some(h)) => {
-            e.bool(true);
+/// Writes a mesh id.
+pub(crate) fn enc_mesh<S: Sink>(e: &mut Enc<S>, id: MeshId) {
+    e.u32(id.index);
+    e.u32(id.generation);
+}
+
+/// The shared content a shape's create record names by id.
+#[derive(Clone, Copy)]
+pub(crate) enum SharedContent {
+    None,
+    Hull(HullId),
+    Mesh(MeshId),
+}
+
+/// Writes a shape's geometry for a create record: tag 0 and the geometry, 1 and a hull
+/// id, 2 and a mesh id.
+pub(crate) fn enc_shape_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry, c: SharedContent) {
+    match (g, c) {
+        (ShapeGeometry::Hull(_), SharedContent::Hull(h)) => {
+            e.u8(1);
             enc_hull(e, h);
         }
+        (ShapeGeometry::Mesh(_), SharedContent::Mesh(m)) => {
+            e.u8(2);
+            enc_mesh(e, m);
+        }
         _ => {
-            e.bool(false);
+            e.u8(0);
             encode_geometry(e, g);
         }
     }
+}
+
+/// Writes a height field's def (its content).
+pub(crate) fn encode_height_field<S: Sink>(e: &mut Enc<S>, def: &HeightFieldDef) {
+    e.u32(def.count_x);
+    e.u32(def.count_z);
+    e.vec3(def.scale);
+    for &h in def.heights {
+        e.f32(h);
+    }
+    e.bool(!def.holes.is_empty());
+    for chunk in def.holes.chunks(8) {
+        let mut b = 0u8;
+        for (i, &h) in chunk.iter().enumerate() {
+            b |= (h as u8) << i;
+        }
+        e.u8(b);
+    }
+}
+
+/// Reads a height field's content into `heights` and `holes` (cleared first), returning
+/// `(count_x, count_z, scale)`; the sizes are checked against the 4096-sample sides.
+pub(crate) fn decode_height_field(
+    d: &mut Dec,
+    heights: &mut std::vec::Vec<f32>,
+    holes: &mut std::vec::Vec<bool>,
+) -> Result<(u32, u32, Vec3)> {
+    use crate::geometry::height_field::MAX_HEIGHT_FIELD_SIDE;
+    let (cx, cz) = (d.u32()?, d.u32()?);
+    check(
+        (2..=MAX_HEIGHT_FIELD_SIDE).contains(&cx) && (2..=MAX_HEIGHT_FIELD_SIDE).contains(&cz),
+        "height field size out of range",
+    )?;
+    let scale = d.vec3()?;
+    let n = cx as usize * cz as usize;
+    check(
+        d.buf.len() - d.pos >= 4 * n,
+        "height field heights cut short",
+    )?;
+    heights.clear();
+    for _ in 0..n {
+        heights.push(d.f32()?);
+    }
+    holes.clear();
+    if d.bool()? {
+        let cells = (cx as usize - 1) * (cz as usize - 1);
+        check(
+            d.buf.len() - d.pos >= cells.div_ceil(8),
+            "height field holes cut short",
+        )?;
+        for c in 0..cells.div_ceil(8) {
+            let b = d.u8()?;
+            for i in 0..8 {
+                if 8 * c + i < cells {
+                    holes.push(b & (1 << i) != 0);
+                }
+            }
+        }
+    }
+    Ok((cx, cz, scale))
+}
+
+/// Reads a mesh's content (vertex and triangle counts first), checking the counts
+/// against what the buffer holds before reserving anything.
+pub(crate) fn decode_mesh(
+    d: &mut Dec,
+    vertices: &mut std::vec::Vec<Vec3>,
+    triangles: &mut std::vec::Vec<[u32; 3]>,
+) -> Result<()> {
+    use crate::geometry::mesh::{MAX_MESH_TRIANGLES, MAX_MESH_VERTICES};
+    let nv = d.u32()? as usize;
+    check(
+        nv <= MAX_MESH_VERTICES && d.buf.len() - d.pos >= 12 * nv,
+        "mesh vertex count out of range",
+    )?;
+    vertices.clear();
+    for _ in 0..nv {
+        vertices.push(d.vec3()?);
+    }
+    let nt = d.u32()? as usize;
+    check(
+        nt <= MAX_MESH_TRIANGLES && d.buf.len() - d.pos >= 12 * nt,
+        "mesh triangle count out of range",
+    )?;
+    triangles.clear();
+    for _ in 0..nt {
+        triangles.push([d.u32()?, d.u32()?, d.u32()?]);
+    }
+    Ok(())
 }
 
 // --------------------------------------------------------------------------------------

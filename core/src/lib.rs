@@ -31,6 +31,7 @@ mod body;
 pub mod broad_phase;
 pub mod collide;
 mod contact;
+mod content;
 mod debug_draw;
 pub mod error;
 mod events;
@@ -60,8 +61,9 @@ pub use debug_draw::{DebugDraw, DebugDrawOptions, DebugGeometry};
 pub use error::{Error, Result};
 pub use events::{BodyMoveEvent, ContactHitEvent};
 pub use explosion::ExplosionDef;
+pub use geometry::height_field::HeightFieldDef;
 pub use geometry::{Capsule, Cylinder, MassData, PlaneShape, Sphere};
-pub use id::{BodyId, HullId, JointId, ShapeId};
+pub use id::{BodyId, HullId, JointId, MeshId, ShapeId};
 pub use joint::{
     AxisMode, ConeTwistJoint, DistanceJoint, JointBreakEvent, JointDef, JointKind, PrismaticJoint,
     RevoluteJoint, SixDofAxis, SixDofJoint, WeldJoint, WheelJoint,

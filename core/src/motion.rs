@@ -47,11 +47,15 @@ pub(crate) fn probe_manifold(
     let mut cache = SatCache::default();
     if probe.geometry.kind() >= other.geometry.kind() {
         // Normal from the probe to the other: turn it around.
-        let mut m = collide(probe, &xf_p, other, &xf_o, &w.hulls, margin, &mut cache);
+        let mut m = collide(
+            probe, &xf_p, other, &xf_o, &w.hulls, &w.meshes, margin, &mut cache,
+        );
         m.normal = -m.normal;
         m
     } else {
-        collide(other, &xf_o, probe, &xf_p, &w.hulls, margin, &mut cache)
+        collide(
+            other, &xf_o, probe, &xf_p, &w.hulls, &w.meshes, margin, &mut cache,
+        )
     }
 }
 
@@ -318,25 +322,27 @@ impl World {
                     }
                     let o = &self.shapes[other as usize];
                     let ob = &self.bodies[o.body as usize];
-                    let (near, reach) = crate::shape::region_near(&swept, ob.position, ob.rotation);
-                    let other_proxy = crate::shape::shape_proxy_near(o, &self.hulls, near, reach);
                     let xf_other = Transform::new((ob.position - start).to_f32(), ob.rotation);
-                    let d = distance(&other_proxy, &xf_other, &proxy, &xf_body);
-                    if d.distance < 2.0 * SHAPE_CAST_TARGET {
-                        // Touching already: only motion into the other shape is blocked.
-                        // Motion along its surface is not, within a rounding tolerance:
-                        // `move_and_slide` projects the motion onto the surface it hit, and
-                        // that projection's dot product with the normal is ±1e-8, not 0.
-                        if t.motion.dot(d.normal) < -1.0e-4 * length {
-                            t_touch = 0.0;
+                    // A mesh: each triangle under the swept bounds.
+                    self.for_each_proxy(o, &swept, |other_proxy| {
+                        let d = distance(other_proxy, &xf_other, &proxy, &xf_body);
+                        if d.distance < 2.0 * SHAPE_CAST_TARGET {
+                            // Touching already: only motion into the other shape is
+                            // blocked. Motion along its surface is not, within a rounding
+                            // tolerance: `move_and_slide` projects the motion onto the
+                            // surface it hit, and that projection's dot product with the
+                            // normal is ±1e-8, not 0.
+                            if t.motion.dot(d.normal) < -1.0e-4 * length {
+                                t_touch = 0.0;
+                            }
+                            return;
                         }
-                        return;
-                    }
-                    let c =
-                        shape_cast(&other_proxy, &xf_other, &proxy, &xf_body, t.motion, t_touch);
-                    if c.hit && c.fraction < t_touch {
-                        t_touch = c.fraction;
-                    }
+                        let c =
+                            shape_cast(other_proxy, &xf_other, &proxy, &xf_body, t.motion, t_touch);
+                        if c.hit && c.fraction < t_touch {
+                            t_touch = c.fraction;
+                        }
+                    });
                 });
                 s = shape.next_in_body;
             }

@@ -133,6 +133,21 @@ fn ray_shape(
         ShapeGeometry::Capsule(c) => ray_cast_capsule(c, &xf, &input),
         ShapeGeometry::Box(_) => ray_cast_hull(&s.box_hull.view(), &xf, &input),
         ShapeGeometry::Hull(h) => ray_cast_hull(&w.hulls[*h as usize].hull.view(), &xf, &input),
+        ShapeGeometry::Mesh(m) => {
+            // Into the shape's frame and back: meshes answer in their own frame.
+            let data = crate::content::mesh_data(&w.meshes, *m)?;
+            let local = RayInput {
+                origin: b.rotation.inv_rotate(input.origin),
+                translation: b.rotation.inv_rotate(input.translation),
+                max_fraction: max,
+            };
+            let (hit, _) = data.ray_cast(&local)?;
+            Some(RayHit {
+                fraction: hit.fraction,
+                point: b.rotation.rotate(hit.point),
+                normal: b.rotation.rotate(hit.normal),
+            })
+        }
         ShapeGeometry::Cylinder(c) => ray_cast_cylinder(c, &xf, &input),
         ShapeGeometry::Plane(p) => ray_cast_plane(p, &xf, &input),
     }
@@ -418,9 +433,27 @@ impl World {
         let mut cache = SatCache::default();
         // Higher kind first, as contacts order their shapes.
         let m = if probe.geometry.kind() >= other.geometry.kind() {
-            collide(probe, &xf_p, other, &xf_o, &self.hulls, 0.0, &mut cache)
+            collide(
+                probe,
+                &xf_p,
+                other,
+                &xf_o,
+                &self.hulls,
+                &self.meshes,
+                0.0,
+                &mut cache,
+            )
         } else {
-            collide(other, &xf_o, probe, &xf_p, &self.hulls, 0.0, &mut cache)
+            collide(
+                other,
+                &xf_o,
+                probe,
+                &xf_p,
+                &self.hulls,
+                &self.meshes,
+                0.0,
+                &mut cache,
+            )
         };
         m.points[..m.count as usize]
             .iter()
@@ -455,6 +488,8 @@ fn shape_contains(w: &World, s: &Shape, b: &Body, point: DVec3) -> bool {
             .planes
             .iter()
             .all(|pl| pl.distance(p) <= 0.0),
+        // Surfaces enclose nothing.
+        ShapeGeometry::Mesh(_) => false,
         ShapeGeometry::Cylinder(c) => cylinder_contains(c, p),
         ShapeGeometry::Plane(pl) => plane_contains(pl, p),
     }
@@ -509,14 +544,15 @@ impl World {
                 return;
             }
             let b = &self.bodies[s.body as usize];
-            let (near, reach) = crate::shape::region_near(&swept, b.position, b.rotation);
-            let other = crate::shape::shape_proxy_near(s, &self.hulls, near, reach);
             let xf_o = Transform::new((b.position - position).to_f32(), b.rotation);
-            let max = best.map_or(1.0, |x| x.0);
-            let c = shape_cast(&other, &xf_o, &proxy, &xf, translation, max);
-            if c.hit && best.is_none_or(|(f, _, _, _)| c.fraction < f) {
-                best = Some((c.fraction, slot, c.point, c.normal));
-            }
+            // A mesh: each triangle under the swept bounds.
+            self.for_each_proxy(s, &swept, |other| {
+                let max = best.map_or(1.0, |x| x.0);
+                let c = shape_cast(other, &xf_o, &proxy, &xf, translation, max);
+                if c.hit && best.is_none_or(|(f, _, _, _)| c.fraction < f) {
+                    best = Some((c.fraction, slot, c.point, c.normal));
+                }
+            });
         });
         Ok(best.map(|(fraction, slot, point, normal)| ShapeCastResult {
             shape: self.shape_id(slot),

@@ -11,6 +11,7 @@ use crate::body::{Body, NONE};
 use crate::broad_phase::push_keep_lowest;
 use crate::collide::SatCache;
 use crate::contact::{collide, order_pair};
+use crate::content::MeshSlot;
 use crate::id::ShapeId;
 use crate::math::{Transform, Vec3};
 use crate::shape::{HullSlot, Shape};
@@ -30,6 +31,7 @@ pub(crate) fn shapes_overlap(
     shapes: &[Shape],
     bodies: &[Body],
     hulls: &[HullSlot],
+    meshes: &[MeshSlot],
     a: u32,
     b: u32,
 ) -> bool {
@@ -42,7 +44,9 @@ pub(crate) fn shapes_overlap(
     let xf_a = Transform::new(Vec3::ZERO, ba.rotation);
     let xf_b = Transform::new(d, bb.rotation);
     let mut cache = SatCache::default();
-    let m = collide(shape_a, &xf_a, shape_b, &xf_b, hulls, 0.0, &mut cache);
+    let m = collide(
+        shape_a, &xf_a, shape_b, &xf_b, hulls, meshes, 0.0, &mut cache,
+    );
     m.points[..m.count as usize]
         .iter()
         .any(|p| p.separation < 0.0)
@@ -59,6 +63,7 @@ impl World {
         let mut heaped = false;
         let mut dropped = 0u32;
         let (shapes, bodies, hulls) = (&self.shapes, &self.bodies, &self.hulls);
+        let meshes = &self.meshes;
         let (statics, movable) = (&self.broad.statics, &self.broad.movable);
         let scratch = &mut self.sensor_scratch;
         for s in 0..shapes.len() {
@@ -79,7 +84,7 @@ impl World {
                 {
                     return true;
                 }
-                if shapes_overlap(shapes, bodies, hulls, s as u32, t) {
+                if shapes_overlap(shapes, bodies, hulls, meshes, s as u32, t) {
                     let key = ((s as u64) << 32) | t as u64;
                     if !push_keep_lowest(scratch, key, &mut heaped) {
                         dropped += 1;

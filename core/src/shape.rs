@@ -8,7 +8,9 @@ use crate::geometry::hull::MAX_HULL_POINTS;
 use crate::geometry::hull::{BoxHull, Hull};
 use crate::geometry::{Capsule, Cylinder, MassData, PlaneShape, Sphere, bounds, mass};
 use crate::id::{BodyId, HullId, ShapeId};
-use crate::journal::{enc_body, enc_hull, enc_shape, enc_shape_geometry, encode_shape_def, kind};
+use crate::journal::{
+    SharedContent, enc_body, enc_hull, enc_shape, enc_shape_geometry, encode_shape_def, kind,
+};
 use crate::limits::{MAX_DENSITY, MAX_MATERIAL, check_nonneg};
 use crate::math::{Aabb, DAabb, Quat, Transform, Vec3, max};
 use crate::world::{AABB_MARGIN, World, alloc_slot};
@@ -117,6 +119,9 @@ pub enum ShapeGeometry {
     Box(BoxShape),
     /// A convex hull, shared through its id's slot.
     Hull(u32),
+    /// A triangle mesh or height field, shared through its id's slot (static and
+    /// kinematic bodies only).
+    Mesh(u32),
     /// A cylinder.
     Cylinder(Cylinder),
     /// A plane bounding a solid half-space (static bodies only).
@@ -136,6 +141,8 @@ pub enum ShapeKind {
     Box = 2,
     /// Convex hull.
     Hull = 3,
+    /// Triangle mesh or height field (always shape A: collided per triangle).
+    Mesh = 8,
     /// Cylinder.
     Cylinder = 4,
     /// Plane (half-space).
@@ -150,6 +157,7 @@ impl ShapeGeometry {
             ShapeGeometry::Capsule(_) => ShapeKind::Capsule,
             ShapeGeometry::Box(_) => ShapeKind::Box,
             ShapeGeometry::Hull(_) => ShapeKind::Hull,
+            ShapeGeometry::Mesh(_) => ShapeKind::Mesh,
             ShapeGeometry::Cylinder(_) => ShapeKind::Cylinder,
             ShapeGeometry::Plane(_) => ShapeKind::Plane,
         }
@@ -170,6 +178,8 @@ pub(crate) struct Shape {
     pub geometry: ShapeGeometry,
     /// Derived from the geometry: a box as a hull.
     pub box_hull: BoxHull,
+    /// Derived from the content: a mesh's bounds in the body frame.
+    pub mesh_bounds: Aabb,
     /// Derived: mass properties at this shape's density.
     pub mass_data: MassData,
     pub density: f32,
@@ -238,6 +248,8 @@ pub(crate) fn compute_mass(
         ShapeGeometry::Capsule(c) => mass::capsule_mass(c, density),
         ShapeGeometry::Box(b) => mass::box_mass(b.half, b.center, b.rotation, density),
         ShapeGeometry::Hull(h) => mass::hull_mass(&hulls[*h as usize].hull.view(), density),
+        // Meshes go on static and kinematic bodies only: no mass.
+        ShapeGeometry::Mesh(_) => MassData::default(),
         ShapeGeometry::Cylinder(c) => cylinder::cylinder_mass(c, density),
         ShapeGeometry::Plane(_) => MassData::default(),
     }
@@ -252,6 +264,7 @@ pub(crate) fn local_aabb(shape: &Shape, hulls: &[HullSlot], q: Quat) -> Aabb {
         ShapeGeometry::Capsule(c) => bounds::capsule_aabb(c, &xf),
         ShapeGeometry::Box(_) => bounds::box_aabb(&shape.box_hull, &xf),
         ShapeGeometry::Hull(h) => bounds::hull_aabb(&hulls[*h as usize].hull.view(), &xf),
+        ShapeGeometry::Mesh(_) => rotated_aabb(&shape.mesh_bounds, q),
         ShapeGeometry::Cylinder(c) => cylinder::cylinder_aabb(c, &xf),
         ShapeGeometry::Plane(p) => cylinder::plane_aabb(p, q),
     }
@@ -266,6 +279,11 @@ pub(crate) fn shape_extent(shape: &Shape, hulls: &[HullSlot], center: Vec3) -> f
         }
         ShapeGeometry::Box(_) => bounds::hull_max_extent(&shape.box_hull.view(), center),
         ShapeGeometry::Hull(h) => bounds::hull_max_extent(&hulls[*h as usize].hull.view(), center),
+        ShapeGeometry::Mesh(_) => {
+            let b = &shape.mesh_bounds;
+            let far = (b.lower - center).abs().max((b.upper - center).abs());
+            far.length()
+        }
         ShapeGeometry::Cylinder(c) => cylinder::cylinder_max_extent(c, center),
         // Only static bodies hold planes, and they are never swept.
         ShapeGeometry::Plane(_) => 0.0,
@@ -279,6 +297,7 @@ pub(crate) fn shape_centroid(shape: &Shape, hulls: &[HullSlot]) -> Vec3 {
         ShapeGeometry::Capsule(c) => (c.center1 + c.center2) * 0.5,
         ShapeGeometry::Box(b) => b.center,
         ShapeGeometry::Hull(h) => hulls[*h as usize].hull.view().centroid,
+        ShapeGeometry::Mesh(_) => shape.mesh_bounds.center(),
         ShapeGeometry::Cylinder(c) => c.center,
         ShapeGeometry::Plane(p) => p.normal * p.offset,
     }
@@ -299,6 +318,8 @@ pub(crate) fn shape_min_extent(shape: &Shape, hulls: &[HullSlot]) -> f32 {
         ShapeGeometry::Capsule(c) => c.radius,
         ShapeGeometry::Box(b) => crate::math::min(b.half.x, crate::math::min(b.half.y, b.half.z)),
         ShapeGeometry::Hull(h) => hull_inner(&hulls[*h as usize].hull.view()),
+        // Surfaces without volume.
+        ShapeGeometry::Mesh(_) => 0.0,
         ShapeGeometry::Cylinder(c) => crate::math::min(c.radius, c.half_height),
         ShapeGeometry::Plane(_) => PLANE_EXTENT,
     }
@@ -315,11 +336,23 @@ pub(crate) fn shape_proxy(
         ShapeGeometry::Capsule(c) => ShapeProxy::capsule(c),
         ShapeGeometry::Box(_) => ShapeProxy::hull(&shape.box_hull.view()),
         ShapeGeometry::Hull(h) => ShapeProxy::hull(&hulls[*h as usize].hull.view()),
+        // Not convex: callers go through its triangles (`content`); a point at its
+        // bounds' centre stands in for anything that asks the whole shape.
+        ShapeGeometry::Mesh(_) => ShapeProxy::from_points(&[shape.mesh_bounds.center()], 0.0),
         ShapeGeometry::Cylinder(c) => ShapeProxy::hull(&CylinderHull::new(c).view()),
         ShapeGeometry::Plane(p) => {
             ShapeProxy::from_points(&cylinder::plane_slab(p, Vec3::ZERO, 1.0), 0.0)
         }
     }
+}
+
+/// Bounds of a box rotated by `q` about the body origin.
+pub(crate) fn rotated_aabb(b: &Aabb, q: Quat) -> Aabb {
+    let m = crate::math::Mat3::from_quat(q);
+    let c = m.mul_vec(b.center());
+    let h = b.extents();
+    let e = (m.cx * h.x).abs() + (m.cy * h.y).abs() + (m.cz * h.z).abs();
+    Aabb::new(c - e, c + e)
 }
 
 /// The shape as a point set for distance, cast and time of impact against shapes within
@@ -653,7 +686,7 @@ impl World {
         self.create_shape(body, def, ShapeGeometry::Hull(h as u32))
     }
 
-    fn create_shape(
+    pub(crate) fn create_shape(
         &mut self,
         body: BodyId,
         def: &ShapeDef,
@@ -666,6 +699,12 @@ impl World {
             _ => BoxHull::default(),
         };
         let mass_data = compute_mass(&geometry, &box_hull, &self.hulls, def.density);
+        let mesh_bounds = match geometry {
+            ShapeGeometry::Mesh(m) => {
+                crate::content::mesh_data(&self.meshes, m).map_or(Aabb::default(), |d| d.bounds())
+            }
+            _ => Aabb::default(),
+        };
         let slot = alloc_slot(
             &mut self.shapes,
             &mut self.shape_free,
@@ -677,6 +716,7 @@ impl World {
                 next_in_body: NONE,
                 geometry,
                 box_hull,
+                mesh_bounds,
                 mass_data,
                 density: def.density,
                 friction: def.friction,
@@ -704,6 +744,9 @@ impl World {
         if let ShapeGeometry::Hull(h) = geometry {
             self.hulls[h as usize].ref_count += 1;
         }
+        if let ShapeGeometry::Mesh(m) = geometry {
+            self.meshes[m as usize].ref_count += 1;
+        }
         self.shape_count += 1;
         // Insert in ascending slot order so the body's shape order is a function of state.
         let head = self.bodies[bslot as usize].shape_head;
@@ -729,18 +772,23 @@ impl World {
         self.update_body_mass(bslot);
         self.wake_body(bslot);
         let id = self.shape_id(slot);
-        let hull = match geometry {
-            ShapeGeometry::Hull(h) => Some(HullId {
+        let content = match geometry {
+            ShapeGeometry::Hull(h) => SharedContent::Hull(HullId {
                 index: h + 1,
                 generation: self.hulls[h as usize].generation,
                 world: self.tag,
             }),
-            _ => None,
+            ShapeGeometry::Mesh(m) => SharedContent::Mesh(crate::id::MeshId {
+                index: m + 1,
+                generation: self.meshes[m as usize].generation,
+                world: self.tag,
+            }),
+            _ => SharedContent::None,
         };
         self.rec(kind::CREATE_SHAPE, |e| {
             enc_body(e, body);
             encode_shape_def(e, def);
-            enc_shape_geometry(e, &geometry, hull);
+            enc_shape_geometry(e, &geometry, content);
             enc_shape(e, id);
         });
         Ok(id)
@@ -781,6 +829,9 @@ impl World {
         self.forget_sensor_pairs(slot);
         if let ShapeGeometry::Hull(h) = self.shapes[slot as usize].geometry {
             self.hulls[h as usize].ref_count -= 1;
+        }
+        if let ShapeGeometry::Mesh(m) = self.shapes[slot as usize].geometry {
+            self.meshes[m as usize].ref_count -= 1;
         }
         let s = &mut self.shapes[slot as usize];
         s.alive = false;

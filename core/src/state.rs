@@ -17,7 +17,9 @@
 use crate::body::{Body, BodyDef, BodyType, MotionLocks, NONE};
 use crate::collide::SatCache;
 use crate::contact::{CONTACT_EVENTS, CONTACT_TOUCHING, Contact, ContactEdge, ContactPoint};
+use crate::content::{MeshData, MeshSlot};
 use crate::error::{Error, Result};
+use crate::geometry::height_field::HeightFieldDef;
 use crate::geometry::hull::{BoxHull, Hull, MAX_HULL_POINTS};
 use crate::geometry::{Capsule, MassData, Sphere};
 use crate::id::BodyId;
@@ -30,7 +32,7 @@ use crate::shape::{BoxShape, Filter, HullSlot, Shape, ShapeGeometry};
 use crate::world::{Fnv, World, WorldDef};
 
 /// Layout revision of snapshots: bumped on any change to the encoding.
-pub const SNAPSHOT_REVISION: u32 = 4;
+pub const SNAPSHOT_REVISION: u32 = 5;
 const MAGIC: [u8; 8] = *b"M3SNAPSH";
 /// Bytes before the payload: magic, revision, header size, payload size, checksum.
 pub const SNAPSHOT_HEADER_SIZE: usize = 32;
@@ -146,6 +148,8 @@ fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
     e.u32(d.event_capacity);
     e.u32(d.sensor_capacity);
     e.u32(d.joint_capacity);
+    e.u32(d.mesh_capacity);
+    e.u64(d.content_capacity);
     e.vec3(d.gravity);
     e.f32(d.restitution_threshold);
     e.f32(d.contact_hertz);
@@ -192,6 +196,42 @@ pub(crate) fn encode_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry) {
             e.vec3(p.normal);
             e.f32(p.offset);
         }
+        ShapeGeometry::Mesh(m) => {
+            e.u8(8);
+            e.u32(*m);
+        }
+    }
+}
+
+/// A mesh's or height field's content.
+fn encode_mesh_data<S: Sink>(e: &mut Enc<S>, data: &MeshData) {
+    match data {
+        MeshData::Mesh(m) => {
+            e.u8(0);
+            e.u32(m.vertices.len() as u32);
+            for v in m.vertices.iter() {
+                e.vec3(*v);
+            }
+            e.u32(m.triangles.len() as u32);
+            for t in m.triangles.iter() {
+                for &i in t {
+                    e.u32(i);
+                }
+            }
+        }
+        MeshData::HeightField(h) => {
+            e.u8(1);
+            e.u32(h.count_x);
+            e.u32(h.count_z);
+            e.vec3(h.scale);
+            for &y in h.heights.iter() {
+                e.f32(y);
+            }
+            e.bool(!h.holes.is_empty());
+            for &b in h.holes.iter() {
+                e.u8(b);
+            }
+        }
     }
 }
 
@@ -230,6 +270,19 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
         }
     }
     e.free_list(&w.hull_free);
+
+    e.u32(w.meshes.len() as u32);
+    for m in w.meshes.iter() {
+        e.u32(m.generation);
+        match m.get() {
+            Some(data) if m.alive => {
+                e.bool(true);
+                encode_mesh_data(e, data);
+            }
+            _ => e.bool(false),
+        }
+    }
+    e.free_list(&w.mesh_free);
 
     e.u32(w.bodies.len() as u32);
     for b in w.bodies.iter() {
@@ -303,6 +356,8 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
         }
         e.u32(c.shape_a);
         e.u32(c.shape_b);
+        e.u32(c.child);
+        e.u32(c.parent);
         e.bool(c.flags & CONTACT_TOUCHING != 0);
         e.vec3(c.normal);
         e.u8(c.point_count);
@@ -453,6 +508,8 @@ fn decode_def(d: &mut Dec) -> Result<WorldDef> {
         event_capacity: d.u32()?,
         sensor_capacity: d.u32()?,
         joint_capacity: d.u32()?,
+        mesh_capacity: d.u32()?,
+        content_capacity: d.u64()?,
         gravity: d.vec3()?,
         restitution_threshold: d.f32()?,
         contact_hertz: d.f32()?,
@@ -508,6 +565,7 @@ pub(crate) fn decode_geometry(d: &mut Dec) -> Result<ShapeGeometry> {
             ShapeGeometry::Box(b)
         }
         3 => ShapeGeometry::Hull(d.u32()?),
+        8 => ShapeGeometry::Mesh(d.u32()?),
         4 => {
             let c = crate::geometry::Cylinder {
                 center: d.vec3()?,
@@ -752,7 +810,9 @@ impl World {
             && def.hull_capacity == self.def.hull_capacity
             && def.event_capacity == self.def.event_capacity
             && def.sensor_capacity == self.def.sensor_capacity
-            && def.joint_capacity == self.def.joint_capacity;
+            && def.joint_capacity == self.def.joint_capacity
+            && def.mesh_capacity == self.def.mesh_capacity
+            && def.content_capacity == self.def.content_capacity;
         if !same {
             return Err(Error::State(
                 "restore needs a world with the snapshot's capacities (see def_from_snapshot)",
@@ -771,6 +831,7 @@ impl World {
 
         // One scratch word per slot of every pool (not state; reserved at create).
         let hc = self.def.hull_capacity as usize;
+        let mc = self.def.mesh_capacity as usize;
         let bc = self.def.body_capacity as usize;
         let sc = self.def.shape_capacity as usize;
         let cc = self.def.contact_capacity as usize;
@@ -779,6 +840,7 @@ impl World {
             *w = 0;
         }
         let (hull_info, rest) = info.split_at_mut(hc);
+        let (mesh_info, rest) = rest.split_at_mut(mc);
         let (body_info, rest) = rest.split_at_mut(bc);
         let (shape_info, rest) = rest.split_at_mut(sc);
         let (contact_info, joint_info) = rest.split_at_mut(cc);
@@ -820,6 +882,108 @@ impl World {
             commit,
             &mut self.hull_free,
         )?;
+
+        // Meshes and height fields: content, validated as the create calls validate it;
+        // trees and edge flags are rebuilt (kept when the slot already holds the same
+        // content, as after a rollback).
+        let mesh_len = d.u32()? as usize;
+        check(mesh_len <= mc, "more mesh slots than the capacity")?;
+        let mut content_used = 0u64;
+        let (mut verts, mut tris) = (std::vec::Vec::new(), std::vec::Vec::new());
+        let (mut heights, mut holes) = (std::vec::Vec::new(), std::vec::Vec::new());
+        for i in 0..mesh_len {
+            let generation = d.u32()?;
+            let alive = d.bool()?;
+            let mut data = None;
+            if alive {
+                let kind = d.u8()?;
+                let bytes;
+                match kind {
+                    0 => {
+                        crate::journal::decode_mesh(&mut d, &mut verts, &mut tris)?;
+                        crate::geometry::mesh::validate_mesh(&verts, &tris)
+                            .map_err(|_| Error::Format("mesh content invalid"))?;
+                        bytes = crate::geometry::mesh::mesh_content_bytes(
+                            verts.len() as u64,
+                            tris.len() as u64,
+                        );
+                        let same = self.meshes.get(i).is_some_and(|m| {
+                            m.alive
+                                && m.generation == generation
+                                && matches!(m.get(), Some(MeshData::Mesh(old))
+                                    if *old.vertices == *verts && *old.triangles == *tris)
+                        });
+                        if commit && !same {
+                            data = Some(MeshData::Mesh(crate::geometry::mesh::TriMesh::build(
+                                &verts, &tris, self.alloc,
+                            )?));
+                        }
+                    }
+                    1 => {
+                        let (count_x, count_z, scale) =
+                            crate::journal::decode_height_field(&mut d, &mut heights, &mut holes)?;
+                        let def = HeightFieldDef {
+                            count_x,
+                            count_z,
+                            heights: &heights,
+                            holes: &holes,
+                            scale,
+                        };
+                        crate::geometry::height_field::validate_height_field(&def)
+                            .map_err(|_| Error::Format("height field content invalid"))?;
+                        bytes = crate::geometry::height_field::height_field_content_bytes(
+                            count_x,
+                            count_z,
+                            holes.iter().any(|&h| h),
+                        );
+                        check(
+                            holes.is_empty() || holes.iter().any(|&h| h),
+                            "height field hole bits without a hole",
+                        )?;
+                        if commit {
+                            data = Some(MeshData::HeightField(
+                                crate::geometry::height_field::HeightField::build(
+                                    &def, self.alloc,
+                                )?,
+                            ));
+                        }
+                    }
+                    _ => return Err(Error::Format("unknown mesh kind")),
+                }
+                content_used += bytes;
+                check(
+                    content_used <= self.def.content_capacity,
+                    "content beyond content_capacity",
+                )?;
+                mesh_info[i] = 1;
+            }
+            if commit {
+                if alive && data.is_none() {
+                    // Same content as the slot holds: keep what was built from it.
+                    self.meshes[i].ref_count = 0;
+                } else {
+                    put(
+                        &mut self.meshes,
+                        i,
+                        MeshSlot {
+                            generation,
+                            alive,
+                            ref_count: 0,
+                            data,
+                        },
+                    );
+                }
+            }
+        }
+        decode_free_list(
+            &mut d,
+            &mut mesh_info[..mesh_len],
+            commit,
+            &mut self.mesh_free,
+        )?;
+        if commit {
+            self.content_used = content_used;
+        }
 
         // Bodies.
         let body_len = d.u32()? as usize;
@@ -936,6 +1100,13 @@ impl World {
                         "shape on a missing hull",
                     )?;
                 }
+                if let ShapeGeometry::Mesh(m) = s.geometry {
+                    check(
+                        (m as usize) < mesh_len && mesh_info[m as usize] & 1 == 1,
+                        "shape on a missing mesh",
+                    )?;
+                    check(!s.is_sensor, "a mesh shape that is a sensor")?;
+                }
                 if let ShapeGeometry::Plane(_) = s.geometry {
                     check(
                         body_info[s.body as usize] & 2 == 2,
@@ -1022,12 +1193,26 @@ impl World {
                 c.body_a = (shape_info[sa] >> 8) as u32;
                 c.body_b = (shape_info[sb] >> 8) as u32;
                 check(c.body_a != c.body_b, "contact between shapes of one body")?;
+                c.child = d.u32()?;
+                c.parent = d.u32()?;
                 // Shape A has the higher kind, or the lower slot for equal kinds.
                 check(
                     ka > kb || (ka == kb && sa < sb),
                     "contact shapes in the wrong order",
                 )?;
-                let ok = keys.push(crate::broad_phase::pair_set::pair_key(c.shape_a, c.shape_b));
+                let key = if c.child == NONE {
+                    check(c.parent == NONE, "a contact with a parent but no child")?;
+                    crate::broad_phase::pair_set::pair_key(c.shape_a, c.shape_b)
+                } else {
+                    check(
+                        ka == ShapeGeometry::Mesh(0).kind() as u64
+                            && (c.parent as usize) < contact_len
+                            && c.parent as usize != i,
+                        "a child contact without a mesh parent",
+                    )?;
+                    crate::contact::child_key(c.parent, c.child)
+                };
+                let ok = keys.push(key);
                 debug_assert!(ok);
                 if d.bool()? {
                     c.flags |= CONTACT_TOUCHING;
@@ -1055,7 +1240,10 @@ impl World {
                     separation_bits: d.u32()?,
                 };
                 check(c.cache.kind <= 3, "unknown SAT cache kind")?;
-                contact_info[i] = 1;
+                contact_info[i] = 1 | (c.shape_b as u64) << 26;
+                if c.child != NONE {
+                    contact_info[i] |= 2 | (c.parent as u64) << 2;
+                }
             }
             if commit {
                 put(&mut self.contacts, i, c);
@@ -1064,6 +1252,18 @@ impl World {
         keys.sort_unstable();
         for k in 1..keys.len() {
             check(keys[k] != keys[k - 1], "two contacts for one shape pair")?;
+        }
+        // A child's parent is a live contact that is no child, with the same shape B.
+        for i in 0..contact_len {
+            let w = contact_info[i];
+            if w & 3 == 3 {
+                let p = ((w >> 2) & 0xff_ffff) as usize;
+                let pw = contact_info[p];
+                check(
+                    pw & 3 == 1 && (pw >> 26) & 0xff_ffff == (w >> 26) & 0xff_ffff,
+                    "a child contact whose parent is missing",
+                )?;
+            }
         }
         decode_free_list(
             &mut d,
@@ -1176,6 +1376,7 @@ impl World {
 
         if commit {
             self.hulls.truncate(hull_len);
+            self.meshes.truncate(mesh_len);
             self.bodies.truncate(body_len);
             self.shapes.truncate(shape_len);
             self.contacts.truncate(contact_len);
@@ -1200,6 +1401,9 @@ impl World {
         for h in self.hulls.iter_mut() {
             h.ref_count = 0;
         }
+        for m in self.meshes.iter_mut() {
+            m.ref_count = 0;
+        }
         for b in self.bodies.iter_mut() {
             b.shape_head = NONE;
             b.shape_count = 0;
@@ -1223,6 +1427,12 @@ impl World {
             };
             if let ShapeGeometry::Hull(h) = shape.geometry {
                 self.hulls[h as usize].ref_count += 1;
+            }
+            shape.mesh_bounds = Default::default();
+            if let ShapeGeometry::Mesh(m) = shape.geometry {
+                self.meshes[m as usize].ref_count += 1;
+                shape.mesh_bounds = crate::content::mesh_data(&self.meshes, m)
+                    .map_or(Default::default(), |d| d.bounds());
             }
             shape.mass_data = crate::shape::compute_mass(
                 &shape.geometry,
@@ -1271,6 +1481,7 @@ impl World {
         }
         counts.1 = self.shapes.iter().filter(|s| s.alive).count() as u32;
         counts.3 = self.hulls.iter().filter(|h| h.alive).count() as u32;
+        self.mesh_count = self.meshes.iter().filter(|m| m.alive).count() as u32;
         self.pair_set.clear();
         for c in 0..self.contacts.len() {
             if !self.contacts[c].alive {
@@ -1288,9 +1499,26 @@ impl World {
                 prev: NONE,
                 next: NONE,
             }; 2];
-            self.pair_set
-                .insert(crate::broad_phase::pair_set::pair_key(sa, sb), c as u32);
+            self.contacts[c].child_touching = 0;
+            let key = if self.contacts[c].child == NONE {
+                crate::broad_phase::pair_set::pair_key(sa, sb)
+            } else {
+                crate::contact::child_key(self.contacts[c].parent, self.contacts[c].child)
+            };
+            self.pair_set.insert(key, c as u32);
             self.link_contact(c as u32);
+        }
+        // Children never report their own events: their parent does, from how many of
+        // them touch.
+        for c in 0..self.contacts.len() {
+            let contact = &self.contacts[c];
+            if contact.alive && contact.child != NONE {
+                let (p, touching) = (contact.parent, contact.flags & CONTACT_TOUCHING != 0);
+                self.contacts[c].flags &= !CONTACT_EVENTS;
+                if touching {
+                    self.contacts[p as usize].child_touching += 1;
+                }
+            }
         }
         let mut joints = 0;
         for j in 0..self.joints.len() {
@@ -1392,6 +1620,7 @@ fn blank_shape(generation: u32) -> Shape {
         next_in_body: NONE,
         geometry: ShapeGeometry::Sphere(Sphere::default()),
         box_hull: BoxHull::default(),
+        mesh_bounds: Default::default(),
         mass_data: MassData::default(),
         density: 0.0,
         friction: 0.0,

@@ -5,6 +5,7 @@ use crate::body::{Body, BodyType};
 use crate::broad_phase::BroadPhase;
 use crate::broad_phase::pair_set::PairSet;
 use crate::contact::Contact;
+use crate::content::MeshSlot;
 use crate::error::{Error, Result};
 use crate::events::{BodyMoveEvent, ContactHitEvent};
 use crate::id::{BodyId, HullId, ShapeId};
@@ -51,6 +52,13 @@ pub struct WorldDef {
     pub hull_capacity: u32,
     /// Most joints alive at once.
     pub joint_capacity: u32,
+    /// Most triangle meshes and height fields alive at once.
+    pub mesh_capacity: u32,
+    /// Content budget in bytes: what meshes and height fields may take together (their
+    /// content and what is rebuilt from it; see `geometry::mesh::mesh_content_bytes` and
+    /// `geometry::height_field::height_field_content_bytes`). Taken from the allocator
+    /// as content is created, never more than this; `content_usage()` reports it.
+    pub content_capacity: u64,
     /// Most contact begin (and, separately, end, hit, sensor begin, sensor end and joint
     /// break) events kept per step.
     pub event_capacity: u32,
@@ -82,6 +90,8 @@ impl Default for WorldDef {
             pair_capacity: 4096,
             hull_capacity: 32,
             joint_capacity: 1024,
+            mesh_capacity: 16,
+            content_capacity: 64 << 20,
             event_capacity: 1024,
             sensor_capacity: 1024,
             hit_event_threshold: 1.0,
@@ -121,6 +131,8 @@ pub struct Counters {
     pub overflow_constraints: u32,
     /// Hulls alive.
     pub hull_count: u32,
+    /// Meshes and height fields alive.
+    pub mesh_count: u32,
     /// New pairs the broad phase dropped for `pair_capacity` in the last step.
     pub dropped_pairs: u32,
     /// New contacts dropped for `contact_capacity` in the last step.
@@ -183,6 +195,14 @@ pub struct World {
     pub(crate) shape_free: FixedVec<u32>,
     pub(crate) hulls: FixedVec<HullSlot>,
     pub(crate) hull_free: FixedVec<u32>,
+    /// Meshes and height fields (content: state; trees: rebuilt).
+    pub(crate) meshes: FixedVec<MeshSlot>,
+    pub(crate) mesh_free: FixedVec<u32>,
+    /// Bytes of `content_capacity` in use (derived from the content).
+    pub(crate) content_used: u64,
+    pub(crate) mesh_count: u32,
+    /// Scratch for contact slots gathered to create or destroy in order (not state).
+    pub(crate) contact_scratch: FixedVec<u32>,
     pub(crate) contacts: FixedVec<Contact>,
     pub(crate) contact_free: FixedVec<u32>,
     pub(crate) joints: FixedVec<Joint>,
@@ -288,6 +308,14 @@ impl World {
         check_capacity("contact_capacity", def.contact_capacity, MAX)?;
         check_capacity("pair_capacity", def.pair_capacity, MAX)?;
         check_capacity("hull_capacity", def.hull_capacity, MAX)?;
+        check_capacity("mesh_capacity", def.mesh_capacity, MAX)?;
+        if def.content_capacity > 1 << 40 {
+            return Err(Error::Argument {
+                name: "content_capacity",
+                value: def.content_capacity as f64,
+                expected: "at most 2^40 bytes",
+            });
+        }
         check_capacity("joint_capacity", def.joint_capacity, MAX)?;
         check_capacity("event_capacity", def.event_capacity, MAX)?;
         check_capacity("sensor_capacity", def.sensor_capacity, MAX)?;
@@ -312,6 +340,9 @@ impl World {
         let shape_free = FixedVec::with_capacity(ns, alloc, "shape_capacity")?;
         let hulls = FixedVec::with_capacity(nh, alloc, "hull_capacity")?;
         let hull_free = FixedVec::with_capacity(nh, alloc, "hull_capacity")?;
+        let nm = def.mesh_capacity as usize;
+        let meshes = FixedVec::with_capacity(nm, alloc, "mesh_capacity")?;
+        let mesh_free = FixedVec::with_capacity(nm, alloc, "mesh_capacity")?;
         let contacts = FixedVec::with_capacity(nc, alloc, "contact_capacity")?;
         let contact_free = FixedVec::with_capacity(nc, alloc, "contact_capacity")?;
         let joints = FixedVec::with_capacity(nj, alloc, "joint_capacity")?;
@@ -320,7 +351,8 @@ impl World {
         let joint_break_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
         let pair_set = PairSet::new(nc, alloc)?;
         let broad = BroadPhase::new(ns, def.pair_capacity as usize, nc, alloc)?;
-        let restore_info = FixedVec::filled(nh + nb + ns + nc + nj, 0u64, alloc, "body_capacity")?;
+        let restore_info =
+            FixedVec::filled(nh + nm + nb + ns + nc + nj, 0u64, alloc, "body_capacity")?;
         let solver = SolverScratch::new(nb, nc, def.sensor_capacity as usize, nj, alloc)?;
         let tasks = Tasks::new(def.task_hooks, nb.max(nc).max(ns), alloc)?;
         let begin_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
@@ -349,6 +381,11 @@ impl World {
             shape_free,
             hulls,
             hull_free,
+            meshes,
+            mesh_free,
+            content_used: 0,
+            mesh_count: 0,
+            contact_scratch: FixedVec::with_capacity(nc, alloc, "contact_capacity")?,
             contacts,
             contact_free,
             joints,
@@ -445,6 +482,7 @@ impl World {
         c.shape_count = self.shape_count;
         c.contact_count = self.contact_count;
         c.hull_count = self.hull_count;
+        c.mesh_count = self.mesh_count;
         c.joint_count = self.joint_count;
         c.tree_height = self.broad.movable.height();
         c
@@ -721,6 +759,10 @@ impl World {
             + self.shape_free.capacity() * 4
             + self.hulls.capacity() * size_of::<HullSlot>()
             + self.hull_free.capacity() * 4
+            + self.meshes.capacity() * size_of::<MeshSlot>()
+            + self.mesh_free.capacity() * 4
+            + self.contact_scratch.capacity() * 4
+            + self.content_used as usize
             + self.contacts.capacity() * size_of::<Contact>()
             + self.contact_free.capacity() * 4
             + self.joints.capacity() * size_of::<Joint>()

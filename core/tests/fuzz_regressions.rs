@@ -231,8 +231,9 @@ fn restore_refuses_settings_that_world_new_refuses() {
     let w = harness::fixture();
     let mut snap = vec![0u8; w.snapshot_size()];
     w.snapshot(&mut snap).unwrap();
-    // Payload: eight u32 capacities, gravity, four settings, then max_linear_speed.
-    let at = maul3d::SNAPSHOT_HEADER_SIZE + 8 * 4 + 3 * 4 + 4 * 4;
+    // Payload: nine u32 capacities, the content capacity (u64), gravity, four settings,
+    // then max_linear_speed.
+    let at = maul3d::SNAPSHOT_HEADER_SIZE + 9 * 4 + 8 + 3 * 4 + 4 * 4;
     assert_eq!(snap[at..at + 4], 400.0f32.to_le_bytes());
     snap[at..at + 4].copy_from_slice(&1.16e-40f32.to_le_bytes());
     harness::fix_snapshot(&mut snap);
@@ -275,9 +276,9 @@ fn the_step_count_wraps_instead_of_overflowing() {
     let w = harness::fixture();
     let mut snap = vec![0u8; w.snapshot_size()];
     w.snapshot(&mut snap).unwrap();
-    // Payload: eight u32 capacities, gravity, six settings, the sleep flag, the hit event
-    // threshold, the step count.
-    let at = maul3d::SNAPSHOT_HEADER_SIZE + 8 * 4 + 3 * 4 + 6 * 4 + 1 + 4;
+    // Payload: nine u32 capacities, the content capacity (u64), gravity, six settings, the
+    // sleep flag, the hit event threshold, the step count.
+    let at = maul3d::SNAPSHOT_HEADER_SIZE + 9 * 4 + 8 + 3 * 4 + 6 * 4 + 1 + 4;
     assert_eq!(snap[at..at + 8], 0u64.to_le_bytes());
     snap[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
     harness::fix_snapshot(&mut snap);
@@ -286,4 +287,50 @@ fn the_step_count_wraps_instead_of_overflowing() {
     assert_eq!(t.step_count(), u64::MAX);
     t.step(1.0 / 60.0, 4).unwrap();
     assert_eq!(t.step_count(), 0);
+}
+
+/// Damaged mesh content inside a snapshot whose checksum was patched to match: a NaN
+/// vertex, an index past the vertex count and a collapsed (degenerate) triangle are each
+/// refused as a format error, and the world restored into is left as it was.
+#[test]
+fn a_snapshot_with_damaged_mesh_content_is_refused_and_changes_nothing() {
+    let mut w = harness::fixture();
+    // Vertices with marker coordinates, so the test can find their bytes.
+    let v = [
+        Vec3::new(123.25, 0.0, 0.0),
+        Vec3::new(124.25, 0.0, 0.0),
+        Vec3::new(123.25, 0.0, 1.0),
+    ];
+    w.create_mesh(&v, &[[0, 2, 1]]).unwrap();
+    let mut snap = vec![0u8; w.snapshot_size()];
+    w.snapshot(&mut snap).unwrap();
+    let find = |bytes: &[u8], pat: &[u8]| bytes.windows(pat.len()).position(|x| x == pat).unwrap();
+    let marker = 123.25f32.to_le_bytes();
+    let first = find(&snap, &marker);
+    // The triangle's indices follow the three vertices and the triangle count.
+    let tri = first + 3 * 12 + 4;
+    assert_eq!(snap[tri..tri + 12], [0, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0]);
+    let mut cases = Vec::new();
+    let mut nan = snap.clone();
+    nan[first..first + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    cases.push(nan);
+    let mut index = snap.clone();
+    index[tri..tri + 4].copy_from_slice(&3u32.to_le_bytes());
+    cases.push(index);
+    let mut collapsed = snap.clone();
+    // The second vertex onto the first: two equal corners.
+    collapsed[first + 12..first + 16].copy_from_slice(&marker);
+    cases.push(collapsed);
+    for mut bad in cases {
+        harness::fix_snapshot(&mut bad);
+        let mut t = harness::fixture();
+        t.create_mesh(&v, &[[0, 2, 1]]).unwrap();
+        let before = t.hash();
+        assert!(matches!(t.restore(&bad), Err(Error::Format(_))));
+        assert_eq!(t.hash(), before);
+    }
+    // The undamaged snapshot restores.
+    let mut t = harness::fixture();
+    t.restore(&snap).unwrap();
+    assert_eq!(t.hash(), w.hash());
 }

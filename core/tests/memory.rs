@@ -257,3 +257,78 @@ fn a_refusing_allocator_fails_create_with_a_capacity_error_and_leaks_nothing() {
     let world = World::new(&def_with(&c)).unwrap();
     assert!(c.live_bytes.load(Ordering::Relaxed) >= world.memory_usage());
 }
+
+#[test]
+fn meshes_take_content_from_the_host_allocator_and_steps_on_them_allocate_nothing() {
+    let c = counter(usize::MAX);
+    let mut world = World::new(&def_with(&c)).unwrap();
+    let n = 20u32;
+    let mut v = Vec::new();
+    for z in 0..=n {
+        for x in 0..=n {
+            let y = ((x * 3 + z) % 4) as f32 * 0.05;
+            v.push(Vec3::new(x as f32 - 10.0, y, z as f32 - 10.0));
+        }
+    }
+    let mut t = Vec::new();
+    for z in 0..n {
+        for x in 0..n {
+            let (a, b) = (z * (n + 1) + x, z * (n + 1) + x + 1);
+            t.push([a, a + n + 1, b + n + 1]);
+            t.push([a, b + n + 1, b]);
+        }
+    }
+    let live = c.live_bytes.load(Ordering::Relaxed);
+    let mesh = world.create_mesh(&v, &t).unwrap();
+    // The content and its tree came from the host, and about what the budget counts.
+    let taken = c.live_bytes.load(Ordering::Relaxed) - live;
+    assert!(taken as u64 >= world.content_usage(), "{taken}");
+    let floor = world.create_body(&maul3d::BodyDef::default()).unwrap();
+    world
+        .create_mesh_shape(floor, &ShapeDef::default(), mesh)
+        .unwrap();
+    let heights = vec![0.1f32; 9 * 9];
+    let hf = world
+        .create_height_field(&maul3d::HeightFieldDef {
+            count_x: 9,
+            count_z: 9,
+            heights: &heights,
+            holes: &[],
+            scale: Vec3::ONE,
+        })
+        .unwrap();
+    let platform = world
+        .create_body(&maul3d::BodyDef {
+            body_type: maul3d::BodyType::Kinematic,
+            position: DVec3::new(-4.0, 3.0, -4.0),
+            angular_velocity: Vec3::new(0.0, 0.5, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    world
+        .create_mesh_shape(platform, &ShapeDef::default(), hf)
+        .unwrap();
+    for i in 0..40 {
+        dynamic_box(
+            &mut world,
+            DVec3::new(
+                -6.0 + (i % 8) as f64 * 1.5,
+                2.0 + (i / 8) as f64 * 1.5,
+                -3.0 + (i % 3) as f64 * 2.0,
+            ),
+            Vec3::new(0.3, 0.25, 0.3),
+            &ShapeDef::default(),
+        );
+    }
+    let allocs_before = c.allocs.load(Ordering::Relaxed);
+    COUNTING.with(|x| x.set(true));
+    for _ in 0..240 {
+        world.step(DT, SUBSTEPS).unwrap();
+    }
+    COUNTING.with(|x| x.set(false));
+    assert!(world.counters().touching_contact_count > 40);
+    assert_eq!(c.allocs.load(Ordering::Relaxed), allocs_before);
+    assert_eq!(GLOBAL_ALLOCS.with(|n| n.get()), 0);
+    drop(world);
+    assert_eq!(c.live_bytes.load(Ordering::Relaxed), 0);
+}

@@ -205,3 +205,128 @@ fn every_joint_kind_steps_on_a_48_kib_stack() {
         .expect("the step overflowed a 48 KiB stack or panicked");
     assert_eq!(joints, 13 + 8);
 }
+
+#[test]
+fn every_pair_kind_against_meshes_and_height_fields_steps_on_a_48_kib_stack() {
+    use maul3d::HeightFieldDef;
+    let mut w = world(false);
+    // A bumpy mesh floor (x < 0) and a bumpy height field (x > 0).
+    let n = 12u32;
+    let mut v = Vec::new();
+    for z in 0..=n {
+        for x in 0..=n {
+            let y = ((x * 5 + z * 3) % 4) as f32 * 0.08;
+            v.push(Vec3::new(x as f32 * 0.5 - 6.0, y, z as f32 * 0.5 - 3.0));
+        }
+    }
+    let mut t = Vec::new();
+    for z in 0..n {
+        for x in 0..n {
+            let (a, b) = (z * (n + 1) + x, z * (n + 1) + x + 1);
+            let (c, d) = (a + n + 1, b + n + 1);
+            t.push([a, c, d]);
+            t.push([a, d, b]);
+        }
+    }
+    let mesh = w.create_mesh(&v, &t).unwrap();
+    let heights: Vec<f32> = (0..13 * 13).map(|i| ((i * 7) % 4) as f32 * 0.08).collect();
+    let hf = w
+        .create_height_field(&HeightFieldDef {
+            count_x: 13,
+            count_z: 13,
+            heights: &heights,
+            holes: &[],
+            scale: Vec3::new(0.5, 1.0, 0.5),
+        })
+        .unwrap();
+    for (m, at) in [(mesh, DVec3::ZERO), (hf, DVec3::new(0.0, 0.0, -3.0))] {
+        let b = w
+            .create_body(&BodyDef {
+                position: at,
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_mesh_shape(b, &ShapeDef::default(), m).unwrap();
+    }
+    let hull = w
+        .create_hull(&[
+            Vec3::new(-0.3, -0.25, -0.3),
+            Vec3::new(0.3, -0.25, -0.25),
+            Vec3::new(0.0, -0.3, 0.35),
+            Vec3::new(0.1, 0.35, 0.0),
+        ])
+        .unwrap();
+    for i in 0..32 {
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: DVec3::new(
+                    -5.0 + (i % 8) as f64 * 1.4,
+                    1.0 + (i / 8) as f64 * 0.8,
+                    -1.5 + (i % 3) as f64 * 1.2,
+                ),
+                rotation: Quat::from_axis_angle(Vec3::new(0.3, 1.0, 0.2).normalize(), i as f32),
+                // Some fast: time of impact against the triangles.
+                linear_velocity: Vec3::new(0.0, if i % 5 == 0 { -120.0 } else { 0.0 }, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        let d = ShapeDef::default();
+        match i % 4 {
+            0 => w
+                .create_sphere_shape(
+                    b,
+                    &d,
+                    &Sphere {
+                        center: Vec3::ZERO,
+                        radius: 0.3,
+                    },
+                )
+                .map(|_| ()),
+            1 => w
+                .create_capsule_shape(
+                    b,
+                    &d,
+                    &Capsule {
+                        center1: Vec3::new(0.0, -0.2, 0.0),
+                        center2: Vec3::new(0.0, 0.2, 0.0),
+                        radius: 0.2,
+                    },
+                )
+                .map(|_| ()),
+            2 => w
+                .create_box_shape(b, &d, Vec3::new(0.3, 0.25, 0.3))
+                .map(|_| ()),
+            3 if i % 8 == 7 => w
+                .create_cylinder_shape(
+                    b,
+                    &d,
+                    &maul3d::Cylinder {
+                        half_height: 0.25,
+                        radius: 0.3,
+                        ..Default::default()
+                    },
+                )
+                .map(|_| ()),
+            _ => w.create_hull_shape(b, &d, hull).map(|_| ()),
+        }
+        .unwrap();
+    }
+    let handle = std::thread::Builder::new()
+        .stack_size(48 * 1024)
+        .spawn(move || {
+            let mut w: World = w;
+            for _ in 0..180 {
+                w.step(DT, SUBSTEPS).unwrap();
+            }
+            w.counters().touching_contact_count
+        })
+        .unwrap();
+    let touching = handle
+        .join()
+        .expect("the step overflowed a 48 KiB stack or panicked");
+    assert!(
+        touching > 32,
+        "every body should rest on a surface: {touching}"
+    );
+}

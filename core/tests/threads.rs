@@ -189,3 +189,98 @@ fn many_threads_read_one_world_between_steps() {
         }
     });
 }
+
+/// Hulls and boxes falling on a bumpy triangle mesh and a height field: child contacts are
+/// created and destroyed serially in slot order, so any split gives the same bits.
+fn build_meshes(def: WorldDef) -> World {
+    let mut w = World::new(&WorldDef {
+        body_capacity: 300,
+        shape_capacity: 300,
+        contact_capacity: 8000,
+        pair_capacity: 2000,
+        ..def
+    })
+    .unwrap();
+    let n = 16u32;
+    let mut v = Vec::new();
+    for z in 0..=n {
+        for x in 0..=n {
+            let y = ((x * 3 + z * 5) % 4) as f32 * 0.1;
+            v.push(Vec3::new(x as f32 * 0.5 - 4.0, y, z as f32 * 0.5 - 4.0));
+        }
+    }
+    let mut t = Vec::new();
+    for z in 0..n {
+        for x in 0..n {
+            let (a, b) = (z * (n + 1) + x, z * (n + 1) + x + 1);
+            t.push([a, a + n + 1, b + n + 1]);
+            t.push([a, b + n + 1, b]);
+        }
+    }
+    let mesh = w.create_mesh(&v, &t).unwrap();
+    let heights: Vec<f32> = (0..81).map(|i| ((i * 5) % 3) as f32 * 0.1).collect();
+    let hf = w
+        .create_height_field(&maul3d::HeightFieldDef {
+            count_x: 9,
+            count_z: 9,
+            heights: &heights,
+            holes: &[],
+            scale: Vec3::new(1.0, 1.0, 1.0),
+        })
+        .unwrap();
+    for (m, at) in [(mesh, DVec3::ZERO), (hf, DVec3::new(4.0, 0.0, -4.0))] {
+        let b = w
+            .create_body(&BodyDef {
+                position: at,
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_mesh_shape(b, &ShapeDef::default(), m).unwrap();
+    }
+    let hull = w
+        .create_hull(&[
+            Vec3::new(-0.4, -0.3, -0.4),
+            Vec3::new(0.5, -0.3, -0.3),
+            Vec3::new(0.0, -0.35, 0.5),
+            Vec3::new(0.1, 0.5, 0.0),
+        ])
+        .unwrap();
+    for i in 0..60 {
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: DVec3::new(
+                    -3.5 + (i % 10) as f64 * 1.1,
+                    1.0 + (i / 10) as f64 * 0.9,
+                    -2.0 + (i % 4) as f64 * 1.2,
+                ),
+                rotation: Quat::from_axis_angle(Vec3::new(0.2, 1.0, 0.3).normalize(), i as f32),
+                ..Default::default()
+            })
+            .unwrap();
+        if i % 2 == 0 {
+            w.create_hull_shape(b, &ShapeDef::default(), hull).unwrap();
+        } else {
+            w.create_box_shape(b, &ShapeDef::default(), Vec3::new(0.35, 0.3, 0.25))
+                .unwrap();
+        }
+    }
+    w
+}
+
+#[test]
+fn meshes_under_random_task_splits_give_the_single_threaded_hashes() {
+    let reference = hashes(build_meshes(WorldDef::default()), 120);
+    for (workers, threaded) in [(1, true), (4, true), (3, false)] {
+        let pool = TestTasks::new(workers, threaded, 0x3e5 + workers as u64);
+        let w = build_meshes(WorldDef {
+            task_hooks: Some(pool.hooks()),
+            ..Default::default()
+        });
+        assert_eq!(
+            hashes(w, 120),
+            reference,
+            "{workers} workers (threaded: {threaded})"
+        );
+    }
+}

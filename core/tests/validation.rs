@@ -167,7 +167,6 @@ fn non_finite_and_out_of_range_values_are_refused_everywhere() {
 fn stale_and_foreign_ids_are_refused() {
     let (mut w, b) = scene();
     let (other, ob) = scene();
-    let _ = other;
     assert!(
         matches!(w.body_position(ob), Err(Error::InvalidId { .. })),
         "foreign id"
@@ -180,6 +179,52 @@ fn stale_and_foreign_ids_are_refused() {
             .is_err()
     );
     assert!(w.body_position(maul3d::BodyId::NULL).is_err());
+    // Meshes: a destroyed one, another world's, the null id.
+    let tri = [Vec3::ZERO, Vec3::Z, Vec3::X];
+    let mesh = w.create_mesh(&tri, &[[0, 1, 2]]).unwrap();
+    let mut o = other;
+    let foreign = o.create_mesh(&tri, &[[0, 1, 2]]).unwrap();
+    w.destroy_mesh(mesh).unwrap();
+    let ground = w.create_body(&maul3d::BodyDef::default()).unwrap();
+    for id in [mesh, foreign, maul3d::MeshId::NULL] {
+        assert!(matches!(
+            w.create_mesh_shape(ground, &ShapeDef::default(), id),
+            Err(Error::InvalidId { what: "mesh", .. })
+        ));
+        assert!(w.destroy_mesh(id).is_err());
+        assert!(w.mesh_triangle_count(id).is_err());
+    }
+}
+
+#[test]
+fn mesh_and_content_capacities_out_of_range_are_refused() {
+    for def in [
+        WorldDef {
+            mesh_capacity: 0,
+            ..Default::default()
+        },
+        WorldDef {
+            content_capacity: (1 << 40) + 1,
+            ..Default::default()
+        },
+    ] {
+        assert!(matches!(World::new(&def), Err(Error::Argument { .. })));
+    }
+    // A world with one mesh slot refuses a second mesh, naming mesh_capacity.
+    let mut w = World::new(&WorldDef {
+        mesh_capacity: 1,
+        ..Default::default()
+    })
+    .unwrap();
+    let tri = [Vec3::ZERO, Vec3::Z, Vec3::X];
+    w.create_mesh(&tri, &[[0, 1, 2]]).unwrap();
+    assert!(matches!(
+        w.create_mesh(&tri, &[[0, 1, 2]]),
+        Err(Error::Capacity {
+            what: "mesh_capacity",
+            capacity: 1
+        })
+    ));
 }
 
 #[test]

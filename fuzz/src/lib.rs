@@ -44,6 +44,8 @@ pub fn small_def() -> WorldDef {
         hull_capacity: 4,
         event_capacity: 16,
         joint_capacity: 16,
+        mesh_capacity: 4,
+        content_capacity: 1 << 16,
         ..Default::default()
     }
 }
@@ -84,6 +86,7 @@ fn sane(def: &WorldDef) -> bool {
         def.hull_capacity,
         def.event_capacity,
         def.joint_capacity,
+        def.mesh_capacity,
     ]
     .iter()
     .all(|&c| c <= SANE_CAPACITY)
@@ -394,6 +397,43 @@ impl Rng {
 
 /// A session on `fixture()` touching every recorded call kind.
 fn every_call(w: &mut World) {
+    // A small mesh floor beside the ground, a height field with a hole, one destroyed.
+    let mesh = w
+        .create_mesh(
+            &[
+                Vec3::new(12.0, 0.0, -2.0),
+                Vec3::new(16.0, 0.0, -2.0),
+                Vec3::new(16.0, 0.0, 2.0),
+                Vec3::new(12.0, 0.0, 2.0),
+                Vec3::new(14.0, 0.3, 0.0),
+            ],
+            &[[0, 4, 1], [1, 4, 2], [2, 4, 3], [3, 4, 0]],
+        )
+        .expect("mesh");
+    let heights = [0.0f32, 0.1, 0.0, 0.2, 0.1, 0.0, 0.0, 0.1, 0.3];
+    let field = w
+        .create_height_field(&maul3d::HeightFieldDef {
+            count_x: 3,
+            count_z: 3,
+            heights: &heights,
+            holes: &[false, false, true, false],
+            scale: Vec3::new(1.0, 1.0, 1.0),
+        })
+        .expect("height field");
+    let spare = w
+        .create_mesh(&[Vec3::ZERO, Vec3::X, Vec3::Z], &[[0, 2, 1]])
+        .expect("mesh");
+    w.destroy_mesh(spare).expect("destroy mesh");
+    for (m, x) in [(mesh, 0.0), (field, -16.0)] {
+        let b = w
+            .create_body(&BodyDef {
+                position: DVec3::new(x, 0.0, 0.0),
+                ..Default::default()
+            })
+            .expect("mesh body");
+        w.create_mesh_shape(b, &ShapeDef::default(), m)
+            .expect("mesh shape");
+    }
     let hull = w
         .create_hull(&[
             Vec3::new(-0.4, 0.0, -0.4),

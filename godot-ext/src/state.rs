@@ -1579,8 +1579,8 @@ pub(crate) fn query_shape_of(
         ShapeGeometry::Box(b) => QueryShape::Box(b),
         ShapeGeometry::Hull(_) => QueryShape::Hull(hull?),
         ShapeGeometry::Cylinder(c) => QueryShape::Cylinder(c),
-        // A half-space is not a query probe.
-        ShapeGeometry::Plane(_) => return None,
+        // A half-space is not a query probe, nor is a surface of triangles.
+        ShapeGeometry::Plane(_) | ShapeGeometry::Mesh(_) => return None,
     })
 }
 

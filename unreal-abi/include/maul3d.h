@@ -1091,6 +1091,10 @@ typedef struct m3Profile {
 // A plane bounding a solid half-space (static bodies only).
 #define m3_planeShape 5
 
+// A triangle mesh or height field (made through the Rust API: the C ABI does not create
+// them yet; a world restored from a Rust snapshot may hold them).
+#define m3_meshShape 6
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus

@@ -471,6 +471,8 @@ impl engine::DebugDraw for HostDraw {
                 g.r#type = m3_planeShape;
                 g.plane = p.into();
             }
+            // Mesh triangles have no C form yet (the C ABI does not create meshes).
+            engine::DebugGeometry::Triangle(_) => return,
         }
         let (s, b) = (
             m3ShapeId::from_core(shape, self.world),

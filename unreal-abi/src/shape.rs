@@ -21,6 +21,9 @@ pub const m3_hullShape: m3ShapeType = 3;
 pub const m3_cylinderShape: m3ShapeType = 4;
 /// A plane bounding a solid half-space (static bodies only).
 pub const m3_planeShape: m3ShapeType = 5;
+/// A triangle mesh or height field (made through the Rust API: the C ABI does not create
+/// them yet; a world restored from a Rust snapshot may hold them).
+pub const m3_meshShape: m3ShapeType = 6;
 
 /// A sphere in the body frame.
 #[repr(C)]
@@ -513,6 +516,7 @@ pub unsafe extern "C" fn m3Shape_GetType(shapeId: m3ShapeId, r#type: *mut m3Shap
             engine::ShapeGeometry::Hull(_) => m3_hullShape,
             engine::ShapeGeometry::Cylinder(_) => m3_cylinderShape,
             engine::ShapeGeometry::Plane(_) => m3_planeShape,
+            engine::ShapeGeometry::Mesh(_) => m3_meshShape,
         },
     )
 }

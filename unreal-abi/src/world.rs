@@ -163,6 +163,9 @@ fn engine_def(d: &m3WorldDef) -> Result<engine::WorldDef, Refusal> {
         event_capacity: capacity("eventCapacity", d.eventCapacity)?,
         sensor_capacity: capacity("sensorCapacity", d.sensorCapacity)?,
         hit_event_threshold: d.hitEventThreshold,
+        // Meshes and height fields are not in the C ABI yet: the Rust defaults.
+        mesh_capacity: engine::WorldDef::default().mesh_capacity,
+        content_capacity: engine::WorldDef::default().content_capacity,
         allocator: None,
         task_hooks: None,
     })

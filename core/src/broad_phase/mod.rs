@@ -211,6 +211,7 @@ impl World {
                 self.counters.dropped_contacts += 1;
             }
         }
+        self.find_children();
         for i in 0..self.broad.moved.len() {
             let s = self.broad.moved[i] as usize;
             if s < self.shapes.len() {

@@ -24,6 +24,7 @@ mod segment;
 pub mod sphere;
 #[cfg(test)]
 mod test_hulls;
+pub mod triangle;
 
 pub use capsule::{collide_capsule_and_sphere, collide_capsules};
 pub use hull_capsule::collide_hull_and_capsule;

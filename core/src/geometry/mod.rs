@@ -1,10 +1,12 @@
-//! Shape geometry: spheres, capsules, boxes and convex hulls, their mass properties and
-//! bounds. Everything here is in the shape's frame, which is the body frame.
+//! Shape geometry: spheres, capsules, boxes, convex hulls, triangle meshes and height
+//! fields, their mass properties and bounds. Everything here is in the shape's frame, which is the body frame.
 
 pub mod bounds;
 pub mod cylinder;
+pub mod height_field;
 pub mod hull;
 pub mod mass;
+pub mod mesh;
 pub mod quickhull;
 pub mod voxel;
 

@@ -14,9 +14,7 @@ use crate::collide::LINEAR_SLOP;
 use crate::collide::cast::{Sweep, ToiState, time_of_impact, time_of_impact_to};
 use crate::collide::distance::ShapeProxy;
 use crate::math::{DAabb, DVec3, Quat, Vec3, acos, round_vec_to_grid};
-use crate::shape::{
-    local_aabb, region_near, shape_centroid, shape_min_extent, shape_proxy, shape_proxy_near,
-};
+use crate::shape::{local_aabb, shape_centroid, shape_min_extent, shape_proxy};
 use crate::world::World;
 
 /// A body's sweep over the step, in the frame of `origin` (a world position on the grid).
@@ -143,27 +141,29 @@ impl World {
                         sweep_of(origin, from, (ob.position, ob.rotation), ob.local_center)
                     }
                 };
-                let (near, reach) = region_near(&swept, ob.position, ob.rotation);
-                let other_proxy = shape_proxy_near(other, &self.hulls, near, reach);
-                // Stop a linear slop short of touching: the next step's speculative contact
-                // (rigid while apart) then halts the body where it touches, where a pose
-                // already overlapping would leave it to the soft contact, which lets a
-                // little of a fast approach through.
-                let gap = proxy.radius + other_proxy.radius + LINEAR_SLOP;
-                let mut out =
-                    time_of_impact_to(&proxy, &sweep, &other_proxy, &other_sweep, t_min, gap);
-                let at_start = out.state == ToiState::Overlapped
-                    || (out.state == ToiState::Hit && out.fraction <= 0.0);
-                if at_start {
-                    // Touching already: stopping here would pause the body (Box2D's
-                    // observation; the contact holds it). Box2D's fallback instead: a small
-                    // sphere at the shape's centre must not pass through.
-                    let core = ShapeProxy::from_points(&[centroid], 0.25 * min_extent);
-                    out = time_of_impact(&core, &sweep, &other_proxy, &other_sweep, t_min);
-                }
-                if out.state == ToiState::Hit && 0.0 < out.fraction && out.fraction < t_min {
-                    t_min = out.fraction;
-                }
+                // A mesh: each triangle under the swept bounds (time of impact against the
+                // triangles, in the content's order).
+                self.for_each_proxy(other, &swept, |other_proxy| {
+                    // Stop a linear slop short of touching: the next step's speculative
+                    // contact (rigid while apart) then halts the body where it touches,
+                    // where a pose already overlapping would leave it to the soft contact,
+                    // which lets a little of a fast approach through.
+                    let gap = proxy.radius + other_proxy.radius + LINEAR_SLOP;
+                    let mut out =
+                        time_of_impact_to(&proxy, &sweep, other_proxy, &other_sweep, t_min, gap);
+                    let at_start = out.state == ToiState::Overlapped
+                        || (out.state == ToiState::Hit && out.fraction <= 0.0);
+                    if at_start {
+                        // Touching already: stopping here would pause the body (Box2D's
+                        // observation; the contact holds it). Box2D's fallback instead: a
+                        // small sphere at the shape's centre must not pass through.
+                        let core = ShapeProxy::from_points(&[centroid], 0.25 * min_extent);
+                        out = time_of_impact(&core, &sweep, other_proxy, &other_sweep, t_min);
+                    }
+                    if out.state == ToiState::Hit && 0.0 < out.fraction && out.fraction < t_min {
+                        t_min = out.fraction;
+                    }
+                });
                 true
             };
             self.broad.statics.query(&swept, &mut visit);

@@ -10,7 +10,7 @@ use maul3d::{
 };
 
 /// Names of the scenes, in order; `test/hashes.txt` holds their per-step hashes.
-pub const SCENES: [&str; 7] = [
+pub const SCENES: [&str; 8] = [
     "pyramid",
     "pile_sleep",
     "far_shift",
@@ -18,6 +18,7 @@ pub const SCENES: [&str; 7] = [
     "rollback",
     "joints",
     "cylinders",
+    "meshes",
 ];
 /// Steps per scene.
 pub const STEPS: u32 = 300;
@@ -129,6 +130,94 @@ fn pile(w: &mut World, at: DVec3, n: usize) {
                 .map(|_| ()),
             _ => w.create_hull_shape(b, &def, hull).map(|_| ()),
         }
+        .unwrap();
+    }
+}
+
+/// A bumpy triangle-mesh floor, a height field with a hole next to it, a kinematic mesh
+/// platform turning above them, and a mixed pile falling on all three.
+fn meshes_scene(w: &mut World) {
+    let n = 24u32;
+    let mut v = Vec::new();
+    for z in 0..=n {
+        for x in 0..=n {
+            let y = ((x * 7 + z * 5) % 6) as f32 * 0.05;
+            v.push(Vec3::new(x as f32 * 0.5 - 6.0, y, z as f32 * 0.5 - 6.0));
+        }
+    }
+    let mut t = Vec::new();
+    for z in 0..n {
+        for x in 0..n {
+            let (a, b) = (z * (n + 1) + x, z * (n + 1) + x + 1);
+            let (c, d) = (a + n + 1, b + n + 1);
+            t.push([a, c, d]);
+            t.push([a, d, b]);
+        }
+    }
+    let mesh = w.create_mesh(&v, &t).unwrap();
+    let floor = w.create_body(&BodyDef::default()).unwrap();
+    w.create_mesh_shape(floor, &ShapeDef::default(), mesh)
+        .unwrap();
+    let heights: Vec<f32> = (0..17 * 17).map(|i| ((i * 5) % 7) as f32 * 0.04).collect();
+    let mut holes = vec![false; 16 * 16];
+    holes[16 * 8 + 8] = true;
+    let hf = w
+        .create_height_field(&maul3d::HeightFieldDef {
+            count_x: 17,
+            count_z: 17,
+            heights: &heights,
+            holes: &holes,
+            scale: Vec3::new(0.5, 1.0, 0.5),
+        })
+        .unwrap();
+    let field = w
+        .create_body(&BodyDef {
+            position: DVec3::new(6.0, -0.25, -4.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_mesh_shape(field, &ShapeDef::default(), hf)
+        .unwrap();
+    let plate = w
+        .create_mesh(
+            &[
+                Vec3::new(-1.5, 0.0, -1.5),
+                Vec3::new(1.5, 0.0, -1.5),
+                Vec3::new(1.5, 0.0, 1.5),
+                Vec3::new(-1.5, 0.0, 1.5),
+            ],
+            &[[0, 2, 1], [0, 3, 2]],
+        )
+        .unwrap();
+    let platform = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            position: DVec3::new(-2.0, 2.0, 0.0),
+            angular_velocity: Vec3::new(0.0, 0.6, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_mesh_shape(platform, &ShapeDef::default(), plate)
+        .unwrap();
+    pile(w, DVec3::new(-2.0, 2.5, 0.0), 16);
+    pile(w, DVec3::new(2.0, 0.5, -1.0), 24);
+    pile(w, DVec3::new(9.0, 0.5, 0.0), 16);
+    // Cylinders on the bumps, standing and lying.
+    for i in 0..6 {
+        let b = dynamic(
+            w,
+            DVec3::new(-5.0 + i as f64 * 1.25, 1.5, 3.5),
+            Quat::from_axis_angle(Vec3::X, if i % 2 == 0 { 0.0 } else { 1.5 }),
+        );
+        w.create_cylinder_shape(
+            b,
+            &ShapeDef::default(),
+            &maul3d::Cylinder {
+                half_height: 0.3,
+                radius: 0.35,
+                ..Default::default()
+            },
+        )
         .unwrap();
     }
 }
@@ -399,7 +488,7 @@ pub struct Driver {
 impl Driver {
     /// Builds scene `scene` into a world with `def` (capacities from `def()`).
     pub fn build(scene: usize, hooks: Option<maul3d::TaskHooks>) -> (World, Driver) {
-        let sleep = matches!(scene, 1 | 3 | 4 | 5 | 6);
+        let sleep = matches!(scene, 1 | 3 | 4 | 5 | 6 | 7);
         let mut w = World::new(&WorldDef {
             task_hooks: hooks,
             ..def(sleep)
@@ -423,6 +512,7 @@ impl Driver {
             }
             5 => joints_scene(&mut w),
             6 => cylinders_scene(&mut w),
+            7 => meshes_scene(&mut w),
             _ => {
                 ground(&mut w, DVec3::ZERO);
                 pyramid(&mut w, 6, DVec3::new(-8.0, 0.0, 0.0));
