@@ -303,6 +303,24 @@ impl World {
         Ok(self.meshes[slot].get().map_or(0, |d| d.child_count()))
     }
 
+    /// The mesh or height field a mesh shape uses (an argument error for another kind:
+    /// `shape_geometry` gives a mesh as its slot, which a host cannot name).
+    pub fn shape_mesh(&self, shape: ShapeId) -> Result<MeshId> {
+        let g = self.shape_geometry(shape)?;
+        let ShapeGeometry::Mesh(m) = g else {
+            return Err(Error::Argument {
+                name: "shape kind",
+                value: g.kind() as u8 as f64,
+                expected: "a mesh or height-field shape (8)",
+            });
+        };
+        Ok(MeshId {
+            index: m + 1,
+            generation: self.meshes[m as usize].generation,
+            world: self.tag,
+        })
+    }
+
     /// Everything rebuilt from a mesh's content (tree nodes, triangle order, edge flags)
     /// as bytes, for tests that two worlds built the same tree. Empty for height fields.
     #[doc(hidden)]

@@ -238,6 +238,38 @@ int main(void)
         REFUSED(m3World_ShiftOrigin(w, (m3DVec3){0.0, 16777216.0, 0.0}), m3_errorOutOfBounds, 1);
     }
 
+    /* Meshes: bad content and a mesh shape on a dynamic body (argument), a mesh past the
+     * content budget (capacity, in a world whose budget is 64 bytes). */
+    {
+        const m3Vec3 corners[4] = {{-1.0f, 0.0f, -1.0f},
+                                   {1.0f, 0.0f, -1.0f},
+                                   {1.0f, 0.0f, 1.0f},
+                                   {-1.0f, 0.0f, 1.0f}};
+        const uint32_t quad[6] = {0, 2, 1, 0, 3, 2};
+        m3MeshId mesh, refused;
+        CALL(m3World_CreateMesh(w, corners, 4, quad, 2, &mesh));
+        h = m3World_Hash(w);
+        m3Vec3 nan_corners[4] = {corners[0], corners[1], corners[2], corners[3]};
+        nan_corners[1].x = 0.0f / 0.0f;
+        REFUSED(m3World_CreateMesh(w, nan_corners, 4, quad, 2, &refused), m3_errorArgument, 1);
+        const uint32_t past[3] = {0, 2, 4};
+        REFUSED(m3World_CreateMesh(w, corners, 4, past, 1, &refused), m3_errorArgument, 1);
+        const uint32_t degenerate[3] = {0, 2, 2};
+        REFUSED(m3World_CreateMesh(w, corners, 4, degenerate, 1, &refused), m3_errorArgument, 1);
+        m3ShapeDef sd = m3DefaultShapeDef();
+        m3ShapeId s;
+        REFUSED(m3CreateMeshShape(ball, &sd, mesh, &s), m3_errorArgument, 1);
+        m3WorldDef def = m3DefaultWorldDef();
+        def.contentCapacity = 64;
+        m3WorldId small_world;
+        CALL(m3World_Create(&def, &small_world));
+        const uint64_t hs = m3World_Hash(small_world);
+        expect(m3World_CreateMesh(small_world, corners, 4, quad, 2, &refused), m3_errorCapacity,
+               "m3World_CreateMesh (114 bytes past contentCapacity 64)");
+        CHECK(m3World_Hash(small_world) == hs && m3World_GetMisuseCount(small_world) == 1);
+        CALL(m3World_Destroy(small_world));
+    }
+
     /* Invalid id: null, stale, of another world. */
     {
         m3BodyId null_id;

@@ -1,6 +1,6 @@
 #ifndef M3_TEST_SCENES_H
 #define M3_TEST_SCENES_H
-/* The determinism suite's seven scenes (test/determinism/src/lib.rs), built and stepped
+/* The determinism suite's eight scenes (test/determinism/src/lib.rs), built and stepped
  * through the m3 C ABI, printing per-step hashes in the format of test/hashes.txt.
  *
  *   (scenes.c: scenes [--workers N] [--odd-fp]; cpp_scenes.cpp: through maul3d.hpp)
@@ -11,7 +11,8 @@
  *              mode back unchanged. Inputs are computed in the default mode.
  *
  * The few inputs the Rust scenes compute in arithmetic (a friction, an angle, a weight,
- * the cylinders' sizes and positions) go through volatile temporaries, so a host build with -ffast-math cannot
+ * the cylinders' sizes and positions, the meshes' vertices and heights) go through
+ * volatile temporaries, so a host build with -ffast-math cannot
  * reassociate or contract them: what is tested is that the library's results do not
  * depend on the host's flags. Rotations come from the library's own math exports. */
 #include "common.h"
@@ -20,9 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCENE_COUNT 7
-static const char *const SCENES[SCENE_COUNT] = {"pyramid", "pile_sleep", "far_shift", "churn",
-                                                "rollback", "joints",    "cylinders"};
+#define SCENE_COUNT 8
+static const char *const SCENES[SCENE_COUNT] = {"pyramid", "pile_sleep", "far_shift",
+                                                "churn",   "rollback",   "joints",
+                                                "cylinders", "meshes"};
 #define STEPS 300
 
 static m3WorldId world;
@@ -308,11 +310,91 @@ static void cylinders_scene(void)
     }
 }
 
+/* A bumpy triangle-mesh floor, a height field with a hole next to it, a kinematic mesh
+ * platform turning above them, and a mixed pile falling on all three. */
+static void meshes_scene(void)
+{
+    enum { N = 24 };
+    m3Vec3 v[(N + 1) * (N + 1)];
+    for (int z = 0; z <= N; ++z) {
+        for (int x = 0; x <= N; ++x) {
+            volatile float y = (float)((x * 7 + z * 5) % 6) * 0.05f;
+            volatile float px = (float)x * 0.5f;
+            volatile float pz = (float)z * 0.5f;
+            v[z * (N + 1) + x] = v3(px - 6.0f, y, pz - 6.0f);
+        }
+    }
+    uint32_t t[N * N * 6];
+    int k = 0;
+    for (uint32_t z = 0; z < N; ++z) {
+        for (uint32_t x = 0; x < N; ++x) {
+            uint32_t a = z * (N + 1) + x, b = a + 1;
+            uint32_t c = a + N + 1, d = b + N + 1;
+            const uint32_t tri[6] = {a, c, d, a, d, b};
+            for (int i = 0; i < 6; ++i)
+                t[k++] = tri[i];
+        }
+    }
+    m3ShapeDef sd = m3DefaultShapeDef();
+    m3MeshId mesh;
+    CALL(m3World_CreateMesh(world, v, (N + 1) * (N + 1), t, N * N * 2, &mesh));
+    m3BodyId floor_body = static_body(dv(0.0, 0.0, 0.0));
+    m3ShapeId s;
+    CALL(m3CreateMeshShape(floor_body, &sd, mesh, &s));
+
+    float heights[17 * 17];
+    for (int i = 0; i < 17 * 17; ++i) {
+        volatile float h = (float)((i * 5) % 7) * 0.04f;
+        heights[i] = h;
+    }
+    bool holes[16 * 16];
+    memset(holes, 0, sizeof holes);
+    holes[16 * 8 + 8] = true;
+    m3HeightFieldDef hd = m3DefaultHeightFieldDef();
+    hd.countX = 17;
+    hd.countZ = 17;
+    hd.heights = heights;
+    hd.heightCount = 17 * 17;
+    hd.holes = holes;
+    hd.holeCount = 16 * 16;
+    hd.scale = v3(0.5f, 1.0f, 0.5f);
+    m3MeshId hf;
+    CALL(m3World_CreateHeightField(world, &hd, &hf));
+    m3BodyId field = static_body(dv(6.0, -0.25, -4.0));
+    CALL(m3CreateMeshShape(field, &sd, hf, &s));
+
+    const m3Vec3 corners[4] = {
+        {-1.5f, 0.0f, -1.5f}, {1.5f, 0.0f, -1.5f}, {1.5f, 0.0f, 1.5f}, {-1.5f, 0.0f, 1.5f}};
+    const uint32_t plate_indices[6] = {0, 2, 1, 0, 3, 2};
+    m3MeshId plate;
+    CALL(m3World_CreateMesh(world, corners, 4, plate_indices, 2, &plate));
+    m3BodyDef pd = m3DefaultBodyDef();
+    pd.type = m3_kinematicBody;
+    pd.position = dv(-2.0, 2.0, 0.0);
+    pd.angularVelocity = v3(0.0f, 0.6f, 0.0f);
+    m3BodyId platform;
+    CALL(m3Body_Create(world, &pd, &platform));
+    CALL(m3CreateMeshShape(platform, &sd, plate, &s));
+
+    pile(dv(-2.0, 2.5, 0.0), 16);
+    pile(dv(2.0, 0.5, -1.0), 24);
+    pile(dv(9.0, 0.5, 0.0), 16);
+    /* Cylinders on the bumps, standing and lying. */
+    for (int i = 0; i < 6; ++i) {
+        volatile double x = 1.25 * (double)i;
+        m3Quat q;
+        VALUE(q, m3MakeQuatFromAxisAngle(v3(1.0f, 0.0f, 0.0f), i % 2 == 0 ? 0.0f : 1.5f));
+        m3BodyId b = dynamic(dv(-5.0 + x, 1.5, 3.5), q);
+        cylinder(b, &sd, 0.3f, 0.35f);
+    }
+}
+
 /* The def every scene uses, over the caller's (hooks). */
 static m3WorldDef scene_def(int scene, const m3WorldDef *base)
 {
     m3WorldDef def = *base;
-    def.enableSleep = scene == 1 || scene == 3 || scene == 4 || scene == 5 || scene == 6;
+    def.enableSleep = scene == 1 || scene == 3 || scene == 4 || scene == 5 || scene == 6 ||
+                      scene == 7;
     def.bodyCapacity = 512;
     def.shapeCapacity = 512;
     def.contactCapacity = 4096;
@@ -346,6 +428,9 @@ static void populate(int scene)
         break;
     case 6:
         cylinders_scene();
+        break;
+    case 7:
+        meshes_scene();
         break;
     default: {
         ground(dv(0.0, 0.0, 0.0));

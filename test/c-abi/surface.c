@@ -1,7 +1,9 @@
 /* The rest of the C surface against closed forms and clear physical expectations:
  * events, queries, the motion test, explosions, areas, debug draw, every joint kind and
- * its setters, counters, memory, profile, origin shift, the host math, and cylinders and
- * planes (rays, mass, resting height, getters, queries, debug draw, refusals). */
+ * its setters, counters, memory, profile, origin shift, the host math, cylinders and
+ * planes (rays, mass, resting height, getters, queries, debug draw, refusals), and meshes
+ * and height fields (rays, resting height, getters, content bytes, debug draw triangle by
+ * triangle, refusals). */
 #include "common.h"
 
 #include <math.h>
@@ -30,7 +32,8 @@ static m3ShapeId ball(m3BodyId b, float r)
     return id;
 }
 
-static int drawn_shapes, drawn_joints, drawn_cylinders, drawn_planes;
+static int drawn_shapes, drawn_joints, drawn_cylinders, drawn_planes, drawn_triangles;
+static float drawn_area;
 static void draw_shape(m3ShapeId shape, m3BodyId b, m3DVec3 p, m3Quat q, const m3DebugShape *g,
                        bool awake, void *context)
 {
@@ -40,7 +43,7 @@ static void draw_shape(m3ShapeId shape, m3BodyId b, m3DVec3 p, m3Quat q, const m
     (void)q;
     (void)awake;
     (void)context;
-    CHECK(g->type >= m3_sphereShape && g->type <= m3_planeShape);
+    CHECK(g->type >= m3_sphereShape && g->type <= m3_meshShape);
     if (g->type == m3_hullShape)
         CHECK(g->hullVertexCount >= 4 && g->hullFaceCount >= 4);
     if (g->type == m3_cylinderShape) {
@@ -50,6 +53,14 @@ static void draw_shape(m3ShapeId shape, m3BodyId b, m3DVec3 p, m3Quat q, const m
     if (g->type == m3_planeShape) {
         CHECK(g->plane.normal.y == 1.0f && g->plane.offset == 1.0f);
         drawn_planes++;
+    }
+    if (g->type == m3_meshShape) {
+        /* Twice the area, from the cross product; counter-clockwise from above: +y. */
+        const m3Vec3 *t = g->triangle;
+        float ux = t[1].x - t[0].x, uz = t[1].z - t[0].z;
+        float vx = t[2].x - t[0].x, vz = t[2].z - t[0].z;
+        drawn_area += 0.5f * (uz * vx - ux * vz);
+        drawn_triangles++;
     }
     drawn_shapes++;
 }
@@ -190,6 +201,153 @@ static void cylinders_and_planes(void)
     flat.radius = 0.0f;
     CHECK(m3CreateCylinderShape(can, &plain, &flat, &refused) == m3_errorArgument);
     CHECK(m3World_Hash(w) == h);
+    CALL(m3World_Destroy(w));
+}
+
+/* Meshes and height fields, in a world of their own with a content budget of 200 bytes:
+ * a flat two-triangle floor y = 1 (10 × 10 m, content 12·4 + 17·2 + 32·1 = 114 bytes),
+ * a 3 × 3-sample height field sloping up along x with a hole in its last cell (4·9 + 2·4
+ * + 1 = 45 bytes), and a ball. */
+static void meshes_and_height_fields(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    CHECK(def.meshCapacity == 16 && def.contentCapacity == 64 << 20);
+    def.bodyCapacity = 8;
+    def.shapeCapacity = 8;
+    def.contentCapacity = 200;
+    CALL(m3World_Create(&def, &w));
+    m3ShapeDef plain = m3DefaultShapeDef();
+    m3QueryFilter qf = m3DefaultQueryFilter();
+    m3MemoryUsage before, after;
+    CALL(m3World_GetMemoryUsage(w, &before));
+    CHECK(before.contentBytes == 0);
+
+    const m3Vec3 corners[4] = {
+        {-5.0f, 0.0f, -5.0f}, {5.0f, 0.0f, -5.0f}, {5.0f, 0.0f, 5.0f}, {-5.0f, 0.0f, 5.0f}};
+    const uint32_t quad[6] = {0, 2, 1, 0, 3, 2};
+    m3MeshId floorMesh;
+    CALL(m3World_CreateMesh(w, corners, 4, quad, 2, &floorMesh));
+    CALL(m3World_GetMemoryUsage(w, &after));
+    CHECK(after.contentBytes == 114 && after.totalBytes == before.totalBytes + 114);
+    int32_t n = 0;
+    CALL(m3Mesh_GetTriangleCount(floorMesh, &n));
+    CHECK(n == 2);
+    m3BodyId floorBody = body(m3_staticBody, 0.0, 1.0, 0.0);
+    m3ShapeId floorShape;
+    CALL(m3CreateMeshShape(floorBody, &plain, floorMesh, &floorShape));
+    int st = -1;
+    CALL(m3Shape_GetType(floorShape, &st));
+    CHECK(st == m3_meshShape);
+    m3MeshId got;
+    CALL(m3Shape_GetMesh(floorShape, &got));
+    CHECK(got.index == floorMesh.index && got.generation == floorMesh.generation &&
+          got.world.index == w.index);
+    m3Sphere notSphere;
+    CHECK(m3Shape_GetSphere(floorShape, &notSphere) == m3_errorArgument);
+
+    /* A ray down from y = 5 over 8 m meets the floor at y = 1: fraction 0.5, normal +y. */
+    m3RayResult ray;
+    CALL(m3World_CastRayClosest(w, (m3DVec3){1.0, 5.0, 0.5}, (m3Vec3){0.0f, -8.0f, 0.0f}, qf,
+                                &ray));
+    CHECK(ray.hit && ray.shape.index == floorShape.index && near(ray.fraction, 0.5, 1e-6));
+    CHECK(near(ray.point.y, 1.0, 1e-6) && ray.normal.x == 0.0f && ray.normal.y == 1.0f &&
+          ray.normal.z == 0.0f);
+
+    /* Samples 2 m apart, heights 0.5·x: the surface is y = 0.25·x (local), a plane of
+     * normal (−0.25, 1, 0)/√1.0625; cell (1, 1) is a hole. Placed at (10, 0, 0). */
+    const float heights[9] = {0.0f, 0.5f, 1.0f, 0.0f, 0.5f, 1.0f, 0.0f, 0.5f, 1.0f};
+    const bool holes[4] = {false, false, false, true};
+    m3HeightFieldDef hd = m3DefaultHeightFieldDef();
+    CHECK(hd.scale.x == 1.0f && hd.holes == NULL && hd.holeCount == 0);
+    hd.countX = 3;
+    hd.countZ = 3;
+    hd.heights = heights;
+    hd.heightCount = 9;
+    hd.holes = holes;
+    hd.holeCount = 4;
+    hd.scale = (m3Vec3){2.0f, 1.0f, 2.0f};
+    m3MeshId field;
+    CALL(m3World_CreateHeightField(w, &hd, &field));
+    CALL(m3World_GetMemoryUsage(w, &before));
+    CHECK(before.contentBytes == 114 + 45 && before.totalBytes == after.totalBytes + 45);
+    CALL(m3Mesh_GetTriangleCount(field, &n));
+    CHECK(n == 8);
+    m3BodyId fieldBody = body(m3_staticBody, 10.0, 0.0, 0.0);
+    m3ShapeId fieldShape;
+    CALL(m3CreateMeshShape(fieldBody, &plain, field, &fieldShape));
+    /* Down from y = 5 over 10 m at local (1.2, 1.4): the surface at y = 0.3, fraction 0.47. */
+    CALL(m3World_CastRayClosest(w, (m3DVec3){11.2, 5.0, 1.4}, (m3Vec3){0.0f, -10.0f, 0.0f}, qf,
+                                &ray));
+    const double len = sqrt(1.0625);
+    CHECK(ray.hit && ray.shape.index == fieldShape.index && near(ray.fraction, 0.47, 1e-6));
+    CHECK(near(ray.point.y, 0.3, 1e-5) && near(ray.normal.x, -0.25 / len, 1e-6) &&
+          near(ray.normal.y, 1.0 / len, 1e-6) && near(ray.normal.z, 0.0, 1e-6));
+    /* Through the hole, nothing. */
+    CALL(m3World_CastRayClosest(w, (m3DVec3){13.0, 5.0, 3.0}, (m3Vec3){0.0f, -10.0f, 0.0f}, qf,
+                                &ray));
+    CHECK(!ray.hit);
+
+    m3MeshId ids[4];
+    CALL(m3World_GetMeshIds(w, ids, 4, &n));
+    CHECK(n == 2 && ids[0].index == floorMesh.index && ids[1].index == field.index);
+    m3Counters c;
+    CALL(m3World_GetCounters(w, &c));
+    CHECK(c.meshCount == 2);
+
+    /* A ball dropped on the floor rests on it: centre at 1 + r. */
+    m3BodyId dropped = body(m3_dynamicBody, 0.0, 3.0, 0.0);
+    ball(dropped, 0.5f);
+    for (int i = 0; i < 120; ++i)
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    m3DVec3 p;
+    CALL(m3Body_GetPosition(dropped, &p));
+    CHECK(near(p.y, 1.5, 0.02) && near(p.x, 0.0, 1e-3));
+
+    /* Debug draw: each triangle on its own call: 2 of the floor (100 m²), 6 of the field
+     * (3 cells of 2 × 2 m seen from above). */
+    m3DebugDraw dd = m3DefaultDebugDraw();
+    dd.shapeFcn = draw_shape;
+    drawn_shapes = drawn_triangles = 0;
+    drawn_area = 0.0f;
+    CALL(m3World_Draw(w, &dd));
+    CHECK(drawn_triangles == 8 && drawn_shapes == 9 && near(drawn_area, 112.0, 1e-4));
+
+    /* Refusals change nothing. */
+    const uint64_t h = m3World_Hash(w);
+    m3MeshId refused;
+    m3ShapeId refusedShape;
+    m3Vec3 bad[4] = {corners[0], corners[1], corners[2], corners[3]};
+    bad[2].y = NAN;
+    CHECK(m3World_CreateMesh(w, bad, 4, quad, 2, &refused) == m3_errorArgument);
+    const uint32_t far[6] = {0, 2, 1, 0, 4, 2};
+    CHECK(m3World_CreateMesh(w, corners, 4, far, 2, &refused) == m3_errorArgument);
+    const uint32_t flat[3] = {0, 1, 1};
+    CHECK(m3World_CreateMesh(w, corners, 4, flat, 1, &refused) == m3_errorArgument);
+    CHECK(m3World_CreateMesh(w, corners, -4, quad, 2, &refused) == m3_errorArgument);
+    CHECK(m3World_CreateMesh(w, NULL, 4, quad, 2, &refused) == m3_errorArgument);
+    CHECK(m3World_CreateMesh(w, corners, 4, quad, 2, NULL) == m3_errorArgument);
+    hd.heightCount = 8;
+    CHECK(m3World_CreateHeightField(w, &hd, &refused) == m3_errorArgument);
+    hd.heightCount = 9;
+    CHECK(m3CreateMeshShape(dropped, &plain, floorMesh, &refusedShape) == m3_errorArgument);
+    m3ShapeDef sensor = plain;
+    sensor.isSensor = true;
+    CHECK(m3CreateMeshShape(floorBody, &sensor, floorMesh, &refusedShape) == m3_errorState);
+    CHECK(m3Body_SetType(floorBody, m3_dynamicBody) == m3_errorArgument);
+    /* 114 more bytes do not fit in the 41 left. */
+    CHECK(m3World_CreateMesh(w, corners, 4, quad, 2, &refused) == m3_errorCapacity);
+    CHECK(m3World_DestroyMesh(floorMesh) == m3_errorState);
+    CHECK(m3World_Hash(w) == h);
+    CALL(m3World_GetMemoryUsage(w, &after));
+    CHECK(after.contentBytes == 159);
+
+    /* Destroyed, the floor's bytes come back and its id goes stale. */
+    CALL(m3Shape_Destroy(floorShape));
+    CALL(m3World_DestroyMesh(floorMesh));
+    CALL(m3World_GetMemoryUsage(w, &after));
+    CHECK(after.contentBytes == 45);
+    CHECK(m3Mesh_GetTriangleCount(floorMesh, &n) == m3_errorInvalidId);
+    CHECK(m3World_DestroyMesh(floorMesh) == m3_errorInvalidId);
     CALL(m3World_Destroy(w));
 }
 
@@ -473,7 +631,9 @@ int main(void)
 
     CALL(m3World_Destroy(w));
     cylinders_and_planes();
+    meshes_and_height_fields();
     printf("surface: events, queries, motion test, explosion, area, joints, draw, counters, "
-           "origin shift, host math, cylinders and planes as expected\n");
+           "origin shift, host math, cylinders and planes, meshes and height fields as "
+           "expected\n");
     return 0;
 }

@@ -1,7 +1,7 @@
 /* Worlds and threads through the C ABI (SPEC.md, "Threads"):
- * - three worlds stepped on three threads at once land on the bits of the same worlds
- *   stepped one after the other (the pile, joints and cylinders scenes' per-step hashes
- *   of test/hashes.txt);
+ * - four worlds stepped on four threads at once land on the bits of the same worlds
+ *   stepped one after the other (the pile, joints, cylinders and meshes scenes' per-step
+ *   hashes of test/hashes.txt);
  * - between steps, four threads read one world at once (hash, queries, snapshot size,
  *   getters) and none is refused: readers share the state word. */
 #include "scenes.h"
@@ -88,17 +88,18 @@ static uint64_t expected_hash(const char *scene, int step)
 
 int main(void)
 {
-    static Run runs[3] = {{1, {0}}, {5, {0}}, {6, {0}}};
+    static Run runs[4] = {{1, {0}}, {5, {0}}, {6, {0}}, {7, {0}}};
     pthread_t t[4];
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 4; ++i)
         pthread_create(&t[i], NULL, run_scene, &runs[i]);
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 4; ++i)
         pthread_join(t[i], NULL);
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 4; ++i)
         for (int s = 0; s < STEPS; ++s)
             CHECK(runs[i].hashes[s] == expected_hash(SCENES[runs[i].scene], s + 1));
-    printf("threads: %s, %s and %s stepped on three threads at once print test/hashes.txt\n",
-           SCENES[1], SCENES[5], SCENES[6]);
+    printf("threads: %s, %s, %s and %s stepped on four threads at once print "
+           "test/hashes.txt\n",
+           SCENES[1], SCENES[5], SCENES[6], SCENES[7]);
 
     m3WorldDef base = m3DefaultWorldDef();
     m3WorldDef def = scene_def(0, &base);

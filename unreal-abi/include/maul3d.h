@@ -11,7 +11,7 @@
 #define M3_ABI_VERSION_MAJOR 0
 
 // Minor version of the ABI: a header of another minor version is refused.
-#define M3_ABI_VERSION_MINOR 2
+#define M3_ABI_VERSION_MINOR 3
 
 // The ABI version a header was generated with; `m3World_Create` passes it to the library.
 #define M3_ABI_VERSION ((M3_ABI_VERSION_MAJOR << 16) | M3_ABI_VERSION_MINOR)
@@ -166,6 +166,42 @@ typedef struct m3MassData {
   struct m3Mat3 inertia;
 } m3MassData;
 
+// What a height field is made from (for `m3World_CreateHeightField`). Start from
+// `m3DefaultHeightFieldDef()`.
+//
+// Sample `(x, z)` sits at `(x·scale.x, heights[z·countX + x]·scale.y, z·scale.z)` in the
+// shape's frame. Cell `(x, z)` spans samples `x..=x+1` by `z..=z+1` and is split along
+// the diagonal from `(x, z)` to `(x+1, z+1)` into triangle `2·(z·(countX − 1) + x)` (the
+// half towards −x, +z) and the next, both facing +y.
+typedef struct m3HeightFieldDef {
+  // Samples along x (within [2, 4096]).
+  int32_t countX;
+  // Samples along z (within [2, 4096]).
+  int32_t countZ;
+  // `countX · countZ` heights, row by row: sample `(x, z)` is `heights[z·countX + x]`.
+  const float *heights;
+  // How many `heights` holds (must be `countX · countZ`).
+  int32_t heightCount;
+  // Null with `holeCount` 0 (no holes), or one flag per cell, row by row: a hole has
+  // no triangles.
+  const bool *holes;
+  // 0, or `(countX − 1)·(countZ − 1)`.
+  int32_t holeCount;
+  // Sample spacing along x and z, and the factor applied to heights (each within
+  // (0, 1e6]).
+  struct m3Vec3 scale;
+} m3HeightFieldDef;
+
+// A triangle mesh or height field that any number of mesh shapes share. Zero is null.
+typedef struct m3MeshId {
+  // Slot plus one; 0 is null.
+  uint32_t index;
+  // Bumped each time the slot is reused.
+  uint32_t generation;
+  // The world it belongs to.
+  struct m3WorldId world;
+} m3MeshId;
+
 // A shape attached to a body. Zero is null.
 typedef struct m3ShapeId {
   // Slot plus one; 0 is null.
@@ -289,7 +325,9 @@ typedef struct m3Plane {
 } m3Plane;
 
 // A shape's geometry as debug draw describes it (in its body's frame): `type` says
-// which member holds it; a hull's arrays live only during the callback.
+// which member holds it; a hull's arrays live only during the callback. A mesh or height
+// field (`m3_meshShape`) is described by one call per triangle, in index order (holes
+// skipped), each with `triangle` set.
 typedef struct m3DebugShape {
   // Which member is set.
   m3ShapeType type;
@@ -314,6 +352,8 @@ typedef struct m3DebugShape {
   struct m3Cylinder cylinder;
   // A plane: the half-space `normal · x <= offset` is solid.
   struct m3Plane plane;
+  // One triangle of a mesh or height field, counter-clockwise seen from the front.
+  struct m3Vec3 triangle[3];
 } m3DebugShape;
 
 // Draws a shape of a body placed at `position`/`rotation` (relative to the world origin).
@@ -880,6 +920,11 @@ typedef struct m3WorldDef {
   int32_t pairCapacity;
   // Most convex hulls alive at once.
   int32_t hullCapacity;
+  // Most triangle meshes and height fields alive at once.
+  int32_t meshCapacity;
+  // Content budget, bytes (within [0, 2^40]): what meshes and height fields may take
+  // together, from the allocator as they are created (default 64 MiB).
+  int64_t contentCapacity;
   // Most joints alive at once.
   int32_t jointCapacity;
   // Most events of each kind kept per step.
@@ -927,8 +972,8 @@ typedef struct m3MemoryUsage {
   // Every byte the world took from its allocator (fixed at create, plus a running
   // journal's tape).
   int64_t totalBytes;
-  // Bytes of content a replay copies to back out (mesh and height-field content and
-  // trees); 0 while the world has no such shapes kinds.
+  // Bytes of `contentCapacity` in use: mesh and height-field content and what is
+  // rebuilt from it (trees, edge flags); part of `totalBytes`.
   int64_t contentBytes;
 } m3MemoryUsage;
 
@@ -952,6 +997,8 @@ typedef struct m3Counters {
   int32_t overflowConstraints;
   // Hulls alive.
   int32_t hullCount;
+  // Meshes and height fields alive.
+  int32_t meshCount;
   // Joints alive.
   int32_t jointCount;
   // Height of the movable-shape tree.
@@ -1091,8 +1138,8 @@ typedef struct m3Profile {
 // A plane bounding a solid half-space (static bodies only).
 #define m3_planeShape 5
 
-// A triangle mesh or height field (made through the Rust API: the C ABI does not create
-// them yet; a world restored from a Rust snapshot may hold them).
+// A triangle mesh or height field (`m3World_CreateMesh`, `m3World_CreateHeightField`;
+// static and kinematic bodies only).
 #define m3_meshShape 6
 
 #ifdef __cplusplus
@@ -1233,6 +1280,47 @@ const char *m3GetLastErrorMessage(void);
 // does not count). Not state: never hashed or saved. Readable at any time, also while
 // the world is busy; 0 for an invalid world id.
 uint64_t m3World_GetMisuseCount(struct m3WorldId worldId);
+
+// The default height field def: no samples yet, no holes, scale 1.
+struct m3HeightFieldDef m3DefaultHeightFieldDef(void);
+
+// Builds a triangle mesh from `vertexCount` vertices (shape frame) and `triangleCount`
+// triangles, three vertex indices each in `indices` (counter-clockwise seen from the
+// front), for any number of mesh shapes on static or kinematic bodies. Refused with
+// `m3_errorArgument`, changing nothing, for fewer than 3 or more than 2^24 vertices, no
+// triangles or more than 2^24, a vertex that is not finite or beyond ±1e6, an index past
+// the vertex count or a degenerate triangle; with `m3_errorCapacity` when the content
+// budget (`contentCapacity`: 12 bytes a vertex, 17 a triangle, 32 a tree node) or the
+// mesh pool (`meshCapacity`) is full.
+enum m3Result m3World_CreateMesh(struct m3WorldId worldId,
+                                 const struct m3Vec3 *vertices,
+                                 int32_t vertexCount,
+                                 const uint32_t *indices,
+                                 int32_t triangleCount,
+                                 struct m3MeshId *meshId);
+
+// Builds a height field (see `m3HeightFieldDef`), shared like a mesh through its
+// `m3MeshId`. Refused with `m3_errorArgument` for a side outside [2, 4096] samples,
+// heights or holes of the wrong count, a height that is not finite or beyond ±1e6 once
+// scaled, or a scale outside (0, 1e6]; with `m3_errorCapacity` when the content budget
+// (4 bytes a sample, 2 a cell, a bit a cell with holes) or the mesh pool is full.
+enum m3Result m3World_CreateHeightField(struct m3WorldId worldId,
+                                        const struct m3HeightFieldDef *def,
+                                        struct m3MeshId *meshId);
+
+// Destroys a mesh or height field no shape uses any more (`m3_errorState` while one
+// does), giving its bytes back to the content budget.
+enum m3Result m3World_DestroyMesh(struct m3MeshId meshId);
+
+// The number of triangles of a mesh or height field (a height field's holes counted:
+// `2·(countX − 1)·(countZ − 1)`).
+enum m3Result m3Mesh_GetTriangleCount(struct m3MeshId meshId, int32_t *count);
+
+// The ids of the live meshes and height fields, in slot order, as `m3World_GetBodyIds`.
+enum m3Result m3World_GetMeshIds(struct m3WorldId worldId,
+                                 struct m3MeshId *ids,
+                                 int32_t capacity,
+                                 int32_t *count);
 
 // Contacts that began touching in the last step.
 enum m3Result m3World_GetContactBeginEvents(struct m3WorldId worldId,
@@ -1614,6 +1702,14 @@ enum m3Result m3CreateHullShape(struct m3BodyId bodyId,
                                 struct m3HullId hullId,
                                 struct m3ShapeId *shapeId);
 
+// Creates a shape of a mesh or height field of the same world on a static or kinematic
+// body; it adds no mass. A dynamic body is refused with `m3_errorArgument` (and so is
+// turning a body with such a shape dynamic), a sensor def with `m3_errorState`.
+enum m3Result m3CreateMeshShape(struct m3BodyId bodyId,
+                                const struct m3ShapeDef *def,
+                                struct m3MeshId meshId,
+                                struct m3ShapeId *shapeId);
+
 // Destroys a shape (its body's mass is recomputed).
 enum m3Result m3Shape_Destroy(struct m3ShapeId shapeId);
 
@@ -1659,6 +1755,9 @@ enum m3Result m3Shape_GetCylinder(struct m3ShapeId shapeId, struct m3Cylinder *c
 // A plane shape's geometry, its normal as stored (unit) (`m3_errorArgument` for another
 // kind).
 enum m3Result m3Shape_GetPlane(struct m3ShapeId shapeId, struct m3Plane *plane);
+
+// The mesh or height field a mesh shape uses (`m3_errorArgument` for another kind).
+enum m3Result m3Shape_GetMesh(struct m3ShapeId shapeId, struct m3MeshId *meshId);
 
 // A hull's input points (its content, as given to `m3World_CreateHull`): up to
 // `capacity` into `points`, and how many into `count`.

@@ -68,6 +68,20 @@ public:
     {
         return m3World_CreateHull(m_id, points, count, id);
     }
+    // `indices`: three per triangle.
+    m3Result CreateMesh(const m3Vec3* vertices, int32_t vertexCount, const uint32_t* indices,
+                        int32_t triangleCount, m3MeshId* id)
+    {
+        return m3World_CreateMesh(m_id, vertices, vertexCount, indices, triangleCount, id);
+    }
+    m3Result CreateHeightField(const m3HeightFieldDef& def, m3MeshId* id)
+    {
+        return m3World_CreateHeightField(m_id, &def, id);
+    }
+    m3Result MeshIds(m3MeshId* ids, int32_t capacity, int32_t* count) const
+    {
+        return m3World_GetMeshIds(m_id, ids, capacity, count);
+    }
     m3Result CreateJoint(const m3JointDef& def, m3JointId* id) { return m3Joint_Create(m_id, &def, id); }
     m3Result JointFramesAt(m3BodyId a, m3BodyId b, m3DVec3 anchor, m3Quat rotation, m3JointDef* def)
     {

@@ -8,7 +8,7 @@
 //! its answer decides contacts, so it runs in the library's setting.
 
 use crate::shape::{m3_boxShape, m3_capsuleShape, m3Box, m3Capsule, m3ShapeType, m3Sphere};
-use crate::shape::{m3_cylinderShape, m3_hullShape, m3_planeShape, m3_sphereShape};
+use crate::shape::{m3_cylinderShape, m3_hullShape, m3_meshShape, m3_planeShape, m3_sphereShape};
 use crate::shape::{m3Cylinder, m3Plane};
 use crate::types::*;
 use core::cell::Cell;
@@ -266,7 +266,9 @@ pub(crate) unsafe fn host_delete<T>(alloc: RawAllocator, p: *mut T) {
 }
 
 /// A shape's geometry as debug draw describes it (in its body's frame): `type` says
-/// which member holds it; a hull's arrays live only during the callback.
+/// which member holds it; a hull's arrays live only during the callback. A mesh or height
+/// field (`m3_meshShape`) is described by one call per triangle, in index order (holes
+/// skipped), each with `triangle` set.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct m3DebugShape {
@@ -293,6 +295,8 @@ pub struct m3DebugShape {
     pub cylinder: m3Cylinder,
     /// A plane: the half-space `normal · x <= offset` is solid.
     pub plane: m3Plane,
+    /// One triangle of a mesh or height field, counter-clockwise seen from the front.
+    pub triangle: [m3Vec3; 3],
 }
 
 /// Draws a shape of a body placed at `position`/`rotation` (relative to the world origin).
@@ -431,6 +435,7 @@ impl engine::DebugDraw for HostDraw {
                 normal: zero,
                 offset: 0.0,
             },
+            triangle: [zero; 3],
         };
         match *geometry {
             engine::DebugGeometry::Sphere(s) => g.sphere = s.into(),
@@ -471,8 +476,10 @@ impl engine::DebugDraw for HostDraw {
                 g.r#type = m3_planeShape;
                 g.plane = p.into();
             }
-            // Mesh triangles have no C form yet (the C ABI does not create meshes).
-            engine::DebugGeometry::Triangle(_) => return,
+            engine::DebugGeometry::Triangle(t) => {
+                g.r#type = m3_meshShape;
+                g.triangle = t.map(Into::into);
+            }
         }
         let (s, b) = (
             m3ShapeId::from_core(shape, self.world),

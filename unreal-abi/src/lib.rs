@@ -7,9 +7,9 @@
 //! The layer translates; it does not simulate. What it adds is what a C boundary needs:
 //!
 //! - **Ids as values.** `m3WorldId` is a slot of a fixed table of worlds (index and
-//!   generation); every object id (`m3BodyId`, `m3ShapeId`, `m3HullId`, `m3JointId`)
-//!   carries its index and generation and the id of its world, so a stale or foreign id
-//!   is refused, never followed.
+//!   generation); every object id (`m3BodyId`, `m3ShapeId`, `m3HullId`, `m3MeshId`,
+//!   `m3JointId`) carries its index and generation and the id of its world, so a stale or
+//!   foreign id is refused, never followed.
 //! - **Results.** Every call that can be refused returns an [`m3Result`]; the reason, with
 //!   the value and the bound it broke, is in [`m3GetLastErrorMessage`] on the calling
 //!   thread. A refusal changes nothing. Refusals for programmer error (everything but
@@ -42,6 +42,7 @@
 
 mod body;
 mod boundary;
+mod content;
 mod events;
 mod hooks;
 mod joint;
@@ -54,6 +55,7 @@ mod world;
 
 pub use body::*;
 pub use boundary::{m3GetLastErrorMessage, m3World_GetMisuseCount};
+pub use content::*;
 pub use events::*;
 pub use hooks::*;
 pub use joint::*;
@@ -67,7 +69,7 @@ pub use world::*;
 /// Major version of the ABI: the layout of every type and the meaning of every call.
 pub const M3_ABI_VERSION_MAJOR: u32 = 0;
 /// Minor version of the ABI: a header of another minor version is refused.
-pub const M3_ABI_VERSION_MINOR: u32 = 2;
+pub const M3_ABI_VERSION_MINOR: u32 = 3;
 /// The ABI version a header was generated with; `m3World_Create` passes it to the library.
 pub const M3_ABI_VERSION: u32 = (M3_ABI_VERSION_MAJOR << 16) | M3_ABI_VERSION_MINOR;
 

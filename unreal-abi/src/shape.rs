@@ -1,7 +1,8 @@
 //! Shapes and hulls. Each shape kind is one geometry struct, one `m3_*Shape` constant and
 //! one `m3Create*Shape` export; a new kind adds those three, an `m3Shape_Get*` reader and
 //! a case in `m3Shape_GetType`, `m3DebugShape` (debug draw) and, if it can be a query
-//! shape, `m3QueryShape`. A changed struct layout bumps `M3_ABI_VERSION_MINOR`.
+//! shape, `m3QueryShape`. A changed struct layout bumps `M3_ABI_VERSION_MINOR`. (A mesh
+//! shape's geometry is shared content, `content.rs`, as a hull shape's is its hull.)
 
 use crate::boundary::{api_on, read, write};
 use crate::types::*;
@@ -21,8 +22,8 @@ pub const m3_hullShape: m3ShapeType = 3;
 pub const m3_cylinderShape: m3ShapeType = 4;
 /// A plane bounding a solid half-space (static bodies only).
 pub const m3_planeShape: m3ShapeType = 5;
-/// A triangle mesh or height field (made through the Rust API: the C ABI does not create
-/// them yet; a world restored from a Rust snapshot may hold them).
+/// A triangle mesh or height field (`m3World_CreateMesh`, `m3World_CreateHeightField`;
+/// static and kinematic bodies only).
 pub const m3_meshShape: m3ShapeType = 6;
 
 /// A sphere in the body frame.
@@ -467,6 +468,35 @@ pub unsafe extern "C" fn m3CreateHullShape(
     })
 }
 
+/// Creates a shape of a mesh or height field of the same world on a static or kinematic
+/// body; it adds no mass. A dynamic body is refused with `m3_errorArgument` (and so is
+/// turning a body with such a shape dynamic), a sensor def with `m3_errorState`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3CreateMeshShape(
+    bodyId: m3BodyId,
+    def: *const m3ShapeDef,
+    meshId: m3MeshId,
+    shapeId: *mut m3ShapeId,
+) -> m3Result {
+    api_on("m3CreateMeshShape", bodyId.world, || {
+        let o = out("shapeId", shapeId)?;
+        // SAFETY: the host passes a valid def or null.
+        let d = unsafe { read_ptr("def", def) }?;
+        let id = write(bodyId.world, |e| {
+            e.owns("mesh id", meshId.world)?;
+            let s = e.world.create_mesh_shape(
+                bodyId.to_core(e.tag),
+                &d.into(),
+                meshId.to_core(e.tag),
+            )?;
+            Ok(m3ShapeId::from_core(s, e.id))
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, id) };
+        Ok(())
+    })
+}
+
 /// Runs a change of shape `id`.
 fn set(
     name: &'static str,
@@ -696,6 +726,18 @@ pub unsafe extern "C" fn m3Shape_GetPlane(shapeId: m3ShapeId, plane: *mut m3Plan
         engine::ShapeGeometry::Plane(p) => Some(p.into()),
         _ => None,
     })
+}
+
+/// The mesh or height field a mesh shape uses (`m3_errorArgument` for another kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetMesh(shapeId: m3ShapeId, meshId: *mut m3MeshId) -> m3Result {
+    get(
+        "m3Shape_GetMesh",
+        shapeId,
+        meshId,
+        |w, s, wid| w.shape_mesh(s).map(|m| m3MeshId::from_core(m, wid)),
+        |m| m,
+    )
 }
 
 /// A hull's input points (its content, as given to `m3World_CreateHull`): up to

@@ -111,6 +111,19 @@ pub struct m3HullId {
 }
 object_id!(m3HullId, HullId);
 
+/// A triangle mesh or height field that any number of mesh shapes share. Zero is null.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct m3MeshId {
+    /// Slot plus one; 0 is null.
+    pub index: u32,
+    /// Bumped each time the slot is reused.
+    pub generation: u32,
+    /// The world it belongs to.
+    pub world: m3WorldId,
+}
+object_id!(m3MeshId, MeshId);
+
 /// A joint between two bodies. Zero is null.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -43,6 +43,11 @@ pub struct m3WorldDef {
     pub pairCapacity: i32,
     /// Most convex hulls alive at once.
     pub hullCapacity: i32,
+    /// Most triangle meshes and height fields alive at once.
+    pub meshCapacity: i32,
+    /// Content budget, bytes (within [0, 2^40]): what meshes and height fields may take
+    /// together, from the allocator as they are created (default 64 MiB).
+    pub contentCapacity: i64,
     /// Most joints alive at once.
     pub jointCapacity: i32,
     /// Most events of each kind kept per step.
@@ -86,6 +91,8 @@ fn default_world_def() -> m3WorldDef {
         contactCapacity: d.contact_capacity as i32,
         pairCapacity: d.pair_capacity as i32,
         hullCapacity: d.hull_capacity as i32,
+        meshCapacity: d.mesh_capacity as i32,
+        contentCapacity: d.content_capacity as i64,
         jointCapacity: d.joint_capacity as i32,
         eventCapacity: d.event_capacity as i32,
         sensorCapacity: d.sensor_capacity as i32,
@@ -116,6 +123,17 @@ fn capacity(name: &'static str, v: i32) -> Result<u32, Refusal> {
         ));
     }
     Ok(v as u32)
+}
+
+/// A content budget from C: bytes, non-negative (the engine bounds it at 2^40 too).
+fn content_capacity(v: i64) -> Result<u64, Refusal> {
+    if !(0..=1 << 40).contains(&v) {
+        return Err(crate::refuse!(
+            m3_errorArgument,
+            "contentCapacity = {v} must be within [0, 2^40] bytes"
+        ));
+    }
+    Ok(v as u64)
 }
 
 /// The engine's def (without hooks) from a C def, refusing what a C def can hold and the
@@ -163,9 +181,8 @@ fn engine_def(d: &m3WorldDef) -> Result<engine::WorldDef, Refusal> {
         event_capacity: capacity("eventCapacity", d.eventCapacity)?,
         sensor_capacity: capacity("sensorCapacity", d.sensorCapacity)?,
         hit_event_threshold: d.hitEventThreshold,
-        // Meshes and height fields are not in the C ABI yet: the Rust defaults.
-        mesh_capacity: engine::WorldDef::default().mesh_capacity,
-        content_capacity: engine::WorldDef::default().content_capacity,
+        mesh_capacity: capacity("meshCapacity", d.meshCapacity)?,
+        content_capacity: content_capacity(d.contentCapacity)?,
         allocator: None,
         task_hooks: None,
     })
@@ -188,6 +205,8 @@ fn c_def(d: &engine::WorldDef) -> m3WorldDef {
         contactCapacity: to_i32(d.contact_capacity as usize),
         pairCapacity: to_i32(d.pair_capacity as usize),
         hullCapacity: to_i32(d.hull_capacity as usize),
+        meshCapacity: to_i32(d.mesh_capacity as usize),
+        contentCapacity: d.content_capacity as i64,
         jointCapacity: to_i32(d.joint_capacity as usize),
         eventCapacity: to_i32(d.event_capacity as usize),
         sensorCapacity: to_i32(d.sensor_capacity as usize),
@@ -500,8 +519,8 @@ pub struct m3MemoryUsage {
     /// Every byte the world took from its allocator (fixed at create, plus a running
     /// journal's tape).
     pub totalBytes: i64,
-    /// Bytes of content a replay copies to back out (mesh and height-field content and
-    /// trees); 0 while the world has no such shapes kinds.
+    /// Bytes of `contentCapacity` in use: mesh and height-field content and what is
+    /// rebuilt from it (trees, edge flags); part of `totalBytes`.
     pub contentBytes: i64,
 }
 
@@ -516,7 +535,7 @@ pub unsafe extern "C" fn m3World_GetMemoryUsage(
         let u = read(worldId, |e| {
             Ok(m3MemoryUsage {
                 totalBytes: e.world.memory_usage() as i64,
-                contentBytes: 0,
+                contentBytes: e.world.content_usage() as i64,
             })
         })?;
         // SAFETY: checked non-null.
@@ -547,6 +566,8 @@ pub struct m3Counters {
     pub overflowConstraints: i32,
     /// Hulls alive.
     pub hullCount: i32,
+    /// Meshes and height fields alive.
+    pub meshCount: i32,
     /// Joints alive.
     pub jointCount: i32,
     /// Height of the movable-shape tree.
@@ -591,6 +612,7 @@ pub unsafe extern "C" fn m3World_GetCounters(
             colorCount: i(c.color_count),
             overflowConstraints: i(c.overflow_constraints),
             hullCount: i(c.hull_count),
+            meshCount: i(c.mesh_count),
             jointCount: i(c.joint_count),
             treeHeight: i(c.tree_height),
             droppedPairs: i(c.dropped_pairs),
