@@ -257,3 +257,37 @@ func test_a_concave_shape_on_a_rigid_body_collides_with_nothing() -> void:
 	var body := add_rigid(shape, Vector3(0, 2, 0))
 	await ticks(60)
 	check(body.position.y < -1.0, "the rigid body falls through the floor (y = %f)" % body.position.y)
+
+
+func test_a_restore_gives_back_the_meshes_of_bodies_freed_since_the_snapshot() -> void:
+	var before = ProjectSettings.get_setting("physics/maul3d/mesh_capacity")
+	ProjectSettings.set_setting("physics/maul3d/mesh_capacity", 1)
+	var vp := SubViewport.new()
+	vp.world_3d = World3D.new()
+	var sp := vp.world_3d.space
+	ProjectSettings.set_setting("physics/maul3d/mesh_capacity", before)
+	add_child(vp)
+	var shape := ConcavePolygonShape3D.new()
+	shape.set_faces(grid_faces(4))
+	var make_floor := func(x: float) -> StaticBody3D:
+		var f := StaticBody3D.new()
+		var cs := CollisionShape3D.new()
+		cs.shape = shape
+		f.add_child(cs)
+		f.position = Vector3(x, 0, 0)
+		vp.add_child(f)
+		return f
+	var first: StaticBody3D = make_floor.call(0.0)
+	await ticks(2)
+	var snap: PackedByteArray = Maul3D.snapshot(sp)
+	first.free()
+	await ticks(1)
+	# The restored world holds the first floor's mesh again, but no node owns it: the
+	# server removes the body and the mesh, so the one slot serves a new floor.
+	check(Maul3D.restore(sp, snap), "the snapshot restores")
+	make_floor.call(10.0)
+	await ticks(2)
+	var state := PhysicsServer3D.space_get_direct_state(sp)
+	var hit := state.intersect_ray(PhysicsRayQueryParameters3D.create(Vector3(10, 5, 0.5), Vector3(10, -5, 0.5)))
+	check(not hit.is_empty(), "the new floor is solid within mesh_capacity 1")
+	vp.queue_free()
