@@ -15,6 +15,7 @@ use godot::prelude::*;
 
 mod conv;
 mod direct;
+mod mesh;
 mod server;
 mod singleton;
 mod state;

@@ -21,10 +21,12 @@ use maul3d::math::max;
 use maul3d::math::{DVec3, Mat3, Quat, Vec3};
 use maul3d::{
     AreaGravity, AreaMode, AreaSettings, BodyDef, BodyId, BodyType, BoxShape, Capsule, Cylinder,
-    Filter, HullId, MassData, MotionLocks, PlaneShape, ShapeDef, ShapeId, Sphere, World, WorldDef,
+    Filter, HullId, MassData, MeshId, MotionLocks, PlaneShape, ShapeDef, ShapeId, Sphere, World,
+    WorldDef,
 };
 
 use crate::conv::{dv, gtransform, gv, quat, v3};
+use crate::mesh::{Concave, HeightMap, MeshContent};
 
 /// Warns once per key (a feature or a method name).
 pub(crate) fn warn_once(key: &str, message: &str) {
@@ -56,8 +58,9 @@ pub(crate) fn var_f32(v: &Variant) -> Option<f32> {
 
 /// Project settings read when a space is created: `physics/maul3d/<name>` and its default.
 /// Defaults take about 10 MB per space (measured with `World::memory_usage`; every
-/// World3D has a space, the editor makes several).
-pub(crate) const CAPACITY_SETTINGS: [(&str, i64); 8] = [
+/// World3D has a space, the editor makes several). `content_capacity` is a budget in
+/// bytes, not memory taken up front: a mesh takes its bytes when it is made.
+pub(crate) const CAPACITY_SETTINGS: [(&str, i64); 10] = [
     ("body_capacity", 1024),
     ("shape_capacity", 2048),
     ("contact_capacity", 4096),
@@ -66,6 +69,8 @@ pub(crate) const CAPACITY_SETTINGS: [(&str, i64); 8] = [
     ("joint_capacity", 512),
     ("event_capacity", 1024),
     ("sensor_capacity", 512),
+    ("mesh_capacity", 1024),
+    ("content_capacity", 256 << 20),
 ];
 
 pub(crate) fn setting_i64(name: &str, default: i64) -> i64 {
@@ -130,6 +135,8 @@ pub(crate) fn space_world_def() -> WorldDef {
         joint_capacity: cap(c[5].0, c[5].1),
         event_capacity: cap(c[6].0, c[6].1),
         sensor_capacity: cap(c[7].0, c[7].1),
+        mesh_capacity: cap(c[8].0, c[8].1),
+        content_capacity: setting_i64(c[9].0, c[9].1).clamp(1, 1 << 40) as u64,
         task_hooks: crate::tasks::hooks(),
         ..WorldDef::default()
     }
@@ -178,6 +185,10 @@ pub(crate) enum Geometry {
     Cylinder(f32, f32),
     /// World boundary: unit normal and distance (Godot's `Plane`); below it is solid.
     Plane(Vec3, f32),
+    /// Concave polygon: a core mesh per use.
+    Concave(Concave),
+    /// Height map: a core mesh per use.
+    HeightMap(HeightMap),
 }
 
 pub(crate) struct GShape {
@@ -203,8 +214,6 @@ impl GShape {
 /// The feature a shape type still needs from the core, if any.
 pub(crate) fn missing_shape_feature(ty: ShapeType) -> Option<&'static str> {
     match ty {
-        ShapeType::CONCAVE_POLYGON => Some("concave polygon shapes: core mesh shape"),
-        ShapeType::HEIGHTMAP => Some("height map shapes: core height-field shape"),
         ShapeType::SEPARATION_RAY => Some("separation ray shapes"),
         ShapeType::SOFT_BODY => Some("soft bodies"),
         ShapeType::CUSTOM => Some("custom shapes"),
@@ -219,11 +228,13 @@ pub(crate) struct ShapeSlot {
     pub disabled: bool,
 }
 
-/// A body or area in its world: its `maul3d` body, and per Godot shape index the
-/// `maul3d` shape (none when disabled or not representable) and hull made for it.
+/// A body or area in its world: its `maul3d` body, per Godot shape index the `maul3d`
+/// shape (none when disabled or not representable) and hull made for it, and the meshes
+/// made for its concave polygon and height map shapes.
 pub(crate) struct CoreObj {
     pub body: BodyId,
     pub shapes: Vec<(Option<ShapeId>, Option<HullId>)>,
+    pub meshes: Vec<MeshId>,
 }
 
 /// One contact a body reports (bodies with `max_contacts_reported` > 0).
@@ -578,6 +589,12 @@ impl State {
                 .map_or(Geometry::None, |p| {
                     Geometry::Convex(p.as_slice().iter().map(|v| v3(*v)).collect())
                 }),
+            ShapeType::CONCAVE_POLYGON => {
+                Concave::from_data(&data).map_or(Geometry::None, Geometry::Concave)
+            }
+            ShapeType::HEIGHTMAP => {
+                HeightMap::from_data(&data).map_or(Geometry::None, Geometry::HeightMap)
+            }
             ty => {
                 if let Some(feature) = missing_shape_feature(ty) {
                     warn_once(
@@ -664,6 +681,9 @@ impl State {
                 let _ = s.world.destroy_hull(h);
             }
         }
+        for m in core.meshes {
+            let _ = s.world.destroy_mesh(m);
+        }
     }
 
     /// Creates an object's `maul3d` body and shapes from its record.
@@ -709,21 +729,27 @@ impl State {
             }
         };
         let mut shapes = Vec::with_capacity(o.shapes.len());
+        let mut meshes = Vec::new();
         for (i, slot) in o.shapes.iter().enumerate() {
             let made = if slot.disabled {
-                (None, None)
+                Made::default()
             } else {
                 match self.shapes.get(&slot.shape) {
                     Some(gs) => {
                         create_core_shape(w, body, &shape_def(o, rid, i), gs, slot.transform)
                     }
-                    None => (None, None),
+                    None => Made::default(),
                 }
             };
-            shapes.push(made);
+            shapes.push((made.shape, made.hull));
+            meshes.extend(made.mesh);
         }
         let o = self.objs.get_mut(&rid).expect("object exists");
-        o.core = Some(CoreObj { body, shapes });
+        o.core = Some(CoreObj {
+            body,
+            shapes,
+            meshes,
+        });
         self.apply_area(rid);
         self.apply_mass(rid);
         self.apply_damping(rid);
@@ -806,8 +832,12 @@ impl State {
         };
         let _ = w.set_body_mass_data(body, None);
         let from_shapes = w.body_mass_data(body).ok();
+        // A body with no solid shape (none yet, or only meshes, which the core refuses on
+        // rigid bodies) has no inertia from them: it gets mass × identity below.
         let (center, shape_inertia) = match from_shapes {
-            Some(m) if m.mass > 0.0 => (m.center, m.inertia.scale(mass / m.mass)),
+            Some(m) if m.mass > 0.0 && m.inertia.determinant() > 0.0 => {
+                (m.center, m.inertia.scale(mass / m.mass))
+            }
             _ => (
                 Vec3::ZERO,
                 Mat3::from_cols(Vec3::X * mass, Vec3::Y * mass, Vec3::Z * mass),
@@ -1584,6 +1614,15 @@ pub(crate) fn query_shape_of(
     })
 }
 
+/// What one Godot shape made in the world: the core shape, and the hull or mesh made
+/// for it alone.
+#[derive(Default)]
+struct Made {
+    shape: Option<ShapeId>,
+    hull: Option<HullId>,
+    mesh: Option<MeshId>,
+}
+
 /// Creates the core shape for one Godot shape at `transform` in its body.
 fn create_core_shape(
     w: &mut World,
@@ -1591,12 +1630,24 @@ fn create_core_shape(
     def: &ShapeDef,
     gs: &GShape,
     transform: Transform3D,
-) -> (Option<ShapeId>, Option<HullId>) {
+) -> Made {
     let (rot, scale) = rotation_scale(transform.basis);
     let center = v3(transform.origin);
     let s_max = max(max(scale.x, scale.y), scale.z);
     let result = match &gs.geometry {
-        Geometry::None => return (None, None),
+        Geometry::None => return Made::default(),
+        Geometry::Concave(c) => {
+            if c.backface_collision {
+                warn_once(
+                    "concave backface",
+                    "concave polygon shapes with backface_collision collide through their front faces only (core triangles are one-sided; rays see both sides)",
+                );
+            }
+            return create_mesh_shape(w, body, def, "concave polygon", || c.content(transform));
+        }
+        Geometry::HeightMap(h) => {
+            return create_mesh_shape(w, body, def, "height map", || h.content(transform));
+        }
         Geometry::Sphere(r) => w
             .create_sphere_shape(
                 body,
@@ -1674,10 +1725,71 @@ fn create_core_shape(
         }
     };
     match result {
-        Ok(r) => r,
+        Ok((shape, hull)) => Made {
+            shape,
+            hull,
+            mesh: None,
+        },
         Err(e) => {
             report_create_error("shape", &e);
-            (None, None)
+            Made::default()
+        }
+    }
+}
+
+/// A concave polygon or height map as a mesh of its own and a mesh shape on `body`.
+/// Static and kinematic bodies only, as in the core (and as Godot means these shapes).
+fn create_mesh_shape(
+    w: &mut World,
+    body: BodyId,
+    def: &ShapeDef,
+    what: &str,
+    content: impl FnOnce() -> MeshContent,
+) -> Made {
+    if def.is_sensor {
+        warn_once(
+            "mesh area",
+            "concave polygon and height map shapes on areas detect nothing (the core's sensors are convex)",
+        );
+        return Made::default();
+    }
+    if w.body_type(body).is_ok_and(|t| t == BodyType::Dynamic) {
+        warn_once(
+            "mesh rigid",
+            "concave polygon and height map shapes on rigid bodies collide with nothing: Maul3D takes them on static and kinematic bodies only (a surface has no volume to give mass)",
+        );
+        return Made::default();
+    }
+    let m = content();
+    if m.degenerate > 0 {
+        warn_once(
+            &format!("{what} degenerate"),
+            &format!(
+                "a {what} shape has {} degenerate triangle(s) (no area); they are left out",
+                m.degenerate
+            ),
+        );
+    }
+    if m.triangles.is_empty() {
+        return Made::default();
+    }
+    let mesh = match w.create_mesh(&m.vertices, &m.triangles) {
+        Ok(mesh) => mesh,
+        Err(e) => {
+            report_create_error("shape", &e);
+            return Made::default();
+        }
+    };
+    match w.create_mesh_shape(body, def, mesh) {
+        Ok(shape) => Made {
+            shape: Some(shape),
+            hull: None,
+            mesh: Some(mesh),
+        },
+        Err(e) => {
+            let _ = w.destroy_mesh(mesh);
+            report_create_error("shape", &e);
+            Made::default()
         }
     }
 }
@@ -1741,6 +1853,13 @@ impl State {
                 warn_once(
                     "plane query",
                     "world boundary shapes cannot be query shapes (a half-space); the query finds nothing",
+                );
+                return None;
+            }
+            Geometry::Concave(_) | Geometry::HeightMap(_) => {
+                warn_once(
+                    "mesh query",
+                    "concave polygon and height map shapes cannot be query shapes (surfaces, not solids); the query finds nothing",
                 );
                 return None;
             }
@@ -2076,6 +2195,18 @@ impl State {
         }
         for g in ghosts {
             let _ = s.world.destroy_body(g);
+        }
+        // Meshes no live object holds (made for bodies gone since, or rebuilt since) go.
+        let held: BTreeSet<MeshId> = self
+            .objs
+            .values()
+            .filter(|o| o.space == Some(space))
+            .filter_map(|o| o.core.as_ref())
+            .flat_map(|c| c.meshes.iter().copied())
+            .collect();
+        let orphans: Vec<MeshId> = s.world.mesh_ids().filter(|m| !held.contains(m)).collect();
+        for m in orphans {
+            let _ = s.world.destroy_mesh(m);
         }
         for (_, j) in self.joints.iter_mut() {
             if let Some((sp, id)) = j.core

@@ -109,9 +109,10 @@ pub(crate) fn check_mesh_point(name: &'static str, index: usize, p: Vec3) -> Res
     Ok(())
 }
 
-/// Whether three points make a usable triangle (see [`DEGENERATE_RATIO`]).
+/// Whether three points make a triangle `create_mesh` refuses (see [`DEGENERATE_RATIO`]):
+/// front ends drop such triangles from imported meshes with this test.
 #[inline]
-pub(crate) fn is_degenerate(a: Vec3, b: Vec3, c: Vec3) -> bool {
+pub fn is_degenerate(a: Vec3, b: Vec3, c: Vec3) -> bool {
     let (e0, e1, e2) = (b - a, c - b, a - c);
     let longest = max(
         e0.length_squared(),
