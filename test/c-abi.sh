@@ -33,10 +33,11 @@ trap 'rm -rf "$out"' EXIT
 inc=(-Iunreal-abi/include -Itest/c-abi)
 libs=("$lib/libmaul3d.a" -lpthread -ldl -lm)
 strict=(-Wall -Wextra -Werror -ffp-contract=off)
-# Every scene of test/hashes.txt but `meshes`: meshes and height fields are not in the C
-# ABI yet, so the C programs cannot build that scene.
+# Every scene of test/hashes.txt but `meshes` and `voxels`: meshes and height fields are
+# not in the C ABI yet, and the C scenes (scenes.h) do not build the voxel scene, so the C
+# programs compare the others.
 expected="$out/hashes.txt"
-grep -v '^meshes ' test/hashes.txt >"$expected"
+grep -v -e '^meshes ' -e '^voxels ' test/hashes.txt >"$expected"
 
 cc() { gcc -std=c11 -O2 "${strict[@]}" "${inc[@]}" "$@"; }
 
