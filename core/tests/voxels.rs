@@ -597,3 +597,87 @@ fn a_fast_sphere_does_not_pass_through_a_thin_voxel_floor() {
     let y = w.body_position(s).unwrap().y;
     assert!(y > 0.0, "the sphere went through: y = {y}");
 }
+
+#[test]
+fn contact_points_rest_info_and_motion_tests_see_the_merged_boxes() {
+    let mut w = voxel_world();
+    // A floor with its top at y = 0 and a wall of voxels x = 12..16 (x >= 2 m) up to 2 m.
+    let data = voxels(|x, y, _| (y < 2 || (x >= 12 && y < 6)) as u8);
+    terrain(&mut w, 0.5, &[(data, Vec3::new(-4.0, -1.0, -4.0))], 0.6);
+    let ball = QueryShape::Sphere(Sphere {
+        center: Vec3::ZERO,
+        radius: 0.5,
+    });
+    let f = QueryFilter::default();
+    // A ball sunk 0.1 m into the floor away from the wall.
+    let none = maul3d::ContactPointPair {
+        point_on_query: DVec3::ZERO,
+        point_on_other: DVec3::ZERO,
+        normal: Vec3::ZERO,
+        depth: 0.0,
+        shape: Default::default(),
+        body: Default::default(),
+        velocity: Vec3::ZERO,
+    };
+    let mut out = [none; 4];
+    let n = w
+        .contact_points(
+            &ball,
+            DVec3::new(-1.0, 0.4, 0.3),
+            Quat::IDENTITY,
+            0.0,
+            &f,
+            None,
+            &mut out,
+        )
+        .unwrap();
+    assert!(n >= 1);
+    assert!((out[0].depth - 0.1).abs() < 1e-4, "{}", out[0].depth);
+    assert!(
+        (out[0].normal - Vec3::Y).length() < 1e-4,
+        "{:?}",
+        out[0].normal
+    );
+    let rest = w
+        .rest_info(
+            &ball,
+            DVec3::new(-1.0, 0.52, 0.3),
+            Quat::IDENTITY,
+            0.05,
+            &f,
+            None,
+        )
+        .unwrap()
+        .unwrap();
+    assert!(
+        (rest.point_on_other.y).abs() < 1e-4,
+        "{:?}",
+        rest.point_on_other
+    );
+    // A box body moved towards the wall stops `margin` short of its face at x = 2.
+    let b = cube(&mut w, DVec3::new(0.0, 0.5, 0.0), 0.25);
+    let mut hits = [maul3d::MotionCollision {
+        contact: none,
+        local_shape: Default::default(),
+    }; 4];
+    let r = w
+        .test_body_motion(
+            &maul3d::MotionTest {
+                body: b,
+                position: DVec3::new(0.0, 0.5, 0.0),
+                rotation: Quat::IDENTITY,
+                motion: Vec3::new(4.0, 0.0, 0.0),
+                margin: 0.01,
+                filter: QueryFilter::default(),
+            },
+            &mut hits,
+        )
+        .unwrap();
+    assert!((r.travel.x - 1.74).abs() < 2e-3, "{:?}", r.travel);
+    assert!(r.collision_count >= 1);
+    assert!(
+        (hits[0].contact.normal + Vec3::X).length() < 1e-3,
+        "{:?}",
+        hits[0].contact.normal
+    );
+}
