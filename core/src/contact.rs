@@ -232,9 +232,10 @@ fn collide_child(
 
 /// Keeps a merged voxel box from catching what slides across the seams between boxes
 /// and chunks: a point whose normal leads (along any axis it has a real component on)
-/// out of a face of the box into a solid voxel is dropped, since that voxel's own box
-/// gives the true contact. The voxel looked at is the one just outside the face, next to
-/// the point. `solid(q)` answers for a point in the shape frame.
+/// out of a face of the box that the point lies at (within half a voxel) into a solid
+/// voxel is dropped, since that voxel's own box gives the true contact. The voxel looked
+/// at is the one just outside the face, next to the point. `solid(q)` answers for a
+/// point in the shape frame.
 fn drop_internal_voxel_points(
     m: &mut Manifold,
     half: Vec3,
@@ -257,7 +258,10 @@ fn drop_internal_voxel_points(
         let mut internal = false;
         for i in 0..3 {
             let c = n.get(i);
-            if c.abs() < 0.05 {
+            // Only the faces the point is at: a tilted normal in the middle of a wide
+            // face says nothing about what lies past the box's far sides.
+            let face = if c > 0.0 { upper.get(i) } else { lower.get(i) };
+            if c.abs() < 0.05 || (p.get(i) - face).abs() > inset {
                 continue;
             }
             let mut q = [0.0f32; 3];
