@@ -33,7 +33,10 @@ trap 'rm -rf "$out"' EXIT
 inc=(-Iunreal-abi/include -Itest/c-abi)
 libs=("$lib/libmaul3d.a" -lpthread -ldl -lm)
 strict=(-Wall -Wextra -Werror -ffp-contract=off)
-expected=test/hashes.txt
+# Every scene of test/hashes.txt but `voxels`: the C scenes (scenes.h) do not build the
+# voxel scene yet, so the C programs compare the others.
+expected="$out/hashes.txt"
+grep -v -e '^voxels ' test/hashes.txt >"$expected"
 
 cc() { gcc -std=c11 -O2 "${strict[@]}" "${inc[@]}" "$@"; }
 

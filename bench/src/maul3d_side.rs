@@ -73,6 +73,7 @@ fn create_body(
             Geometry::Box { half } => world.create_box_shape(body, &def, half),
             Geometry::Hull { index } => world.create_hull_shape(body, &def, hulls[index]),
             Geometry::Mesh { index } => world.create_mesh_shape(body, &def, meshes[index]),
+            Geometry::Voxels { index } => world.create_voxel_shape(body, &def, meshes[index]),
             Geometry::Sphere { radius } => world.create_sphere_shape(
                 body,
                 &def,
@@ -194,14 +195,17 @@ impl Engine for Maul3dEngine {
             contact_capacity: capacity(
                 8 * shapes
                     + 1024
-                    + if scene.meshes.is_empty() {
+                    + if scene.meshes.is_empty() && scene.voxels.is_empty() {
                         0
                     } else {
                         16 * shapes
                     },
                 "contact capacity",
             ),
-            mesh_capacity: capacity(scene.meshes.len().max(1), "mesh count"),
+            mesh_capacity: capacity(
+                (scene.meshes.len() + scene.voxels.len()).max(1),
+                "mesh count",
+            ),
             content_capacity: scene
                 .meshes
                 .iter()
@@ -211,7 +215,9 @@ impl Engine for Maul3dEngine {
                         m.triangles.len() as u64,
                     )
                 })
-                .sum(),
+                .sum::<u64>()
+                + scene.voxels.len() as u64
+                    * maul3d::geometry::voxel::VoxelChunk::content_size_bytes() as u64,
             pair_capacity: capacity(16 * shapes + 1024, "pair capacity"),
             hull_capacity: capacity(scene.hulls.len().max(1), "hull count"),
             joint_capacity: capacity(
@@ -228,7 +234,7 @@ impl Engine for Maul3dEngine {
             .map(|points| world.create_hull(points).expect("scene hull is valid"))
             .collect();
 
-        let meshes: Vec<MeshId> = scene
+        let mut meshes: Vec<MeshId> = scene
             .meshes
             .iter()
             .map(|m| {
@@ -237,6 +243,18 @@ impl Engine for Maul3dEngine {
                     .expect("scene mesh is valid")
             })
             .collect();
+        // Voxel chunks after the meshes: the scene's content indices.
+        for v in &scene.voxels {
+            meshes.push(
+                world
+                    .create_voxel_grid(&maul3d::VoxelGridDef {
+                        voxel_size: v.size,
+                        data: &v.data,
+                        origin: v.origin,
+                    })
+                    .expect("scene voxel chunk is valid"),
+            );
+        }
         let bodies: Vec<BodyId> = scene
             .bodies
             .iter()

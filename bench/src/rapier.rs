@@ -68,7 +68,7 @@ fn insert_body(
         let geometry = match shape.geometry {
             Geometry::Box { half } => SharedShape::cuboid(half.x, half.y, half.z),
             Geometry::Hull { index } => hulls[index].clone(),
-            Geometry::Mesh { index } => meshes[index].clone(),
+            Geometry::Mesh { index } | Geometry::Voxels { index } => meshes[index].clone(),
             Geometry::Sphere { radius } => SharedShape::ball(radius),
             Geometry::Capsule { a, b, radius } => {
                 SharedShape::capsule(to_rapier(a), to_rapier(b), radius)
@@ -219,6 +219,26 @@ impl Engine for RapierEngine {
                 )
                 .expect("scene mesh is valid")
             })
+            .chain(scene.voxels.iter().map(|v| {
+                // Parry's voxel `k` spans [k, k + 1)·size, as Maul3D's: the chunk's solid
+                // voxels on the global grid, one collider per chunk like Maul3D's shapes.
+                let base = [
+                    (v.origin.x / v.size) as i32,
+                    (v.origin.y / v.size) as i32,
+                    (v.origin.z / v.size) as i32,
+                ];
+                let keys: Vec<IVector> = (0..4096usize)
+                    .filter(|&i| v.data[i] != 0)
+                    .map(|i| {
+                        IVector::new(
+                            base[0] + (i % 16) as i32,
+                            base[1] + ((i / 16) % 16) as i32,
+                            base[2] + (i / 256) as i32,
+                        )
+                    })
+                    .collect();
+                SharedShape::voxels(Vector::splat(v.size), &keys)
+            }))
             .collect();
         let mut bodies = RigidBodySet::new();
         let mut colliders = ColliderSet::new();

@@ -24,11 +24,13 @@ pub enum SceneName {
     Rain,
     /// Hulls raining onto a wavy triangle-mesh terrain (Jolt's ConvexVsMesh).
     ConvexVsMesh,
+    /// Hulls and boxes raining onto a terrain of voxel chunks.
+    Voxels,
 }
 
 impl SceneName {
     /// Every scene, in the document's order.
-    pub const ALL: [SceneName; 7] = [
+    pub const ALL: [SceneName; 8] = [
         SceneName::LargePyramid,
         SceneName::ManyPyramids,
         SceneName::JointGrid,
@@ -36,6 +38,7 @@ impl SceneName {
         SceneName::Washer,
         SceneName::Rain,
         SceneName::ConvexVsMesh,
+        SceneName::Voxels,
     ];
 
     /// The name used on the command line and in the output.
@@ -48,6 +51,7 @@ impl SceneName {
             SceneName::Washer => "washer",
             SceneName::Rain => "rain",
             SceneName::ConvexVsMesh => "convex_vs_mesh",
+            SceneName::Voxels => "voxels",
         }
     }
 
@@ -71,6 +75,7 @@ impl SceneName {
             SceneName::Washer => Ok(washer()),
             SceneName::Rain => Ok(rain()),
             SceneName::ConvexVsMesh => Ok(convex_vs_mesh()),
+            SceneName::Voxels => Ok(voxels()),
         }
     }
 }
@@ -107,6 +112,12 @@ pub enum Geometry {
     /// The triangle mesh `Scene::meshes[index]` (static bodies only).
     Mesh {
         /// Index into [`Scene::meshes`].
+        index: usize,
+    },
+    /// The voxel chunk `Scene::voxels[index - Scene::meshes.len()]`: static content is
+    /// indexed meshes first, then voxel chunks (static bodies only).
+    Voxels {
+        /// Index into the content list (meshes, then voxel chunks).
         index: usize,
     },
     /// A capsule between two points of the body frame.
@@ -312,6 +323,8 @@ pub struct Scene {
     /// Triangle meshes (vertices, and triangles counter-clockwise seen from above) that
     /// shapes refer to by index.
     pub meshes: Vec<MeshDesc>,
+    /// Voxel chunks that shapes refer to by index (after the meshes).
+    pub voxels: Vec<VoxelChunkDesc>,
     /// Bodies, in creation order.
     pub bodies: Vec<BodyDesc>,
     /// Joints, created after the bodies, in this order.
@@ -336,6 +349,7 @@ impl Scene {
             enable_sleep,
             hulls: Vec::new(),
             meshes: Vec::new(),
+            voxels: Vec::new(),
             bodies: Vec::new(),
             joints: Vec::new(),
             rain: None,
@@ -371,6 +385,18 @@ impl Scene {
             shapes: vec![shape(geometry, density)],
         });
     }
+}
+
+/// One 16³ chunk of voxels: solid where `data` is non-zero (`data[x + 16·y + 256·z]`),
+/// voxel `(x, y, z)` spanning `origin + [x, x + 1)·size × …` in its body's frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VoxelChunkDesc {
+    /// Voxel edge (m).
+    pub size: f32,
+    /// The chunk's corner, a multiple of `16·size` so chunks tile one grid.
+    pub origin: Vec3,
+    /// 4096 materials, 0 for empty.
+    pub data: Vec<u8>,
 }
 
 /// Shape density unless a scene says otherwise (kg/m³).
@@ -550,6 +576,72 @@ pub fn convex_vs_mesh() -> Scene {
                     (z as f32 - 9.5) * 2.5,
                 );
                 scene.add_dynamic(p, hull, DENSITY);
+            }
+        }
+    }
+    scene
+}
+
+/// Hulls and boxes raining onto voxel terrain: 6 × 6 chunks of 16³ voxels of 0.5 m
+/// (48 m × 48 m, 147,456 voxels) tiling one static body, a rolling surface 2 to 7 voxels
+/// high with columns of two materials, and 1,200 bodies (12-point hulls of radius 0.5 and
+/// cubes of half 0.4, alternating) dropped in 3 layers of 20 × 20 spaced 2.2 m; 300 steps.
+pub fn voxels() -> Scene {
+    let mut scene = Scene::new(SceneName::Voxels, 300, true);
+    let size = 0.5f32;
+    let mut shapes = Vec::new();
+    for k in 0..6 {
+        for i in 0..6 {
+            let origin = Vec3::new((i as f32 - 3.0) * 8.0, -4.0, (k as f32 - 3.0) * 8.0);
+            let mut data = vec![0u8; 4096];
+            for z in 0..16 {
+                for x in 0..16 {
+                    let wx = origin.x + (x as f32 + 0.5) * size;
+                    let wz = origin.z + (z as f32 + 0.5) * size;
+                    let (sx, _) = sin_cos(wx * 0.2);
+                    let (_, cz) = sin_cos(wz * 0.15);
+                    let height = (4.5 + 2.5 * sx * cz) as usize;
+                    for y in 0..height.min(16) {
+                        data[x + 16 * (y + 16 * z)] = 1 + ((x / 4 + z / 4) % 2) as u8;
+                    }
+                }
+            }
+            shapes.push(shape(
+                Geometry::Voxels {
+                    index: scene.meshes.len() + scene.voxels.len(),
+                },
+                DENSITY,
+            ));
+            scene.voxels.push(VoxelChunkDesc { size, origin, data });
+        }
+    }
+    scene.bodies.push(BodyDesc {
+        kind: BodyKind::Static,
+        position: DVec3::ZERO,
+        linear_velocity: Vec3::ZERO,
+        angular_velocity: Vec3::ZERO,
+        shapes,
+    });
+    let mut rng = PointRng::new(11);
+    scene
+        .hulls
+        .push((0..12).map(|_| rng.sphere_point(0.5)).collect());
+    for layer in 0..3 {
+        for z in 0..20 {
+            for x in 0..20 {
+                let p = Vec3::new(
+                    (x as f32 - 9.5) * 2.2,
+                    2.0 + 2.0 * layer as f32,
+                    (z as f32 - 9.5) * 2.2,
+                );
+                let g = if (x + z + layer) % 2 == 0 {
+                    Geometry::Hull { index: 0 }
+                } else {
+                    Geometry::Box {
+                        half: Vec3::splat(0.4),
+                    }
+                };
+                scene.add_dynamic(p, g, DENSITY);
             }
         }
     }
@@ -773,6 +865,9 @@ mod tests {
         assert_eq!(dynamic_count(&cvm), 1600);
         assert_eq!(cvm.meshes[0].triangles.len(), 20_000);
         assert!(rain().meshes[0].triangles.len() > 10_000);
+        let vox = voxels();
+        assert_eq!(dynamic_count(&vox), 1200);
+        assert_eq!(vox.voxels.len(), 36);
     }
 
     #[test]

@@ -9,11 +9,11 @@ use crate::collide::manifold::{
 };
 use crate::collide::triangle::{Convex, collide_triangle};
 use crate::collide::{Manifold, SatCache};
-use crate::content::{MeshData, MeshSlot, mesh_data};
+use crate::content::{Child, MeshData, MeshSlot, mesh_data};
 use crate::geometry::PlaneShape;
 use crate::geometry::cylinder::CylinderHull;
 use crate::geometry::hull::HullView;
-use crate::math::{Aabb, Transform, Vec3, max, sqrt};
+use crate::math::{Aabb, Transform, Vec3, max, min, sqrt};
 use crate::shape::{HullSlot, Shape, ShapeGeometry};
 use crate::task::Slots;
 use crate::world::{ContactEvent, SPECULATIVE_DISTANCE, World, alloc_slot};
@@ -188,11 +188,11 @@ fn collide_mesh(
     let mut best = Manifold::default();
     let mut deepest = f32::MAX;
     data.query(&bounds, |i| {
-        let Some(tri) = data.triangle(i) else {
+        let Some(child) = data.child(i) else {
             return true;
         };
         let mut cache = SatCache::default();
-        let m = collide_triangle(&tri, xf_a, &convex, xf_b, speculative, &mut cache);
+        let m = collide_child(&child, xf_a, &convex, xf_b, speculative, &mut cache);
         for p in &m.points[..m.count as usize] {
             if p.separation < deepest {
                 deepest = p.separation;
@@ -202,6 +202,89 @@ fn collide_mesh(
         true
     });
     best
+}
+
+/// The manifold of one child (A: a triangle, or a merged voxel box collided as a box
+/// shape) against convex B; `convex` is B as the triangle collider takes it.
+#[allow(clippy::too_many_arguments)]
+fn collide_child(
+    child: &Child,
+    xf_a: &Transform,
+    convex: &Convex,
+    xf_b: &Transform,
+    speculative: f32,
+    cache: &mut SatCache,
+) -> Manifold {
+    match child {
+        Child::Triangle(tri) => collide_triangle(tri, xf_a, convex, xf_b, speculative, cache),
+        Child::Box { half, center } => {
+            let bh =
+                crate::geometry::hull::BoxHull::new(*half, *center, crate::math::Quat::IDENTITY);
+            let ha = bh.view();
+            match convex {
+                Convex::Hull(hb) => collide_hulls(&ha, xf_a, hb, xf_b, speculative, cache),
+                Convex::Capsule(c) => collide_hull_and_capsule(&ha, xf_a, c, xf_b, speculative),
+                Convex::Sphere(sp) => collide_hull_and_sphere(&ha, xf_a, sp, xf_b, speculative),
+            }
+        }
+    }
+}
+
+/// Keeps a merged voxel box from catching what slides across the seams between boxes
+/// and chunks: a point whose normal leads (along any axis it has a real component on)
+/// out of a face of the box that the point lies at (within half a voxel) into a solid
+/// voxel is dropped, since that voxel's own box gives the true contact. The voxel looked
+/// at is the one just outside the face, next to the point. `solid(q)` answers for a
+/// point in the shape frame.
+fn drop_internal_voxel_points(
+    m: &mut Manifold,
+    half: Vec3,
+    center: Vec3,
+    size: f32,
+    xf_a: &Transform,
+    solid: impl Fn(Vec3) -> bool,
+) {
+    if m.count == 0 {
+        return;
+    }
+    let n = xf_a.q.inv_rotate(m.normal);
+    // Half a voxel: inside the box on the other axes, and out past the face.
+    let inset = 0.5 * size;
+    let lower = center - half;
+    let upper = center + half;
+    let mut kept = 0usize;
+    for k in 0..m.count as usize {
+        let p = xf_a.apply_inv(m.points[k].point);
+        let mut internal = false;
+        for i in 0..3 {
+            let c = n.get(i);
+            // Only the faces the point is at: a tilted normal in the middle of a wide
+            // face says nothing about what lies past the box's far sides.
+            let face = if c > 0.0 { upper.get(i) } else { lower.get(i) };
+            if c.abs() < 0.05 || (p.get(i) - face).abs() > inset {
+                continue;
+            }
+            let mut q = [0.0f32; 3];
+            for (j, v) in q.iter_mut().enumerate() {
+                *v = if j != i {
+                    min(max(p.get(j), lower.get(j) + inset), upper.get(j) - inset)
+                } else if c > 0.0 {
+                    upper.get(j) + inset
+                } else {
+                    lower.get(j) - inset
+                };
+            }
+            if solid(Vec3::new(q[0], q[1], q[2])) {
+                internal = true;
+                break;
+            }
+        }
+        if !internal {
+            m.points[kept] = m.points[k];
+            kept += 1;
+        }
+    }
+    m.count = kept as u32;
 }
 
 /// Friction of a contact: √(μa·μb), as Box2D.
@@ -366,16 +449,16 @@ pub(crate) fn update_contact(
         if contact.child == NONE {
             return;
         }
-        let tri = mesh_data(meshes, m).and_then(|d| d.triangle(contact.child));
-        let Some(tri) = tri else {
+        let child = mesh_data(meshes, m).and_then(|d| d.child(contact.child));
+        let Some(child) = child else {
             disjoint(contact);
             return;
         };
-        if !tri.aabb().overlaps(&fat_in_mesh_frame(sb, ba)) {
+        if !child.aabb().overlaps(&fat_in_mesh_frame(sb, ba)) {
             disjoint(contact);
             return;
         }
-        triangle = Some(tri);
+        triangle = Some(child);
     }
 
     // The common frame sits at the origin of the body that moves (A, unless A does not
@@ -406,9 +489,14 @@ pub(crate) fn update_contact(
         _ => convex_of(sb, hulls),
     };
     let manifold = match (&triangle, convex) {
-        (Some(tri), Some(convex)) => {
-            collide_triangle(tri, &xf_a, &convex, &xf_b, speculative, &mut contact.cache)
-        }
+        (Some(child), Some(convex)) => collide_child(
+            child,
+            &xf_a,
+            &convex,
+            &xf_b,
+            speculative,
+            &mut contact.cache,
+        ),
         (Some(_), None) => Manifold::default(),
         (None, _) => collide(
             sa,
@@ -421,6 +509,17 @@ pub(crate) fn update_contact(
             &mut contact.cache,
         ),
     };
+
+    let mut manifold = manifold;
+    if let (Some(Child::Box { half, center }), ShapeGeometry::Mesh(m)) = (&triangle, sa.geometry) {
+        let size = match mesh_data(meshes, m) {
+            Some(MeshData::Voxels(g)) => g.chunk().voxel_size(),
+            _ => 0.0,
+        };
+        drop_internal_voxel_points(&mut manifold, *half, *center, size, &xf_a, |q| {
+            crate::content::voxel_solid_at(meshes, shapes, ba.shape_head, m, q)
+        });
+    }
 
     // Centres of mass in the common frame.
     let center_a = xf_a.p + ba.center_offset();
@@ -681,6 +780,29 @@ impl World {
             // Without events, and with the parent's count left as it is (it goes too).
             self.contacts[c as usize].flags &= !CONTACT_TOUCHING;
             self.destroy_contact(c, false);
+        }
+    }
+
+    /// Destroys the children of pair `parent` in slot order, with their end events (the
+    /// pair's when it touched), leaving the pair to find them again (after a voxel edit).
+    pub(crate) fn destroy_children_with_events(&mut self, parent: u32) {
+        let body = self.contacts[parent as usize].body_b;
+        let scratch = &mut self.contact_scratch;
+        scratch.clear();
+        let mut key = self.bodies[body as usize].contact_head;
+        while key != NONE {
+            let c = key >> 1;
+            let contact = &self.contacts[c as usize];
+            if contact.parent == parent && contact.child != NONE {
+                let ok = scratch.push(c);
+                debug_assert!(ok);
+            }
+            key = contact.edges[(key & 1) as usize].next;
+        }
+        scratch.sort_unstable();
+        for k in 0..self.contact_scratch.len() {
+            let c = self.contact_scratch[k];
+            self.destroy_contact(c, true);
         }
     }
 

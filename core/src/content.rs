@@ -16,7 +16,19 @@
 //! counted over children, destruction in slot order) take any child source as they are;
 //! only the per-child manifold (`update_contact` calls `collide_triangle` for a triangle)
 //! and the proxy of a child for casts (`for_each_proxy`) need a box case.
+//!
+//! Voxel grids are that third variant ([`MeshData::Voxels`]): they live in the mesh pool
+//! (`mesh_capacity`, `MeshId`) and draw [`VoxelChunk::content_size_bytes`] from the content
+//! budget each (the whole chunk with its box arrays, so an edit never allocates). Their
+//! children are the chunk's merged boxes, in the chunk's scan order; a child collides as
+//! a box shape. The voxel size, the origin and the materials are state; the boxes are
+//! rebuilt from them at create, after every edit, at restore and at replay. An edit
+//! destroys the child contacts of every pair on the grid (box indices change), marks the
+//! grid's shapes enlarged so the children are found again next step, and wakes the bodies
+//! on the other side. Materials select nothing yet: a voxel shape collides with its
+//! shape's friction and restitution whatever the material.
 
+use crate::alloc::FixedVec;
 use crate::body::BodyType;
 use crate::collide::distance::ShapeProxy;
 use crate::collide::ray::{RayHit, RayInput};
@@ -25,8 +37,10 @@ use crate::geometry::height_field::{
     HeightField, HeightFieldDef, height_field_content_bytes, validate_height_field,
 };
 use crate::geometry::mesh::{TriMesh, Triangle, mesh_content_bytes, validate_mesh};
+use crate::geometry::voxel::{CHUNK, VoxelChunk};
 use crate::id::{BodyId, MeshId, ShapeId};
 use crate::journal::{enc_mesh, kind};
+use crate::math::Transform;
 use crate::math::{Aabb, Vec3};
 use crate::shape::{ShapeDef, ShapeGeometry};
 use crate::world::{World, alloc_slot};
@@ -37,6 +51,130 @@ pub(crate) enum MeshData {
     Mesh(TriMesh),
     /// A height field.
     HeightField(HeightField),
+    /// A voxel chunk placed in the shape frame.
+    Voxels(VoxelGrid),
+}
+
+/// A voxel chunk and where its corner sits in the shape frame. The chunk (about 40 KiB)
+/// is held in a one-element array from the world's allocator.
+pub(crate) struct VoxelGrid {
+    pub chunk: FixedVec<VoxelChunk>,
+    /// Content: the chunk's corner (voxel (0, 0, 0)'s lower corner), shape frame.
+    pub origin: Vec3,
+}
+
+impl VoxelGrid {
+    pub(crate) fn build(
+        size: f32,
+        data: &[u8],
+        origin: Vec3,
+        alloc: crate::alloc::WorldAlloc,
+    ) -> Result<Self> {
+        let mut chunk = FixedVec::with_capacity(1, alloc, "content_capacity")?;
+        let ok = chunk.push(VoxelChunk::new(size, data)?);
+        debug_assert!(ok);
+        Ok(VoxelGrid { chunk, origin })
+    }
+
+    #[inline]
+    pub(crate) fn chunk(&self) -> &VoxelChunk {
+        &self.chunk[0]
+    }
+
+    /// Box `i` as (half-extents, centre) in the shape frame.
+    #[inline]
+    pub(crate) fn box_of(&self, i: u32) -> Option<(Vec3, Vec3)> {
+        let c = self.chunk();
+        if i as usize >= c.boxes().len() {
+            return None;
+        }
+        let b = c.box_bounds(i as u16);
+        Some((
+            (b.upper - b.lower) * 0.5,
+            self.origin + (b.lower + b.upper) * 0.5,
+        ))
+    }
+
+    /// The chunk's whole extent in the shape frame (fixed by content size, not by which
+    /// voxels are solid, so an edit never moves a shape's bounds).
+    fn extent(&self) -> Aabb {
+        let e = CHUNK as f32 * self.chunk().voxel_size();
+        Aabb::new(self.origin, self.origin + Vec3::new(e, e, e))
+    }
+}
+
+/// Whether the point `q` (shape frame of a body's voxel shapes) lies in a solid voxel of
+/// grid `own`, or, outside it, of another voxel grid on the same body (`first_shape`:
+/// the body's shape list), so the chunks tiling one body read as one grid.
+pub(crate) fn voxel_solid_at(
+    meshes: &[MeshSlot],
+    shapes: &[crate::shape::Shape],
+    first_shape: u32,
+    own: u32,
+    q: Vec3,
+) -> bool {
+    let in_grid = |m: u32| -> Option<bool> {
+        let Some(MeshData::Voxels(g)) = mesh_data(meshes, m) else {
+            return None;
+        };
+        let local = q - g.origin;
+        let e = CHUNK as f32 * g.chunk().voxel_size();
+        let inside = (0..3).all(|i| local.get(i) >= 0.0 && local.get(i) < e);
+        inside.then(|| g.chunk().solid_voxel_at(local).is_some())
+    };
+    if let Some(solid) = in_grid(own) {
+        return solid;
+    }
+    let mut s = first_shape;
+    while s != crate::body::NONE {
+        let shape = &shapes[s as usize];
+        if let ShapeGeometry::Mesh(m) = shape.geometry {
+            if m != own {
+                if let Some(solid) = in_grid(m) {
+                    return solid;
+                }
+            }
+        }
+        s = shape.next_in_body;
+    }
+    false
+}
+
+/// One child of content: a triangle, or a merged voxel box.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Child {
+    Triangle(Triangle),
+    /// Half-extents and centre, shape frame (axis-aligned).
+    Box {
+        half: Vec3,
+        center: Vec3,
+    },
+}
+
+impl Child {
+    /// Bounds in the shape frame.
+    #[inline]
+    pub(crate) fn aabb(&self) -> Aabb {
+        match self {
+            Child::Triangle(t) => t.aabb(),
+            Child::Box { half, center } => Aabb::new(*center - *half, *center + *half),
+        }
+    }
+
+    /// The child's corners (a triangle's three, a box's eight) for distance proxies.
+    pub(crate) fn with_points<R>(&self, f: impl FnOnce(&[Vec3]) -> R) -> R {
+        match self {
+            Child::Triangle(t) => f(&t.v),
+            Child::Box { half, center } => {
+                let mut p = [Vec3::ZERO; 8];
+                for (k, q) in p.iter_mut().enumerate() {
+                    let s = |bit: usize| if k & bit != 0 { 1.0 } else { -1.0 };
+                    *q = *center + Vec3::new(s(1) * half.x, s(2) * half.y, s(4) * half.z);
+                }
+                f(&p)
+            }
+        }
+    }
 }
 
 impl MeshData {
@@ -46,6 +184,18 @@ impl MeshData {
         match self {
             MeshData::Mesh(m) => m.triangle(i),
             MeshData::HeightField(h) => h.triangle(i),
+            MeshData::Voxels(_) => None,
+        }
+    }
+
+    /// Child `i` in the shape's frame, or `None` (past the end, a hole).
+    #[inline]
+    pub(crate) fn child(&self, i: u32) -> Option<Child> {
+        match self {
+            MeshData::Voxels(v) => v
+                .box_of(i)
+                .map(|(half, center)| Child::Box { half, center }),
+            _ => self.triangle(i).map(Child::Triangle),
         }
     }
 
@@ -56,6 +206,16 @@ impl MeshData {
         match self {
             MeshData::Mesh(m) => m.query(aabb, f),
             MeshData::HeightField(h) => h.query(aabb, f),
+            MeshData::Voxels(v) => {
+                let mut f = f;
+                let local = Aabb::new(aabb.lower - v.origin, aabb.upper - v.origin);
+                let mut going = true;
+                v.chunk().boxes_overlapping(&local, &mut |i, _| {
+                    if going {
+                        going = f(i as u32);
+                    }
+                });
+            }
         }
     }
 
@@ -65,6 +225,22 @@ impl MeshData {
         match self {
             MeshData::Mesh(m) => m.ray_cast(input),
             MeshData::HeightField(h) => h.ray_cast(input),
+            MeshData::Voxels(v) => {
+                let c = v.chunk();
+                let hit = c.ray_cast(
+                    &Transform::new(v.origin, crate::math::Quat::IDENTITY),
+                    input,
+                )?;
+                let b = c.box_at(hit.voxel.map(|x| x as i32))?;
+                Some((
+                    RayHit {
+                        fraction: hit.fraction,
+                        point: hit.point,
+                        normal: hit.normal,
+                    },
+                    b as u32,
+                ))
+            }
         }
     }
 
@@ -74,6 +250,7 @@ impl MeshData {
         match self {
             MeshData::Mesh(m) => m.bounds,
             MeshData::HeightField(h) => h.bounds,
+            MeshData::Voxels(v) => v.extent(),
         }
     }
 
@@ -82,6 +259,7 @@ impl MeshData {
         match self {
             MeshData::Mesh(m) => m.content_bytes(),
             MeshData::HeightField(h) => h.content_bytes(),
+            MeshData::Voxels(_) => VoxelChunk::content_size_bytes() as u64,
         }
     }
 
@@ -90,6 +268,7 @@ impl MeshData {
         match self {
             MeshData::Mesh(m) => m.triangles.len() as u32,
             MeshData::HeightField(h) => h.triangle_count(),
+            MeshData::Voxels(v) => v.chunk().boxes().len() as u32,
         }
     }
 }
@@ -117,6 +296,25 @@ impl MeshSlot {
 #[inline]
 pub(crate) fn mesh_data(meshes: &[MeshSlot], i: u32) -> Option<&MeshData> {
     meshes.get(i as usize).and_then(|m| m.get())
+}
+
+/// A voxel grid: one chunk of 16³ voxels.
+#[derive(Clone, Copy, Debug)]
+pub struct VoxelGridDef<'a> {
+    /// Edge of one voxel, metres, within [1e-3, 1e4].
+    pub voxel_size: f32,
+    /// 4096 materials (0 = empty), voxel `(x, y, z)` at `data[x + 16·y + 256·z]`.
+    pub data: &'a [u8],
+    /// The chunk's corner in the shape frame: voxel `(x, y, z)` spans
+    /// `origin + [x, x+1)·size × …`. Chunks with different origins tile one body.
+    pub origin: Vec3,
+}
+
+fn check_origin(o: Vec3) -> Result<()> {
+    for (i, name) in ["origin.x", "origin.y", "origin.z"].into_iter().enumerate() {
+        crate::error::check_range(name, o.get(i), -1.0e6, 1.0e6, "finite and within ±1e6 m")?;
+    }
+    Ok(())
 }
 
 impl World {
@@ -229,6 +427,153 @@ impl World {
             enc_mesh(e, id);
         });
         Ok(id)
+    }
+
+    /// Creates a voxel grid: one 16³ chunk of materials (see [`VoxelGridDef`]), shared like
+    /// a mesh through its `MeshId` by voxel shapes on static or kinematic bodies. Many
+    /// chunks tile one body by giving each its own `origin`.
+    ///
+    /// Refused with an argument error, changing nothing, for a voxel size outside
+    /// [1e-3, 1e4] m, data that is not exactly 4096 bytes, or an origin that is not finite
+    /// or beyond ±1e6; with a capacity error when the content budget (`content_capacity`,
+    /// [`VoxelChunk::content_size_bytes`] per grid) or the mesh pool (`mesh_capacity`) is
+    /// full. Its merged boxes are built here from the content alone.
+    pub fn create_voxel_grid(&mut self, def: &VoxelGridDef) -> Result<MeshId> {
+        check_origin(def.origin)?;
+        // Validates size and data before anything is taken.
+        crate::geometry::voxel::VoxelChunk::validate(def.voxel_size, def.data)?;
+        self.check_content_room(VoxelChunk::content_size_bytes() as u64)?;
+        let grid = VoxelGrid::build(def.voxel_size, def.data, def.origin, self.alloc)?;
+        let id = self.insert_mesh(MeshData::Voxels(grid))?;
+        self.rec(kind::CREATE_VOXEL_GRID, |e| {
+            e.f32(def.voxel_size);
+            e.vec3(def.origin);
+            crate::state::Sink::put(e.0, def.data);
+            enc_mesh(e, id);
+        });
+        Ok(id)
+    }
+
+    /// Creates a shape of a voxel grid on a static or kinematic body (as
+    /// [`create_mesh_shape`](Self::create_mesh_shape), which also accepts a grid).
+    pub fn create_voxel_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        grid: MeshId,
+    ) -> Result<ShapeId> {
+        self.voxel_grid_slot(grid)?;
+        self.create_mesh_shape(body, def, grid)
+    }
+
+    fn voxel_grid_slot(&self, id: MeshId) -> Result<usize> {
+        let slot = self.mesh_slot(id)?;
+        match self.meshes[slot].get() {
+            Some(MeshData::Voxels(_)) => Ok(slot),
+            _ => Err(Error::State(
+                "the mesh id names a mesh or height field, not a voxel grid",
+            )),
+        }
+    }
+
+    fn voxel_grid_mut(&mut self, slot: usize) -> &mut VoxelChunk {
+        match self.meshes[slot].data.as_mut() {
+            Some(MeshData::Voxels(v)) => &mut v.chunk[0],
+            _ => unreachable!("checked by voxel_grid_slot"),
+        }
+    }
+
+    /// Sets voxel `voxel` (each coordinate within [0, 15]) of a grid to `material`
+    /// (0 empties it), between steps. Refused with an argument error naming the coordinate
+    /// and the bound, changing nothing. The boxes are rebuilt at once; the grid's child
+    /// contacts are destroyed (they form again next step) and the bodies touching the
+    /// grid wake.
+    pub fn set_voxel(&mut self, grid: MeshId, voxel: [i32; 3], material: u8) -> Result<()> {
+        let slot = self.voxel_grid_slot(grid)?;
+        let chunk = self.voxel_grid_mut(slot);
+        chunk.set(voxel, material)?;
+        chunk.rebuild_boxes();
+        self.rec(kind::SET_VOXEL, |e| {
+            enc_mesh(e, grid);
+            for v in voxel {
+                e.i32(v);
+            }
+            e.u8(material);
+        });
+        self.voxel_grid_edited(slot as u32);
+        Ok(())
+    }
+
+    /// Empties one voxel: [`set_voxel`](Self::set_voxel) with material 0 (and journaled as
+    /// that).
+    pub fn clear_voxel(&mut self, grid: MeshId, voxel: [i32; 3]) -> Result<()> {
+        self.set_voxel(grid, voxel, 0)
+    }
+
+    /// Sets every voxel of the inclusive box `min..=max` to `material` (0 empties them);
+    /// refused as [`set_voxel`](Self::set_voxel), and for a `max` below its `min`.
+    pub fn fill_voxels(
+        &mut self,
+        grid: MeshId,
+        min: [i32; 3],
+        max: [i32; 3],
+        material: u8,
+    ) -> Result<()> {
+        let slot = self.voxel_grid_slot(grid)?;
+        let chunk = self.voxel_grid_mut(slot);
+        chunk.fill_box(min, max, material)?;
+        chunk.rebuild_boxes();
+        self.rec(kind::FILL_VOXELS, |e| {
+            enc_mesh(e, grid);
+            for v in min.into_iter().chain(max) {
+                e.i32(v);
+            }
+            e.u8(material);
+        });
+        self.voxel_grid_edited(slot as u32);
+        Ok(())
+    }
+
+    /// The material of one voxel of a grid.
+    pub fn voxel(&self, grid: MeshId, voxel: [i32; 3]) -> Result<u8> {
+        let slot = self.voxel_grid_slot(grid)?;
+        match self.meshes[slot].get() {
+            Some(MeshData::Voxels(v)) => v.chunk().get(voxel),
+            _ => unreachable!("checked by voxel_grid_slot"),
+        }
+    }
+
+    /// The merged boxes of a grid (voxel units, in child order), as rebuilt from content.
+    pub fn voxel_boxes(&self, grid: MeshId) -> Result<&[crate::geometry::voxel::VoxelBox]> {
+        let slot = self.voxel_grid_slot(grid)?;
+        match self.meshes[slot].get() {
+            Some(MeshData::Voxels(v)) => Ok(v.chunk().boxes()),
+            _ => unreachable!("checked by voxel_grid_slot"),
+        }
+    }
+
+    /// After an edit of grid `slot`: every pair on it (in contact slot order) loses its
+    /// children, which end as contacts do (events included) and form again next step
+    /// from the new boxes; the body on the other side wakes.
+    fn voxel_grid_edited(&mut self, slot: u32) {
+        let geometry = ShapeGeometry::Mesh(slot);
+        for c in 0..self.contacts.len() {
+            let contact = &self.contacts[c];
+            if !contact.alive
+                || contact.child != crate::body::NONE
+                || self.shapes[contact.shape_a as usize].geometry != geometry
+            {
+                continue;
+            }
+            let other = contact.body_b;
+            self.destroy_children_with_events(c as u32);
+            self.wake_body(other);
+        }
+        for s in 0..self.shapes.len() {
+            if self.shapes[s].alive && self.shapes[s].geometry == geometry {
+                self.mark_enlarged(s as u32);
+            }
+        }
     }
 
     /// Destroys a mesh or height field, giving its bytes back to the content budget;
@@ -361,8 +706,8 @@ impl World {
             body.rotation,
         );
         data.query(&local, |i| {
-            if let Some(t) = data.triangle(i) {
-                f(&ShapeProxy::from_points(&t.v, 0.0));
+            if let Some(c) = data.child(i) {
+                c.with_points(|p| f(&ShapeProxy::from_points(p, 0.0)));
             }
             true
         });

@@ -37,6 +37,7 @@ pub enum DebugGeometry<'a> {
     },
     /// One triangle of a mesh or height field (vertices counter-clockwise seen from the
     /// front): such a shape is described by one `shape` call per triangle, in index order.
+    /// (A voxel grid's shape is described by one `Box` call per merged box, in child order.)
     Triangle([Vec3; 3]),
     /// A cylinder (exact; it collides as a 32-sided prism except against planes).
     Cylinder(Cylinder),
@@ -125,8 +126,20 @@ impl World {
                             continue;
                         };
                         for i in 0..data.child_count() {
-                            let Some(t) = data.triangle(i) else { continue };
-                            let geometry = DebugGeometry::Triangle(t.v);
+                            // A voxel grid draws each merged box, a mesh each triangle.
+                            let geometry = match data.child(i) {
+                                Some(crate::content::Child::Triangle(t)) => {
+                                    DebugGeometry::Triangle(t.v)
+                                }
+                                Some(crate::content::Child::Box { half, center }) => {
+                                    DebugGeometry::Box {
+                                        half,
+                                        center,
+                                        rotation: crate::math::Quat::IDENTITY,
+                                    }
+                                }
+                                None => continue,
+                            };
                             fp::call_host(host, || {
                                 draw.shape(
                                     sid,

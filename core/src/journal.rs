@@ -73,6 +73,9 @@ pub(crate) mod kind {
     pub const CREATE_MESH: u16 = 83;
     pub const DESTROY_MESH: u16 = 84;
     pub const CREATE_HEIGHT_FIELD: u16 = 85;
+    pub const CREATE_VOXEL_GRID: u16 = 86;
+    pub const SET_VOXEL: u16 = 87;
+    pub const FILL_VOXELS: u16 = 88;
     pub const STEP: u16 = 50;
     pub const SHIFT_ORIGIN: u16 = 51;
     pub const SET_GRAVITY: u16 = 52;
@@ -583,6 +586,32 @@ impl World {
                 })?;
                 check(got == expected, "a create did not get its recorded id")
                     .map_err(|_| mismatch)?;
+            }
+            CREATE_VOXEL_GRID => {
+                let voxel_size = d.f32()?;
+                let origin = d.vec3()?;
+                let data = d.take::<{ crate::geometry::voxel::CHUNK_VOXELS }>()?;
+                let expected = self.mesh_from(d)?;
+                let got = self.create_voxel_grid(&crate::content::VoxelGridDef {
+                    voxel_size,
+                    data: &data,
+                    origin,
+                })?;
+                check(got == expected, "a create did not get its recorded id")
+                    .map_err(|_| mismatch)?;
+            }
+            SET_VOXEL => {
+                let id = self.mesh_from(d)?;
+                let v = [d.i32()?, d.i32()?, d.i32()?];
+                let m = d.u8()?;
+                self.set_voxel(id, v, m)?;
+            }
+            FILL_VOXELS => {
+                let id = self.mesh_from(d)?;
+                let lo = [d.i32()?, d.i32()?, d.i32()?];
+                let hi = [d.i32()?, d.i32()?, d.i32()?];
+                let m = d.u8()?;
+                self.fill_voxels(id, lo, hi, m)?;
             }
             DESTROY_MESH => {
                 let id = self.mesh_from(d)?;

@@ -57,6 +57,7 @@ mod world;
 pub use alloc::HostAllocator;
 pub use area::{AreaGravity, AreaMode, AreaSettings};
 pub use body::{BodyDef, BodyType, MotionLocks};
+pub use content::VoxelGridDef;
 pub use debug_draw::{DebugDraw, DebugDrawOptions, DebugGeometry};
 pub use error::{Error, Result};
 pub use events::{BodyMoveEvent, ContactHitEvent};

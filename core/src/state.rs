@@ -32,7 +32,7 @@ use crate::shape::{BoxShape, Filter, HullSlot, Shape, ShapeGeometry};
 use crate::world::{Fnv, World, WorldDef};
 
 /// Layout revision of snapshots: bumped on any change to the encoding.
-pub const SNAPSHOT_REVISION: u32 = 5;
+pub const SNAPSHOT_REVISION: u32 = 6;
 const MAGIC: [u8; 8] = *b"M3SNAPSH";
 /// Bytes before the payload: magic, revision, header size, payload size, checksum.
 pub const SNAPSHOT_HEADER_SIZE: usize = 32;
@@ -231,6 +231,12 @@ fn encode_mesh_data<S: Sink>(e: &mut Enc<S>, data: &MeshData) {
             for &b in h.holes.iter() {
                 e.u8(b);
             }
+        }
+        MeshData::Voxels(v) => {
+            e.u8(2);
+            e.f32(v.chunk().voxel_size());
+            e.vec3(v.origin);
+            e.0.put(v.chunk().content_bytes());
         }
     }
 }
@@ -946,6 +952,43 @@ impl World {
                                     &def, self.alloc,
                                 )?,
                             ));
+                        }
+                    }
+                    2 => {
+                        let size = d.f32()?;
+                        let origin = d.vec3()?;
+                        let voxels = d.take::<{ crate::geometry::voxel::CHUNK_VOXELS }>()?;
+                        crate::geometry::voxel::VoxelChunk::validate(size, &voxels)
+                            .map_err(|_| Error::Format("voxel grid content invalid"))?;
+                        check(
+                            origin.x.abs() <= 1.0e6
+                                && origin.y.abs() <= 1.0e6
+                                && origin.z.abs() <= 1.0e6,
+                            "voxel grid origin beyond 1e6",
+                        )?;
+                        bytes = crate::geometry::voxel::VoxelChunk::content_size_bytes() as u64;
+                        if commit {
+                            // A grid already in the slot is refilled in place (no
+                            // allocation on rollback); the boxes are rebuilt either way.
+                            let reuse =
+                                self.meshes.get_mut(i).and_then(|m| match m.data.as_mut() {
+                                    Some(MeshData::Voxels(g)) if m.alive => Some(g),
+                                    _ => None,
+                                });
+                            match reuse {
+                                Some(g) => {
+                                    g.origin = origin;
+                                    g.chunk[0].reset(size, &voxels)?;
+                                    // Kept: `data` stays `None` like an unchanged mesh.
+                                    self.meshes[i].generation = generation;
+                                }
+                                None => {
+                                    data =
+                                        Some(MeshData::Voxels(crate::content::VoxelGrid::build(
+                                            size, &voxels, origin, self.alloc,
+                                        )?));
+                                }
+                            }
                         }
                     }
                     _ => return Err(Error::Format("unknown mesh kind")),

@@ -332,3 +332,62 @@ fn meshes_take_content_from_the_host_allocator_and_steps_on_them_allocate_nothin
     drop(world);
     assert_eq!(c.live_bytes.load(Ordering::Relaxed), 0);
 }
+
+#[test]
+fn voxel_grids_take_content_from_the_host_and_steps_and_edits_on_them_allocate_nothing() {
+    let c = counter(usize::MAX);
+    let mut world = World::new(&def_with(&c)).unwrap();
+    let floor = world.create_body(&maul3d::BodyDef::default()).unwrap();
+    let data: Vec<u8> = (0..4096).map(|i| ((i / 16) % 16 < 2) as u8).collect();
+    let mut grids = Vec::new();
+    for k in 0..4 {
+        let live = c.live_bytes.load(Ordering::Relaxed);
+        let g = world
+            .create_voxel_grid(&maul3d::VoxelGridDef {
+                voxel_size: 0.5,
+                data: &data,
+                origin: Vec3::new((k % 2) as f32 * 8.0 - 8.0, -1.0, (k / 2) as f32 * 8.0 - 8.0),
+            })
+            .unwrap();
+        // The chunk came from the host: what the budget counts for it.
+        let taken = c.live_bytes.load(Ordering::Relaxed) - live;
+        assert_eq!(
+            taken,
+            maul3d::geometry::voxel::VoxelChunk::content_size_bytes()
+        );
+        world
+            .create_voxel_shape(floor, &ShapeDef::default(), g)
+            .unwrap();
+        grids.push(g);
+    }
+    for i in 0..40 {
+        dynamic_box(
+            &mut world,
+            DVec3::new(
+                -6.0 + (i % 8) as f64 * 1.5,
+                2.0 + (i / 8) as f64 * 1.5,
+                -3.0 + (i % 3) as f64 * 2.0,
+            ),
+            Vec3::new(0.3, 0.25, 0.3),
+            &ShapeDef::default(),
+        );
+    }
+    let allocs_before = c.allocs.load(Ordering::Relaxed);
+    COUNTING.with(|x| x.set(true));
+    for step in 0..240 {
+        if step == 120 {
+            world
+                .fill_voxels(grids[0], [2, 0, 2], [10, 1, 10], 0)
+                .unwrap();
+            world.set_voxel(grids[3], [4, 2, 4], 7).unwrap();
+        }
+        world.step(DT, SUBSTEPS).unwrap();
+    }
+    COUNTING.with(|x| x.set(false));
+    let touching = world.counters().touching_contact_count;
+    assert!(touching > 20, "{touching}");
+    assert_eq!(c.allocs.load(Ordering::Relaxed), allocs_before);
+    assert_eq!(GLOBAL_ALLOCS.with(|n| n.get()), 0);
+    drop(world);
+    assert_eq!(c.live_bytes.load(Ordering::Relaxed), 0);
+}

@@ -330,3 +330,110 @@ fn every_pair_kind_against_meshes_and_height_fields_steps_on_a_48_kib_stack() {
         "every body should rest on a surface: {touching}"
     );
 }
+
+#[test]
+fn every_pair_kind_against_voxel_grids_steps_on_a_48_kib_stack() {
+    let mut w = world(false);
+    // A stepped voxel terrain of two chunks (0.25 m voxels) tiling one static body, its
+    // columns 1 to 3 voxels high so boxes meet edges, faces and seams.
+    let floor = w.create_body(&BodyDef::default()).unwrap();
+    let data: Vec<u8> = (0..4096usize)
+        .map(|i| {
+            let (x, y, z) = (i % 16, (i / 16) % 16, i / 256);
+            let height = 1 + (x * 5 + z * 3) % 3;
+            if y < height { 1 + (x % 2) as u8 } else { 0 }
+        })
+        .collect();
+    for k in 0..2 {
+        let g = w
+            .create_voxel_grid(&maul3d::VoxelGridDef {
+                voxel_size: 0.25,
+                data: &data,
+                origin: Vec3::new(-6.0 + 4.0 * k as f32, -0.25, -2.0),
+            })
+            .unwrap();
+        w.create_voxel_shape(floor, &ShapeDef::default(), g)
+            .unwrap();
+    }
+    let hull = w
+        .create_hull(&[
+            Vec3::new(-0.3, -0.25, -0.3),
+            Vec3::new(0.3, -0.25, -0.25),
+            Vec3::new(0.0, -0.3, 0.35),
+            Vec3::new(0.1, 0.35, 0.0),
+        ])
+        .unwrap();
+    for i in 0..32 {
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: DVec3::new(
+                    -5.5 + (i % 8) as f64 * 0.9,
+                    1.0 + (i / 8) as f64 * 0.8,
+                    -1.2 + (i % 3) as f64 * 1.0,
+                ),
+                rotation: Quat::from_axis_angle(Vec3::new(0.3, 1.0, 0.2).normalize(), i as f32),
+                // Some fast: time of impact against the boxes.
+                linear_velocity: Vec3::new(0.0, if i % 5 == 0 { -120.0 } else { 0.0 }, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        let d = ShapeDef::default();
+        match i % 4 {
+            0 => w
+                .create_sphere_shape(
+                    b,
+                    &d,
+                    &Sphere {
+                        center: Vec3::ZERO,
+                        radius: 0.3,
+                    },
+                )
+                .map(|_| ()),
+            1 => w
+                .create_capsule_shape(
+                    b,
+                    &d,
+                    &Capsule {
+                        center1: Vec3::new(0.0, -0.2, 0.0),
+                        center2: Vec3::new(0.0, 0.2, 0.0),
+                        radius: 0.2,
+                    },
+                )
+                .map(|_| ()),
+            2 => w
+                .create_box_shape(b, &d, Vec3::new(0.3, 0.25, 0.3))
+                .map(|_| ()),
+            3 if i % 8 == 7 => w
+                .create_cylinder_shape(
+                    b,
+                    &d,
+                    &maul3d::Cylinder {
+                        half_height: 0.25,
+                        radius: 0.3,
+                        ..Default::default()
+                    },
+                )
+                .map(|_| ()),
+            _ => w.create_hull_shape(b, &d, hull).map(|_| ()),
+        }
+        .unwrap();
+    }
+    let handle = std::thread::Builder::new()
+        .stack_size(48 * 1024)
+        .spawn(move || {
+            let mut w: World = w;
+            for _ in 0..180 {
+                w.step(DT, SUBSTEPS).unwrap();
+            }
+            w.counters().touching_contact_count
+        })
+        .unwrap();
+    let touching = handle
+        .join()
+        .expect("the step overflowed a 48 KiB stack or panicked");
+    assert!(
+        touching > 32,
+        "every body should rest on a surface: {touching}"
+    );
+}

@@ -434,6 +434,22 @@ fn every_call(w: &mut World) {
         w.create_mesh_shape(b, &ShapeDef::default(), m)
             .expect("mesh shape");
     }
+    // A voxel grid with a floor layer, on its own body, edited three ways.
+    let voxels: Vec<u8> = (0..4096).map(|i| ((i / 16) % 16 == 0) as u8).collect();
+    let grid = w
+        .create_voxel_grid(&maul3d::VoxelGridDef {
+            voxel_size: 0.25,
+            data: &voxels,
+            origin: Vec3::new(-2.0, -0.25, 6.0),
+        })
+        .expect("voxel grid");
+    let vb = w.create_body(&BodyDef::default()).expect("voxel body");
+    w.create_voxel_shape(vb, &ShapeDef::default(), grid)
+        .expect("voxel shape");
+    w.set_voxel(grid, [3, 1, 3], 2).expect("set voxel");
+    w.clear_voxel(grid, [0, 0, 0]).expect("clear voxel");
+    w.fill_voxels(grid, [8, 0, 8], [11, 0, 11], 0)
+        .expect("fill voxels");
     let hull = w
         .create_hull(&[
             Vec3::new(-0.4, 0.0, -0.4),

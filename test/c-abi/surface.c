@@ -351,6 +351,67 @@ static void meshes_and_height_fields(void)
     CALL(m3World_Destroy(w));
 }
 
+/* A voxel floor: a box rests on it, a hole dug under it between steps lets it fall, and
+   bad grids and edits are refused with the hash unchanged. */
+static void voxels(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 8;
+    def.shapeCapacity = 8;
+    CALL(m3World_Create(&def, &w));
+    m3ShapeDef plain = m3DefaultShapeDef();
+    static uint8_t data[4096];
+    for (int i = 0; i < 4096; ++i) {
+        data[i] = (uint8_t)(((i / 16) % 16) < 2 ? 1 : 0); /* two layers: top at y = 1 */
+    }
+    m3VoxelGridId grid;
+    m3Vec3 origin = {-4.0f, 0.0f, -4.0f};
+    CALL(m3World_CreateVoxelGrid(w, 0.5f, origin, data, 4096, &grid));
+    m3VoxelGridId refusedGrid;
+    uint64_t h = m3World_Hash(w);
+    CHECK(m3World_CreateVoxelGrid(w, 0.5f, origin, data, 100, &refusedGrid) == m3_errorArgument);
+    CHECK(m3World_CreateVoxelGrid(w, 0.0f, origin, data, 4096, &refusedGrid) == m3_errorArgument);
+    CHECK(m3World_Hash(w) == h);
+    m3BodyId fixed = body(m3_staticBody, 0.0, 0.0, 0.0);
+    m3ShapeId floorShape;
+    CALL(m3CreateVoxelShape(fixed, &plain, grid, &floorShape));
+    int st = -1;
+    CALL(m3Shape_GetType(floorShape, &st));
+    CHECK(st == m3_meshShape);
+    m3BodyId box = body(m3_dynamicBody, 0.1, 1.6, 0.1);
+    m3ShapeId boxShape;
+    m3Box half = m3MakeBox(0.25f, 0.25f, 0.25f);
+    CALL(m3CreateBoxShape(box, &plain, &half, &boxShape));
+    m3ShapeId refused;
+    CHECK(m3CreateVoxelShape(box, &plain, grid, &refused) == m3_errorArgument);
+    for (int i = 0; i < 90; ++i) {
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    }
+    m3DVec3 p;
+    CALL(m3Body_GetPosition(box, &p));
+    CHECK(near(p.y, 1.25, 0.01));
+    h = m3World_Hash(w);
+    CHECK(m3VoxelGrid_SetVoxel(grid, 16, 0, 0, 1) == m3_errorArgument);
+    CHECK(m3VoxelGrid_FillVoxels(grid, 4, 0, 4, 3, 1, 11, 0) == m3_errorArgument);
+    CHECK(m3World_Hash(w) == h);
+    /* Voxels 6..9 on x and z span [-1, 1): dig both layers out under the box. */
+    CALL(m3VoxelGrid_FillVoxels(grid, 6, 0, 6, 9, 1, 9, 0));
+    CALL(m3VoxelGrid_ClearVoxel(grid, 0, 0, 0));
+    CALL(m3VoxelGrid_SetVoxel(grid, 15, 2, 15, 3));
+    uint8_t m = 9;
+    CALL(m3VoxelGrid_GetVoxel(grid, 7, 1, 7, &m));
+    CHECK(m == 0);
+    CALL(m3VoxelGrid_GetVoxel(grid, 15, 2, 15, &m));
+    CHECK(m == 3);
+    for (int i = 0; i < 60; ++i) {
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    }
+    CALL(m3Body_GetPosition(box, &p));
+    CHECK(p.y < -1.0);
+    CHECK(m3VoxelGrid_Destroy(grid) == m3_errorState);
+    CALL(m3World_Destroy(w));
+}
+
 int main(void)
 {
     m3WorldDef def = m3DefaultWorldDef();
@@ -632,8 +693,9 @@ int main(void)
     CALL(m3World_Destroy(w));
     cylinders_and_planes();
     meshes_and_height_fields();
+    voxels();
     printf("surface: events, queries, motion test, explosion, area, joints, draw, counters, "
-           "origin shift, host math, cylinders and planes, meshes and height fields as "
-           "expected\n");
+           "origin shift, host math, cylinders and planes, meshes and height fields, voxels "
+           "as expected\n");
     return 0;
 }

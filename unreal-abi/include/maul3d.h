@@ -19,6 +19,9 @@
 // Most worlds alive at once.
 #define M3_MAX_WORLDS 128
 
+// Voxels along each edge of a voxel grid; a grid holds `16³ = 4096` materials.
+#define M3_VOXEL_CHUNK 16
+
 // What a call did: `m3_success`, or why it was refused (nothing changed).
 // `m3GetLastErrorMessage` names the value and the bound.
 typedef enum m3Result {
@@ -841,6 +844,17 @@ typedef struct m3ShapeDef {
   uint64_t userData;
 } m3ShapeDef;
 
+// A voxel grid (one 16³ chunk of materials) that any number of voxel shapes share. Zero
+// is null. It lives in the engine's mesh pool (`mesh_capacity`, `content_capacity`).
+typedef struct m3VoxelGridId {
+  // Slot plus one; 0 is null.
+  uint32_t index;
+  // Bumped each time the slot is reused.
+  uint32_t generation;
+  // The world it belongs to.
+  struct m3WorldId world;
+} m3VoxelGridId;
+
 // Allocates `size` bytes aligned to `alignment` (a power of two); returns null to refuse.
 // Called from the thread that creates a world, starts a journal or replays a tape, and
 // from threads whose queries ask for more than 32 results; never during a step.
@@ -1138,8 +1152,8 @@ typedef struct m3Profile {
 // A plane bounding a solid half-space (static bodies only).
 #define m3_planeShape 5
 
-// A triangle mesh or height field (`m3World_CreateMesh`, `m3World_CreateHeightField`;
-// static and kinematic bodies only).
+// A triangle mesh or height field (`m3World_CreateMesh`, `m3World_CreateHeightField`),
+// or a voxel grid's shape (`m3CreateVoxelShape`); static and kinematic bodies only.
 #define m3_meshShape 6
 
 #ifdef __cplusplus
@@ -1709,6 +1723,59 @@ enum m3Result m3CreateMeshShape(struct m3BodyId bodyId,
                                 const struct m3ShapeDef *def,
                                 struct m3MeshId meshId,
                                 struct m3ShapeId *shapeId);
+
+// Creates a voxel grid: one 16³ chunk of one-byte materials (0 = empty; voxel
+// `(x, y, z)` at `data[x + 16·y + 256·z]`, `count` must be 4096) of edge `voxelSize`
+// (within [1e-3, 1e4] m) whose corner sits at `origin` in the shape frame, so many grids
+// with their own origins tile one static body. It draws from the world's content budget
+// and mesh pool (`m3WorldDef.contentCapacity`, `meshCapacity`).
+enum m3Result m3World_CreateVoxelGrid(struct m3WorldId worldId,
+                                      float voxelSize,
+                                      struct m3Vec3 origin,
+                                      const uint8_t *data,
+                                      int32_t count,
+                                      struct m3VoxelGridId *gridId);
+
+// Destroys a voxel grid no shape uses any more, giving its bytes back.
+enum m3Result m3VoxelGrid_Destroy(struct m3VoxelGridId gridId);
+
+// Creates a shape of a voxel grid of the same world on a static or kinematic body (its
+// type reads `m3_meshShape`). The shape's friction and restitution apply to every
+// material.
+enum m3Result m3CreateVoxelShape(struct m3BodyId bodyId,
+                                 const struct m3ShapeDef *def,
+                                 struct m3VoxelGridId gridId,
+                                 struct m3ShapeId *shapeId);
+
+// Sets voxel `(x, y, z)` (each within [0, 15]) of a grid to `material` (0 empties it),
+// between steps: the grid's boxes are rebuilt, its contacts re-form next step and the
+// bodies touching it wake. Journaled.
+enum m3Result m3VoxelGrid_SetVoxel(struct m3VoxelGridId gridId,
+                                   int32_t x,
+                                   int32_t y,
+                                   int32_t z,
+                                   uint8_t material);
+
+// Empties voxel `(x, y, z)`: `m3VoxelGrid_SetVoxel` with material 0.
+enum m3Result m3VoxelGrid_ClearVoxel(struct m3VoxelGridId gridId, int32_t x, int32_t y, int32_t z);
+
+// Sets every voxel of the inclusive box `min..=max` to `material` (0 empties them);
+// refused as `m3VoxelGrid_SetVoxel`, and for a max below its min.
+enum m3Result m3VoxelGrid_FillVoxels(struct m3VoxelGridId gridId,
+                                     int32_t minX,
+                                     int32_t minY,
+                                     int32_t minZ,
+                                     int32_t maxX,
+                                     int32_t maxY,
+                                     int32_t maxZ,
+                                     uint8_t material);
+
+// Reads the material of voxel `(x, y, z)` of a grid.
+enum m3Result m3VoxelGrid_GetVoxel(struct m3VoxelGridId gridId,
+                                   int32_t x,
+                                   int32_t y,
+                                   int32_t z,
+                                   uint8_t *material);
 
 // Destroys a shape (its body's mass is recomputed).
 enum m3Result m3Shape_Destroy(struct m3ShapeId shapeId);

@@ -22,8 +22,8 @@ pub const m3_hullShape: m3ShapeType = 3;
 pub const m3_cylinderShape: m3ShapeType = 4;
 /// A plane bounding a solid half-space (static bodies only).
 pub const m3_planeShape: m3ShapeType = 5;
-/// A triangle mesh or height field (`m3World_CreateMesh`, `m3World_CreateHeightField`;
-/// static and kinematic bodies only).
+/// A triangle mesh or height field (`m3World_CreateMesh`, `m3World_CreateHeightField`),
+/// or a voxel grid's shape (`m3CreateVoxelShape`); static and kinematic bodies only.
 pub const m3_meshShape: m3ShapeType = 6;
 
 /// A sphere in the body frame.
@@ -493,6 +493,161 @@ pub unsafe extern "C" fn m3CreateMeshShape(
         })?;
         // SAFETY: checked non-null.
         unsafe { put(o, id) };
+        Ok(())
+    })
+}
+
+/// Voxels along each edge of a voxel grid; a grid holds `16³ = 4096` materials.
+pub const M3_VOXEL_CHUNK: i32 = 16;
+
+/// Creates a voxel grid: one 16³ chunk of one-byte materials (0 = empty; voxel
+/// `(x, y, z)` at `data[x + 16·y + 256·z]`, `count` must be 4096) of edge `voxelSize`
+/// (within [1e-3, 1e4] m) whose corner sits at `origin` in the shape frame, so many grids
+/// with their own origins tile one static body. It draws from the world's content budget
+/// and mesh pool (`m3WorldDef.contentCapacity`, `meshCapacity`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3World_CreateVoxelGrid(
+    worldId: m3WorldId,
+    voxelSize: f32,
+    origin: m3Vec3,
+    data: *const u8,
+    count: i32,
+    gridId: *mut m3VoxelGridId,
+) -> m3Result {
+    api_on("m3World_CreateVoxelGrid", worldId, || {
+        let o = out("gridId", gridId)?;
+        let n = count_arg("count", count)?;
+        // SAFETY: the host promises `count` bytes.
+        let bytes = unsafe { slice("data", data, n) }?;
+        let id = write(worldId, |e| {
+            let g = e.world.create_voxel_grid(&engine::VoxelGridDef {
+                voxel_size: voxelSize,
+                data: bytes,
+                origin: origin.into(),
+            })?;
+            Ok(m3VoxelGridId::from_core(g, e.id))
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, id) };
+        Ok(())
+    })
+}
+
+/// Destroys a voxel grid no shape uses any more, giving its bytes back.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3VoxelGrid_Destroy(gridId: m3VoxelGridId) -> m3Result {
+    api_on("m3VoxelGrid_Destroy", gridId.world, || {
+        write(gridId.world, |e| {
+            Ok(e.world.destroy_mesh(gridId.to_core(e.tag))?)
+        })
+    })
+}
+
+/// Creates a shape of a voxel grid of the same world on a static or kinematic body (its
+/// type reads `m3_meshShape`). The shape's friction and restitution apply to every
+/// material.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3CreateVoxelShape(
+    bodyId: m3BodyId,
+    def: *const m3ShapeDef,
+    gridId: m3VoxelGridId,
+    shapeId: *mut m3ShapeId,
+) -> m3Result {
+    api_on("m3CreateVoxelShape", bodyId.world, || {
+        let o = out("shapeId", shapeId)?;
+        // SAFETY: the host passes a valid def or null.
+        let d = unsafe { read_ptr("def", def) }?;
+        let id = write(bodyId.world, |e| {
+            e.owns("voxel grid id", gridId.world)?;
+            let s = e.world.create_voxel_shape(
+                bodyId.to_core(e.tag),
+                &d.into(),
+                gridId.to_core(e.tag),
+            )?;
+            Ok(m3ShapeId::from_core(s, e.id))
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, id) };
+        Ok(())
+    })
+}
+
+/// Sets voxel `(x, y, z)` (each within [0, 15]) of a grid to `material` (0 empties it),
+/// between steps: the grid's boxes are rebuilt, its contacts re-form next step and the
+/// bodies touching it wake. Journaled.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3VoxelGrid_SetVoxel(
+    gridId: m3VoxelGridId,
+    x: i32,
+    y: i32,
+    z: i32,
+    material: u8,
+) -> m3Result {
+    api_on("m3VoxelGrid_SetVoxel", gridId.world, || {
+        write(gridId.world, |e| {
+            Ok(e.world
+                .set_voxel(gridId.to_core(e.tag), [x, y, z], material)?)
+        })
+    })
+}
+
+/// Empties voxel `(x, y, z)`: `m3VoxelGrid_SetVoxel` with material 0.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3VoxelGrid_ClearVoxel(
+    gridId: m3VoxelGridId,
+    x: i32,
+    y: i32,
+    z: i32,
+) -> m3Result {
+    api_on("m3VoxelGrid_ClearVoxel", gridId.world, || {
+        write(gridId.world, |e| {
+            Ok(e.world.clear_voxel(gridId.to_core(e.tag), [x, y, z])?)
+        })
+    })
+}
+
+/// Sets every voxel of the inclusive box `min..=max` to `material` (0 empties them);
+/// refused as `m3VoxelGrid_SetVoxel`, and for a max below its min.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "C" fn m3VoxelGrid_FillVoxels(
+    gridId: m3VoxelGridId,
+    minX: i32,
+    minY: i32,
+    minZ: i32,
+    maxX: i32,
+    maxY: i32,
+    maxZ: i32,
+    material: u8,
+) -> m3Result {
+    api_on("m3VoxelGrid_FillVoxels", gridId.world, || {
+        write(gridId.world, |e| {
+            Ok(e.world.fill_voxels(
+                gridId.to_core(e.tag),
+                [minX, minY, minZ],
+                [maxX, maxY, maxZ],
+                material,
+            )?)
+        })
+    })
+}
+
+/// Reads the material of voxel `(x, y, z)` of a grid.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3VoxelGrid_GetVoxel(
+    gridId: m3VoxelGridId,
+    x: i32,
+    y: i32,
+    z: i32,
+    material: *mut u8,
+) -> m3Result {
+    api_on("m3VoxelGrid_GetVoxel", gridId.world, || {
+        let o = out("material", material)?;
+        let v = read(gridId.world, |e| {
+            Ok(e.world.voxel(gridId.to_core(e.tag), [x, y, z])?)
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, v) };
         Ok(())
     })
 }

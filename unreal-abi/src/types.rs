@@ -124,6 +124,20 @@ pub struct m3MeshId {
 }
 object_id!(m3MeshId, MeshId);
 
+/// A voxel grid (one 16³ chunk of materials) that any number of voxel shapes share. Zero
+/// is null. It lives in the engine's mesh pool (`mesh_capacity`, `content_capacity`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct m3VoxelGridId {
+    /// Slot plus one; 0 is null.
+    pub index: u32,
+    /// Bumped each time the slot is reused.
+    pub generation: u32,
+    /// The world it belongs to.
+    pub world: m3WorldId,
+}
+object_id!(m3VoxelGridId, MeshId);
+
 /// A joint between two bodies. Zero is null.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -155,6 +155,12 @@ impl VoxelChunk {
         Ok(c)
     }
 
+    /// Checks what [`new`](Self::new) would refuse, without building.
+    pub fn validate(size: f32, data: &[u8]) -> Result<()> {
+        check_size(size)?;
+        check_data(data)
+    }
+
     /// An empty chunk of voxels of edge `size`.
     pub fn empty(size: f32) -> Result<VoxelChunk> {
         check_size(size)?;

@@ -10,7 +10,7 @@ use maul3d::{
 };
 
 /// Names of the scenes, in order; `test/hashes.txt` holds their per-step hashes.
-pub const SCENES: [&str; 8] = [
+pub const SCENES: [&str; 9] = [
     "pyramid",
     "pile_sleep",
     "far_shift",
@@ -19,6 +19,7 @@ pub const SCENES: [&str; 8] = [
     "joints",
     "cylinders",
     "meshes",
+    "voxels",
 ];
 /// Steps per scene.
 pub const STEPS: u32 = 300;
@@ -479,6 +480,36 @@ fn cylinders_scene(w: &mut World) {
     }
 }
 
+/// Four voxel chunks (0.5 m voxels, stepped columns of two materials) tiling one static
+/// body, a mixed pile falling on them; the driver digs a pit and raises a wall mid-run.
+fn voxels_scene(w: &mut World) {
+    let floor = w.create_body(&BodyDef::default()).unwrap();
+    for k in 0..4usize {
+        let data: Vec<u8> = (0..4096usize)
+            .map(|i| {
+                let (x, y, z) = (i % 16, (i / 16) % 16, i / 256);
+                let height = 2 + (x * 3 + z * 5 + k) % 3;
+                if y < height {
+                    1 + ((x / 4 + z / 4) % 2) as u8
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let g = w
+            .create_voxel_grid(&maul3d::VoxelGridDef {
+                voxel_size: 0.5,
+                data: &data,
+                origin: Vec3::new((k % 2) as f32 * 8.0 - 8.0, -2.0, (k / 2) as f32 * 8.0 - 8.0),
+            })
+            .unwrap();
+        w.create_voxel_shape(floor, &ShapeDef::default(), g)
+            .unwrap();
+    }
+    pile(w, DVec3::new(-2.0, 1.0, -2.0), 24);
+    pile(w, DVec3::new(3.0, 1.0, 2.0), 24);
+}
+
 /// A scene and what it does between steps.
 pub struct Driver {
     scene: usize,
@@ -488,7 +519,7 @@ pub struct Driver {
 impl Driver {
     /// Builds scene `scene` into a world with `def` (capacities from `def()`).
     pub fn build(scene: usize, hooks: Option<maul3d::TaskHooks>) -> (World, Driver) {
-        let sleep = matches!(scene, 1 | 3 | 4 | 5 | 6 | 7);
+        let sleep = matches!(scene, 1 | 3 | 4 | 5 | 6 | 7 | 8);
         let mut w = World::new(&WorldDef {
             task_hooks: hooks,
             ..def(sleep)
@@ -513,6 +544,7 @@ impl Driver {
             5 => joints_scene(&mut w),
             6 => cylinders_scene(&mut w),
             7 => meshes_scene(&mut w),
+            8 => voxels_scene(&mut w),
             _ => {
                 ground(&mut w, DVec3::ZERO);
                 pyramid(&mut w, 6, DVec3::new(-8.0, 0.0, 0.0));
@@ -565,6 +597,17 @@ impl Driver {
                 // Cut the chain after its sixth link.
                 let j = w.joint_ids().nth(26 + 6).unwrap();
                 w.destroy_joint(j).unwrap();
+            }
+            8 if step == 120 => {
+                // Dig a pit under the first pile and raise a wall in the next chunk.
+                let grids: Vec<maul3d::MeshId> = w.mesh_ids().collect();
+                w.fill_voxels(grids[0], [8, 0, 8], [15, 4, 15], 0).unwrap();
+                w.fill_voxels(grids[3], [0, 0, 0], [1, 8, 15], 2).unwrap();
+                w.set_voxel(grids[1], [3, 6, 3], 1).unwrap();
+            }
+            8 if step == 200 => {
+                let g = w.mesh_ids().nth(2).unwrap();
+                w.clear_voxel(g, [12, 1, 2]).unwrap();
             }
             2 if step == 150 => {
                 w.shift_origin(DVec3::new(1_048_576.0, -524_288.0, 262_144.0))
