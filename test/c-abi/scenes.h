@@ -1,6 +1,6 @@
 #ifndef M3_TEST_SCENES_H
 #define M3_TEST_SCENES_H
-/* The determinism suite's eight scenes (test/determinism/src/lib.rs), built and stepped
+/* The determinism suite's nine scenes (test/determinism/src/lib.rs), built and stepped
  * through the m3 C ABI, printing per-step hashes in the format of test/hashes.txt.
  *
  *   (scenes.c: scenes [--workers N] [--odd-fp]; cpp_scenes.cpp: through maul3d.hpp)
@@ -11,8 +11,8 @@
  *              mode back unchanged. Inputs are computed in the default mode.
  *
  * The few inputs the Rust scenes compute in arithmetic (a friction, an angle, a weight,
- * the cylinders' sizes and positions, the meshes' vertices and heights) go through
- * volatile temporaries, so a host build with -ffast-math cannot
+ * the cylinders' sizes and positions, the meshes' vertices and heights, the voxel grids'
+ * origins) go through volatile temporaries, so a host build with -ffast-math cannot
  * reassociate or contract them: what is tested is that the library's results do not
  * depend on the host's flags. Rotations come from the library's own math exports. */
 #include "common.h"
@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCENE_COUNT 8
-static const char *const SCENES[SCENE_COUNT] = {"pyramid", "pile_sleep", "far_shift",
-                                                "churn",   "rollback",   "joints",
-                                                "cylinders", "meshes"};
+#define SCENE_COUNT 9
+static const char *const SCENES[SCENE_COUNT] = {"pyramid",   "pile_sleep", "far_shift",
+                                                "churn",     "rollback",   "joints",
+                                                "cylinders", "meshes",     "voxels"};
 #define STEPS 300
 
 static m3WorldId world;
@@ -389,12 +389,37 @@ static void meshes_scene(void)
     }
 }
 
+/* Four voxel chunks (0.5 m voxels, stepped columns of two materials) tiling one static
+ * body, a mixed pile falling on them; before_step digs a pit and raises a wall mid-run. */
+static void voxels_scene(void)
+{
+    m3BodyId floor_body = static_body(dv(0.0, 0.0, 0.0));
+    m3ShapeDef sd = m3DefaultShapeDef();
+    static uint8_t data[M3_VOXEL_CHUNK * M3_VOXEL_CHUNK * M3_VOXEL_CHUNK];
+    for (int k = 0; k < 4; ++k) {
+        for (int i = 0; i < (int)sizeof data; ++i) {
+            int x = i % 16, y = (i / 16) % 16, z = i / 256;
+            int height = 2 + (x * 3 + z * 5 + k) % 3;
+            data[i] = y < height ? (uint8_t)(1 + (x / 4 + z / 4) % 2) : 0;
+        }
+        volatile float ox = (float)(k % 2) * 8.0f;
+        volatile float oz = (float)(k / 2) * 8.0f;
+        m3VoxelGridId g;
+        CALL(m3World_CreateVoxelGrid(world, 0.5f, v3(ox - 8.0f, -2.0f, oz - 8.0f), data,
+                                     (int32_t)sizeof data, &g));
+        m3ShapeId s;
+        CALL(m3CreateVoxelShape(floor_body, &sd, g, &s));
+    }
+    pile(dv(-2.0, 1.0, -2.0), 24);
+    pile(dv(3.0, 1.0, 2.0), 24);
+}
+
 /* The def every scene uses, over the caller's (hooks). */
 static m3WorldDef scene_def(int scene, const m3WorldDef *base)
 {
     m3WorldDef def = *base;
     def.enableSleep = scene == 1 || scene == 3 || scene == 4 || scene == 5 || scene == 6 ||
-                      scene == 7;
+                      scene == 7 || scene == 8;
     def.bodyCapacity = 512;
     def.shapeCapacity = 512;
     def.contactCapacity = 4096;
@@ -432,6 +457,9 @@ static void populate(int scene)
     case 7:
         meshes_scene();
         break;
+    case 8:
+        voxels_scene();
+        break;
     default: {
         ground(dv(0.0, 0.0, 0.0));
         pyramid(6, dv(-8.0, 0.0, 0.0));
@@ -458,6 +486,22 @@ static int32_t body_ids(void)
     return n;
 }
 
+/* The live meshes' ids as voxel grid ids (grids share the mesh pool and its ids), in
+ * slot order, as the Rust driver's `mesh_ids()`. */
+static m3VoxelGridId grids[8];
+static int32_t grid_ids(void)
+{
+    m3MeshId meshes[8];
+    int32_t n = 0;
+    CALL(m3World_GetMeshIds(world, meshes, 8, &n));
+    CHECK(n <= 8);
+    for (int32_t i = 0; i < n; ++i) {
+        m3VoxelGridId g = {meshes[i].index, meshes[i].generation, meshes[i].world};
+        grids[i] = g;
+    }
+    return n;
+}
+
 static uint8_t *snapshot;
 static int64_t snapshot_len;
 
@@ -480,6 +524,15 @@ static void before_step(int scene, int step)
         CALL(m3World_GetJointIds(world, joints, 256, &n));
         CHECK(n > 32);
         CALL(m3Joint_Destroy(joints[26 + 6]));
+    } else if (scene == 8 && step == 120) {
+        /* Dig a pit under the first pile and raise a wall in the next chunk. */
+        CHECK(grid_ids() == 4);
+        CALL(m3VoxelGrid_FillVoxels(grids[0], 8, 0, 8, 15, 4, 15, 0));
+        CALL(m3VoxelGrid_FillVoxels(grids[3], 0, 0, 0, 1, 8, 15, 2));
+        CALL(m3VoxelGrid_SetVoxel(grids[1], 3, 6, 3, 1));
+    } else if (scene == 8 && step == 200) {
+        CHECK(grid_ids() > 2);
+        CALL(m3VoxelGrid_ClearVoxel(grids[2], 12, 1, 2));
     } else if (scene == 2 && step == 150) {
         CALL(m3World_ShiftOrigin(world, dv(1048576.0, -524288.0, 262144.0)));
     } else if (scene == 3 || scene == 4) {

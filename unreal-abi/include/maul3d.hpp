@@ -78,6 +78,13 @@ public:
     {
         return m3World_CreateHeightField(m_id, &def, id);
     }
+    // `data`: `count` (4096) materials, voxel (x, y, z) at `data[x + 16*y + 256*z]`.
+    m3Result CreateVoxelGrid(float voxelSize, m3Vec3 origin, const uint8_t* data, int32_t count,
+                             m3VoxelGridId* id)
+    {
+        return m3World_CreateVoxelGrid(m_id, voxelSize, origin, data, count, id);
+    }
+    // Meshes, height fields and voxel grids, in slot order (they share the mesh pool).
     m3Result MeshIds(m3MeshId* ids, int32_t capacity, int32_t* count) const
     {
         return m3World_GetMeshIds(m_id, ids, capacity, count);
