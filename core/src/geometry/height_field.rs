@@ -282,8 +282,9 @@ impl HeightField {
         }
         let (cx, cz) = self.cells();
         let range = |lo: f32, hi: f32, s: f32, n: u32| -> (u32, u32) {
-            let a = (lo / s) as i64 - 1;
-            let b = (hi / s) as i64 + 1;
+            // `as` saturates far or infinite bounds to the i64 range; step off it saturating.
+            let a = ((lo / s) as i64).saturating_sub(1);
+            let b = ((hi / s) as i64).saturating_add(1);
             let clamp = |v: i64| v.clamp(0, n as i64 - 1) as u32;
             (clamp(a), clamp(b))
         };
@@ -338,8 +339,10 @@ impl HeightField {
                 }
                 let (xa, xb) = (input.origin.x + ta * d.x, input.origin.x + tb * d.x);
                 let (l, h) = (min(xa, xb), max(xa, xb));
-                let a = ((l / self.scale.x) as i64 - 1).clamp(x0 as i64, x1 as i64) as u32;
-                let b = ((h / self.scale.x) as i64 + 1).clamp(x0 as i64, x1 as i64) as u32;
+                let a = ((l / self.scale.x) as i64).saturating_sub(1);
+                let b = ((h / self.scale.x) as i64).saturating_add(1);
+                let a = a.clamp(x0 as i64, x1 as i64) as u32;
+                let b = b.clamp(x0 as i64, x1 as i64) as u32;
                 lo_x = a;
                 hi_x = b;
             }

@@ -404,8 +404,9 @@ impl VoxelChunk {
         let mut range = [(0usize, 0usize); 3];
         let mut volume = 1usize;
         for (i, r) in range.iter_mut().enumerate() {
-            let a = (l.get(i) / self.size) as i32 - 1; // saturating casts
-            let b = (u.get(i) / self.size) as i32 + 1;
+            // `as` saturates far or infinite bounds; step off them saturating too.
+            let a = ((l.get(i) / self.size) as i32).saturating_sub(1);
+            let b = ((u.get(i) / self.size) as i32).saturating_add(1);
             if b < 0 || a >= CHUNK as i32 {
                 return;
             }
@@ -956,6 +957,19 @@ mod tests {
             VoxelChunk::content_size_bytes(),
             core::mem::size_of::<VoxelChunk>()
         );
+    }
+
+    #[test]
+    fn boxes_overlapping_takes_far_finite_bounds_without_overflow() {
+        // 1e30 / 1e-3 saturates the voxel index cast; the step off it must not overflow.
+        let c = VoxelChunk::new(1.0e-3, &[1u8; CHUNK_VOXELS]).unwrap();
+        let mut found = 0;
+        let far = Aabb::new(Vec3::splat(1.0e30), Vec3::splat(3.0e30));
+        c.boxes_overlapping(&far, &mut |_, _| found += 1);
+        assert_eq!(found, 0);
+        let all = Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30));
+        c.boxes_overlapping(&all, &mut |_, _| found += 1);
+        assert_eq!(found, 1);
     }
 
     #[test]
