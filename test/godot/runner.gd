@@ -38,6 +38,9 @@ func _test_files() -> PackedStringArray:
 func _run(script: GDScript, name: String) -> void:
 	var case: Node3D = script.new()
 	add_child(case)
+	# Godot falls back to its default engine silently when the configured one is not
+	# registered: every test asserts that Maul3D is the server it runs on.
+	case.check(Maul3D.is_active(), "Maul3D is the running physics server (Maul3D.is_active())")
 	await case.call(name)
 	var failures: PackedStringArray = case.failures
 	case.queue_free()
