@@ -167,6 +167,7 @@ mod every_export {
             "get(",
             "copy(",
             "create(",
+            "create_from_content(",
             "overlap(",
             "geometry(",
         ];

@@ -263,6 +263,32 @@ fn create<G: Copy>(
     })
 }
 
+/// Creates a shape on `body` from content of the same world (a hull, a mesh, a voxel
+/// grid): `content` is the world the content id names, `what` its name in a refusal.
+fn create_from_content(
+    name: &'static str,
+    body: m3BodyId,
+    def: *const m3ShapeDef,
+    content: m3WorldId,
+    what: &'static str,
+    shape: *mut m3ShapeId,
+    f: impl FnOnce(&mut World, engine::BodyId, &engine::ShapeDef, u32) -> engine::Result<ShapeId>,
+) -> m3Result {
+    api_on(name, body.world, || {
+        let o = out("shapeId", shape)?;
+        // SAFETY: the host passes a valid def or null.
+        let d = unsafe { read_ptr("def", def) }?;
+        let id = write(body.world, |e| {
+            e.owns(what, content)?;
+            let s = f(&mut e.world, body.to_core(e.tag), &d.into(), e.tag)?;
+            Ok(m3ShapeId::from_core(s, e.id))
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, id) };
+        Ok(())
+    })
+}
+
 /// Creates a sphere shape on a body.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3CreateSphereShape(
@@ -449,23 +475,15 @@ pub unsafe extern "C" fn m3CreateHullShape(
     hullId: m3HullId,
     shapeId: *mut m3ShapeId,
 ) -> m3Result {
-    api_on("m3CreateHullShape", bodyId.world, || {
-        let o = out("shapeId", shapeId)?;
-        // SAFETY: the host passes a valid def or null.
-        let d = unsafe { read_ptr("def", def) }?;
-        let id = write(bodyId.world, |e| {
-            e.owns("hull id", hullId.world)?;
-            let s = e.world.create_hull_shape(
-                bodyId.to_core(e.tag),
-                &d.into(),
-                hullId.to_core(e.tag),
-            )?;
-            Ok(m3ShapeId::from_core(s, e.id))
-        })?;
-        // SAFETY: checked non-null.
-        unsafe { put(o, id) };
-        Ok(())
-    })
+    create_from_content(
+        "m3CreateHullShape",
+        bodyId,
+        def,
+        hullId.world,
+        "hull id",
+        shapeId,
+        |w, b, d, tag| w.create_hull_shape(b, d, hullId.to_core(tag)),
+    )
 }
 
 /// Creates a shape of a mesh or height field of the same world on a static or kinematic
@@ -478,23 +496,15 @@ pub unsafe extern "C" fn m3CreateMeshShape(
     meshId: m3MeshId,
     shapeId: *mut m3ShapeId,
 ) -> m3Result {
-    api_on("m3CreateMeshShape", bodyId.world, || {
-        let o = out("shapeId", shapeId)?;
-        // SAFETY: the host passes a valid def or null.
-        let d = unsafe { read_ptr("def", def) }?;
-        let id = write(bodyId.world, |e| {
-            e.owns("mesh id", meshId.world)?;
-            let s = e.world.create_mesh_shape(
-                bodyId.to_core(e.tag),
-                &d.into(),
-                meshId.to_core(e.tag),
-            )?;
-            Ok(m3ShapeId::from_core(s, e.id))
-        })?;
-        // SAFETY: checked non-null.
-        unsafe { put(o, id) };
-        Ok(())
-    })
+    create_from_content(
+        "m3CreateMeshShape",
+        bodyId,
+        def,
+        meshId.world,
+        "mesh id",
+        shapeId,
+        |w, b, d, tag| w.create_mesh_shape(b, d, meshId.to_core(tag)),
+    )
 }
 
 /// Voxels along each edge of a voxel grid; a grid holds `16³ = 4096` materials.
@@ -553,23 +563,15 @@ pub unsafe extern "C" fn m3CreateVoxelShape(
     gridId: m3VoxelGridId,
     shapeId: *mut m3ShapeId,
 ) -> m3Result {
-    api_on("m3CreateVoxelShape", bodyId.world, || {
-        let o = out("shapeId", shapeId)?;
-        // SAFETY: the host passes a valid def or null.
-        let d = unsafe { read_ptr("def", def) }?;
-        let id = write(bodyId.world, |e| {
-            e.owns("voxel grid id", gridId.world)?;
-            let s = e.world.create_voxel_shape(
-                bodyId.to_core(e.tag),
-                &d.into(),
-                gridId.to_core(e.tag),
-            )?;
-            Ok(m3ShapeId::from_core(s, e.id))
-        })?;
-        // SAFETY: checked non-null.
-        unsafe { put(o, id) };
-        Ok(())
-    })
+    create_from_content(
+        "m3CreateVoxelShape",
+        bodyId,
+        def,
+        gridId.world,
+        "voxel grid id",
+        shapeId,
+        |w, b, d, tag| w.create_voxel_shape(b, d, gridId.to_core(tag)),
+    )
 }
 
 /// Sets voxel `(x, y, z)` (each within [0, 15]) of a grid to `material` (0 empties it),
