@@ -768,7 +768,11 @@ impl World {
             b.awake = true;
         }
         self.update_body_mass(slot);
-        self.add_body_proxies(slot);
+        // A disabled body has no proxies (restore rebuilds them for enabled bodies only);
+        // enabling it adds them.
+        if self.bodies[slot as usize].enabled {
+            self.add_body_proxies(slot);
+        }
         self.wake_body(slot);
         self.rec(kind::SET_BODY_TYPE, |e| {
             enc_body(e, id);
