@@ -7,6 +7,9 @@
 /// Largest velocity component a call accepts, m/s (linear) or rad/s (angular). A step
 /// still caps speeds at the world's `max_linear_speed`.
 pub const MAX_VELOCITY: f32 = 1.0e5;
+/// Fastest a dynamic body rotates, rad/s: a step ends with every dynamic body's angular
+/// speed at most this (and its linear speed at most the world's `max_linear_speed`).
+pub const MAX_ANGULAR_SPEED: f32 = 1.0e5;
 /// Largest force or torque component, N or N·m.
 pub const MAX_FORCE: f32 = 1.0e15;
 /// Largest linear or angular impulse component.

@@ -155,6 +155,10 @@ pub struct Counters {
     pub joint_count: u32,
     /// Joint break events dropped for `event_capacity` in the last step.
     pub dropped_joint_break_events: u32,
+    /// How often in the last step a cap (the world's `max_linear_speed`,
+    /// `limits::MAX_ANGULAR_SPEED`) bound a dynamic body's speed, counted per body per
+    /// substep stage; 0 in a scene that never reaches them.
+    pub speed_caps: u32,
 }
 
 /// Process-wide source of world tags, so ids from one world are refused by another.

@@ -72,3 +72,97 @@ fn a_disabled_body_whose_type_changes_stays_out_of_the_broad_phase() {
     assert!((y - 0.3).abs() < 0.02, "box at y = {y}");
     assert_eq!(w.counters().contact_count, 1);
 }
+
+/// Every live body's state is finite and a dynamic body moves within the caps.
+fn assert_sane(w: &World, what: &str) {
+    let max_speed = w.def().max_linear_speed;
+    for slot in 0..w.def().body_capacity {
+        let Some(b) = w.body_id_at(slot) else {
+            continue;
+        };
+        let p = w.body_position(b).unwrap();
+        let q = w.body_rotation(b).unwrap();
+        let v = w.body_linear_velocity(b).unwrap();
+        let a = w.body_angular_velocity(b).unwrap();
+        let finite = [p.x, p.y, p.z].iter().all(|x| x.is_finite())
+            && [q.x, q.y, q.z, q.w, v.x, v.y, v.z, a.x, a.y, a.z]
+                .iter()
+                .all(|x| x.is_finite());
+        assert!(
+            finite,
+            "{what}: body slot {slot} not finite: {p:?} {q:?} {v:?} {a:?}"
+        );
+        if w.body_type(b).unwrap() == BodyType::Dynamic {
+            assert!(
+                v.length() <= max_speed * 1.0001,
+                "{what}: body slot {slot} at {} m/s, cap {max_speed}",
+                v.length()
+            );
+            assert!(
+                a.length() <= maul3d::limits::MAX_ANGULAR_SPEED * 1.0001,
+                "{what}: body slot {slot} spins at {} rad/s",
+                a.length()
+            );
+        }
+    }
+}
+
+/// The repro snapshots of NaN from huge valid shapes and of joint-driven speeds past the
+/// cap: one step as found, then the world is finite, within its caps, its own snapshot
+/// restores, and the restored world continues bit for bit.
+#[test]
+fn repro_worlds_step_into_states_their_snapshots_restore() {
+    let cases: [(&str, f32, u32); 4] = [
+        ("nan_snap_seed12_op32351.bin", 0.033333335, 4),
+        ("nan_min.bin", 0.033333335, 4),
+        ("min_snap.bin", 0.09177957, 4),
+        ("vel_snap_seed3_op1715.bin", 1.0 / 30.0, 1),
+    ];
+    for (name, dt, substeps) in cases {
+        let mut w = load_repro(name);
+        w.step(dt, substeps).unwrap();
+        assert_sane(&w, name);
+        assert_restore_continues(&mut w, dt, substeps, 20);
+        assert_sane(&w, name);
+    }
+}
+
+/// A sphere of radius 168,384 m spinning at 2,546 rad/s on a ground box moved 3.57e6 m in
+/// one step and reported no velocity. A body now travels at most the speed cap times the
+/// step, and what it reports is what it did.
+#[test]
+fn a_huge_spinning_sphere_moves_no_faster_than_the_cap() {
+    let mut w = world(false);
+    ground(&mut w, 0.6);
+    let r = 168_384.0f32;
+    let b = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: DVec3::new(0.0, r as f64 - 0.01, 0.0),
+            angular_velocity: Vec3::new(300.0, -1200.0, 2546.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_sphere_shape(
+        b,
+        &ShapeDef::default(),
+        &maul3d::Sphere {
+            center: Vec3::ZERO,
+            radius: r,
+        },
+    )
+    .unwrap();
+    let cap = w.def().max_linear_speed as f64;
+    for step in 0..30 {
+        let p0 = w.body_position(b).unwrap();
+        w.step(DT, SUBSTEPS).unwrap();
+        assert_sane(&w, "spinning sphere");
+        let d = w.body_position(b).unwrap() - p0;
+        let moved = (d.x * d.x + d.y * d.y + d.z * d.z).sqrt();
+        assert!(
+            moved <= cap * DT as f64 * 1.001,
+            "step {step}: moved {moved} m, cap {cap} m/s"
+        );
+    }
+    assert_restore_continues(&mut w, DT, SUBSTEPS, 10);
+}

@@ -37,6 +37,7 @@ use crate::alloc::{FixedVec, WorldAlloc};
 use crate::body::NONE;
 use crate::contact::{Contact, ContactPoint, mix_friction, mix_restitution};
 use crate::error::Result;
+use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
 use crate::math::{Mat3, Vec3, max};
 use crate::shape::Shape;
 use crate::task::Slots;
@@ -566,6 +567,10 @@ fn gather_velocity<L: Lanes>(states: &States, index: &[u32; MAX_WIDTH]) -> (V3<L
 #[inline(always)]
 fn scatter<L: Lanes>(states: &States, index: &[u32; MAX_WIDTH], v: &V3<L>, w: &V3<L>) {
     let zero = L::default();
+    // Velocities stay within the range calls accept (never reached by sane scenes; it
+    // keeps huge lever arms and masses from overflowing the next row into NaN). The
+    // world's speed caps apply per body after the rows.
+    let (v, w) = (&v.clamp(MAX_VELOCITY), &w.clamp(MAX_VELOCITY));
     let rv = L::untranspose([v.x, v.y, v.z, zero]);
     let rw = L::untranspose([w.x, w.y, w.z, zero]);
     for (i, &k) in index.iter().enumerate().take(L::WIDTH) {
@@ -742,6 +747,7 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
     let one = L::splat(1.0);
     let inv_h = L::splat(inv_h);
     let neg_push = L::splat(-push_max);
+    let max_impulse = L::splat(MAX_IMPULSE);
     for c in constraints.iter_mut() {
         let (va, wa, vb, wb);
         let (t1, t2, n) = c.frame();
@@ -792,6 +798,7 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
                 p.normal_mass * (vn + bias[j])
             };
             let new_impulse = (w.normal_impulse - x).max(zero);
+            let new_impulse = L::select_gt(new_impulse, max_impulse, max_impulse, new_impulse);
             let applied = new_impulse - w.normal_impulse;
             c.warm[j].normal_impulse = new_impulse;
             let p = &mut c.points[j];
@@ -802,6 +809,9 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
             l.wb = l.wb.add(kb.scale(applied));
             l.p.z = l.p.z + applied;
         }
+        // Bounded before the friction rows multiply them by lever arms (see `scatter`).
+        l.wa = l.wa.clamp(MAX_VELOCITY);
+        l.wb = l.wb.clamp(MAX_VELOCITY);
         // The normal rows read only rel.z: the tangential relative velocity takes their
         // summed impulse at once.
         l.rel.x = l.rel.x + m.xz * l.p.z;
@@ -882,6 +892,8 @@ pub(crate) fn apply_restitution<L: Lanes>(
             let vn = l.normal_speed(w);
             let x = p.normal_mass * (vn + aux.restitution * rv);
             let new_impulse = (w.normal_impulse - x).max(zero);
+            let max_impulse = L::splat(MAX_IMPULSE);
+            let new_impulse = L::select_gt(new_impulse, max_impulse, max_impulse, new_impulse);
             // Only lanes that approached fast, pushed this step and bounce.
             let fast = L::select_gt(neg_threshold, rv, one, zero);
             let pushed = L::select_gt(p.max_normal_impulse, zero, fast, zero);

@@ -585,6 +585,18 @@ impl<L: Lanes> V3<L> {
             z: self.z * b.z,
         }
     }
+    /// Each component held within `[-bound, bound]`; a NaN component becomes `-bound`
+    /// (the compare-and-select of `Lanes::max`), so nothing non-finite passes.
+    #[inline(always)]
+    pub fn clamp(self, bound: f32) -> V3<L> {
+        let (hi, lo) = (L::splat(bound), L::splat(-bound));
+        let c = |x: L| L::select_gt(x, hi, hi, x.max(lo));
+        V3 {
+            x: c(self.x),
+            y: c(self.y),
+            z: c(self.z),
+        }
+    }
     /// Lane `i` as a vector.
     #[inline(always)]
     pub fn lanes(&self) -> [crate::math::Vec3; MAX_WIDTH] {

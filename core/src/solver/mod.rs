@@ -272,6 +272,9 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let push_max = def.contact_push_max_speed;
     let max_speed = def.max_linear_speed;
     let threshold = def.restitution_threshold;
+    // How often a cap bound a body's speed this step: a sum, the same at any split.
+    let speed_caps = core::sync::atomic::AtomicU32::new(0);
+    use core::sync::atomic::Ordering::Relaxed;
     {
         let tasks = &mut world.tasks;
         let s = &mut world.solver;
@@ -326,7 +329,9 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
             };
         for _ in 0..substeps {
             bodies_for_each(tasks, &|st, k| {
-                integrate_velocity(st, &params[k], h, max_speed)
+                if integrate_velocity(st, &params[k], h, max_speed) {
+                    speed_caps.fetch_add(1, Relaxed);
+                }
             });
             crate::joint::solver::warm_start_joints(
                 joint_constraints,
@@ -349,7 +354,11 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
                 contact_solver::solve::<_, true>(&states, c, &wide_rolling, inv_h, push_max)
             });
             contact_solver::solve::<_, true>(&states, single, &single_rolling, inv_h, push_max);
-            bodies_for_each(tasks, &|st, _| integrate_position(st, h, max_rotation));
+            bodies_for_each(tasks, &|st, k| {
+                if integrate_position(st, &params[k], h, max_rotation, max_speed) {
+                    speed_caps.fetch_add(1, Relaxed);
+                }
+            });
             crate::joint::solver::solve_joints(
                 joint_constraints,
                 joint_impulses,
@@ -387,7 +396,8 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     crate::joint::solver::finish_joints(world, inv_h);
 
     let t = Timer::start();
-    finalize_bodies(world, dt);
+    finalize_bodies(world, max_speed, &speed_caps);
+    world.counters.speed_caps = speed_caps.into_inner();
     world.solve_continuous();
     world.profile.finalize = t.elapsed_ms();
 
@@ -580,32 +590,60 @@ fn color_constraints(world: &mut World) {
 }
 
 #[inline(never)]
-fn integrate_velocity(st: &mut BodyState, p: &BodyParams, h: f32, max_speed: f32) {
+fn integrate_velocity(st: &mut BodyState, p: &BodyParams, h: f32, max_speed: f32) -> bool {
     if !p.dynamic {
-        return;
+        return false;
     }
     // Box2D's implicit damping: v ← (v + h a) / (1 + h c).
     let ld = 1.0 / (1.0 + h * p.linear_damping);
     let ad = 1.0 / (1.0 + h * p.angular_damping);
     let mut v = (st.v + p.linear_accel * h) * ld;
     let w = (st.w + p.angular_accel * h) * ad;
-    // Bring a velocity too large to square within range by its largest component first
-    // (inputs are bounded, but force × inverse mass × dt may still pass 1e19).
-    let m = v.abs().max_element();
-    if m > max_speed {
-        v *= max_speed / m;
-    }
-    let speed2 = v.length_squared();
-    if speed2 > max_speed * max_speed {
-        v *= max_speed / sqrt(speed2);
-    }
+    let capped = cap_speed(&mut v, max_speed);
     st.v = v.mul_elements(p.linear_mask);
     // Angular speeds stay within the range calls accept (and snapshots hold).
     st.w = crate::limits::clamp_abs(w, crate::limits::MAX_VELOCITY).mul_elements(p.angular_mask);
+    capped
+}
+
+/// Brings `v` within speed `max` (by its largest component first, so a velocity too large
+/// to square comes within range); true if it had to.
+#[inline(always)]
+fn cap_speed(v: &mut Vec3, max: f32) -> bool {
+    let mut capped = false;
+    let m = v.abs().max_element();
+    if m > max {
+        *v *= max / m;
+        capped = true;
+    }
+    let speed2 = v.length_squared();
+    if speed2 > max * max {
+        *v *= max / sqrt(speed2);
+        capped = true;
+    }
+    capped
+}
+
+/// A dynamic body's velocities within the world's caps: linear speed `max_speed`, angular
+/// speed `MAX_ANGULAR_SPEED`. The constraint rows of a substep may push past them (they
+/// only keep components within `MAX_VELOCITY`); this runs before positions move and on
+/// the velocities a step stores, so no body travels or ends a step faster than the caps.
+#[inline(always)]
+fn cap_body_speeds(st: &mut BodyState, max_speed: f32) -> bool {
+    let a = cap_speed(&mut st.v, max_speed);
+    let b = cap_speed(&mut st.w, crate::limits::MAX_ANGULAR_SPEED);
+    a | b
 }
 
 #[inline(never)]
-fn integrate_position(st: &mut BodyState, h: f32, max_rotation: f32) {
+fn integrate_position(
+    st: &mut BodyState,
+    p: &BodyParams,
+    h: f32,
+    max_rotation: f32,
+    max_speed: f32,
+) -> bool {
+    let capped = p.dynamic && cap_body_speeds(st, max_speed);
     let mut w = st.w;
     let m = w.abs().max_element();
     if m * h > max_rotation {
@@ -619,14 +657,14 @@ fn integrate_position(st: &mut BodyState, h: f32, max_rotation: f32) {
     }
     st.dq = st.dq.integrate(w, h);
     st.dp += st.v * h;
+    capped
 }
 
 /// Writes the substeps' results back into the bodies: positions advance on the 2^-32
 /// grid, so a shifted world steps exactly like the unshifted one. Then refreshes bounds
 /// and fills the move buffer.
 #[inline(never)]
-fn finalize_bodies(world: &mut World, dt: f32) {
-    let _ = dt;
+fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &core::sync::atomic::AtomicU32) {
     let count = world.solver.states.len();
     {
         // Each body writes itself and its own shapes' bounds: any split, same bits.
@@ -636,7 +674,12 @@ fn finalize_bodies(world: &mut World, dt: f32) {
         let bodies = Slots::new(&mut world.bodies);
         let shapes = Slots::new(&mut world.shapes);
         world.tasks.for_each(count, 64, &|k, _| {
-            let st = states[k];
+            let mut st = states[k];
+            // Relax and restitution ran after the last position update: the stored
+            // velocities keep the caps too.
+            if params[k].dynamic && cap_body_speeds(&mut st, max_speed) {
+                speed_caps.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+            }
             let bi = params[k].body as usize;
             // SAFETY: every solver body is a distinct body slot.
             let b = unsafe { bodies.get(bi) };
