@@ -42,6 +42,17 @@ pub enum Error {
         /// The bound it reached.
         bound: f64,
     },
+    /// A step refused because a body could leave the coordinate limits during it: the
+    /// body, how far out its bounds could reach, and the bound. Move, slow, disable or
+    /// destroy the body (or make it static) and the world steps again.
+    BodyOutOfBounds {
+        /// The body.
+        body: crate::id::BodyId,
+        /// How far from the origin (largest component) its bounds could reach, m.
+        value: f64,
+        /// The bound (2^22 m).
+        bound: f64,
+    },
     /// Damaged data (snapshot, tape, container).
     Format(&'static str),
     /// Data from another format revision.
@@ -84,6 +95,13 @@ impl fmt::Display for Error {
                     "{name} = {value} is out of bounds: magnitude must stay below {bound}"
                 )
             }
+            Error::BodyOutOfBounds { body, value, bound } => write!(
+                f,
+                "body (index {}, generation {}) could reach {value} m from the origin in \
+                 this step, past the coordinate bound {bound} m: move, slow, disable or \
+                 destroy it",
+                body.index, body.generation
+            ),
             Error::Format(why) => write!(f, "damaged data: {why}"),
             Error::Version { found, expected } => {
                 write!(

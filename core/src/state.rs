@@ -255,14 +255,9 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
     for o in w.origin {
         e.i64(o);
     }
-    match w.out_of_bounds {
-        Some((b, v)) => {
-            e.u8(1);
-            e.u32(b);
-            e.f64(v);
-        }
-        None => e.u8(0),
-    }
+    // Revision 6 stored here the body whose bounds had left ±2^22, which blocked every
+    // later step; the step now checks before it runs and nothing is stored (always 0).
+    e.u8(0);
 
     e.u32(w.hulls.len() as u32);
     for h in w.hulls.iter() {
@@ -829,6 +824,7 @@ impl World {
             .map_err(|_| Error::Format("world settings out of range"))?;
         let step_index = d.u64()?;
         let origin = [d.i64()?, d.i64()?, d.i64()?];
+        // Revision 6's out-of-bounds body (see `encode_state`): read and dropped.
         let out_of_bounds = if d.bool()? {
             Some((d.u32()?, d.f64()?))
         } else {
@@ -1433,7 +1429,6 @@ impl World {
             };
             self.step_index = step_index;
             self.origin = origin;
-            self.out_of_bounds = out_of_bounds;
         }
         Ok(())
     }

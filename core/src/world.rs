@@ -233,7 +233,6 @@ pub struct World {
     pub(crate) counters: Counters,
     pub(crate) profile: Profile,
     /// A body whose bounds left ±2^22 in the last step: the next step refuses.
-    pub(crate) out_of_bounds: Option<(u32, f64)>,
     pub(crate) body_count: u32,
     pub(crate) shape_count: u32,
     pub(crate) contact_count: u32,
@@ -411,7 +410,6 @@ impl World {
             end_events,
             counters: Counters::default(),
             profile: Profile::default(),
-            out_of_bounds: None,
             body_count: 0,
             shape_count: 0,
             contact_count: 0,
@@ -544,8 +542,10 @@ impl World {
     }
 
     /// Advances the world by `dt` seconds (1e-4 to 10) in `substeps` substeps (1 to 256).
-    /// Refused with nothing changed if an argument is out of range or a moving body's
-    /// bounds left ±2^22 in the last step.
+    /// Refused with nothing changed if an argument is out of range, or if a body could
+    /// leave ±2^22 during the step (see [`Error::BodyOutOfBounds`]): the error names the
+    /// first such body, and the world steps again once it is moved, slowed (a kinematic
+    /// body), disabled, made static or destroyed.
     pub fn step(&mut self, dt: f32, substeps: u32) -> Result<()> {
         if !(dt.is_finite() && (1e-4..=10.0).contains(&dt)) {
             return Err(Error::Argument {
@@ -561,9 +561,9 @@ impl World {
                 expected: "within [1, 256]",
             });
         }
-        if let Some((_, value)) = self.out_of_bounds {
-            return Err(Error::OutOfBounds {
-                name: "moving body bounds",
+        if let Some((slot, value)) = self.body_that_could_leave_bounds(dt) {
+            return Err(Error::BodyOutOfBounds {
+                body: self.body_id(slot),
                 value,
                 bound: POSITION_LIMIT,
             });
@@ -610,6 +610,38 @@ impl World {
             });
         }
         Ok(())
+    }
+
+    /// The first enabled dynamic or kinematic body (in slot order) whose bounds could
+    /// reach ±2^22 during a step of `dt`, with how far out they could reach. A step
+    /// moves a body by at most its speed times `dt` — a dynamic body's speed is capped at
+    /// `max_linear_speed` through the whole step, a kinematic body keeps its velocity —
+    /// and its shapes lie within `max_extent` of its centre of mass, so checking this
+    /// before the step means no step ever carries a body past the bound, and nothing
+    /// about the refusal is stored: the world steps as soon as the body is dealt with.
+    /// Sleeping bodies count too (a contact may wake them during the step).
+    fn body_that_could_leave_bounds(&self, dt: f32) -> Option<(u32, f64)> {
+        // Fat margin plus room for rounding the grid positions and bounds outward.
+        const SLACK: f64 = AABB_MARGIN as f64 + 1.0;
+        for (slot, b) in self.bodies.iter().enumerate() {
+            if !b.alive || !b.enabled || b.body_type == BodyType::Static {
+                continue;
+            }
+            let speed = match b.body_type {
+                BodyType::Dynamic => self.def.max_linear_speed,
+                _ => b.linear_velocity.length(),
+            };
+            // The centre of mass lies within |local_center| of the body origin.
+            let reach = speed as f64 * dt as f64
+                + b.local_center.length() as f64
+                + b.max_extent as f64
+                + SLACK;
+            let far = b.position.max_abs() + reach;
+            if far >= POSITION_LIMIT {
+                return Some((slot as u32, far));
+            }
+        }
+        None
     }
 
     /// Moves the world origin by `offset`: every stored position decreases by it and the

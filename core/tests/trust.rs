@@ -32,7 +32,7 @@ fn assert_restore_continues(w: &mut World, dt: f32, substeps: u32, steps: u32) {
     }
 }
 
-pub fn load_repro(name: &str) -> World {
+fn load_repro(name: &str) -> World {
     let path = format!("{}/tests/repro/{name}", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&path).unwrap();
     let def = World::def_from_snapshot(&bytes).unwrap();
@@ -165,4 +165,86 @@ fn a_huge_spinning_sphere_moves_no_faster_than_the_cap() {
         );
     }
     assert_restore_continues(&mut w, DT, SUBSTEPS, 10);
+}
+
+/// A world with an ordinary box on the ground and a body racing towards +x at 1e5 m/s,
+/// stepped at dt 10 s until the step that could carry it past 2^22 m is refused.
+fn world_with_a_body_at_the_edge(body_type: BodyType) -> (World, maul3d::BodyId, maul3d::Error) {
+    let mut w = World::new(&maul3d::WorldDef {
+        max_linear_speed: 100_000.0,
+        ..*world(false).def()
+    })
+    .unwrap();
+    ground(&mut w, 0.6);
+    dynamic_box(
+        &mut w,
+        DVec3::new(0.0, 0.5, 0.0),
+        Vec3::splat(0.5),
+        &ShapeDef::default(),
+    );
+    let b = w
+        .create_body(&BodyDef {
+            body_type,
+            position: DVec3::new(2_097_150.0, 0.0, 0.0),
+            linear_velocity: Vec3::new(100_000.0, 0.0, 0.0),
+            gravity_scale: 0.0,
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(b, &ShapeDef::default(), Vec3::ONE)
+        .unwrap();
+    for _ in 0..5 {
+        let h = w.hash();
+        if let Err(e) = w.step(10.0, 1) {
+            assert_eq!(w.hash(), h, "the refused step changed the world");
+            return (w, b, e);
+        }
+        assert_sane(&w, "racing body");
+    }
+    panic!("no step was refused");
+}
+
+/// Issue 12, item 4: a world whose body had left ±2^22 refused every later step, even
+/// with that body destroyed. Now the step that could carry it past is refused before it
+/// runs, naming the body, and the world steps again as soon as the body is dealt with.
+#[test]
+fn a_world_steps_again_once_the_body_at_the_edge_is_destroyed_moved_or_slowed() {
+    use maul3d::Error;
+    for body_type in [BodyType::Dynamic, BodyType::Kinematic] {
+        for remedy in 0..5 {
+            let (mut w, b, e) = world_with_a_body_at_the_edge(body_type);
+            assert!(
+                matches!(e, Error::BodyOutOfBounds { body, bound, .. } if body == b && bound == 4_194_304.0),
+                "{e}"
+            );
+            assert!(e.to_string().contains("could reach"), "{e}");
+            // The world it stopped in restores (nothing past the bound was stored).
+            let _ = restored(&w);
+            match remedy {
+                0 => w.destroy_body(b).unwrap(),
+                1 => w
+                    .set_body_transform(
+                        b,
+                        DVec3::new(10.0, 50.0, 0.0),
+                        maul3d::math::Quat::IDENTITY,
+                    )
+                    .unwrap(),
+                2 => w.set_body_enabled(b, false).unwrap(),
+                3 => w.set_body_type(b, BodyType::Static).unwrap(),
+                // Slowing works for a kinematic body (it keeps its velocity); a dynamic
+                // body's reach is the world's speed cap, so lower the step instead.
+                _ if body_type == BodyType::Kinematic => {
+                    w.set_body_linear_velocity(b, Vec3::ZERO).unwrap()
+                }
+                _ => {
+                    w.step(DT, SUBSTEPS).unwrap();
+                }
+            }
+            for _ in 0..10 {
+                w.step(DT, SUBSTEPS).unwrap();
+            }
+            assert_sane(&w, "after the remedy");
+            assert_restore_continues(&mut w, DT, SUBSTEPS, 5);
+        }
+    }
 }

@@ -112,7 +112,7 @@ impl From<engine::Error> for Refusal {
             E::Capacity { .. } => m3Result::m3_errorCapacity,
             E::InvalidId { .. } => m3Result::m3_errorInvalidId,
             E::State(_) => m3Result::m3_errorState,
-            E::OutOfBounds { .. } => m3Result::m3_errorOutOfBounds,
+            E::OutOfBounds { .. } | E::BodyOutOfBounds { .. } => m3Result::m3_errorOutOfBounds,
             E::Format(_) => m3Result::m3_errorFormat,
             E::Version { .. } => m3Result::m3_errorVersion,
             E::Busy => m3Result::m3_errorBusy,

@@ -710,7 +710,6 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &core::sync::a
         });
     }
     // Trees and the move buffer, serially in body order.
-    let mut out_of_bounds = None;
     for k in 0..count {
         let bi = world.solver.params[k].body as usize;
         let mut shape = world.bodies[bi].shape_head;
@@ -720,10 +719,11 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &core::sync::a
             if s.grew {
                 s.grew = false;
                 let fat = s.fat_aabb;
-                let m = crate::math::max_f64(fat.lower.max_abs(), fat.upper.max_abs());
-                if m >= crate::math::POSITION_LIMIT && out_of_bounds.is_none() {
-                    out_of_bounds = Some((bi as u32, m));
-                }
+                // `World::step` refuses a step that could carry a body this far.
+                debug_assert!(
+                    crate::math::max_f64(fat.lower.max_abs(), fat.upper.max_abs())
+                        < crate::math::POSITION_LIMIT
+                );
                 let (proxy, tree) = (s.proxy, s.tree);
                 if proxy != NONE {
                     let ok = world.broad.tree_mut(tree).move_proxy(proxy, fat).is_ok();
@@ -734,7 +734,6 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &core::sync::a
             shape = next;
         }
     }
-    world.out_of_bounds = out_of_bounds;
 }
 
 /// Builds the step's constraints: each colour in groups of `WIDE` (one at a time in the
@@ -894,8 +893,8 @@ mod timing {
                 integrate_velocity(st, p, h, speed);
             }
         }) + fastest(reps, || {
-            for st in states_vec.iter_mut() {
-                integrate_position(st, h, 0.25 * crate::math::PI);
+            for (st, p) in states_vec.iter_mut().zip(params.iter()) {
+                integrate_position(st, p, h, 0.25 * crate::math::PI, speed);
             }
         });
         let states = Slots::new(&mut states_vec[..]);
