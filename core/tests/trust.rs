@@ -112,8 +112,9 @@ fn assert_sane(w: &World, what: &str) {
 /// restores, and the restored world continues bit for bit.
 #[test]
 fn repro_worlds_step_into_states_their_snapshots_restore() {
-    let cases: [(&str, f32, u32); 4] = [
+    let cases: [(&str, f32, u32); 5] = [
         ("nan_snap_seed12_op32351.bin", 0.033333335, 4),
+        ("deadcontact_snap_seed12_op20467.bin", 1.0 / 60.0, 4),
         ("nan_min.bin", 0.033333335, 4),
         ("min_snap.bin", 0.09177957, 4),
         ("vel_snap_seed3_op1715.bin", 1.0 / 30.0, 1),
@@ -246,5 +247,88 @@ fn a_world_steps_again_once_the_body_at_the_edge_is_destroyed_moved_or_slowed() 
             assert_sane(&w, "after the remedy");
             assert_restore_continues(&mut w, DT, SUBSTEPS, 5);
         }
+    }
+}
+
+/// A static body holding a 4×4-cell floor as a triangle mesh (`height_field` false) or a
+/// height field, with boxes resting across several of its triangles.
+fn boxes_on_a_floor(height_field: bool) -> (World, maul3d::BodyId, Vec<maul3d::BodyId>) {
+    let mut w = world(false);
+    let floor = w
+        .create_body(&BodyDef {
+            position: DVec3::new(-4.0, 0.0, -4.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let mesh = if height_field {
+        let heights = [0.0f32; 25];
+        w.create_height_field(&maul3d::HeightFieldDef {
+            count_x: 5,
+            count_z: 5,
+            heights: &heights,
+            holes: &[],
+            scale: Vec3::new(2.0, 1.0, 2.0),
+        })
+        .unwrap()
+    } else {
+        let mut vertices = Vec::new();
+        for z in 0..5 {
+            for x in 0..5 {
+                vertices.push(Vec3::new(x as f32 * 2.0, 0.0, z as f32 * 2.0));
+            }
+        }
+        let mut triangles = Vec::new();
+        for z in 0..4u32 {
+            for x in 0..4u32 {
+                let i = z * 5 + x;
+                triangles.push([i, i + 5, i + 1]);
+                triangles.push([i + 1, i + 5, i + 6]);
+            }
+        }
+        w.create_mesh(&vertices, &triangles).unwrap()
+    };
+    w.create_mesh_shape(floor, &ShapeDef::default(), mesh)
+        .unwrap();
+    let boxes = (0..3)
+        .map(|i| {
+            dynamic_box(
+                &mut w,
+                DVec3::new(i as f64 * 2.0 - 2.0, 0.5, 0.0),
+                Vec3::new(1.5, 0.5, 1.5),
+                &ShapeDef::default(),
+            )
+        })
+        .collect();
+    for _ in 0..30 {
+        w.step(DT, SUBSTEPS).unwrap();
+    }
+    (w, floor, boxes)
+}
+
+/// Issue 12, item 5: a joint (not colliding its bodies) between a body resting on a mesh
+/// or height field and the mesh's own body tripped `contact.alive`: the pair's triangle
+/// contacts, gone with their pair, were destroyed a second time.
+#[test]
+fn a_joint_to_the_mesh_a_body_rests_on_ends_their_contacts_once() {
+    for height_field in [false, true] {
+        let (mut w, floor, boxes) = boxes_on_a_floor(height_field);
+        assert!(w.counters().touching_contact_count >= 3);
+        let before = w.counters().contact_count;
+        for &b in &boxes[..2] {
+            w.create_joint(&maul3d::JointDef {
+                body_a: floor,
+                body_b: b,
+                kind: maul3d::JointKind::Spherical,
+                collide_connected: false,
+                ..Default::default()
+            })
+            .unwrap();
+        }
+        assert!(w.counters().contact_count < before);
+        assert_restore_continues(&mut w, DT, SUBSTEPS, 20);
+        assert_sane(&w, "boxes jointed to their floor");
+        // The third box still rests on the floor.
+        let y = w.body_position(boxes[2]).unwrap().y;
+        assert!((y - 0.5).abs() < 0.05, "free box at y = {y}");
     }
 }

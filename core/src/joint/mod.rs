@@ -1108,7 +1108,10 @@ impl World {
         scratch.sort_unstable();
         for k in 0..self.solver.touching.len() {
             let c = self.solver.touching[k];
-            self.destroy_contact(c, false);
+            // A mesh pair's children went with it when it came first.
+            if self.contacts[c as usize].alive {
+                self.destroy_contact(c, false);
+            }
         }
     }
 
