@@ -496,9 +496,9 @@ impl World {
         let n2 = rotation.length_squared();
         if !(rotation.is_valid() && n2 > 1e-6 && n2.is_finite()) {
             return Err(Error::Argument {
-                name: "rotation",
+                name: "rotation norm²",
                 value: n2 as f64,
-                expected: "a finite quaternion of non-zero, finite norm",
+                expected: "finite and above 1e-6 (a rotation quaternion)",
             });
         }
         let b = BoxShape {
@@ -615,9 +615,9 @@ impl World {
         let n2 = cylinder.rotation.length_squared();
         if !(cylinder.rotation.is_valid() && n2 > 1e-6 && n2.is_finite()) {
             return Err(Error::Argument {
-                name: "cylinder.rotation",
+                name: "cylinder.rotation norm²",
                 value: n2 as f64,
-                expected: "a finite quaternion of non-zero, finite norm",
+                expected: "finite and above 1e-6 (a rotation quaternion)",
             });
         }
         let c = Cylinder {

@@ -7,7 +7,10 @@
 mod common;
 use common::*;
 use maul3d::math::{DVec3, Vec3};
-use maul3d::{BodyType, ShapeDef, World, describe_journal};
+use maul3d::{BodyId, BodyType, ShapeDef, World, describe_journal};
+
+/// A call on (the ground, the box, a point).
+type Call = fn(&mut World, BodyId, BodyId, DVec3);
 
 /// The tape of a journal that saw only `calls`, and its record count.
 fn tape_of(w: &mut World, calls: impl FnOnce(&mut World)) -> (Vec<u8>, u64) {
@@ -31,7 +34,7 @@ fn calls_that_change_nothing_are_still_recorded() {
     );
     let h = w.hash();
     let p = DVec3::new(0.0, 1.0, 0.0);
-    let calls: [(&str, fn(&mut World, maul3d::BodyId, maul3d::BodyId, DVec3)); 8] = [
+    let calls: [(&str, Call); 8] = [
         ("set_body_type to its type", |w, _, b, _| {
             w.set_body_type(b, BodyType::Dynamic).unwrap()
         }),
