@@ -300,32 +300,15 @@ fn check_position(name: &'static str, p: DVec3) -> Result<DVec3> {
 /// A world point a force or impulse acts at: finite and within the coordinate limit, so
 /// its lever arm fits an f32.
 fn check_point(p: DVec3) -> Result<()> {
-    for i in 0..3 {
-        let v = p.get(i);
-        if !v.is_finite() {
-            return Err(Error::Argument {
-                name: "point",
-                value: v,
-                expected: "finite",
-            });
-        }
-        if v.abs() >= crate::math::POSITION_LIMIT {
-            return Err(Error::OutOfBounds {
-                name: "point",
-                value: v,
-                bound: crate::math::POSITION_LIMIT,
-            });
-        }
-    }
-    Ok(())
+    crate::error::check_world_point("point", p, crate::math::POSITION_LIMIT)
 }
 
 fn check_rotation(q: Quat) -> Result<Quat> {
-    if !q.is_valid() {
+    if let Some(c) = [q.x, q.y, q.z, q.w].into_iter().find(|c| !c.is_finite()) {
         return Err(Error::Argument {
             name: "rotation",
-            value: f64::NAN,
-            expected: "finite",
+            value: c as f64,
+            expected: "finite (each component)",
         });
     }
     let n2 = q.length_squared();
@@ -334,14 +317,14 @@ fn check_rotation(q: Quat) -> Result<Quat> {
         return Err(Error::Argument {
             name: "rotation norm²",
             value: n2 as f64,
-            expected: "> 1e-6 and finite (a rotation quaternion)",
+            expected: "finite and above 1e-6 (a rotation quaternion)",
         });
     }
     Ok(q.normalize())
 }
 
 fn check_velocities(linear: Vec3, angular: Vec3) -> Result<()> {
-    let e = "finite, each |component| <= 1e5";
+    let e = "finite and within ±1e5 (each component)";
     check_vec_abs("linear_velocity", linear, MAX_VELOCITY, e)?;
     check_vec_abs("angular_velocity", angular, MAX_VELOCITY, e)
 }
@@ -362,7 +345,7 @@ impl World {
             "gravity_scale",
             def.gravity_scale,
             MAX_GRAVITY,
-            "finite, |x| <= 1e5",
+            "finite and within ±1e5",
         )?;
         check_nonneg(
             "sleep_threshold",
@@ -530,6 +513,12 @@ impl World {
     pub fn set_body_velocity(&mut self, id: BodyId, linear: Vec3, angular: Vec3) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_velocities(linear, angular)?;
+        // Recorded before the no-op return too: every accepted call is on the tape.
+        self.rec(kind::SET_BODY_VELOCITY, |e| {
+            enc_body(e, id);
+            e.vec3(linear);
+            e.vec3(angular);
+        });
         let b = &mut self.bodies[slot];
         if b.body_type == BodyType::Static {
             return Ok(());
@@ -537,11 +526,6 @@ impl World {
         b.linear_velocity = linear.mul_elements(b.locks.linear_mask());
         b.angular_velocity = angular.mul_elements(b.locks.angular_mask());
         self.wake_body(slot as u32);
-        self.rec(kind::SET_BODY_VELOCITY, |e| {
-            enc_body(e, id);
-            e.vec3(linear);
-            e.vec3(angular);
-        });
         Ok(())
     }
 
@@ -610,8 +594,12 @@ impl World {
             "force",
             force,
             MAX_FORCE,
-            "finite, each |component| <= 1e15",
+            "finite and within ±1e15 (each component)",
         )?;
+        self.rec(kind::APPLY_FORCE_TO_CENTER, |e| {
+            enc_body(e, id);
+            e.vec3(force);
+        });
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
@@ -619,10 +607,6 @@ impl World {
         // Forces add up until the step; the sum stays within the accepted range.
         b.force = clamp_abs(b.force + force, MAX_FORCE);
         self.wake_body(slot as u32);
-        self.rec(kind::APPLY_FORCE_TO_CENTER, |e| {
-            enc_body(e, id);
-            e.vec3(force);
-        });
         Ok(())
     }
 
@@ -633,9 +617,14 @@ impl World {
             "force",
             force,
             MAX_FORCE,
-            "finite, each |component| <= 1e15",
+            "finite and within ±1e15 (each component)",
         )?;
         check_point(point)?;
+        self.rec(kind::APPLY_FORCE, |e| {
+            enc_body(e, id);
+            e.vec3(force);
+            e.dvec3(point);
+        });
         let b = &mut self.bodies[slot];
         if b.body_type != BodyType::Dynamic {
             return Ok(());
@@ -644,11 +633,6 @@ impl World {
         b.force = clamp_abs(b.force + force, MAX_FORCE);
         b.torque = clamp_abs(b.torque + r.cross(force), MAX_FORCE);
         self.wake_body(slot as u32);
-        self.rec(kind::APPLY_FORCE, |e| {
-            enc_body(e, id);
-            e.vec3(force);
-            e.dvec3(point);
-        });
         Ok(())
     }
 
@@ -659,18 +643,18 @@ impl World {
             "torque",
             torque,
             MAX_FORCE,
-            "finite, each |component| <= 1e15",
+            "finite and within ±1e15 (each component)",
         )?;
+        self.rec(kind::APPLY_TORQUE, |e| {
+            enc_body(e, id);
+            e.vec3(torque);
+        });
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
         let b = &mut self.bodies[slot];
         b.torque = clamp_abs(b.torque + torque, MAX_FORCE);
         self.wake_body(slot as u32);
-        self.rec(kind::APPLY_TORQUE, |e| {
-            enc_body(e, id);
-            e.vec3(torque);
-        });
         Ok(())
     }
 
@@ -681,18 +665,18 @@ impl World {
             "impulse",
             impulse,
             MAX_IMPULSE,
-            "finite, each |component| <= 1e12",
+            "finite and within ±1e12 (each component)",
         )?;
         check_point(point)?;
-        if self.bodies[slot].body_type != BodyType::Dynamic {
-            return Ok(());
-        }
-        self.apply_impulse_quietly(slot as u32, impulse, point);
         self.rec(kind::APPLY_LINEAR_IMPULSE, |e| {
             enc_body(e, id);
             e.vec3(impulse);
             e.dvec3(point);
         });
+        if self.bodies[slot].body_type != BodyType::Dynamic {
+            return Ok(());
+        }
+        self.apply_impulse_quietly(slot as u32, impulse, point);
         Ok(())
     }
 
@@ -725,8 +709,12 @@ impl World {
             "impulse",
             impulse,
             MAX_IMPULSE,
-            "finite, each |component| <= 1e12",
+            "finite and within ±1e12 (each component)",
         )?;
+        self.rec(kind::APPLY_ANGULAR_IMPULSE, |e| {
+            enc_body(e, id);
+            e.vec3(impulse);
+        });
         let b = &mut self.bodies[slot];
         if b.body_type != BodyType::Dynamic {
             return Ok(());
@@ -735,10 +723,6 @@ impl World {
         b.angular_velocity = clamp_abs(b.angular_velocity + ii.mul_vec(impulse), MAX_VELOCITY)
             .mul_elements(b.locks.angular_mask());
         self.wake_body(slot as u32);
-        self.rec(kind::APPLY_ANGULAR_IMPULSE, |e| {
-            enc_body(e, id);
-            e.vec3(impulse);
-        });
         Ok(())
     }
 
@@ -746,6 +730,11 @@ impl World {
     pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<()> {
         let slot = self.body_slot(id)? as u32;
         if self.bodies[slot as usize].body_type == body_type {
+            // Accepted, so recorded, though it changes nothing.
+            self.rec(kind::SET_BODY_TYPE, |e| {
+                enc_body(e, id);
+                e.u8(body_type as u8);
+            });
             return Ok(());
         }
         if body_type != BodyType::Static && self.body_has_plane(slot) {
@@ -784,6 +773,10 @@ impl World {
     /// Enables or disables the body. A disabled body has no contacts and is not stepped.
     pub fn set_body_enabled(&mut self, id: BodyId, enabled: bool) -> Result<()> {
         let slot = self.body_slot(id)? as u32;
+        self.rec(kind::SET_BODY_ENABLED, |e| {
+            enc_body(e, id);
+            e.bool(enabled);
+        });
         if self.bodies[slot as usize].enabled == enabled {
             return Ok(());
         }
@@ -796,10 +789,6 @@ impl World {
             self.remove_body_proxies(slot);
             self.bodies[slot as usize].enabled = false;
         }
-        self.rec(kind::SET_BODY_ENABLED, |e| {
-            enc_body(e, id);
-            e.bool(enabled);
-        });
         Ok(())
     }
 
@@ -861,7 +850,12 @@ impl World {
     /// Sets the gravity scale.
     pub fn set_body_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<()> {
         let slot = self.body_slot(id)?;
-        check_abs("gravity_scale", scale, MAX_GRAVITY, "finite, |x| <= 1e5")?;
+        check_abs(
+            "gravity_scale",
+            scale,
+            MAX_GRAVITY,
+            "finite and within ±1e5",
+        )?;
         self.bodies[slot].gravity_scale = scale;
         self.wake_body(slot as u32);
         self.rec(kind::SET_BODY_GRAVITY_SCALE, |e| {

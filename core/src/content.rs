@@ -656,13 +656,29 @@ impl World {
             return Err(Error::Argument {
                 name: "shape kind",
                 value: g.kind() as u8 as f64,
-                expected: "a mesh or height-field shape (8)",
+                expected: "a mesh, height-field or voxel shape",
             });
         };
         Ok(MeshId {
             index: m + 1,
             generation: self.meshes[m as usize].generation,
             world: self.tag,
+        })
+    }
+
+    /// The voxel grid a voxel shape uses (an argument error for another kind, a mesh or
+    /// height-field shape included).
+    pub fn shape_voxel_grid(&self, shape: ShapeId) -> Result<MeshId> {
+        let g = self.shape_geometry(shape)?;
+        if let ShapeGeometry::Mesh(m) = g {
+            if let Some(MeshData::Voxels(_)) = self.meshes[m as usize].get() {
+                return self.shape_mesh(shape);
+            }
+        }
+        Err(Error::Argument {
+            name: "shape kind",
+            value: g.kind() as u8 as f64,
+            expected: "a voxel shape (mesh and height-field shapes share its kind)",
         })
     }
 

@@ -6,7 +6,9 @@ use core::fmt;
 /// Why a call was refused. Nothing in the world changed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Error {
-    /// An argument is not a finite number or outside its range.
+    /// An argument is not a finite number or outside its range. Non-finite input (NaN,
+    /// ±infinity) is always this error, also for positions: [`Error::OutOfBounds`] is only
+    /// for finite positions past the coordinate limits.
     Argument {
         /// Which argument.
         name: &'static str,
@@ -33,7 +35,8 @@ pub enum Error {
     },
     /// The call is not valid in the object's current state.
     State(&'static str),
-    /// A position, shift or moving body's bounds beyond the coordinate limits.
+    /// A finite position, shift or moving body's bounds beyond the coordinate limits (a
+    /// non-finite one is an [`Error::Argument`]).
     OutOfBounds {
         /// Which value.
         name: &'static str,
@@ -73,7 +76,7 @@ impl fmt::Display for Error {
                 name,
                 value,
                 expected,
-            } => write!(f, "{name} = {value} must be {expected}"),
+            } => write!(f, "{name} = {} must be {expected}", Short(value)),
             Error::Capacity { what, capacity } => {
                 write!(
                     f,
@@ -92,7 +95,9 @@ impl fmt::Display for Error {
             Error::OutOfBounds { name, value, bound } => {
                 write!(
                     f,
-                    "{name} = {value} is out of bounds: magnitude must stay below {bound}"
+                    "{name} = {} is out of bounds: its magnitude must stay below {}",
+                    Short(value),
+                    Short(bound)
                 )
             }
             Error::BodyOutOfBounds { body, value, bound } => write!(
@@ -119,8 +124,64 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// A number as a message shows it: the shortest decimal that reads back to the same value
+/// (read as an `f32` when it is one, as most arguments are), with an exponent when its
+/// magnitude is 1e9 or more or below 1e-4, so `1e300` prints as `1e300`, not 301 digits.
+#[derive(Clone, Copy, Debug)]
+pub struct Short(pub f64);
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        let a = v.abs();
+        let exponent = v.is_finite() && a != 0.0 && !(1.0e-4..1.0e9).contains(&a);
+        let single = v as f32;
+        if !v.is_finite() || single as f64 != v {
+            if exponent {
+                write!(f, "{v:e}")
+            } else {
+                write!(f, "{v}")
+            }
+        } else if exponent {
+            write!(f, "{single:e}")
+        } else {
+            write!(f, "{single}")
+        }
+    }
+}
+
 /// Shorthand for results of this crate.
 pub type Result<T> = core::result::Result<T, Error>;
+
+/// Refuses a non-finite world position (an argument error) or a finite one whose
+/// magnitude reaches `bound` (out of bounds), naming the offending component.
+pub(crate) fn check_world_point(
+    name: &'static str,
+    p: crate::math::DVec3,
+    bound: f64,
+) -> Result<()> {
+    for i in 0..3 {
+        let v = p.get(i);
+        if !v.is_finite() {
+            return Err(Error::Argument {
+                name,
+                value: v,
+                expected: "finite",
+            });
+        }
+    }
+    for i in 0..3 {
+        let v = p.get(i);
+        if v.abs() >= bound {
+            return Err(Error::OutOfBounds {
+                name,
+                value: v,
+                bound,
+            });
+        }
+    }
+    Ok(())
+}
 
 /// Refuses a non-finite or out-of-range `f32` argument.
 #[inline]
@@ -139,5 +200,62 @@ pub(crate) fn check_range(
             value: v as f64,
             expected,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn arg(name: &'static str, value: f64, expected: &'static str) -> String {
+        Error::Argument {
+            name,
+            value,
+            expected,
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn messages_print_large_and_tiny_numbers_in_short_forms() {
+        assert_eq!(
+            arg("dt", 1e300, "finite and within [1e-4, 10] seconds"),
+            "dt = 1e300 must be finite and within [1e-4, 10] seconds"
+        );
+        assert_eq!(
+            arg("x", -2.5e-30, "positive"),
+            "x = -2.5e-30 must be positive"
+        );
+        // An f32 argument prints as the f32 it was, not as its f64 expansion.
+        assert_eq!(
+            arg("friction", 0.1f32 as f64, "small"),
+            "friction = 0.1 must be small"
+        );
+        assert_eq!(
+            arg("break_force", f32::MAX as f64, "finite"),
+            "break_force = 3.4028235e38 must be finite"
+        );
+        // A double that is no f32 keeps its own shortest form.
+        assert_eq!(arg("x", 0.1, "small"), "x = 0.1 must be small");
+        assert_eq!(
+            arg("x", 1.0 / 3.0, "small"),
+            "x = 0.3333333333333333 must be small"
+        );
+        assert_eq!(arg("x", f64::NAN, "finite"), "x = NaN must be finite");
+        assert_eq!(
+            arg("x", f64::NEG_INFINITY, "finite"),
+            "x = -inf must be finite"
+        );
+        assert_eq!(arg("count", 4095.0, "4096"), "count = 4095 must be 4096");
+        let e = Error::OutOfBounds {
+            name: "ray origin",
+            value: -1e300,
+            bound: 4_194_304.0,
+        };
+        assert_eq!(
+            e.to_string(),
+            "ray origin = -1e300 is out of bounds: its magnitude must stay below 4194304"
+        );
+        assert!(e.to_string().len() < 100);
     }
 }

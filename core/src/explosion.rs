@@ -7,7 +7,7 @@
 //! visited in slot order, so a body with several shapes adds them up in a fixed order.
 
 use crate::body::BodyType;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::geometry::hull::HullView;
 use crate::math::{DAabb, DVec3, PI, Vec3, clamp};
 use crate::shape::{Shape, ShapeGeometry};
@@ -201,20 +201,18 @@ impl World {
     /// journal. Each shape's impulse is held within `limits::MAX_IMPULSE`.
     pub fn explode(&mut self, def: &ExplosionDef) -> Result<()> {
         use crate::limits::{MAX_IMPULSE, check_abs, check_nonneg};
-        if !def.position.is_valid() || def.position.max_abs() >= crate::math::POSITION_EXACT_BOUND {
-            return Err(Error::OutOfBounds {
-                name: "explosion position",
-                value: def.position.max_abs(),
-                bound: crate::math::POSITION_EXACT_BOUND,
-            });
-        }
+        crate::error::check_world_point(
+            "explosion position",
+            def.position,
+            crate::math::POSITION_EXACT_BOUND,
+        )?;
         check_nonneg("explosion radius", def.radius, 1.0e6, "within [0, 1e6]")?;
         check_nonneg("explosion falloff", def.falloff, 1.0e6, "within [0, 1e6]")?;
         check_abs(
             "impulse_per_area",
             def.impulse_per_area,
             MAX_IMPULSE,
-            "finite, |x| <= 1e12",
+            "finite and within ±1e12",
         )?;
         let reach = def.radius + def.falloff;
         let r = Vec3::splat(reach);

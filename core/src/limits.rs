@@ -90,11 +90,11 @@ pub(crate) fn check_mass_data(m: &crate::geometry::MassData) -> Result<()> {
         "center",
         m.center,
         1.0e6,
-        "finite, within ±1e6 of the body origin",
+        "finite and within ±1e6 of the body origin",
     )?;
     let i = &m.inertia;
     for c in [i.cx, i.cy, i.cz] {
-        check_vec_abs("inertia entry", c, MAX_INERTIA, "finite, |x| <= 1e30")?;
+        check_vec_abs("inertia entry", c, MAX_INERTIA, "finite and within ±1e30")?;
     }
     let a = |v: f32| v as f64;
     let (xx, xy, xz) = (a(i.cx.x), a(i.cy.x), a(i.cz.x));

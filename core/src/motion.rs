@@ -248,7 +248,12 @@ impl World {
         use crate::collide::distance::distance;
         let slot = self.body_slot(t.body)? as u32;
         crate::limits::check_nonneg("margin", t.margin, 1.0e3, "within [0, 1e3]")?;
-        crate::limits::check_vec_abs("motion", t.motion, 1.0e6, "finite, each |component| <= 1e6")?;
+        crate::limits::check_vec_abs(
+            "motion",
+            t.motion,
+            1.0e6,
+            "finite and within ±1e6 (each component)",
+        )?;
         let rotation = t.rotation.normalize();
         self.query_probe(
             &QueryShape::Sphere(crate::geometry::Sphere {

@@ -154,18 +154,12 @@ fn ray_shape(
 }
 
 fn check_ray(origin: DVec3, translation: Vec3) -> Result<()> {
-    if !origin.is_valid() || origin.max_abs() >= crate::math::POSITION_LIMIT {
-        return Err(Error::Argument {
-            name: "ray origin",
-            value: origin.max_abs(),
-            expected: "finite, within ±2^22",
-        });
-    }
+    crate::error::check_world_point("ray origin", origin, crate::math::POSITION_LIMIT)?;
     crate::limits::check_vec_abs(
         "ray translation",
         translation,
         1.0e7,
-        "finite, each |component| <= 1e7",
+        "finite and within ±1e7 (each component)",
     )
 }
 
@@ -367,13 +361,7 @@ impl World {
         position: DVec3,
         rotation: Quat,
     ) -> Result<Shape> {
-        if !position.is_valid() || position.max_abs() >= crate::math::POSITION_LIMIT {
-            return Err(Error::Argument {
-                name: "query position",
-                value: position.max_abs(),
-                expected: "finite, within ±2^22",
-            });
-        }
+        crate::error::check_world_point("query position", position, crate::math::POSITION_LIMIT)?;
         if !rotation.is_valid() || rotation.length_squared() <= 1e-6 {
             return Err(Error::Argument {
                 name: "query rotation",
@@ -399,14 +387,17 @@ impl World {
                         });
                     }
                 }
-                if !c.center.is_valid()
-                    || !c.rotation.is_valid()
-                    || c.rotation.length_squared() <= 1e-6
-                {
+                crate::limits::check_vec_abs(
+                    "query cylinder.center",
+                    c.center,
+                    f32::MAX,
+                    "finite",
+                )?;
+                if !c.rotation.is_valid() || c.rotation.length_squared() <= 1e-6 {
                     return Err(Error::Argument {
                         name: "query cylinder.rotation",
                         value: c.rotation.length_squared() as f64,
-                        expected: "a finite quaternion of non-zero norm, a finite centre",
+                        expected: "a finite quaternion of non-zero norm",
                     });
                 }
                 ShapeGeometry::Cylinder(Cylinder {
@@ -528,7 +519,7 @@ impl World {
             "cast translation",
             translation,
             1.0e6,
-            "finite, each |component| <= 1e6",
+            "finite and within ±1e6 (each component)",
         )?;
         let rotation = rotation.normalize();
         let probe = self.query_probe(shape, position, rotation)?;

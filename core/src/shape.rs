@@ -496,9 +496,9 @@ impl World {
         let n2 = rotation.length_squared();
         if !(rotation.is_valid() && n2 > 1e-6 && n2.is_finite()) {
             return Err(Error::Argument {
-                name: "rotation",
+                name: "rotation norm²",
                 value: n2 as f64,
-                expected: "a finite quaternion of non-zero, finite norm",
+                expected: "finite and above 1e-6 (a rotation quaternion)",
             });
         }
         let b = BoxShape {
@@ -615,9 +615,9 @@ impl World {
         let n2 = cylinder.rotation.length_squared();
         if !(cylinder.rotation.is_valid() && n2 > 1e-6 && n2.is_finite()) {
             return Err(Error::Argument {
-                name: "cylinder.rotation",
+                name: "cylinder.rotation norm²",
                 value: n2 as f64,
-                expected: "a finite quaternion of non-zero, finite norm",
+                expected: "finite and above 1e-6 (a rotation quaternion)",
             });
         }
         let c = Cylinder {
@@ -934,6 +934,37 @@ impl World {
         Ok(self.body_id(self.shapes[slot].body))
     }
 
+    /// The shapes of a body, in shape slot order (the order of its shape list).
+    pub fn body_shapes(&self, id: BodyId) -> Result<impl Iterator<Item = ShapeId> + '_> {
+        let mut s = self.bodies[self.body_slot(id)?].shape_head;
+        Ok(core::iter::from_fn(move || {
+            if s == NONE {
+                return None;
+            }
+            let slot = s;
+            s = self.shapes[slot as usize].next_in_body;
+            Some(self.shape_id(slot))
+        }))
+    }
+
+    /// The hull a hull shape uses (an argument error for another kind:
+    /// `shape_geometry` gives a hull as its slot, which a host cannot name).
+    pub fn shape_hull(&self, shape: ShapeId) -> Result<HullId> {
+        let g = self.shape_geometry(shape)?;
+        let ShapeGeometry::Hull(h) = g else {
+            return Err(Error::Argument {
+                name: "shape kind",
+                value: g.kind() as u8 as f64,
+                expected: "a hull shape (3)",
+            });
+        };
+        Ok(HullId {
+            index: h + 1,
+            generation: self.hulls[h as usize].generation,
+            world: self.tag,
+        })
+    }
+
     /// The shape's geometry (a hull as its slot).
     pub fn shape_geometry(&self, id: ShapeId) -> Result<ShapeGeometry> {
         Ok(self.shapes[self.shape_slot(id)?].geometry)
@@ -1055,7 +1086,7 @@ pub(crate) fn check_area(a: &crate::area::AreaSettings) -> Result<()> {
             "area gravity",
             g,
             MAX_GRAVITY,
-            "finite, each |component| <= 1e5",
+            "finite and within ±1e5 (each component)",
         )?,
         AreaGravity::Point {
             center,
@@ -1066,13 +1097,13 @@ pub(crate) fn check_area(a: &crate::area::AreaSettings) -> Result<()> {
                 "area gravity center",
                 center,
                 1.0e6,
-                "finite, within ±1e6 of the body origin",
+                "finite and within ±1e6 of the body origin",
             )?;
             check_abs(
                 "area gravity strength",
                 strength,
                 MAX_GRAVITY,
-                "finite, |x| <= 1e5",
+                "finite and within ±1e5",
             )?;
             check_nonneg(
                 "area unit distance",

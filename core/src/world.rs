@@ -246,7 +246,7 @@ pub(crate) fn check_settings(def: &WorldDef) -> Result<()> {
         "gravity",
         def.gravity,
         MAX_GRAVITY,
-        "finite, each |component| <= 1e5",
+        "finite and within ±1e5 (each component)",
     )?;
     let e = "within [0, 1e6]";
     check_nonneg(
@@ -447,7 +447,7 @@ impl World {
             "gravity",
             gravity,
             MAX_GRAVITY,
-            "finite, each |component| <= 1e5",
+            "finite and within ±1e5 (each component)",
         )?;
         self.def.gravity = gravity;
         self.rec(kind::SET_GRAVITY, |e| e.vec3(gravity));
@@ -652,7 +652,14 @@ impl World {
         let mut units = [0i64; 3];
         for (i, name) in names.iter().enumerate() {
             let v = offset.get(i);
-            if !v.is_finite() || v.abs() >= POSITION_LIMIT {
+            if !v.is_finite() {
+                return Err(Error::Argument {
+                    name,
+                    value: v,
+                    expected: "finite",
+                });
+            }
+            if v.abs() >= POSITION_LIMIT {
                 return Err(Error::OutOfBounds {
                     name,
                     value: v,

@@ -315,3 +315,99 @@ fn a_step_that_could_carry_a_body_past_two_to_the_22_is_refused_before_it_runs()
         .restore(&snap)
         .unwrap();
 }
+
+/// One rule for numbers: NaN and infinities are argument errors wherever they go, world
+/// positions included; out of bounds is only a finite position past the coordinate
+/// limits. Each refusal changes nothing.
+#[test]
+fn non_finite_input_is_an_argument_error_and_far_finite_positions_are_out_of_bounds() {
+    use maul3d::{ExplosionDef, QueryFilter, QueryShape};
+    let (mut w, b) = scene();
+    let h = w.hash();
+    let filter = QueryFilter::default();
+    let ball = QueryShape::Sphere(Sphere {
+        center: Vec3::ZERO,
+        radius: 0.5,
+    });
+    let at = |v: f64| DVec3::new(0.0, v, 0.0);
+    for v in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let calls: Vec<(&str, Result<(), Error>)> = vec![
+            ("shift_origin", w.shift_origin(at(v))),
+            (
+                "explode",
+                w.explode(&ExplosionDef {
+                    position: at(v),
+                    ..Default::default()
+                }),
+            ),
+            (
+                "cast_ray_closest",
+                w.cast_ray_closest(at(v), Vec3::X, &filter).map(|_| ()),
+            ),
+            (
+                "overlap_shape",
+                w.overlap_shape(&ball, at(v), Quat::IDENTITY, &filter, &mut [])
+                    .map(|_| ()),
+            ),
+            (
+                "create_body",
+                w.create_body(&BodyDef {
+                    position: at(v),
+                    ..Default::default()
+                })
+                .map(|_| ()),
+            ),
+            (
+                "set_body_transform",
+                w.set_body_transform(b, at(v), Quat::IDENTITY),
+            ),
+            ("apply_force", w.apply_force(b, Vec3::Y, at(v))),
+            (
+                "apply_linear_impulse",
+                w.apply_linear_impulse(b, Vec3::Y, at(v)),
+            ),
+        ];
+        for (what, r) in calls {
+            let e = r.expect_err(what);
+            assert!(
+                matches!(e, Error::Argument { expected, .. } if expected.starts_with("finite")),
+                "{what}({v}): {e:?}"
+            );
+        }
+    }
+    // Finite but past the limits: out of bounds, for the same calls.
+    let far = 1.0e7;
+    let calls: Vec<(&str, Result<(), Error>)> = vec![
+        ("shift_origin", w.shift_origin(at(far))),
+        (
+            "explode",
+            w.explode(&ExplosionDef {
+                position: at(far),
+                ..Default::default()
+            }),
+        ),
+        (
+            "cast_ray_closest",
+            w.cast_ray_closest(at(far), Vec3::X, &filter).map(|_| ()),
+        ),
+        (
+            "overlap_shape",
+            w.overlap_shape(&ball, at(far), Quat::IDENTITY, &filter, &mut [])
+                .map(|_| ()),
+        ),
+        (
+            "create_body",
+            w.create_body(&BodyDef {
+                position: at(far),
+                ..Default::default()
+            })
+            .map(|_| ()),
+        ),
+        ("apply_force", w.apply_force(b, Vec3::Y, at(far))),
+    ];
+    for (what, r) in calls {
+        let e = r.expect_err(what);
+        assert!(matches!(e, Error::OutOfBounds { .. }), "{what}: {e:?}");
+    }
+    assert_eq!(w.hash(), h);
+}

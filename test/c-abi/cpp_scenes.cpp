@@ -124,6 +124,45 @@ private:
     std::atomic<uint64_t> m_jobsRun{0};
 };
 
+// Walks what a world holds through the list wrappers: every body's shapes name that body
+// back, a hull shape its hull, a mesh shape its mesh; the hash read both ways agrees.
+bool walk_world(const m3::World& w)
+{
+    uint64_t hash = 0;
+    CALL(w.GetHash(&hash));
+    if (hash != w.Hash()) {
+        std::fprintf(stderr, "FAIL: GetHash and Hash disagree\n");
+        return false;
+    }
+    std::vector<m3BodyId> bodies(static_cast<size_t>(w.BodyCount()));
+    int32_t n = 0;
+    CALL(w.BodyIds(bodies.data(), static_cast<int32_t>(bodies.size()), &n));
+    if (n != static_cast<int32_t>(bodies.size()) || n == 0) {
+        std::fprintf(stderr, "FAIL: BodyCount %zu, BodyIds %d\n", bodies.size(), n);
+        return false;
+    }
+    for (const m3BodyId& b : bodies) {
+        std::vector<m3ShapeId> shapes(static_cast<size_t>(m3::BodyShapeCount(b)));
+        CALL(m3::BodyShapes(b, shapes.data(), static_cast<int32_t>(shapes.size()), &n));
+        for (const m3ShapeId& s : shapes) {
+            m3BodyId owner;
+            m3ShapeType type = -1;
+            CALL(m3Shape_GetBody(s, &owner));
+            CALL(m3Shape_GetType(s, &type));
+            m3HullId hull;
+            m3MeshId mesh;
+            const bool hullOk = m3::ShapeHull(s, &hull) == m3_success;
+            const bool meshOk = m3::ShapeMesh(s, &mesh) == m3_success;
+            if (owner.index != b.index || hullOk != (type == m3_hullShape) ||
+                meshOk != (type == m3_meshShape)) {
+                std::fprintf(stderr, "FAIL: shape %u of body %u (type %d)\n", s.index, b.index, type);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
@@ -153,6 +192,7 @@ int main(int argc, char** argv)
             VALUE(h, w.Hash());
             std::printf("%s %d %016llx\n", SCENES[scene], s + 1, static_cast<unsigned long long>(h));
         }
+        if (!walk_world(w)) return 1;
     }
     if (pool.JobsRun() == 0) {
         std::fprintf(stderr, "FAIL: the job system never ran a job\n");

@@ -5,6 +5,7 @@
  * "unchanged" means the step lands on the bits of a twin whose hooks call nothing. */
 #include "common.h"
 
+#include <math.h>
 #include <string.h>
 
 static int codes_seen[9];
@@ -23,6 +24,16 @@ static void expect(m3Result got, m3Result want, const char *what)
     }
     codes_seen[(int)want] = 1;
     printf("  %-58s -> %d: %s\n", what, (int)got, want == m3_success ? "" : msg);
+}
+
+/* Requires the last refusal's message to contain `needle` and to stay short. */
+static void expect_message(const char *needle)
+{
+    const char *msg = m3GetLastErrorMessage();
+    if (strstr(msg, needle) == NULL || strlen(msg) > 200) {
+        fprintf(stderr, "FAIL: message \"%s\" lacks \"%s\" or is too long\n", msg, needle);
+        exit(1);
+    }
 }
 
 /* ---- hooks that call back into the world ---- */
@@ -236,6 +247,117 @@ int main(void)
         m3BodyId b;
         REFUSED(m3Body_Create(w, &bd, &b), m3_errorOutOfBounds, 1);
         REFUSED(m3World_ShiftOrigin(w, (m3DVec3){0.0, 16777216.0, 0.0}), m3_errorOutOfBounds, 1);
+    }
+
+    /* One rule for numbers: NaN and infinities are argument errors wherever they go,
+     * positions, points and shifts included; out of bounds is only a finite position past
+     * the coordinate limits. */
+    {
+        const double bad[3] = {NAN, INFINITY, -INFINITY};
+        const m3Quat identity = {0.0f, 0.0f, 0.0f, 1.0f};
+        m3QueryFilter filter = m3DefaultQueryFilter();
+        m3QueryShape ball_query;
+        memset(&ball_query, 0, sizeof ball_query);
+        ball_query.type = m3_sphereShape;
+        ball_query.sphere.radius = 0.5f;
+        m3ShapeId found[4];
+        int32_t n = 0;
+        m3RayResult ray;
+        for (int i = 0; i < 3; ++i) {
+            const double v = bad[i];
+            const m3DVec3 at = {0.0, v, 0.0};
+            printf("  (with %g)\n", v);
+            REFUSED(m3World_ShiftOrigin(w, at), m3_errorArgument, 1);
+            m3ExplosionDef ex = m3DefaultExplosionDef();
+            ex.position = at;
+            REFUSED(m3World_Explode(w, &ex), m3_errorArgument, 1);
+            m3BodyDef bd = m3DefaultBodyDef();
+            bd.position = at;
+            m3BodyId b;
+            REFUSED(m3Body_Create(w, &bd, &b), m3_errorArgument, 1);
+            REFUSED(m3Body_SetTransform(ball, at, identity), m3_errorArgument, 1);
+            REFUSED(m3Body_ApplyForce(ball, (m3Vec3){0.0f, 1.0f, 0.0f}, at), m3_errorArgument, 1);
+            REFUSED(m3Body_ApplyLinearImpulse(ball, (m3Vec3){0.0f, 1.0f, 0.0f}, at),
+                    m3_errorArgument, 1);
+            REFUSED(m3World_CastRayClosest(w, at, (m3Vec3){1.0f, 0.0f, 0.0f}, filter, &ray),
+                    m3_errorArgument, 1);
+            REFUSED(m3World_OverlapShape(w, &ball_query, at, identity, filter, found, 4, &n),
+                    m3_errorArgument, 1);
+            REFUSED(m3World_OverlapPoint(w, at, filter, found, 4, &n), m3_errorArgument, 1);
+            REFUSED(m3World_OverlapAABB(w, (m3DAABB){{0.0, 0.0, 0.0}, at}, filter, found, 4, &n),
+                    m3_errorArgument, 1);
+            REFUSED(m3Body_SetLinearVelocity(ball, (m3Vec3){(float)v, 0.0f, 0.0f}),
+                    m3_errorArgument, 1);
+            REFUSED(m3World_SetGravity(w, (m3Vec3){0.0f, (float)v, 0.0f}), m3_errorArgument, 1);
+            REFUSED(m3World_Step(w, (float)v, 4), m3_errorArgument, 1);
+        }
+        const m3DVec3 far = {0.0, 1.0e7, 0.0};
+        REFUSED(m3World_ShiftOrigin(w, far), m3_errorOutOfBounds, 1);
+        m3ExplosionDef ex = m3DefaultExplosionDef();
+        ex.position = far;
+        REFUSED(m3World_Explode(w, &ex), m3_errorOutOfBounds, 1);
+        REFUSED(m3World_CastRayClosest(w, far, (m3Vec3){1.0f, 0.0f, 0.0f}, filter, &ray),
+                m3_errorOutOfBounds, 1);
+        REFUSED(m3World_OverlapShape(w, &ball_query, far, identity, filter, found, 4, &n),
+                m3_errorOutOfBounds, 1);
+        REFUSED(m3Body_ApplyForce(ball, (m3Vec3){0.0f, 1.0f, 0.0f}, far), m3_errorOutOfBounds, 1);
+    }
+
+    /* Messages read as English and print numbers short. */
+    {
+        REFUSED(m3World_ShiftOrigin(w, (m3DVec3){1.0e300, 0.0, 0.0}), m3_errorOutOfBounds, 1);
+        expect_message("m3World_ShiftOrigin: offset.x = 1e300 is out of bounds: its magnitude "
+                       "must stay below 4194304");
+        REFUSED(m3World_ShiftOrigin(w, (m3DVec3){0.0, -INFINITY, 0.0}), m3_errorArgument, 1);
+        expect_message("offset.y = -inf must be finite");
+        m3JointDef jd = m3DefaultJointDef(m3_revoluteJoint);
+        memset(&jd.bodyA, 0, sizeof jd.bodyA);
+        jd.bodyB = ball;
+        m3JointId j;
+        REFUSED(m3Joint_Create(w, &jd, &j), m3_errorInvalidId, 1);
+        expect_message("m3Joint_Create: def.bodyA is a null id");
+        jd.bodyA = ball;
+        memset(&jd.bodyB, 0, sizeof jd.bodyB);
+        jd.bodyB.index = 1;
+        REFUSED(m3Joint_Create(w, &jd, &j), m3_errorInvalidId, 1);
+        expect_message("def.bodyB (index 1, generation 0) names no world");
+        m3BodyDef bd = m3DefaultBodyDef();
+        m3BodyId other;
+        CALL(m3Body_Create(w, &bd, &other));
+        h = m3World_Hash(w);
+        jd.bodyB = other;
+        jd.localFrameA.p.x = 2.0e6f;
+        REFUSED(m3Joint_Create(w, &jd, &j), m3_errorArgument, 1);
+        expect_message("local_frame_a anchor = 2000000 must be finite and within ±1e6 m of the "
+                       "body origin");
+        jd.localFrameA.p.x = 0.0f;
+        jd.localFrameA.q = (m3Quat){0.0f, 0.0f, 0.0f, 0.0f};
+        REFUSED(m3Joint_Create(w, &jd, &j), m3_errorArgument, 1);
+        expect_message("local_frame_a rotation norm² = 0 must be finite and above 1e-6");
+        CALL(m3Body_Destroy(other));
+        h = m3World_Hash(w);
+        REFUSED(m3World_SetGravity(w, (m3Vec3){0.0f, -3.0e20f, 0.0f}), m3_errorArgument, 1);
+        expect_message("gravity = -3e20 must be finite and within ±1e5 (each component)");
+        m3BodyId null_body;
+        memset(&null_body, 0, sizeof null_body);
+        expect(m3Body_SetType(null_body, m3_staticBody), m3_errorInvalidId,
+               "m3Body_SetType (null body id)");
+        expect_message("m3Body_SetType: bodyId is a null id");
+    }
+
+    /* The hash with its refusal told apart: 0 is a hash like any other. */
+    {
+        uint64_t got = 0;
+        CALL(m3World_GetHash(w, &got));
+        CHECK(got == h);
+        REFUSED(m3World_GetHash(w, NULL), m3_errorArgument, 1);
+        m3WorldDef def = m3DefaultWorldDef();
+        m3WorldId gone;
+        CALL(m3World_Create(&def, &gone));
+        CALL(m3World_Destroy(gone));
+        got = 12345;
+        expect(m3World_GetHash(gone, &got), m3_errorInvalidId, "m3World_GetHash (destroyed world)");
+        CHECK(got == 12345);
     }
 
     /* Meshes: bad content and a mesh shape on a dynamic body (argument), a mesh past the

@@ -1,9 +1,11 @@
 /* The rest of the C surface against closed forms and clear physical expectations:
  * events, queries, the motion test, explosions, areas, debug draw, every joint kind and
  * its setters, counters, memory, profile, origin shift, the host math, cylinders and
- * planes (rays, mass, resting height, getters, queries, debug draw, refusals), and meshes
+ * planes (rays, mass, resting height, getters, queries, debug draw, refusals), meshes
  * and height fields (rays, resting height, getters, content bytes, debug draw triangle by
- * triangle, refusals). */
+ * triangle, refusals), a body's shapes and a shape's content, calls that change nothing
+ * on a journal's tape, the floating-point setting the pre-solve callback runs in (x87
+ * control word and MXCSR on x86), and task hooks left alone by small worlds. */
 #include "common.h"
 
 #include <math.h>
@@ -378,10 +380,19 @@ static void voxels(void)
     int st = -1;
     CALL(m3Shape_GetType(floorShape, &st));
     CHECK(st == m3_meshShape);
+    /* The shape gives its grid back (a mesh id names the same slot). */
+    m3VoxelGridId gridBack;
+    CALL(m3Shape_GetVoxelGrid(floorShape, &gridBack));
+    CHECK(gridBack.index == grid.index && gridBack.generation == grid.generation &&
+          gridBack.world.index == grid.world.index);
+    m3MeshId asMesh;
+    CALL(m3Shape_GetMesh(floorShape, &asMesh));
+    CHECK(asMesh.index == grid.index);
     m3BodyId box = body(m3_dynamicBody, 0.1, 1.6, 0.1);
     m3ShapeId boxShape;
     m3Box half = m3MakeBox(0.25f, 0.25f, 0.25f);
     CALL(m3CreateBoxShape(box, &plain, &half, &boxShape));
+    CHECK(m3Shape_GetVoxelGrid(boxShape, &gridBack) == m3_errorArgument);
     m3ShapeId refused;
     CHECK(m3CreateVoxelShape(box, &plain, grid, &refused) == m3_errorArgument);
     for (int i = 0; i < 90; ++i) {
@@ -409,6 +420,222 @@ static void voxels(void)
     CALL(m3Body_GetPosition(box, &p));
     CHECK(p.y < -1.0);
     CHECK(m3VoxelGrid_Destroy(grid) == m3_errorState);
+    CALL(m3World_Destroy(w));
+}
+
+/* A body's shapes and the world's bodies, as a host walks them. */
+static int same_shape(m3ShapeId a, m3ShapeId b)
+{
+    return a.index == b.index && a.generation == b.generation && a.world.index == b.world.index &&
+           a.world.generation == b.world.generation;
+}
+
+static void shape_and_body_lists(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 8;
+    def.shapeCapacity = 8;
+    CALL(m3World_Create(&def, &w));
+    m3ShapeDef plain = m3DefaultShapeDef();
+    m3BodyId a = body(m3_dynamicBody, 0.0, 1.0, 0.0);
+    m3BodyId b = body(m3_staticBody, 5.0, 0.0, 0.0);
+    m3BodyId c = body(m3_dynamicBody, 9.0, 1.0, 0.0);
+    m3ShapeId s[3];
+    m3Sphere sp = {{0.0f, 0.0f, 0.0f}, 0.5f};
+    m3Box bx = m3MakeBox(0.5f, 0.25f, 0.5f);
+    m3Capsule cp = {{0.0f, -0.5f, 0.0f}, {0.0f, 0.5f, 0.0f}, 0.25f};
+    CALL(m3CreateSphereShape(a, &plain, &sp, &s[0]));
+    CALL(m3CreateBoxShape(a, &plain, &bx, &s[1]));
+    CALL(m3CreateCapsuleShape(a, &plain, &cp, &s[2]));
+    m3ShapeId got[4];
+    int32_t n = -1;
+    /* Count only, then fill: in shape slot order, the order they were made in. */
+    CALL(m3Body_GetShapes(a, NULL, 0, &n));
+    CHECK(n == 3);
+    CALL(m3Body_GetShapes(a, got, 4, &n));
+    CHECK(n == 3 && same_shape(got[0], s[0]) && same_shape(got[1], s[1]) &&
+          same_shape(got[2], s[2]));
+    /* A short array gets the first ones and the full count. */
+    memset(got, 0, sizeof got);
+    CALL(m3Body_GetShapes(a, got, 1, &n));
+    CHECK(n == 3 && same_shape(got[0], s[0]) && got[1].index == 0);
+    CALL(m3Shape_Destroy(s[1]));
+    CALL(m3Body_GetShapes(a, got, 4, &n));
+    CHECK(n == 2 && same_shape(got[0], s[0]) && same_shape(got[1], s[2]));
+    CALL(m3Body_GetShapes(b, got, 4, &n));
+    CHECK(n == 0);
+    CHECK(m3Body_GetShapes(a, NULL, 2, &n) == m3_errorArgument);
+    CHECK(m3Body_GetShapes(a, got, -1, &n) == m3_errorArgument);
+    m3BodyId null_body;
+    memset(&null_body, 0, sizeof null_body);
+    CHECK(m3Body_GetShapes(null_body, got, 4, &n) == m3_errorInvalidId);
+    /* The live bodies: count, then fill; a destroyed one drops out. */
+    m3BodyId ids[4];
+    CALL(m3World_GetBodyIds(w, NULL, 0, &n));
+    CHECK(n == 3);
+    CALL(m3Body_Destroy(b));
+    CALL(m3World_GetBodyIds(w, ids, 4, &n));
+    CHECK(n == 2 && ids[0].index == a.index && ids[1].index == c.index);
+    CHECK(m3Body_GetShapes(b, got, 4, &n) == m3_errorInvalidId);
+    CALL(m3World_Destroy(w));
+}
+
+/* Calls that change nothing are still on a journal's tape: one record each. */
+static void journal_records_calls_that_change_nothing(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    CALL(m3World_Create(&def, &w));
+    m3BodyId fixed = body(m3_staticBody, 0.0, 0.0, 0.0);
+    m3BodyId moving = body(m3_dynamicBody, 0.0, 3.0, 0.0);
+    ball(moving, 0.5f);
+    const uint64_t h = m3World_Hash(w);
+    static uint8_t tape[4096];
+    CALL(m3World_StartJournal(w, tape, sizeof tape));
+    CALL(m3Body_SetType(moving, m3_dynamicBody));
+    CALL(m3Body_SetType(fixed, m3_staticBody));
+    CALL(m3Body_SetEnabled(moving, true));
+    CALL(m3Body_ApplyForceToCenter(fixed, (m3Vec3){0.0f, 10.0f, 0.0f}));
+    CALL(m3Body_ApplyLinearImpulseToCenter(fixed, (m3Vec3){0.0f, 10.0f, 0.0f}));
+    CALL(m3Body_SetLinearVelocity(fixed, (m3Vec3){1.0f, 0.0f, 0.0f}));
+    int64_t len = 0;
+    CALL(m3World_StopJournal(w, &len));
+    m3JournalInfo info;
+    CALL(m3DescribeJournal(tape, len, &info));
+    CHECK(info.records == 6 && info.steps == 0);
+    CHECK(m3World_Hash(w) == h);
+    CALL(m3World_Destroy(w));
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/* What the pre-solve callback finds: the x87 control word and MXCSR, every call. */
+typedef struct {
+    int calls;
+    int wrong;
+    unsigned short x87;
+    unsigned mxcsr;
+} FpSeen;
+
+static unsigned short x87_control(void)
+{
+    unsigned short cw;
+    __asm__ volatile("fnstcw %0" : "=m"(cw));
+    return cw;
+}
+
+static void set_x87_control(unsigned short cw) { __asm__ volatile("fldcw %0" : : "m"(cw)); }
+
+/* The control bits only: MXCSR's low six bits are sticky exception flags. */
+#define MXCSR_CONTROL 0xFFC0u
+/* The x87 control word's exception masks, precision and rounding control. */
+#define X87_CONTROL 0x0F3Fu
+
+static bool fp_pre_solve(const m3PreSolveContact *contact, void *context)
+{
+    (void)contact;
+    FpSeen *seen = (FpSeen *)context;
+    seen->calls++;
+    seen->x87 = x87_control();
+    seen->mxcsr = _mm_getcsr();
+    /* The library's setting: round to nearest, all masked, 64-bit precision; no FTZ/DAZ. */
+    if ((seen->x87 & X87_CONTROL) != 0x033Fu || (seen->mxcsr & MXCSR_CONTROL) != 0x1F80u)
+        seen->wrong++;
+    return true;
+}
+
+static void pre_solve_runs_in_the_library_fp_setting(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    FpSeen seen = {0, 0, 0, 0};
+    def.preSolveFcn = fp_pre_solve;
+    def.preSolveContext = &seen;
+    CALL(m3World_Create(&def, &w));
+    m3ShapeDef pre = m3DefaultShapeDef();
+    pre.enablePreSolve = true;
+    m3BodyId floor_body = body(m3_staticBody, 0.0, -0.5, 0.0);
+    m3Box fb = m3MakeBox(5.0f, 0.5f, 5.0f);
+    m3ShapeId s;
+    CALL(m3CreateBoxShape(floor_body, &pre, &fb, &s));
+    m3BodyId b = body(m3_dynamicBody, 0.0, 0.49, 0.0);
+    m3Sphere sp = {{0.0f, 0.0f, 0.0f}, 0.5f};
+    CALL(m3CreateSphereShape(b, &pre, &sp, &s));
+    /* The host rounds upward in both units, the x87 at 24-bit precision, and flushes
+     * subnormals in SSE. */
+    const unsigned short host_x87 = (unsigned short)((x87_control() & ~0x0F00u) | 0x0800u);
+    const unsigned host_mxcsr = (_mm_getcsr() & ~0x6000u) | 0x4000u | M3T_FTZ_DAZ;
+    const unsigned short saved_x87 = x87_control();
+    const unsigned saved_mxcsr = _mm_getcsr();
+    set_x87_control(host_x87);
+    _mm_setcsr(host_mxcsr);
+    m3Result r = m3World_Step(w, 1.0f / 60.0f, 4);
+    if (r == m3_success)
+        r = m3World_Step(w, 1.0f / 60.0f, 4);
+    const unsigned short after_x87 = x87_control();
+    const unsigned after_mxcsr = _mm_getcsr();
+    set_x87_control(saved_x87);
+    _mm_setcsr(saved_mxcsr);
+    CHECK(r == m3_success);
+    if (seen.calls == 0 || seen.wrong != 0) {
+        fprintf(stderr, "pre-solve saw x87 %04x, MXCSR %08x (%d of %d calls wrong)\n", seen.x87,
+                seen.mxcsr, seen.wrong, seen.calls);
+        exit(1);
+    }
+    CHECK((after_x87 & X87_CONTROL) == (host_x87 & X87_CONTROL));
+    CHECK((after_mxcsr & MXCSR_CONTROL) == (host_mxcsr & MXCSR_CONTROL));
+    CALL(m3World_Destroy(w));
+}
+#endif
+
+/* Task hooks that count: a stage reaches them only past its minRange. */
+typedef struct {
+    int calls;
+    int small;
+} TaskCount;
+
+static void *count_enqueue(m3TaskCallback task, uint32_t itemCount, uint32_t minRange,
+                           void *taskContext, void *userContext)
+{
+    TaskCount *t = (TaskCount *)userContext;
+    t->calls++;
+    if (itemCount <= minRange)
+        t->small++;
+    task(0, itemCount, 0, taskContext);
+    return NULL;
+}
+
+static void count_finish(void *userTask, void *userContext)
+{
+    (void)userTask;
+    (void)userContext;
+}
+
+static void small_worlds_never_call_the_task_hooks(void)
+{
+    TaskCount t = {0, 0};
+    m3WorldDef def = m3DefaultWorldDef();
+    def.enqueueTask = count_enqueue;
+    def.finishTask = count_finish;
+    def.userTaskContext = &t;
+    def.workerCount = 2;
+    def.bodyCapacity = 256;
+    def.shapeCapacity = 256;
+    CALL(m3World_Create(&def, &w));
+    m3BodyId g = body(m3_staticBody, 0.0, -0.5, 0.0);
+    m3Box gb = m3MakeBox(30.0f, 0.5f, 30.0f);
+    m3ShapeId s;
+    CALL(m3CreateBoxShape(g, &sd, &gb, &s));
+    /* Twelve balls on the ground: 12 bodies, 12 contacts. */
+    for (int i = 0; i < 12; ++i)
+        ball(body(m3_dynamicBody, 2.0 * (double)(i % 4) - 3.0, 0.6, 2.0 * (double)(i / 4)), 0.5f);
+    for (int i = 0; i < 30; ++i)
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    CHECK(t.calls == 0);
+    /* Two hundred more, in the air: now the stages are worth splitting. */
+    for (int i = 0; i < 200; ++i)
+        ball(body(m3_dynamicBody, 1.5 * (double)(i % 20) - 15.0, 3.0 + 1.5 * (double)(i / 20),
+                  5.0),
+             0.5f);
+    CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    CHECK(t.calls > 0 && t.small == 0);
     CALL(m3World_Destroy(w));
 }
 
@@ -647,6 +874,10 @@ int main(void)
     int st = -1;
     CALL(m3Shape_GetType(hs, &st));
     CHECK(st == m3_hullShape);
+    m3HullId hullBack;
+    CALL(m3Shape_GetHull(hs, &hullBack));
+    CHECK(hullBack.index == hull.index && hullBack.generation == hull.generation);
+    CHECK(m3Shape_GetHull(groundShape, &hullBack) == m3_errorArgument);
     m3MassData md;
     CALL(m3Body_GetMassData(hb, &md));
     /* A unit right tetrahedron: volume 1/6, density 1000. */
@@ -694,8 +925,15 @@ int main(void)
     cylinders_and_planes();
     meshes_and_height_fields();
     voxels();
+    shape_and_body_lists();
+    journal_records_calls_that_change_nothing();
+#if defined(__x86_64__) || defined(__i386__)
+    pre_solve_runs_in_the_library_fp_setting();
+#endif
+    small_worlds_never_call_the_task_hooks();
     printf("surface: events, queries, motion test, explosion, area, joints, draw, counters, "
-           "origin shift, host math, cylinders and planes, meshes and height fields, voxels "
+           "origin shift, host math, cylinders and planes, meshes and height fields, voxels, "
+           "shape and body lists, no-op calls journaled, pre-solve fp setting, task hooks "
            "as expected\n");
     return 0;
 }

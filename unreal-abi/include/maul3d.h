@@ -24,10 +24,16 @@
 
 // What a call did: `m3_success`, or why it was refused (nothing changed).
 // `m3GetLastErrorMessage` names the value and the bound.
+//
+// One rule for numbers: a non-finite input (NaN, +/-infinity) is always
+// `m3_errorArgument`, whatever it stands for, positions and shifts included;
+// `m3_errorOutOfBounds` is only for a finite position, point or shift past the coordinate
+// limits (and a body that moved past them).
 typedef enum m3Result {
   // Done.
   m3_success = 0,
-  // An argument is not finite or outside its range, or a pointer is null.
+  // An argument is not finite (NaN or an infinity, for any argument) or outside its
+  // range, or a pointer is null.
   m3_errorArgument = 1,
   // A fixed capacity is full, a buffer is too small or the allocator refused.
   m3_errorCapacity = 2,
@@ -40,7 +46,8 @@ typedef enum m3Result {
   m3_errorFormat = 5,
   // Data, or a header, from another version.
   m3_errorVersion = 6,
-  // A position or shift beyond the coordinate limits.
+  // A finite position, point or shift beyond the coordinate limits (a non-finite one is
+  // `m3_errorArgument`).
   m3_errorOutOfBounds = 7,
   // A null, stale or foreign id.
   m3_errorInvalidId = 8,
@@ -149,6 +156,16 @@ typedef struct m3BodyId {
   struct m3WorldId world;
 } m3BodyId;
 
+// A shape attached to a body. Zero is null.
+typedef struct m3ShapeId {
+  // Slot plus one; 0 is null.
+  uint32_t index;
+  // Bumped each time the slot is reused.
+  uint32_t generation;
+  // The world it belongs to.
+  struct m3WorldId world;
+} m3ShapeId;
+
 // A 3×3 matrix by columns.
 typedef struct m3Mat3 {
   // First column.
@@ -204,16 +221,6 @@ typedef struct m3MeshId {
   // The world it belongs to.
   struct m3WorldId world;
 } m3MeshId;
-
-// A shape attached to a body. Zero is null.
-typedef struct m3ShapeId {
-  // Slot plus one; 0 is null.
-  uint32_t index;
-  // Bumped each time the slot is reused.
-  uint32_t generation;
-  // The world it belongs to.
-  struct m3WorldId world;
-} m3ShapeId;
 
 // A contact between two shapes began (they touch) or ended.
 typedef struct m3ContactEvent {
@@ -872,6 +879,13 @@ typedef void (*m3TaskCallback)(uint32_t start, uint32_t end, uint32_t workerInde
 // once, on any thread, in any order, as `task(start, end, workerIndex, taskContext)` with
 // `workerIndex < workerCount` and no index used by two pieces at once. Returns a handle
 // for `m3FinishTaskCallback`, or null when it ran everything before returning.
+//
+// Small stages never reach the hooks: a stage goes to them only when it has more than
+// `minRange` items, and smaller ones run inline on the stepping thread. `minRange` is 64
+// for the stages over contacts (the contact pool's slots used so far) and over awake
+// bodies, 4 for one graph colour's batches of up to 8 contact constraints each, and 8
+// for storing impulses. So a world of at most 32 contacts and 64 awake bodies never
+// calls the hooks.
 typedef void *(*m3EnqueueTaskCallback)(m3TaskCallback task,
                                        uint32_t itemCount,
                                        uint32_t minRange,
@@ -899,8 +913,11 @@ typedef struct m3PreSolveContact {
 
 // Asked about each touching contact of a shape with `enablePreSolve`, serially in contact
 // order during the step; return false to disable the contact for this step. Runs in the
-// library's floating-point setting. A journal records its answers, and a replay applies
-// them instead of calling it.
+// library's floating-point setting, not the caller's: the MXCSR round to nearest with
+// every exception masked and FTZ/DAZ off, and on x86 and x86-64 also the x87 control
+// word's (round to nearest, exceptions masked; 64-bit precision, 53-bit on Windows); the
+// caller's comes back when the step returns. A journal records its answers, and a replay
+// applies them instead of calling it.
 typedef bool (*m3PreSolveFcn)(const struct m3PreSolveContact *contact, void *context);
 
 // Everything needed to create a world: settings, the capacities that fix its memory, and
@@ -952,6 +969,8 @@ typedef struct m3WorldDef {
   // Passed back to the allocator.
   void *allocContext;
   // Host task system: both hooks or neither (every stage on the stepping thread then).
+  // Only stages of more than `minRange` items reach it (64 for contacts and bodies, see
+  // `m3EnqueueTaskCallback`): a world of at most 32 contacts and 64 bodies never does.
   m3EnqueueTaskCallback enqueueTask;
   // Waits for a handle from `enqueueTask`.
   m3FinishTaskCallback finishTask;
@@ -1179,6 +1198,14 @@ enum m3Result m3Body_Destroy(struct m3BodyId bodyId);
 
 // Whether a body id names a live body (false for any refusal).
 bool m3Body_IsValid(struct m3BodyId bodyId);
+
+// The body's shapes, in shape slot order: up to `capacity` of them into `ids`, and how
+// many it has (which may exceed the capacity) into `count`. A capacity of 0 (and a null
+// `ids`) only counts them.
+enum m3Result m3Body_GetShapes(struct m3BodyId bodyId,
+                               struct m3ShapeId *ids,
+                               int32_t capacity,
+                               int32_t *count);
 
 // The body's type.
 enum m3Result m3Body_GetType(struct m3BodyId bodyId, m3BodyType *type);
@@ -1826,6 +1853,13 @@ enum m3Result m3Shape_GetPlane(struct m3ShapeId shapeId, struct m3Plane *plane);
 // The mesh or height field a mesh shape uses (`m3_errorArgument` for another kind).
 enum m3Result m3Shape_GetMesh(struct m3ShapeId shapeId, struct m3MeshId *meshId);
 
+// The hull a hull shape uses (`m3_errorArgument` for another kind).
+enum m3Result m3Shape_GetHull(struct m3ShapeId shapeId, struct m3HullId *hullId);
+
+// The voxel grid a voxel shape uses (`m3_errorArgument` for another kind, a mesh or
+// height-field shape included: `m3Shape_GetType` says `m3_meshShape` for all three).
+enum m3Result m3Shape_GetVoxelGrid(struct m3ShapeId shapeId, struct m3VoxelGridId *gridId);
+
 // A hull's input points (its content, as given to `m3World_CreateHull`): up to
 // `capacity` into `points`, and how many into `count`.
 enum m3Result m3Hull_GetPoints(struct m3HullId hullId,
@@ -1858,8 +1892,13 @@ enum m3Result m3World_Step(struct m3WorldId worldId, float dt, int32_t substeps)
 
 // The hash of the world's whole simulation state (FNV-1a-64 over its canonical
 // encoding): equal hashes mean equal worlds. 0 when refused (see
-// `m3GetLastErrorMessage`).
+// `m3GetLastErrorMessage`); 0 is also a possible hash, so code that must tell a refusal
+// from a world calls `m3World_GetHash`.
 uint64_t m3World_Hash(struct m3WorldId worldId);
+
+// `m3World_Hash` with its refusal told apart: writes the hash to `hash` (any value, 0
+// included) and returns `m3_success`, or returns why not and leaves `hash` as it was.
+enum m3Result m3World_GetHash(struct m3WorldId worldId, uint64_t *hash);
 
 // Lists the body slots that differ between two worlds, worst first (position, then
 // rotation, then velocity error), including bodies alive in one of them only. Writes up
@@ -1928,7 +1967,8 @@ enum m3Result m3World_GetOrigin(struct m3WorldId worldId, struct m3DVec3 *origin
 enum m3Result m3World_GetStepCount(struct m3WorldId worldId, uint64_t *steps);
 
 // The ids of the live bodies, in slot order: up to `capacity` of them into `ids`, and how
-// many live (which may exceed the capacity) into `count`.
+// many live (which may exceed the capacity) into `count`. A capacity of 0 (and a null
+// `ids`) only counts them.
 enum m3Result m3World_GetBodyIds(struct m3WorldId worldId,
                                  struct m3BodyId *ids,
                                  int32_t capacity,

@@ -5,6 +5,8 @@
 // host flags (/fp:fast, -ffast-math) cannot change results. Errors stay m3Result values.
 //
 //   m3::World      RAII owner of a world (destroyed with it); move-only.
+//   m3::BodyShapes, m3::ShapeHull, m3::ShapeMesh, m3::ShapeVoxelGrid
+//                  a body's shapes and a shape's content, for walking what a world holds.
 //   m3::JobSystemHooks<JobSystem>
 //                  turns any job system with "launch N jobs / wait for them" into the
 //                  enqueueTask / finishTask pair of m3WorldDef.
@@ -60,7 +62,9 @@ public:
     m3WorldId Id() const { return m_id; }
 
     m3Result Step(float dt, int32_t substeps) { return m3World_Step(m_id, dt, substeps); }
+    // 0 when refused, but 0 is also a hash: GetHash tells the two apart.
     uint64_t Hash() const { return m3World_Hash(m_id); }
+    m3Result GetHash(uint64_t* hash) const { return m3World_GetHash(m_id, hash); }
     uint64_t MisuseCount() const { return m3World_GetMisuseCount(m_id); }
 
     m3Result CreateBody(const m3BodyDef& def, m3BodyId* id) { return m3Body_Create(m_id, &def, id); }
@@ -96,9 +100,16 @@ public:
         def->bodyB = b;
         return m3World_GetJointFramesAt(m_id, a, b, anchor, rotation, &def->localFrameA, &def->localFrameB);
     }
+    // The live bodies in slot order (capacity 0 and null ids: only count them).
     m3Result BodyIds(m3BodyId* ids, int32_t capacity, int32_t* count) const
     {
         return m3World_GetBodyIds(m_id, ids, capacity, count);
+    }
+    // How many bodies live (0 when refused).
+    int32_t BodyCount() const
+    {
+        int32_t n = 0;
+        return m3World_GetBodyIds(m_id, nullptr, 0, &n) == m3_success ? n : 0;
     }
     m3Result JointIds(m3JointId* ids, int32_t capacity, int32_t* count) const
     {
@@ -119,6 +130,27 @@ private:
     m3WorldId m_id{0, 0};
     m3Result m_result = m3_errorState;
 };
+
+// A body's shapes in slot order: up to `capacity` into `ids`, how many into `count`
+// (capacity 0 and null ids: only count them).
+inline m3Result BodyShapes(m3BodyId body, m3ShapeId* ids, int32_t capacity, int32_t* count)
+{
+    return m3Body_GetShapes(body, ids, capacity, count);
+}
+// How many shapes a body has (0 when refused).
+inline int32_t BodyShapeCount(m3BodyId body)
+{
+    int32_t n = 0;
+    return m3Body_GetShapes(body, nullptr, 0, &n) == m3_success ? n : 0;
+}
+// The content a shape uses: its hull, its mesh or height field, its voxel grid
+// (m3_errorArgument for a shape of another kind).
+inline m3Result ShapeHull(m3ShapeId shape, m3HullId* hull) { return m3Shape_GetHull(shape, hull); }
+inline m3Result ShapeMesh(m3ShapeId shape, m3MeshId* mesh) { return m3Shape_GetMesh(shape, mesh); }
+inline m3Result ShapeVoxelGrid(m3ShapeId shape, m3VoxelGridId* grid)
+{
+    return m3Shape_GetVoxelGrid(shape, grid);
+}
 
 // Adapts a job system to the world's task hooks. `JobSystem` needs two members:
 //

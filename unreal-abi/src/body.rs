@@ -1,6 +1,6 @@
 //! Bodies: create, destroy, getters, setters and commands.
 
-use crate::boundary::{Refusal, api_on, read, write};
+use crate::boundary::{Refusal, api_on, non_null, read, write};
 use crate::types::*;
 use engine::{BodyId, World};
 
@@ -173,10 +173,8 @@ pub(crate) fn set(
     f: impl FnOnce(&mut World, BodyId) -> engine::Result<()>,
 ) -> m3Result {
     api_on(name, id.world, || {
-        write(id.world, |e| {
-            e.owns("body id", id.world)?;
-            Ok(f(&mut e.world, id.to_core(e.tag))?)
-        })
+        non_null("bodyId", id)?;
+        write(id.world, |e| Ok(f(&mut e.world, id.to_core(e.tag))?))
     })
 }
 
@@ -189,6 +187,7 @@ pub(crate) fn get<T, C: From<T>>(
 ) -> m3Result {
     api_on(name, id.world, || {
         let o = out("output", o)?;
+        non_null("bodyId", id)?;
         let v = read(id.world, |e| Ok(f(&e.world, id.to_core(e.tag))?))?;
         // SAFETY: checked non-null.
         unsafe { put(o, C::from(v)) };
@@ -210,6 +209,35 @@ pub extern "C" fn m3Body_IsValid(bodyId: m3BodyId) -> bool {
             Ok(e.world.body_is_valid(bodyId.to_core(e.tag)))
         })
         .unwrap_or(false)
+    })
+}
+
+/// The body's shapes, in shape slot order: up to `capacity` of them into `ids`, and how
+/// many it has (which may exceed the capacity) into `count`. A capacity of 0 (and a null
+/// `ids`) only counts them.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Body_GetShapes(
+    bodyId: m3BodyId,
+    ids: *mut m3ShapeId,
+    capacity: i32,
+    count: *mut i32,
+) -> m3Result {
+    api_on("m3Body_GetShapes", bodyId.world, || {
+        let o = out("count", count)?;
+        let arr = OutArray::new("ids", ids, capacity)?;
+        non_null("bodyId", bodyId)?;
+        let n = read(bodyId.world, |e| {
+            let mut n = 0;
+            for s in e.world.body_shapes(bodyId.to_core(e.tag))? {
+                // SAFETY: within the host's capacity.
+                unsafe { arr.set(n, m3ShapeId::from_core(s, e.id)) };
+                n += 1;
+            }
+            Ok(n)
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, to_i32(n)) };
+        Ok(())
     })
 }
 

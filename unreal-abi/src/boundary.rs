@@ -15,7 +15,7 @@
 //! `m3World_Destroy` still frees it.
 
 use crate::hooks::{HOST_FP, Hooks};
-use crate::types::{m3Result, m3WorldId};
+use crate::types::{ObjectId, m3Result, m3WorldId};
 use core::cell::{Cell, UnsafeCell};
 use core::fmt::{self, Write};
 use core::sync::atomic::{AtomicU64, Ordering};
@@ -61,8 +61,10 @@ impl Entry {
         unsafe { (*self.hooks).world_alloc() }
     }
 
-    /// Refuses an id of another world than this one.
-    pub(crate) fn owns(&self, what: &'static str, world: m3WorldId) -> Result<(), Refusal> {
+    /// Refuses a null id, or an id of another world than this one.
+    pub(crate) fn owns(&self, what: &'static str, id: impl ObjectId) -> Result<(), Refusal> {
+        non_null(what, id)?;
+        let world = id.world();
         if world != self.id {
             return Err(crate::refuse!(
                 m3_errorInvalidId,
@@ -75,6 +77,25 @@ impl Entry {
         }
         Ok(())
     }
+}
+
+/// Refuses a null object id (all zero) as such, before its world (index 0) is looked up
+/// and reported as a null world; an id with a slot but no world names no world.
+pub(crate) fn non_null(what: &'static str, id: impl ObjectId) -> Result<(), Refusal> {
+    if id.is_null() {
+        return Err(crate::refuse!(
+            m3_errorInvalidId,
+            "{what} is a null id (all zero): it must be an id the library gave for a live object"
+        ));
+    }
+    let (index, generation) = id.slot();
+    if id.world().index == 0 {
+        return Err(crate::refuse!(
+            m3_errorInvalidId,
+            "{what} (index {index}, generation {generation}) names no world (its world index is 0)"
+        ));
+    }
+    Ok(())
 }
 
 struct Slot {

@@ -3,9 +3,10 @@
 //! through.
 //!
 //! Host code runs in the host's floating-point setting: each trampoline puts back the bits
-//! the calling thread had when it entered the library (saved by the export's shim), calls
-//! the host, and returns to the library's setting. The pre-solve callback is the exception:
-//! its answer decides contacts, so it runs in the library's setting.
+//! the calling thread had when it entered the library (saved by the export's shim: the
+//! MXCSR and, on x86 and x86-64, the x87 control word), calls the host, and returns to the
+//! library's setting. The pre-solve callback is the exception: its answer decides contacts,
+//! so it runs in the library's setting, both units of it.
 
 use crate::shape::{m3_boxShape, m3_capsuleShape, m3Box, m3Capsule, m3ShapeType, m3Sphere};
 use crate::shape::{m3_cylinderShape, m3_hullShape, m3_meshShape, m3_planeShape, m3_sphereShape};
@@ -53,6 +54,13 @@ pub type m3TaskCallback =
 /// once, on any thread, in any order, as `task(start, end, workerIndex, taskContext)` with
 /// `workerIndex < workerCount` and no index used by two pieces at once. Returns a handle
 /// for `m3FinishTaskCallback`, or null when it ran everything before returning.
+///
+/// Small stages never reach the hooks: a stage goes to them only when it has more than
+/// `minRange` items, and smaller ones run inline on the stepping thread. `minRange` is 64
+/// for the stages over contacts (the contact pool's slots used so far) and over awake
+/// bodies, 4 for one graph colour's batches of up to 8 contact constraints each, and 8
+/// for storing impulses. So a world of at most 32 contacts and 64 awake bodies never
+/// calls the hooks.
 pub type m3EnqueueTaskCallback = Option<
     unsafe extern "C" fn(
         task: m3TaskCallback,
@@ -96,8 +104,11 @@ pub struct m3PreSolveContact {
 
 /// Asked about each touching contact of a shape with `enablePreSolve`, serially in contact
 /// order during the step; return false to disable the contact for this step. Runs in the
-/// library's floating-point setting. A journal records its answers, and a replay applies
-/// them instead of calling it.
+/// library's floating-point setting, not the caller's: the MXCSR round to nearest with
+/// every exception masked and FTZ/DAZ off, and on x86 and x86-64 also the x87 control
+/// word's (round to nearest, exceptions masked; 64-bit precision, 53-bit on Windows); the
+/// caller's comes back when the step returns. A journal records its answers, and a replay
+/// applies them instead of calling it.
 pub type m3PreSolveFcn =
     Option<unsafe extern "C" fn(contact: *const m3PreSolveContact, context: *mut c_void) -> bool>;
 pub(crate) type PreSolveFcnRaw =

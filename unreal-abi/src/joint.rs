@@ -3,7 +3,7 @@
 //! `m3JointDef` holds the common fields and one struct per kind; `type` says which one is
 //! read. `m3DefaultJointDef(type)` fills every kind's defaults.
 
-use crate::boundary::{Refusal, api_on, read, write};
+use crate::boundary::{Refusal, api_on, non_null, read, write};
 use crate::types::*;
 use engine::joint::AxisMode;
 use engine::{JointId, JointKind, World};
@@ -443,8 +443,8 @@ pub unsafe extern "C" fn m3Joint_Create(
         let d = unsafe { read_ptr("def", def) }?;
         let kind = engine_kind(&d)?;
         let id = write(worldId, |e| {
-            e.owns("bodyA", d.bodyA.world)?;
-            e.owns("bodyB", d.bodyB.world)?;
+            e.owns("def.bodyA", d.bodyA)?;
+            e.owns("def.bodyB", d.bodyB)?;
             let ed = engine::JointDef {
                 body_a: d.bodyA.to_core(e.tag),
                 body_b: d.bodyB.to_core(e.tag),
@@ -481,8 +481,8 @@ pub unsafe extern "C" fn m3World_GetJointFramesAt(
         let oa = out("localFrameA", localFrameA)?;
         let ob = out("localFrameB", localFrameB)?;
         let (fa, fb) = read(worldId, |e| {
-            e.owns("bodyA", bodyA.world)?;
-            e.owns("bodyB", bodyB.world)?;
+            e.owns("bodyA", bodyA)?;
+            e.owns("bodyB", bodyB)?;
             Ok(e.world.joint_frames_at(
                 bodyA.to_core(e.tag),
                 bodyB.to_core(e.tag),
@@ -506,6 +506,7 @@ fn set(
     f: impl FnOnce(&mut World, JointId) -> engine::Result<()>,
 ) -> m3Result {
     api_on(name, id.world, || {
+        non_null("jointId", id)?;
         write(id.world, |e| Ok(f(&mut e.world, id.to_core(e.tag))?))
     })
 }
@@ -520,6 +521,7 @@ fn get<T, C>(
 ) -> m3Result {
     api_on(name, id.world, || {
         let o = out("output", o)?;
+        non_null("jointId", id)?;
         let v = read(id.world, |e| Ok(f(&e.world, id.to_core(e.tag))?))?;
         // SAFETY: checked non-null.
         unsafe { put(o, conv(v)) };

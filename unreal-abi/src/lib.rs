@@ -23,9 +23,10 @@
 //!   frees it), since a half-changed world cannot keep the promise that a refused call
 //!   changes nothing.
 //! - **The floating-point environment.** Every export is an `#[inline(never)]` shim that
-//!   saves the caller's MXCSR / FPCR, runs in the library's setting and restores the
-//!   caller's on return (`maul3d::fp`); host callbacks run in the host's setting, except
-//!   the pre-solve callback, whose answer decides contacts.
+//!   saves the caller's MXCSR / FPCR (and on x86 the x87 control word), runs in the
+//!   library's setting and restores the caller's on return (`maul3d::fp`); host callbacks
+//!   run in the host's setting, except the pre-solve callback, whose answer decides
+//!   contacts.
 //! - **A version handshake.** `maul3d.h` defines `M3_ABI_VERSION`; its inline
 //!   `m3World_Create` passes it to the exported `m3World_CreateVersioned`, which refuses a
 //!   header of another version with `m3_errorVersion`.

@@ -140,6 +140,21 @@ pub unsafe extern "C" fn m3World_CastRay(
     })
 }
 
+/// Refuses a point with a non-finite component, naming it (any finite point may be
+/// queried: the broad phase takes far bounds).
+fn finite(name: &'static str, p: engine::math::DVec3) -> engine::Result<()> {
+    for i in 0..3 {
+        if !p.get(i).is_finite() {
+            return Err(engine::Error::Argument {
+                name,
+                value: p.get(i),
+                expected: "finite",
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Runs an overlap query that fills engine shape ids, and copies them out.
 fn overlap(
     name: &'static str,
@@ -187,13 +202,8 @@ pub unsafe extern "C" fn m3World_OverlapAABB(
         capacity,
         count,
         |w, buf| {
-            if !(b.lower.is_valid() && b.upper.is_valid()) {
-                return Err(engine::Error::Argument {
-                    name: "bounds",
-                    value: f64::NAN,
-                    expected: "finite",
-                });
-            }
+            finite("bounds.lower", b.lower)?;
+            finite("bounds.upper", b.upper)?;
             Ok(w.overlap_aabb(&b, &filter.into(), buf))
         },
     )
@@ -217,13 +227,7 @@ pub unsafe extern "C" fn m3World_OverlapPoint(
         count,
         |w, buf| {
             let p: engine::math::DVec3 = point.into();
-            if !p.is_valid() {
-                return Err(engine::Error::Argument {
-                    name: "point",
-                    value: f64::NAN,
-                    expected: "finite",
-                });
-            }
+            finite("point", p)?;
             Ok(w.overlap_point(p, &filter.into(), buf))
         },
     )
@@ -265,7 +269,7 @@ fn query_shape(s: &m3QueryShape, e: &Entry) -> Result<engine::QueryShape, Refusa
             rotation: engine::math::Quat::from(s.r#box.rotation),
         }),
         m3_hullShape => {
-            e.owns("hull id", s.hull.world)?;
+            e.owns("shape.hull", s.hull)?;
             engine::QueryShape::Hull(s.hull.to_core(e.tag))
         }
         m3_cylinderShape => engine::QueryShape::Cylinder(s.cylinder.into()),
@@ -717,7 +721,7 @@ fn exclude(e: &Entry, b: m3BodyId) -> Result<Option<engine::BodyId>, Refusal> {
     if b == m3BodyId::default() {
         return Ok(None);
     }
-    e.owns("excludeBody", b.world)?;
+    e.owns("excludeBody", b)?;
     Ok(Some(b.to_core(e.tag)))
 }
 

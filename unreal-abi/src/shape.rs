@@ -4,7 +4,7 @@
 //! shape, `m3QueryShape`. A changed struct layout bumps `M3_ABI_VERSION_MINOR`. (A mesh
 //! shape's geometry is shared content, `content.rs`, as a hull shape's is its hull.)
 
-use crate::boundary::{api_on, read, write};
+use crate::boundary::{api_on, non_null, read, write};
 use crate::types::*;
 use engine::{ShapeId, World};
 
@@ -253,6 +253,7 @@ fn create<G: Copy>(
         let d = unsafe { read_ptr("def", def) }?;
         // SAFETY: as above.
         let g = unsafe { read_ptr("geometry", geometry) }?;
+        non_null("bodyId", body)?;
         let id = write(body.world, |e| {
             let s = f(&mut e.world, body.to_core(e.tag), &d.into(), g)?;
             Ok(m3ShapeId::from_core(s, e.id))
@@ -269,7 +270,7 @@ fn create_from_content(
     name: &'static str,
     body: m3BodyId,
     def: *const m3ShapeDef,
-    content: m3WorldId,
+    content: impl ObjectId,
     what: &'static str,
     shape: *mut m3ShapeId,
     f: impl FnOnce(&mut World, engine::BodyId, &engine::ShapeDef, u32) -> engine::Result<ShapeId>,
@@ -278,6 +279,7 @@ fn create_from_content(
         let o = out("shapeId", shape)?;
         // SAFETY: the host passes a valid def or null.
         let d = unsafe { read_ptr("def", def) }?;
+        non_null("bodyId", body)?;
         let id = write(body.world, |e| {
             e.owns(what, content)?;
             let s = f(&mut e.world, body.to_core(e.tag), &d.into(), e.tag)?;
@@ -479,8 +481,8 @@ pub unsafe extern "C" fn m3CreateHullShape(
         "m3CreateHullShape",
         bodyId,
         def,
-        hullId.world,
-        "hull id",
+        hullId,
+        "hullId",
         shapeId,
         |w, b, d, tag| w.create_hull_shape(b, d, hullId.to_core(tag)),
     )
@@ -500,8 +502,8 @@ pub unsafe extern "C" fn m3CreateMeshShape(
         "m3CreateMeshShape",
         bodyId,
         def,
-        meshId.world,
-        "mesh id",
+        meshId,
+        "meshId",
         shapeId,
         |w, b, d, tag| w.create_mesh_shape(b, d, meshId.to_core(tag)),
     )
@@ -567,8 +569,8 @@ pub unsafe extern "C" fn m3CreateVoxelShape(
         "m3CreateVoxelShape",
         bodyId,
         def,
-        gridId.world,
-        "voxel grid id",
+        gridId,
+        "gridId",
         shapeId,
         |w, b, d, tag| w.create_voxel_shape(b, d, gridId.to_core(tag)),
     )
@@ -661,6 +663,7 @@ fn set(
     f: impl FnOnce(&mut World, ShapeId) -> engine::Result<()>,
 ) -> m3Result {
     api_on(name, id.world, || {
+        non_null("shapeId", id)?;
         write(id.world, |e| Ok(f(&mut e.world, id.to_core(e.tag))?))
     })
 }
@@ -675,6 +678,7 @@ fn get<T, C>(
 ) -> m3Result {
     api_on(name, id.world, || {
         let o = out("output", o)?;
+        non_null("shapeId", id)?;
         let v = read(id.world, |e| Ok(f(&e.world, id.to_core(e.tag), e.id)?))?;
         // SAFETY: checked non-null.
         unsafe { put(o, conv(v)) };
@@ -794,6 +798,7 @@ fn geometry<C>(
 ) -> m3Result {
     api_on(name, shapeId.world, || {
         let o = out("output", o)?;
+        non_null("shapeId", shapeId)?;
         let g = read(shapeId.world, |e| {
             Ok(e.world.shape_geometry(shapeId.to_core(e.tag))?)
         })?;
@@ -894,6 +899,37 @@ pub unsafe extern "C" fn m3Shape_GetMesh(shapeId: m3ShapeId, meshId: *mut m3Mesh
         meshId,
         |w, s, wid| w.shape_mesh(s).map(|m| m3MeshId::from_core(m, wid)),
         |m| m,
+    )
+}
+
+/// The hull a hull shape uses (`m3_errorArgument` for another kind).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetHull(shapeId: m3ShapeId, hullId: *mut m3HullId) -> m3Result {
+    get(
+        "m3Shape_GetHull",
+        shapeId,
+        hullId,
+        |w, s, wid| w.shape_hull(s).map(|h| m3HullId::from_core(h, wid)),
+        |h| h,
+    )
+}
+
+/// The voxel grid a voxel shape uses (`m3_errorArgument` for another kind, a mesh or
+/// height-field shape included: `m3Shape_GetType` says `m3_meshShape` for all three).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetVoxelGrid(
+    shapeId: m3ShapeId,
+    gridId: *mut m3VoxelGridId,
+) -> m3Result {
+    get(
+        "m3Shape_GetVoxelGrid",
+        shapeId,
+        gridId,
+        |w, s, wid| {
+            w.shape_voxel_grid(s)
+                .map(|g| m3VoxelGridId::from_core(g, wid))
+        },
+        |g| g,
     )
 }
 

@@ -9,12 +9,18 @@ use engine::math::{DAabb, DVec3, Mat3, Quat, Transform, Vec3};
 
 /// What a call did: `m3_success`, or why it was refused (nothing changed).
 /// `m3GetLastErrorMessage` names the value and the bound.
+///
+/// One rule for numbers: a non-finite input (NaN, +/-infinity) is always
+/// `m3_errorArgument`, whatever it stands for, positions and shifts included;
+/// `m3_errorOutOfBounds` is only for a finite position, point or shift past the coordinate
+/// limits (and a body that moved past them).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum m3Result {
     /// Done.
     m3_success = 0,
-    /// An argument is not finite or outside its range, or a pointer is null.
+    /// An argument is not finite (NaN or an infinity, for any argument) or outside its
+    /// range, or a pointer is null.
     m3_errorArgument = 1,
     /// A fixed capacity is full, a buffer is too small or the allocator refused.
     m3_errorCapacity = 2,
@@ -27,7 +33,8 @@ pub enum m3Result {
     m3_errorFormat = 5,
     /// Data, or a header, from another version.
     m3_errorVersion = 6,
-    /// A position or shift beyond the coordinate limits.
+    /// A finite position, point or shift beyond the coordinate limits (a non-finite one is
+    /// `m3_errorArgument`).
     m3_errorOutOfBounds = 7,
     /// A null, stale or foreign id.
     m3_errorInvalidId = 8,
@@ -43,10 +50,31 @@ pub struct m3WorldId {
     pub generation: u16,
 }
 
+/// What every object id has: its parts, for messages that name it.
+pub(crate) trait ObjectId: Copy {
+    /// The world it names.
+    fn world(self) -> m3WorldId;
+    /// Its index and generation.
+    fn slot(self) -> (u32, u32);
+    /// Whether it is the null id (all zero).
+    fn is_null(self) -> bool {
+        self.slot() == (0, 0) && self.world() == m3WorldId::default()
+    }
+}
+
 // cbindgen does not expand macros: the id structs are written out, their conversions
 // come from this macro.
 macro_rules! object_id {
     ($name:ident, $core:ident) => {
+        impl ObjectId for $name {
+            fn world(self) -> m3WorldId {
+                self.world
+            }
+            fn slot(self) -> (u32, u32) {
+                (self.index, self.generation)
+            }
+        }
+
         impl $name {
             /// The engine's id, carrying the world's tag.
             pub(crate) fn to_core(self, tag: u32) -> engine::$core {

@@ -61,6 +61,8 @@ pub struct m3WorldDef {
     /// Passed back to the allocator.
     pub allocContext: *mut c_void,
     /// Host task system: both hooks or neither (every stage on the stepping thread then).
+    /// Only stages of more than `minRange` items reach it (64 for contacts and bodies, see
+    /// `m3EnqueueTaskCallback`): a world of at most 32 contacts and 64 bodies never does.
     pub enqueueTask: m3EnqueueTaskCallback,
     /// Waits for a handle from `enqueueTask`.
     pub finishTask: m3FinishTaskCallback,
@@ -359,7 +361,8 @@ pub extern "C" fn m3World_Step(worldId: m3WorldId, dt: f32, substeps: i32) -> m3
 
 /// The hash of the world's whole simulation state (FNV-1a-64 over its canonical
 /// encoding): equal hashes mean equal worlds. 0 when refused (see
-/// `m3GetLastErrorMessage`).
+/// `m3GetLastErrorMessage`); 0 is also a possible hash, so code that must tell a refusal
+/// from a world calls `m3World_GetHash`.
 #[unsafe(no_mangle)]
 pub extern "C" fn m3World_Hash(worldId: m3WorldId) -> u64 {
     boundary::value("m3World_Hash", 0, || {
@@ -367,6 +370,19 @@ pub extern "C" fn m3World_Hash(worldId: m3WorldId) -> u64 {
             boundary::count_misuse(worldId, r.0);
             0
         })
+    })
+}
+
+/// `m3World_Hash` with its refusal told apart: writes the hash to `hash` (any value, 0
+/// included) and returns `m3_success`, or returns why not and leaves `hash` as it was.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3World_GetHash(worldId: m3WorldId, hash: *mut u64) -> m3Result {
+    api_on("m3World_GetHash", worldId, || {
+        let o = out("hash", hash)?;
+        let h = read(worldId, |e| Ok(e.world.hash()))?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, h) };
+        Ok(())
     })
 }
 
@@ -773,7 +789,8 @@ pub unsafe extern "C" fn m3World_GetStepCount(worldId: m3WorldId, steps: *mut u6
 }
 
 /// The ids of the live bodies, in slot order: up to `capacity` of them into `ids`, and how
-/// many live (which may exceed the capacity) into `count`.
+/// many live (which may exceed the capacity) into `count`. A capacity of 0 (and a null
+/// `ids`) only counts them.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetBodyIds(
     worldId: m3WorldId,

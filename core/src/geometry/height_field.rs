@@ -99,7 +99,7 @@ pub(crate) fn validate_height_field(def: &HeightFieldDef) -> Result<()> {
             return Err(Error::Argument {
                 name: "height field height (its index)",
                 value: i as f64,
-                expected: "finite, and within ±1e6 once scaled",
+                expected: "finite and within ±1e6 once scaled",
             });
         }
     }

@@ -102,7 +102,7 @@ pub(crate) fn check_mesh_point(name: &'static str, index: usize, p: Vec3) -> Res
             return Err(Error::Argument {
                 name,
                 value: index as f64,
-                expected: "every coordinate finite and within ±1e6 of the body origin",
+                expected: "finite and within ±1e6 of the body origin in every coordinate",
             });
         }
     }

@@ -901,17 +901,13 @@ pub fn build_hull(points: &[Vec3], out: &mut Hull) -> Result<(), Error> {
         return Err(degenerate("points.len()", n as f64, "at least 4"));
     }
     if n > MAX_HULL_POINTS {
-        return Err(degenerate(
-            "points.len()",
-            n as f64,
-            "at most MAX_HULL_POINTS (64)",
-        ));
+        return Err(degenerate("points.len()", n as f64, "at most 64"));
     }
     if let Some(i) = points.iter().position(|p| !p.is_valid()) {
         return Err(degenerate(
-            "index of a point with a non-finite coordinate",
+            "hull point (its index)",
             i as f64,
-            "absent (every coordinate finite)",
+            "finite in every coordinate",
         ));
     }
 
@@ -950,7 +946,7 @@ pub fn build_hull(points: &[Vec3], out: &mut Hull) -> Result<(), Error> {
         return Err(degenerate(
             "points.len()",
             n as f64,
-            "points whose hull is valid within tolerance (too thin or too irregular)",
+            "enough for a hull valid within tolerance (these points are too thin or too irregular)",
         ));
     }
     *out = hull;

@@ -621,32 +621,51 @@ fn check_threshold(name: &'static str, v: f32) -> Result<()> {
     )
 }
 
+/// What a refusal calls the parts of a local frame: its anchor, its rotation and the
+/// rotation's norm².
+struct FrameNames {
+    anchor: &'static str,
+    rotation: &'static str,
+    norm: &'static str,
+}
+
+const FRAME_A: FrameNames = FrameNames {
+    anchor: "local_frame_a anchor",
+    rotation: "local_frame_a rotation",
+    norm: "local_frame_a rotation norm²",
+};
+const FRAME_B: FrameNames = FrameNames {
+    anchor: "local_frame_b anchor",
+    rotation: "local_frame_b rotation",
+    norm: "local_frame_b rotation norm²",
+};
+
 /// Checks a frame and returns it with its rotation normalised.
-fn check_frame(name: &'static str, f: Transform) -> Result<Transform> {
+fn check_frame(names: &FrameNames, f: Transform) -> Result<Transform> {
     let m = MAX_JOINT_LENGTH;
     for i in 0..3 {
         range(
-            name,
+            names.anchor,
             f.p.get(i),
             -m,
             m,
-            "anchor within ±1e6 m of the body origin",
+            "finite and within ±1e6 m of the body origin (each component)",
         )?;
     }
     let q = f.q;
-    if !q.is_valid() {
+    if let Some(c) = [q.x, q.y, q.z, q.w].into_iter().find(|c| !c.is_finite()) {
         return Err(Error::Argument {
-            name,
-            value: f64::NAN,
-            expected: "a finite rotation",
+            name: names.rotation,
+            value: c as f64,
+            expected: "finite (each component)",
         });
     }
     let n2 = q.length_squared();
     if !(n2 > 1e-6 && n2.is_finite()) {
         return Err(Error::Argument {
-            name,
+            name: names.norm,
             value: n2 as f64,
-            expected: "rotation norm² > 1e-6 and finite (a rotation quaternion)",
+            expected: "finite and above 1e-6 (a rotation quaternion)",
         });
     }
     Ok(Transform::new(f.p, q.normalize()))
@@ -894,8 +913,9 @@ pub(crate) fn decode_impulses(d: &mut Dec, kind: &JointKind) -> Result<JointImpu
 /// Checks a decoded joint's settings like `create_joint` does (a format error here).
 pub(crate) fn check_decoded(j: &Joint) -> Result<()> {
     let bad = Error::Format("joint settings out of range");
-    let frames_ok =
-        |t: &Transform| check_frame("", *t).is_ok() && t.q.is_normalized(1e-3) && t.p.is_valid();
+    let frames_ok = |t: &Transform| {
+        check_frame(&FRAME_A, *t).is_ok() && t.q.is_normalized(1e-3) && t.p.is_valid()
+    };
     if !(frames_ok(&j.frame_a) && frames_ok(&j.frame_b)) {
         return Err(bad);
     }
@@ -953,8 +973,8 @@ impl World {
                 expected: "a body other than body_a",
             });
         }
-        let frame_a = check_frame("local_frame_a", def.local_frame_a)?;
-        let frame_b = check_frame("local_frame_b", def.local_frame_b)?;
+        let frame_a = check_frame(&FRAME_A, def.local_frame_a)?;
+        let frame_b = check_frame(&FRAME_B, def.local_frame_b)?;
         check_threshold("break_force", def.break_force)?;
         check_threshold("break_torque", def.break_torque)?;
         check_kind(&def.kind)?;
@@ -1276,11 +1296,23 @@ impl World {
             &self.bodies[self.body_slot(body_a)?],
             &self.bodies[self.body_slot(body_b)?],
         );
-        if !anchor.is_valid() || !rotation.is_valid() {
+        for i in 0..3 {
+            if !anchor.get(i).is_finite() {
+                return Err(Error::Argument {
+                    name: "anchor",
+                    value: anchor.get(i),
+                    expected: "finite",
+                });
+            }
+        }
+        if let Some(c) = [rotation.x, rotation.y, rotation.z, rotation.w]
+            .into_iter()
+            .find(|c| !c.is_finite())
+        {
             return Err(Error::Argument {
-                name: "anchor",
-                value: f64::NAN,
-                expected: "finite",
+                name: "rotation",
+                value: c as f64,
+                expected: "finite (each component)",
             });
         }
         let q = rotation.normalize();
