@@ -102,10 +102,13 @@ impl fmt::Display for Error {
             }
             Error::BodyOutOfBounds { body, value, bound } => write!(
                 f,
-                "body (index {}, generation {}) could reach {value} m from the origin in \
-                 this step, past the coordinate bound {bound} m: move, slow, disable or \
+                "body (index {}, generation {}) could reach {} m from the origin in \
+                 this step, past the coordinate bound {} m: move, slow, disable or \
                  destroy it",
-                body.index, body.generation
+                body.index,
+                body.generation,
+                Short(value),
+                Short(bound)
             ),
             Error::Format(why) => write!(f, "damaged data: {why}"),
             Error::Version { found, expected } => {
