@@ -54,10 +54,11 @@ export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
 export CC_x86_64_pc_windows_gnu=x86_64-w64-mingw32-gcc
 
 # Wine, headless and quiet: a 64-bit prefix of its own (made once, kept in the cache), no
-# debug channels, no display, and mscoree/mshtml off so that it never offers to install
-# wine-mono or wine-gecko.
+# debug channels but the loader's errors (silent unless a DLL or import is missing), no
+# display, and mscoree/mshtml off so that it never offers to install wine-mono or
+# wine-gecko.
 export WINEPREFIX="${XDG_CACHE_HOME:-$HOME/.cache}/maul3d/wine64"
-export WINEARCH=win64 WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+export WINEARCH=win64 WINEDEBUG=-all,err+module WINEDLLOVERRIDES="mscoree,mshtml="
 unset DISPLAY WAYLAND_DISPLAY
 # Wine 8.0 has no bcryptprimitives.dll, which Rust's std imports (ProcessPrng): the prefix
 # gets the stand-in from test/determinism/wine.
