@@ -27,7 +27,7 @@ stage "cargo fmt --check" cargo fmt --all -- --check
 stage "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings
 stage "cargo test (workspace)" cargo test --workspace
 stage "C ABI (gcc/g++: seeds, scenes, C++ layer, errors, sanitizers)" bash test/c-abi.sh
-stage "hash matrix (6 cells)" bash test/hash-matrix.sh
+stage "hash matrix (7 cells)" bash test/hash-matrix.sh
 stage "fuzz (fixed runs, fixed seed)" bash test/fuzz.sh
 stage "Godot 4.6 headless (Maul3D server)" bash test/godot.sh
 echo "all tests passed in $(($(date +%s) - start_all)) s"
