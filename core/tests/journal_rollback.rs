@@ -206,7 +206,7 @@ fn fifty_random_rollbacks_leave_the_tape_of_the_surviving_calls() {
         let mut surviving: Vec<Call> = Vec::new();
         let (mut rollbacks, mut frames, mut stale_refused) = (0, 0, 0);
         while rollbacks < 50 {
-            if history.len() >= 8 && rng.below(4) == 0 {
+            if history.len() >= 8 && rng.below(10) == 0 {
                 let back = 1 + rng.below(8) as usize; // 1–8 steps
                 let to = history.len() - back;
                 let (snap, calls_before) = history[to].clone();
@@ -235,8 +235,10 @@ fn fifty_random_rollbacks_leave_the_tape_of_the_surviving_calls() {
         let len = w.stop_journal().unwrap();
         let tape = w.journal_tape()[..len].to_vec();
         assert!(
-            frames > 100 && stale_refused == 50,
-            "{frames} frames, {stale_refused} refusals"
+            // Enough history survives for the comparison to mean something.
+            history.len() >= 100 && frames > history.len() + 100 && stale_refused == 50,
+            "{frames} frames made, {} survive, {stale_refused} refusals",
+            history.len()
         );
 
         // A session that made only the surviving calls records the same bytes.
@@ -264,6 +266,13 @@ fn fifty_random_rollbacks_leave_the_tape_of_the_surviving_calls() {
             verifier.hash(),
             view.final_hash,
             "seed {seed:#x}: replay mismatch"
+        );
+        println!(
+            "seed {seed:#x}: {frames} frames made, 50 rollbacks, {} frames and {} calls \
+             survive; tape of {} bytes",
+            history.len(),
+            surviving.len(),
+            tape.len()
         );
     }
 }
