@@ -14,6 +14,10 @@
 #                and height fields, against closed forms
 #   threads      four worlds stepped on four threads at once; four threads reading one
 #                world
+#   rollback     rollback-aware journals: 50 random rollbacks of 1-8 steps while recording
+#                leave the tape of the surviving calls, byte for byte, and it verifies;
+#                snapshots from before the journal, another journal or a rewound branch
+#                are m3_errorState
 #   version      a header with a bumped ABI version is refused with m3_errorVersion
 # and the C programs again under AddressSanitizer + UndefinedBehaviorSanitizer.
 # Idempotent: builds into a temporary folder, installs gcc/g++ only if missing.
@@ -43,6 +47,7 @@ cc test/c-abi/seeds.c -o "$out/seeds" "${libs[@]}"
 cc test/c-abi/errors.c -o "$out/errors" "${libs[@]}"
 cc test/c-abi/surface.c -o "$out/surface" "${libs[@]}"
 cc test/c-abi/threads.c -o "$out/threads" "${libs[@]}"
+cc test/c-abi/rollback.c -o "$out/rollback" "${libs[@]}"
 cc test/c-abi/scenes.c -o "$out/scenes" "${libs[@]}"
 cc test/c-abi/version.c -o "$out/version" "${libs[@]}"
 gcc -std=c11 -O2 -ffast-math "${inc[@]}" test/c-abi/scenes.c -o "$out/scenes-fast" "${libs[@]}"
@@ -60,7 +65,7 @@ fi
 gcc -std=c11 -O2 "${strict[@]}" -DM3_BUMPED_HEADER -I"$out/bumped" test/c-abi/version.c \
   -o "$out/version-bumped" "${libs[@]}"
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1)
-for p in seeds errors surface threads scenes; do
+for p in seeds errors surface threads rollback scenes; do
   gcc -std=c11 "${san[@]}" "${strict[@]}" "${inc[@]}" "test/c-abi/$p.c" -o "$out/$p-asan" "${libs[@]}"
 done
 
@@ -85,6 +90,7 @@ hashes() {
 tail -1 "$out/errors.txt"
 "$out/surface"
 "$out/threads"
+"$out/rollback"
 "$out/version"
 "$out/version-bumped"
 hashes "scenes (1 thread)" "$out/scenes"
@@ -100,5 +106,6 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktra
 "$out/errors-asan" >/dev/null
 "$out/surface-asan" >/dev/null
 "$out/threads-asan" >/dev/null
+"$out/rollback-asan" >/dev/null
 hashes "scenes (ASan + UBSan, 4 workers)" "$out/scenes-asan" --workers 4
-echo "sanitizers: seeds, errors, surface, threads and scenes ran clean under ASan + UBSan"
+echo "sanitizers: seeds, errors, surface, threads, rollback and scenes ran clean under ASan + UBSan"

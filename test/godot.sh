@@ -3,7 +3,7 @@
 # the workspace build already keep warm), links it into the test project's addon folder,
 # and runs the tests in test/godot/ in headless Godot 4.6 with Maul3D as the physics
 # server. The runner prints one line per test and `N passed, M failed`; this script
-# fails when Godot exits non-zero or prints no such line, or when the replay file a test
+# fails when Godot exits non-zero or prints no such line, or when a replay file a test
 # saved from Godot does not verify with `m3replay verify`.
 #
 # MAUL3D_GODOT_TEST=word runs only the tests whose name contains it.
@@ -34,9 +34,10 @@ if ! grep -Eq '^[0-9]+ passed, [0-9]+ failed$' "$log"; then
   echo "godot.sh: the runner printed no 'N passed, M failed' line (Godot exit $status)" >&2
   exit 1
 fi
-# The replay a test recorded in Godot must verify in the replay tool.
-replay=$(sed -n 's/^replay: //p' "$log" | tail -n1)
-if [[ $status == 0 && -n $replay ]]; then
-  cargo run -q -p m3replay -- verify "$replay"
+# Every replay a test recorded in Godot must verify in the replay tool.
+if [[ $status == 0 ]]; then
+  while IFS= read -r replay; do
+    cargo run -q -p m3replay -- verify "$replay" </dev/null
+  done < <(sed -n 's/^replay: //p' "$log")
 fi
 exit "$status"

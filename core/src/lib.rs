@@ -70,9 +70,9 @@ pub use joint::{
     RevoluteJoint, SixDofAxis, SixDofJoint, WeldJoint, WheelJoint,
 };
 pub use journal::{
-    CONTAINER_HEADER_SIZE, CONTAINER_REVISION, JournalInfo, ReplayView, TAPE_HEADER_SIZE,
-    TAPE_MAJOR, TAPE_MINOR, decode_replay, describe_journal, encode_replay, encoded_replay_size,
-    journal_record_ends,
+    CONTAINER_HEADER_SIZE, CONTAINER_REVISION, JournalInfo, ReplayView, SNAPSHOT_JOURNAL_SIZE,
+    SnapshotJournal, TAPE_HEADER_SIZE, TAPE_MAJOR, TAPE_MINOR, decode_replay, describe_journal,
+    encode_replay, encoded_replay_size, journal_record_ends, snapshot_journal,
 };
 pub use motion::{ContactPointPair, MotionCollision, MotionResult, MotionTest};
 pub use presolve::{PreSolve, PreSolveContact, PreSolveFn};

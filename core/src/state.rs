@@ -9,7 +9,8 @@
 //! phase's fat bounds and move buffer, sleep timers — and nothing that can be recomputed
 //! from it (mass, inertia, hull topology, trees, body shape, contact and joint lists,
 //! islands, colours) or that only observes (events, counters, profile). Host data (user
-//! data) follows the state in a snapshot but is not hashed.
+//! data) follows the state in a snapshot but is not hashed, and so does the journal
+//! section (which journal ran and where its tape stood: `crate::journal`).
 //!
 //! The hash is FNV-1a, 64-bit (offset basis 0xcbf29ce484222325, prime 0x100000001b3),
 //! over the encoded bytes: fixed and documented, never std's hasher.
@@ -31,8 +32,12 @@ use crate::math::{DAabb, DVec3, Mat3, POSITION_LIMIT, Quat, Vec3};
 use crate::shape::{BoxShape, Filter, HullSlot, Shape, ShapeGeometry};
 use crate::world::{Fnv, World, WorldDef};
 
-/// Layout revision of snapshots: bumped on any change to the encoding.
-pub const SNAPSHOT_REVISION: u32 = 6;
+/// Layout revision of snapshots: bumped on any change to the encoding (7: the journal
+/// section at the end of the payload).
+pub const SNAPSHOT_REVISION: u32 = 7;
+/// The oldest revision `restore` still reads: 6, the same state without the journal
+/// section (read as taken with no journal running).
+const OLDEST_READ_REVISION: u32 = 6;
 const MAGIC: [u8; 8] = *b"M3SNAPSH";
 /// Bytes before the payload: magic, revision, header size, payload size, checksum.
 pub const SNAPSHOT_HEADER_SIZE: usize = 32;
@@ -642,6 +647,26 @@ fn put<T>(pool: &mut crate::alloc::FixedVec<T>, i: usize, item: T) {
 /// Snapshot header facts.
 struct Header {
     payload: usize,
+    revision: u32,
+}
+
+/// Checks a snapshot's header and checksum and splits its payload into the state (with
+/// host data) and the journal section (revision 7 on; none in revision 6).
+pub(crate) fn split_snapshot(
+    buf: &[u8],
+) -> Result<(&[u8], Option<crate::journal::SnapshotJournal>)> {
+    use crate::journal::{SNAPSHOT_JOURNAL_SIZE, SnapshotJournal};
+    let h = read_header(buf)?;
+    let payload = &buf[SNAPSHOT_HEADER_SIZE..SNAPSHOT_HEADER_SIZE + h.payload];
+    if h.revision == OLDEST_READ_REVISION {
+        return Ok((payload, None));
+    }
+    check(
+        payload.len() >= SNAPSHOT_JOURNAL_SIZE,
+        "snapshot shorter than its journal section",
+    )?;
+    let (state, section) = payload.split_at(payload.len() - SNAPSHOT_JOURNAL_SIZE);
+    Ok((state, SnapshotJournal::decode(section)?))
 }
 
 fn read_header(buf: &[u8]) -> Result<Header> {
@@ -657,7 +682,7 @@ fn read_header(buf: &[u8]) -> Result<Header> {
     let payload = u64::from_le_bytes(p);
     p.copy_from_slice(&buf[24..32]);
     let checksum = u64::from_le_bytes(p);
-    if rev != SNAPSHOT_REVISION {
+    if rev != SNAPSHOT_REVISION && rev != OLDEST_READ_REVISION {
         // A revision we do not read; but a flipped bit in the revision field must not
         // pass for a version problem: the checksum covers the payload only, so also
         // require the rest of the header to be consistent.
@@ -688,6 +713,7 @@ fn read_header(buf: &[u8]) -> Result<Header> {
     check(f.finish() == checksum, "snapshot checksum mismatch")?;
     Ok(Header {
         payload: payload as usize,
+        revision: rev,
     })
 }
 
@@ -738,11 +764,13 @@ impl World {
         let mut c = Count(0);
         encode_state(self, &mut Enc(&mut c));
         encode_host_data(self, &mut Enc(&mut c));
-        SNAPSHOT_HEADER_SIZE + c.0
+        SNAPSHOT_HEADER_SIZE + c.0 + crate::journal::SNAPSHOT_JOURNAL_SIZE
     }
 
     /// Writes the world's state into `buf` (header with format revision, sizes and a
-    /// checksum, then the state and the host's user data); returns the length written.
+    /// checksum, then the state, the host's user data and the journal section: which
+    /// journal runs and where its tape stands, outside the hashed state); returns the
+    /// length written.
     /// A buffer smaller than `snapshot_size()` is refused with a capacity error.
     pub fn snapshot(&self, buf: &mut [u8]) -> Result<usize> {
         let size = self.snapshot_size();
@@ -761,6 +789,7 @@ impl World {
         };
         encode_state(self, &mut Enc(&mut out));
         encode_host_data(self, &mut Enc(&mut out));
+        crate::journal::SnapshotJournal::encode(self.journal_mark(), &mut Enc(&mut out));
         let payload = out.pos;
         let checksum = out.fnv.finish();
         head[0..8].copy_from_slice(&MAGIC);
@@ -774,9 +803,9 @@ impl World {
     /// The def (capacities and settings) a snapshot was taken with, so a verifier in
     /// another process can create the right world. Hooks and allocator are left `None`.
     pub fn def_from_snapshot(buf: &[u8]) -> Result<WorldDef> {
-        let h = read_header(buf)?;
+        let (payload, _) = split_snapshot(buf)?;
         let mut d = Dec {
-            buf: &buf[SNAPSHOT_HEADER_SIZE..SNAPSHOT_HEADER_SIZE + h.payload],
+            buf: payload,
             pos: 0,
         };
         decode_def(&mut d)
@@ -785,13 +814,22 @@ impl World {
     /// Brings this world to exactly the state of a snapshot (hash included). The world
     /// must have the snapshot's capacities. A damaged snapshot is refused with a format
     /// error, another revision with a version error; a refused restore changes nothing.
+    ///
+    /// Rollback-aware journals: while a journal runs, a snapshot that journal took rewinds
+    /// its tape to where the snapshot was taken (the tape then holds the history the world
+    /// lived); any other snapshot — taken with no journal running, by another journal, or
+    /// on a branch the tape has since been rewound past — is refused with a state error
+    /// naming the journal. With no journal running, the journal section is ignored.
     pub fn restore(&mut self, buf: &[u8]) -> Result<()> {
-        let h = read_header(buf)?;
-        let payload = &buf[SNAPSHOT_HEADER_SIZE..SNAPSHOT_HEADER_SIZE + h.payload];
+        let (payload, mark) = split_snapshot(buf)?;
         // Validate everything first, then commit: nothing changes on a refusal.
         self.decode(payload, false)?;
+        let rewind = self.check_journal_restore(mark)?;
         self.decode(payload, true)?;
         self.rebuild_derived();
+        if let Some(m) = rewind {
+            self.rewind_journal(m);
+        }
         Ok(())
     }
 

@@ -89,7 +89,11 @@ impl Maul3D {
     /// to the restored state), areas report exits and entries against what they last
     /// reported, objects created after the snapshot are inert (one warning) and bodies
     /// freed since are removed. False (with an error) when the snapshot is refused;
-    /// nothing changes then.
+    /// nothing changes then. While a journal runs the restore is a rollback the journal
+    /// keeps: a snapshot that journal took rewinds its tape to where it was taken (so
+    /// `save_replay` then holds the history the world lived), and any other snapshot —
+    /// from before the journal started, from another journal, or from a branch the tape
+    /// was rewound past — is refused with an error naming the journal.
     #[func]
     pub fn restore(&self, space: Rid, snapshot: PackedByteArray) -> bool {
         let Some(mut server) = server_or_error("restore") else {

@@ -1914,7 +1914,8 @@ enum m3Result m3World_Compare(struct m3WorldId worldA,
 enum m3Result m3World_GetSnapshotSize(struct m3WorldId worldId, int64_t *size);
 
 // Writes the world's state into `buffer` (at least `m3World_GetSnapshotSize` bytes) and
-// its length to `written`.
+// its length to `written`. Taken while a journal runs, it also records that journal and
+// where its tape stands (not part of the hash), so restoring it rewinds the tape.
 enum m3Result m3World_Snapshot(struct m3WorldId worldId,
                                uint8_t *buffer,
                                int64_t capacity,
@@ -1922,7 +1923,12 @@ enum m3Result m3World_Snapshot(struct m3WorldId worldId,
 
 // Brings a world of the same capacities to exactly a snapshot's state. A damaged
 // snapshot is `m3_errorFormat`, one of another format revision `m3_errorVersion`; a
-// refused restore changes nothing. Not recorded by a running journal.
+// refused restore changes nothing. Not recorded by a running journal, but rollback-aware:
+// a snapshot that journal took rewinds its tape (and the host's buffer) to where the
+// snapshot was taken; any other snapshot while a journal runs (taken with no journal
+// running, by another journal, or on a branch the tape has been rewound past) is
+// `m3_errorState` naming the journal. With no journal running the journal part of a
+// snapshot is ignored.
 enum m3Result m3World_Restore(struct m3WorldId worldId, const uint8_t *snapshot, int64_t length);
 
 // Reads the settings and capacities of the world a snapshot was taken from (hooks

@@ -5,7 +5,9 @@
 //! allocator when the journal starts, sized by the host's buffer). After every call that
 //! changes the world, the boundary copies the new bytes, and the tape header (whose
 //! overflow flag may change), into the host's buffer, so the host sees whole records
-//! there at every moment between calls.
+//! there at every moment between calls. A restore that rewinds the tape (a snapshot the
+//! running journal took) shortens it; the bytes past the new end in the host's buffer are
+//! then stale and the next records overwrite them.
 
 use crate::boundary::{api, api_on, write};
 use crate::types::*;

@@ -461,7 +461,8 @@ pub unsafe extern "C" fn m3World_GetSnapshotSize(worldId: m3WorldId, size: *mut 
 }
 
 /// Writes the world's state into `buffer` (at least `m3World_GetSnapshotSize` bytes) and
-/// its length to `written`.
+/// its length to `written`. Taken while a journal runs, it also records that journal and
+/// where its tape stands (not part of the hash), so restoring it rewinds the tape.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_Snapshot(
     worldId: m3WorldId,
@@ -493,7 +494,12 @@ pub unsafe extern "C" fn m3World_Snapshot(
 
 /// Brings a world of the same capacities to exactly a snapshot's state. A damaged
 /// snapshot is `m3_errorFormat`, one of another format revision `m3_errorVersion`; a
-/// refused restore changes nothing. Not recorded by a running journal.
+/// refused restore changes nothing. Not recorded by a running journal, but rollback-aware:
+/// a snapshot that journal took rewinds its tape (and the host's buffer) to where the
+/// snapshot was taken; any other snapshot while a journal runs (taken with no journal
+/// running, by another journal, or on a branch the tape has been rewound past) is
+/// `m3_errorState` naming the journal. With no journal running the journal part of a
+/// snapshot is ignored.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_Restore(
     worldId: m3WorldId,

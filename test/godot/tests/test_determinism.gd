@@ -152,3 +152,62 @@ func test_a_journal_saves_a_replay_file() -> void:
 	var f := FileAccess.open(path, FileAccess.READ)
 	check(f != null and f.get_length() > length, "the replay file holds snapshot and tape")
 	print("replay: ", ProjectSettings.globalize_path(path))
+
+
+## Rollback-aware journals: 20 random rollbacks of 1–8 ticks while recording; each
+## restores a snapshot the running journal took, which rewinds the tape, so the saved
+## replay holds the history the world lived (`test/godot.sh` verifies it with
+## `m3replay verify`). Snapshots the journal did not take on its current branch are
+## refused with an error and change nothing.
+func test_rollbacks_while_recording_save_a_replay_that_verifies() -> void:
+	var w := new_world()
+	var s := space_of(w)
+	build_scene(w)
+	await ticks(2)
+	var before: PackedByteArray = Maul3D.snapshot(s)
+	check(Maul3D.start_journal(s, 1 << 22), "the journal starts")
+	var bodies: Array[RigidBody3D] = []
+	for c in w.get_children():
+		if c is RigidBody3D:
+			bodies.append(c)
+	var rng := RandomNumberGenerator.new()
+	rng.seed = 12
+	var history: Array[PackedByteArray] = []
+	var steps: Array[int] = []
+	var rollbacks := 0
+	var refused := 0
+	while rollbacks < 20:
+		if history.size() >= 8 and rng.randi_range(0, 9) == 0:
+			var back := rng.randi_range(1, 8)
+			var to := history.size() - back
+			var now: PackedByteArray = Maul3D.snapshot(s)
+			check(Maul3D.restore(s, history[to]), "rollback %d of %d ticks restores" % [rollbacks, back])
+			check(Maul3D.space_step_count(s) == steps[to], "rollback %d is back at step %d" % [rollbacks, steps[to]])
+			var h: int = Maul3D.space_hash(s)
+			# The world just left is on a branch the tape was rewound past (refused, with
+			# an error in the log).
+			if not Maul3D.restore(s, now):
+				refused += 1
+			check(Maul3D.space_hash(s) == h, "a refused restore changed the world")
+			history.resize(to)
+			steps.resize(to)
+			rollbacks += 1
+		history.append(Maul3D.snapshot(s))
+		steps.append(Maul3D.space_step_count(s))
+		# New input on this branch: a push on a random box.
+		if rng.randi_range(0, 2) == 0:
+			var b: RigidBody3D = bodies[rng.randi_range(0, bodies.size() - 1)]
+			b.apply_central_impulse(Vector3(rng.randf_range(-1, 1), 2, rng.randf_range(-1, 1)))
+		await get_tree().physics_frame
+	check(refused == 20, "every snapshot of a rewound branch was refused (%d of 20)" % refused)
+	# A snapshot from before the journal started: refused while it runs.
+	var hash_now: int = Maul3D.space_hash(s)
+	check(not Maul3D.restore(s, before), "a snapshot from before the journal is refused")
+	check(Maul3D.space_hash(s) == hash_now, "the refused restore changed nothing")
+	var length: int = Maul3D.stop_journal(s)
+	check(length > 0, "the journal recorded %d bytes" % length)
+	var path := "user://maul3d_rollback.m3replay"
+	check(Maul3D.save_replay(s, path), "the replay is saved")
+	# With the journal stopped, the old snapshot restores.
+	check(Maul3D.restore(s, before), "with no journal running, the snapshot restores")
+	print("replay: ", ProjectSettings.globalize_path(path))
