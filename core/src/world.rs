@@ -155,6 +155,13 @@ pub struct Counters {
     pub joint_count: u32,
     /// Joint break events dropped for `event_capacity` in the last step.
     pub dropped_joint_break_events: u32,
+    /// Times in the last step a speed limit cut a body's velocity as a substep began:
+    /// `max_linear_speed`, or the `±1e5` rad/s bound on angular velocity (per body, per
+    /// substep). A healthy scene never needs it.
+    pub speed_clamps: u32,
+    /// Times in the last step the cap of a quarter turn per substep cut a body's angular
+    /// velocity (per body, per substep).
+    pub rotation_clamps: u32,
 }
 
 /// Process-wide source of world tags, so ids from one world are refused by another.
@@ -574,6 +581,8 @@ impl World {
         self.counters.dropped_hit_events = 0;
         self.joint_break_events.clear();
         self.counters.dropped_joint_break_events = 0;
+        self.counters.speed_clamps = 0;
+        self.counters.rotation_clamps = 0;
 
         let t = Timer::start();
         self.update_pairs();
