@@ -159,6 +159,9 @@ pub struct Counters {
     /// `limits::MAX_ANGULAR_SPEED`) bound a dynamic body's speed, counted per body per
     /// substep stage; 0 in a scene that never reaches them.
     pub speed_caps: u32,
+    /// Times in the last step the cap of a quarter turn per substep cut a body's angular
+    /// velocity (per body, per substep).
+    pub rotation_clamps: u32,
 }
 
 /// Process-wide source of world tags, so ids from one world are refused by another.
@@ -578,6 +581,8 @@ impl World {
         self.counters.dropped_hit_events = 0;
         self.joint_break_events.clear();
         self.counters.dropped_joint_break_events = 0;
+        self.counters.speed_caps = 0;
+        self.counters.rotation_clamps = 0;
 
         let t = Timer::start();
         self.update_pairs();

@@ -26,6 +26,7 @@ use crate::profile::Timer;
 use crate::task::Slots;
 use crate::world::{AABB_MARGIN, World};
 use contact_solver::{Batch, Constraints, LaneInput, PrepareContext, Softness};
+use core::sync::atomic::{AtomicU32, Ordering};
 
 /// Graph colours; the last one is the overflow, solved after the others.
 pub(crate) const COLOR_COUNT: usize = 24;
@@ -151,6 +152,9 @@ pub(crate) struct SolverScratch {
     /// This step's joints, in joint slot order, and their impulses during the step.
     pub joint_constraints: FixedVec<JointConstraint>,
     pub joint_impulses: FixedVec<crate::joint::JointImpulses>,
+    /// Per solver body, the world inverse inertia the joint rows use this step: the
+    /// body's own with the inertia joint tension adds (`crate::joint::solver::tension_inertia`).
+    pub joint_inv_inertia: FixedVec<Mat3>,
 }
 
 impl SolverScratch {
@@ -195,6 +199,7 @@ impl SolverScratch {
             )?,
             joint_constraints: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_impulses: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_inv_inertia: FixedVec::filled(body_capacity, Mat3::ZERO, alloc, "body_capacity")?,
         })
     }
 
@@ -215,6 +220,7 @@ impl SolverScratch {
             + self.pending.capacity() * size_of::<LaneInput>()
             + self.joint_constraints.capacity() * size_of::<JointConstraint>()
             + self.joint_impulses.capacity() * size_of::<crate::joint::JointImpulses>()
+            + self.joint_inv_inertia.capacity() * size_of::<Mat3>()
     }
 }
 
@@ -262,8 +268,12 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let soft = make_soft(contact_hertz, def.contact_damping_ratio, h);
     let static_soft = make_soft(2.0 * contact_hertz, def.contact_damping_ratio, h);
     prepare_contacts(world, soft, static_soft);
-    // Box2D v3's joint softness: twice the contact stiffness.
-    let joint_soft = make_soft(2.0 * contact_hertz, def.joint_damping_ratio, h);
+    // Box2D v3's joint softness: twice the contact stiffness, and as Box2D's later
+    // versions no more than a quarter of the substep rate: stiffer, a chain of light
+    // links rings faster than the substeps resolve and gains energy (a 200-link chain at
+    // 2 substeps, 60 Hz joints: speeds over 700 m/s; at 30 Hz it swings calmly).
+    let joint_hertz = crate::math::min(2.0 * contact_hertz, 0.25 * substeps as f32 * inv_dt);
+    let joint_soft = make_soft(joint_hertz, def.joint_damping_ratio, h);
     crate::joint::solver::prepare_joints(world, h, joint_soft);
     world.profile.prepare = t.elapsed_ms();
 
@@ -273,8 +283,8 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let max_speed = def.max_linear_speed;
     let threshold = def.restitution_threshold;
     // How often a cap bound a body's speed this step: a sum, the same at any split.
-    let speed_caps = core::sync::atomic::AtomicU32::new(0);
-    use core::sync::atomic::Ordering::Relaxed;
+    let speed_caps = AtomicU32::new(0);
+    use Ordering::Relaxed;
     {
         let tasks = &mut world.tasks;
         let s = &mut world.solver;
@@ -327,6 +337,8 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
                     f(unsafe { states.get(k) }, k);
                 });
             };
+        // Counters, not state: a sum is the same whatever the order of the adds.
+        let rotation_clamps = AtomicU32::new(0);
         for _ in 0..substeps {
             bodies_for_each(tasks, &|st, k| {
                 if integrate_velocity(st, &params[k], h, max_speed) {
@@ -355,8 +367,13 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
             });
             contact_solver::solve::<_, true>(&states, single, &single_rolling, inv_h, push_max);
             bodies_for_each(tasks, &|st, k| {
-                if integrate_position(st, &params[k], h, max_rotation, max_speed) {
+                let (capped, turned) =
+                    integrate_position(st, &params[k], h, max_rotation, max_speed);
+                if capped {
                     speed_caps.fetch_add(1, Relaxed);
+                }
+                if turned {
+                    rotation_clamps.fetch_add(1, Relaxed);
                 }
             });
             crate::joint::solver::solve_joints(
@@ -372,6 +389,7 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
             contact_solver::solve::<_, false>(&states, single, &single_rolling, inv_h, push_max);
         }
         world.profile.solve = t.elapsed_ms();
+        world.counters.rotation_clamps = rotation_clamps.into_inner();
 
         let t = Timer::start();
         per_color(tasks, &|c, k| {
@@ -589,6 +607,7 @@ fn color_constraints(world: &mut World) {
     }
 }
 
+/// Advances a body's velocity by one substep; true when a speed limit cut it.
 #[inline(never)]
 fn integrate_velocity(st: &mut BodyState, p: &BodyParams, h: f32, max_speed: f32) -> bool {
     if !p.dynamic {
@@ -602,7 +621,9 @@ fn integrate_velocity(st: &mut BodyState, p: &BodyParams, h: f32, max_speed: f32
     let capped = cap_speed(&mut v, max_speed);
     st.v = v.mul_elements(p.linear_mask);
     // Angular speeds stay within the range calls accept (and snapshots hold).
-    st.w = crate::limits::clamp_abs(w, crate::limits::MAX_VELOCITY).mul_elements(p.angular_mask);
+    let limit = crate::limits::MAX_VELOCITY;
+    let capped = capped | (w.abs().max_element() > limit);
+    st.w = crate::limits::clamp_abs(w, limit).mul_elements(p.angular_mask);
     capped
 }
 
@@ -635,6 +656,9 @@ fn cap_body_speeds(st: &mut BodyState, max_speed: f32) -> bool {
     a | b
 }
 
+/// Advances a body's position by one substep, a dynamic body's speeds first brought
+/// within the caps; returns whether a speed cap acted and whether the rotation cap (a
+/// quarter turn per substep) cut its angular velocity.
 #[inline(never)]
 fn integrate_position(
     st: &mut BodyState,
@@ -642,29 +666,36 @@ fn integrate_position(
     h: f32,
     max_rotation: f32,
     max_speed: f32,
-) -> bool {
+) -> (bool, bool) {
     let capped = p.dynamic && cap_body_speeds(st, max_speed);
     let mut w = st.w;
     let m = w.abs().max_element();
-    if m * h > max_rotation {
+    let mut clamped = m * h > max_rotation;
+    if clamped {
         w *= max_rotation / (h * m);
     }
     // Cap the rotation of one substep so the quaternion update stays accurate.
     let w2 = w.length_squared();
     if w2 * h * h > max_rotation * max_rotation {
+        clamped = true;
         w *= max_rotation / (h * sqrt(w2));
+    }
+    if clamped {
+        // The body keeps the angular velocity it turned with: one that turned less than
+        // its velocity says would leave the joints a position error to push out, every
+        // substep (energy from nowhere).
         st.w = w;
     }
     st.dq = st.dq.integrate(w, h);
     st.dp += st.v * h;
-    capped
+    (capped, clamped)
 }
 
 /// Writes the substeps' results back into the bodies: positions advance on the 2^-32
 /// grid, so a shifted world steps exactly like the unshifted one. Then refreshes bounds
 /// and fills the move buffer.
 #[inline(never)]
-fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &core::sync::atomic::AtomicU32) {
+fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
     let count = world.solver.states.len();
     {
         // Each body writes itself and its own shapes' bounds: any split, same bits.
@@ -678,7 +709,7 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &core::sync::a
             // Relax and restitution ran after the last position update: the stored
             // velocities keep the caps too.
             if params[k].dynamic && cap_body_speeds(&mut st, max_speed) {
-                speed_caps.fetch_add(1, core::sync::atomic::Ordering::Relaxed);
+                speed_caps.fetch_add(1, Ordering::Relaxed);
             }
             let bi = params[k].body as usize;
             // SAFETY: every solver body is a distinct body slot.
