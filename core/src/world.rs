@@ -155,6 +155,14 @@ pub struct Counters {
     pub joint_count: u32,
     /// Joint break events dropped for `event_capacity` in the last step.
     pub dropped_joint_break_events: u32,
+    /// Time-of-impact queries continuous collision ran in the last step.
+    pub toi_queries: u32,
+    /// Their outer iterations (separating axes tried), at most
+    /// [`MAX_TOI_ITERATIONS`](crate::collide::cast::MAX_TOI_ITERATIONS) a query.
+    pub toi_iterations: u32,
+    /// Their separation evaluations (deepest-point pushes and root-finder steps), at most
+    /// [`MAX_TOI_EVALUATIONS`](crate::collide::cast::MAX_TOI_EVALUATIONS) a query.
+    pub toi_root_iterations: u32,
 }
 
 /// Process-wide source of world tags, so ids from one world are refused by another.

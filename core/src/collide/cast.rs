@@ -210,15 +210,36 @@ pub struct ToiOutput {
     pub state: ToiState,
     /// The fraction of the sweeps reached (see [`ToiState`]).
     pub fraction: f32,
+    /// Work done, for counters and tests: outer iterations (separating axes tried, each
+    /// with at most two distance queries), at most [`MAX_TOI_ITERATIONS`].
+    pub iterations: u32,
+    /// Work done: separation evaluations on the axes (push-backs and root-finder steps
+    /// together), at most [`MAX_TOI_EVALUATIONS`].
+    pub root_iterations: u32,
 }
 
 /// Most separating axes (outer iterations) one time of impact tries: Box2D's 20, and
-/// more room for the certified steps a fast turn can need.
-const MAX_TOI_ITERATIONS: u32 = 64;
-/// Most root-finder steps on one axis.
-const MAX_ROOT_ITERATIONS: u32 = 50;
-/// Most deepest-point pushes on one axis: one per vertex it could be.
-const MAX_PUSH_BACK_ITERATIONS: u32 = MAX_HULL_VERTICES as u32;
+/// more room for the certified steps a fast turn can need. Each costs two distance
+/// queries at most.
+pub const MAX_TOI_ITERATIONS: u32 = 64;
+/// Most root-finder steps on one axis (Box2D's 50).
+pub const MAX_ROOT_ITERATIONS: u32 = 50;
+/// Most separation evaluations (deepest-point searches and root-finder steps together)
+/// one time of impact makes over all its axes. Past it the query ends
+/// [`ToiState::Failed`] at the last safe time, so one query's work is bounded by this
+/// and [`MAX_TOI_ITERATIONS`] whatever the shapes and motion.
+pub const MAX_TOI_EVALUATIONS: u32 = 1000;
+
+/// Most deepest-point pushes on one axis: one per vertex either side could offer
+/// (Box3D's `proxyA.count + proxyB.count`).
+fn push_back_limit(a: &ShapeProxy, b: &ShapeProxy) -> u32 {
+    let n = a.used().len() + b.used().len();
+    (if n > MAX_HULL_VERTICES {
+        MAX_HULL_VERTICES
+    } else {
+        n
+    }) as u32
+}
 
 /// Which axis a separating function measures along.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -368,16 +389,24 @@ enum AxisResult {
 
 /// Box2D's push-back on one axis: finds the latest `t2` in `[t1, t_max]` at which the
 /// deepest points along the axis come down to the target, one deepest pair at a time,
-/// each by bisection mixed with the secant rule.
+/// each by bisection mixed with the secant rule. Counts every separation it evaluates in
+/// `evaluations` and stops (as out of pushes) once that reaches `budget`.
 fn search_axis(
     f: &SeparationFunction,
-    t1: f32,
-    t_max: f32,
+    (t1, t_max): (f32, f32),
     target: f32,
     tolerance: f32,
+    evaluations: &mut u32,
+    budget: u32,
 ) -> AxisResult {
     let mut t2 = t_max;
-    for _ in 0..MAX_PUSH_BACK_ITERATIONS {
+    let pushes = push_back_limit(f.a, f.b);
+    for _ in 0..pushes {
+        // Two evaluations below before the root finder, which checks for itself.
+        if *evaluations + 2 > budget {
+            break;
+        }
+        *evaluations += 2;
         let (mut s2, ia, ib) = f.find_min_separation(t2);
         if s2 > target + tolerance {
             return if t2 == t_max {
@@ -399,12 +428,16 @@ fn search_axis(
         // The root of s(t) = target in [t1, t2], bracketed: s1 above, s2 below.
         let (mut a1, mut a2) = (t1, t2);
         for root_iteration in 0..MAX_ROOT_ITERATIONS {
+            if *evaluations >= budget {
+                break;
+            }
             let t = if root_iteration & 1 == 1 {
                 // Secant: s1 > target ≥ s2, so the denominator is negative.
                 a1 + (target - s1) * (a2 - a1) / (s2 - s1)
             } else {
                 0.5 * (a1 + a2)
             };
+            *evaluations += 1;
             let s = f.evaluate(ia, ib, t);
             if abs(s - target) < tolerance {
                 t2 = t;
@@ -466,10 +499,12 @@ fn reach(p: &ShapeProxy, center: Vec3) -> f32 {
 /// States: [`ToiState::Hit`] at the time found (0 if they start within the target);
 /// [`ToiState::Separated`] with `t_max` if they stay apart; [`ToiState::Overlapped`] with
 /// 0 if the cores overlap where the search stands; [`ToiState::Failed`] with the last
-/// safe time if the caps (64 axes or certified steps, 64 pushes per axis, 50 root steps)
-/// run out, which takes a grazing pass by a fast turn (about 1 in 2000 random sweeps
-/// turning up to half a turn while crossing 6 m past 1 m shapes; none in as many
-/// turning under 0.8 rad).
+/// safe time if the caps run out ([`MAX_TOI_ITERATIONS`] axes or certified steps; on
+/// each axis one push per vertex of either shape, [`MAX_ROOT_ITERATIONS`] root steps per
+/// push; [`MAX_TOI_EVALUATIONS`] separation evaluations in all), which takes a grazing
+/// pass by a fast turn (about 1 in 10,000 random sweeps turning up to half a turn while
+/// crossing 6 m past 1 m shapes; none in as many turning under 0.8 rad). The caps bound
+/// one query's work whatever the shapes and motion: [`ToiOutput`] says how much it used.
 ///
 /// ```
 /// use maul3d::collide::cast::{Sweep, ToiState, time_of_impact};
@@ -535,35 +570,32 @@ pub(crate) fn time_of_impact_to(
     let mut t1 = 0.0f32;
     let mut cache = SimplexCache::default();
     let mut core = core_at(t1, &mut cache);
-    for _ in 0..MAX_TOI_ITERATIONS {
+    let mut evaluations = 0u32;
+    let mut iterations = 0u32;
+    let out = |state: ToiState, fraction: f32, iterations: u32, evaluations: u32| ToiOutput {
+        state,
+        fraction,
+        iterations,
+        root_iterations: evaluations,
+    };
+    while iterations < MAX_TOI_ITERATIONS {
         // The cores overlap: no time of impact to find (Box2D gives up here too).
         if core.distance <= 0.0 {
-            return ToiOutput {
-                state: ToiState::Overlapped,
-                fraction: 0.0,
-            };
+            return out(ToiState::Overlapped, 0.0, iterations, evaluations);
         }
         if core.distance < target + tolerance {
-            return ToiOutput {
-                state: ToiState::Hit,
-                fraction: t1,
-            };
+            return out(ToiState::Hit, t1, iterations, evaluations);
         }
+        if evaluations >= MAX_TOI_EVALUATIONS {
+            break;
+        }
+        iterations += 1;
 
         let f = SeparationFunction::new(&cache, &core, a, sweep_a, b, sweep_b, t1);
-        let t2 = match search_axis(&f, t1, t_max, target, tolerance) {
-            AxisResult::Hit => {
-                return ToiOutput {
-                    state: ToiState::Hit,
-                    fraction: t1,
-                };
-            }
-            AxisResult::Failed => {
-                return ToiOutput {
-                    state: ToiState::Failed,
-                    fraction: t1,
-                };
-            }
+        let budget = MAX_TOI_EVALUATIONS;
+        let t2 = match search_axis(&f, (t1, t_max), target, tolerance, &mut evaluations, budget) {
+            AxisResult::Hit => return out(ToiState::Hit, t1, iterations, evaluations),
+            AxisResult::Failed => return out(ToiState::Failed, t1, iterations, evaluations),
             AxisResult::Separated => t_max,
             AxisResult::Advance(t2) => t2,
         };
@@ -592,10 +624,7 @@ pub(crate) fn time_of_impact_to(
             || 0.5 * (d1 + next.distance - speed_bound * dt) >= target;
         if certified {
             if t2 >= t_max && next.distance > target + tolerance {
-                return ToiOutput {
-                    state: ToiState::Separated,
-                    fraction: t_max,
-                };
+                return out(ToiState::Separated, t_max, iterations, evaluations);
             }
             t1 = t2;
             cache = next_cache;
@@ -607,10 +636,7 @@ pub(crate) fn time_of_impact_to(
             core = core_at(t1, &mut cache);
         }
     }
-    ToiOutput {
-        state: ToiState::Failed,
-        fraction: t1,
-    }
+    out(ToiState::Failed, t1, iterations, evaluations)
 }
 
 #[cfg(test)]
@@ -1135,13 +1161,8 @@ mod tests {
             ..still(Vec3::ZERO)
         };
         let out = time_of_impact(&cube, &still(Vec3::ZERO), &cube, &moving, 1.0);
-        assert_eq!(
-            out,
-            ToiOutput {
-                state: ToiState::Overlapped,
-                fraction: 0.0
-            }
-        );
+        assert_eq!(out.state, ToiState::Overlapped);
+        assert_eq!(out.fraction, 0.0);
         // A sphere already sunk 1 cm into the cube (cores apart): a hit right away.
         let sunk = Sweep {
             c1: Vec3::new(0.0, 0.79, 0.0),

@@ -11,7 +11,7 @@
 use super::SolverScratch;
 use crate::body::{BodyType, NONE};
 use crate::collide::LINEAR_SLOP;
-use crate::collide::cast::{Sweep, ToiState, time_of_impact, time_of_impact_to};
+use crate::collide::cast::{Sweep, ToiOutput, ToiState, time_of_impact, time_of_impact_to};
 use crate::collide::distance::ShapeProxy;
 use crate::math::{DAabb, DVec3, Quat, Vec3, acos, round_vec_to_grid};
 use crate::shape::{local_aabb, shape_centroid, shape_min_extent, shape_proxy};
@@ -27,6 +27,22 @@ fn sweep_of(origin: DVec3, start: (DVec3, Quat), end: (DVec3, Quat), local_cente
         c2,
         q1: start.1,
         q2: end.1,
+    }
+}
+
+/// Time-of-impact work one body's sweep did, for the counters.
+#[derive(Default)]
+struct ToiWork {
+    queries: u32,
+    iterations: u32,
+    root_iterations: u32,
+}
+
+impl ToiWork {
+    fn add(&mut self, out: &ToiOutput) {
+        self.queries = self.queries.saturating_add(1);
+        self.iterations = self.iterations.saturating_add(out.iterations);
+        self.root_iterations = self.root_iterations.saturating_add(out.root_iterations);
     }
 }
 
@@ -50,6 +66,9 @@ impl World {
 
     /// Sweeps fast bodies and bullets after the step.
     pub(crate) fn solve_continuous(&mut self) {
+        self.counters.toi_queries = 0;
+        self.counters.toi_iterations = 0;
+        self.counters.toi_root_iterations = 0;
         let n = self.solver.params.len();
         for pass in 0..2 {
             for k in 0..n {
@@ -105,6 +124,7 @@ impl World {
         }
         let Some(swept) = swept else { return };
         let mut t_min = 1.0f32;
+        let mut work = ToiWork::default();
         let mut s = b.shape_head;
         while s != NONE {
             let shape = &self.shapes[s as usize];
@@ -151,6 +171,7 @@ impl World {
                     let gap = proxy.radius + other_proxy.radius + LINEAR_SLOP;
                     let mut out =
                         time_of_impact_to(&proxy, &sweep, other_proxy, &other_sweep, t_min, gap);
+                    work.add(&out);
                     let at_start = out.state == ToiState::Overlapped
                         || (out.state == ToiState::Hit && out.fraction <= 0.0);
                     if at_start {
@@ -159,6 +180,7 @@ impl World {
                         // small sphere at the shape's centre must not pass through.
                         let core = ShapeProxy::from_points(&[centroid], 0.25 * min_extent);
                         out = time_of_impact(&core, &sweep, other_proxy, &other_sweep, t_min);
+                        work.add(&out);
                     }
                     if out.state == ToiState::Hit && 0.0 < out.fraction && out.fraction < t_min {
                         t_min = out.fraction;
@@ -172,6 +194,10 @@ impl World {
             }
             s = next;
         }
+        let c = &mut self.counters;
+        c.toi_queries = c.toi_queries.saturating_add(work.queries);
+        c.toi_iterations = c.toi_iterations.saturating_add(work.iterations);
+        c.toi_root_iterations = c.toi_root_iterations.saturating_add(work.root_iterations);
         if t_min >= 1.0 {
             return;
         }
