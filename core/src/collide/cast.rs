@@ -1408,4 +1408,46 @@ mod tests {
             .unwrap();
         assert_eq!(handle.join().unwrap(), (true, false, true, ToiState::Hit));
     }
+
+    #[test]
+    fn huge_spinning_hulls_past_a_triangle_stay_within_the_work_caps_and_stop_short() {
+        // 64-point hulls up to 10 km across, turning up to 3 rad while crossing a 1 m
+        // triangle: the grazing cases the caps exist for. Every query stays within them,
+        // and every time it reports leaves the cores a target's worth apart.
+        let mut rng = Lcg(5);
+        let (mut capped, mut failed) = (0, 0);
+        for k in 0..600 {
+            let scale = [1.0f32, 100.0, 1.0e4][k % 3];
+            let hull = random_hull(&mut rng, 64, 0.8 * scale);
+            let tri = [rng.vec(1.0), rng.vec(1.0), rng.vec(1.0)];
+            let pa = ShapeProxy::from_points(&tri, 0.0);
+            let pb = ShapeProxy::hull(&hull.view());
+            let q1 = rng.rotation();
+            let q2 = q1 * Quat::from_axis_angle(rng.unit(), 3.0 * rng.next().abs());
+            let dir = rng.unit();
+            let b = Sweep {
+                local_center: Vec3::ZERO,
+                c1: dir * (0.8 * scale + 0.5 + rng.next().abs()),
+                c2: -dir * 0.5 * scale + rng.vec(0.5 * scale),
+                q1,
+                q2,
+            };
+            let a = still(Vec3::ZERO);
+            let out = time_of_impact(&pa, &a, &pb, &b, 1.0);
+            assert!(out.iterations <= MAX_TOI_ITERATIONS, "{k}: {out:?}");
+            assert!(out.root_iterations <= MAX_TOI_EVALUATIONS, "{k}: {out:?}");
+            capped += (out.root_iterations + MAX_ROOT_ITERATIONS >= MAX_TOI_EVALUATIONS) as u32;
+            failed += (out.state == ToiState::Failed) as u32;
+            if out.state != ToiState::Overlapped {
+                let xf = a
+                    .transform_at(out.fraction)
+                    .inv_mul(&b.transform_at(out.fraction));
+                let d = core_distance(&pa, &pb, &xf, &mut SimplexCache::default(), f32::MAX);
+                // The target less the tolerance, less rounding at the hull's size.
+                let floor = 0.75 * LINEAR_SLOP - 1.0e-6 * scale;
+                assert!(d.distance >= floor, "{k}: {out:?} leaves {}", d.distance);
+            }
+        }
+        assert!(capped > 0 && failed > 0, "{capped} capped, {failed} failed");
+    }
 }
