@@ -270,8 +270,8 @@ struct SeparationFunction<'a> {
 }
 
 impl<'a> SeparationFunction<'a> {
-    /// The function for the closest features GJK found at `t`: their indices in `cache`,
-    /// the points and normal (in A's frame) in `core`.
+    /// The function for the closest features GJK found at the sweeps' poses `(xf_a,
+    /// xf_b)`: their indices in `cache`, the points and normal (in A's frame) in `core`.
     fn new(
         cache: &SimplexCache,
         core: &CoreDistance,
@@ -279,7 +279,7 @@ impl<'a> SeparationFunction<'a> {
         sweep_a: &'a Sweep,
         b: &'a ShapeProxy,
         sweep_b: &'a Sweep,
-        t: f32,
+        (xf_a, xf_b): &(Transform, Transform),
     ) -> SeparationFunction<'a> {
         let count = (cache.count as usize).min(4);
         let distinct = |indices: &[u8]| {
@@ -293,8 +293,6 @@ impl<'a> SeparationFunction<'a> {
         };
         let unique_a = distinct(&cache.index_a[..count]);
         let unique_b = distinct(&cache.index_b[..count]);
-        let xf_a = sweep_a.transform_at(t);
-        let xf_b = sweep_b.transform_at(t);
         let mut f = SeparationFunction {
             a,
             b,
@@ -389,11 +387,13 @@ enum AxisResult {
 
 /// Box2D's push-back on one axis: finds the latest `t2` in `[t1, t_max]` at which the
 /// deepest points along the axis come down to the target, one deepest pair at a time,
-/// each by bisection mixed with the secant rule. Counts every separation it evaluates in
-/// `evaluations` and stops (as out of pushes) once that reaches `budget`.
+/// each by bisection mixed with the secant rule (the sweeps' poses at `t1` given). Counts
+/// every separation it evaluates in `evaluations` and stops (as out of pushes) once that
+/// reaches `budget`.
 fn search_axis(
     f: &SeparationFunction,
     (t1, t_max): (f32, f32),
+    (xf_a1, xf_b1): &(Transform, Transform),
     target: f32,
     tolerance: f32,
     evaluations: &mut u32,
@@ -418,7 +418,7 @@ fn search_axis(
         if s2 > target - tolerance {
             return AxisResult::Advance(t2);
         }
-        let mut s1 = f.evaluate(ia, ib, t1);
+        let mut s1 = f.evaluate_at(xf_a1, xf_b1, ia, ib);
         if s1 < target - tolerance {
             return AxisResult::Failed;
         }
@@ -552,24 +552,24 @@ pub(crate) fn time_of_impact_to(
         + rotation_rate_bound(sweep_b) * reach(b, sweep_b.local_center);
     let speed_bound = travel.length() + turn_bound;
 
-    // The cores' separation along a fixed unit axis at t: B's lowest point less A's highest.
-    let axis_separation = |n: Vec3, t: f32| {
-        let xf_a = sweep_a.transform_at(t);
-        let xf_b = sweep_b.transform_at(t);
+    // Both sweeps' poses at t (each computed once per time the search stands at).
+    let poses = |t: f32| (sweep_a.transform_at(t), sweep_b.transform_at(t));
+
+    // The cores' separation along a fixed unit axis: B's lowest point less A's highest.
+    let axis_separation = |n: Vec3, (xf_a, xf_b): &(Transform, Transform)| {
         let ia = a.support(xf_a.q.inv_rotate(n));
         let ib = b.support(xf_b.q.inv_rotate(-n));
         (xf_b.apply(b.used()[ib]) - xf_a.apply(a.used()[ia])).dot(n)
     };
 
-    let core_at = |t: f32, cache: &mut SimplexCache| {
-        let xf_a = sweep_a.transform_at(t);
-        let xf_b = sweep_b.transform_at(t);
-        core_distance(a, b, &xf_a.inv_mul(&xf_b), cache, f32::MAX)
+    let core_at = |(xf_a, xf_b): &(Transform, Transform), cache: &mut SimplexCache| {
+        core_distance(a, b, &xf_a.inv_mul(xf_b), cache, f32::MAX)
     };
 
     let mut t1 = 0.0f32;
+    let mut x1 = poses(t1);
     let mut cache = SimplexCache::default();
-    let mut core = core_at(t1, &mut cache);
+    let mut core = core_at(&x1, &mut cache);
     let mut evaluations = 0u32;
     let mut iterations = 0u32;
     let out = |state: ToiState, fraction: f32, iterations: u32, evaluations: u32| ToiOutput {
@@ -591,9 +591,9 @@ pub(crate) fn time_of_impact_to(
         }
         iterations += 1;
 
-        let f = SeparationFunction::new(&cache, &core, a, sweep_a, b, sweep_b, t1);
-        let budget = MAX_TOI_EVALUATIONS;
-        let t2 = match search_axis(&f, (t1, t_max), target, tolerance, &mut evaluations, budget) {
+        let f = SeparationFunction::new(&cache, &core, a, sweep_a, b, sweep_b, &x1);
+        let (times, budget) = ((t1, t_max), MAX_TOI_EVALUATIONS);
+        let t2 = match search_axis(&f, times, &x1, target, tolerance, &mut evaluations, budget) {
             AxisResult::Hit => return out(ToiState::Hit, t1, iterations, evaluations),
             AxisResult::Failed => return out(ToiState::Failed, t1, iterations, evaluations),
             AxisResult::Separated => t_max,
@@ -607,8 +607,8 @@ pub(crate) fn time_of_impact_to(
         // dips at most `turn_bound Δt` below the lower end (the linear parts' minimum
         // is concave). Whole-distance bounds with `speed_bound` back this up.
         let d1 = core.distance;
-        let n0 = sweep_a.transform_at(t1).q.rotate(core.normal);
-        let s1 = axis_separation(n0, t1);
+        let n0 = x1.0.q.rotate(core.normal);
+        let s1 = axis_separation(n0, &x1);
         let closing = turn_bound - travel.dot(n0);
         let axis_step = if closing > 0.0 {
             (s1 - target) / closing
@@ -618,22 +618,25 @@ pub(crate) fn time_of_impact_to(
         let safe_step = max(axis_step, (d1 - target) / speed_bound);
         let dt = t2 - t1;
         let mut next_cache = cache;
-        let next = core_at(t2, &mut next_cache);
+        let x2 = poses(t2);
+        let next = core_at(&x2, &mut next_cache);
         let certified = dt <= safe_step
-            || min(s1, axis_separation(n0, t2)) - turn_bound * dt >= target
+            || min(s1, axis_separation(n0, &x2)) - turn_bound * dt >= target
             || 0.5 * (d1 + next.distance - speed_bound * dt) >= target;
         if certified {
             if t2 >= t_max && next.distance > target + tolerance {
                 return out(ToiState::Separated, t_max, iterations, evaluations);
             }
             t1 = t2;
+            x1 = x2;
             cache = next_cache;
             core = next;
         } else {
             // Only as far as the motion bounds allow: short of t2, so short of t_max, and
             // positive since d1 is above the target.
             t1 += safe_step;
-            core = core_at(t1, &mut cache);
+            x1 = poses(t1);
+            core = core_at(&x1, &mut cache);
         }
     }
     out(ToiState::Failed, t1, iterations, evaluations)
