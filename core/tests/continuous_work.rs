@@ -505,3 +505,18 @@ fn a_sweep_over_more_static_shapes_than_it_gathers_at_once_still_stops_at_the_fi
     );
     assert_eq!(w.counters().dropped_ccd_sweeps, 0);
 }
+
+#[test]
+fn sweeps_of_fast_capsules_and_bullets_over_a_height_field_step_on_a_48_kib_stack() {
+    // The step's deepest call keeps under 48 KiB (see stack.rs): the sweep's gathered
+    // candidates, piece boxes and proxies live on the stack.
+    std::thread::Builder::new()
+        .stack_size(48 * 1024)
+        .spawn(|| {
+            run_capsules(0.25, 0.3, false, 40);
+            run_capsules(0.25, 0.3, true, 40);
+        })
+        .unwrap()
+        .join()
+        .expect("the step overflowed a 48 KiB stack or panicked");
+}
