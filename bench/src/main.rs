@@ -30,8 +30,7 @@ enum EngineChoice {
 #[command(version, about)]
 struct Args {
     /// One scene (large_pyramid, many_pyramids, joint_grid, convex_pile, washer, rain,
-    /// convex_vs_mesh);
-    /// all of them when left out.
+    /// convex_vs_mesh, voxels, fast_capsules); all of them when left out.
     #[arg(long, value_parser = parse_scene)]
     scene: Option<SceneName>,
     /// Steps to run instead of the scene's own count (at least 2: the first is not timed).

@@ -11,6 +11,9 @@ use maul3d::{
 };
 use std::collections::VecDeque;
 
+/// A body to put back at its start: id, position, linear and angular velocity.
+type Start = (BodyId, DVec3, Vec3, Vec3);
+
 /// A Maul3D world holding one scene.
 pub struct Maul3dEngine {
     world: World,
@@ -22,10 +25,15 @@ pub struct Maul3dEngine {
     rain: Option<(Rain, VecDeque<Vec<BodyId>>, usize)>,
     hulls: Vec<HullId>,
     meshes: Vec<MeshId>,
+    height_fields: Vec<MeshId>,
+    /// Every this many steps, these bodies go back to their start (pose, velocities).
+    relaunch: Option<(usize, Vec<Start>)>,
     steps: usize,
     /// Sum of every step's profile (all steps but the first), and how many.
     profile: maul3d::Profile,
     profiled_steps: u32,
+    /// Time-of-impact queries and iterations over the profiled steps.
+    toi: (u64, u64),
 }
 
 /// Converts a count into whatever integer type the world def uses for capacities.
@@ -42,7 +50,7 @@ fn rotation_between(from: Vec3, to: Vec3) -> Quat {
 /// Creates a body and its shapes at `origin + desc.position`.
 fn create_body(
     world: &mut World,
-    (hulls, meshes): (&[HullId], &[MeshId]),
+    (hulls, meshes, height_fields): (&[HullId], &[MeshId], &[MeshId]),
     desc: &BodyDesc,
     origin: DVec3,
 ) -> BodyId {
@@ -74,6 +82,9 @@ fn create_body(
             Geometry::Hull { index } => world.create_hull_shape(body, &def, hulls[index]),
             Geometry::Mesh { index } => world.create_mesh_shape(body, &def, meshes[index]),
             Geometry::Voxels { index } => world.create_voxel_shape(body, &def, meshes[index]),
+            Geometry::HeightField { index } => {
+                world.create_mesh_shape(body, &def, height_fields[index])
+            }
             Geometry::Sphere { radius } => world.create_sphere_shape(
                 body,
                 &def,
@@ -145,6 +156,24 @@ fn create_joint(world: &mut World, a: BodyId, b: BodyId, desc: &JointDesc, origi
 }
 
 impl Maul3dEngine {
+    /// Every `relaunch` period (not before the first step), the bodies back at their start.
+    fn relaunch(&mut self) {
+        let Some((period, starts)) = &self.relaunch else {
+            return;
+        };
+        if self.steps == 0 || !self.steps.is_multiple_of(*period) {
+            return;
+        }
+        for &(b, p, v, w) in starts {
+            self.world
+                .set_body_transform(b, p, Quat::IDENTITY)
+                .expect("body is alive");
+            self.world
+                .set_body_velocity(b, v, w)
+                .expect("velocity is valid");
+        }
+    }
+
     /// The rain's calls before a step: a new group every `period` steps, the oldest
     /// destroyed past `max_groups`.
     fn rain(&mut self) {
@@ -163,7 +192,10 @@ impl Maul3dEngine {
                 .ragdoll
                 .bones
                 .iter()
-                .map(|b| create_body(&mut self.world, (&self.hulls, &self.meshes), b, origin))
+                .map(|b| {
+                    let content = (&self.hulls[..], &self.meshes[..], &self.height_fields[..]);
+                    create_body(&mut self.world, content, b, origin)
+                })
                 .collect();
             for j in &rain.ragdoll.joints {
                 create_joint(&mut self.world, bones[j.body_a], bones[j.body_b], j, origin);
@@ -195,7 +227,10 @@ impl Engine for Maul3dEngine {
             contact_capacity: capacity(
                 8 * shapes
                     + 1024
-                    + if scene.meshes.is_empty() && scene.voxels.is_empty() {
+                    + if scene.meshes.is_empty()
+                        && scene.voxels.is_empty()
+                        && scene.height_fields.is_empty()
+                    {
                         0
                     } else {
                         16 * shapes
@@ -203,7 +238,7 @@ impl Engine for Maul3dEngine {
                 "contact capacity",
             ),
             mesh_capacity: capacity(
-                (scene.meshes.len() + scene.voxels.len()).max(1),
+                (scene.meshes.len() + scene.voxels.len() + scene.height_fields.len()).max(1),
                 "mesh count",
             ),
             content_capacity: scene
@@ -217,7 +252,16 @@ impl Engine for Maul3dEngine {
                 })
                 .sum::<u64>()
                 + scene.voxels.len() as u64
-                    * maul3d::geometry::voxel::VoxelChunk::content_size_bytes() as u64,
+                    * maul3d::geometry::voxel::VoxelChunk::content_size_bytes() as u64
+                + scene
+                    .height_fields
+                    .iter()
+                    .map(|h| {
+                        maul3d::geometry::height_field::height_field_content_bytes(
+                            h.count_x, h.count_z, false,
+                        )
+                    })
+                    .sum::<u64>(),
             pair_capacity: capacity(16 * shapes + 1024, "pair capacity"),
             hull_capacity: capacity(scene.hulls.len().max(1), "hull count"),
             joint_capacity: capacity(
@@ -255,11 +299,35 @@ impl Engine for Maul3dEngine {
                     .expect("scene voxel chunk is valid"),
             );
         }
+        let height_fields: Vec<MeshId> = scene
+            .height_fields
+            .iter()
+            .map(|h| {
+                world
+                    .create_height_field(&maul3d::HeightFieldDef {
+                        count_x: h.count_x,
+                        count_z: h.count_z,
+                        heights: &h.heights,
+                        holes: &[],
+                        scale: Vec3::new(h.cell, h.height_scale, h.cell),
+                    })
+                    .expect("scene height field is valid")
+            })
+            .collect();
+        let content = (&hulls[..], &meshes[..], &height_fields[..]);
         let bodies: Vec<BodyId> = scene
             .bodies
             .iter()
-            .map(|desc| create_body(&mut world, (&hulls, &meshes), desc, DVec3::ZERO))
+            .map(|desc| create_body(&mut world, content, desc, DVec3::ZERO))
             .collect();
+        let relaunch = scene.relaunch.map(|period| {
+            let dynamic = scene.bodies.iter().zip(&bodies);
+            let starts = dynamic
+                .filter(|(d, _)| d.kind == BodyKind::Dynamic)
+                .map(|(d, &b)| (b, d.position, d.linear_velocity, d.angular_velocity))
+                .collect();
+            (period, starts)
+        });
         for j in &scene.joints {
             create_joint(
                 &mut world,
@@ -278,14 +346,18 @@ impl Engine for Maul3dEngine {
             rain: scene.rain.clone().map(|r| (r, VecDeque::new(), 0)),
             hulls,
             meshes,
+            height_fields,
+            relaunch,
             steps: 0,
             profile: maul3d::Profile::default(),
             profiled_steps: 0,
+            toi: (0, 0),
         }
     }
 
     fn step(&mut self) {
         self.rain();
+        self.relaunch();
         self.steps += 1;
         self.world
             .step(self.dt, self.substeps)
@@ -302,6 +374,9 @@ impl Engine for Maul3dEngine {
             s.finalize += p.finalize;
             s.sleep += p.sleep;
             self.profiled_steps += 1;
+            let c = self.world.counters();
+            self.toi.0 += c.toi_queries as u64;
+            self.toi.1 += c.toi_iterations as u64;
         }
     }
 
@@ -310,7 +385,7 @@ impl Engine for Maul3dEngine {
         let p = &self.profile;
         let c = self.world.counters();
         Some(format!(
-            "step {:.2} = pairs {:.2} + collide {:.2} + prepare {:.2} + solve {:.2} + restitution {:.2} + finalize {:.2} + sleep {:.2} ms; contacts {} touching {} colours {} overflow {}",
+            "step {:.2} = pairs {:.2} + collide {:.2} + prepare {:.2} + solve {:.2} + restitution {:.2} + finalize {:.2} + sleep {:.2} ms; contacts {} touching {} colours {} overflow {}; time of impact per step: {:.0} queries, {:.0} iterations",
             p.step / n,
             p.pairs / n,
             p.collide / n,
@@ -322,7 +397,9 @@ impl Engine for Maul3dEngine {
             c.contact_count,
             c.touching_contact_count,
             c.color_count,
-            c.overflow_constraints
+            c.overflow_constraints,
+            self.toi.0 as f64 / n,
+            self.toi.1 as f64 / n
         ))
     }
 

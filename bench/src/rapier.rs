@@ -6,6 +6,9 @@ use maul3d::math::DVec3;
 use rapier3d::prelude::*;
 use std::collections::VecDeque;
 
+/// A body to put back at its start: handle, position, linear and angular velocity.
+type Start = (RigidBodyHandle, Vector, Vector, Vector);
+
 /// Rapier's sets and pipeline for one scene.
 pub struct RapierEngine {
     gravity: Vector,
@@ -24,6 +27,10 @@ pub struct RapierEngine {
     handles: Vec<RigidBodyHandle>,
     hulls: Vec<SharedShape>,
     meshes: Vec<SharedShape>,
+    /// Height fields and where each sits in its body (parry's is centred on its origin).
+    height_fields: Vec<(SharedShape, Vector)>,
+    /// Every this many steps, these bodies go back to their start (pose, velocities).
+    relaunch: Option<(usize, Vec<Start>)>,
     /// The rain's groups alive, oldest first, and how many were spawned.
     rain: Option<(Rain, VecDeque<Vec<RigidBodyHandle>>, usize)>,
     steps: usize,
@@ -47,7 +54,7 @@ fn to_vector(p: DVec3) -> Vector {
 fn insert_body(
     bodies: &mut RigidBodySet,
     colliders: &mut ColliderSet,
-    (hulls, meshes): (&[SharedShape], &[SharedShape]),
+    (hulls, meshes, height_fields): (&[SharedShape], &[SharedShape], &[(SharedShape, Vector)]),
     desc: &BodyDesc,
     origin: DVec3,
     can_sleep: bool,
@@ -65,10 +72,15 @@ fn insert_body(
         .build();
     let handle = bodies.insert(body);
     for shape in &desc.shapes {
+        let mut offset = Vector::ZERO;
         let geometry = match shape.geometry {
             Geometry::Box { half } => SharedShape::cuboid(half.x, half.y, half.z),
             Geometry::Hull { index } => hulls[index].clone(),
             Geometry::Mesh { index } | Geometry::Voxels { index } => meshes[index].clone(),
+            Geometry::HeightField { index } => {
+                offset = height_fields[index].1;
+                height_fields[index].0.clone()
+            }
             Geometry::Sphere { radius } => SharedShape::ball(radius),
             Geometry::Capsule { a, b, radius } => {
                 SharedShape::capsule(to_rapier(a), to_rapier(b), radius)
@@ -80,6 +92,7 @@ fn insert_body(
             InteractionTestMode::And,
         );
         let collider = ColliderBuilder::new(geometry)
+            .translation(offset)
             .density(shape.density)
             .friction(shape.friction)
             .collision_groups(groups)
@@ -134,6 +147,23 @@ fn insert_joint(
 }
 
 impl RapierEngine {
+    /// Every `relaunch` period (not before the first step), the bodies back at their start.
+    fn relaunch(&mut self) {
+        let Some((period, starts)) = &self.relaunch else {
+            return;
+        };
+        if self.steps == 0 || !self.steps.is_multiple_of(*period) {
+            return;
+        }
+        for &(h, p, v, w) in starts {
+            let body = &mut self.bodies[h];
+            body.set_translation(p, true);
+            body.set_rotation(Rotation::IDENTITY, true);
+            body.set_linvel(v, true);
+            body.set_angvel(w, true);
+        }
+    }
+
     /// The rain's calls before a step (as the Maul3D side's).
     fn rain(&mut self) {
         let Some((rain, groups, spawned)) = self.rain.as_mut() else {
@@ -155,7 +185,7 @@ impl RapierEngine {
                     insert_body(
                         &mut self.bodies,
                         &mut self.colliders,
-                        (&self.hulls, &self.meshes),
+                        (&self.hulls, &self.meshes, &self.height_fields),
                         b,
                         origin,
                         true,
@@ -240,6 +270,33 @@ impl Engine for RapierEngine {
                 SharedShape::voxels(Vector::splat(v.size), &keys)
             }))
             .collect();
+        // Parry's height field spans its scale centred on its origin, rows along z and
+        // columns along x (column-major): shifted by half its size, its sample (0, 0) sits
+        // at the body origin as Maul3D's. (Parry splits each cell along the other
+        // diagonal; the swell is gentle enough for that not to matter.)
+        let height_fields: Vec<(SharedShape, Vector)> = scene
+            .height_fields
+            .iter()
+            .map(|h| {
+                let (nx, nz) = (h.count_x as usize, h.count_z as usize);
+                let mut data = vec![0.0; nx * nz];
+                for z in 0..nz {
+                    for x in 0..nx {
+                        data[z + x * nz] = h.heights[z * nx + x];
+                    }
+                }
+                let size = Vector::new(
+                    (nx - 1) as f32 * h.cell,
+                    h.height_scale,
+                    (nz - 1) as f32 * h.cell,
+                );
+                let shape = SharedShape::heightfield(
+                    rapier3d::parry::utils::Array2::new(nz, nx, data),
+                    size,
+                );
+                (shape, Vector::new(0.5 * size.x, 0.0, 0.5 * size.z))
+            })
+            .collect();
         let mut bodies = RigidBodySet::new();
         let mut colliders = ColliderSet::new();
         let handles: Vec<RigidBodyHandle> = scene
@@ -249,7 +306,7 @@ impl Engine for RapierEngine {
                 insert_body(
                     &mut bodies,
                     &mut colliders,
-                    (&hulls, &meshes),
+                    (&hulls, &meshes, &height_fields),
                     desc,
                     DVec3::ZERO,
                     scene.enable_sleep,
@@ -262,6 +319,24 @@ impl Engine for RapierEngine {
             insert_joint(&bodies, &mut impulse_joints, a, b, j, DVec3::ZERO);
         }
 
+        let relaunch: Option<(usize, Vec<Start>)> = scene.relaunch.map(|period| {
+            let starts = scene
+                .bodies
+                .iter()
+                .zip(&handles)
+                .filter(|(d, _)| d.kind == BodyKind::Dynamic)
+                .map(|(d, &h)| {
+                    let p = to_vector(d.position);
+                    (
+                        h,
+                        p,
+                        to_rapier(d.linear_velocity),
+                        to_rapier(d.angular_velocity),
+                    )
+                })
+                .collect();
+            (period, starts)
+        });
         RapierEngine {
             gravity: to_rapier(scene.gravity),
             params,
@@ -278,6 +353,8 @@ impl Engine for RapierEngine {
             handles,
             hulls,
             meshes,
+            height_fields,
+            relaunch,
             rain: scene.rain.clone().map(|r| (r, VecDeque::new(), 0)),
             steps: 0,
         }
@@ -285,6 +362,7 @@ impl Engine for RapierEngine {
 
     fn step(&mut self) {
         self.rain();
+        self.relaunch();
         self.steps += 1;
         self.pipeline.step(
             self.gravity,

@@ -80,6 +80,7 @@ pub use profile::Profile;
 pub use query::{QueryFilter, QueryShape, RayResult, ShapeCastResult};
 pub use sensor::SensorEvent;
 pub use shape::{BoxShape, Filter, ShapeDef, ShapeGeometry, ShapeKind};
+pub use solver::continuous::{MAX_SWEEP_CANDIDATES, MAX_SWEEP_PIECES};
 pub use state::{BodyDiff, SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};
 pub use task::{TaskFn, TaskHooks};
 pub use world::{ContactEvent, Counters, World, WorldDef};

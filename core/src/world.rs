@@ -162,6 +162,19 @@ pub struct Counters {
     /// Times in the last step the cap of a quarter turn per substep cut a body's angular
     /// velocity (per body, per substep).
     pub rotation_clamps: u32,
+    /// Time-of-impact queries continuous collision ran in the last step.
+    pub toi_queries: u32,
+    /// Their outer iterations (separating axes tried), at most
+    /// [`MAX_TOI_ITERATIONS`](crate::collide::cast::MAX_TOI_ITERATIONS) a query.
+    pub toi_iterations: u32,
+    /// Their separation evaluations (deepest-point pushes and root-finder steps), at most
+    /// [`MAX_TOI_EVALUATIONS`](crate::collide::cast::MAX_TOI_EVALUATIONS) a query.
+    pub toi_root_iterations: u32,
+    /// Fast-body and bullet sweeps that reached
+    /// [`MAX_SWEEP_CANDIDATES`](crate::MAX_SWEEP_CANDIDATES) in the
+    /// last step: candidates past the limit (later along the path, then higher shape
+    /// slot, then higher triangle index) were not examined.
+    pub dropped_ccd_sweeps: u32,
 }
 
 /// Process-wide source of world tags, so ids from one world are refused by another.

@@ -210,15 +210,36 @@ pub struct ToiOutput {
     pub state: ToiState,
     /// The fraction of the sweeps reached (see [`ToiState`]).
     pub fraction: f32,
+    /// Work done, for counters and tests: outer iterations (separating axes tried, each
+    /// with at most two distance queries), at most [`MAX_TOI_ITERATIONS`].
+    pub iterations: u32,
+    /// Work done: separation evaluations on the axes (push-backs and root-finder steps
+    /// together), at most [`MAX_TOI_EVALUATIONS`].
+    pub root_iterations: u32,
 }
 
 /// Most separating axes (outer iterations) one time of impact tries: Box2D's 20, and
-/// more room for the certified steps a fast turn can need.
-const MAX_TOI_ITERATIONS: u32 = 64;
-/// Most root-finder steps on one axis.
-const MAX_ROOT_ITERATIONS: u32 = 50;
-/// Most deepest-point pushes on one axis: one per vertex it could be.
-const MAX_PUSH_BACK_ITERATIONS: u32 = MAX_HULL_VERTICES as u32;
+/// more room for the certified steps a fast turn can need. Each costs two distance
+/// queries at most.
+pub const MAX_TOI_ITERATIONS: u32 = 64;
+/// Most root-finder steps on one axis (Box2D's 50).
+pub const MAX_ROOT_ITERATIONS: u32 = 50;
+/// Most separation evaluations (deepest-point searches and root-finder steps together)
+/// one time of impact makes over all its axes. Past it the query ends
+/// [`ToiState::Failed`] at the last safe time, so one query's work is bounded by this
+/// and [`MAX_TOI_ITERATIONS`] whatever the shapes and motion.
+pub const MAX_TOI_EVALUATIONS: u32 = 1000;
+
+/// Most deepest-point pushes on one axis: one per vertex either side could offer
+/// (Box3D's `proxyA.count + proxyB.count`).
+fn push_back_limit(a: &ShapeProxy, b: &ShapeProxy) -> u32 {
+    let n = a.used().len() + b.used().len();
+    (if n > MAX_HULL_VERTICES {
+        MAX_HULL_VERTICES
+    } else {
+        n
+    }) as u32
+}
 
 /// Which axis a separating function measures along.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -249,8 +270,8 @@ struct SeparationFunction<'a> {
 }
 
 impl<'a> SeparationFunction<'a> {
-    /// The function for the closest features GJK found at `t`: their indices in `cache`,
-    /// the points and normal (in A's frame) in `core`.
+    /// The function for the closest features GJK found at the sweeps' poses `(xf_a,
+    /// xf_b)`: their indices in `cache`, the points and normal (in A's frame) in `core`.
     fn new(
         cache: &SimplexCache,
         core: &CoreDistance,
@@ -258,7 +279,7 @@ impl<'a> SeparationFunction<'a> {
         sweep_a: &'a Sweep,
         b: &'a ShapeProxy,
         sweep_b: &'a Sweep,
-        t: f32,
+        (xf_a, xf_b): &(Transform, Transform),
     ) -> SeparationFunction<'a> {
         let count = (cache.count as usize).min(4);
         let distinct = |indices: &[u8]| {
@@ -272,8 +293,6 @@ impl<'a> SeparationFunction<'a> {
         };
         let unique_a = distinct(&cache.index_a[..count]);
         let unique_b = distinct(&cache.index_b[..count]);
-        let xf_a = sweep_a.transform_at(t);
-        let xf_b = sweep_b.transform_at(t);
         let mut f = SeparationFunction {
             a,
             b,
@@ -368,16 +387,26 @@ enum AxisResult {
 
 /// Box2D's push-back on one axis: finds the latest `t2` in `[t1, t_max]` at which the
 /// deepest points along the axis come down to the target, one deepest pair at a time,
-/// each by bisection mixed with the secant rule.
+/// each by bisection mixed with the secant rule (the sweeps' poses at `t1` given). Counts
+/// every separation it evaluates in `evaluations` and stops (as out of pushes) once that
+/// reaches `budget`.
 fn search_axis(
     f: &SeparationFunction,
-    t1: f32,
-    t_max: f32,
+    (t1, t_max): (f32, f32),
+    (xf_a1, xf_b1): &(Transform, Transform),
     target: f32,
     tolerance: f32,
+    evaluations: &mut u32,
+    budget: u32,
 ) -> AxisResult {
     let mut t2 = t_max;
-    for _ in 0..MAX_PUSH_BACK_ITERATIONS {
+    let pushes = push_back_limit(f.a, f.b);
+    for _ in 0..pushes {
+        // Two evaluations below before the root finder, which checks for itself.
+        if *evaluations + 2 > budget {
+            break;
+        }
+        *evaluations += 2;
         let (mut s2, ia, ib) = f.find_min_separation(t2);
         if s2 > target + tolerance {
             return if t2 == t_max {
@@ -389,7 +418,7 @@ fn search_axis(
         if s2 > target - tolerance {
             return AxisResult::Advance(t2);
         }
-        let mut s1 = f.evaluate(ia, ib, t1);
+        let mut s1 = f.evaluate_at(xf_a1, xf_b1, ia, ib);
         if s1 < target - tolerance {
             return AxisResult::Failed;
         }
@@ -399,12 +428,16 @@ fn search_axis(
         // The root of s(t) = target in [t1, t2], bracketed: s1 above, s2 below.
         let (mut a1, mut a2) = (t1, t2);
         for root_iteration in 0..MAX_ROOT_ITERATIONS {
+            if *evaluations >= budget {
+                break;
+            }
             let t = if root_iteration & 1 == 1 {
                 // Secant: s1 > target ≥ s2, so the denominator is negative.
                 a1 + (target - s1) * (a2 - a1) / (s2 - s1)
             } else {
                 0.5 * (a1 + a2)
             };
+            *evaluations += 1;
             let s = f.evaluate(ia, ib, t);
             if abs(s - target) < tolerance {
                 t2 = t;
@@ -466,10 +499,12 @@ fn reach(p: &ShapeProxy, center: Vec3) -> f32 {
 /// States: [`ToiState::Hit`] at the time found (0 if they start within the target);
 /// [`ToiState::Separated`] with `t_max` if they stay apart; [`ToiState::Overlapped`] with
 /// 0 if the cores overlap where the search stands; [`ToiState::Failed`] with the last
-/// safe time if the caps (64 axes or certified steps, 64 pushes per axis, 50 root steps)
-/// run out, which takes a grazing pass by a fast turn (about 1 in 2000 random sweeps
-/// turning up to half a turn while crossing 6 m past 1 m shapes; none in as many
-/// turning under 0.8 rad).
+/// safe time if the caps run out ([`MAX_TOI_ITERATIONS`] axes or certified steps; on
+/// each axis one push per vertex of either shape, [`MAX_ROOT_ITERATIONS`] root steps per
+/// push; [`MAX_TOI_EVALUATIONS`] separation evaluations in all), which takes a grazing
+/// pass by a fast turn (about 1 in 10,000 random sweeps turning up to half a turn while
+/// crossing 6 m past 1 m shapes; none in as many turning under 0.8 rad). The caps bound
+/// one query's work whatever the shapes and motion: [`ToiOutput`] says how much it used.
 ///
 /// ```
 /// use maul3d::collide::cast::{Sweep, ToiState, time_of_impact};
@@ -517,53 +552,50 @@ pub(crate) fn time_of_impact_to(
         + rotation_rate_bound(sweep_b) * reach(b, sweep_b.local_center);
     let speed_bound = travel.length() + turn_bound;
 
-    // The cores' separation along a fixed unit axis at t: B's lowest point less A's highest.
-    let axis_separation = |n: Vec3, t: f32| {
-        let xf_a = sweep_a.transform_at(t);
-        let xf_b = sweep_b.transform_at(t);
+    // Both sweeps' poses at t (each computed once per time the search stands at).
+    let poses = |t: f32| (sweep_a.transform_at(t), sweep_b.transform_at(t));
+
+    // The cores' separation along a fixed unit axis: B's lowest point less A's highest.
+    let axis_separation = |n: Vec3, (xf_a, xf_b): &(Transform, Transform)| {
         let ia = a.support(xf_a.q.inv_rotate(n));
         let ib = b.support(xf_b.q.inv_rotate(-n));
         (xf_b.apply(b.used()[ib]) - xf_a.apply(a.used()[ia])).dot(n)
     };
 
-    let core_at = |t: f32, cache: &mut SimplexCache| {
-        let xf_a = sweep_a.transform_at(t);
-        let xf_b = sweep_b.transform_at(t);
-        core_distance(a, b, &xf_a.inv_mul(&xf_b), cache, f32::MAX)
+    let core_at = |(xf_a, xf_b): &(Transform, Transform), cache: &mut SimplexCache| {
+        core_distance(a, b, &xf_a.inv_mul(xf_b), cache, f32::MAX)
     };
 
     let mut t1 = 0.0f32;
+    let mut x1 = poses(t1);
     let mut cache = SimplexCache::default();
-    let mut core = core_at(t1, &mut cache);
-    for _ in 0..MAX_TOI_ITERATIONS {
+    let mut core = core_at(&x1, &mut cache);
+    let mut evaluations = 0u32;
+    let mut iterations = 0u32;
+    let out = |state: ToiState, fraction: f32, iterations: u32, evaluations: u32| ToiOutput {
+        state,
+        fraction,
+        iterations,
+        root_iterations: evaluations,
+    };
+    while iterations < MAX_TOI_ITERATIONS {
         // The cores overlap: no time of impact to find (Box2D gives up here too).
         if core.distance <= 0.0 {
-            return ToiOutput {
-                state: ToiState::Overlapped,
-                fraction: 0.0,
-            };
+            return out(ToiState::Overlapped, 0.0, iterations, evaluations);
         }
         if core.distance < target + tolerance {
-            return ToiOutput {
-                state: ToiState::Hit,
-                fraction: t1,
-            };
+            return out(ToiState::Hit, t1, iterations, evaluations);
         }
+        if evaluations >= MAX_TOI_EVALUATIONS {
+            break;
+        }
+        iterations += 1;
 
-        let f = SeparationFunction::new(&cache, &core, a, sweep_a, b, sweep_b, t1);
-        let t2 = match search_axis(&f, t1, t_max, target, tolerance) {
-            AxisResult::Hit => {
-                return ToiOutput {
-                    state: ToiState::Hit,
-                    fraction: t1,
-                };
-            }
-            AxisResult::Failed => {
-                return ToiOutput {
-                    state: ToiState::Failed,
-                    fraction: t1,
-                };
-            }
+        let f = SeparationFunction::new(&cache, &core, a, sweep_a, b, sweep_b, &x1);
+        let (times, budget) = ((t1, t_max), MAX_TOI_EVALUATIONS);
+        let t2 = match search_axis(&f, times, &x1, target, tolerance, &mut evaluations, budget) {
+            AxisResult::Hit => return out(ToiState::Hit, t1, iterations, evaluations),
+            AxisResult::Failed => return out(ToiState::Failed, t1, iterations, evaluations),
             AxisResult::Separated => t_max,
             AxisResult::Advance(t2) => t2,
         };
@@ -575,8 +607,8 @@ pub(crate) fn time_of_impact_to(
         // dips at most `turn_bound Δt` below the lower end (the linear parts' minimum
         // is concave). Whole-distance bounds with `speed_bound` back this up.
         let d1 = core.distance;
-        let n0 = sweep_a.transform_at(t1).q.rotate(core.normal);
-        let s1 = axis_separation(n0, t1);
+        let n0 = x1.0.q.rotate(core.normal);
+        let s1 = axis_separation(n0, &x1);
         let closing = turn_bound - travel.dot(n0);
         let axis_step = if closing > 0.0 {
             (s1 - target) / closing
@@ -586,31 +618,28 @@ pub(crate) fn time_of_impact_to(
         let safe_step = max(axis_step, (d1 - target) / speed_bound);
         let dt = t2 - t1;
         let mut next_cache = cache;
-        let next = core_at(t2, &mut next_cache);
+        let x2 = poses(t2);
+        let next = core_at(&x2, &mut next_cache);
         let certified = dt <= safe_step
-            || min(s1, axis_separation(n0, t2)) - turn_bound * dt >= target
+            || min(s1, axis_separation(n0, &x2)) - turn_bound * dt >= target
             || 0.5 * (d1 + next.distance - speed_bound * dt) >= target;
         if certified {
             if t2 >= t_max && next.distance > target + tolerance {
-                return ToiOutput {
-                    state: ToiState::Separated,
-                    fraction: t_max,
-                };
+                return out(ToiState::Separated, t_max, iterations, evaluations);
             }
             t1 = t2;
+            x1 = x2;
             cache = next_cache;
             core = next;
         } else {
             // Only as far as the motion bounds allow: short of t2, so short of t_max, and
             // positive since d1 is above the target.
             t1 += safe_step;
-            core = core_at(t1, &mut cache);
+            x1 = poses(t1);
+            core = core_at(&x1, &mut cache);
         }
     }
-    ToiOutput {
-        state: ToiState::Failed,
-        fraction: t1,
-    }
+    out(ToiState::Failed, t1, iterations, evaluations)
 }
 
 #[cfg(test)]
@@ -1135,13 +1164,8 @@ mod tests {
             ..still(Vec3::ZERO)
         };
         let out = time_of_impact(&cube, &still(Vec3::ZERO), &cube, &moving, 1.0);
-        assert_eq!(
-            out,
-            ToiOutput {
-                state: ToiState::Overlapped,
-                fraction: 0.0
-            }
-        );
+        assert_eq!(out.state, ToiState::Overlapped);
+        assert_eq!(out.fraction, 0.0);
         // A sphere already sunk 1 cm into the cube (cores apart): a hit right away.
         let sunk = Sweep {
             c1: Vec3::new(0.0, 0.79, 0.0),
@@ -1386,5 +1410,47 @@ mod tests {
             })
             .unwrap();
         assert_eq!(handle.join().unwrap(), (true, false, true, ToiState::Hit));
+    }
+
+    #[test]
+    fn huge_spinning_hulls_past_a_triangle_stay_within_the_work_caps_and_stop_short() {
+        // 64-point hulls up to 10 km across, turning up to 3 rad while crossing a 1 m
+        // triangle: the grazing cases the caps exist for. Every query stays within them,
+        // and every time it reports leaves the cores a target's worth apart.
+        let mut rng = Lcg(5);
+        let (mut capped, mut failed) = (0, 0);
+        for k in 0..600 {
+            let scale = [1.0f32, 100.0, 1.0e4][k % 3];
+            let hull = random_hull(&mut rng, 64, 0.8 * scale);
+            let tri = [rng.vec(1.0), rng.vec(1.0), rng.vec(1.0)];
+            let pa = ShapeProxy::from_points(&tri, 0.0);
+            let pb = ShapeProxy::hull(&hull.view());
+            let q1 = rng.rotation();
+            let q2 = q1 * Quat::from_axis_angle(rng.unit(), 3.0 * rng.next().abs());
+            let dir = rng.unit();
+            let b = Sweep {
+                local_center: Vec3::ZERO,
+                c1: dir * (0.8 * scale + 0.5 + rng.next().abs()),
+                c2: -dir * 0.5 * scale + rng.vec(0.5 * scale),
+                q1,
+                q2,
+            };
+            let a = still(Vec3::ZERO);
+            let out = time_of_impact(&pa, &a, &pb, &b, 1.0);
+            assert!(out.iterations <= MAX_TOI_ITERATIONS, "{k}: {out:?}");
+            assert!(out.root_iterations <= MAX_TOI_EVALUATIONS, "{k}: {out:?}");
+            capped += (out.root_iterations + MAX_ROOT_ITERATIONS >= MAX_TOI_EVALUATIONS) as u32;
+            failed += (out.state == ToiState::Failed) as u32;
+            if out.state != ToiState::Overlapped {
+                let xf = a
+                    .transform_at(out.fraction)
+                    .inv_mul(&b.transform_at(out.fraction));
+                let d = core_distance(&pa, &pb, &xf, &mut SimplexCache::default(), f32::MAX);
+                // The target less the tolerance, less rounding at the hull's size.
+                let floor = 0.75 * LINEAR_SLOP - 1.0e-6 * scale;
+                assert!(d.distance >= floor, "{k}: {out:?} leaves {}", d.distance);
+            }
+        }
+        assert!(capped > 0 && failed > 0, "{capped} capped, {failed} failed");
     }
 }

@@ -681,7 +681,13 @@ pub(crate) fn core_distance(
     let mut touching = false;
     let early_out_sq = (early_out as f64) * (early_out as f64);
     loop {
-        let saved = simplex;
+        // The vertices before solving, by index only (a copy of the whole simplex costs a
+        // few hundred bytes every iteration).
+        let saved_count = simplex.count;
+        let mut saved = [(0u8, 0u8); 4];
+        for (k, v) in simplex.v[..saved_count].iter().enumerate() {
+            saved[k] = (v.index_a, v.index_b);
+        }
         let v = simplex.solve();
         if simplex.count == 4 {
             touching = true;
@@ -711,9 +717,9 @@ pub(crate) fn core_distance(
             break;
         }
         // A support point already in the simplex: no further progress is possible.
-        let repeated = saved.v[..saved.count]
+        let repeated = saved[..saved_count]
             .iter()
-            .any(|s| s.index_a == vertex.index_a && s.index_b == vertex.index_b);
+            .any(|&(ia, ib)| ia == vertex.index_a && ib == vertex.index_b);
         if repeated || vv - vw <= GAP_TOLERANCE * vv {
             break;
         }
