@@ -639,6 +639,93 @@ static void small_worlds_never_call_the_task_hooks(void)
     CALL(m3World_Destroy(w));
 }
 
+/* The counters of issue 12: speed caps, time-of-impact work; and the coordinate-edge refusal
+ * naming the body, after which the world steps again once the body is gone. */
+static void trust_counters_and_the_coordinate_edge(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 8;
+    def.shapeCapacity = 8;
+    def.maxLinearSpeed = 2.0f;
+    CALL(m3World_Create(&def, &w));
+    m3ShapeDef plain = m3DefaultShapeDef();
+    sd = plain;
+    m3BodyId ground = body(m3_staticBody, 0.0, -0.5, 0.0);
+    m3Box gb = {{20.0f, 0.5f, 20.0f}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    m3ShapeId gs;
+    CALL(m3CreateBoxShape(ground, &plain, &gb, &gs));
+    /* Falling from 10 m reaches the 2 m/s cap in a fifth of a second: the cap acts, and the
+     * speed never passes it. */
+    m3BodyId faller = body(m3_dynamicBody, 0.0, 10.0, 0.0);
+    ball(faller, 0.25f);
+    m3Counters c;
+    int32_t caps = 0;
+    for (int i = 0; i < 30; ++i) {
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+        CALL(m3World_GetCounters(w, &c));
+        caps += c.speedCaps;
+        m3Vec3 v;
+        CALL(m3Body_GetLinearVelocity(faller, &v));
+        CHECK(v.x * v.x + v.y * v.y + v.z * v.z <= 2.0f * 2.0f * 1.0001f);
+    }
+    CHECK(caps > 0 && c.rotationClamps == 0 && c.droppedCcdSweeps == 0);
+    CALL(m3World_Destroy(w));
+
+    /* A bullet fired at a thin wall runs time of impact and stops at the wall. */
+    def = m3DefaultWorldDef();
+    def.bodyCapacity = 8;
+    def.shapeCapacity = 8;
+    CALL(m3World_Create(&def, &w));
+    m3BodyId wall = body(m3_staticBody, 5.0, 0.0, 0.0);
+    m3Box wb = {{0.05f, 2.0f, 2.0f}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    CALL(m3CreateBoxShape(wall, &plain, &wb, &gs));
+    m3BodyDef bd = m3DefaultBodyDef();
+    bd.type = m3_dynamicBody;
+    bd.isBullet = true;
+    bd.gravityScale = 0.0f;
+    bd.linearVelocity = (m3Vec3){300.0f, 0.0f, 0.0f};
+    m3BodyId bullet;
+    CALL(m3Body_Create(w, &bd, &bullet));
+    ball(bullet, 0.1f);
+    CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    CALL(m3World_GetCounters(w, &c));
+    CHECK(c.toiQueries > 0 && c.toiIterations >= c.toiQueries && c.speedCaps == 0);
+    m3DVec3 p;
+    CALL(m3Body_GetPosition(bullet, &p));
+    CHECK(p.x < 5.0);
+
+    /* A kinematic body racing at the edge: the step that could carry it past 2^22 m is
+     * refused before it runs (the hash unchanged), naming the body; destroyed, the world
+     * steps again. */
+    bd = m3DefaultBodyDef();
+    bd.type = m3_kinematicBody;
+    bd.position.x = 2097150.0;
+    bd.linearVelocity = (m3Vec3){100000.0f, 0.0f, 0.0f};
+    m3BodyId racer;
+    CALL(m3Body_Create(w, &bd, &racer));
+    ball(racer, 1.0f);
+    int refused = 0;
+    for (int i = 0; i < 5 && !refused; ++i) {
+        uint64_t before = 0, after = 0;
+        CALL(m3World_GetHash(w, &before));
+        m3Result r = m3World_Step(w, 10.0f, 1);
+        if (r != m3_success) {
+            CHECK(r == m3_errorOutOfBounds);
+            CHECK(strstr(m3GetLastErrorMessage(), "could reach") != NULL);
+            char idx[32];
+            snprintf(idx, sizeof idx, "index %u,", (unsigned)racer.index);
+            CHECK(strstr(m3GetLastErrorMessage(), idx) != NULL);
+            CALL(m3World_GetHash(w, &after));
+            CHECK(after == before);
+            refused = 1;
+        }
+    }
+    CHECK(refused);
+    CALL(m3Body_Destroy(racer));
+    CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    CALL(m3World_Destroy(w));
+}
+
 int main(void)
 {
     m3WorldDef def = m3DefaultWorldDef();
@@ -931,9 +1018,10 @@ int main(void)
     pre_solve_runs_in_the_library_fp_setting();
 #endif
     small_worlds_never_call_the_task_hooks();
+    trust_counters_and_the_coordinate_edge();
     printf("surface: events, queries, motion test, explosion, area, joints, draw, counters, "
            "origin shift, host math, cylinders and planes, meshes and height fields, voxels, "
-           "shape and body lists, no-op calls journaled, pre-solve fp setting, task hooks "
-           "as expected\n");
+           "shape and body lists, no-op calls journaled, pre-solve fp setting, task hooks, "
+           "speed-cap and time-of-impact counters, the coordinate edge as expected\n");
     return 0;
 }

@@ -11,7 +11,7 @@
 #define M3_ABI_VERSION_MAJOR 0
 
 // Minor version of the ABI: a header of another minor version is refused.
-#define M3_ABI_VERSION_MINOR 3
+#define M3_ABI_VERSION_MINOR 4
 
 // The ABI version a header was generated with; `m3World_Create` passes it to the library.
 #define M3_ABI_VERSION ((M3_ABI_VERSION_MAJOR << 16) | M3_ABI_VERSION_MINOR)
@@ -1054,6 +1054,19 @@ typedef struct m3Counters {
   int32_t droppedSensorEndEvents;
   // Joint break events dropped.
   int32_t droppedJointBreakEvents;
+  // How often a speed cap (`maxLinearSpeed`, the angular speed limit) bound a dynamic
+  // body in the last step; 0 in a scene that never reaches them.
+  int32_t speedCaps;
+  // How often the quarter-turn-per-substep rotation cap cut a body's spin.
+  int32_t rotationClamps;
+  // Time-of-impact queries continuous collision ran.
+  int32_t toiQueries;
+  // Their outer iterations (separating axes tried).
+  int32_t toiIterations;
+  // Their separation evaluations (pushes and root-finder steps).
+  int32_t toiRootIterations;
+  // Fast-body sweeps that reached the candidate limit (later candidates not examined).
+  int32_t droppedCcdSweeps;
 } m3Counters;
 
 // Milliseconds per stage of the last step: the one output that differs between runs.

@@ -612,6 +612,19 @@ pub struct m3Counters {
     pub droppedSensorEndEvents: i32,
     /// Joint break events dropped.
     pub droppedJointBreakEvents: i32,
+    /// How often a speed cap (`maxLinearSpeed`, the angular speed limit) bound a dynamic
+    /// body in the last step; 0 in a scene that never reaches them.
+    pub speedCaps: i32,
+    /// How often the quarter-turn-per-substep rotation cap cut a body's spin.
+    pub rotationClamps: i32,
+    /// Time-of-impact queries continuous collision ran.
+    pub toiQueries: i32,
+    /// Their outer iterations (separating axes tried).
+    pub toiIterations: i32,
+    /// Their separation evaluations (pushes and root-finder steps).
+    pub toiRootIterations: i32,
+    /// Fast-body sweeps that reached the candidate limit (later candidates not examined).
+    pub droppedCcdSweeps: i32,
 }
 
 /// The world's counters.
@@ -646,6 +659,12 @@ pub unsafe extern "C" fn m3World_GetCounters(
             droppedSensorBeginEvents: i(c.dropped_sensor_begin_events),
             droppedSensorEndEvents: i(c.dropped_sensor_end_events),
             droppedJointBreakEvents: i(c.dropped_joint_break_events),
+            speedCaps: i(c.speed_caps),
+            rotationClamps: i(c.rotation_clamps),
+            toiQueries: i(c.toi_queries),
+            toiIterations: i(c.toi_iterations),
+            toiRootIterations: i(c.toi_root_iterations),
+            droppedCcdSweeps: i(c.dropped_ccd_sweeps),
         };
         // SAFETY: checked non-null.
         unsafe { put(o, r) };
