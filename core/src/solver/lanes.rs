@@ -585,6 +585,15 @@ impl<L: Lanes> V3<L> {
             z: self.z * b.z,
         }
     }
+    /// Lane-wise `if a > b { x } else { y }`, for each component.
+    #[inline(always)]
+    pub fn select_gt(a: L, b: L, x: V3<L>, y: V3<L>) -> V3<L> {
+        V3 {
+            x: L::select_gt(a, b, x.x, y.x),
+            y: L::select_gt(a, b, x.y, y.y),
+            z: L::select_gt(a, b, x.z, y.z),
+        }
+    }
     /// Each component held within `[-bound, bound]`; a NaN component becomes `-bound`
     /// (the compare-and-select of `Lanes::max`), so nothing non-finite passes.
     #[inline(always)]
