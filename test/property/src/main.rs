@@ -1,17 +1,24 @@
 //! The property test's long mode.
 //!
 //! ```text
-//! cargo run --release -p maul3d-property -- [--seeds A..B] [--ops N] [--minutes M]
-//!     [--jobs J] [--twin-every K] [--minimise] [--slow SECONDS]
-//! cargo run --release -p maul3d-property -- --minimise-seed SEED [--ops N]
-//! cargo run --release -p maul3d-property -- --print SEED [--ops N]
+//! cargo run --release -p maul3d-property -- [--seeds A..B | A..] [--ops N] [--minutes M]
+//!     [--jobs J] [--keep-going] [--isolate [--limit SECONDS]] [--twin-every K]
+//!     [--minimise] [--slow SECONDS] [--verbose]
+//! cargo run --release -p maul3d-property -- --minimise-seed SEED [--class CLASS] [--ops N]
+//! cargo run --release -p maul3d-property -- --minimise-slow SEED [--limit SECONDS]
+//! cargo run --release -p maul3d-property -- --print SEED [--ops N] [--trace]
 //! ```
 //!
 //! Runs the seeds (or, with `--minutes`, seeds from A on until the time is up), prints
 //! each failing seed with its class, op and details, then a summary by class. With
-//! `--minimise`, the first seed of each class is cut down and printed as a Rust test for
-//! `tests/regressions.rs`; `--minimise-seed` does that for one seed. Steps slower than
-//! `--slow` seconds (default 1) are listed (wall clock: reported, never a failure).
+//! `--keep-going` a case goes on after a broken promise and reports every class it
+//! breaks; `--isolate` runs each case in a child process killed after `--limit` seconds
+//! (reported as `Timeout`: a call that runs that long). With `--minimise`, the first
+//! seed of each class is cut down and printed as a Rust test for `tests/regressions.rs`;
+//! `--minimise-seed` does that for one seed (and `--class`, a class name prefix);
+//! `--minimise-slow` cuts a seed down to the ops that still make one call run past
+//! `--limit`. Steps slower than `--slow` seconds (default 1) are listed (wall clock:
+//! reported, never a failure).
 
 use maul3d_property::generate::{case, profile};
 use maul3d_property::shrink::minimise;
@@ -70,7 +77,12 @@ fn parse() -> Args {
             "--seeds" => {
                 let v = val();
                 let (lo, hi) = v.split_once("..").expect("--seeds A..B");
-                a.seeds = (lo.parse().expect("seed"), hi.parse().expect("seed"));
+                let hi = if hi.is_empty() {
+                    u64::MAX
+                } else {
+                    hi.parse().expect("seed")
+                };
+                a.seeds = (lo.parse().expect("seed"), hi);
             }
             "--ops" => a.ops = val().parse().expect("--ops N"),
             "--minutes" => a.minutes = Some(val().parse().expect("--minutes M")),
