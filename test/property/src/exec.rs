@@ -843,6 +843,14 @@ impl Run {
         })
     }
 
+    /// The live world's snapshot.
+    fn snap(&self) -> R<Vec<u8>> {
+        snapshot(&self.w).map_err(|mut f| {
+            f.op = self.op_index;
+            f
+        })
+    }
+
     fn publish(&self) {
         if let Ok(mut p) = self.progress.lock() {
             *p = (self.op_index, self.stats.clone());
@@ -1094,7 +1102,10 @@ impl Run {
                 ),
             );
         }
-        let back = snapshot(&twin)?;
+        let back = snapshot(&twin).map_err(|mut f| {
+            f.op = self.op_index;
+            f
+        })?;
         if back != snap {
             return self.fail(
                 Class::RestoreNotExact,
@@ -1134,10 +1145,7 @@ impl Run {
         let twin_check = self.steps_seen % self.options.twin_every.max(1) == 0;
         let before = self.w.hash();
         let pre_snap = if twin_check {
-            Some(snapshot(&self.w).map_err(|mut f| {
-                f.op = self.op_index;
-                f
-            })?)
+            Some(self.snap()?)
         } else {
             None
         };
@@ -1310,10 +1318,7 @@ impl Run {
         }
         // The stepped world's snapshot restores.
         if twin_check {
-            let snap = snapshot(&self.w).map_err(|mut f| {
-                f.op = self.op_index;
-                f
-            })?;
+            let snap = self.snap()?;
             self.twin_of(&snap, after, "after the step")?;
         }
         Ok(())
@@ -1397,7 +1402,7 @@ impl Run {
     fn finish(&mut self) -> R {
         self.stop_journal()?;
         self.check_bodies("at the end")?;
-        let snap = snapshot(&self.w)?;
+        let snap = self.snap()?;
         let h = self.w.hash();
         self.twin_of(&snap, h, "at the end")?;
         self.stats.ops = self.op_index;
@@ -1524,10 +1529,7 @@ impl Run {
                 self.call("explode", |w| w.explode(&def))?;
             }
             Op::Save { slot } => {
-                let s = snapshot(&self.w).map_err(|mut f| {
-                    f.op = self.op_index;
-                    f
-                })?;
+                let s = self.snap()?;
                 let h = self.w.hash();
                 let epoch = self.w.journal_running().then_some(self.journal_epoch);
                 self.saved[slot as usize % 4] = Some((s, h, epoch));
@@ -1599,10 +1601,7 @@ impl Run {
                 }
             }
             Op::StartJournal { capacity } => {
-                let start = snapshot(&self.w).map_err(|mut f| {
-                    f.op = self.op_index;
-                    f
-                })?;
+                let start = self.snap()?;
                 if self
                     .call("start_journal", |w| w.start_journal(capacity as usize))?
                     .is_some()
