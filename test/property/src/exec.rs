@@ -1144,11 +1144,7 @@ impl Run {
         self.steps_seen += 1;
         let twin_check = self.steps_seen % self.options.twin_every.max(1) == 0;
         let before = self.w.hash();
-        let pre_snap = if twin_check {
-            Some(self.snap()?)
-        } else {
-            None
-        };
+        let pre_snap = if twin_check { Some(self.snap()?) } else { None };
         let mut twin = match &pre_snap {
             Some(snap) => self.twin_of(snap, before, "before the step")?,
             None => None,
