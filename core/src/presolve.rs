@@ -90,7 +90,13 @@ impl World {
             if !(ba.is_moving() || bb.is_moving()) {
                 continue;
             }
-            let key = pair_key(contact.shape_a, contact.shape_b);
+            // A mesh pair's triangle contacts are asked one by one, so each is keyed on
+            // its own (parent contact slot and triangle: state, the same in a replay).
+            let key = if contact.child == crate::body::NONE {
+                pair_key(contact.shape_a, contact.shape_b)
+            } else {
+                crate::contact::child_key(contact.parent, contact.child)
+            };
             let disable = if replaying {
                 self.presolve_replay.binary_search(&key).is_ok()
             } else {
