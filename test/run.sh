@@ -25,8 +25,7 @@ ensure_components() {
 stage "toolchain components" ensure_components
 stage "cargo fmt --check" cargo fmt --all -- --check
 stage "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings
-# --no-fail-fast: a failing suite (the property test while issue 12 is open) must not
-# hide the results of the suites after it.
+# --no-fail-fast: one failing suite must not hide the results of the suites after it.
 stage "cargo test (workspace)" cargo test --workspace --no-fail-fast
 stage "C ABI (gcc/g++: seeds, scenes, C++ layer, errors, sanitizers)" bash test/c-abi.sh
 stage "hash matrix (7 cells)" bash test/hash-matrix.sh

@@ -74,6 +74,9 @@ pub enum Class {
     DamagedAccepted,
     /// A chain gained energy.
     EnergyGrowth,
+    /// Continuous collision did more time-of-impact work than its per-query and per-body
+    /// caps allow.
+    UnboundedWork,
 }
 
 impl Class {
@@ -1051,25 +1054,52 @@ impl Run {
     }
 
     /// A moving body has a shape whose bounds reach ±2^22.
-    fn moving_body_out_of_bounds(&self) -> bool {
+    /// Whether `body` could reach ±2^22 in a step of `dt`: an enabled dynamic body moves
+    /// at most `max_linear_speed`, a kinematic one at its own speed, and its shapes lie
+    /// within its fat bounds (the world's own rule measures from the centre of mass, so
+    /// allow the offset twice).
+    fn could_leave_bounds(&self, body: BodyId, dt: f32) -> bool {
         let limit = maul3d::math::POSITION_LIMIT;
+        let w = &self.w;
+        let (Ok(ty), Ok(true)) = (w.body_type(body), w.body_is_enabled(body)) else {
+            return false;
+        };
+        let speed = match ty {
+            BodyType::Static => return false,
+            BodyType::Dynamic => w.def().max_linear_speed as f64,
+            BodyType::Kinematic => w
+                .body_linear_velocity(body)
+                .map_or(0.0, |v| v.length() as f64),
+        };
+        let (Ok(p), Ok(c)) = (w.body_position(body), w.body_center_of_mass(body)) else {
+            return false;
+        };
+        let d = c - p;
+        let offset = (d.x * d.x + d.y * d.y + d.z * d.z).sqrt();
+        let mut corner = 0.0f64;
         for &s in &self.shapes {
-            let Ok(b) = self.w.shape_body(s) else {
-                continue;
-            };
-            let moving = self.w.body_type(b) != Ok(BodyType::Static)
-                && self.w.body_is_enabled(b) == Ok(true);
-            if !moving {
+            if w.shape_body(s) != Ok(body) {
                 continue;
             }
-            if let Ok(a) = self.w.shape_fat_aabb(s) {
-                let m = max_f64(a.lower.max_abs(), a.upper.max_abs());
-                if m >= limit || m.is_nan() {
-                    return true;
+            if let Ok(a) = w.shape_fat_aabb(s) {
+                for q in [a.lower, a.upper] {
+                    let e = q - p;
+                    corner = max_f64(corner, (e.x * e.x + e.y * e.y + e.z * e.z).sqrt());
                 }
+                let lo = a.lower - p;
+                let hi = a.upper - p;
+                let far = DVec3::new(
+                    max_f64(lo.x.abs(), hi.x.abs()),
+                    max_f64(lo.y.abs(), hi.y.abs()),
+                    max_f64(lo.z.abs(), hi.z.abs()),
+                );
+                corner = max_f64(
+                    corner,
+                    (far.x * far.x + far.y * far.y + far.z * far.z).sqrt(),
+                );
             }
         }
-        false
+        p.max_abs() + speed * dt as f64 + 2.0 * offset + corner + 1.2 >= limit
     }
 
     /// A fresh world in the state of `snap`: it must restore, to the same hash and bytes.
@@ -1117,7 +1147,7 @@ impl Run {
             f.op = self.op_index;
             f
         })?;
-        if !same_state_bytes(&back, &snap) {
+        if !same_state_bytes(&back, snap) {
             return self.fail(
                 Class::RestoreNotExact,
                 format!("{what}: the restored world's snapshot differs from the one restored"),
@@ -1194,22 +1224,49 @@ impl Run {
                         ),
                     );
                 }
-                if let Error::OutOfBounds { .. } = e {
-                    if !self.moving_body_out_of_bounds() {
+                match e {
+                    Error::BodyOutOfBounds { body, .. } if !self.could_leave_bounds(body, dt) => {
                         return self.fail(
                             Class::SpuriousOutOfBounds,
-                            format!(
-                                "step refused ({e}) but no moving body has bounds beyond ±2^22 ({} bodies alive)",
-                                self.w.body_count()
-                            ),
+                            format!("step refused ({e}) but that body could not reach ±2^22 in it"),
                         );
                     }
+                    Error::OutOfBounds { .. } => {
+                        return self.fail(
+                            Class::SpuriousOutOfBounds,
+                            format!("step refused ({e}) without naming the body"),
+                        );
+                    }
+                    _ => {}
                 }
                 return Ok(());
             }
             Ok(()) => {
                 self.stats.accepted += 1;
                 self.stats.steps += 1;
+                // Continuous collision's work is bounded per query and per body (issue 12,
+                // item 7): counted, never timed.
+                let c = self.w.counters();
+                let moving = self
+                    .w
+                    .body_ids()
+                    .filter(|&b| self.w.body_type(b) != Ok(BodyType::Static))
+                    .count() as u64;
+                let q = c.toi_queries as u64;
+                let bounded = (c.toi_iterations as u64)
+                    <= q * maul3d::collide::cast::MAX_TOI_ITERATIONS as u64
+                    && (c.toi_root_iterations as u64)
+                        <= q * maul3d::collide::cast::MAX_TOI_EVALUATIONS as u64
+                    && q <= 2 * moving * maul3d::MAX_SWEEP_CANDIDATES as u64;
+                if !bounded {
+                    return self.fail(
+                        Class::UnboundedWork,
+                        format!(
+                            "step({dt}, {substeps}): {q} time-of-impact queries ({moving} moving bodies), {} iterations, {} evaluations",
+                            c.toi_iterations, c.toi_root_iterations
+                        ),
+                    );
+                }
             }
         }
         let after = self.w.hash();

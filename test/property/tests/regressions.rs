@@ -2665,13 +2665,11 @@ fn joint_getters_stay_finite() {
     });
 }
 
-/// Issue 12 (7): one step of this case runs for minutes (a dynamic capsule 900 km long of
-/// density 1e-30 over a 65 × 65 height field; contact capacity 1). The test has no clock, so it
-/// only shows the step ends and keeps every promise; run it with `--ignored` (or
-/// `cargo run -p maul3d-property -- --minimise-slow 2 --limit 15`).
+/// Issue 12 (7): one step of this case ran for minutes (a dynamic capsule 900 km long of
+/// density 1e-30 over a 65 × 65 height field; contact capacity 1). No clock: `check` holds
+/// every step's time-of-impact work within its caps (`UnboundedWork`), and the step ends.
 ///
 #[test]
-#[ignore = "a step runs for minutes today (issue 12, class 7); run with --ignored"]
 fn a_long_thin_capsule_over_a_height_field_steps_in_bounded_time() {
     check(&Case {
         config: WorldConfig {
@@ -2936,11 +2934,11 @@ fn a_long_thin_capsule_over_a_height_field_steps_in_bounded_time() {
     });
 }
 
-/// Issue 12 (7): one step of this case runs for over 10 s: a spinning dynamic sphere with a box
-/// offset 500 km from it, over a height field. Run it with `--ignored`.
+/// Issue 12 (7): one step of this case ran for over 10 s: a spinning dynamic sphere with a box
+/// offset 500 km from it, over a height field. `check` holds its time-of-impact work within
+/// the caps.
 ///
 #[test]
-#[ignore = "a step runs for over 10 s today (issue 12, class 7); run with --ignored"]
 fn a_body_with_a_far_offset_box_over_a_height_field_steps_in_bounded_time() {
     check(&Case {
         config: WorldConfig {
