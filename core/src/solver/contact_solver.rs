@@ -31,7 +31,7 @@
 //! of the order of the rotation, then one dot product per point. The relax pass measures
 //! it; the next substep's solve pass, before which nothing moves, reuses it.
 
-use super::lanes::{F1, F4x2, Lanes, MAX_WIDTH, Q, Sym3, V3, prefetch};
+use super::lanes::{F1, F4x2, Lanes, MAX_WIDTH, Q, Sym3, V3, clamp_lanes, prefetch};
 use super::{BodyParams, BodyState};
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::body::NONE;
@@ -827,8 +827,10 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
             let (ra, rb, wa, wb) = (w.ra, w.rb, l.wa, l.wb);
             let dv1 = l.rel.x + ((wb.y * rb.z - wb.z * rb.y) - (wa.y * ra.z - wa.z * ra.y));
             let dv2 = l.rel.y + ((wb.z * rb.x - wb.x * rb.z) - (wa.z * ra.x - wa.x * ra.z));
-            let l1 = w.tangent_impulse1 - p.tangent_mass1 * dv1;
-            let l2 = w.tangent_impulse2 - p.tangent_mass2 * dv2;
+            // Held within 1e18 first, so their squares cannot overflow: the cone is at
+            // most 1e3 × MAX_IMPULSE, so this only bounds an impulse the cone cuts anyway.
+            let l1 = clamp_lanes(w.tangent_impulse1 - p.tangent_mass1 * dv1, 1.0e18);
+            let l2 = clamp_lanes(w.tangent_impulse2 - p.tangent_mass2 * dv2, 1.0e18);
             let limit = c.friction * w.normal_impulse;
             let len2 = l1 * l1 + l2 * l2;
             let scale = L::select_gt(len2, limit * limit, limit.div(len2.sqrt()), one);
@@ -852,7 +854,7 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
             let r = unsafe { rolling.get(c.rolling as usize) };
             let dw = l.wb.sub(l.wa);
             let old = r.impulse;
-            let acc = old.sub(r.mass.mul_vec(dw));
+            let acc = old.sub(r.mass.mul_vec(dw)).clamp(1.0e18);
             let total = c.warm[..count]
                 .iter()
                 .fold(zero, |t, w| t + w.normal_impulse);

@@ -594,16 +594,13 @@ impl<L: Lanes> V3<L> {
             z: L::select_gt(a, b, x.z, y.z),
         }
     }
-    /// Each component held within `[-bound, bound]`; a NaN component becomes `-bound`
-    /// (the compare-and-select of `Lanes::max`), so nothing non-finite passes.
+    /// Each component held within `[-bound, bound]` (see [`clamp_lanes`]).
     #[inline(always)]
     pub fn clamp(self, bound: f32) -> V3<L> {
-        let (hi, lo) = (L::splat(bound), L::splat(-bound));
-        let c = |x: L| L::select_gt(x, hi, hi, x.max(lo));
         V3 {
-            x: c(self.x),
-            y: c(self.y),
-            z: c(self.z),
+            x: clamp_lanes(self.x, bound),
+            y: clamp_lanes(self.y, bound),
+            z: clamp_lanes(self.z, bound),
         }
     }
     /// Lane `i` as a vector.
@@ -612,6 +609,14 @@ impl<L: Lanes> V3<L> {
         let (x, y, z) = (self.x.to_array(), self.y.to_array(), self.z.to_array());
         core::array::from_fn(|i| crate::math::Vec3::new(x[i], y[i], z[i]))
     }
+}
+
+/// Each lane held within `[-bound, bound]`; a NaN lane becomes `-bound` (the
+/// compare-and-select of `Lanes::max`), so nothing non-finite passes.
+#[inline(always)]
+pub(crate) fn clamp_lanes<L: Lanes>(x: L, bound: f32) -> L {
+    let (hi, lo) = (L::splat(bound), L::splat(-bound));
+    L::select_gt(x, hi, hi, x.max(lo))
 }
 
 /// A symmetric 3×3 matrix of lanes: xx, yy, zz, xy, xz, yz.
