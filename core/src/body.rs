@@ -935,14 +935,11 @@ impl World {
 
     /// Wakes the dynamic bodies touching `slot` (for moves of static bodies).
     fn wake_touching(&mut self, slot: u32) {
-        let mut key = self.bodies[slot as usize].contact_head;
+        let mut key = crate::edge::first::<crate::contact::Contact>(&self.bodies, slot);
         while key != NONE {
-            let c = &self.contacts[(key >> 1) as usize];
-            let edge = (key & 1) as usize;
-            let next = c.edges[edge].next;
-            let other = c.edges[edge ^ 1].body;
-            self.wake_island(other);
-            key = next;
+            let n = crate::edge::step(&self.contacts, key);
+            self.wake_island(n.other);
+            key = n.next;
         }
     }
 

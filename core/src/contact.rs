@@ -10,6 +10,7 @@ use crate::collide::manifold::{
 use crate::collide::triangle::{Convex, collide_triangle};
 use crate::collide::{Manifold, SatCache};
 use crate::content::{Child, MeshData, MeshSlot, mesh_data};
+use crate::edge::{self, Edge, Linked};
 use crate::geometry::PlaneShape;
 use crate::geometry::cylinder::CylinderHull;
 use crate::geometry::hull::HullView;
@@ -51,12 +52,7 @@ pub(crate) const UPDATE_STOPPED_TOUCHING: u8 = 2;
 pub(crate) const UPDATE_DISJOINT: u8 = 4;
 
 /// An edge of a body's contact list.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct ContactEdge {
-    pub body: u32,
-    pub prev: u32,
-    pub next: u32,
-}
+pub(crate) type ContactEdge = Edge;
 
 /// A persistent contact between two shapes.
 #[derive(Clone, Debug)]
@@ -108,15 +104,30 @@ impl Default for Contact {
             point_count: 0,
             rolling_impulse: Vec3::ZERO,
             cache: SatCache::default(),
-            edges: [ContactEdge {
-                body: NONE,
-                prev: NONE,
-                next: NONE,
-            }; 2],
+            edges: [Edge::UNLINKED; 2],
             child: NONE,
             parent: NONE,
             child_touching: 0,
         }
+    }
+}
+
+impl Linked for Contact {
+    #[inline(always)]
+    fn edges(&self) -> &[Edge; 2] {
+        &self.edges
+    }
+    #[inline(always)]
+    fn edges_mut(&mut self) -> &mut [Edge; 2] {
+        &mut self.edges
+    }
+    #[inline(always)]
+    fn list(body: &Body) -> (u32, u32) {
+        (body.contact_head, body.contact_count)
+    }
+    #[inline(always)]
+    fn list_mut(body: &mut Body) -> (&mut u32, &mut u32) {
+        (&mut body.contact_head, &mut body.contact_count)
     }
 }
 
@@ -674,41 +685,15 @@ impl World {
     }
 
     pub(crate) fn link_contact(&mut self, c: u32) {
-        for edge in 0..2 {
-            let body = if edge == 0 {
-                self.contacts[c as usize].body_a
-            } else {
-                self.contacts[c as usize].body_b
-            };
-            let key = (c << 1) | edge as u32;
-            let head = self.bodies[body as usize].contact_head;
-            self.contacts[c as usize].edges[edge] = ContactEdge {
-                body,
-                prev: NONE,
-                next: head,
-            };
-            if head != NONE {
-                self.contacts[(head >> 1) as usize].edges[(head & 1) as usize].prev = key;
-            }
-            let b = &mut self.bodies[body as usize];
-            b.contact_head = key;
-            b.contact_count += 1;
-        }
+        let ends = {
+            let contact = &self.contacts[c as usize];
+            [contact.body_a, contact.body_b]
+        };
+        edge::link(&mut self.contacts, &mut self.bodies, c, ends);
     }
 
     fn unlink_contact(&mut self, c: u32) {
-        for edge in 0..2 {
-            let e = self.contacts[c as usize].edges[edge];
-            if e.prev != NONE {
-                self.contacts[(e.prev >> 1) as usize].edges[(e.prev & 1) as usize].next = e.next;
-            } else {
-                self.bodies[e.body as usize].contact_head = e.next;
-            }
-            if e.next != NONE {
-                self.contacts[(e.next >> 1) as usize].edges[(e.next & 1) as usize].prev = e.prev;
-            }
-            self.bodies[e.body as usize].contact_count -= 1;
-        }
+        edge::unlink(&mut self.contacts, &mut self.bodies, c);
     }
 
     /// Destroys a contact; reports an end event when it was touching and `events`.
@@ -764,15 +749,12 @@ impl World {
         let body = self.contacts[parent as usize].body_b;
         let scratch = &mut self.contact_scratch;
         scratch.clear();
-        let mut key = self.bodies[body as usize].contact_head;
-        while key != NONE {
-            let c = key >> 1;
-            let contact = &self.contacts[c as usize];
+        for n in edge::walk(&self.contacts, &self.bodies, body) {
+            let contact = &self.contacts[n.slot as usize];
             if contact.parent == parent && contact.child != NONE {
-                let ok = scratch.push(c);
+                let ok = scratch.push(n.slot);
                 debug_assert!(ok);
             }
-            key = contact.edges[(key & 1) as usize].next;
         }
         scratch.sort_unstable();
         for k in 0..self.contact_scratch.len() {
@@ -789,15 +771,12 @@ impl World {
         let body = self.contacts[parent as usize].body_b;
         let scratch = &mut self.contact_scratch;
         scratch.clear();
-        let mut key = self.bodies[body as usize].contact_head;
-        while key != NONE {
-            let c = key >> 1;
-            let contact = &self.contacts[c as usize];
+        for n in edge::walk(&self.contacts, &self.bodies, body) {
+            let contact = &self.contacts[n.slot as usize];
             if contact.parent == parent && contact.child != NONE {
-                let ok = scratch.push(c);
+                let ok = scratch.push(n.slot);
                 debug_assert!(ok);
             }
-            key = contact.edges[(key & 1) as usize].next;
         }
         scratch.sort_unstable();
         for k in 0..self.contact_scratch.len() {
@@ -837,20 +816,16 @@ impl World {
         // comes out the same whatever history built the (non-state) body lists.
         let scratch = &mut self.solver.touching;
         scratch.clear();
-        let mut key = self.bodies[body as usize].contact_head;
-        while key != NONE {
-            let c = key >> 1;
-            let edge = (key & 1) as usize;
-            let contact = &self.contacts[c as usize];
+        for n in edge::walk(&self.contacts, &self.bodies, body) {
+            let contact = &self.contacts[n.slot as usize];
             let matches = match only_shape {
                 Some(s) => contact.shape_a == s || contact.shape_b == s,
                 None => true,
             };
             if matches {
-                let ok = scratch.push(c);
+                let ok = scratch.push(n.slot);
                 debug_assert!(ok);
             }
-            key = contact.edges[edge].next;
         }
         scratch.sort_unstable();
         for k in 0..self.solver.touching.len() {

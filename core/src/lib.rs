@@ -33,6 +33,7 @@ pub mod collide;
 mod contact;
 mod content;
 mod debug_draw;
+mod edge;
 pub mod error;
 mod events;
 mod explosion;

@@ -184,7 +184,7 @@ impl World {
                         return true;
                     }
                     // A joint with collide_connected off keeps its bodies apart.
-                    if crate::joint::filters(bodies, joints, shape.body, other.body) {
+                    if crate::edge::kept_apart(joints, bodies, shape.body, other.body) {
                         return true;
                     }
                     let key = pair_key(s, t);

@@ -30,7 +30,9 @@ mod spherical;
 mod weld;
 mod wheel;
 
-use crate::body::NONE;
+use crate::body::{Body, NONE};
+use crate::contact::Contact;
+use crate::edge::{self, Edge, Linked, PairFilter};
 use crate::error::{Error, Result};
 use crate::id::{BodyId, JointId};
 use crate::journal::{enc_body, kind as rec_kind};
@@ -423,20 +425,6 @@ pub(crate) struct JointImpulses {
     pub axes: [AxisImpulse; 6],
 }
 
-/// An edge of a body's joint list.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct JointEdge {
-    pub body: u32,
-    pub prev: u32,
-    pub next: u32,
-}
-
-const NO_EDGE: JointEdge = JointEdge {
-    body: NONE,
-    prev: NONE,
-    next: NONE,
-};
-
 /// A joint as the world keeps it. Everything is state except the edges (derived) and the
 /// user data (host data).
 #[derive(Clone, Debug)]
@@ -458,7 +446,7 @@ pub(crate) struct Joint {
     pub reaction_force: Vec3,
     pub reaction_torque: Vec3,
     pub user_data: u64,
-    pub edges: [JointEdge; 2],
+    pub edges: [Edge; 2],
 }
 
 impl Joint {
@@ -479,7 +467,7 @@ impl Joint {
             reaction_force: Vec3::ZERO,
             reaction_torque: Vec3::ZERO,
             user_data: 0,
-            edges: [NO_EDGE; 2],
+            edges: [Edge::UNLINKED; 2],
         }
     }
 
@@ -487,6 +475,33 @@ impl Joint {
     #[inline]
     pub(crate) fn acts(&self) -> bool {
         self.alive && !self.broken
+    }
+}
+
+impl Linked for Joint {
+    #[inline(always)]
+    fn edges(&self) -> &[Edge; 2] {
+        &self.edges
+    }
+    #[inline(always)]
+    fn edges_mut(&mut self) -> &mut [Edge; 2] {
+        &mut self.edges
+    }
+    #[inline(always)]
+    fn list(body: &Body) -> (u32, u32) {
+        (body.joint_head, body.joint_count)
+    }
+    #[inline(always)]
+    fn list_mut(body: &mut Body) -> (&mut u32, &mut u32) {
+        (&mut body.joint_head, &mut body.joint_count)
+    }
+}
+
+impl PairFilter for Joint {
+    /// An acting joint with `collide_connected` off.
+    #[inline(always)]
+    fn keeps_apart(&self) -> bool {
+        !self.collide_connected && !self.broken
     }
 }
 
@@ -1053,12 +1068,9 @@ impl World {
     pub(crate) fn destroy_body_joints(&mut self, body: u32) {
         let scratch = &mut self.joint_scratch;
         scratch.clear();
-        let mut key = self.bodies[body as usize].joint_head;
-        while key != NONE {
-            let j = &self.joints[(key >> 1) as usize];
-            let ok = scratch.push(key >> 1);
+        for n in edge::walk(&self.joints, &self.bodies, body) {
+            let ok = scratch.push(n.slot);
             debug_assert!(ok);
-            key = j.edges[(key & 1) as usize].next;
         }
         scratch.sort_unstable();
         for k in 0..self.joint_scratch.len() {
@@ -1071,59 +1083,31 @@ impl World {
     }
 
     pub(crate) fn link_joint(&mut self, slot: u32) {
-        for edge in 0..2 {
+        let ends = {
             let j = &self.joints[slot as usize];
-            let body = if edge == 0 { j.body_a } else { j.body_b };
-            let key = (slot << 1) | edge as u32;
-            let head = self.bodies[body as usize].joint_head;
-            self.joints[slot as usize].edges[edge] = JointEdge {
-                body,
-                prev: NONE,
-                next: head,
-            };
-            if head != NONE {
-                self.joints[(head >> 1) as usize].edges[(head & 1) as usize].prev = key;
-            }
-            let b = &mut self.bodies[body as usize];
-            b.joint_head = key;
-            b.joint_count += 1;
-        }
+            [j.body_a, j.body_b]
+        };
+        edge::link(&mut self.joints, &mut self.bodies, slot, ends);
     }
 
     fn unlink_joint(&mut self, slot: u32) {
-        for edge in 0..2 {
-            let e = self.joints[slot as usize].edges[edge];
-            if e.prev != NONE {
-                self.joints[(e.prev >> 1) as usize].edges[(e.prev & 1) as usize].next = e.next;
-            } else {
-                self.bodies[e.body as usize].joint_head = e.next;
-            }
-            if e.next != NONE {
-                self.joints[(e.next >> 1) as usize].edges[(e.next & 1) as usize].prev = e.prev;
-            }
-            self.bodies[e.body as usize].joint_count -= 1;
-        }
+        edge::unlink(&mut self.joints, &mut self.bodies, slot);
     }
 
     /// Destroys the contacts between two bodies in ascending contact slot order.
     fn destroy_contacts_between(&mut self, a: u32, b: u32) {
-        let (walk, other) =
-            if self.bodies[a as usize].contact_count <= self.bodies[b as usize].contact_count {
-                (a, b)
-            } else {
-                (b, a)
-            };
+        let (na, nb) = (
+            edge::count::<Contact>(&self.bodies, a),
+            edge::count::<Contact>(&self.bodies, b),
+        );
+        let (walk, other) = if na <= nb { (a, b) } else { (b, a) };
         let scratch = &mut self.solver.touching;
         scratch.clear();
-        let mut key = self.bodies[walk as usize].contact_head;
-        while key != NONE {
-            let c = &self.contacts[(key >> 1) as usize];
-            let edge = (key & 1) as usize;
-            if c.edges[edge ^ 1].body == other {
-                let ok = scratch.push(key >> 1);
+        for n in edge::walk(&self.contacts, &self.bodies, walk) {
+            if n.other == other {
+                let ok = scratch.push(n.slot);
                 debug_assert!(ok);
             }
-            key = c.edges[edge].next;
         }
         scratch.sort_unstable();
         for k in 0..self.solver.touching.len() {
@@ -1818,28 +1802,4 @@ impl World {
         }
         Ok(())
     }
-}
-
-/// Whether an acting joint with `collide_connected` off joins bodies `a` and `b` (walks the
-/// shorter joint list; the answer does not depend on list order).
-#[inline]
-pub(crate) fn filters(bodies: &[crate::body::Body], joints: &[Joint], a: u32, b: u32) -> bool {
-    let (na, nb) = (
-        bodies[a as usize].joint_count,
-        bodies[b as usize].joint_count,
-    );
-    if na == 0 || nb == 0 {
-        return false;
-    }
-    let (walk, other) = if na <= nb { (a, b) } else { (b, a) };
-    let mut key = bodies[walk as usize].joint_head;
-    while key != NONE {
-        let j = &joints[(key >> 1) as usize];
-        let edge = (key & 1) as usize;
-        if j.edges[edge ^ 1].body == other && !j.collide_connected && !j.broken {
-            return true;
-        }
-        key = j.edges[edge].next;
-    }
-    false
 }

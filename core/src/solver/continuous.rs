@@ -212,7 +212,7 @@ struct Swept {
 impl World {
     /// Whether contacts between two bodies are allowed (joints that forbid them).
     pub(crate) fn bodies_may_collide(&self, a: u32, b: u32) -> bool {
-        !crate::joint::filters(&self.bodies, &self.joints, a, b)
+        !crate::edge::kept_apart(&self.joints, &self.bodies, a, b)
     }
 
     /// Sweeps fast bodies and bullets after the step.
