@@ -12,6 +12,7 @@ use crate::collide::{Manifold, SatCache};
 use crate::content::{Child, MeshData, MeshSlot, mesh_data};
 use crate::edge::{self, Edge, Linked};
 use crate::geometry::PlaneShape;
+use crate::geometry::bounds::bounds_in_frame;
 use crate::geometry::cylinder::CylinderHull;
 use crate::geometry::hull::HullView;
 use crate::math::{Aabb, Transform, Vec3, max, min, sqrt};
@@ -151,13 +152,6 @@ pub(crate) fn convex_of<'a>(shape: &'a Shape, hulls: &'a [HullSlot]) -> Option<C
         ShapeGeometry::Capsule(c) => Some(Convex::Capsule(c)),
         _ => hull_view(shape, hulls).map(Convex::Hull),
     }
-}
-
-/// The bounds `b` (relative to `origin`, world orientation) in the frame of a body at
-/// `origin` turned by `q`.
-#[inline]
-pub(crate) fn bounds_in_frame(b: &Aabb, q: crate::math::Quat) -> Aabb {
-    crate::shape::rotated_aabb(b, q.conjugate())
 }
 
 /// A convex shape's enlarged bounds in a mesh body's frame.

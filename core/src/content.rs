@@ -714,7 +714,7 @@ impl World {
             return;
         };
         let body = &self.bodies[s.body as usize];
-        let local = crate::contact::bounds_in_frame(
+        let local = crate::geometry::bounds::bounds_in_frame(
             &Aabb::new(
                 (bounds.lower - body.position).to_f32(),
                 (bounds.upper - body.position).to_f32(),

@@ -264,7 +264,7 @@ pub(crate) fn local_aabb(shape: &Shape, hulls: &[HullSlot], q: Quat) -> Aabb {
         ShapeGeometry::Capsule(c) => bounds::capsule_aabb(c, &xf),
         ShapeGeometry::Box(_) => bounds::box_aabb(&shape.box_hull, &xf),
         ShapeGeometry::Hull(h) => bounds::hull_aabb(&hulls[*h as usize].hull.view(), &xf),
-        ShapeGeometry::Mesh(_) => rotated_aabb(&shape.mesh_bounds, q),
+        ShapeGeometry::Mesh(_) => bounds::rotated_aabb(&shape.mesh_bounds, q),
         ShapeGeometry::Cylinder(c) => cylinder::cylinder_aabb(c, &xf),
         ShapeGeometry::Plane(p) => cylinder::plane_aabb(p, q),
     }
@@ -344,15 +344,6 @@ pub(crate) fn shape_proxy(
             ShapeProxy::from_points(&cylinder::plane_slab(p, Vec3::ZERO, 1.0), 0.0)
         }
     }
-}
-
-/// Bounds of a box rotated by `q` about the body origin.
-pub(crate) fn rotated_aabb(b: &Aabb, q: Quat) -> Aabb {
-    let m = crate::math::Mat3::from_quat(q);
-    let c = m.mul_vec(b.center());
-    let h = b.extents();
-    let e = (m.cx * h.x).abs() + (m.cy * h.y).abs() + (m.cz * h.z).abs();
-    Aabb::new(c - e, c + e)
 }
 
 /// The shape as a point set for distance, cast and time of impact against shapes within

@@ -1,8 +1,9 @@
-//! World bounds of shapes under a transform, and a hull's reach from a point.
+//! World bounds of shapes under a transform, bounds seen from a turned frame, and a
+//! hull's reach from a point.
 
 use super::hull::{BoxHull, HullView};
 use super::{Capsule, Sphere};
-use crate::math::{Aabb, Mat3, Transform, Vec3, max};
+use crate::math::{Aabb, Mat3, Quat, Transform, Vec3, max};
 
 /// Bounds of a sphere placed by `xf`.
 pub fn sphere_aabb(s: &Sphere, xf: &Transform) -> Aabb {
@@ -52,6 +53,22 @@ pub fn box_aabb(b: &BoxHull, xf: &Transform) -> Aabb {
     Aabb::new(c - e, c + e)
 }
 
+/// Bounds of a box rotated by `q` about the frame's origin.
+pub(crate) fn rotated_aabb(b: &Aabb, q: Quat) -> Aabb {
+    let m = Mat3::from_quat(q);
+    let c = m.mul_vec(b.center());
+    let h = b.extents();
+    let e = (m.cx * h.x).abs() + (m.cy * h.y).abs() + (m.cz * h.z).abs();
+    Aabb::new(c - e, c + e)
+}
+
+/// The bounds `b` (relative to `origin`, world orientation) in the frame of a body at
+/// `origin` turned by `q`.
+#[inline]
+pub(crate) fn bounds_in_frame(b: &Aabb, q: Quat) -> Aabb {
+    rotated_aabb(b, q.conjugate())
+}
+
 /// The largest distance from `center` to a vertex of the hull: how far any point of it
 /// reaches, for sleep and continuous collision.
 pub fn hull_max_extent(h: &HullView, center: Vec3) -> f32 {
@@ -65,7 +82,6 @@ pub fn hull_max_extent(h: &HullView, center: Vec3) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::math::Quat;
 
     fn close(a: Vec3, b: Vec3) -> bool {
         (a - b).length() < 1e-5

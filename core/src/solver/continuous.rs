@@ -49,8 +49,8 @@ use crate::broad_phase::{MOVABLE_TREE, STATIC_TREE};
 use crate::collide::LINEAR_SLOP;
 use crate::collide::cast::{Sweep, ToiOutput, ToiState, time_of_impact, time_of_impact_to};
 use crate::collide::distance::{ShapeProxy, SimplexCache, core_distance};
-use crate::contact::bounds_in_frame;
 use crate::content::{MeshData, mesh_data};
+use crate::geometry::bounds::bounds_in_frame;
 use crate::math::{
     Aabb, DAabb, DVec3, Quat, Transform, Vec3, acos, max, max_f64, min, min_f64, round_vec_to_grid,
     sqrt,
