@@ -7,13 +7,92 @@
 //! `axes[0].upper` the swing limit, along the axis that widens the swing; `axes[1].lower`
 //! and `.upper` the twist limits.
 
-use super::solver::{
-    JointConstraint, Pass, Row, angular_mass, apply_angular, frames, solve_point, twist_angle,
-    warm_point,
-};
-use super::{ConeTwistJoint, Joint, JointImpulses, JointKind};
+use super::blocks::{angular_mass, solve_point, warm_point};
+use super::checks::{angles, force, range};
+use super::rows::{Row, apply_angular, frames, twist_angle};
+use super::solver::{JointConstraint, Pass};
+use super::{Joint, JointImpulses, JointKind};
+use crate::error::Result;
 use crate::math::{PI, Quat, Vec3, atan2};
 use crate::solver::BodyState;
+use crate::state::{Dec, Enc, Sink};
+
+/// A cone-twist joint (a ragdoll's shoulder or hip): the anchors coincide, frame B's x
+/// axis stays within a cone of half-angle `swing_limit` around frame A's x axis, and the
+/// twist about x stays within `[twist_lower, twist_upper]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConeTwistJoint {
+    /// Half-angle of the cone, radians, within `[0, π]` (π: no swing limit).
+    pub swing_limit: f32,
+    /// Lowest twist, radians, within `[-π, twist_upper]`.
+    pub twist_lower: f32,
+    /// Highest twist, radians, within `[twist_lower, π]`.
+    pub twist_upper: f32,
+    /// Friction: the largest torque, N·m, that resists any relative turning (0: none).
+    pub max_friction_torque: f32,
+}
+
+impl Default for ConeTwistJoint {
+    fn default() -> ConeTwistJoint {
+        ConeTwistJoint {
+            swing_limit: 0.25 * PI,
+            twist_lower: -0.25 * PI,
+            twist_upper: 0.25 * PI,
+            max_friction_torque: 0.0,
+        }
+    }
+}
+
+impl ConeTwistJoint {
+    /// Checks every setting.
+    pub(super) fn check(&self) -> Result<()> {
+        ConeTwistJoint::check_swing_limit(self.swing_limit)?;
+        angles(
+            ("twist_lower", "twist_upper"),
+            self.twist_lower,
+            self.twist_upper,
+        )?;
+        force("max_friction_torque", self.max_friction_torque)
+    }
+
+    /// Checks a swing limit: radians within `[0, π]`.
+    pub(super) fn check_swing_limit(swing_limit: f32) -> Result<()> {
+        range("swing_limit", swing_limit, 0.0, PI, "within [0, π] radians")
+    }
+
+    /// Sets the swing limit (checked by the caller with `check_swing_limit`).
+    pub(super) fn set_swing_limit(&mut self, swing_limit: f32) {
+        self.swing_limit = swing_limit;
+    }
+
+    /// Sets the friction torque (the joint's "motor force"; checked by the caller).
+    pub(super) fn set_max_motor_force(&mut self, max: f32) {
+        self.max_friction_torque = max;
+    }
+
+    /// Sets the twist limits, checked here: radians within `[-π, π]`.
+    pub(super) fn set_limits(&mut self, lower: f32, upper: f32) -> Result<()> {
+        angles(("twist_lower", "twist_upper"), lower, upper)?;
+        (self.twist_lower, self.twist_upper) = (lower, upper);
+        Ok(())
+    }
+
+    pub(super) fn encode<S: Sink>(&self, e: &mut Enc<S>) {
+        e.f32(self.swing_limit);
+        e.f32(self.twist_lower);
+        e.f32(self.twist_upper);
+        e.f32(self.max_friction_torque);
+    }
+
+    pub(super) fn decode(d: &mut Dec) -> Result<ConeTwistJoint> {
+        Ok(ConeTwistJoint {
+            swing_limit: d.f32()?,
+            twist_lower: d.f32()?,
+            twist_upper: d.f32()?,
+            max_friction_torque: d.f32()?,
+        })
+    }
+}
 
 pub(super) fn prepare(c: &mut JointConstraint, j: &mut Joint, _h: f32) {
     let JointKind::ConeTwist(k) = j.kind else {

@@ -5,10 +5,110 @@
 //! Impulses: `axes[0]`: `lock` (rod), `spring`, `lower`, `upper`, along the line from A's
 //! anchor to B's. Springs: `springs[0]`.
 
-use super::solver::{JointConstraint, Pass, Row, anchors, axis_total, separation, spring_soft};
-use super::{DistanceJoint, Joint, JointImpulses, JointKind};
+use super::MAX_JOINT_LENGTH;
+use super::checks::{damping, hertz, range};
+use super::rows::{Row, anchors, axis_total, separation, spring_soft};
+use super::solver::{JointConstraint, Pass};
+use super::{Joint, JointImpulses, JointKind};
+use crate::error::Result;
 use crate::math::Vec3;
 use crate::solver::BodyState;
+use crate::state::{Dec, Enc, Sink};
+
+/// A distance joint: the anchors' distance stays within `[min_length, max_length]` — a rod
+/// when they are equal, a rope when `min_length` is 0 — and with the spring enabled it is
+/// also pulled towards `length`. The bodies turn freely about the anchors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DistanceJoint {
+    /// Rest length of the spring, m.
+    pub length: f32,
+    /// Shortest distance, m.
+    pub min_length: f32,
+    /// Longest distance, m.
+    pub max_length: f32,
+    /// Whether a spring pulls the distance towards `length`.
+    pub enable_spring: bool,
+    /// Spring stiffness as a frequency, Hz (0: no spring force).
+    pub hertz: f32,
+    /// Spring damping ratio.
+    pub damping_ratio: f32,
+}
+
+impl Default for DistanceJoint {
+    /// A rod of 1 m.
+    fn default() -> DistanceJoint {
+        DistanceJoint {
+            length: 1.0,
+            min_length: 1.0,
+            max_length: 1.0,
+            enable_spring: false,
+            hertz: 0.0,
+            damping_ratio: 0.0,
+        }
+    }
+}
+
+impl DistanceJoint {
+    /// Checks every setting.
+    pub(super) fn check(&self) -> Result<()> {
+        DistanceJoint::check_length(self.length)?;
+        DistanceJoint::check_range(self.min_length, self.max_length)?;
+        hertz("hertz", self.hertz)?;
+        damping("damping_ratio", self.damping_ratio)
+    }
+
+    /// Checks a spring rest length.
+    pub(super) fn check_length(length: f32) -> Result<()> {
+        range("length", length, 0.0, MAX_JOINT_LENGTH, "within [0, 1e6] m")
+    }
+
+    /// Checks a range `[min, max]`.
+    pub(super) fn check_range(min: f32, max: f32) -> Result<()> {
+        let m = MAX_JOINT_LENGTH;
+        range("min_length", min, 0.0, m, "within [0, 1e6] m")?;
+        range("max_length", max, 0.0, m, "within [0, 1e6] m")?;
+        range("max_length", max, min, m, "at least min_length")
+    }
+
+    pub(super) fn set_enable_spring(&mut self, enable: bool) {
+        self.enable_spring = enable;
+    }
+
+    /// Sets the spring (checked by the caller).
+    pub(super) fn set_spring(&mut self, hz: f32, damping_ratio: f32) {
+        (self.hertz, self.damping_ratio) = (hz, damping_ratio);
+    }
+
+    /// Sets the spring rest length (checked by the caller with `check_length`).
+    pub(super) fn set_length(&mut self, length: f32) {
+        self.length = length;
+    }
+
+    /// Sets the range (checked by the caller with `check_range`).
+    pub(super) fn set_range(&mut self, min_length: f32, max_length: f32) {
+        (self.min_length, self.max_length) = (min_length, max_length);
+    }
+
+    pub(super) fn encode<S: Sink>(&self, e: &mut Enc<S>) {
+        e.f32(self.length);
+        e.f32(self.min_length);
+        e.f32(self.max_length);
+        e.bool(self.enable_spring);
+        e.f32(self.hertz);
+        e.f32(self.damping_ratio);
+    }
+
+    pub(super) fn decode(d: &mut Dec) -> Result<DistanceJoint> {
+        Ok(DistanceJoint {
+            length: d.f32()?,
+            min_length: d.f32()?,
+            max_length: d.f32()?,
+            enable_spring: d.bool()?,
+            hertz: d.f32()?,
+            damping_ratio: d.f32()?,
+        })
+    }
+}
 
 fn spring_on(k: &DistanceJoint) -> bool {
     k.enable_spring && k.hertz > 0.0 && k.min_length < k.max_length

@@ -5,13 +5,128 @@
 //! `linear.y` the two perpendicular rows (A's y and z); `angular` the rotation lock.
 //! Springs: `springs[0]`.
 
-use super::solver::{
-    JointConstraint, Pass, Row, anchors, angular_mass, apply_angular, axis_total, frames,
-    separation, solve_angular_lock, solve_pair, spring_soft,
+use super::blocks::{angular_mass, solve_angular_lock};
+use super::checks::{damping, force, hertz, speed, translations};
+use super::rows::{
+    Row, anchors, apply_angular, axis_total, frames, separation, solve_pair, spring_soft,
 };
-use super::{Joint, JointImpulses, JointKind, PrismaticJoint};
+use super::solver::{JointConstraint, Pass};
+use super::{Joint, JointImpulses, JointKind};
+use crate::error::Result;
 use crate::math::Vec3;
 use crate::solver::BodyState;
+use crate::state::{Dec, Enc, Sink};
+
+/// A prismatic (slider) joint: frame B slides along frame A's x axis and does not turn.
+/// The translation is the anchors' offset along that axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrismaticJoint {
+    /// Whether the translation is held within `[lower, upper]`.
+    pub enable_limit: bool,
+    /// Lowest translation, m.
+    pub lower: f32,
+    /// Highest translation, m.
+    pub upper: f32,
+    /// Whether the motor drives the sliding speed towards `motor_speed`.
+    pub enable_motor: bool,
+    /// Target speed of B relative to A along the axis, m/s.
+    pub motor_speed: f32,
+    /// Largest force the motor applies, N (≥ 0).
+    pub max_motor_force: f32,
+    /// Whether a spring pulls the translation towards 0.
+    pub enable_spring: bool,
+    /// Spring stiffness as a frequency, Hz (0: no spring force).
+    pub hertz: f32,
+    /// Spring damping ratio.
+    pub damping_ratio: f32,
+}
+
+impl Default for PrismaticJoint {
+    fn default() -> PrismaticJoint {
+        PrismaticJoint {
+            enable_limit: false,
+            lower: 0.0,
+            upper: 0.0,
+            enable_motor: false,
+            motor_speed: 0.0,
+            max_motor_force: 0.0,
+            enable_spring: false,
+            hertz: 0.0,
+            damping_ratio: 0.0,
+        }
+    }
+}
+
+impl PrismaticJoint {
+    /// Checks every setting.
+    pub(super) fn check(&self) -> Result<()> {
+        translations(("lower", "upper"), self.lower, self.upper)?;
+        speed("motor_speed", self.motor_speed)?;
+        force("max_motor_force", self.max_motor_force)?;
+        hertz("hertz", self.hertz)?;
+        damping("damping_ratio", self.damping_ratio)
+    }
+
+    pub(super) fn set_enable_motor(&mut self, enable: bool) {
+        self.enable_motor = enable;
+    }
+
+    /// Sets the motor speed (checked by the caller).
+    pub(super) fn set_motor_speed(&mut self, motor_speed: f32) {
+        self.motor_speed = motor_speed;
+    }
+
+    /// Sets the motor's largest force (checked by the caller).
+    pub(super) fn set_max_motor_force(&mut self, max: f32) {
+        self.max_motor_force = max;
+    }
+
+    pub(super) fn set_enable_limit(&mut self, enable: bool) {
+        self.enable_limit = enable;
+    }
+
+    /// Sets the translation limits, checked here: within ±1e6 m.
+    pub(super) fn set_limits(&mut self, lower: f32, upper: f32) -> Result<()> {
+        translations(("lower", "upper"), lower, upper)?;
+        (self.lower, self.upper) = (lower, upper);
+        Ok(())
+    }
+
+    pub(super) fn set_enable_spring(&mut self, enable: bool) {
+        self.enable_spring = enable;
+    }
+
+    /// Sets the spring (checked by the caller).
+    pub(super) fn set_spring(&mut self, hz: f32, damping_ratio: f32) {
+        (self.hertz, self.damping_ratio) = (hz, damping_ratio);
+    }
+
+    pub(super) fn encode<S: Sink>(&self, e: &mut Enc<S>) {
+        e.bool(self.enable_limit);
+        e.f32(self.lower);
+        e.f32(self.upper);
+        e.bool(self.enable_motor);
+        e.f32(self.motor_speed);
+        e.f32(self.max_motor_force);
+        e.bool(self.enable_spring);
+        e.f32(self.hertz);
+        e.f32(self.damping_ratio);
+    }
+
+    pub(super) fn decode(d: &mut Dec) -> Result<PrismaticJoint> {
+        Ok(PrismaticJoint {
+            enable_limit: d.bool()?,
+            lower: d.f32()?,
+            upper: d.f32()?,
+            enable_motor: d.bool()?,
+            motor_speed: d.f32()?,
+            max_motor_force: d.f32()?,
+            enable_spring: d.bool()?,
+            hertz: d.f32()?,
+            damping_ratio: d.f32()?,
+        })
+    }
+}
 
 pub(super) fn prepare(c: &mut JointConstraint, j: &mut Joint, h: f32) {
     let JointKind::Prismatic(k) = j.kind else {

@@ -13,13 +13,171 @@
 //! Impulses: `axes[k]` per axis (spring, motor, lower, upper, lock); `linear` and
 //! `angular` the blocks. Springs: `springs[k]`.
 
-use super::solver::{
-    JointConstraint, Pass, Row, anchors, angular_mass, apply_angular, axis_total, frames,
-    separation, solve_angular_lock, solve_point, spring_soft, warm_point,
-};
-use super::{AxisMode, Joint, JointImpulses, JointKind, SixDofAxis, SixDofJoint};
+use super::blocks::{angular_mass, solve_angular_lock, solve_point, warm_point};
+use super::checks::{angles, damping, force, hertz, speed, translations};
+use super::rows::{Row, anchors, apply_angular, axis_total, frames, separation, spring_soft};
+use super::solver::{JointConstraint, Pass};
+use super::{AxisImpulse, Joint, JointImpulses, JointKind};
+use crate::error::{Error, Result};
 use crate::math::{Mat3, Quat, Vec3, atan2, sqrt};
 use crate::solver::BodyState;
+use crate::state::{Dec, Enc, Sink};
+
+/// How one axis of a [`SixDofJoint`] may move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AxisMode {
+    /// Moves freely (springs and motors still act).
+    Free,
+    /// Moves within `[lower, upper]` (m, or radians for the angular axes).
+    Limited {
+        /// Lowest value.
+        lower: f32,
+        /// Highest value.
+        upper: f32,
+    },
+    /// Held at 0.
+    Locked,
+}
+
+/// One axis of a [`SixDofJoint`]: its mode, a spring towards 0 and a velocity motor.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SixDofAxis {
+    /// Free, limited or locked.
+    pub mode: AxisMode,
+    /// Spring stiffness, Hz (0: no spring).
+    pub spring_hertz: f32,
+    /// Spring damping ratio.
+    pub spring_damping_ratio: f32,
+    /// Target speed of the motor, m/s or rad/s.
+    pub motor_speed: f32,
+    /// Largest force (N) or torque (N·m) of the motor (0: no motor).
+    pub max_motor_force: f32,
+}
+
+impl Default for SixDofAxis {
+    /// A locked axis.
+    fn default() -> SixDofAxis {
+        SixDofAxis {
+            mode: AxisMode::Locked,
+            spring_hertz: 0.0,
+            spring_damping_ratio: 0.0,
+            motor_speed: 0.0,
+            max_motor_force: 0.0,
+        }
+    }
+}
+
+impl SixDofAxis {
+    /// A free axis.
+    pub const FREE: SixDofAxis = SixDofAxis {
+        mode: AxisMode::Free,
+        spring_hertz: 0.0,
+        spring_damping_ratio: 0.0,
+        motor_speed: 0.0,
+        max_motor_force: 0.0,
+    };
+
+    /// Checks axis `i`'s settings (0..3 linear: limits in m; 3..6 angular: radians).
+    pub(super) fn check(&self, i: usize) -> Result<()> {
+        if let AxisMode::Limited { lower, upper } = self.mode {
+            if i < 3 {
+                translations(("axes.lower", "axes.upper"), lower, upper)?;
+            } else {
+                angles(("axes.lower", "axes.upper"), lower, upper)?;
+            }
+        }
+        hertz("axes.spring_hertz", self.spring_hertz)?;
+        damping("axes.spring_damping_ratio", self.spring_damping_ratio)?;
+        speed("axes.motor_speed", self.motor_speed)?;
+        force("axes.max_motor_force", self.max_motor_force)
+    }
+
+    pub(super) fn encode<S: Sink>(&self, e: &mut Enc<S>) {
+        match self.mode {
+            AxisMode::Free => e.u8(0),
+            AxisMode::Limited { lower, upper } => {
+                e.u8(1);
+                e.f32(lower);
+                e.f32(upper);
+            }
+            AxisMode::Locked => e.u8(2),
+        }
+        e.f32(self.spring_hertz);
+        e.f32(self.spring_damping_ratio);
+        e.f32(self.motor_speed);
+        e.f32(self.max_motor_force);
+    }
+
+    pub(super) fn decode(d: &mut Dec) -> Result<SixDofAxis> {
+        let mode = match d.u8()? {
+            0 => AxisMode::Free,
+            1 => AxisMode::Limited {
+                lower: d.f32()?,
+                upper: d.f32()?,
+            },
+            2 => AxisMode::Locked,
+            _ => return Err(Error::Format("unknown joint axis mode")),
+        };
+        Ok(SixDofAxis {
+            mode,
+            spring_hertz: d.f32()?,
+            spring_damping_ratio: d.f32()?,
+            motor_speed: d.f32()?,
+            max_motor_force: d.f32()?,
+        })
+    }
+}
+
+/// A six-degree-of-freedom joint: each axis of frame A — translation along x, y, z, then
+/// rotation about x, y, z — is free, limited or locked, with an optional spring and
+/// motor. Rotations are measured as XYZ Euler angles of frame B in frame A (as Bullet's
+/// 6-DOF joint), so keep the y angle within ±90°. All axes locked is a weld.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SixDofJoint {
+    /// Linear x, y, z, then angular x, y, z.
+    pub axes: [SixDofAxis; 6],
+}
+
+impl SixDofJoint {
+    /// Checks every axis.
+    pub(super) fn check(&self) -> Result<()> {
+        for (i, a) in self.axes.iter().enumerate() {
+            a.check(i)?;
+        }
+        Ok(())
+    }
+
+    /// Checks an axis index and that axis's settings.
+    pub(super) fn check_axis(axis: u32, value: &SixDofAxis) -> Result<()> {
+        if axis >= 6 {
+            return Err(Error::Argument {
+                name: "axis",
+                value: axis as f64,
+                expected: "within [0, 5]",
+            });
+        }
+        value.check(axis as usize)
+    }
+
+    /// Sets one axis (checked by the caller with `check_axis`).
+    pub(super) fn set_axis(&mut self, axis: u32, value: SixDofAxis) {
+        self.axes[axis as usize] = value;
+    }
+
+    pub(super) fn encode<S: Sink>(&self, e: &mut Enc<S>) {
+        for a in &self.axes {
+            a.encode(e);
+        }
+    }
+
+    pub(super) fn decode(d: &mut Dec) -> Result<SixDofJoint> {
+        let mut axes = [SixDofAxis::default(); 6];
+        for a in &mut axes {
+            *a = SixDofAxis::decode(d)?;
+        }
+        Ok(SixDofJoint { axes })
+    }
+}
 
 const UNIT: [Vec3; 3] = [Vec3::X, Vec3::Y, Vec3::Z];
 
@@ -95,7 +253,7 @@ fn axis_rows(
     ax: &SixDofAxis,
     row: &Row,
     value: f32,
-    imp: &mut super::AxisImpulse,
+    imp: &mut AxisImpulse,
     a: &mut BodyState,
     b: &mut BodyState,
     p: &Pass,

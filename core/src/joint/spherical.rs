@@ -1,9 +1,12 @@
-//! Spherical (ball-and-socket) joint: the anchors coincide; the bodies turn freely.
+//! Spherical (ball-and-socket) joint: the anchors coincide; the bodies turn freely. It has
+//! no settings of its own.
 //!
 //! Impulses: `linear`, the point constraint's (world vector on B).
 
 use super::JointImpulses;
-use super::solver::{JointConstraint, Pass, solve_point, warm_point};
+use super::blocks::{solve_point, warm_point};
+use super::solver::{JointConstraint, Pass};
+use crate::math::Vec3;
 use crate::solver::BodyState;
 
 pub(super) fn warm_start(
@@ -23,4 +26,8 @@ pub(super) fn solve(
     p: &Pass,
 ) {
     solve_point(c, a, b, &c.soft, p.use_bias, &mut i.linear);
+}
+
+pub(super) fn reaction(i: &JointImpulses) -> (Vec3, Vec3) {
+    (i.linear, Vec3::ZERO)
 }

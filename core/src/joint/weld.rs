@@ -4,12 +4,78 @@
 //! Impulses: `linear` the point constraint, `angular` the rotation lock (world vectors).
 //! Springs: `springs[0]` linear, `springs[1]` angular. Angular rows first, as Box2D.
 
-use super::solver::{
-    JointConstraint, Pass, angular_mass, apply_angular, frames, solve_angular_lock, solve_point,
-    spring_soft, warm_point,
-};
-use super::{Joint, JointImpulses, JointKind, WeldJoint};
+use super::blocks::{angular_mass, solve_angular_lock, solve_point, warm_point};
+use super::checks::{damping, hertz};
+use super::rows::{apply_angular, frames, spring_soft};
+use super::solver::{JointConstraint, Pass};
+use super::{Joint, JointImpulses, JointKind};
+use crate::error::Result;
+use crate::math::Vec3;
 use crate::solver::BodyState;
+use crate::state::{Dec, Enc, Sink};
+
+/// A weld joint: the frames are held together, rigidly (0 Hz: the world's joint softness)
+/// or by springs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WeldJoint {
+    /// Linear stiffness, Hz; 0 is rigid.
+    pub linear_hertz: f32,
+    /// Angular stiffness, Hz; 0 is rigid.
+    pub angular_hertz: f32,
+    /// Damping ratio of both springs.
+    pub damping_ratio: f32,
+}
+
+impl Default for WeldJoint {
+    fn default() -> WeldJoint {
+        WeldJoint {
+            linear_hertz: 0.0,
+            angular_hertz: 0.0,
+            damping_ratio: 1.0,
+        }
+    }
+}
+
+impl WeldJoint {
+    /// Checks every setting.
+    pub(super) fn check(&self) -> Result<()> {
+        WeldJoint::check_spring(self.linear_hertz, self.angular_hertz, self.damping_ratio)
+    }
+
+    /// Checks the springs' settings.
+    pub(super) fn check_spring(
+        linear_hertz: f32,
+        angular_hertz: f32,
+        damping_ratio: f32,
+    ) -> Result<()> {
+        hertz("linear_hertz", linear_hertz)?;
+        hertz("angular_hertz", angular_hertz)?;
+        damping("damping_ratio", damping_ratio)
+    }
+
+    /// Sets the springs (checked by the caller with `check_spring`).
+    pub(super) fn set_spring(&mut self, linear_hertz: f32, angular_hertz: f32, damping_ratio: f32) {
+        *self = WeldJoint {
+            linear_hertz,
+            angular_hertz,
+            damping_ratio,
+        };
+    }
+
+    pub(super) fn encode<S: Sink>(&self, e: &mut Enc<S>) {
+        e.f32(self.linear_hertz);
+        e.f32(self.angular_hertz);
+        e.f32(self.damping_ratio);
+    }
+
+    pub(super) fn decode(d: &mut Dec) -> Result<WeldJoint> {
+        Ok(WeldJoint {
+            linear_hertz: d.f32()?,
+            angular_hertz: d.f32()?,
+            damping_ratio: d.f32()?,
+        })
+    }
+}
 
 pub(super) fn prepare(c: &mut JointConstraint, j: &mut Joint, h: f32) {
     let JointKind::Weld(w) = j.kind else {
@@ -55,4 +121,8 @@ pub(super) fn solve(
         (c.soft, p.use_bias)
     };
     solve_point(c, a, b, &soft, bias, &mut i.linear);
+}
+
+pub(super) fn reaction(i: &JointImpulses) -> (Vec3, Vec3) {
+    (i.linear, i.angular)
 }

@@ -6,13 +6,130 @@
 //! spin motor; `linear.x`, `linear.y` the rows along A's x and z; `angular.x`,
 //! `angular.y` the hinge lock. Springs: `springs[0]`.
 
-use super::solver::{
-    JointConstraint, Pass, Row, anchors, apply_angular, axis_total, frames, hinge_torque,
-    separation, solve_hinge_lock, solve_pair, spring_soft,
+use super::blocks::solve_hinge_lock;
+use super::checks::{damping, force, hertz, speed, translations};
+use super::rows::{
+    Row, anchors, apply_angular, axis_total, frames, hinge_torque, separation, solve_pair,
+    spring_soft,
 };
-use super::{Joint, JointImpulses, JointKind, WheelJoint};
+use super::solver::{JointConstraint, Pass};
+use super::{Joint, JointImpulses, JointKind};
+use crate::error::Result;
 use crate::math::Vec3;
 use crate::solver::BodyState;
+use crate::state::{Dec, Enc, Sink};
+
+/// A wheel joint: frame B slides along frame A's y axis (the suspension, with a spring and
+/// optional limits) and spins freely about the frames' z axis (the axle, with a motor);
+/// every other motion is locked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WheelJoint {
+    /// Whether the suspension spring acts.
+    pub enable_spring: bool,
+    /// Suspension stiffness, Hz (0: no spring force).
+    pub hertz: f32,
+    /// Suspension damping ratio.
+    pub damping_ratio: f32,
+    /// Whether the suspension travel is held within `[lower, upper]`.
+    pub enable_limit: bool,
+    /// Lowest suspension translation, m.
+    pub lower: f32,
+    /// Highest suspension translation, m.
+    pub upper: f32,
+    /// Whether the motor drives the spin towards `motor_speed`.
+    pub enable_motor: bool,
+    /// Target spin of B relative to A about the axle, rad/s.
+    pub motor_speed: f32,
+    /// Largest torque the motor applies, N·m.
+    pub max_motor_torque: f32,
+}
+
+impl Default for WheelJoint {
+    fn default() -> WheelJoint {
+        WheelJoint {
+            enable_spring: true,
+            hertz: 1.0,
+            damping_ratio: 0.7,
+            enable_limit: false,
+            lower: 0.0,
+            upper: 0.0,
+            enable_motor: false,
+            motor_speed: 0.0,
+            max_motor_torque: 0.0,
+        }
+    }
+}
+
+impl WheelJoint {
+    /// Checks every setting.
+    pub(super) fn check(&self) -> Result<()> {
+        hertz("hertz", self.hertz)?;
+        damping("damping_ratio", self.damping_ratio)?;
+        translations(("lower", "upper"), self.lower, self.upper)?;
+        speed("motor_speed", self.motor_speed)?;
+        force("max_motor_torque", self.max_motor_torque)
+    }
+
+    pub(super) fn set_enable_motor(&mut self, enable: bool) {
+        self.enable_motor = enable;
+    }
+
+    /// Sets the spin motor's speed (checked by the caller).
+    pub(super) fn set_motor_speed(&mut self, motor_speed: f32) {
+        self.motor_speed = motor_speed;
+    }
+
+    /// Sets the spin motor's largest torque (checked by the caller).
+    pub(super) fn set_max_motor_force(&mut self, max: f32) {
+        self.max_motor_torque = max;
+    }
+
+    pub(super) fn set_enable_limit(&mut self, enable: bool) {
+        self.enable_limit = enable;
+    }
+
+    /// Sets the suspension limits, checked here: within ±1e6 m.
+    pub(super) fn set_limits(&mut self, lower: f32, upper: f32) -> Result<()> {
+        translations(("lower", "upper"), lower, upper)?;
+        (self.lower, self.upper) = (lower, upper);
+        Ok(())
+    }
+
+    pub(super) fn set_enable_spring(&mut self, enable: bool) {
+        self.enable_spring = enable;
+    }
+
+    /// Sets the suspension spring (checked by the caller).
+    pub(super) fn set_spring(&mut self, hz: f32, damping_ratio: f32) {
+        (self.hertz, self.damping_ratio) = (hz, damping_ratio);
+    }
+
+    pub(super) fn encode<S: Sink>(&self, e: &mut Enc<S>) {
+        e.bool(self.enable_spring);
+        e.f32(self.hertz);
+        e.f32(self.damping_ratio);
+        e.bool(self.enable_limit);
+        e.f32(self.lower);
+        e.f32(self.upper);
+        e.bool(self.enable_motor);
+        e.f32(self.motor_speed);
+        e.f32(self.max_motor_torque);
+    }
+
+    pub(super) fn decode(d: &mut Dec) -> Result<WheelJoint> {
+        Ok(WheelJoint {
+            enable_spring: d.bool()?,
+            hertz: d.f32()?,
+            damping_ratio: d.f32()?,
+            enable_limit: d.bool()?,
+            lower: d.f32()?,
+            upper: d.f32()?,
+            enable_motor: d.bool()?,
+            motor_speed: d.f32()?,
+            max_motor_torque: d.f32()?,
+        })
+    }
+}
 
 pub(super) fn prepare(c: &mut JointConstraint, j: &mut Joint, h: f32) {
     let JointKind::Wheel(k) = j.kind else {

@@ -1,0 +1,114 @@
+//! Joint encoding shared by the journal (defs as given) and the snapshot (settings and
+//! impulses as kept): field by field, little-endian. Each kind encodes its own settings
+//! (its file's `encode` / `decode`); this file writes the kind's tag and the parts every
+//! joint has.
+
+use super::{
+    AxisImpulse, ConeTwistJoint, DistanceJoint, JointDef, JointImpulses, JointKind, PrismaticJoint,
+    RevoluteJoint, SixDofJoint, WeldJoint, WheelJoint,
+};
+use crate::error::{Error, Result};
+use crate::id::JointId;
+use crate::journal::enc_body;
+use crate::limits::MAX_IMPULSE;
+use crate::math::{Transform, Vec3};
+use crate::state::{Dec, Enc, Sink, check};
+
+/// Writes a kind's tag and settings.
+pub(crate) fn encode_kind<S: Sink>(e: &mut Enc<S>, k: &JointKind) {
+    e.u8(k.tag());
+    match k {
+        JointKind::Spherical => {}
+        JointKind::Revolute(r) => r.encode(e),
+        JointKind::Prismatic(p) => p.encode(e),
+        JointKind::Weld(w) => w.encode(e),
+        JointKind::Distance(d) => d.encode(e),
+        JointKind::ConeTwist(c) => c.encode(e),
+        JointKind::SixDof(s) => s.encode(e),
+        JointKind::Wheel(w) => w.encode(e),
+    }
+}
+
+/// Reads what `encode_kind` wrote (format checks only; ranges are checked by the caller).
+pub(crate) fn decode_kind(d: &mut Dec) -> Result<JointKind> {
+    Ok(match d.u8()? {
+        0 => JointKind::Spherical,
+        1 => JointKind::Revolute(RevoluteJoint::decode(d)?),
+        2 => JointKind::Prismatic(PrismaticJoint::decode(d)?),
+        3 => JointKind::Weld(WeldJoint::decode(d)?),
+        4 => JointKind::Distance(DistanceJoint::decode(d)?),
+        5 => JointKind::ConeTwist(ConeTwistJoint::decode(d)?),
+        6 => JointKind::SixDof(SixDofJoint::decode(d)?),
+        7 => JointKind::Wheel(WheelJoint::decode(d)?),
+        _ => return Err(Error::Format("unknown joint kind")),
+    })
+}
+
+pub(crate) fn encode_transform<S: Sink>(e: &mut Enc<S>, t: &Transform) {
+    e.vec3(t.p);
+    e.quat(t.q);
+}
+
+pub(crate) fn decode_transform(d: &mut Dec) -> Result<Transform> {
+    Ok(Transform::new(d.vec3()?, d.quat()?))
+}
+
+/// A joint def field by field (bodies as index and generation).
+pub(super) fn encode_joint_def<S: Sink>(e: &mut Enc<S>, def: &JointDef) {
+    enc_body(e, def.body_a);
+    enc_body(e, def.body_b);
+    encode_transform(e, &def.local_frame_a);
+    encode_transform(e, &def.local_frame_b);
+    e.bool(def.collide_connected);
+    e.f32(def.break_force);
+    e.f32(def.break_torque);
+    e.u64(def.user_data);
+    encode_kind(e, &def.kind);
+}
+
+pub(crate) fn enc_joint<S: Sink>(e: &mut Enc<S>, id: JointId) {
+    e.u32(id.index);
+    e.u32(id.generation);
+}
+
+/// Encodes the per-axis impulses a kind keeps.
+pub(crate) fn encode_impulses<S: Sink>(e: &mut Enc<S>, kind: &JointKind, i: &JointImpulses) {
+    e.vec3(i.linear);
+    e.vec3(i.angular);
+    for a in &i.axes[..kind.axis_count()] {
+        e.f32(a.spring);
+        e.f32(a.motor);
+        e.f32(a.lower);
+        e.f32(a.upper);
+        e.f32(a.lock);
+    }
+}
+
+/// Reads impulses, each within `MAX_IMPULSE` so warm starting cannot overflow.
+pub(crate) fn decode_impulses(d: &mut Dec, kind: &JointKind) -> Result<JointImpulses> {
+    let ok = |v: f32| v.abs() <= MAX_IMPULSE;
+    let okv = |v: Vec3| ok(v.x) && ok(v.y) && ok(v.z);
+    let mut i = JointImpulses {
+        linear: d.vec3()?,
+        angular: d.vec3()?,
+        ..Default::default()
+    };
+    check(
+        okv(i.linear) && okv(i.angular),
+        "joint impulse out of range",
+    )?;
+    for a in &mut i.axes[..kind.axis_count()] {
+        *a = AxisImpulse {
+            spring: d.f32()?,
+            motor: d.f32()?,
+            lower: d.f32()?,
+            upper: d.f32()?,
+            lock: d.f32()?,
+        };
+        check(
+            ok(a.spring) && ok(a.motor) && ok(a.lower) && ok(a.upper) && ok(a.lock),
+            "joint impulse out of range",
+        )?;
+    }
+    Ok(i)
+}
