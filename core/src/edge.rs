@@ -160,3 +160,90 @@ pub(crate) fn kept_apart<T: PairFilter>(items: &[T], bodies: &[Body], a: u32, b:
     let (walk_body, other) = if na <= nb { (a, b) } else { (b, a) };
     walk(items, bodies, walk_body).any(|n| n.other == other && items[n.slot as usize].keeps_apart())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::BodyDef;
+
+    /// An item joining two bodies, kept in the bodies' contact lists.
+    struct Item {
+        edges: [Edge; 2],
+        apart: bool,
+    }
+
+    impl Linked for Item {
+        fn edges(&self) -> &[Edge; 2] {
+            &self.edges
+        }
+        fn edges_mut(&mut self) -> &mut [Edge; 2] {
+            &mut self.edges
+        }
+        fn list(body: &Body) -> (u32, u32) {
+            (body.contact_head, body.contact_count)
+        }
+        fn list_mut(body: &mut Body) -> (&mut u32, &mut u32) {
+            (&mut body.contact_head, &mut body.contact_count)
+        }
+    }
+
+    impl PairFilter for Item {
+        fn keeps_apart(&self) -> bool {
+            self.apart
+        }
+    }
+
+    fn world(bodies: usize, items: usize) -> (Vec<Body>, Vec<Item>) {
+        let body = Body::from_def(&BodyDef::default(), 1);
+        let item = || Item {
+            edges: [Edge::UNLINKED; 2],
+            apart: false,
+        };
+        (vec![body; bodies], (0..items).map(|_| item()).collect())
+    }
+
+    fn slots(items: &[Item], bodies: &[Body], body: u32) -> Vec<(u32, u32)> {
+        walk(items, bodies, body)
+            .map(|n| (n.slot, n.other))
+            .collect()
+    }
+
+    #[test]
+    fn lists_read_newest_first_and_keep_their_order_when_an_item_leaves() {
+        let (mut bodies, mut items) = world(3, 3);
+        link(&mut items, &mut bodies, 0, [0, 1]);
+        link(&mut items, &mut bodies, 1, [0, 2]);
+        link(&mut items, &mut bodies, 2, [1, 0]);
+        assert_eq!(slots(&items, &bodies, 0), [(2, 1), (1, 2), (0, 1)]);
+        assert_eq!(slots(&items, &bodies, 1), [(2, 0), (0, 0)]);
+        assert_eq!(count::<Item>(&bodies, 0), 3);
+        unlink(&mut items, &mut bodies, 1);
+        assert_eq!(slots(&items, &bodies, 0), [(2, 1), (0, 1)]);
+        assert_eq!(slots(&items, &bodies, 2), []);
+        assert_eq!(
+            (count::<Item>(&bodies, 0), count::<Item>(&bodies, 2)),
+            (2, 0)
+        );
+        unlink(&mut items, &mut bodies, 2);
+        unlink(&mut items, &mut bodies, 0);
+        for b in 0..3 {
+            assert_eq!(
+                (first::<Item>(&bodies, b), count::<Item>(&bodies, b)),
+                (NONE, 0)
+            );
+        }
+    }
+
+    #[test]
+    fn only_an_item_that_keeps_apart_between_the_two_bodies_filters_their_pair() {
+        let (mut bodies, mut items) = world(3, 2);
+        link(&mut items, &mut bodies, 0, [0, 1]);
+        link(&mut items, &mut bodies, 1, [1, 2]);
+        assert!(!kept_apart(&items, &bodies, 0, 1));
+        items[0].apart = true;
+        assert!(kept_apart(&items, &bodies, 0, 1));
+        assert!(kept_apart(&items, &bodies, 1, 0));
+        assert!(!kept_apart(&items, &bodies, 0, 2));
+        assert!(!kept_apart(&items, &bodies, 1, 2));
+    }
+}
