@@ -22,7 +22,7 @@ use maul3d::math::max;
 
 use crate::Maul3DPhysicsServer;
 use crate::conv::{dv, gdv, gv, quat, v3};
-use crate::state::{Obj, ReportedContact, State};
+use crate::records::{Obj, Records, ReportedContact};
 
 #[derive(GodotClass)]
 #[class(base = PhysicsDirectBodyState3DExtension, no_init, tool)]
@@ -37,7 +37,7 @@ impl Maul3DBodyState {
         Gd::from_init_fn(|base| Maul3DBodyState { server, body, base })
     }
 
-    fn read<R: Default>(&self, f: impl FnOnce(&State, &Obj) -> R) -> R {
+    fn read<R: Default>(&self, f: impl FnOnce(&Records, &Obj) -> R) -> R {
         let s = self.server.bind();
         match s.st.objs.get(&self.body.to_u64()) {
             Some(o) => f(&s.st, o),
@@ -45,7 +45,7 @@ impl Maul3DBodyState {
         }
     }
 
-    fn write(&mut self, f: impl FnOnce(&mut State, u64)) {
+    fn write(&mut self, f: impl FnOnce(&mut Records, u64)) {
         let mut s = self.server.bind_mut();
         f(&mut s.st, self.body.to_u64());
     }
@@ -54,7 +54,7 @@ impl Maul3DBodyState {
         self.read(|_, o| o.contacts.get(i as usize).map(f).unwrap_or_default())
     }
 
-    fn space_gravity(st: &State, o: &Obj) -> Vector3 {
+    fn space_gravity(st: &Records, o: &Obj) -> Vector3 {
         o.space
             .and_then(|s| st.spaces.get(&s))
             .map_or(Vector3::ZERO, |s| gv(s.world.gravity()))
@@ -272,7 +272,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
         self.contact(contact_idx, |c| c.local_normal)
     }
     fn get_contact_impulse(&self, _contact_idx: i32) -> Vector3 {
-        crate::state::warn_once(
+        crate::errors::warn_once(
             "contact impulse",
             "contact impulses are not reported yet (core: per-contact impulse readout); 0 is returned",
         );
@@ -342,7 +342,7 @@ fn inv(x: f32) -> f32 {
 }
 
 impl Maul3DBodyState {
-    fn local_center(st: &State, o: &Obj) -> Vector3 {
+    fn local_center(st: &Records, o: &Obj) -> Vector3 {
         match (o.space.and_then(|s| st.spaces.get(&s)), &o.core) {
             (Some(s), Some(c)) => s
                 .world
@@ -352,7 +352,7 @@ impl Maul3DBodyState {
         }
     }
 
-    fn inertia(st: &State, o: &Obj) -> Vector3 {
+    fn inertia(st: &Records, o: &Obj) -> Vector3 {
         match (o.space.and_then(|s| st.spaces.get(&s)), &o.core) {
             (Some(s), Some(c)) if o.is_dynamic() => {
                 s.world.body_mass_data(c.body).map_or(Vector3::ZERO, |m| {
@@ -666,7 +666,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         let Some(probe) = s.st.query_probe(shape_rid.to_u64()) else {
             return false;
         };
-        let mut pairs = [crate::state::EMPTY_PAIR; 64];
+        let mut pairs = [crate::records::EMPTY_PAIR; 64];
         let n = space
             .world
             .contact_points(
@@ -754,7 +754,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
     }
 
     fn get_closest_point_to_object_volume(&self, _object: Rid, point: Vector3) -> Vector3 {
-        crate::state::warn_once(
+        crate::errors::warn_once(
             "closest point",
             "get_closest_point_to_object_volume is not supported yet (core: closest point on a body); the point itself is returned",
         );
