@@ -15,7 +15,7 @@ use maul3d::{
 use super::shapes::{Made, create_core_shape, shape_def};
 use super::{AreaParams, Records, ReportedContact, ShapeSlot};
 use crate::conv::{dv, gtransform, gv, quat, v3, var_f32};
-use crate::errors::{error_once, report_create_error};
+use crate::errors::{OrReport, error_once, report_create_error, site};
 
 /// Above this speed, m/s, a kinematic body's new transform is a teleport, not a motion.
 const MAX_KINEMATIC_SPEED: f32 = 100.0;
@@ -234,14 +234,18 @@ impl Records {
         let Some(s) = o.space.and_then(|sp| self.spaces.get_mut(&sp)) else {
             return;
         };
-        let _ = s.world.destroy_body(core.body);
+        let w = &mut s.world;
+        w.destroy_body(core.body)
+            .or_report(site!("removing a body from its space (destroy_body)"));
         for (_, hull) in core.shapes {
             if let Some(h) = hull {
-                let _ = s.world.destroy_hull(h);
+                w.destroy_hull(h)
+                    .or_report(site!("removing a body from its space (destroy_hull)"));
             }
         }
         for m in core.meshes {
-            let _ = s.world.destroy_mesh(m);
+            w.destroy_mesh(m)
+                .or_report(site!("removing a body from its space (destroy_mesh)"));
         }
     }
 
@@ -380,7 +384,8 @@ impl Records {
         let Some(w) = self.world_mut(space) else {
             return;
         };
-        let _ = w.set_body_mass_data(body, None);
+        w.set_body_mass_data(body, None)
+            .or_report(site!("body_set_param(MASS): mass from the shapes"));
         let from_shapes = w.body_mass_data(body).ok();
         // A body with no solid shape (none yet, or only meshes, which the core refuses on
         // rigid bodies) has no inertia from them: it gets mass × identity below.
@@ -454,13 +459,22 @@ impl Records {
         };
         let f = var_f32(value);
         match param {
+            // A value the core refuses (reported) leaves the record as it was.
             BodyParameter::BOUNCE => {
-                o.bounce = f.unwrap_or(0.0);
-                self.update_materials(rid);
+                let old = std::mem::replace(&mut o.bounce, f.unwrap_or(0.0));
+                if !self.update_materials(rid)
+                    && let Some(o) = self.objs.get_mut(&rid)
+                {
+                    o.bounce = old;
+                }
             }
             BodyParameter::FRICTION => {
-                o.friction = f.unwrap_or(1.0);
-                self.update_materials(rid);
+                let old = std::mem::replace(&mut o.friction, f.unwrap_or(1.0));
+                if !self.update_materials(rid)
+                    && let Some(o) = self.objs.get_mut(&rid)
+                {
+                    o.friction = old;
+                }
             }
             BodyParameter::MASS => {
                 o.mass = f.unwrap_or(1.0);
@@ -523,9 +537,10 @@ impl Records {
         }
     }
 
-    fn update_materials(&mut self, rid: u64) {
+    /// Friction and bounce on every shape of the body; false when the core refused them.
+    fn update_materials(&mut self, rid: u64) -> bool {
         let Some(o) = self.objs.get(&rid) else {
-            return;
+            return true;
         };
         let (friction, bounce) = (max(o.friction, 0.0), max(o.bounce, 0.0));
         let ids: Vec<ShapeId> = o
@@ -538,12 +553,20 @@ impl Records {
             .and_then(|s| self.spaces.get_mut(&s))
             .map(|s| &mut s.world)
         else {
-            return;
+            return true;
         };
+        let mut accepted = true;
         for id in ids {
-            let _ = w.set_shape_friction(id, friction);
-            let _ = w.set_shape_restitution(id, bounce);
+            accepted &= w
+                .set_shape_friction(id, friction)
+                .or_report(site!("body_set_param(FRICTION)"))
+                .is_some();
+            accepted &= w
+                .set_shape_restitution(id, bounce)
+                .or_report(site!("body_set_param(BOUNCE)"))
+                .is_some();
         }
+        accepted
     }
 
     pub fn update_filter(&mut self, rid: u64) {
@@ -564,10 +587,13 @@ impl Records {
             return;
         };
         for id in ids {
-            let _ = w.set_shape_filter(id, filter);
+            w.set_shape_filter(id, filter)
+                .or_report(site!("body_set_collision_layer/mask"));
         }
     }
 
+    /// `body_set_state`. A value the core refuses is reported (once per kind of error)
+    /// and changes nothing: the record reads the body's state back from the world.
     pub fn body_set_state(&mut self, rid: u64, state: BodyState, value: &Variant) {
         self.pull(rid);
         let Some(o) = self.objs.get_mut(&rid) else {
@@ -585,7 +611,8 @@ impl Records {
             targets = Some(&mut s.kinematic_targets);
             (s.last_step, &mut s.world)
         });
-        match state {
+        // None: refused by the core (and reported).
+        let done: Option<()> = match state {
             BodyState::TRANSFORM => {
                 let Ok(t) = value.try_to::<Transform3D>() else {
                     return;
@@ -602,20 +629,21 @@ impl Records {
                     });
                     let kinematic = o.mode == BodyMode::KINEMATIC && !o.is_area;
                     let r = if kinematic && !far {
-                        if let Some(t) = targets {
-                            t.push(b);
-                        }
-                        w.set_body_target_transform(b, p, q, dt)
-                            .inspect(|_| wake_sleepers_touching(w, b, &shape_ids))
+                        w.set_body_target_transform(b, p, q, dt).inspect(|_| {
+                            if let Some(t) = targets {
+                                t.push(b);
+                            }
+                            wake_sleepers_touching(w, b, &shape_ids);
+                        })
                     } else if kinematic {
                         w.set_body_velocity(b, Vec3::ZERO, Vec3::ZERO)
                             .and_then(|_| w.set_body_transform(b, p, q))
                     } else {
                         w.set_body_transform(b, p, q)
                     };
-                    if let Err(e) = r {
-                        error_once("transform", &format!("transform refused: {e}"));
-                    }
+                    r.or_report(site!("body_set_state(TRANSFORM)"))
+                } else {
+                    Some(())
                 }
             }
             BodyState::LINEAR_VELOCITY => {
@@ -623,10 +651,11 @@ impl Records {
                     return;
                 };
                 o.linear_velocity = v;
-                if let (Some(b), Some((_, w))) = (core, w)
-                    && o.is_dynamic()
-                {
-                    let _ = w.set_body_linear_velocity(b, v3(v));
+                match (core, w) {
+                    (Some(b), Some((_, w))) if o.is_dynamic() => w
+                        .set_body_linear_velocity(b, v3(v))
+                        .or_report(site!("body_set_state(LINEAR_VELOCITY)")),
+                    _ => Some(()),
                 }
             }
             BodyState::ANGULAR_VELOCITY => {
@@ -634,27 +663,40 @@ impl Records {
                     return;
                 };
                 o.angular_velocity = v;
-                if let (Some(b), Some((_, w))) = (core, w)
-                    && o.is_dynamic()
-                {
-                    let _ = w.set_body_angular_velocity(b, v3(v));
+                match (core, w) {
+                    (Some(b), Some((_, w))) if o.is_dynamic() => w
+                        .set_body_angular_velocity(b, v3(v))
+                        .or_report(site!("body_set_state(ANGULAR_VELOCITY)")),
+                    _ => Some(()),
                 }
             }
             BodyState::SLEEPING => {
                 let sleeping = value.try_to::<bool>().unwrap_or(false);
                 o.sleeping = sleeping;
-                if let (Some(b), Some((_, w))) = (core, w) {
-                    let _ = w.set_body_awake(b, !sleeping);
+                match (core, w) {
+                    (Some(b), Some((_, w))) => w
+                        .set_body_awake(b, !sleeping)
+                        .or_report(site!("body_set_state(SLEEPING)")),
+                    _ => Some(()),
                 }
             }
             BodyState::CAN_SLEEP => {
                 let can = value.try_to::<bool>().unwrap_or(true);
-                o.can_sleep = can;
-                if let (Some(b), Some((_, w))) = (core, w) {
-                    let _ = w.set_body_sleep_enabled(b, can);
+                let done = match (core, w) {
+                    (Some(b), Some((_, w))) => w
+                        .set_body_sleep_enabled(b, can)
+                        .or_report(site!("body_set_state(CAN_SLEEP)")),
+                    _ => Some(()),
+                };
+                if done.is_some() {
+                    o.can_sleep = can;
                 }
+                done
             }
-            _ => {}
+            _ => Some(()),
+        };
+        if done.is_none() {
+            self.pull(rid);
         }
     }
 
@@ -734,7 +776,9 @@ fn wake_sleepers_touching(w: &mut World, body: BodyId, shapes: &[ShapeId]) {
             && w.body_type(other).is_ok_and(|t| t == BodyType::Dynamic)
             && w.body_is_awake(other).is_ok_and(|a| !a)
         {
-            let _ = w.set_body_awake(other, true);
+            w.set_body_awake(other, true).or_report(site!(
+                "body_set_state(TRANSFORM): waking what a kinematic body touches"
+            ));
         }
     }
 }

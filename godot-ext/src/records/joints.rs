@@ -9,7 +9,7 @@ use maul3d::{BodyDef, BodyId};
 
 use super::Records;
 use crate::conv::{quat, v3};
-use crate::errors::{error_once, report_create_error};
+use crate::errors::{OrReport, error_once, report_create_error, site};
 
 /// The kinds of Godot joint the server makes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -166,7 +166,9 @@ impl Records {
         if let Some((space, id)) = j.core.take()
             && let Some(s) = self.spaces.get_mut(&space)
         {
-            let _ = s.world.destroy_joint(id);
+            s.world
+                .destroy_joint(id)
+                .or_report(site!("joint change or free (destroy_joint)"));
         }
     }
 

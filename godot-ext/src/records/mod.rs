@@ -171,8 +171,7 @@ impl Records {
             }
             return;
         }
-        if let Some(s) = self.spaces.get(&rid) {
-            let _ = s;
+        if self.spaces.contains_key(&rid) {
             let users: Vec<u64> = self
                 .objs
                 .iter()

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use maul3d::{BodyId, MeshId, World};
 
 use super::{Records, Space};
-use crate::errors::warn_once;
+use crate::errors::{OrReport, site, warn_once};
 
 impl Records {
     pub fn space(&self, space: u64) -> Result<&Space, String> {
@@ -70,7 +70,9 @@ impl Records {
             );
         }
         for g in ghosts {
-            let _ = s.world.destroy_body(g);
+            s.world
+                .destroy_body(g)
+                .or_report(site!("Maul3D.restore: removing a freed object's body"));
         }
         // Meshes no live object holds (made for bodies gone since, or rebuilt since) go.
         let held: BTreeSet<MeshId> = self
@@ -82,7 +84,9 @@ impl Records {
             .collect();
         let orphans: Vec<MeshId> = s.world.mesh_ids().filter(|m| !held.contains(m)).collect();
         for m in orphans {
-            let _ = s.world.destroy_mesh(m);
+            s.world
+                .destroy_mesh(m)
+                .or_report(site!("Maul3D.restore: removing a mesh no object holds"));
         }
         for (_, j) in self.joints.iter_mut() {
             if let Some((sp, id)) = j.core

@@ -13,7 +13,7 @@ use maul3d::{
 
 use super::{Obj, Records};
 use crate::conv::{quat, v3, var_f32};
-use crate::errors::{report_create_error, warn_once};
+use crate::errors::{OrReport, report_create_error, site, warn_once};
 use crate::mesh::{Concave, HeightMap, MeshContent};
 
 /// A Godot shape resource.
@@ -290,7 +290,8 @@ pub(super) fn create_core_shape(
                 Ok(h) => match w.create_hull_shape(body, def, h) {
                     Ok(s) => Ok((Some(s), Some(h))),
                     Err(e) => {
-                        let _ = w.destroy_hull(h);
+                        w.destroy_hull(h)
+                            .or_report(site!("a convex polygon shape refused (destroy_hull)"));
                         Err(e)
                     }
                 },
@@ -361,7 +362,9 @@ fn create_mesh_shape(
             mesh: Some(mesh),
         },
         Err(e) => {
-            let _ = w.destroy_mesh(mesh);
+            w.destroy_mesh(mesh).or_report(site!(
+                "a concave or height map shape refused (destroy_mesh)"
+            ));
             report_create_error("shape", &e);
             Made::default()
         }

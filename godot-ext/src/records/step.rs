@@ -7,7 +7,7 @@ use maul3d::math::Vec3;
 
 use super::{EMPTY_PAIR, Records, query_shape_of};
 use crate::conv::{gv, v3};
-use crate::errors::error_once;
+use crate::errors::{OrReport, error_once, site};
 use crate::settings::substeps;
 
 /// One contact a body reports (bodies with `max_contacts_reported` > 0).
@@ -41,8 +41,14 @@ impl Records {
                 error_once("step", &format!("step failed: {e}"));
             }
             for b in std::mem::take(&mut s.kinematic_targets) {
+                // A body freed or rebuilt since Godot moved it is gone: nothing to stop.
+                if !s.world.body_is_valid(b) {
+                    continue;
+                }
                 // Reached its target: it stops unless Godot moves it again.
-                let _ = s.world.set_body_velocity(b, Vec3::ZERO, Vec3::ZERO);
+                s.world
+                    .set_body_velocity(b, Vec3::ZERO, Vec3::ZERO)
+                    .or_report(site!("body_set_state(TRANSFORM): stopping at the target"));
             }
             let moved: Vec<u64> = s
                 .world
@@ -104,8 +110,10 @@ impl Records {
             return;
         };
         for (b, f, t) in pushed {
-            let _ = w.apply_force_to_center(b, f);
-            let _ = w.apply_torque(b, t);
+            w.apply_force_to_center(b, f)
+                .or_report(site!("body_set_constant_force (applied each step)"));
+            w.apply_torque(b, t)
+                .or_report(site!("body_set_constant_torque (applied each step)"));
         }
     }
 
