@@ -475,7 +475,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             // SAFETY: the object is alive (just looked up) for the query's duration.
             unsafe { r.set_collider(obj) };
         }
-        r.shape = (space.world.shape_user_data(h.shape).unwrap_or(0) & 0xff) as i32;
+        r.shape = space.shape_owner(h.shape).1;
         r.face_index = -1;
         true
     }
@@ -509,8 +509,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             if count >= max_results.max(0) as usize {
                 break;
             }
-            let data = space.world.shape_user_data(*id).unwrap_or(0);
-            let rid = data >> 8;
+            let (rid, shape) = space.shape_owner(*id);
             let Some(o) = s.st.objs.get(&rid) else {
                 continue;
             };
@@ -525,7 +524,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
                 // SAFETY: the object is alive (just looked up) for the query's duration.
                 unsafe { r.set_collider(obj) };
             }
-            r.shape = (data & 0xff) as i32;
+            r.shape = shape;
             count += 1;
         }
         count as i32
@@ -572,8 +571,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             if count >= max_results.max(0) as usize {
                 break;
             }
-            let data = space.world.shape_user_data(*id).unwrap_or(0);
-            let rid = data >> 8;
+            let (rid, shape) = space.shape_owner(*id);
             let Some(o) = s.st.objs.get(&rid) else {
                 continue;
             };
@@ -588,7 +586,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
                 // SAFETY: the object is alive (just looked up) for the query's duration.
                 unsafe { r.set_collider(obj) };
             }
-            r.shape = (data & 0xff) as i32;
+            r.shape = shape;
             count += 1;
         }
         count as i32
@@ -748,7 +746,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         r.normal = gv(c.normal);
         r.rid = Rid::new(rid);
         r.collider_id = godot::classes::native::ObjectId { id: o.instance_id };
-        r.shape = (space.world.shape_user_data(c.shape).unwrap_or(0) & 0xff) as i32;
+        r.shape = space.shape_owner(c.shape).1;
         r.linear_velocity = gv(c.velocity);
         true
     }

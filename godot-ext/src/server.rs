@@ -270,12 +270,12 @@ impl Maul3DPhysicsServer {
                     .map_or(Vector3::ZERO, gv);
                 d.depth = c.contact.depth;
                 out.collision_depth = max(out.collision_depth, c.contact.depth);
-                d.local_shape = (w.shape_user_data(c.local_shape).unwrap_or(0) & 0xff) as i32;
+                d.local_shape = self.st.spaces[&space].shape_owner(c.local_shape).1;
                 d.collider_id = ObjectId {
                     id: self.st.objs.get(&other).map_or(0, |o| o.instance_id),
                 };
                 d.collider = Rid::new(other);
-                d.collider_shape = (w.shape_user_data(c.contact.shape).unwrap_or(0) & 0xff) as i32;
+                d.collider_shape = self.st.spaces[&space].shape_owner(c.contact.shape).1;
             }
         }
         count > 0

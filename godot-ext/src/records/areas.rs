@@ -239,15 +239,14 @@ impl Records {
                         .unwrap_or(0)
                         .min(ids.len());
                     for other in &ids[..n] {
-                        let data = w.shape_user_data(*other).unwrap_or(0);
-                        let other_rid = data >> 8;
+                        let (other_rid, other_shape) = s.shape_owner(*other);
                         if other_rid != rid
                             && self
                                 .objs
                                 .get(&other_rid)
                                 .is_some_and(|x| x.is_area && x.monitorable)
                         {
-                            now.insert((other_rid, (data & 0xff) as i32, i as i32));
+                            now.insert((other_rid, other_shape, i as i32));
                         }
                     }
                 }
@@ -280,8 +279,8 @@ impl Records {
             let Some(shape) = shape else { continue };
             let n = s.world.sensor_overlaps(*shape, &mut ids).unwrap_or(0);
             for id in &ids[..n.min(ids.len())] {
-                let data = s.world.shape_user_data(*id).unwrap_or(0);
-                out.insert((data >> 8, (data & 0xff) as i32, i as i32));
+                let (other, other_shape) = s.shape_owner(*id);
+                out.insert((other, other_shape, i as i32));
             }
         }
         out

@@ -234,6 +234,9 @@ impl Records {
         let Some(s) = o.space.and_then(|sp| self.spaces.get_mut(&sp)) else {
             return;
         };
+        for id in core.shapes.iter().filter_map(|(shape, _)| *shape) {
+            s.shape_owners.remove(&id);
+        }
         let w = &mut s.world;
         w.destroy_body(core.body)
             .or_report(site!("removing a body from its space (destroy_body)"));
@@ -307,12 +310,14 @@ impl Records {
             shapes.push((made.shape, made.hull));
             meshes.extend(made.mesh);
         }
-        let o = self.objs.get_mut(&rid).expect("object exists");
-        o.core = Some(CoreObj {
+        let core = CoreObj {
             body,
             shapes,
             meshes,
-        });
+        };
+        s.own_shapes(rid, &core);
+        let o = self.objs.get_mut(&rid).expect("object exists");
+        o.core = Some(core);
         self.apply_area(rid);
         self.apply_mass(rid);
         self.apply_damping(rid);

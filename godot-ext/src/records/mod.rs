@@ -28,7 +28,7 @@ mod shapes;
 mod step;
 
 pub(crate) use areas::AreaParams;
-pub(crate) use bodies::Obj;
+pub(crate) use bodies::{CoreObj, Obj};
 pub(crate) use exceptions::{Exceptions, exceptions_pre_solve};
 pub(crate) use joints::{GJoint, GJointKind};
 pub(crate) use shapes::{EMPTY_PAIR, GShape, ShapeSlot, query_shape_of};
@@ -38,7 +38,7 @@ use std::collections::BTreeMap;
 
 use godot::classes::physics_server_3d::{AreaSpaceOverrideMode, SpaceParameter};
 use godot::prelude::*;
-use maul3d::{BodyId, World};
+use maul3d::{BodyId, ShapeId, World};
 
 use crate::errors::error_once;
 use crate::settings::space_world_def;
@@ -68,6 +68,27 @@ pub(crate) struct Space {
     /// Collision exceptions, the pre-solve callback's context (boxed: its address is
     /// handed to the world).
     pub exceptions: Box<Exceptions>,
+    /// Every core shape of the records' objects in this world: its object's RID and its
+    /// Godot shape index there. Queries and events name shapes by it (not by packing the
+    /// index into the shape's user data), so a body may have any number of shapes.
+    pub shape_owners: BTreeMap<ShapeId, (u64, i32)>,
+}
+
+impl Space {
+    /// The Godot object and shape index of a core shape; (0, 0), Godot's "none", for a
+    /// shape no record holds.
+    pub fn shape_owner(&self, id: ShapeId) -> (u64, i32) {
+        self.shape_owners.get(&id).copied().unwrap_or((0, 0))
+    }
+
+    /// Records the core shapes of an object made in this world.
+    pub fn own_shapes(&mut self, rid: u64, core: &CoreObj) {
+        for (i, (shape, _)) in core.shapes.iter().enumerate() {
+            if let Some(id) = shape {
+                self.shape_owners.insert(*id, (rid, i as i32));
+            }
+        }
+    }
 }
 
 /// Every record of one server, each map by RID number.
@@ -117,6 +138,7 @@ impl Records {
                         journal_start: None,
                         kinematic_targets: Vec::new(),
                         exceptions,
+                        shape_owners: BTreeMap::new(),
                     },
                 );
                 rid

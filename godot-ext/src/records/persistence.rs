@@ -48,6 +48,12 @@ impl Records {
                 inert += 1;
             }
         }
+        s.shape_owners.clear();
+        for (rid, o) in self.objs.iter().filter(|(_, o)| o.space == Some(space)) {
+            if let Some(core) = &o.core {
+                s.own_shapes(*rid, core);
+            }
+        }
         if inert > 0 {
             warn_once(
                 "restore inert",

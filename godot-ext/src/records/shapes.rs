@@ -82,6 +82,9 @@ pub(super) fn shape_def(o: &Obj, rid: u64, index: usize) -> ShapeDef {
         is_sensor: o.is_area,
         enable_sensor_events: true,
         enable_pre_solve: !o.exceptions.is_empty(),
+        // Not read back: a shape's object and index come from `Space::shape_owners`. The
+        // value is the one earlier versions packed there (RID << 8 | index, which wrapped
+        // at 256 shapes), kept so a Godot world's snapshots and hashes stay bit-identical.
         user_data: (rid << 8) | (index as u64 & 0xff),
         ..ShapeDef::default()
     }

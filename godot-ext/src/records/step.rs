@@ -62,15 +62,9 @@ impl Records {
                 (s.world.sensor_end_events(), 1),
             ] {
                 for e in events {
-                    let a = s.world.shape_user_data(e.sensor).unwrap_or(0);
-                    let v = s.world.shape_user_data(e.visitor).unwrap_or(0);
-                    area_events.push((
-                        a >> 8,
-                        status,
-                        v >> 8,
-                        (v & 0xff) as i32,
-                        (a & 0xff) as i32,
-                    ));
+                    let (area, area_shape) = s.shape_owner(e.sensor);
+                    let (other, other_shape) = s.shape_owner(e.visitor);
+                    area_events.push((area, status, other, other_shape, area_shape));
                 }
             }
             s.moved = moved;
@@ -152,7 +146,7 @@ impl Records {
                         break;
                     }
                     let other_rid = w.body_user_data(c.body).unwrap_or(0);
-                    let other_shape = (w.shape_user_data(c.shape).unwrap_or(0) & 0xff) as i32;
+                    let other_shape = space.shape_owner(c.shape).1;
                     let other = self.objs.get(&other_rid);
                     found.push(ReportedContact {
                         local_position: inv * crate::conv::gdv(c.point_on_query),
