@@ -37,3 +37,11 @@ pub fn gbasis(q: Quat) -> Basis {
 pub fn gtransform(p: DVec3, q: Quat) -> Transform3D {
     Transform3D::new(gbasis(q), gdv(p))
 }
+
+/// A float or integer Variant as an `f32`.
+pub(crate) fn var_f32(v: &Variant) -> Option<f32> {
+    v.try_to::<f64>()
+        .ok()
+        .or_else(|| v.try_to::<i64>().ok().map(|i| i as f64))
+        .map(|x| x as f32)
+}

@@ -22,7 +22,7 @@ use maul3d::math::max;
 
 use crate::Maul3DPhysicsServer;
 use crate::conv::{dv, gdv, gv, quat, v3};
-use crate::state::{Obj, ReportedContact, State};
+use crate::records::{Obj, Records, ReportedContact};
 
 #[derive(GodotClass)]
 #[class(base = PhysicsDirectBodyState3DExtension, no_init, tool)]
@@ -37,7 +37,7 @@ impl Maul3DBodyState {
         Gd::from_init_fn(|base| Maul3DBodyState { server, body, base })
     }
 
-    fn read<R: Default>(&self, f: impl FnOnce(&State, &Obj) -> R) -> R {
+    fn read<R: Default>(&self, f: impl FnOnce(&Records, &Obj) -> R) -> R {
         let s = self.server.bind();
         match s.st.objs.get(&self.body.to_u64()) {
             Some(o) => f(&s.st, o),
@@ -45,7 +45,7 @@ impl Maul3DBodyState {
         }
     }
 
-    fn write(&mut self, f: impl FnOnce(&mut State, u64)) {
+    fn write(&mut self, f: impl FnOnce(&mut Records, u64)) {
         let mut s = self.server.bind_mut();
         f(&mut s.st, self.body.to_u64());
     }
@@ -54,7 +54,7 @@ impl Maul3DBodyState {
         self.read(|_, o| o.contacts.get(i as usize).map(f).unwrap_or_default())
     }
 
-    fn space_gravity(st: &State, o: &Obj) -> Vector3 {
+    fn space_gravity(st: &Records, o: &Obj) -> Vector3 {
         o.space
             .and_then(|s| st.spaces.get(&s))
             .map_or(Vector3::ZERO, |s| gv(s.world.gravity()))
@@ -272,7 +272,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
         self.contact(contact_idx, |c| c.local_normal)
     }
     fn get_contact_impulse(&self, _contact_idx: i32) -> Vector3 {
-        crate::state::warn_once(
+        crate::errors::warn_once(
             "contact impulse",
             "contact impulses are not reported yet (core: per-contact impulse readout); 0 is returned",
         );
@@ -342,7 +342,7 @@ fn inv(x: f32) -> f32 {
 }
 
 impl Maul3DBodyState {
-    fn local_center(st: &State, o: &Obj) -> Vector3 {
+    fn local_center(st: &Records, o: &Obj) -> Vector3 {
         match (o.space.and_then(|s| st.spaces.get(&s)), &o.core) {
             (Some(s), Some(c)) => s
                 .world
@@ -352,7 +352,7 @@ impl Maul3DBodyState {
         }
     }
 
-    fn inertia(st: &State, o: &Obj) -> Vector3 {
+    fn inertia(st: &Records, o: &Obj) -> Vector3 {
         match (o.space.and_then(|s| st.spaces.get(&s)), &o.core) {
             (Some(s), Some(c)) if o.is_dynamic() => {
                 s.world.body_mass_data(c.body).map_or(Vector3::ZERO, |m| {
@@ -475,7 +475,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             // SAFETY: the object is alive (just looked up) for the query's duration.
             unsafe { r.set_collider(obj) };
         }
-        r.shape = (space.world.shape_user_data(h.shape).unwrap_or(0) & 0xff) as i32;
+        r.shape = space.shape_owner(h.shape).1;
         r.face_index = -1;
         true
     }
@@ -509,8 +509,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             if count >= max_results.max(0) as usize {
                 break;
             }
-            let data = space.world.shape_user_data(*id).unwrap_or(0);
-            let rid = data >> 8;
+            let (rid, shape) = space.shape_owner(*id);
             let Some(o) = s.st.objs.get(&rid) else {
                 continue;
             };
@@ -525,7 +524,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
                 // SAFETY: the object is alive (just looked up) for the query's duration.
                 unsafe { r.set_collider(obj) };
             }
-            r.shape = (data & 0xff) as i32;
+            r.shape = shape;
             count += 1;
         }
         count as i32
@@ -572,8 +571,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             if count >= max_results.max(0) as usize {
                 break;
             }
-            let data = space.world.shape_user_data(*id).unwrap_or(0);
-            let rid = data >> 8;
+            let (rid, shape) = space.shape_owner(*id);
             let Some(o) = s.st.objs.get(&rid) else {
                 continue;
             };
@@ -588,7 +586,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
                 // SAFETY: the object is alive (just looked up) for the query's duration.
                 unsafe { r.set_collider(obj) };
             }
-            r.shape = (data & 0xff) as i32;
+            r.shape = shape;
             count += 1;
         }
         count as i32
@@ -666,7 +664,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         let Some(probe) = s.st.query_probe(shape_rid.to_u64()) else {
             return false;
         };
-        let mut pairs = [crate::state::EMPTY_PAIR; 64];
+        let mut pairs = [crate::records::EMPTY_PAIR; 64];
         let n = space
             .world
             .contact_points(
@@ -748,13 +746,13 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         r.normal = gv(c.normal);
         r.rid = Rid::new(rid);
         r.collider_id = godot::classes::native::ObjectId { id: o.instance_id };
-        r.shape = (space.world.shape_user_data(c.shape).unwrap_or(0) & 0xff) as i32;
+        r.shape = space.shape_owner(c.shape).1;
         r.linear_velocity = gv(c.velocity);
         true
     }
 
     fn get_closest_point_to_object_volume(&self, _object: Rid, point: Vector3) -> Vector3 {
-        crate::state::warn_once(
+        crate::errors::warn_once(
             "closest point",
             "get_closest_point_to_object_volume is not supported yet (core: closest point on a body); the point itself is returned",
         );

@@ -15,10 +15,12 @@ use godot::prelude::*;
 
 mod conv;
 mod direct;
+mod errors;
 mod mesh;
+mod records;
 mod server;
+mod settings;
 mod singleton;
-mod state;
 mod tasks;
 
 pub use server::Maul3DPhysicsServer;
@@ -37,7 +39,7 @@ unsafe impl ExtensionLibrary for Maul3DExtension {
 
     fn on_stage_init(stage: InitStage) {
         if stage == InitStage::Servers {
-            state::register_settings();
+            settings::register_settings();
             let create = Callable::from_fn("create_maul3d_server", |_args: &[&Variant]| {
                 Maul3DPhysicsServer::new_alloc().to_variant()
             });

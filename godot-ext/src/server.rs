@@ -1,7 +1,7 @@
 //! `Maul3DPhysicsServer`: Godot's `PhysicsServer3D` interface over `maul3d` worlds.
 //!
 //! Godot creates every object through the server and names it by a `Rid`; the records
-//! live in `State` (state.rs), ordered by RID number, so nothing here depends on hash
+//! live in `Records` (records/), ordered by RID number, so nothing here depends on hash
 //! or pointer order. Each space is a `maul3d::World`.
 //!
 //! A method the server does not support yet warns once, naming the feature, and returns
@@ -21,7 +21,8 @@ use maul3d::math::max;
 
 use crate::conv::{dv, gdv, gv, quat, v3};
 use crate::direct::{Maul3DBodyState, Maul3DSpaceState};
-use crate::state::{GJointKind, ShapeSlot, State, warn_once};
+use crate::errors::warn_once;
+use crate::records::{GJointKind, Records, ShapeSlot};
 
 /// Warns once per method that the server does not support it yet.
 fn unsupported(method: &'static str, feature: &'static str) {
@@ -34,7 +35,7 @@ fn unsupported(method: &'static str, feature: &'static str) {
 #[derive(GodotClass)]
 #[class(base = PhysicsServer3DExtension, init, tool)]
 pub struct Maul3DPhysicsServer {
-    pub(crate) st: State,
+    pub(crate) st: Records,
     /// Direct body states handed out, by body RID (freed with the body).
     body_states: BTreeMap<u64, Gd<Maul3DBodyState>>,
     base: Base<PhysicsServer3DExtension>,
@@ -216,14 +217,14 @@ impl Maul3DPhysicsServer {
             },
         };
         let mut found = [maul3d::MotionCollision {
-            contact: crate::state::EMPTY_PAIR,
+            contact: crate::records::EMPTY_PAIR,
             local_shape: maul3d::ShapeId::NULL,
         }; 32];
         let cap = max_collisions.clamp(0, 32) as usize;
         let r = match w.test_body_motion(&test, &mut found) {
             Ok(r) => r,
             Err(e) => {
-                crate::state::error_once("test motion", &format!("body_test_motion refused: {e}"));
+                crate::errors::error_once("test motion", &format!("body_test_motion refused: {e}"));
                 return false;
             }
         };
@@ -269,12 +270,12 @@ impl Maul3DPhysicsServer {
                     .map_or(Vector3::ZERO, gv);
                 d.depth = c.contact.depth;
                 out.collision_depth = max(out.collision_depth, c.contact.depth);
-                d.local_shape = (w.shape_user_data(c.local_shape).unwrap_or(0) & 0xff) as i32;
+                d.local_shape = self.st.spaces[&space].shape_owner(c.local_shape).1;
                 d.collider_id = ObjectId {
                     id: self.st.objs.get(&other).map_or(0, |o| o.instance_id),
                 };
                 d.collider = Rid::new(other);
-                d.collider_shape = (w.shape_user_data(c.contact.shape).unwrap_or(0) & 0xff) as i32;
+                d.collider_shape = self.st.spaces[&space].shape_owner(c.contact.shape).1;
             }
         }
         count > 0
@@ -482,7 +483,7 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
             .and_then(|s| s.params.get(&param.ord()))
         {
             Some(v) => *v,
-            None => crate::state::default_space_param(param),
+            None => crate::settings::default_space_param(param),
         }
     }
 

@@ -7,7 +7,7 @@ use godot::classes::{FileAccess, PhysicsServer3D};
 use godot::prelude::*;
 
 use crate::Maul3DPhysicsServer;
-use crate::state::State;
+use crate::records::Records;
 
 static SERVER_ACTIVE: AtomicBool = AtomicBool::new(false);
 
@@ -160,13 +160,13 @@ fn server_or_error(what: &str) -> Option<Gd<Maul3DPhysicsServer>> {
     s
 }
 
-fn with_state<R>(f: impl FnOnce(&State) -> Result<R, String>) -> Result<R, String> {
+fn with_state<R>(f: impl FnOnce(&Records) -> Result<R, String>) -> Result<R, String> {
     let server = server().ok_or("Maul3D is not the running physics server")?;
     let s = server.bind();
     f(&s.st)
 }
 
-fn with_state_mut<R>(f: impl FnOnce(&mut State) -> Result<R, String>) -> Result<R, String> {
+fn with_state_mut<R>(f: impl FnOnce(&mut Records) -> Result<R, String>) -> Result<R, String> {
     let mut server = server().ok_or("Maul3D is not the running physics server")?;
     let mut s = server.bind_mut();
     f(&mut s.st)

@@ -156,14 +156,14 @@ unsafe extern "C" fn finish_task(handle: *mut c_void, _user_context: *mut c_void
 /// Hooks for a new space's world, or none when the pool is off
 /// (`physics/maul3d/use_worker_thread_pool`) or physics runs on its own thread.
 pub(crate) fn hooks() -> Option<TaskHooks> {
-    if !crate::state::setting_bool("use_worker_thread_pool", true)
-        || crate::state::global_bool("physics/3d/run_on_separate_thread")
+    if !crate::settings::setting_bool("use_worker_thread_pool", true)
+        || crate::settings::global_bool("physics/3d/run_on_separate_thread")
     {
         return None;
     }
     let workers = Os::singleton().get_processor_count().clamp(1, 64) as u32;
     let min_items =
-        crate::state::setting_i64("worker_pool_min_items", 256).clamp(1, 1 << 20) as u32;
+        crate::settings::setting_i64("worker_pool_min_items", 256).clamp(1, 1 << 20) as u32;
     if workers <= 1 {
         return None;
     }

@@ -1202,6 +1202,12 @@ uint32_t m3GetAbiVersion(void);
 struct m3BodyDef m3DefaultBodyDef(void);
 
 // Creates a body.
+//
+// # Safety
+// - `def` points to one readable `m3BodyDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `bodyId` points to one writable `m3BodyId`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_Create(struct m3WorldId worldId,
                             const struct m3BodyDef *def,
                             struct m3BodyId *bodyId);
@@ -1215,43 +1221,93 @@ bool m3Body_IsValid(struct m3BodyId bodyId);
 // The body's shapes, in shape slot order: up to `capacity` of them into `ids`, and how
 // many it has (which may exceed the capacity) into `count`. A capacity of 0 (and a null
 // `ids`) only counts them.
+//
+// # Safety
+// - `ids` points to `capacity` writable `m3ShapeId` items, aligned, for the duration
+//   of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_GetShapes(struct m3BodyId bodyId,
                                struct m3ShapeId *ids,
                                int32_t capacity,
                                int32_t *count);
 
 // The body's type.
+//
+// # Safety
+// `type` points to one writable `m3BodyType`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_GetType(struct m3BodyId bodyId, m3BodyType *type);
 
 // The body origin's position, relative to the world origin.
+//
+// # Safety
+// `position` points to one writable `m3DVec3`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_GetPosition(struct m3BodyId bodyId, struct m3DVec3 *position);
 
 // The body's rotation.
+//
+// # Safety
+// `rotation` points to one writable `m3Quat`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_GetRotation(struct m3BodyId bodyId, struct m3Quat *rotation);
 
 // The centre of mass, relative to the world origin.
+//
+// # Safety
+// `center` points to one writable `m3DVec3`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_GetWorldCenterOfMass(struct m3BodyId bodyId, struct m3DVec3 *center);
 
 // The velocity of the centre of mass.
+//
+// # Safety
+// `velocity` points to one writable `m3Vec3`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_GetLinearVelocity(struct m3BodyId bodyId, struct m3Vec3 *velocity);
 
 // The angular velocity.
+//
+// # Safety
+// `velocity` points to one writable `m3Vec3`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_GetAngularVelocity(struct m3BodyId bodyId, struct m3Vec3 *velocity);
 
 // The body's mass data.
+//
+// # Safety
+// `massData` points to one writable `m3MassData`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_GetMassData(struct m3BodyId bodyId, struct m3MassData *massData);
 
 // Overrides mass, centre of mass and inertia; a null `massData` goes back to the
 // shapes' mass.
+//
+// # Safety
+// `massData` is null (back to the shapes' mass) or points to one readable
+// `m3MassData`, aligned for its type, for the duration of the call.
 enum m3Result m3Body_SetMassData(struct m3BodyId bodyId, const struct m3MassData *massData);
 
 // Whether the body is awake.
+//
+// # Safety
+// `awake` points to one writable `bool`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_IsAwake(struct m3BodyId bodyId, bool *awake);
 
 // Whether the body is enabled.
+//
+// # Safety
+// `enabled` points to one writable `bool`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_IsEnabled(struct m3BodyId bodyId, bool *enabled);
 
 // The body's host data.
+//
+// # Safety
+// `userData` points to one writable `u64`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_GetUserData(struct m3BodyId bodyId, uint64_t *userData);
 
 // Sets the body's host data (not state: never hashed).
@@ -1346,6 +1402,14 @@ struct m3HeightFieldDef m3DefaultHeightFieldDef(void);
 // the vertex count or a degenerate triangle; with `m3_errorCapacity` when the content
 // budget (`contentCapacity`: 12 bytes a vertex, 17 a triangle, 32 a tree node) or the
 // mesh pool (`meshCapacity`) is full.
+//
+// # Safety
+// - `vertices` points to `vertexCount` readable `m3Vec3` items, aligned, for the
+//   duration of the call (null only with `vertexCount` 0).
+// - `indices` points to `3 · triangleCount` readable `u32` items, aligned, for the
+//   duration of the call (null only with `triangleCount` 0).
+// - `meshId` points to one writable `m3MeshId`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_CreateMesh(struct m3WorldId worldId,
                                  const struct m3Vec3 *vertices,
                                  int32_t vertexCount,
@@ -1358,6 +1422,15 @@ enum m3Result m3World_CreateMesh(struct m3WorldId worldId,
 // heights or holes of the wrong count, a height that is not finite or beyond ±1e6 once
 // scaled, or a scale outside (0, 1e6]; with `m3_errorCapacity` when the content budget
 // (4 bytes a sample, 2 a cell, a bit a cell with holes) or the mesh pool is full.
+//
+// # Safety
+// - `def` points to one readable `m3HeightFieldDef`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `meshId` points to one writable `m3MeshId`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `def->heights` points to `def->heightCount` readable `f32` items and `def->holes`
+//   to `def->holeCount` flags, each 0 or 1 (null only with a count of 0), aligned, for
+//   the duration of the call.
 enum m3Result m3World_CreateHeightField(struct m3WorldId worldId,
                                         const struct m3HeightFieldDef *def,
                                         struct m3MeshId *meshId);
@@ -1368,51 +1441,103 @@ enum m3Result m3World_DestroyMesh(struct m3MeshId meshId);
 
 // The number of triangles of a mesh or height field (a height field's holes counted:
 // `2·(countX − 1)·(countZ − 1)`).
+//
+// # Safety
+// `count` points to one writable `i32`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
 enum m3Result m3Mesh_GetTriangleCount(struct m3MeshId meshId, int32_t *count);
 
 // The ids of the live meshes and height fields, in slot order, as `m3World_GetBodyIds`.
+//
+// # Safety
+// - `ids` points to `capacity` writable `m3MeshId` items, aligned, for the duration of
+//   the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetMeshIds(struct m3WorldId worldId,
                                  struct m3MeshId *ids,
                                  int32_t capacity,
                                  int32_t *count);
 
 // Contacts that began touching in the last step.
+//
+// # Safety
+// - `events` points to `capacity` writable `m3ContactEvent` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetContactBeginEvents(struct m3WorldId worldId,
                                             struct m3ContactEvent *events,
                                             int32_t capacity,
                                             int32_t *count);
 
 // Contacts that stopped touching in the last step.
+//
+// # Safety
+// - `events` points to `capacity` writable `m3ContactEvent` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetContactEndEvents(struct m3WorldId worldId,
                                           struct m3ContactEvent *events,
                                           int32_t capacity,
                                           int32_t *count);
 
 // Hits of the last step.
+//
+// # Safety
+// - `events` points to `capacity` writable `m3ContactHitEvent` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetContactHitEvents(struct m3WorldId worldId,
                                           struct m3ContactHitEvent *events,
                                           int32_t capacity,
                                           int32_t *count);
 
 // Shapes that began overlapping a sensor in the last step.
+//
+// # Safety
+// - `events` points to `capacity` writable `m3SensorEvent` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetSensorBeginEvents(struct m3WorldId worldId,
                                            struct m3SensorEvent *events,
                                            int32_t capacity,
                                            int32_t *count);
 
 // Shapes that stopped overlapping a sensor in the last step.
+//
+// # Safety
+// - `events` points to `capacity` writable `m3SensorEvent` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetSensorEndEvents(struct m3WorldId worldId,
                                          struct m3SensorEvent *events,
                                          int32_t capacity,
                                          int32_t *count);
 
 // Bodies that moved in the last step, in body slot order.
+//
+// # Safety
+// - `events` points to `capacity` writable `m3BodyMoveEvent` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetBodyMoveEvents(struct m3WorldId worldId,
                                         struct m3BodyMoveEvent *events,
                                         int32_t capacity,
                                         int32_t *count);
 
 // Joints that broke in the last step, in joint slot order.
+//
+// # Safety
+// - `events` points to `capacity` writable `m3JointBreakEvent` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetJointBreakEvents(struct m3WorldId worldId,
                                           struct m3JointBreakEvent *events,
                                           int32_t capacity,
@@ -1420,6 +1545,12 @@ enum m3Result m3World_GetJointBreakEvents(struct m3WorldId worldId,
 
 // The shapes a sensor overlaps now, by shape slot: up to `capacity` into `shapes`, and
 // how many (which may exceed the capacity) into `count`.
+//
+// # Safety
+// - `shapes` points to `capacity` writable `m3ShapeId` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetSensorOverlaps(struct m3ShapeId sensorId,
                                         struct m3ShapeId *shapes,
                                         int32_t capacity,
@@ -1433,12 +1564,24 @@ struct m3DebugDraw m3DefaultDebugDraw(void);
 struct m3JointDef m3DefaultJointDef(m3JointType type);
 
 // Creates a joint between two bodies of the world.
+//
+// # Safety
+// - `def` points to one readable `m3JointDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `jointId` points to one writable `m3JointId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Joint_Create(struct m3WorldId worldId,
                              const struct m3JointDef *def,
                              struct m3JointId *jointId);
 
 // The local frames of a joint whose frame in the world is at `anchor` (relative to the
 // world origin) with axes `rotation`, for each body as it is now.
+//
+// # Safety
+// - `localFrameA` points to one writable `m3Transform`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `localFrameB` points to one writable `m3Transform`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetJointFramesAt(struct m3WorldId worldId,
                                        struct m3BodyId bodyA,
                                        struct m3BodyId bodyB,
@@ -1448,33 +1591,69 @@ enum m3Result m3World_GetJointFramesAt(struct m3WorldId worldId,
                                        struct m3Transform *localFrameB);
 
 // The joint as a def: bodies, frames, current settings of its kind.
+//
+// # Safety
+// `def` points to one writable `m3JointDef`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Joint_GetDef(struct m3JointId jointId, struct m3JointDef *def);
 
 // Destroys a joint.
 enum m3Result m3Joint_Destroy(struct m3JointId jointId);
 
 // The joint's kind.
+//
+// # Safety
+// `type` points to one writable `m3JointType`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Joint_GetType(struct m3JointId jointId, m3JointType *type);
 
 // The reaction force of the last step, N.
+//
+// # Safety
+// `force` points to one writable `m3Vec3`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Joint_GetReactionForce(struct m3JointId jointId, struct m3Vec3 *force);
 
 // The reaction torque of the last step, N·m.
+//
+// # Safety
+// `torque` points to one writable `m3Vec3`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Joint_GetReactionTorque(struct m3JointId jointId, struct m3Vec3 *torque);
 
 // Whether the joint broke.
+//
+// # Safety
+// `broken` points to one writable `bool`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Joint_IsBroken(struct m3JointId jointId, bool *broken);
 
 // A revolute joint's angle, radians.
+//
+// # Safety
+// `angle` points to one writable `f32`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
 enum m3Result m3Joint_GetRevoluteAngle(struct m3JointId jointId, float *angle);
 
 // A prismatic joint's translation, m.
+//
+// # Safety
+// `translation` points to one writable `f32`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Joint_GetPrismaticTranslation(struct m3JointId jointId, float *translation);
 
 // The distance between the joint's anchors now, m.
+//
+// # Safety
+// `length` points to one writable `f32`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
 enum m3Result m3Joint_GetDistance(struct m3JointId jointId, float *length);
 
 // The joint's host data.
+//
+// # Safety
+// `userData` points to one writable `u64`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Joint_GetUserData(struct m3JointId jointId, uint64_t *userData);
 
 // Sets the joint's host data.
@@ -1532,21 +1711,41 @@ enum m3Result m3Joint_SetCollideConnected(struct m3JointId jointId, bool collide
 // Starts recording every call that changes the world into `buffer` (at least 16 bytes:
 // the tape header is written now). The buffer must stay valid until
 // `m3World_StopJournal`. Refused with `m3_errorState` while a journal runs.
+//
+// # Safety
+// `buffer` points to `capacity` writable bytes (any alignment) that stay valid, and
+// that nothing else writes, until `m3World_StopJournal` returns or the world is
+// destroyed: the library writes the tape into it after every call that changes the
+// world (null is refused with `m3_errorArgument`).
 enum m3Result m3World_StartJournal(struct m3WorldId worldId, uint8_t *buffer, int64_t capacity);
 
 // Ends the recording and writes the tape's length to `bytesOut`. If the tape outgrew the
 // buffer, returns `m3_errorCapacity` (the tape ends at the last whole record, marked
 // overflowed, and `bytesOut` still gets its length). `m3_errorState` when none runs.
+//
+// # Safety
+// `bytesOut` points to one writable `i64`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_StopJournal(struct m3WorldId worldId, int64_t *bytesOut);
 
 // Makes each recorded call of a tape again, checking that every create gets its
 // recorded id. All or nothing: on any refusal the world is as before. A damaged tape is
 // `m3_errorFormat`, another minor version's `m3_errorVersion`, too little memory to back
 // out `m3_errorCapacity` before any call runs. Not recorded.
+//
+// # Safety
+// `tape` points to `length` readable bytes (any alignment) for the duration of the
+// call (null only with `length` 0).
 enum m3Result m3World_ReplayJournal(struct m3WorldId worldId, const uint8_t *tape, int64_t length);
 
 // Counts a tape's records and steps without replaying it (checking its header and the
 // framing and checksum of every record).
+//
+// # Safety
+// - `tape` points to `length` readable bytes (any alignment) for the duration of the
+//   call (null only with `length` 0).
+// - `info` points to one writable `m3JournalInfo`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3DescribeJournal(const uint8_t *tape, int64_t length, struct m3JournalInfo *info);
 
 // The size of a replay container for a snapshot and a tape of these sizes (-1 for a
@@ -1556,6 +1755,17 @@ int64_t m3GetEncodedReplaySize(int64_t snapshotSize, int64_t tapeSize);
 // Writes a replay container (starting snapshot, tape, the recorder's final hash) into
 // `buffer` and its length to `written`. Checks both parts first: a damaged one is
 // `m3_errorFormat`, another version's `m3_errorVersion`.
+//
+// # Safety
+// - `snapshot` points to `snapshotSize` readable bytes (any alignment) for the
+//   duration of the call (null only with `snapshotSize` 0).
+// - `tape` points to `tapeSize` readable bytes (any alignment) for the duration of the
+//   call (null only with `tapeSize` 0).
+// - `buffer` points to `capacity` writable bytes (any alignment) for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+// - `written` points to one writable `i64`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+// - `buffer` must not overlap `snapshot`, `tape` or `written`.
 enum m3Result m3EncodeReplay(const uint8_t *snapshot,
                              int64_t snapshotSize,
                              const uint8_t *tape,
@@ -1567,6 +1777,14 @@ enum m3Result m3EncodeReplay(const uint8_t *snapshot,
 
 // Checks a container (its header, the snapshot's and tape's headers, exact lengths, the
 // tape's framing, the counts) and gives views of its parts.
+//
+// # Safety
+// - `buffer` points to `length` readable bytes (any alignment) for the duration of the
+//   call (null only with `length` 0).
+// - `view` points to one writable `m3ReplayView`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - The pointers written to `*view` point into `buffer`: they are valid as long as
+//   `buffer` is, and only for reading.
 enum m3Result m3DecodeReplay(const uint8_t *buffer, int64_t length, struct m3ReplayView *view);
 
 // sin(x), the engine's own polynomial.
@@ -1607,6 +1825,10 @@ struct m3QueryFilter m3DefaultQueryFilter(void);
 
 // The first shape the segment `origin + t·translation`, t in [0, 1], enters; `hit` is
 // false when none.
+//
+// # Safety
+// `result` points to one writable `m3RayResult`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_CastRayClosest(struct m3WorldId worldId,
                                      struct m3DVec3 origin,
                                      struct m3Vec3 translation,
@@ -1615,6 +1837,12 @@ enum m3Result m3World_CastRayClosest(struct m3WorldId worldId,
 
 // Every shape the segment enters, by fraction then shape slot: up to `capacity` into
 // `results` and how many (which may exceed the capacity) into `count`.
+//
+// # Safety
+// - `results` points to `capacity` writable `m3RayResult` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_CastRay(struct m3WorldId worldId,
                               struct m3DVec3 origin,
                               struct m3Vec3 translation,
@@ -1624,6 +1852,12 @@ enum m3Result m3World_CastRay(struct m3WorldId worldId,
                               int32_t *count);
 
 // Shapes whose current bounds overlap `bounds`, by shape slot.
+//
+// # Safety
+// - `shapes` points to `capacity` writable `m3ShapeId` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_OverlapAABB(struct m3WorldId worldId,
                                   struct m3DAABB bounds,
                                   struct m3QueryFilter filter,
@@ -1632,6 +1866,12 @@ enum m3Result m3World_OverlapAABB(struct m3WorldId worldId,
                                   int32_t *count);
 
 // Shapes that contain `point`, by shape slot.
+//
+// # Safety
+// - `shapes` points to `capacity` writable `m3ShapeId` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_OverlapPoint(struct m3WorldId worldId,
                                    struct m3DVec3 point,
                                    struct m3QueryFilter filter,
@@ -1640,6 +1880,14 @@ enum m3Result m3World_OverlapPoint(struct m3WorldId worldId,
                                    int32_t *count);
 
 // Shapes that overlap `shape` placed at `position`/`rotation`, by shape slot.
+//
+// # Safety
+// - `shape` points to one readable `m3QueryShape`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `shapes` points to `capacity` writable `m3ShapeId` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_OverlapShape(struct m3WorldId worldId,
                                    const struct m3QueryShape *shape,
                                    struct m3DVec3 position,
@@ -1651,6 +1899,12 @@ enum m3Result m3World_OverlapShape(struct m3WorldId worldId,
 
 // The first shape that `shape`, placed at `position`/`rotation` and moved by
 // `translation`, meets; `hit` is false when none.
+//
+// # Safety
+// - `shape` points to one readable `m3QueryShape`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `result` points to one writable `m3ShapeCastResult`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_CastShape(struct m3WorldId worldId,
                                 const struct m3QueryShape *shape,
                                 struct m3DVec3 position,
@@ -1660,6 +1914,14 @@ enum m3Result m3World_CastShape(struct m3WorldId worldId,
                                 struct m3ShapeCastResult *result);
 
 // Tests moving a body's shapes: how far they can go and what they touch there.
+//
+// # Safety
+// - `test` points to one readable `m3MotionTest`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `collisions` points to `capacity` writable `m3MotionCollision` items, aligned, for
+//   the duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `result` points to one writable `m3MotionResult`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Body_TestMotion(const struct m3MotionTest *test,
                                 struct m3MotionCollision *collisions,
                                 int32_t capacity,
@@ -1669,16 +1931,32 @@ enum m3Result m3Body_TestMotion(const struct m3MotionTest *test,
 struct m3ExplosionDef m3DefaultExplosionDef(void);
 
 // Applies an explosion (recorded by a running journal).
+//
+// # Safety
+// `def` points to one readable `m3ExplosionDef`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_Explode(struct m3WorldId worldId, const struct m3ExplosionDef *def);
 
 // Makes a sensor shape an area overriding gravity and damping for the bodies it
 // overlaps; a null `settings` makes it a plain sensor again. Refused with
 // `m3_errorState` for a shape that is not a sensor.
+//
+// # Safety
+// `settings` is null (a plain sensor again) or points to one readable
+// `m3AreaSettings`, aligned for its type, for the duration of the call.
 enum m3Result m3Shape_SetArea(struct m3ShapeId shapeId, const struct m3AreaSettings *settings);
 
 // Every contact point of `shape` placed at `position`/`rotation` with the world's shapes
 // within `margin`, leaving out `excludeBody`'s shapes (null id: none), by shape slot then
 // point: up to `capacity` into `points` and how many into `count`.
+//
+// # Safety
+// - `shape` points to one readable `m3QueryShape`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `points` points to `capacity` writable `m3ContactPoint` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetContactPoints(struct m3WorldId worldId,
                                        const struct m3QueryShape *shape,
                                        struct m3DVec3 position,
@@ -1692,6 +1970,14 @@ enum m3Result m3World_GetContactPoints(struct m3WorldId worldId,
 
 // The deepest contact of `shape` at `position`/`rotation` within `margin` (Godot's rest
 // info); `found` says whether there is one.
+//
+// # Safety
+// - `shape` points to one readable `m3QueryShape`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `point` points to one writable `m3ContactPoint`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `found` points to one writable `bool`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetRestInfo(struct m3WorldId worldId,
                                   const struct m3QueryShape *shape,
                                   struct m3DVec3 position,
@@ -1706,12 +1992,28 @@ enum m3Result m3World_GetRestInfo(struct m3WorldId worldId,
 struct m3ShapeDef m3DefaultShapeDef(void);
 
 // Creates a sphere shape on a body.
+//
+// # Safety
+// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `sphere` points to one readable `m3Sphere`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3CreateSphereShape(struct m3BodyId bodyId,
                                   const struct m3ShapeDef *def,
                                   const struct m3Sphere *sphere,
                                   struct m3ShapeId *shapeId);
 
 // Creates a capsule shape on a body.
+//
+// # Safety
+// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `capsule` points to one readable `m3Capsule`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3CreateCapsuleShape(struct m3BodyId bodyId,
                                    const struct m3ShapeDef *def,
                                    const struct m3Capsule *capsule,
@@ -1721,6 +2023,14 @@ enum m3Result m3CreateCapsuleShape(struct m3BodyId bodyId,
 struct m3Box m3MakeBox(float hx, float hy, float hz);
 
 // Creates a box shape on a body.
+//
+// # Safety
+// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `box` points to one readable `m3Box`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3CreateBoxShape(struct m3BodyId bodyId,
                                const struct m3ShapeDef *def,
                                const struct m3Box *box,
@@ -1728,6 +2038,14 @@ enum m3Result m3CreateBoxShape(struct m3BodyId bodyId,
 
 // Creates a cylinder shape on a body: `halfHeight` and `radius` within (0, 1e6], centre
 // within ±1e6 of the body origin, a rotation of non-zero norm (normalised).
+//
+// # Safety
+// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `cylinder` points to one readable `m3Cylinder`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3CreateCylinderShape(struct m3BodyId bodyId,
                                     const struct m3ShapeDef *def,
                                     const struct m3Cylinder *cylinder,
@@ -1735,6 +2053,14 @@ enum m3Result m3CreateCylinderShape(struct m3BodyId bodyId,
 
 // Creates a plane shape on a static body (`m3_errorState` on a dynamic or kinematic
 // one, whose type then cannot change while it holds the plane).
+//
+// # Safety
+// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `plane` points to one readable `m3Plane`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3CreatePlaneShape(struct m3BodyId bodyId,
                                  const struct m3ShapeDef *def,
                                  const struct m3Plane *plane,
@@ -1742,6 +2068,12 @@ enum m3Result m3CreatePlaneShape(struct m3BodyId bodyId,
 
 // Builds a convex hull from 4 to 64 points (body frame) that any number of hull shapes
 // share. Degenerate input (coplanar, collinear, coincident) is refused.
+//
+// # Safety
+// - `points` points to `count` readable `m3Vec3` items, aligned, for the duration of
+//   the call (null only with `count` 0).
+// - `hullId` points to one writable `m3HullId`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_CreateHull(struct m3WorldId worldId,
                                  const struct m3Vec3 *points,
                                  int32_t count,
@@ -1751,6 +2083,12 @@ enum m3Result m3World_CreateHull(struct m3WorldId worldId,
 enum m3Result m3Hull_Destroy(struct m3HullId hullId);
 
 // Creates a hull shape on a body from a hull of the same world.
+//
+// # Safety
+// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3CreateHullShape(struct m3BodyId bodyId,
                                 const struct m3ShapeDef *def,
                                 struct m3HullId hullId,
@@ -1759,6 +2097,12 @@ enum m3Result m3CreateHullShape(struct m3BodyId bodyId,
 // Creates a shape of a mesh or height field of the same world on a static or kinematic
 // body; it adds no mass. A dynamic body is refused with `m3_errorArgument` (and so is
 // turning a body with such a shape dynamic), a sensor def with `m3_errorState`.
+//
+// # Safety
+// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3CreateMeshShape(struct m3BodyId bodyId,
                                 const struct m3ShapeDef *def,
                                 struct m3MeshId meshId,
@@ -1769,6 +2113,12 @@ enum m3Result m3CreateMeshShape(struct m3BodyId bodyId,
 // (within [1e-3, 1e4] m) whose corner sits at `origin` in the shape frame, so many grids
 // with their own origins tile one static body. It draws from the world's content budget
 // and mesh pool (`m3WorldDef.contentCapacity`, `meshCapacity`).
+//
+// # Safety
+// - `data` points to `count` readable bytes (any alignment) for the duration of the
+//   call.
+// - `gridId` points to one writable `m3VoxelGridId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_CreateVoxelGrid(struct m3WorldId worldId,
                                       float voxelSize,
                                       struct m3Vec3 origin,
@@ -1782,6 +2132,12 @@ enum m3Result m3VoxelGrid_Destroy(struct m3VoxelGridId gridId);
 // Creates a shape of a voxel grid of the same world on a static or kinematic body (its
 // type reads `m3_meshShape`). The shape's friction and restitution apply to every
 // material.
+//
+// # Safety
+// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3CreateVoxelShape(struct m3BodyId bodyId,
                                  const struct m3ShapeDef *def,
                                  struct m3VoxelGridId gridId,
@@ -1811,6 +2167,10 @@ enum m3Result m3VoxelGrid_FillVoxels(struct m3VoxelGridId gridId,
                                      uint8_t material);
 
 // Reads the material of voxel `(x, y, z)` of a grid.
+//
+// # Safety
+// `material` points to one writable `u8`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3VoxelGrid_GetVoxel(struct m3VoxelGridId gridId,
                                    int32_t x,
                                    int32_t y,
@@ -1821,15 +2181,31 @@ enum m3Result m3VoxelGrid_GetVoxel(struct m3VoxelGridId gridId,
 enum m3Result m3Shape_Destroy(struct m3ShapeId shapeId);
 
 // The shape's kind (`m3_*Shape`).
+//
+// # Safety
+// `type` points to one writable `m3ShapeType`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetType(struct m3ShapeId shapeId, m3ShapeType *type);
 
 // The body the shape is attached to.
+//
+// # Safety
+// `bodyId` points to one writable `m3BodyId`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetBody(struct m3ShapeId shapeId, struct m3BodyId *bodyId);
 
 // The shape's enlarged bounds (relative to the world origin).
+//
+// # Safety
+// `bounds` points to one writable `m3DAABB`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetFatAABB(struct m3ShapeId shapeId, struct m3DAABB *bounds);
 
 // The shape's host data.
+//
+// # Safety
+// `userData` points to one writable `u64`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetUserData(struct m3ShapeId shapeId, uint64_t *userData);
 
 // Sets friction.
@@ -1848,33 +2224,71 @@ enum m3Result m3Shape_SetDensity(struct m3ShapeId shapeId, float density);
 enum m3Result m3Shape_SetFilter(struct m3ShapeId shapeId, struct m3Filter filter);
 
 // A sphere shape's geometry (`m3_errorArgument` for another kind).
+//
+// # Safety
+// `sphere` points to one writable `m3Sphere`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetSphere(struct m3ShapeId shapeId, struct m3Sphere *sphere);
 
 // A capsule shape's geometry (`m3_errorArgument` for another kind).
+//
+// # Safety
+// `capsule` points to one writable `m3Capsule`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetCapsule(struct m3ShapeId shapeId, struct m3Capsule *capsule);
 
 // A box shape's geometry (`m3_errorArgument` for another kind).
+//
+// # Safety
+// `box` points to one writable `m3Box`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetBox(struct m3ShapeId shapeId, struct m3Box *box);
 
 // A cylinder shape's geometry (`m3_errorArgument` for another kind).
+//
+// # Safety
+// `cylinder` points to one writable `m3Cylinder`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetCylinder(struct m3ShapeId shapeId, struct m3Cylinder *cylinder);
 
 // A plane shape's geometry, its normal as stored (unit) (`m3_errorArgument` for another
 // kind).
+//
+// # Safety
+// `plane` points to one writable `m3Plane`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetPlane(struct m3ShapeId shapeId, struct m3Plane *plane);
 
 // The mesh or height field a mesh shape uses (`m3_errorArgument` for another kind).
+//
+// # Safety
+// `meshId` points to one writable `m3MeshId`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetMesh(struct m3ShapeId shapeId, struct m3MeshId *meshId);
 
 // The hull a hull shape uses (`m3_errorArgument` for another kind).
+//
+// # Safety
+// `hullId` points to one writable `m3HullId`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetHull(struct m3ShapeId shapeId, struct m3HullId *hullId);
 
 // The voxel grid a voxel shape uses (`m3_errorArgument` for another kind, a mesh or
 // height-field shape included: `m3Shape_GetType` says `m3_meshShape` for all three).
+//
+// # Safety
+// `gridId` points to one writable `m3VoxelGridId`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetVoxelGrid(struct m3ShapeId shapeId, struct m3VoxelGridId *gridId);
 
 // A hull's input points (its content, as given to `m3World_CreateHull`): up to
 // `capacity` into `points`, and how many into `count`.
+//
+// # Safety
+// - `points` points to `capacity` writable `m3Vec3` items, aligned, for the duration
+//   of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Hull_GetPoints(struct m3HullId hullId,
                                struct m3Vec3 *points,
                                int32_t capacity,
@@ -1888,6 +2302,16 @@ struct m3WorldDef m3DefaultWorldDef(void);
 // version. Called through the header's inline `m3World_Create`, which passes
 // `M3_ABI_VERSION`; a header of another version is refused with `m3_errorVersion`. The
 // world's memory comes from the def's allocator now; a refusal is `m3_errorCapacity`.
+//
+// # Safety
+// - `def` points to one readable `m3WorldDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `worldId` points to one writable `m3WorldId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - The hooks in `*def` (allocator, task hooks, pre-solve callback: each null or
+//   callable with its signature) and their contexts stay valid until `m3World_Destroy`
+//   returns for this world; the library calls them from the threads that call into the
+//   world and from the host's task system.
 enum m3Result m3World_CreateVersioned(const struct m3WorldDef *def,
                                       uint32_t abiVersion,
                                       struct m3WorldId *worldId);
@@ -1911,12 +2335,22 @@ uint64_t m3World_Hash(struct m3WorldId worldId);
 
 // `m3World_Hash` with its refusal told apart: writes the hash to `hash` (any value, 0
 // included) and returns `m3_success`, or returns why not and leaves `hash` as it was.
+//
+// # Safety
+// `hash` points to one writable `u64`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetHash(struct m3WorldId worldId, uint64_t *hash);
 
 // Lists the body slots that differ between two worlds, worst first (position, then
 // rotation, then velocity error), including bodies alive in one of them only. Writes up
 // to `capacity` rows and the number of differing slots (which may exceed the capacity)
 // to `differing`. Both worlds are read, so they may be the same world.
+//
+// # Safety
+// - `rows` points to `capacity` writable `m3BodyDiff` items, aligned, for the duration
+//   of the call (they may be uninitialised; null only with `capacity` 0).
+// - `differing` points to one writable `i32`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_Compare(struct m3WorldId worldA,
                               struct m3WorldId worldB,
                               struct m3BodyDiff *rows,
@@ -1924,11 +2358,22 @@ enum m3Result m3World_Compare(struct m3WorldId worldA,
                               int32_t *differing);
 
 // Bytes `m3World_Snapshot` needs now.
+//
+// # Safety
+// `size` points to one writable `i64`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetSnapshotSize(struct m3WorldId worldId, int64_t *size);
 
 // Writes the world's state into `buffer` (at least `m3World_GetSnapshotSize` bytes) and
 // its length to `written`. Taken while a journal runs, it also records that journal and
 // where its tape stands (not part of the hash), so restoring it rewinds the tape.
+//
+// # Safety
+// - `buffer` points to `capacity` writable bytes (any alignment) for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+// - `written` points to one writable `i64`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+// - `buffer` must not overlap `written`.
 enum m3Result m3World_Snapshot(struct m3WorldId worldId,
                                uint8_t *buffer,
                                int64_t capacity,
@@ -1942,25 +2387,51 @@ enum m3Result m3World_Snapshot(struct m3WorldId worldId,
 // running, by another journal, or on a branch the tape has been rewound past) is
 // `m3_errorState` naming the journal. With no journal running the journal part of a
 // snapshot is ignored.
+//
+// # Safety
+// `snapshot` points to `length` readable bytes (any alignment) for the duration of the
+// call (null only with `length` 0).
 enum m3Result m3World_Restore(struct m3WorldId worldId, const uint8_t *snapshot, int64_t length);
 
 // Reads the settings and capacities of the world a snapshot was taken from (hooks
 // null), so a verifier builds a world the snapshot restores into.
+//
+// # Safety
+// - `snapshot` points to `length` readable bytes (any alignment) for the duration of
+//   the call (null only with `length` 0).
+// - `def` points to one writable `m3WorldDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3DefFromSnapshot(const uint8_t *snapshot, int64_t length, struct m3WorldDef *def);
 
 // The world's memory.
+//
+// # Safety
+// `usage` points to one writable `m3MemoryUsage`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetMemoryUsage(struct m3WorldId worldId, struct m3MemoryUsage *usage);
 
 // The world's counters.
+//
+// # Safety
+// `counters` points to one writable `m3Counters`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetCounters(struct m3WorldId worldId, struct m3Counters *counters);
 
 // The profile of the last step.
+//
+// # Safety
+// `profile` points to one writable `m3Profile`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetProfile(struct m3WorldId worldId, struct m3Profile *profile);
 
 // Sets gravity, m/s².
 enum m3Result m3World_SetGravity(struct m3WorldId worldId, struct m3Vec3 gravity);
 
 // Gravity, m/s².
+//
+// # Safety
+// `gravity` points to one writable `m3Vec3`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetGravity(struct m3WorldId worldId, struct m3Vec3 *gravity);
 
 // Turns sleep on or off for the whole world.
@@ -1970,6 +2441,13 @@ enum m3Result m3World_EnableSleep(struct m3WorldId worldId, bool enable);
 enum m3Result m3World_SetJointDampingRatio(struct m3WorldId worldId, float ratio);
 
 // Sets or clears (null) the pre-solve callback.
+//
+// # Safety
+// - `fcn` is null or a function of `m3PreSolveFcn`'s signature that stays callable
+//   until the callback is replaced or the world is destroyed; it is called during steps
+//   (see `m3PreSolveFcn`).
+// - `context` is not read by the library: it is passed to `fcn` as is, so what it
+//   points to must stay valid as long as `fcn` may be called.
 enum m3Result m3World_SetPreSolveCallback(struct m3WorldId worldId,
                                           m3PreSolveFcn fcn,
                                           void *context);
@@ -1980,20 +2458,40 @@ enum m3Result m3World_SetPreSolveCallback(struct m3WorldId worldId,
 enum m3Result m3World_ShiftOrigin(struct m3WorldId worldId, struct m3DVec3 offset);
 
 // The world origin in absolute coordinates.
+//
+// # Safety
+// `origin` points to one writable `m3DVec3`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetOrigin(struct m3WorldId worldId, struct m3DVec3 *origin);
 
 // Steps taken so far.
+//
+// # Safety
+// `steps` points to one writable `u64`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetStepCount(struct m3WorldId worldId, uint64_t *steps);
 
 // The ids of the live bodies, in slot order: up to `capacity` of them into `ids`, and how
 // many live (which may exceed the capacity) into `count`. A capacity of 0 (and a null
 // `ids`) only counts them.
+//
+// # Safety
+// - `ids` points to `capacity` writable `m3BodyId` items, aligned, for the duration of
+//   the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetBodyIds(struct m3WorldId worldId,
                                  struct m3BodyId *ids,
                                  int32_t capacity,
                                  int32_t *count);
 
 // The ids of the live joints, in slot order, as `m3World_GetBodyIds`.
+//
+// # Safety
+// - `ids` points to `capacity` writable `m3JointId` items, aligned, for the duration
+//   of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetJointIds(struct m3WorldId worldId,
                                   struct m3JointId *ids,
                                   int32_t capacity,
@@ -2001,6 +2499,12 @@ enum m3Result m3World_GetJointIds(struct m3WorldId worldId,
 
 // Describes the world to the host's drawing functions. They run in the host's
 // floating-point setting; a call into this world from them is refused as busy.
+//
+// # Safety
+// - `draw` points to one readable `m3DebugDraw`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - Each drawing function in `*draw` is null or callable with its signature for the
+//   duration of the call; `draw->context` is passed to them as is.
 enum m3Result m3World_Draw(struct m3WorldId worldId, const struct m3DebugDraw *draw);
 
 #ifdef __cplusplus

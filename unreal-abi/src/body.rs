@@ -128,6 +128,12 @@ pub extern "C" fn m3DefaultBodyDef() -> m3BodyDef {
 }
 
 /// Creates a body.
+///
+/// # Safety
+/// - `def` points to one readable `m3BodyDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `bodyId` points to one writable `m3BodyId`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_Create(
     worldId: m3WorldId,
@@ -215,6 +221,12 @@ pub extern "C" fn m3Body_IsValid(bodyId: m3BodyId) -> bool {
 /// The body's shapes, in shape slot order: up to `capacity` of them into `ids`, and how
 /// many it has (which may exceed the capacity) into `count`. A capacity of 0 (and a null
 /// `ids`) only counts them.
+///
+/// # Safety
+/// - `ids` points to `capacity` writable `m3ShapeId` items, aligned, for the duration
+///   of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_GetShapes(
     bodyId: m3BodyId,
@@ -242,6 +254,10 @@ pub unsafe extern "C" fn m3Body_GetShapes(
 }
 
 /// The body's type.
+///
+/// # Safety
+/// `type` points to one writable `m3BodyType`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_GetType(bodyId: m3BodyId, r#type: *mut m3BodyType) -> m3Result {
     get("m3Body_GetType", bodyId, r#type, |w, b| {
@@ -250,6 +266,10 @@ pub unsafe extern "C" fn m3Body_GetType(bodyId: m3BodyId, r#type: *mut m3BodyTyp
 }
 
 /// The body origin's position, relative to the world origin.
+///
+/// # Safety
+/// `position` points to one writable `m3DVec3`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_GetPosition(bodyId: m3BodyId, position: *mut m3DVec3) -> m3Result {
     get("m3Body_GetPosition", bodyId, position, |w, b| {
@@ -258,6 +278,10 @@ pub unsafe extern "C" fn m3Body_GetPosition(bodyId: m3BodyId, position: *mut m3D
 }
 
 /// The body's rotation.
+///
+/// # Safety
+/// `rotation` points to one writable `m3Quat`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_GetRotation(bodyId: m3BodyId, rotation: *mut m3Quat) -> m3Result {
     get("m3Body_GetRotation", bodyId, rotation, |w, b| {
@@ -266,6 +290,10 @@ pub unsafe extern "C" fn m3Body_GetRotation(bodyId: m3BodyId, rotation: *mut m3Q
 }
 
 /// The centre of mass, relative to the world origin.
+///
+/// # Safety
+/// `center` points to one writable `m3DVec3`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_GetWorldCenterOfMass(
     bodyId: m3BodyId,
@@ -277,6 +305,10 @@ pub unsafe extern "C" fn m3Body_GetWorldCenterOfMass(
 }
 
 /// The velocity of the centre of mass.
+///
+/// # Safety
+/// `velocity` points to one writable `m3Vec3`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_GetLinearVelocity(
     bodyId: m3BodyId,
@@ -288,6 +320,10 @@ pub unsafe extern "C" fn m3Body_GetLinearVelocity(
 }
 
 /// The angular velocity.
+///
+/// # Safety
+/// `velocity` points to one writable `m3Vec3`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_GetAngularVelocity(
     bodyId: m3BodyId,
@@ -321,6 +357,10 @@ impl From<engine::MassData> for m3MassData {
 }
 
 /// The body's mass data.
+///
+/// # Safety
+/// `massData` points to one writable `m3MassData`, aligned for its type, for the
+/// duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_GetMassData(
     bodyId: m3BodyId,
@@ -333,6 +373,10 @@ pub unsafe extern "C" fn m3Body_GetMassData(
 
 /// Overrides mass, centre of mass and inertia; a null `massData` goes back to the
 /// shapes' mass.
+///
+/// # Safety
+/// `massData` is null (back to the shapes' mass) or points to one readable
+/// `m3MassData`, aligned for its type, for the duration of the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_SetMassData(
     bodyId: m3BodyId,
@@ -355,12 +399,20 @@ pub unsafe extern "C" fn m3Body_SetMassData(
 }
 
 /// Whether the body is awake.
+///
+/// # Safety
+/// `awake` points to one writable `bool`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_IsAwake(bodyId: m3BodyId, awake: *mut bool) -> m3Result {
     get("m3Body_IsAwake", bodyId, awake, |w, b| w.body_is_awake(b))
 }
 
 /// Whether the body is enabled.
+///
+/// # Safety
+/// `enabled` points to one writable `bool`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_IsEnabled(bodyId: m3BodyId, enabled: *mut bool) -> m3Result {
     get("m3Body_IsEnabled", bodyId, enabled, |w, b| {
@@ -369,6 +421,10 @@ pub unsafe extern "C" fn m3Body_IsEnabled(bodyId: m3BodyId, enabled: *mut bool) 
 }
 
 /// The body's host data.
+///
+/// # Safety
+/// `userData` points to one writable `u64`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_GetUserData(bodyId: m3BodyId, userData: *mut u64) -> m3Result {
     get("m3Body_GetUserData", bodyId, userData, |w, b| {

@@ -71,6 +71,14 @@ pub extern "C" fn m3DefaultHeightFieldDef() -> m3HeightFieldDef {
 /// the vertex count or a degenerate triangle; with `m3_errorCapacity` when the content
 /// budget (`contentCapacity`: 12 bytes a vertex, 17 a triangle, 32 a tree node) or the
 /// mesh pool (`meshCapacity`) is full.
+///
+/// # Safety
+/// - `vertices` points to `vertexCount` readable `m3Vec3` items, aligned, for the
+///   duration of the call (null only with `vertexCount` 0).
+/// - `indices` points to `3 · triangleCount` readable `u32` items, aligned, for the
+///   duration of the call (null only with `triangleCount` 0).
+/// - `meshId` points to one writable `m3MeshId`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_CreateMesh(
     worldId: m3WorldId,
@@ -105,6 +113,15 @@ pub unsafe extern "C" fn m3World_CreateMesh(
 /// heights or holes of the wrong count, a height that is not finite or beyond ±1e6 once
 /// scaled, or a scale outside (0, 1e6]; with `m3_errorCapacity` when the content budget
 /// (4 bytes a sample, 2 a cell, a bit a cell with holes) or the mesh pool is full.
+///
+/// # Safety
+/// - `def` points to one readable `m3HeightFieldDef`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `meshId` points to one writable `m3MeshId`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `def->heights` points to `def->heightCount` readable `f32` items and `def->holes`
+///   to `def->holeCount` flags, each 0 or 1 (null only with a count of 0), aligned, for
+///   the duration of the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_CreateHeightField(
     worldId: m3WorldId,
@@ -153,6 +170,10 @@ pub extern "C" fn m3World_DestroyMesh(meshId: m3MeshId) -> m3Result {
 
 /// The number of triangles of a mesh or height field (a height field's holes counted:
 /// `2·(countX − 1)·(countZ − 1)`).
+///
+/// # Safety
+/// `count` points to one writable `i32`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Mesh_GetTriangleCount(meshId: m3MeshId, count: *mut i32) -> m3Result {
     api_on("m3Mesh_GetTriangleCount", meshId.world, || {
@@ -167,6 +188,12 @@ pub unsafe extern "C" fn m3Mesh_GetTriangleCount(meshId: m3MeshId, count: *mut i
 }
 
 /// The ids of the live meshes and height fields, in slot order, as `m3World_GetBodyIds`.
+///
+/// # Safety
+/// - `ids` points to `capacity` writable `m3MeshId` items, aligned, for the duration of
+///   the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetMeshIds(
     worldId: m3WorldId,

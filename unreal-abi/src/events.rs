@@ -105,6 +105,12 @@ fn sensor(ev: &engine::SensorEvent, e: &Entry) -> m3SensorEvent {
 }
 
 /// Contacts that began touching in the last step.
+///
+/// # Safety
+/// - `events` points to `capacity` writable `m3ContactEvent` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetContactBeginEvents(
     worldId: m3WorldId,
@@ -124,6 +130,12 @@ pub unsafe extern "C" fn m3World_GetContactBeginEvents(
 }
 
 /// Contacts that stopped touching in the last step.
+///
+/// # Safety
+/// - `events` points to `capacity` writable `m3ContactEvent` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetContactEndEvents(
     worldId: m3WorldId,
@@ -143,6 +155,12 @@ pub unsafe extern "C" fn m3World_GetContactEndEvents(
 }
 
 /// Hits of the last step.
+///
+/// # Safety
+/// - `events` points to `capacity` writable `m3ContactHitEvent` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetContactHitEvents(
     worldId: m3WorldId,
@@ -168,6 +186,12 @@ pub unsafe extern "C" fn m3World_GetContactHitEvents(
 }
 
 /// Shapes that began overlapping a sensor in the last step.
+///
+/// # Safety
+/// - `events` points to `capacity` writable `m3SensorEvent` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetSensorBeginEvents(
     worldId: m3WorldId,
@@ -187,6 +211,12 @@ pub unsafe extern "C" fn m3World_GetSensorBeginEvents(
 }
 
 /// Shapes that stopped overlapping a sensor in the last step.
+///
+/// # Safety
+/// - `events` points to `capacity` writable `m3SensorEvent` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetSensorEndEvents(
     worldId: m3WorldId,
@@ -206,6 +236,12 @@ pub unsafe extern "C" fn m3World_GetSensorEndEvents(
 }
 
 /// Bodies that moved in the last step, in body slot order.
+///
+/// # Safety
+/// - `events` points to `capacity` writable `m3BodyMoveEvent` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetBodyMoveEvents(
     worldId: m3WorldId,
@@ -230,6 +266,12 @@ pub unsafe extern "C" fn m3World_GetBodyMoveEvents(
 }
 
 /// Joints that broke in the last step, in joint slot order.
+///
+/// # Safety
+/// - `events` points to `capacity` writable `m3JointBreakEvent` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetJointBreakEvents(
     worldId: m3WorldId,
@@ -252,6 +294,12 @@ pub unsafe extern "C" fn m3World_GetJointBreakEvents(
 
 /// The shapes a sensor overlaps now, by shape slot: up to `capacity` into `shapes`, and
 /// how many (which may exceed the capacity) into `count`.
+///
+/// # Safety
+/// - `shapes` points to `capacity` writable `m3ShapeId` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetSensorOverlaps(
     sensorId: m3ShapeId,

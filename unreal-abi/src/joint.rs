@@ -431,6 +431,12 @@ fn engine_kind(d: &m3JointDef) -> Result<JointKind, Refusal> {
 }
 
 /// Creates a joint between two bodies of the world.
+///
+/// # Safety
+/// - `def` points to one readable `m3JointDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `jointId` points to one writable `m3JointId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Joint_Create(
     worldId: m3WorldId,
@@ -467,6 +473,12 @@ pub unsafe extern "C" fn m3Joint_Create(
 
 /// The local frames of a joint whose frame in the world is at `anchor` (relative to the
 /// world origin) with axes `rotation`, for each body as it is now.
+///
+/// # Safety
+/// - `localFrameA` points to one writable `m3Transform`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `localFrameB` points to one writable `m3Transform`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetJointFramesAt(
     worldId: m3WorldId,
@@ -621,6 +633,10 @@ fn c_joint_def(d: &engine::JointDef, world: m3WorldId) -> m3JointDef {
 }
 
 /// The joint as a def: bodies, frames, current settings of its kind.
+///
+/// # Safety
+/// `def` points to one writable `m3JointDef`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Joint_GetDef(jointId: m3JointId, def: *mut m3JointDef) -> m3Result {
     get(
@@ -639,6 +655,10 @@ pub extern "C" fn m3Joint_Destroy(jointId: m3JointId) -> m3Result {
 }
 
 /// The joint's kind.
+///
+/// # Safety
+/// `type` points to one writable `m3JointType`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Joint_GetType(jointId: m3JointId, r#type: *mut m3JointType) -> m3Result {
     get(
@@ -660,6 +680,10 @@ pub unsafe extern "C" fn m3Joint_GetType(jointId: m3JointId, r#type: *mut m3Join
 }
 
 /// The reaction force of the last step, N.
+///
+/// # Safety
+/// `force` points to one writable `m3Vec3`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Joint_GetReactionForce(
     jointId: m3JointId,
@@ -675,6 +699,10 @@ pub unsafe extern "C" fn m3Joint_GetReactionForce(
 }
 
 /// The reaction torque of the last step, N·m.
+///
+/// # Safety
+/// `torque` points to one writable `m3Vec3`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Joint_GetReactionTorque(
     jointId: m3JointId,
@@ -690,6 +718,10 @@ pub unsafe extern "C" fn m3Joint_GetReactionTorque(
 }
 
 /// Whether the joint broke.
+///
+/// # Safety
+/// `broken` points to one writable `bool`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Joint_IsBroken(jointId: m3JointId, broken: *mut bool) -> m3Result {
     get(
@@ -702,6 +734,10 @@ pub unsafe extern "C" fn m3Joint_IsBroken(jointId: m3JointId, broken: *mut bool)
 }
 
 /// A revolute joint's angle, radians.
+///
+/// # Safety
+/// `angle` points to one writable `f32`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Joint_GetRevoluteAngle(jointId: m3JointId, angle: *mut f32) -> m3Result {
     get(
@@ -714,6 +750,10 @@ pub unsafe extern "C" fn m3Joint_GetRevoluteAngle(jointId: m3JointId, angle: *mu
 }
 
 /// A prismatic joint's translation, m.
+///
+/// # Safety
+/// `translation` points to one writable `f32`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Joint_GetPrismaticTranslation(
     jointId: m3JointId,
@@ -729,6 +769,10 @@ pub unsafe extern "C" fn m3Joint_GetPrismaticTranslation(
 }
 
 /// The distance between the joint's anchors now, m.
+///
+/// # Safety
+/// `length` points to one writable `f32`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Joint_GetDistance(jointId: m3JointId, length: *mut f32) -> m3Result {
     get(
@@ -741,6 +785,10 @@ pub unsafe extern "C" fn m3Joint_GetDistance(jointId: m3JointId, length: *mut f3
 }
 
 /// The joint's host data.
+///
+/// # Safety
+/// `userData` points to one writable `u64`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Joint_GetUserData(jointId: m3JointId, userData: *mut u64) -> m3Result {
     get(

@@ -38,6 +38,12 @@ impl Mirror {
 /// Starts recording every call that changes the world into `buffer` (at least 16 bytes:
 /// the tape header is written now). The buffer must stay valid until
 /// `m3World_StopJournal`. Refused with `m3_errorState` while a journal runs.
+///
+/// # Safety
+/// `buffer` points to `capacity` writable bytes (any alignment) that stay valid, and
+/// that nothing else writes, until `m3World_StopJournal` returns or the world is
+/// destroyed: the library writes the tape into it after every call that changes the
+/// world (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_StartJournal(
     worldId: m3WorldId,
@@ -62,6 +68,10 @@ pub unsafe extern "C" fn m3World_StartJournal(
 /// Ends the recording and writes the tape's length to `bytesOut`. If the tape outgrew the
 /// buffer, returns `m3_errorCapacity` (the tape ends at the last whole record, marked
 /// overflowed, and `bytesOut` still gets its length). `m3_errorState` when none runs.
+///
+/// # Safety
+/// `bytesOut` points to one writable `i64`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_StopJournal(worldId: m3WorldId, bytesOut: *mut i64) -> m3Result {
     api_on("m3World_StopJournal", worldId, || {
@@ -84,6 +94,10 @@ pub unsafe extern "C" fn m3World_StopJournal(worldId: m3WorldId, bytesOut: *mut 
 /// recorded id. All or nothing: on any refusal the world is as before. A damaged tape is
 /// `m3_errorFormat`, another minor version's `m3_errorVersion`, too little memory to back
 /// out `m3_errorCapacity` before any call runs. Not recorded.
+///
+/// # Safety
+/// `tape` points to `length` readable bytes (any alignment) for the duration of the
+/// call (null only with `length` 0).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_ReplayJournal(
     worldId: m3WorldId,
@@ -110,6 +124,12 @@ pub struct m3JournalInfo {
 
 /// Counts a tape's records and steps without replaying it (checking its header and the
 /// framing and checksum of every record).
+///
+/// # Safety
+/// - `tape` points to `length` readable bytes (any alignment) for the duration of the
+///   call (null only with `length` 0).
+/// - `info` points to one writable `m3JournalInfo`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3DescribeJournal(
     tape: *const u8,
@@ -152,6 +172,17 @@ pub extern "C" fn m3GetEncodedReplaySize(snapshotSize: i64, tapeSize: i64) -> i6
 /// Writes a replay container (starting snapshot, tape, the recorder's final hash) into
 /// `buffer` and its length to `written`. Checks both parts first: a damaged one is
 /// `m3_errorFormat`, another version's `m3_errorVersion`.
+///
+/// # Safety
+/// - `snapshot` points to `snapshotSize` readable bytes (any alignment) for the
+///   duration of the call (null only with `snapshotSize` 0).
+/// - `tape` points to `tapeSize` readable bytes (any alignment) for the duration of the
+///   call (null only with `tapeSize` 0).
+/// - `buffer` points to `capacity` writable bytes (any alignment) for the duration of
+///   the call (null is refused with `m3_errorArgument`).
+/// - `written` points to one writable `i64`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
+/// - `buffer` must not overlap `snapshot`, `tape` or `written`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3EncodeReplay(
     snapshot: *const u8,
@@ -213,6 +244,14 @@ pub struct m3ReplayView {
 
 /// Checks a container (its header, the snapshot's and tape's headers, exact lengths, the
 /// tape's framing, the counts) and gives views of its parts.
+///
+/// # Safety
+/// - `buffer` points to `length` readable bytes (any alignment) for the duration of the
+///   call (null only with `length` 0).
+/// - `view` points to one writable `m3ReplayView`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - The pointers written to `*view` point into `buffer`: they are valid as long as
+///   `buffer` is, and only for reading.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3DecodeReplay(
     buffer: *const u8,

@@ -30,15 +30,15 @@
 //! - **A version handshake.** `maul3d.h` defines `M3_ABI_VERSION`; its inline
 //!   `m3World_Create` passes it to the exported `m3World_CreateVersioned`, which refuses a
 //!   header of another version with `m3_errorVersion`.
-
 //!
-//! **Safety, for every export taking pointers:** each pointer is null (refused with
-//! `m3_errorArgument` where a value is needed) or valid for the reads or writes its
-//! documentation names, for the duration of the call (a journal's buffer: until the journal
-//! stops). That one contract holds for all of them, so the exports do not repeat it.
+//! **Safety.** Every export taking pointers says in its `# Safety` section (copied into
+//! `maul3d.h`) what each must point to and for how long. Throughout: a pointer to a value
+//! is aligned for its type; a `bool` the host passes, alone or in a struct, is 0 or 1 (as
+//! C's `bool` always is); a struct passed in has every field set (start from its
+//! `m3Default*` function); a needed pointer that is null is refused with
+//! `m3_errorArgument`, never followed.
 
 #![allow(non_camel_case_types, non_snake_case, non_upper_case_globals)]
-#![allow(clippy::missing_safety_doc)]
 #![warn(missing_docs)]
 
 mod body;
@@ -142,6 +142,35 @@ mod header {
             "include/maul3d.h is stale: regenerate it with \
              M3_WRITE_HEADER=1 cargo test -p maul3d-abi the_committed_header_is_current"
         );
+    }
+
+    /// Each `unsafe extern "C"` export's declaration in the header comes after its
+    /// comment's `# Safety` notes, so a C or C++ host reads the same contract.
+    #[test]
+    fn the_header_carries_every_unsafe_exports_safety_notes() {
+        let h = generate();
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        let mut checked = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let src = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+            for (at, _) in src.match_indices("pub unsafe extern \"C\" fn ") {
+                let name: String = src[at + 25..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                let decl = h
+                    .find(&format!(" {name}("))
+                    .unwrap_or_else(|| panic!("{name} is not in the header"));
+                // The comment block right above the declaration.
+                let comment_start = h[..decl].rfind(";\n").unwrap_or(0);
+                assert!(
+                    h[comment_start..decl].contains("# Safety"),
+                    "{name}'s declaration in the header has no # Safety notes"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 90, "found only {checked} unsafe exports");
     }
 
     #[test]

@@ -77,6 +77,10 @@ fn ray(r: &engine::RayResult, e: &Entry) -> m3RayResult {
 
 /// The first shape the segment `origin + t·translation`, t in [0, 1], enters; `hit` is
 /// false when none.
+///
+/// # Safety
+/// `result` points to one writable `m3RayResult`, aligned for its type, for the
+/// duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_CastRayClosest(
     worldId: m3WorldId,
@@ -101,6 +105,12 @@ pub unsafe extern "C" fn m3World_CastRayClosest(
 
 /// Every shape the segment enters, by fraction then shape slot: up to `capacity` into
 /// `results` and how many (which may exceed the capacity) into `count`.
+///
+/// # Safety
+/// - `results` points to `capacity` writable `m3RayResult` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_CastRay(
     worldId: m3WorldId,
@@ -185,6 +195,12 @@ fn overlap(
 }
 
 /// Shapes whose current bounds overlap `bounds`, by shape slot.
+///
+/// # Safety
+/// - `shapes` points to `capacity` writable `m3ShapeId` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_OverlapAABB(
     worldId: m3WorldId,
@@ -210,6 +226,12 @@ pub unsafe extern "C" fn m3World_OverlapAABB(
 }
 
 /// Shapes that contain `point`, by shape slot.
+///
+/// # Safety
+/// - `shapes` points to `capacity` writable `m3ShapeId` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_OverlapPoint(
     worldId: m3WorldId,
@@ -284,6 +306,14 @@ fn query_shape(s: &m3QueryShape, e: &Entry) -> Result<engine::QueryShape, Refusa
 }
 
 /// Shapes that overlap `shape` placed at `position`/`rotation`, by shape slot.
+///
+/// # Safety
+/// - `shape` points to one readable `m3QueryShape`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `shapes` points to `capacity` writable `m3ShapeId` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_OverlapShape(
     worldId: m3WorldId,
@@ -344,6 +374,12 @@ pub struct m3ShapeCastResult {
 
 /// The first shape that `shape`, placed at `position`/`rotation` and moved by
 /// `translation`, meets; `hit` is false when none.
+///
+/// # Safety
+/// - `shape` points to one readable `m3QueryShape`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `result` points to one writable `m3ShapeCastResult`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_CastShape(
     worldId: m3WorldId,
@@ -442,6 +478,14 @@ pub struct m3MotionResult {
 }
 
 /// Tests moving a body's shapes: how far they can go and what they touch there.
+///
+/// # Safety
+/// - `test` points to one readable `m3MotionTest`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `collisions` points to `capacity` writable `m3MotionCollision` items, aligned, for
+///   the duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `result` points to one writable `m3MotionResult`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Body_TestMotion(
     test: *const m3MotionTest,
@@ -560,6 +604,10 @@ pub extern "C" fn m3DefaultExplosionDef() -> m3ExplosionDef {
 }
 
 /// Applies an explosion (recorded by a running journal).
+///
+/// # Safety
+/// `def` points to one readable `m3ExplosionDef`, aligned for its type, for the
+/// duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_Explode(
     worldId: m3WorldId,
@@ -639,6 +687,10 @@ fn area_mode(name: &'static str, m: m3AreaMode) -> Result<engine::AreaMode, Refu
 /// Makes a sensor shape an area overriding gravity and damping for the bodies it
 /// overlaps; a null `settings` makes it a plain sensor again. Refused with
 /// `m3_errorState` for a shape that is not a sensor.
+///
+/// # Safety
+/// `settings` is null (a plain sensor again) or points to one readable
+/// `m3AreaSettings`, aligned for its type, for the duration of the call.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_SetArea(
     shapeId: m3ShapeId,
@@ -728,6 +780,14 @@ fn exclude(e: &Entry, b: m3BodyId) -> Result<Option<engine::BodyId>, Refusal> {
 /// Every contact point of `shape` placed at `position`/`rotation` with the world's shapes
 /// within `margin`, leaving out `excludeBody`'s shapes (null id: none), by shape slot then
 /// point: up to `capacity` into `points` and how many into `count`.
+///
+/// # Safety
+/// - `shape` points to one readable `m3QueryShape`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `points` points to `capacity` writable `m3ContactPoint` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetContactPoints(
     worldId: m3WorldId,
@@ -775,6 +835,14 @@ pub unsafe extern "C" fn m3World_GetContactPoints(
 
 /// The deepest contact of `shape` at `position`/`rotation` within `margin` (Godot's rest
 /// info); `found` says whether there is one.
+///
+/// # Safety
+/// - `shape` points to one readable `m3QueryShape`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `point` points to one writable `m3ContactPoint`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `found` points to one writable `bool`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetRestInfo(
     worldId: m3WorldId,

@@ -292,6 +292,14 @@ fn create_from_content(
 }
 
 /// Creates a sphere shape on a body.
+///
+/// # Safety
+/// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `sphere` points to one readable `m3Sphere`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3CreateSphereShape(
     bodyId: m3BodyId,
@@ -319,6 +327,14 @@ pub unsafe extern "C" fn m3CreateSphereShape(
 }
 
 /// Creates a capsule shape on a body.
+///
+/// # Safety
+/// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `capsule` points to one readable `m3Capsule`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3CreateCapsuleShape(
     bodyId: m3BodyId,
@@ -362,6 +378,14 @@ pub extern "C" fn m3MakeBox(hx: f32, hy: f32, hz: f32) -> m3Box {
 }
 
 /// Creates a box shape on a body.
+///
+/// # Safety
+/// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `box` points to one readable `m3Box`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
+/// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3CreateBoxShape(
     bodyId: m3BodyId,
@@ -389,6 +413,14 @@ pub unsafe extern "C" fn m3CreateBoxShape(
 
 /// Creates a cylinder shape on a body: `halfHeight` and `radius` within (0, 1e6], centre
 /// within ±1e6 of the body origin, a rotation of non-zero norm (normalised).
+///
+/// # Safety
+/// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `cylinder` points to one readable `m3Cylinder`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3CreateCylinderShape(
     bodyId: m3BodyId,
@@ -408,6 +440,14 @@ pub unsafe extern "C" fn m3CreateCylinderShape(
 
 /// Creates a plane shape on a static body (`m3_errorState` on a dynamic or kinematic
 /// one, whose type then cannot change while it holds the plane).
+///
+/// # Safety
+/// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `plane` points to one readable `m3Plane`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3CreatePlaneShape(
     bodyId: m3BodyId,
@@ -427,6 +467,12 @@ pub unsafe extern "C" fn m3CreatePlaneShape(
 
 /// Builds a convex hull from 4 to 64 points (body frame) that any number of hull shapes
 /// share. Degenerate input (coplanar, collinear, coincident) is refused.
+///
+/// # Safety
+/// - `points` points to `count` readable `m3Vec3` items, aligned, for the duration of
+///   the call (null only with `count` 0).
+/// - `hullId` points to one writable `m3HullId`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_CreateHull(
     worldId: m3WorldId,
@@ -470,6 +516,12 @@ pub extern "C" fn m3Hull_Destroy(hullId: m3HullId) -> m3Result {
 }
 
 /// Creates a hull shape on a body from a hull of the same world.
+///
+/// # Safety
+/// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3CreateHullShape(
     bodyId: m3BodyId,
@@ -491,6 +543,12 @@ pub unsafe extern "C" fn m3CreateHullShape(
 /// Creates a shape of a mesh or height field of the same world on a static or kinematic
 /// body; it adds no mass. A dynamic body is refused with `m3_errorArgument` (and so is
 /// turning a body with such a shape dynamic), a sensor def with `m3_errorState`.
+///
+/// # Safety
+/// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3CreateMeshShape(
     bodyId: m3BodyId,
@@ -517,6 +575,12 @@ pub const M3_VOXEL_CHUNK: i32 = 16;
 /// (within [1e-3, 1e4] m) whose corner sits at `origin` in the shape frame, so many grids
 /// with their own origins tile one static body. It draws from the world's content budget
 /// and mesh pool (`m3WorldDef.contentCapacity`, `meshCapacity`).
+///
+/// # Safety
+/// - `data` points to `count` readable bytes (any alignment) for the duration of the
+///   call.
+/// - `gridId` points to one writable `m3VoxelGridId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_CreateVoxelGrid(
     worldId: m3WorldId,
@@ -558,6 +622,12 @@ pub extern "C" fn m3VoxelGrid_Destroy(gridId: m3VoxelGridId) -> m3Result {
 /// Creates a shape of a voxel grid of the same world on a static or kinematic body (its
 /// type reads `m3_meshShape`). The shape's friction and restitution apply to every
 /// material.
+///
+/// # Safety
+/// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3CreateVoxelShape(
     bodyId: m3BodyId,
@@ -637,6 +707,10 @@ pub extern "C" fn m3VoxelGrid_FillVoxels(
 }
 
 /// Reads the material of voxel `(x, y, z)` of a grid.
+///
+/// # Safety
+/// `material` points to one writable `u8`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3VoxelGrid_GetVoxel(
     gridId: m3VoxelGridId,
@@ -693,6 +767,10 @@ pub extern "C" fn m3Shape_Destroy(shapeId: m3ShapeId) -> m3Result {
 }
 
 /// The shape's kind (`m3_*Shape`).
+///
+/// # Safety
+/// `type` points to one writable `m3ShapeType`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetType(shapeId: m3ShapeId, r#type: *mut m3ShapeType) -> m3Result {
     get(
@@ -713,6 +791,10 @@ pub unsafe extern "C" fn m3Shape_GetType(shapeId: m3ShapeId, r#type: *mut m3Shap
 }
 
 /// The body the shape is attached to.
+///
+/// # Safety
+/// `bodyId` points to one writable `m3BodyId`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetBody(shapeId: m3ShapeId, bodyId: *mut m3BodyId) -> m3Result {
     get(
@@ -725,6 +807,10 @@ pub unsafe extern "C" fn m3Shape_GetBody(shapeId: m3ShapeId, bodyId: *mut m3Body
 }
 
 /// The shape's enlarged bounds (relative to the world origin).
+///
+/// # Safety
+/// `bounds` points to one writable `m3DAABB`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetFatAABB(shapeId: m3ShapeId, bounds: *mut m3DAABB) -> m3Result {
     get(
@@ -737,6 +823,10 @@ pub unsafe extern "C" fn m3Shape_GetFatAABB(shapeId: m3ShapeId, bounds: *mut m3D
 }
 
 /// The shape's host data.
+///
+/// # Safety
+/// `userData` points to one writable `u64`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetUserData(shapeId: m3ShapeId, userData: *mut u64) -> m3Result {
     get(
@@ -817,6 +907,10 @@ fn geometry<C>(
 }
 
 /// A sphere shape's geometry (`m3_errorArgument` for another kind).
+///
+/// # Safety
+/// `sphere` points to one writable `m3Sphere`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetSphere(shapeId: m3ShapeId, sphere: *mut m3Sphere) -> m3Result {
     geometry(
@@ -832,6 +926,10 @@ pub unsafe extern "C" fn m3Shape_GetSphere(shapeId: m3ShapeId, sphere: *mut m3Sp
 }
 
 /// A capsule shape's geometry (`m3_errorArgument` for another kind).
+///
+/// # Safety
+/// `capsule` points to one writable `m3Capsule`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetCapsule(
     shapeId: m3ShapeId,
@@ -850,6 +948,10 @@ pub unsafe extern "C" fn m3Shape_GetCapsule(
 }
 
 /// A box shape's geometry (`m3_errorArgument` for another kind).
+///
+/// # Safety
+/// `box` points to one writable `m3Box`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetBox(shapeId: m3ShapeId, r#box: *mut m3Box) -> m3Result {
     geometry("m3Shape_GetBox", shapeId, r#box, "box", |g| match g {
@@ -863,6 +965,10 @@ pub unsafe extern "C" fn m3Shape_GetBox(shapeId: m3ShapeId, r#box: *mut m3Box) -
 }
 
 /// A cylinder shape's geometry (`m3_errorArgument` for another kind).
+///
+/// # Safety
+/// `cylinder` points to one writable `m3Cylinder`, aligned for its type, for the
+/// duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetCylinder(
     shapeId: m3ShapeId,
@@ -882,6 +988,10 @@ pub unsafe extern "C" fn m3Shape_GetCylinder(
 
 /// A plane shape's geometry, its normal as stored (unit) (`m3_errorArgument` for another
 /// kind).
+///
+/// # Safety
+/// `plane` points to one writable `m3Plane`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetPlane(shapeId: m3ShapeId, plane: *mut m3Plane) -> m3Result {
     geometry("m3Shape_GetPlane", shapeId, plane, "plane", |g| match g {
@@ -891,6 +1001,10 @@ pub unsafe extern "C" fn m3Shape_GetPlane(shapeId: m3ShapeId, plane: *mut m3Plan
 }
 
 /// The mesh or height field a mesh shape uses (`m3_errorArgument` for another kind).
+///
+/// # Safety
+/// `meshId` points to one writable `m3MeshId`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetMesh(shapeId: m3ShapeId, meshId: *mut m3MeshId) -> m3Result {
     get(
@@ -903,6 +1017,10 @@ pub unsafe extern "C" fn m3Shape_GetMesh(shapeId: m3ShapeId, meshId: *mut m3Mesh
 }
 
 /// The hull a hull shape uses (`m3_errorArgument` for another kind).
+///
+/// # Safety
+/// `hullId` points to one writable `m3HullId`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetHull(shapeId: m3ShapeId, hullId: *mut m3HullId) -> m3Result {
     get(
@@ -916,6 +1034,10 @@ pub unsafe extern "C" fn m3Shape_GetHull(shapeId: m3ShapeId, hullId: *mut m3Hull
 
 /// The voxel grid a voxel shape uses (`m3_errorArgument` for another kind, a mesh or
 /// height-field shape included: `m3Shape_GetType` says `m3_meshShape` for all three).
+///
+/// # Safety
+/// `gridId` points to one writable `m3VoxelGridId`, aligned for its type, for the
+/// duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Shape_GetVoxelGrid(
     shapeId: m3ShapeId,
@@ -935,6 +1057,12 @@ pub unsafe extern "C" fn m3Shape_GetVoxelGrid(
 
 /// A hull's input points (its content, as given to `m3World_CreateHull`): up to
 /// `capacity` into `points`, and how many into `count`.
+///
+/// # Safety
+/// - `points` points to `capacity` writable `m3Vec3` items, aligned, for the duration
+///   of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3Hull_GetPoints(
     hullId: m3HullId,

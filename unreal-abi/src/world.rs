@@ -220,6 +220,16 @@ fn c_def(d: &engine::WorldDef) -> m3WorldDef {
 /// version. Called through the header's inline `m3World_Create`, which passes
 /// `M3_ABI_VERSION`; a header of another version is refused with `m3_errorVersion`. The
 /// world's memory comes from the def's allocator now; a refusal is `m3_errorCapacity`.
+///
+/// # Safety
+/// - `def` points to one readable `m3WorldDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `worldId` points to one writable `m3WorldId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - The hooks in `*def` (allocator, task hooks, pre-solve callback: each null or
+///   callable with its signature) and their contexts stay valid until `m3World_Destroy`
+///   returns for this world; the library calls them from the threads that call into the
+///   world and from the host's task system.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_CreateVersioned(
     def: *const m3WorldDef,
@@ -375,6 +385,10 @@ pub extern "C" fn m3World_Hash(worldId: m3WorldId) -> u64 {
 
 /// `m3World_Hash` with its refusal told apart: writes the hash to `hash` (any value, 0
 /// included) and returns `m3_success`, or returns why not and leaves `hash` as it was.
+///
+/// # Safety
+/// `hash` points to one writable `u64`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetHash(worldId: m3WorldId, hash: *mut u64) -> m3Result {
     api_on("m3World_GetHash", worldId, || {
@@ -408,6 +422,12 @@ pub struct m3BodyDiff {
 /// rotation, then velocity error), including bodies alive in one of them only. Writes up
 /// to `capacity` rows and the number of differing slots (which may exceed the capacity)
 /// to `differing`. Both worlds are read, so they may be the same world.
+///
+/// # Safety
+/// - `rows` points to `capacity` writable `m3BodyDiff` items, aligned, for the duration
+///   of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `differing` points to one writable `i32`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_Compare(
     worldA: m3WorldId,
@@ -449,6 +469,10 @@ pub unsafe extern "C" fn m3World_Compare(
 }
 
 /// Bytes `m3World_Snapshot` needs now.
+///
+/// # Safety
+/// `size` points to one writable `i64`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetSnapshotSize(worldId: m3WorldId, size: *mut i64) -> m3Result {
     api_on("m3World_GetSnapshotSize", worldId, || {
@@ -463,6 +487,13 @@ pub unsafe extern "C" fn m3World_GetSnapshotSize(worldId: m3WorldId, size: *mut 
 /// Writes the world's state into `buffer` (at least `m3World_GetSnapshotSize` bytes) and
 /// its length to `written`. Taken while a journal runs, it also records that journal and
 /// where its tape stands (not part of the hash), so restoring it rewinds the tape.
+///
+/// # Safety
+/// - `buffer` points to `capacity` writable bytes (any alignment) for the duration of
+///   the call (null is refused with `m3_errorArgument`).
+/// - `written` points to one writable `i64`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
+/// - `buffer` must not overlap `written`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_Snapshot(
     worldId: m3WorldId,
@@ -500,6 +531,10 @@ pub unsafe extern "C" fn m3World_Snapshot(
 /// running, by another journal, or on a branch the tape has been rewound past) is
 /// `m3_errorState` naming the journal. With no journal running the journal part of a
 /// snapshot is ignored.
+///
+/// # Safety
+/// `snapshot` points to `length` readable bytes (any alignment) for the duration of the
+/// call (null only with `length` 0).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_Restore(
     worldId: m3WorldId,
@@ -516,6 +551,12 @@ pub unsafe extern "C" fn m3World_Restore(
 
 /// Reads the settings and capacities of the world a snapshot was taken from (hooks
 /// null), so a verifier builds a world the snapshot restores into.
+///
+/// # Safety
+/// - `snapshot` points to `length` readable bytes (any alignment) for the duration of
+///   the call (null only with `length` 0).
+/// - `def` points to one writable `m3WorldDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3DefFromSnapshot(
     snapshot: *const u8,
@@ -547,6 +588,10 @@ pub struct m3MemoryUsage {
 }
 
 /// The world's memory.
+///
+/// # Safety
+/// `usage` points to one writable `m3MemoryUsage`, aligned for its type, for the
+/// duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetMemoryUsage(
     worldId: m3WorldId,
@@ -628,6 +673,10 @@ pub struct m3Counters {
 }
 
 /// The world's counters.
+///
+/// # Safety
+/// `counters` points to one writable `m3Counters`, aligned for its type, for the
+/// duration of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetCounters(
     worldId: m3WorldId,
@@ -697,6 +746,10 @@ pub struct m3Profile {
 }
 
 /// The profile of the last step.
+///
+/// # Safety
+/// `profile` points to one writable `m3Profile`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetProfile(
     worldId: m3WorldId,
@@ -731,6 +784,10 @@ pub extern "C" fn m3World_SetGravity(worldId: m3WorldId, gravity: m3Vec3) -> m3R
 }
 
 /// Gravity, m/s².
+///
+/// # Safety
+/// `gravity` points to one writable `m3Vec3`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetGravity(worldId: m3WorldId, gravity: *mut m3Vec3) -> m3Result {
     api_on("m3World_GetGravity", worldId, || {
@@ -762,6 +819,13 @@ pub extern "C" fn m3World_SetJointDampingRatio(worldId: m3WorldId, ratio: f32) -
 }
 
 /// Sets or clears (null) the pre-solve callback.
+///
+/// # Safety
+/// - `fcn` is null or a function of `m3PreSolveFcn`'s signature that stays callable
+///   until the callback is replaced or the world is destroyed; it is called during steps
+///   (see `m3PreSolveFcn`).
+/// - `context` is not read by the library: it is passed to `fcn` as is, so what it
+///   points to must stay valid as long as `fcn` may be called.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_SetPreSolveCallback(
     worldId: m3WorldId,
@@ -790,6 +854,10 @@ pub extern "C" fn m3World_ShiftOrigin(worldId: m3WorldId, offset: m3DVec3) -> m3
 }
 
 /// The world origin in absolute coordinates.
+///
+/// # Safety
+/// `origin` points to one writable `m3DVec3`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetOrigin(worldId: m3WorldId, origin: *mut m3DVec3) -> m3Result {
     api_on("m3World_GetOrigin", worldId, || {
@@ -802,6 +870,10 @@ pub unsafe extern "C" fn m3World_GetOrigin(worldId: m3WorldId, origin: *mut m3DV
 }
 
 /// Steps taken so far.
+///
+/// # Safety
+/// `steps` points to one writable `u64`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetStepCount(worldId: m3WorldId, steps: *mut u64) -> m3Result {
     api_on("m3World_GetStepCount", worldId, || {
@@ -816,6 +888,12 @@ pub unsafe extern "C" fn m3World_GetStepCount(worldId: m3WorldId, steps: *mut u6
 /// The ids of the live bodies, in slot order: up to `capacity` of them into `ids`, and how
 /// many live (which may exceed the capacity) into `count`. A capacity of 0 (and a null
 /// `ids`) only counts them.
+///
+/// # Safety
+/// - `ids` points to `capacity` writable `m3BodyId` items, aligned, for the duration of
+///   the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetBodyIds(
     worldId: m3WorldId,
@@ -842,6 +920,12 @@ pub unsafe extern "C" fn m3World_GetBodyIds(
 }
 
 /// The ids of the live joints, in slot order, as `m3World_GetBodyIds`.
+///
+/// # Safety
+/// - `ids` points to `capacity` writable `m3JointId` items, aligned, for the duration
+///   of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_GetJointIds(
     worldId: m3WorldId,
@@ -869,6 +953,12 @@ pub unsafe extern "C" fn m3World_GetJointIds(
 
 /// Describes the world to the host's drawing functions. They run in the host's
 /// floating-point setting; a call into this world from them is refused as busy.
+///
+/// # Safety
+/// - `draw` points to one readable `m3DebugDraw`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - Each drawing function in `*draw` is null or callable with its signature for the
+///   duration of the call; `draw->context` is passed to them as is.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn m3World_Draw(worldId: m3WorldId, draw: *const m3DebugDraw) -> m3Result {
     api_on("m3World_Draw", worldId, || {

@@ -1,0 +1,288 @@
+//! Areas: Godot's area parameters (an area's own and a space's default area), as the
+//! core's area settings on the sensor shapes, and what areas overlap (areas monitoring
+//! other areas are probed after each step).
+
+use std::collections::BTreeSet;
+
+use godot::classes::physics_server_3d::{AreaParameter, AreaSpaceOverrideMode};
+use godot::prelude::*;
+use maul3d::math::max;
+use maul3d::{AreaGravity, AreaMode, AreaSettings, ShapeId};
+
+use super::{Records, query_shape_of};
+use crate::conv::{v3, var_f32};
+use crate::errors::{error_once, warn_once};
+
+/// What an area sets: Godot's area parameters.
+#[derive(Clone)]
+pub(crate) struct AreaParams {
+    pub gravity_mode: AreaSpaceOverrideMode,
+    pub gravity: f32,
+    pub gravity_vector: Vector3,
+    pub gravity_is_point: bool,
+    pub gravity_point_unit_distance: f32,
+    pub linear_damp_mode: AreaSpaceOverrideMode,
+    pub linear_damp: f32,
+    pub angular_damp_mode: AreaSpaceOverrideMode,
+    pub angular_damp: f32,
+    pub priority: i32,
+}
+
+impl Default for AreaParams {
+    fn default() -> AreaParams {
+        AreaParams {
+            gravity_mode: AreaSpaceOverrideMode::DISABLED,
+            gravity: 9.8,
+            gravity_vector: Vector3::new(0.0, -1.0, 0.0),
+            gravity_is_point: false,
+            gravity_point_unit_distance: 0.0,
+            linear_damp_mode: AreaSpaceOverrideMode::DISABLED,
+            linear_damp: 0.1,
+            angular_damp_mode: AreaSpaceOverrideMode::DISABLED,
+            angular_damp: 0.1,
+            priority: 0,
+        }
+    }
+}
+
+impl Records {
+    /// An area's override settings on each of its sensor shapes.
+    pub fn apply_area(&mut self, rid: u64) {
+        let Some(o) = self.objs.get(&rid) else {
+            return;
+        };
+        if !o.is_area {
+            return;
+        }
+        let Some(core) = o.core.as_ref() else {
+            return;
+        };
+        let a = &o.area;
+        let mode = |m: AreaSpaceOverrideMode| match m {
+            AreaSpaceOverrideMode::COMBINE => AreaMode::Combine,
+            AreaSpaceOverrideMode::COMBINE_REPLACE => AreaMode::CombineReplace,
+            AreaSpaceOverrideMode::REPLACE => AreaMode::Replace,
+            AreaSpaceOverrideMode::REPLACE_COMBINE => AreaMode::ReplaceCombine,
+            _ => AreaMode::Disabled,
+        };
+        let settings = AreaSettings {
+            priority: a.priority,
+            gravity_mode: mode(a.gravity_mode),
+            gravity: if a.gravity_is_point {
+                AreaGravity::Point {
+                    center: v3(a.gravity_vector),
+                    strength: a.gravity,
+                    unit_distance: a.gravity_point_unit_distance,
+                }
+            } else {
+                AreaGravity::Directional(v3(a.gravity_vector * a.gravity))
+            },
+            linear_damping_mode: mode(a.linear_damp_mode),
+            linear_damping: max(a.linear_damp, 0.0),
+            angular_damping_mode: mode(a.angular_damp_mode),
+            angular_damping: max(a.angular_damp, 0.0),
+        };
+        let any = settings.gravity_mode != AreaMode::Disabled
+            || settings.linear_damping_mode != AreaMode::Disabled
+            || settings.angular_damping_mode != AreaMode::Disabled;
+        let ids: Vec<ShapeId> = core.shapes.iter().filter_map(|(s, _)| *s).collect();
+        let Some(w) = o
+            .space
+            .and_then(|s| self.spaces.get_mut(&s))
+            .map(|s| &mut s.world)
+        else {
+            return;
+        };
+        for id in ids {
+            if let Err(e) = w.set_shape_area(id, any.then_some(settings)) {
+                error_once("area", &format!("area settings refused: {e}"));
+            }
+        }
+    }
+
+    /// The gravity and damping of a space's default area.
+    pub fn apply_default_area(&mut self, space: u64) {
+        let Some(s) = self.spaces.get_mut(&space) else {
+            return;
+        };
+        let g = v3(s.default_area.gravity_vector * s.default_area.gravity);
+        if let Err(e) = s.world.set_gravity(g) {
+            error_once("gravity", &format!("gravity refused: {e}"));
+        }
+        let users: Vec<u64> = self
+            .objs
+            .iter()
+            .filter(|(_, o)| o.space == Some(space) && !o.is_area)
+            .map(|(r, _)| *r)
+            .collect();
+        for u in users {
+            self.apply_damping(u);
+        }
+    }
+
+    pub fn area_params_mut(&mut self, rid: u64) -> Option<(&mut AreaParams, Option<u64>)> {
+        if let Some(s) = self.spaces.get_mut(&rid) {
+            return Some((&mut s.default_area, Some(rid)));
+        }
+        self.objs.get_mut(&rid).map(|o| (&mut o.area, None))
+    }
+
+    pub fn area_set_param(&mut self, rid: u64, param: AreaParameter, value: &Variant) {
+        let Some((a, space)) = self.area_params_mut(rid) else {
+            return;
+        };
+        let f = var_f32(value);
+        let mode = value
+            .try_to::<i64>()
+            .ok()
+            .map(|i| AreaSpaceOverrideMode::from_ord(i as i32));
+        match param {
+            AreaParameter::GRAVITY_OVERRIDE_MODE => {
+                if let Some(m) = mode {
+                    a.gravity_mode = m;
+                }
+            }
+            AreaParameter::GRAVITY => a.gravity = f.unwrap_or(a.gravity),
+            AreaParameter::GRAVITY_VECTOR => {
+                a.gravity_vector = value.try_to::<Vector3>().unwrap_or(a.gravity_vector)
+            }
+            AreaParameter::GRAVITY_IS_POINT => {
+                a.gravity_is_point = value.try_to::<bool>().unwrap_or(false)
+            }
+            AreaParameter::GRAVITY_POINT_UNIT_DISTANCE => {
+                a.gravity_point_unit_distance = f.unwrap_or(0.0)
+            }
+            AreaParameter::LINEAR_DAMP_OVERRIDE_MODE => {
+                if let Some(m) = mode {
+                    a.linear_damp_mode = m;
+                }
+            }
+            AreaParameter::LINEAR_DAMP => a.linear_damp = f.unwrap_or(a.linear_damp),
+            AreaParameter::ANGULAR_DAMP_OVERRIDE_MODE => {
+                if let Some(m) = mode {
+                    a.angular_damp_mode = m;
+                }
+            }
+            AreaParameter::ANGULAR_DAMP => a.angular_damp = f.unwrap_or(a.angular_damp),
+            AreaParameter::PRIORITY => a.priority = f.unwrap_or(0.0) as i32,
+            _ if f.unwrap_or(0.0) == 0.0 => {}
+            _ => warn_once(
+                "area wind",
+                "area wind parameters are not supported yet (core: wind forces)",
+            ),
+        }
+        match space {
+            Some(s) => self.apply_default_area(s),
+            None => self.apply_area(rid),
+        }
+    }
+
+    pub fn area_get_param(&self, rid: u64, param: AreaParameter) -> Variant {
+        let a = match self.spaces.get(&rid) {
+            Some(s) => &s.default_area,
+            None => match self.objs.get(&rid) {
+                Some(o) => &o.area,
+                None => return Variant::nil(),
+            },
+        };
+        match param {
+            AreaParameter::GRAVITY_OVERRIDE_MODE => a.gravity_mode.ord().to_variant(),
+            AreaParameter::GRAVITY => a.gravity.to_variant(),
+            AreaParameter::GRAVITY_VECTOR => a.gravity_vector.to_variant(),
+            AreaParameter::GRAVITY_IS_POINT => a.gravity_is_point.to_variant(),
+            AreaParameter::GRAVITY_POINT_UNIT_DISTANCE => {
+                a.gravity_point_unit_distance.to_variant()
+            }
+            AreaParameter::LINEAR_DAMP_OVERRIDE_MODE => a.linear_damp_mode.ord().to_variant(),
+            AreaParameter::LINEAR_DAMP => a.linear_damp.to_variant(),
+            AreaParameter::ANGULAR_DAMP_OVERRIDE_MODE => a.angular_damp_mode.ord().to_variant(),
+            AreaParameter::ANGULAR_DAMP => a.angular_damp.to_variant(),
+            AreaParameter::PRIORITY => a.priority.to_variant(),
+            _ => Variant::nil(),
+        }
+    }
+
+    /// Areas that monitor other areas: the core's sensors see only solid shapes, so each
+    /// such area's shapes are probed against sensor shapes after the step (in RID and
+    /// shape order) and the difference with what was last reported becomes
+    /// area_entered/area_exited events. A monitored area must be monitorable and have a
+    /// layer the monitoring area's mask sees. Convex polygon areas are not probes yet.
+    pub(super) fn monitor_areas(&mut self, space: u64) {
+        let monitors: Vec<u64> = self
+            .objs
+            .iter()
+            .filter(|(_, o)| o.space == Some(space) && o.is_area && o.area_monitor.is_some())
+            .map(|(r, _)| *r)
+            .collect();
+        let mut events = Vec::new();
+        for rid in monitors {
+            let o = &self.objs[&rid];
+            let mut now = BTreeSet::new();
+            if let (Some(core), Some(s)) = (&o.core, self.spaces.get(&space)) {
+                let w = &s.world;
+                let filter = maul3d::QueryFilter {
+                    category_bits: u64::MAX,
+                    mask_bits: u64::from(o.mask),
+                    include_sensors: true,
+                };
+                let (Ok(p), Ok(q)) = (w.body_position(core.body), w.body_rotation(core.body))
+                else {
+                    continue;
+                };
+                let mut ids = [ShapeId::NULL; 64];
+                for (i, (id, hull)) in core.shapes.iter().enumerate() {
+                    let Some(probe) = id.and_then(|id| query_shape_of(w, id, *hull)) else {
+                        continue;
+                    };
+                    let n = w
+                        .overlap_shape(&probe, p, q, &filter, &mut ids)
+                        .unwrap_or(0)
+                        .min(ids.len());
+                    for other in &ids[..n] {
+                        let (other_rid, other_shape) = s.shape_owner(*other);
+                        if other_rid != rid
+                            && self
+                                .objs
+                                .get(&other_rid)
+                                .is_some_and(|x| x.is_area && x.monitorable)
+                        {
+                            now.insert((other_rid, other_shape, i as i32));
+                        }
+                    }
+                }
+            }
+            let o = self.objs.get_mut(&rid).expect("area exists");
+            for gone in o.reported_areas.difference(&now) {
+                events.push((rid, 1, gone.0, gone.1, gone.2));
+            }
+            for new in now.difference(&o.reported_areas) {
+                events.push((rid, 0, new.0, new.1, new.2));
+            }
+            o.reported_areas = now;
+        }
+        if let Some(s) = self.spaces.get_mut(&space) {
+            s.area_area_events = events;
+        }
+    }
+
+    /// What an area's sensor shapes overlap now: (object, its shape, area shape).
+    pub(super) fn area_overlaps(&self, area: u64) -> BTreeSet<(u64, i32, i32)> {
+        let mut out = BTreeSet::new();
+        let Some(o) = self.objs.get(&area) else {
+            return out;
+        };
+        let (Some(core), Some(s)) = (&o.core, o.space.and_then(|s| self.spaces.get(&s))) else {
+            return out;
+        };
+        let mut ids = [ShapeId::NULL; 256];
+        for (i, (shape, _)) in core.shapes.iter().enumerate() {
+            let Some(shape) = shape else { continue };
+            let n = s.world.sensor_overlaps(*shape, &mut ids).unwrap_or(0);
+            for id in &ids[..n.min(ids.len())] {
+                let (other, other_shape) = s.shape_owner(*id);
+                out.insert((other, other_shape, i as i32));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,789 @@
+//! Bodies: the record of a Godot body or area (`Obj`), the `maul3d` body that mirrors it
+//! while it is in a space (made, rebuilt and removed from the record), and the body
+//! calls: mode, parameters, state, mass, damping, materials, filters and locks.
+
+use std::collections::BTreeSet;
+
+use godot::classes::physics_server_3d::{BodyDampMode, BodyMode, BodyParameter, BodyState};
+use godot::prelude::*;
+use maul3d::math::max;
+use maul3d::math::{Mat3, Vec3};
+use maul3d::{
+    BodyDef, BodyId, BodyType, Filter, HullId, MassData, MeshId, MotionLocks, ShapeId, World,
+};
+
+use super::shapes::{Made, create_core_shape, shape_def};
+use super::{AreaParams, Records, ReportedContact, ShapeSlot};
+use crate::conv::{dv, gtransform, gv, quat, v3, var_f32};
+use crate::errors::{OrReport, error_once, report_create_error, site};
+
+/// Above this speed, m/s, a kinematic body's new transform is a teleport, not a motion.
+const MAX_KINEMATIC_SPEED: f32 = 100.0;
+
+/// A body or area in its world: its `maul3d` body, per Godot shape index the `maul3d`
+/// shape (none when disabled or not representable) and hull made for it, and the meshes
+/// made for its concave polygon and height map shapes.
+pub(crate) struct CoreObj {
+    pub body: BodyId,
+    pub shapes: Vec<(Option<ShapeId>, Option<HullId>)>,
+    pub meshes: Vec<MeshId>,
+}
+
+/// A body or an area.
+pub(crate) struct Obj {
+    pub is_area: bool,
+    pub space: Option<u64>,
+    pub mode: BodyMode,
+    pub shapes: Vec<ShapeSlot>,
+    pub instance_id: u64,
+    pub layer: u32,
+    pub mask: u32,
+    pub priority: f32,
+    pub user_flags: u32,
+    pub transform: Transform3D,
+    pub linear_velocity: Vector3,
+    pub angular_velocity: Vector3,
+    pub sleeping: bool,
+    pub can_sleep: bool,
+    pub bounce: f32,
+    pub friction: f32,
+    pub mass: f32,
+    /// Zero: from the shapes.
+    pub inertia: Vector3,
+    pub custom_center: Option<Vector3>,
+    pub gravity_scale: f32,
+    pub linear_damp_mode: BodyDampMode,
+    pub angular_damp_mode: BodyDampMode,
+    pub linear_damp: f32,
+    pub angular_damp: f32,
+    pub ccd: bool,
+    pub locks: u32,
+    pub omit_force_integration: bool,
+    pub constant_force: Vector3,
+    pub constant_torque: Vector3,
+    /// Constant forces applied at points, as force and torque about the centre of mass are
+    /// recomputed each step from these.
+    pub state_sync: Option<Callable>,
+    pub force_integration: Option<(Callable, Variant)>,
+    pub max_contacts: i32,
+    pub contacts_depth_threshold: f32,
+    pub contacts: Vec<ReportedContact>,
+    pub exceptions: BTreeSet<u64>,
+    pub ray_pickable: bool,
+    // Areas.
+    pub area: AreaParams,
+    pub monitorable: bool,
+    pub monitor: Option<Callable>,
+    pub area_monitor: Option<Callable>,
+    /// What an area last reported inside it: (object, its shape, area shape).
+    pub reported: BTreeSet<(u64, i32, i32)>,
+    /// The other areas an area with an area-monitor callback last reported inside it.
+    pub reported_areas: BTreeSet<(u64, i32, i32)>,
+    pub core: Option<CoreObj>,
+}
+
+impl Obj {
+    pub fn new(is_area: bool) -> Obj {
+        Obj {
+            is_area,
+            space: None,
+            mode: if is_area {
+                BodyMode::STATIC
+            } else {
+                BodyMode::RIGID
+            },
+            shapes: Vec::new(),
+            instance_id: 0,
+            layer: 1,
+            mask: 1,
+            priority: 1.0,
+            user_flags: 0,
+            transform: Transform3D::IDENTITY,
+            linear_velocity: Vector3::ZERO,
+            angular_velocity: Vector3::ZERO,
+            sleeping: false,
+            can_sleep: true,
+            bounce: 0.0,
+            friction: 1.0,
+            mass: 1.0,
+            inertia: Vector3::ZERO,
+            custom_center: None,
+            gravity_scale: 1.0,
+            linear_damp_mode: BodyDampMode::COMBINE,
+            angular_damp_mode: BodyDampMode::COMBINE,
+            linear_damp: 0.0,
+            angular_damp: 0.0,
+            ccd: false,
+            locks: 0,
+            omit_force_integration: false,
+            constant_force: Vector3::ZERO,
+            constant_torque: Vector3::ZERO,
+            state_sync: None,
+            force_integration: None,
+            max_contacts: 0,
+            contacts_depth_threshold: 0.0,
+            contacts: Vec::new(),
+            exceptions: BTreeSet::new(),
+            ray_pickable: true,
+            area: AreaParams::default(),
+            monitorable: false,
+            monitor: None,
+            area_monitor: None,
+            reported: BTreeSet::new(),
+            reported_areas: BTreeSet::new(),
+            core: None,
+        }
+    }
+
+    pub fn body_type(&self) -> BodyType {
+        if self.is_area {
+            return BodyType::Static;
+        }
+        match self.mode {
+            BodyMode::STATIC => BodyType::Static,
+            BodyMode::KINEMATIC => BodyType::Kinematic,
+            _ => BodyType::Dynamic,
+        }
+    }
+
+    pub fn is_dynamic(&self) -> bool {
+        self.body_type() == BodyType::Dynamic
+    }
+
+    pub fn motion_locks(&self) -> MotionLocks {
+        let l = self.locks;
+        let all_angular = !self.is_area && self.mode == BodyMode::RIGID_LINEAR;
+        MotionLocks {
+            linear_x: l & 1 != 0,
+            linear_y: l & 2 != 0,
+            linear_z: l & 4 != 0,
+            angular_x: all_angular || l & 8 != 0,
+            angular_y: all_angular || l & 16 != 0,
+            angular_z: all_angular || l & 32 != 0,
+        }
+    }
+
+    /// Godot's rule in the core's: Godot collides A and B when either one's mask sees the
+    /// other's layer; the core when both do (`A.mask & B.category` and
+    /// `B.mask & A.category`). With category = layer | mask << 32 and
+    /// mask = mask | layer << 32, each of the core's two tests is exactly Godot's "either"
+    /// (the low half checks one direction, the high half the other), so their "and" is it
+    /// too. Queries with a Godot mask M use mask M and every category: they test the
+    /// object's layer only, as Godot's do.
+    pub fn filter(&self) -> Filter {
+        let (layer, mask) = (u64::from(self.layer), u64::from(self.mask));
+        Filter {
+            category_bits: layer | mask << 32,
+            mask_bits: mask | layer << 32,
+            group_index: 0,
+        }
+    }
+}
+
+impl Records {
+    pub fn obj_create(&mut self, is_area: bool) -> Rid {
+        let rid = self.new_rid();
+        self.objs.insert(rid.to_u64(), Obj::new(is_area));
+        rid
+    }
+
+    /// Reads the world's state of an object back into its record.
+    pub(super) fn pull(&mut self, rid: u64) {
+        let Some(o) = self.objs.get_mut(&rid) else {
+            return;
+        };
+        let (Some(space), Some(core)) = (o.space, o.core.as_ref()) else {
+            return;
+        };
+        let Some(s) = self.spaces.get(&space) else {
+            return;
+        };
+        let w = &s.world;
+        if let (Ok(p), Ok(q)) = (w.body_position(core.body), w.body_rotation(core.body)) {
+            o.transform = gtransform(p, q);
+        }
+        if let Ok(v) = w.body_linear_velocity(core.body) {
+            o.linear_velocity = gv(v);
+        }
+        if let Ok(v) = w.body_angular_velocity(core.body) {
+            o.angular_velocity = gv(v);
+        }
+        if let Ok(a) = w.body_is_awake(core.body) {
+            o.sleeping = !a;
+        }
+    }
+
+    /// Removes an object's `maul3d` body (its record keeps the state).
+    pub(super) fn dematerialize(&mut self, rid: u64) {
+        self.pull(rid);
+        let joints: Vec<u64> = self
+            .joints
+            .iter()
+            .filter(|(_, j)| j.body_a == rid || j.body_b == rid)
+            .map(|(r, _)| *r)
+            .collect();
+        for j in joints {
+            self.joint_unmake(j);
+        }
+        let Some(o) = self.objs.get_mut(&rid) else {
+            return;
+        };
+        let Some(core) = o.core.take() else {
+            return;
+        };
+        let Some(s) = o.space.and_then(|sp| self.spaces.get_mut(&sp)) else {
+            return;
+        };
+        for id in core.shapes.iter().filter_map(|(shape, _)| *shape) {
+            s.shape_owners.remove(&id);
+        }
+        let w = &mut s.world;
+        w.destroy_body(core.body)
+            .or_report(site!("removing a body from its space (destroy_body)"));
+        for (_, hull) in core.shapes {
+            if let Some(h) = hull {
+                w.destroy_hull(h)
+                    .or_report(site!("removing a body from its space (destroy_hull)"));
+            }
+        }
+        for m in core.meshes {
+            w.destroy_mesh(m)
+                .or_report(site!("removing a body from its space (destroy_mesh)"));
+        }
+    }
+
+    /// Creates an object's `maul3d` body and shapes from its record.
+    fn materialize(&mut self, rid: u64) {
+        let Some(o) = self.objs.get(&rid) else {
+            return;
+        };
+        let Some(space) = o.space else {
+            return;
+        };
+        let Some(s) = self.spaces.get_mut(&space) else {
+            return;
+        };
+        let w = &mut s.world;
+        let def = BodyDef {
+            body_type: o.body_type(),
+            position: dv(o.transform.origin),
+            rotation: quat(o.transform.basis),
+            linear_velocity: if o.is_dynamic() {
+                v3(o.linear_velocity)
+            } else {
+                Vec3::ZERO
+            },
+            angular_velocity: if o.is_dynamic() {
+                v3(o.angular_velocity)
+            } else {
+                Vec3::ZERO
+            },
+            gravity_scale: o.gravity_scale,
+            enable_sleep: o.can_sleep,
+            is_awake: !o.sleeping,
+            is_bullet: o.ccd,
+            motion_locks: o.motion_locks(),
+            custom_integrator: o.omit_force_integration,
+            user_data: rid,
+            ..BodyDef::default()
+        };
+        let body = match w.create_body(&def) {
+            Ok(b) => b,
+            Err(e) => {
+                report_create_error(if o.is_area { "area" } else { "body" }, &e);
+                return;
+            }
+        };
+        let mut shapes = Vec::with_capacity(o.shapes.len());
+        let mut meshes = Vec::new();
+        for (i, slot) in o.shapes.iter().enumerate() {
+            let made = if slot.disabled {
+                Made::default()
+            } else {
+                match self.shapes.get(&slot.shape) {
+                    Some(gs) => {
+                        create_core_shape(w, body, &shape_def(o, rid, i), gs, slot.transform)
+                    }
+                    None => Made::default(),
+                }
+            };
+            shapes.push((made.shape, made.hull));
+            meshes.extend(made.mesh);
+        }
+        let core = CoreObj {
+            body,
+            shapes,
+            meshes,
+        };
+        s.own_shapes(rid, &core);
+        let o = self.objs.get_mut(&rid).expect("object exists");
+        o.core = Some(core);
+        self.apply_area(rid);
+        self.apply_mass(rid);
+        self.apply_damping(rid);
+        self.remake_joints_of(rid);
+        self.refresh_exceptions(space);
+    }
+
+    /// Rebuilds an object's `maul3d` body after its shapes or space changed.
+    pub fn rebuild(&mut self, rid: u64) {
+        self.dematerialize(rid);
+        self.materialize(rid);
+    }
+
+    pub fn obj_set_space(&mut self, rid: u64, space: Option<u64>) {
+        let space = space.filter(|s| self.spaces.contains_key(s));
+        if self.objs.get(&rid).is_none_or(|o| o.space == space) {
+            return;
+        }
+        self.dematerialize(rid);
+        if let Some(o) = self.objs.get_mut(&rid) {
+            o.space = space;
+        }
+        self.materialize(rid);
+    }
+
+    pub fn obj_add_shape(&mut self, rid: u64, shape: u64, transform: Transform3D, disabled: bool) {
+        if let Some(o) = self.objs.get_mut(&rid) {
+            o.shapes.push(ShapeSlot {
+                shape,
+                transform,
+                disabled,
+            });
+            self.rebuild(rid);
+        }
+    }
+
+    pub fn obj_edit_shapes(&mut self, rid: u64, edit: impl FnOnce(&mut Vec<ShapeSlot>)) {
+        if let Some(o) = self.objs.get_mut(&rid) {
+            edit(&mut o.shapes);
+            self.rebuild(rid);
+        }
+    }
+
+    pub fn body_set_mode(&mut self, rid: u64, mode: BodyMode) {
+        let Some(o) = self.objs.get_mut(&rid) else {
+            return;
+        };
+        if o.mode == mode {
+            return;
+        }
+        o.mode = mode;
+        self.rebuild(rid);
+    }
+
+    /// Mass, centre of mass and inertia as Godot sets them: the mass is Godot's
+    /// `mass` parameter; the centre and inertia come from the shapes (scaled to that
+    /// mass) unless set.
+    pub fn apply_mass(&mut self, rid: u64) {
+        let Some(o) = self.objs.get(&rid) else {
+            return;
+        };
+        if !o.is_dynamic() {
+            return;
+        }
+        let (mass, inertia, custom_center) = (max(o.mass, 1e-6), o.inertia, o.custom_center);
+        let Some((space, body)) = self.core_body(rid) else {
+            return;
+        };
+        let Some(w) = self.world_mut(space) else {
+            return;
+        };
+        w.set_body_mass_data(body, None)
+            .or_report(site!("body_set_param(MASS): mass from the shapes"));
+        let from_shapes = w.body_mass_data(body).ok();
+        // A body with no solid shape (none yet, or only meshes, which the core refuses on
+        // rigid bodies) has no inertia from them: it gets mass × identity below.
+        let (center, shape_inertia) = match from_shapes {
+            Some(m) if m.mass > 0.0 && m.inertia.determinant() > 0.0 => {
+                (m.center, m.inertia.scale(mass / m.mass))
+            }
+            _ => (
+                Vec3::ZERO,
+                Mat3::from_cols(Vec3::X * mass, Vec3::Y * mass, Vec3::Z * mass),
+            ),
+        };
+        let inertia = if inertia != Vector3::ZERO {
+            Mat3::from_cols(
+                Vec3::X * max(inertia.x, 1e-6),
+                Vec3::Y * max(inertia.y, 1e-6),
+                Vec3::Z * max(inertia.z, 1e-6),
+            )
+        } else {
+            shape_inertia
+        };
+        let data = MassData {
+            mass,
+            center: custom_center.map_or(center, v3),
+            inertia,
+        };
+        if let Err(e) = w.set_body_mass_data(body, Some(data)) {
+            error_once("mass", &format!("mass properties refused: {e}"));
+        }
+    }
+
+    /// Damping: Godot's body damping combined with (or replacing) the space default.
+    pub fn apply_damping(&mut self, rid: u64) {
+        let Some(o) = self.objs.get(&rid) else {
+            return;
+        };
+        if o.is_area {
+            return;
+        }
+        let Some(space) = o.space.and_then(|s| self.spaces.get(&s)) else {
+            return;
+        };
+        let combine = |mode: BodyDampMode, own: f32, default: f32| {
+            if mode == BodyDampMode::REPLACE {
+                own
+            } else {
+                own + default
+            }
+        };
+        let linear = combine(
+            o.linear_damp_mode,
+            o.linear_damp,
+            space.default_area.linear_damp,
+        );
+        let angular = combine(
+            o.angular_damp_mode,
+            o.angular_damp,
+            space.default_area.angular_damp,
+        );
+        if let Some((space, body)) = self.core_body(rid)
+            && let Some(w) = self.world_mut(space)
+            && let Err(e) = w.set_body_damping(body, max(linear, 0.0), max(angular, 0.0))
+        {
+            error_once("damping", &format!("damping refused: {e}"));
+        }
+    }
+
+    pub fn body_set_param(&mut self, rid: u64, param: BodyParameter, value: &Variant) {
+        let Some(o) = self.objs.get_mut(&rid) else {
+            return;
+        };
+        let f = var_f32(value);
+        match param {
+            // A value the core refuses (reported) leaves the record as it was.
+            BodyParameter::BOUNCE => {
+                let old = std::mem::replace(&mut o.bounce, f.unwrap_or(0.0));
+                if !self.update_materials(rid)
+                    && let Some(o) = self.objs.get_mut(&rid)
+                {
+                    o.bounce = old;
+                }
+            }
+            BodyParameter::FRICTION => {
+                let old = std::mem::replace(&mut o.friction, f.unwrap_or(1.0));
+                if !self.update_materials(rid)
+                    && let Some(o) = self.objs.get_mut(&rid)
+                {
+                    o.friction = old;
+                }
+            }
+            BodyParameter::MASS => {
+                o.mass = f.unwrap_or(1.0);
+                self.apply_mass(rid);
+            }
+            BodyParameter::INERTIA => {
+                o.inertia = value.try_to::<Vector3>().unwrap_or(Vector3::ZERO);
+                self.apply_mass(rid);
+            }
+            BodyParameter::CENTER_OF_MASS => {
+                o.custom_center = value.try_to::<Vector3>().ok();
+                self.apply_mass(rid);
+            }
+            BodyParameter::GRAVITY_SCALE => {
+                o.gravity_scale = f.unwrap_or(1.0);
+                let g = o.gravity_scale;
+                if let Some((s, b)) = self.core_body(rid)
+                    && let Some(w) = self.world_mut(s)
+                    && let Err(e) = w.set_body_gravity_scale(b, g)
+                {
+                    error_once("gravity scale", &format!("gravity scale refused: {e}"));
+                }
+            }
+            BodyParameter::LINEAR_DAMP_MODE => {
+                o.linear_damp_mode = BodyDampMode::from_ord(f.unwrap_or(0.0) as i32);
+                self.apply_damping(rid);
+            }
+            BodyParameter::ANGULAR_DAMP_MODE => {
+                o.angular_damp_mode = BodyDampMode::from_ord(f.unwrap_or(0.0) as i32);
+                self.apply_damping(rid);
+            }
+            BodyParameter::LINEAR_DAMP => {
+                o.linear_damp = f.unwrap_or(0.0);
+                self.apply_damping(rid);
+            }
+            BodyParameter::ANGULAR_DAMP => {
+                o.angular_damp = f.unwrap_or(0.0);
+                self.apply_damping(rid);
+            }
+            _ => {}
+        }
+    }
+
+    pub fn body_get_param(&self, rid: u64, param: BodyParameter) -> Variant {
+        let Some(o) = self.objs.get(&rid) else {
+            return Variant::nil();
+        };
+        match param {
+            BodyParameter::BOUNCE => o.bounce.to_variant(),
+            BodyParameter::FRICTION => o.friction.to_variant(),
+            BodyParameter::MASS => o.mass.to_variant(),
+            BodyParameter::INERTIA => o.inertia.to_variant(),
+            BodyParameter::CENTER_OF_MASS => o.custom_center.unwrap_or(Vector3::ZERO).to_variant(),
+            BodyParameter::GRAVITY_SCALE => o.gravity_scale.to_variant(),
+            BodyParameter::LINEAR_DAMP_MODE => o.linear_damp_mode.ord().to_variant(),
+            BodyParameter::ANGULAR_DAMP_MODE => o.angular_damp_mode.ord().to_variant(),
+            BodyParameter::LINEAR_DAMP => o.linear_damp.to_variant(),
+            BodyParameter::ANGULAR_DAMP => o.angular_damp.to_variant(),
+            _ => Variant::nil(),
+        }
+    }
+
+    /// Friction and bounce on every shape of the body; false when the core refused them.
+    fn update_materials(&mut self, rid: u64) -> bool {
+        let Some(o) = self.objs.get(&rid) else {
+            return true;
+        };
+        let (friction, bounce) = (max(o.friction, 0.0), max(o.bounce, 0.0));
+        let ids: Vec<ShapeId> = o
+            .core
+            .iter()
+            .flat_map(|c| c.shapes.iter().filter_map(|(s, _)| *s))
+            .collect();
+        let Some(w) = o
+            .space
+            .and_then(|s| self.spaces.get_mut(&s))
+            .map(|s| &mut s.world)
+        else {
+            return true;
+        };
+        let mut accepted = true;
+        for id in ids {
+            accepted &= w
+                .set_shape_friction(id, friction)
+                .or_report(site!("body_set_param(FRICTION)"))
+                .is_some();
+            accepted &= w
+                .set_shape_restitution(id, bounce)
+                .or_report(site!("body_set_param(BOUNCE)"))
+                .is_some();
+        }
+        accepted
+    }
+
+    pub fn update_filter(&mut self, rid: u64) {
+        let Some(o) = self.objs.get(&rid) else {
+            return;
+        };
+        let filter = o.filter();
+        let ids: Vec<ShapeId> = o
+            .core
+            .iter()
+            .flat_map(|c| c.shapes.iter().filter_map(|(s, _)| *s))
+            .collect();
+        let Some(w) = o
+            .space
+            .and_then(|s| self.spaces.get_mut(&s))
+            .map(|s| &mut s.world)
+        else {
+            return;
+        };
+        for id in ids {
+            w.set_shape_filter(id, filter)
+                .or_report(site!("body_set_collision_layer/mask"));
+        }
+    }
+
+    /// `body_set_state`. A value the core refuses is reported (once per kind of error)
+    /// and changes nothing: the record reads the body's state back from the world.
+    pub fn body_set_state(&mut self, rid: u64, state: BodyState, value: &Variant) {
+        self.pull(rid);
+        let Some(o) = self.objs.get_mut(&rid) else {
+            return;
+        };
+        let core = o.core.as_ref().map(|c| c.body);
+        let shape_ids: Vec<ShapeId> = o
+            .core
+            .iter()
+            .flat_map(|c| c.shapes.iter().filter_map(|(s, _)| *s))
+            .collect();
+        let space = o.space.and_then(|s| self.spaces.get_mut(&s));
+        let mut targets = None;
+        let w = space.map(|s| {
+            targets = Some(&mut s.kinematic_targets);
+            (s.last_step, &mut s.world)
+        });
+        // None: refused by the core (and reported).
+        let done: Option<()> = match state {
+            BodyState::TRANSFORM => {
+                let Ok(t) = value.try_to::<Transform3D>() else {
+                    return;
+                };
+                o.transform = t;
+                if let (Some(b), Some((dt, w))) = (core, w) {
+                    let (p, q) = (dv(t.origin), quat(t.basis));
+                    // A kinematic body reaches a new transform by velocity over one tick
+                    // (so it pushes what it touches), unless that is a teleport (faster
+                    // than MAX_KINEMATIC_SPEED): then it is placed there.
+                    let far = w.body_position(b).is_ok_and(|at| {
+                        let d = (p - at).to_f32();
+                        d.dot(d) > (MAX_KINEMATIC_SPEED * dt) * (MAX_KINEMATIC_SPEED * dt)
+                    });
+                    let kinematic = o.mode == BodyMode::KINEMATIC && !o.is_area;
+                    let r = if kinematic && !far {
+                        w.set_body_target_transform(b, p, q, dt).inspect(|_| {
+                            if let Some(t) = targets {
+                                t.push(b);
+                            }
+                            wake_sleepers_touching(w, b, &shape_ids);
+                        })
+                    } else if kinematic {
+                        w.set_body_velocity(b, Vec3::ZERO, Vec3::ZERO)
+                            .and_then(|_| w.set_body_transform(b, p, q))
+                    } else {
+                        w.set_body_transform(b, p, q)
+                    };
+                    r.or_report(site!("body_set_state(TRANSFORM)"))
+                } else {
+                    Some(())
+                }
+            }
+            BodyState::LINEAR_VELOCITY => {
+                let Ok(v) = value.try_to::<Vector3>() else {
+                    return;
+                };
+                o.linear_velocity = v;
+                match (core, w) {
+                    (Some(b), Some((_, w))) if o.is_dynamic() => w
+                        .set_body_linear_velocity(b, v3(v))
+                        .or_report(site!("body_set_state(LINEAR_VELOCITY)")),
+                    _ => Some(()),
+                }
+            }
+            BodyState::ANGULAR_VELOCITY => {
+                let Ok(v) = value.try_to::<Vector3>() else {
+                    return;
+                };
+                o.angular_velocity = v;
+                match (core, w) {
+                    (Some(b), Some((_, w))) if o.is_dynamic() => w
+                        .set_body_angular_velocity(b, v3(v))
+                        .or_report(site!("body_set_state(ANGULAR_VELOCITY)")),
+                    _ => Some(()),
+                }
+            }
+            BodyState::SLEEPING => {
+                let sleeping = value.try_to::<bool>().unwrap_or(false);
+                o.sleeping = sleeping;
+                match (core, w) {
+                    (Some(b), Some((_, w))) => w
+                        .set_body_awake(b, !sleeping)
+                        .or_report(site!("body_set_state(SLEEPING)")),
+                    _ => Some(()),
+                }
+            }
+            BodyState::CAN_SLEEP => {
+                let can = value.try_to::<bool>().unwrap_or(true);
+                let done = match (core, w) {
+                    (Some(b), Some((_, w))) => w
+                        .set_body_sleep_enabled(b, can)
+                        .or_report(site!("body_set_state(CAN_SLEEP)")),
+                    _ => Some(()),
+                };
+                if done.is_some() {
+                    o.can_sleep = can;
+                }
+                done
+            }
+            _ => Some(()),
+        };
+        if done.is_none() {
+            self.pull(rid);
+        }
+    }
+
+    pub fn body_get_state(&self, rid: u64, state: BodyState) -> Variant {
+        let Some(o) = self.objs.get(&rid) else {
+            return Variant::nil();
+        };
+        match state {
+            BodyState::TRANSFORM => o.transform.to_variant(),
+            BodyState::LINEAR_VELOCITY => o.linear_velocity.to_variant(),
+            BodyState::ANGULAR_VELOCITY => o.angular_velocity.to_variant(),
+            BodyState::SLEEPING => o.sleeping.to_variant(),
+            BodyState::CAN_SLEEP => o.can_sleep.to_variant(),
+            _ => Variant::nil(),
+        }
+    }
+
+    /// Runs `f` on a body's world and id, then reads its state back.
+    pub fn with_body(
+        &mut self,
+        rid: u64,
+        f: impl FnOnce(&mut World, BodyId) -> maul3d::Result<()>,
+    ) {
+        let Some((space, body)) = self.core_body(rid) else {
+            return;
+        };
+        if let Some(w) = self.world_mut(space)
+            && let Err(e) = f(w, body)
+        {
+            error_once("body call", &format!("a body call was refused: {e}"));
+        }
+        self.pull(rid);
+    }
+
+    pub fn body_set_locks(&mut self, rid: u64) {
+        let Some(o) = self.objs.get(&rid) else {
+            return;
+        };
+        let locks = o.motion_locks();
+        self.with_body(rid, |w, b| w.set_body_motion_locks(b, locks));
+    }
+}
+
+/// Wakes the sleeping dynamic bodies near a kinematic body that starts moving (the core
+/// keeps a sleeping island asleep when a kinematic body it rests on gets a velocity, so
+/// a platform would move out from under the box on it): every dynamic body with a shape in
+/// the kinematic body's fat bounds, in shape slot order.
+fn wake_sleepers_touching(w: &mut World, body: BodyId, shapes: &[ShapeId]) {
+    let moving = w.body_linear_velocity(body).is_ok_and(|v| v.dot(v) > 0.0)
+        || w.body_angular_velocity(body).is_ok_and(|v| v.dot(v) > 0.0);
+    if !moving {
+        return;
+    }
+    let mut ids = [ShapeId::NULL; 64];
+    let mut bounds: Option<maul3d::math::DAabb> = None;
+    for &id in shapes {
+        if let Ok(b) = w.shape_fat_aabb(id) {
+            bounds = Some(bounds.map_or(b, |a| a.union(&b)));
+        }
+    }
+    let Some(bounds) = bounds else {
+        return;
+    };
+    let everything = maul3d::QueryFilter {
+        category_bits: u64::MAX,
+        mask_bits: u64::MAX,
+        include_sensors: false,
+    };
+    let n = w
+        .overlap_aabb(&bounds, &everything, &mut ids)
+        .min(ids.len());
+    for id in &ids[..n] {
+        let Ok(other) = w.shape_body(*id) else {
+            continue;
+        };
+        if other != body
+            && w.body_type(other).is_ok_and(|t| t == BodyType::Dynamic)
+            && w.body_is_awake(other).is_ok_and(|a| !a)
+        {
+            w.set_body_awake(other, true).or_report(site!(
+                "body_set_state(TRANSFORM): waking what a kinematic body touches"
+            ));
+        }
+    }
+}

@@ -1,0 +1,270 @@
+//! Joints: Godot's joints (kind, bodies, frames, parameters and flags by number) and the
+//! `maul3d` joint each makes while its bodies are in one space.
+
+use std::collections::BTreeMap;
+
+use godot::prelude::*;
+use maul3d::math::max;
+use maul3d::{BodyDef, BodyId};
+
+use super::Records;
+use crate::conv::{quat, v3};
+use crate::errors::{OrReport, error_once, report_create_error, site};
+
+/// The kinds of Godot joint the server makes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum GJointKind {
+    None,
+    Pin,
+    Hinge,
+    Slider,
+    ConeTwist,
+    SixDof,
+}
+
+/// A Godot joint: its kind, bodies (B may be none: pinned to the world), frames in each
+/// body, Godot's parameters and flags by number, and the `maul3d` joint made from them.
+pub(crate) struct GJoint {
+    pub kind: GJointKind,
+    pub body_a: u64,
+    pub body_b: u64,
+    pub frame_a: Transform3D,
+    pub frame_b: Transform3D,
+    /// Parameters (per axis for 6-DOF: axis * 100 + param).
+    pub params: BTreeMap<i32, f32>,
+    pub flags: BTreeMap<i32, bool>,
+    pub disable_collisions: bool,
+    pub priority: i32,
+    pub core: Option<(u64, maul3d::JointId)>,
+}
+
+impl GJoint {
+    pub fn new() -> GJoint {
+        GJoint {
+            kind: GJointKind::None,
+            body_a: 0,
+            body_b: 0,
+            frame_a: Transform3D::IDENTITY,
+            frame_b: Transform3D::IDENTITY,
+            params: BTreeMap::new(),
+            flags: BTreeMap::new(),
+            disable_collisions: true,
+            priority: 1,
+            core: None,
+        }
+    }
+
+    pub fn param(&self, key: i32, default: f32) -> f32 {
+        self.params.get(&key).copied().unwrap_or(default)
+    }
+
+    pub fn flag(&self, key: i32, default: bool) -> bool {
+        self.flags.get(&key).copied().unwrap_or(default)
+    }
+
+    /// The `maul3d` joint kind for Godot's parameters. Godot's hinge turns about its
+    /// frame's z (as the core's revolute), its slider moves along x (as the prismatic),
+    /// its cone twists about x (as the core's cone-twist).
+    pub fn core_kind(&self) -> Option<maul3d::JointKind> {
+        use maul3d::{
+            AxisMode, ConeTwistJoint, JointKind, PrismaticJoint, RevoluteJoint, SixDofAxis,
+            SixDofJoint,
+        };
+        let deg = |d: f32| d.to_radians();
+        Some(match self.kind {
+            GJointKind::None => return None,
+            GJointKind::Pin => JointKind::Spherical,
+            GJointKind::Hinge => {
+                // HingeJointParam: LIMIT_UPPER 1, LIMIT_LOWER 2, MOTOR_TARGET_VELOCITY 6,
+                // MOTOR_MAX_IMPULSE 7; flags USE_LIMIT 0, ENABLE_MOTOR 1.
+                let (lower, upper) = (self.param(2, deg(-90.0)), self.param(1, deg(90.0)));
+                let limit = self.flag(0, false) && lower <= upper;
+                JointKind::Revolute(RevoluteJoint {
+                    enable_limit: limit,
+                    lower: if limit { lower } else { 0.0 },
+                    upper: if limit { upper } else { 0.0 },
+                    enable_motor: self.flag(1, false),
+                    motor_speed: self.param(6, 0.0),
+                    max_motor_torque: max(self.param(7, 1.0), 0.0) * 60.0,
+                    ..RevoluteJoint::default()
+                })
+            }
+            GJointKind::Slider => {
+                // SliderJointParam: LINEAR_LIMIT_UPPER 0, LINEAR_LIMIT_LOWER 1.
+                let (lower, upper) = (self.param(1, -1.0), self.param(0, 1.0));
+                let limit = lower <= upper;
+                JointKind::Prismatic(PrismaticJoint {
+                    enable_limit: limit,
+                    lower: if limit { lower } else { 0.0 },
+                    upper: if limit { upper } else { 0.0 },
+                    ..PrismaticJoint::default()
+                })
+            }
+            GJointKind::ConeTwist => {
+                // ConeTwistJointParam: SWING_SPAN 0, TWIST_SPAN 1.
+                let swing =
+                    maul3d::math::clamp(self.param(0, deg(45.0)), 0.0, core::f32::consts::PI);
+                let twist =
+                    maul3d::math::clamp(self.param(1, deg(180.0)), 0.0, core::f32::consts::PI);
+                JointKind::ConeTwist(ConeTwistJoint {
+                    swing_limit: swing,
+                    twist_lower: -twist,
+                    twist_upper: twist,
+                    ..ConeTwistJoint::default()
+                })
+            }
+            GJointKind::SixDof => {
+                // Per axis: LINEAR_LOWER_LIMIT 0, LINEAR_UPPER_LIMIT 1,
+                // ANGULAR_LOWER_LIMIT 10, ANGULAR_UPPER_LIMIT 11; flags ENABLE_LINEAR_LIMIT 0,
+                // ENABLE_ANGULAR_LIMIT 1 (Godot's defaults: every axis limited to 0, locked).
+                let mut axes = [SixDofAxis::default(); 6];
+                for (i, axis) in axes.iter_mut().enumerate() {
+                    let a = (i % 3) as i32 * 100;
+                    let (lo, hi, flag) = if i < 3 { (0, 1, 0) } else { (10, 11, 1) };
+                    let (lower, upper) = (self.param(a + lo, 0.0), self.param(a + hi, 0.0));
+                    // Motors: LINEAR_MOTOR_TARGET_VELOCITY 5 / FORCE_LIMIT 6 with flag
+                    // ENABLE_LINEAR_MOTOR 5; ANGULAR_MOTOR_TARGET_VELOCITY 17 /
+                    // FORCE_LIMIT 18 with flag ENABLE_MOTOR 4.
+                    let (speed, force, motor_flag) = if i < 3 { (5, 6, 5) } else { (17, 18, 4) };
+                    if self.flag(a + motor_flag, false) {
+                        axis.motor_speed = self.param(a + speed, 0.0);
+                        axis.max_motor_force = max(self.param(a + force, 0.0), 0.0);
+                    }
+                    axis.mode = if !self.flag(a + flag, true) {
+                        AxisMode::Free
+                    } else if lower == upper {
+                        AxisMode::Locked
+                    } else if lower < upper {
+                        AxisMode::Limited { lower, upper }
+                    } else {
+                        AxisMode::Free
+                    };
+                }
+                JointKind::SixDof(SixDofJoint { axes })
+            }
+        })
+    }
+}
+
+/// Splits a Godot frame into the core's (translation, rotation without scale).
+fn core_frame(t: Transform3D) -> maul3d::math::Transform {
+    maul3d::math::Transform::new(v3(t.origin), quat(t.basis))
+}
+
+impl Records {
+    pub fn joint_create(&mut self) -> Rid {
+        let rid = self.new_rid();
+        self.joints.insert(rid.to_u64(), GJoint::new());
+        rid
+    }
+
+    /// Destroys a joint's `maul3d` joint, if it has one.
+    pub fn joint_unmake(&mut self, rid: u64) {
+        let Some(j) = self.joints.get_mut(&rid) else {
+            return;
+        };
+        if let Some((space, id)) = j.core.take()
+            && let Some(s) = self.spaces.get_mut(&space)
+        {
+            s.world
+                .destroy_joint(id)
+                .or_report(site!("joint change or free (destroy_joint)"));
+        }
+    }
+
+    /// (Re)makes a joint's `maul3d` joint from its record, when its bodies are in one
+    /// space (a joint without body B is pinned to that space's anchor body).
+    pub fn joint_make(&mut self, rid: u64) {
+        self.joint_unmake(rid);
+        let Some(j) = self.joints.get(&rid) else {
+            return;
+        };
+        let Some(kind) = j.core_kind() else {
+            return;
+        };
+        let Some((space, body_a)) = self.core_body(j.body_a) else {
+            return;
+        };
+        let (body_b, frame_b) = match self.core_body(j.body_b) {
+            Some((sb, b)) if sb == space => (b, j.frame_b),
+            Some(_) => {
+                error_once(
+                    "joint spaces",
+                    "a joint's bodies are in different spaces; it does nothing",
+                );
+                return;
+            }
+            None if j.body_b == 0 => {
+                // Pinned to the world: frame B is the joint's world frame.
+                let world_frame = self.objs[&j.body_a].transform * j.frame_a;
+                match self.anchor(space) {
+                    Some(anchor) => (anchor, world_frame),
+                    None => return,
+                }
+            }
+            None => return,
+        };
+        let j = &self.joints[&rid];
+        let def = maul3d::JointDef {
+            body_a,
+            body_b,
+            local_frame_a: core_frame(j.frame_a),
+            local_frame_b: core_frame(frame_b),
+            collide_connected: !j.disable_collisions,
+            user_data: rid,
+            kind,
+            ..maul3d::JointDef::default()
+        };
+        let Some(w) = self.world_mut(space) else {
+            return;
+        };
+        match w.create_joint(&def) {
+            Ok(id) => {
+                if let Some(j) = self.joints.get_mut(&rid) {
+                    j.core = Some((space, id));
+                }
+            }
+            Err(e) => report_create_error("joint", &e),
+        }
+    }
+
+    /// The static body without shapes that world-pinned joints attach to.
+    fn anchor(&mut self, space: u64) -> Option<BodyId> {
+        let s = self.spaces.get_mut(&space)?;
+        if let Some(a) = s.anchor
+            && s.world.body_is_valid(a)
+        {
+            return Some(a);
+        }
+        match s.world.create_body(&BodyDef::default()) {
+            Ok(a) => {
+                s.anchor = Some(a);
+                Some(a)
+            }
+            Err(e) => {
+                report_create_error("joint anchor body", &e);
+                None
+            }
+        }
+    }
+
+    /// Remakes the joints that use a body (after its `maul3d` body was rebuilt).
+    pub fn remake_joints_of(&mut self, body: u64) {
+        let ids: Vec<u64> = self
+            .joints
+            .iter()
+            .filter(|(_, j)| j.body_a == body || j.body_b == body)
+            .map(|(r, _)| *r)
+            .collect();
+        for id in ids {
+            self.joint_make(id);
+        }
+    }
+
+    pub fn joint_set(&mut self, rid: u64, f: impl FnOnce(&mut GJoint)) {
+        if let Some(j) = self.joints.get_mut(&rid) {
+            f(j);
+            self.joint_make(rid);
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! The server's records: Godot's shapes, bodies, areas, joints and spaces by RID, and how
+//! each maps onto `maul3d` worlds.
+//!
+//! A Godot body or area lives apart from any space until Godot gives it one; the server
+//! keeps its settings and state here and, while it is in a space, mirrors it as one
+//! `maul3d` body (an area as a body of sensor shapes). When the set of shapes changes,
+//! the `maul3d` body is rebuilt from the record; settings go through `maul3d`'s setters.
+//! Every map is ordered by RID number (RIDs are handed out in call order), so what the
+//! worlds receive depends only on the order of Godot's calls.
+//!
+//! | file | holds |
+//! |---|---|
+//! | `mod.rs` | `Records` (every map), `Space`, space create/free |
+//! | `shapes.rs` | shape resources, core shapes made from them, query probes |
+//! | `bodies.rs` | body and area records, their `maul3d` bodies, the body calls |
+//! | `areas.rs` | area parameters and settings, area overlaps and area monitoring |
+//! | `joints.rs` | Godot joints and the `maul3d` joints made from them |
+//! | `step.rs` | stepping the spaces and what a step reports (moves, area events, contacts) |
+//! | `persistence.rs` | snapshot, restore, journal, replay, compare |
+//! | `exceptions.rs` | collision exceptions through the pre-solve callback |
+
+mod areas;
+mod bodies;
+mod exceptions;
+mod joints;
+mod persistence;
+mod shapes;
+mod step;
+
+pub(crate) use areas::AreaParams;
+pub(crate) use bodies::{CoreObj, Obj};
+pub(crate) use exceptions::{Exceptions, exceptions_pre_solve};
+pub(crate) use joints::{GJoint, GJointKind};
+pub(crate) use shapes::{EMPTY_PAIR, GShape, ShapeSlot, query_shape_of};
+pub(crate) use step::ReportedContact;
+
+use std::collections::BTreeMap;
+
+use godot::classes::physics_server_3d::{AreaSpaceOverrideMode, SpaceParameter};
+use godot::prelude::*;
+use maul3d::{BodyId, ShapeId, World};
+
+use crate::errors::error_once;
+use crate::settings::space_world_def;
+
+/// One Godot space: its world, its default area's settings, what was queued for
+/// `flush_queries`.
+pub(crate) struct Space {
+    pub world: World,
+    pub active: bool,
+    pub default_area: AreaParams,
+    pub params: BTreeMap<i32, f32>,
+    pub direct: Option<Gd<crate::direct::Maul3DSpaceState>>,
+    /// Bodies that moved in the last step, in event order.
+    pub moved: Vec<u64>,
+    /// Area events of the last step: (area, status, other object, other shape, area shape).
+    pub area_events: Vec<(u64, i32, u64, i32, i32)>,
+    /// The same for areas entering and leaving monitoring areas.
+    pub area_area_events: Vec<(u64, i32, u64, i32, i32)>,
+    pub last_step: f32,
+    /// The static body that joints pinned to the world attach to (made on first use).
+    pub anchor: Option<BodyId>,
+    /// The snapshot taken when the journal started (the replay's starting point).
+    pub journal_start: Option<Vec<u8>>,
+    /// Kinematic bodies given a target transform since the last step (they stop after
+    /// the step that takes them there, as Godot's kinematic bodies do).
+    pub kinematic_targets: Vec<BodyId>,
+    /// Collision exceptions, the pre-solve callback's context (boxed: its address is
+    /// handed to the world).
+    pub exceptions: Box<Exceptions>,
+    /// Every core shape of the records' objects in this world: its object's RID and its
+    /// Godot shape index there. Queries and events name shapes by it (not by packing the
+    /// index into the shape's user data), so a body may have any number of shapes.
+    pub shape_owners: BTreeMap<ShapeId, (u64, i32)>,
+}
+
+impl Space {
+    /// The Godot object and shape index of a core shape; (0, 0), Godot's "none", for a
+    /// shape no record holds.
+    pub fn shape_owner(&self, id: ShapeId) -> (u64, i32) {
+        self.shape_owners.get(&id).copied().unwrap_or((0, 0))
+    }
+
+    /// Records the core shapes of an object made in this world.
+    pub fn own_shapes(&mut self, rid: u64, core: &CoreObj) {
+        for (i, (shape, _)) in core.shapes.iter().enumerate() {
+            if let Some(id) = shape {
+                self.shape_owners.insert(*id, (rid, i as i32));
+            }
+        }
+    }
+}
+
+/// Every record of one server, each map by RID number.
+#[derive(Default)]
+pub(crate) struct Records {
+    next_rid: u64,
+    pub spaces: BTreeMap<u64, Space>,
+    pub shapes: BTreeMap<u64, GShape>,
+    pub objs: BTreeMap<u64, Obj>,
+    pub joints: BTreeMap<u64, GJoint>,
+    /// Godot pauses physics with `set_active(false)`; a server starts active.
+    pub paused: bool,
+    pub flushing: bool,
+}
+
+impl Records {
+    pub fn new_rid(&mut self) -> Rid {
+        self.next_rid += 1;
+        Rid::new(self.next_rid)
+    }
+
+    pub fn space_create(&mut self) -> Rid {
+        match World::new(&space_world_def()) {
+            Ok(mut world) => {
+                let exceptions = Box::<Exceptions>::default();
+                world.set_pre_solve(Some(maul3d::PreSolve {
+                    callback: exceptions_pre_solve,
+                    context: &*exceptions as *const Exceptions as *mut core::ffi::c_void,
+                }));
+                let rid = self.new_rid();
+                self.spaces.insert(
+                    rid.to_u64(),
+                    Space {
+                        world,
+                        active: false,
+                        default_area: AreaParams {
+                            gravity_mode: AreaSpaceOverrideMode::REPLACE,
+                            ..AreaParams::default()
+                        },
+                        params: BTreeMap::new(),
+                        direct: None,
+                        moved: Vec::new(),
+                        area_events: Vec::new(),
+                        area_area_events: Vec::new(),
+                        last_step: 1.0 / 60.0,
+                        anchor: None,
+                        journal_start: None,
+                        kinematic_targets: Vec::new(),
+                        exceptions,
+                        shape_owners: BTreeMap::new(),
+                    },
+                );
+                rid
+            }
+            Err(e) => {
+                error_once("space", &format!("space_create failed: {e}"));
+                Rid::Invalid
+            }
+        }
+    }
+
+    pub fn space_set_param(&mut self, space: u64, param: SpaceParameter, value: f32) {
+        if let Some(s) = self.spaces.get_mut(&space) {
+            s.params.insert(param.ord(), value);
+        }
+    }
+
+    pub fn core_body(&self, rid: u64) -> Option<(u64, BodyId)> {
+        let o = self.objs.get(&rid)?;
+        Some((o.space?, o.core.as_ref()?.body))
+    }
+
+    pub fn world_mut(&mut self, space: u64) -> Option<&mut World> {
+        self.spaces.get_mut(&space).map(|s| &mut s.world)
+    }
+
+    pub fn free(&mut self, rid: u64) {
+        if self.joints.contains_key(&rid) {
+            self.joint_unmake(rid);
+            self.joints.remove(&rid);
+            return;
+        }
+        if self.objs.contains_key(&rid) {
+            self.dematerialize(rid);
+            if let Some(o) = self.objs.remove(&rid)
+                && let Some(space) = o.space
+                && let Some(s) = self.spaces.get_mut(&space)
+            {
+                s.moved.retain(|m| *m != rid);
+            }
+            return;
+        }
+        if self.shapes.remove(&rid).is_some() {
+            let users: Vec<u64> = self
+                .objs
+                .iter()
+                .filter(|(_, o)| o.shapes.iter().any(|s| s.shape == rid))
+                .map(|(r, _)| *r)
+                .collect();
+            for u in users {
+                self.obj_edit_shapes(u, |shapes| shapes.retain(|s| s.shape != rid));
+            }
+            return;
+        }
+        if self.spaces.contains_key(&rid) {
+            let users: Vec<u64> = self
+                .objs
+                .iter()
+                .filter(|(_, o)| o.space == Some(rid))
+                .map(|(r, _)| *r)
+                .collect();
+            for u in users {
+                self.obj_set_space(u, None);
+            }
+            if let Some(s) = self.spaces.remove(&rid)
+                && let Some(d) = s.direct
+            {
+                d.free();
+            }
+        }
+    }
+}

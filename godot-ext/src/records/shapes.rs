@@ -1,0 +1,441 @@
+//! Shapes: Godot's shape resources (`shape_create`, `shape_set_data`) as geometry, the
+//! core shape (and the hull or mesh made for it alone) that one makes on a body, and
+//! shapes as query probes.
+
+use godot::classes::physics_server_3d::ShapeType;
+use godot::prelude::*;
+use maul3d::math::max;
+use maul3d::math::{DVec3, Quat, Vec3};
+use maul3d::{
+    BodyId, BodyType, BoxShape, Capsule, Cylinder, HullId, MeshId, PlaneShape, ShapeDef, ShapeId,
+    Sphere, World,
+};
+
+use super::{Obj, Records};
+use crate::conv::{quat, v3, var_f32};
+use crate::errors::{OrReport, report_create_error, site, warn_once};
+use crate::mesh::{Concave, HeightMap, MeshContent};
+
+/// A Godot shape resource.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Geometry {
+    /// Not given data yet, or a kind the core does not have yet.
+    None,
+    Sphere(f32),
+    Box(Vec3),
+    /// Radius and total height (Godot's convention, along y).
+    Capsule(f32, f32),
+    Convex(Vec<Vec3>),
+    /// Radius and total height (Godot's convention, along y).
+    Cylinder(f32, f32),
+    /// World boundary: unit normal and distance (Godot's `Plane`); below it is solid.
+    Plane(Vec3, f32),
+    /// Concave polygon: a core mesh per use.
+    Concave(Concave),
+    /// Height map: a core mesh per use.
+    HeightMap(HeightMap),
+}
+
+pub(crate) struct GShape {
+    pub ty: ShapeType,
+    pub data: Variant,
+    pub geometry: Geometry,
+    pub margin: f32,
+    pub bias: f32,
+}
+
+impl GShape {
+    fn new(ty: ShapeType) -> GShape {
+        GShape {
+            ty,
+            data: Variant::nil(),
+            geometry: Geometry::None,
+            margin: 0.04,
+            bias: 0.0,
+        }
+    }
+}
+
+/// The feature a shape type still needs from the core, if any.
+pub(crate) fn missing_shape_feature(ty: ShapeType) -> Option<&'static str> {
+    match ty {
+        ShapeType::SEPARATION_RAY => Some("separation ray shapes"),
+        ShapeType::SOFT_BODY => Some("soft bodies"),
+        ShapeType::CUSTOM => Some("custom shapes"),
+        _ => None,
+    }
+}
+
+#[derive(Clone)]
+pub(crate) struct ShapeSlot {
+    pub shape: u64,
+    pub transform: Transform3D,
+    pub disabled: bool,
+}
+
+pub(super) fn shape_def(o: &Obj, rid: u64, index: usize) -> ShapeDef {
+    ShapeDef {
+        density: 1.0,
+        friction: max(o.friction, 0.0),
+        restitution: max(o.bounce, 0.0),
+        filter: o.filter(),
+        is_sensor: o.is_area,
+        enable_sensor_events: true,
+        enable_pre_solve: !o.exceptions.is_empty(),
+        // Not read back: a shape's object and index come from `Space::shape_owners`. The
+        // value is the one earlier versions packed there (RID << 8 | index, which wrapped
+        // at 256 shapes), kept so a Godot world's snapshots and hashes stay bit-identical.
+        user_data: (rid << 8) | (index as u64 & 0xff),
+        ..ShapeDef::default()
+    }
+}
+
+/// Splits a shape transform into rotation and per-axis scale.
+fn rotation_scale(b: Basis) -> (Quat, Vector3) {
+    (quat(b), b.get_scale().abs())
+}
+
+impl Records {
+    pub fn shape_create(&mut self, ty: ShapeType) -> Rid {
+        let rid = self.new_rid();
+        self.shapes.insert(rid.to_u64(), GShape::new(ty));
+        rid
+    }
+
+    pub fn shape_set_data(&mut self, shape: u64, data: Variant) {
+        let Some(s) = self.shapes.get_mut(&shape) else {
+            return;
+        };
+        let geometry = match s.ty {
+            ShapeType::SPHERE => var_f32(&data).map_or(Geometry::None, Geometry::Sphere),
+            ShapeType::BOX => data
+                .try_to::<Vector3>()
+                .map_or(Geometry::None, |h| Geometry::Box(v3(h))),
+            ShapeType::CAPSULE => match data.try_to::<Dictionary<Variant, Variant>>() {
+                Ok(d) => {
+                    let r = d.get("radius").as_ref().and_then(var_f32);
+                    let h = d.get("height").as_ref().and_then(var_f32);
+                    match (r, h) {
+                        (Some(r), Some(h)) => Geometry::Capsule(r, h),
+                        _ => Geometry::None,
+                    }
+                }
+                Err(_) => Geometry::None,
+            },
+            ShapeType::CYLINDER => match data.try_to::<Dictionary<Variant, Variant>>() {
+                Ok(d) => {
+                    let r = d.get("radius").as_ref().and_then(var_f32);
+                    let h = d.get("height").as_ref().and_then(var_f32);
+                    match (r, h) {
+                        (Some(r), Some(h)) => Geometry::Cylinder(r, h),
+                        _ => Geometry::None,
+                    }
+                }
+                Err(_) => Geometry::None,
+            },
+            ShapeType::WORLD_BOUNDARY => data
+                .try_to::<godot::builtin::Plane>()
+                .map_or(Geometry::None, |p| Geometry::Plane(v3(p.normal), p.d)),
+            ShapeType::CONVEX_POLYGON => data
+                .try_to::<PackedVector3Array>()
+                .map_or(Geometry::None, |p| {
+                    Geometry::Convex(p.as_slice().iter().map(|v| v3(*v)).collect())
+                }),
+            ShapeType::CONCAVE_POLYGON => {
+                Concave::from_data(&data).map_or(Geometry::None, Geometry::Concave)
+            }
+            ShapeType::HEIGHTMAP => {
+                HeightMap::from_data(&data).map_or(Geometry::None, Geometry::HeightMap)
+            }
+            ty => {
+                if let Some(feature) = missing_shape_feature(ty) {
+                    warn_once(
+                        feature,
+                        &format!(
+                            "{feature} are not supported yet; such shapes collide with nothing"
+                        ),
+                    );
+                }
+                Geometry::None
+            }
+        };
+        s.data = data;
+        s.geometry = geometry;
+        let users: Vec<u64> = self
+            .objs
+            .iter()
+            .filter(|(_, o)| o.shapes.iter().any(|sl| sl.shape == shape))
+            .map(|(r, _)| *r)
+            .collect();
+        for u in users {
+            self.rebuild(u);
+        }
+    }
+}
+
+/// A core shape as a query probe in its body's frame (a hull by the id made for it).
+pub(crate) fn query_shape_of(
+    w: &World,
+    id: ShapeId,
+    hull: Option<HullId>,
+) -> Option<maul3d::QueryShape> {
+    use maul3d::{QueryShape, ShapeGeometry};
+    Some(match w.shape_geometry(id).ok()? {
+        ShapeGeometry::Sphere(s) => QueryShape::Sphere(s),
+        ShapeGeometry::Capsule(c) => QueryShape::Capsule(c),
+        ShapeGeometry::Box(b) => QueryShape::Box(b),
+        ShapeGeometry::Hull(_) => QueryShape::Hull(hull?),
+        ShapeGeometry::Cylinder(c) => QueryShape::Cylinder(c),
+        // A half-space is not a query probe, nor is a surface of triangles.
+        ShapeGeometry::Plane(_) | ShapeGeometry::Mesh(_) => return None,
+    })
+}
+
+/// What one Godot shape made in the world: the core shape, and the hull or mesh made
+/// for it alone.
+#[derive(Default)]
+pub(super) struct Made {
+    pub shape: Option<ShapeId>,
+    pub hull: Option<HullId>,
+    pub mesh: Option<MeshId>,
+}
+
+/// Creates the core shape for one Godot shape at `transform` in its body.
+pub(super) fn create_core_shape(
+    w: &mut World,
+    body: BodyId,
+    def: &ShapeDef,
+    gs: &GShape,
+    transform: Transform3D,
+) -> Made {
+    let (rot, scale) = rotation_scale(transform.basis);
+    let center = v3(transform.origin);
+    let s_max = max(max(scale.x, scale.y), scale.z);
+    let result = match &gs.geometry {
+        Geometry::None => return Made::default(),
+        Geometry::Concave(c) => {
+            if c.backface_collision {
+                warn_once(
+                    "concave backface",
+                    "concave polygon shapes with backface_collision collide through their front faces only (core triangles are one-sided; rays see both sides)",
+                );
+            }
+            return create_mesh_shape(w, body, def, "concave polygon", || c.content(transform));
+        }
+        Geometry::HeightMap(h) => {
+            return create_mesh_shape(w, body, def, "height map", || h.content(transform));
+        }
+        Geometry::Sphere(r) => w
+            .create_sphere_shape(
+                body,
+                def,
+                &Sphere {
+                    center,
+                    radius: r * s_max,
+                },
+            )
+            .map(|s| (Some(s), None)),
+        Geometry::Box(h) => w
+            .create_offset_box_shape(
+                body,
+                def,
+                Vec3::new(h.x * scale.x, h.y * scale.y, h.z * scale.z),
+                center,
+                rot,
+            )
+            .map(|s| (Some(s), None)),
+        Geometry::Capsule(r, h) => {
+            let r = r * max(scale.x, scale.z);
+            let half = max(h * 0.5 * scale.y - r, 0.0);
+            let axis = rot.rotate(Vec3::new(0.0, half, 0.0));
+            w.create_capsule_shape(
+                body,
+                def,
+                &Capsule {
+                    center1: center - axis,
+                    center2: center + axis,
+                    radius: r,
+                },
+            )
+            .map(|s| (Some(s), None))
+        }
+        Geometry::Cylinder(r, h) => w
+            .create_cylinder_shape(
+                body,
+                def,
+                &Cylinder {
+                    center,
+                    rotation: rot,
+                    half_height: h * 0.5 * scale.y,
+                    radius: r * max(scale.x, scale.z),
+                },
+            )
+            .map(|s| (Some(s), None)),
+        Geometry::Plane(n, d) => {
+            // n·x = d in the shape's frame is (R n)·y = d + (R n)·c in the body's.
+            let normal = rot.rotate(*n);
+            w.create_plane_shape(
+                body,
+                def,
+                &PlaneShape {
+                    normal,
+                    offset: d + normal.dot(center),
+                },
+            )
+            .map(|s| (Some(s), None))
+        }
+        Geometry::Convex(points) => {
+            let pts: Vec<Vec3> = points
+                .iter()
+                .map(|p| v3(transform * crate::conv::gv(*p)))
+                .collect();
+            match w.create_hull(&pts) {
+                Ok(h) => match w.create_hull_shape(body, def, h) {
+                    Ok(s) => Ok((Some(s), Some(h))),
+                    Err(e) => {
+                        w.destroy_hull(h)
+                            .or_report(site!("a convex polygon shape refused (destroy_hull)"));
+                        Err(e)
+                    }
+                },
+                Err(e) => Err(e),
+            }
+        }
+    };
+    match result {
+        Ok((shape, hull)) => Made {
+            shape,
+            hull,
+            mesh: None,
+        },
+        Err(e) => {
+            report_create_error("shape", &e);
+            Made::default()
+        }
+    }
+}
+
+/// A concave polygon or height map as a mesh of its own and a mesh shape on `body`.
+/// Static and kinematic bodies only, as in the core (and as Godot means these shapes).
+fn create_mesh_shape(
+    w: &mut World,
+    body: BodyId,
+    def: &ShapeDef,
+    what: &str,
+    content: impl FnOnce() -> MeshContent,
+) -> Made {
+    if def.is_sensor {
+        warn_once(
+            "mesh area",
+            "concave polygon and height map shapes on areas detect nothing (the core's sensors are convex)",
+        );
+        return Made::default();
+    }
+    if w.body_type(body).is_ok_and(|t| t == BodyType::Dynamic) {
+        warn_once(
+            "mesh rigid",
+            "concave polygon and height map shapes on rigid bodies collide with nothing: Maul3D takes them on static and kinematic bodies only (a surface has no volume to give mass)",
+        );
+        return Made::default();
+    }
+    let m = content();
+    if m.degenerate > 0 {
+        warn_once(
+            &format!("{what} degenerate"),
+            &format!(
+                "a {what} shape has {} degenerate triangle(s) (no area); they are left out",
+                m.degenerate
+            ),
+        );
+    }
+    if m.triangles.is_empty() {
+        return Made::default();
+    }
+    let mesh = match w.create_mesh(&m.vertices, &m.triangles) {
+        Ok(mesh) => mesh,
+        Err(e) => {
+            report_create_error("shape", &e);
+            return Made::default();
+        }
+    };
+    match w.create_mesh_shape(body, def, mesh) {
+        Ok(shape) => Made {
+            shape: Some(shape),
+            hull: None,
+            mesh: Some(mesh),
+        },
+        Err(e) => {
+            w.destroy_mesh(mesh).or_report(site!(
+                "a concave or height map shape refused (destroy_mesh)"
+            ));
+            report_create_error("shape", &e);
+            Made::default()
+        }
+    }
+}
+
+pub(crate) const EMPTY_PAIR: maul3d::ContactPointPair = maul3d::ContactPointPair {
+    point_on_query: DVec3::ZERO,
+    point_on_other: DVec3::ZERO,
+    normal: Vec3::ZERO,
+    depth: 0.0,
+    shape: ShapeId::NULL,
+    body: BodyId::NULL,
+    velocity: Vec3::ZERO,
+};
+
+impl Records {
+    /// A Godot shape resource as a query probe (spheres, boxes and capsules; convex
+    /// polygons need a hull in the world and are not query shapes yet).
+    pub fn query_probe(&self, shape: u64) -> Option<maul3d::QueryShape> {
+        use maul3d::QueryShape;
+        let gs = self.shapes.get(&shape)?;
+        Some(match &gs.geometry {
+            Geometry::Sphere(r) => QueryShape::Sphere(Sphere {
+                center: Vec3::ZERO,
+                radius: *r,
+            }),
+            Geometry::Box(h) => QueryShape::Box(BoxShape {
+                half: *h,
+                center: Vec3::ZERO,
+                rotation: Quat::IDENTITY,
+            }),
+            Geometry::Capsule(r, h) => {
+                let half = max(h * 0.5 - r, 0.0);
+                QueryShape::Capsule(Capsule {
+                    center1: Vec3::new(0.0, -half, 0.0),
+                    center2: Vec3::new(0.0, half, 0.0),
+                    radius: *r,
+                })
+            }
+            Geometry::Cylinder(r, h) => QueryShape::Cylinder(Cylinder {
+                center: Vec3::ZERO,
+                rotation: Quat::IDENTITY,
+                half_height: h * 0.5,
+                radius: *r,
+            }),
+            Geometry::Plane(..) => {
+                warn_once(
+                    "plane query",
+                    "world boundary shapes cannot be query shapes (a half-space); the query finds nothing",
+                );
+                return None;
+            }
+            Geometry::Concave(_) | Geometry::HeightMap(_) => {
+                warn_once(
+                    "mesh query",
+                    "concave polygon and height map shapes cannot be query shapes (surfaces, not solids); the query finds nothing",
+                );
+                return None;
+            }
+            Geometry::Convex(_) => {
+                warn_once(
+                    "convex query",
+                    "convex polygon shapes cannot be query shapes yet (core: hull query probes); the query finds nothing",
+                );
+                return None;
+            }
+            Geometry::None => return None,
+        })
+    }
+}
