@@ -29,6 +29,7 @@
 
 use crate::alloc::FixedVec;
 use crate::body::{BodyDef, BodyType, MotionLocks};
+use crate::codec::{Dec, Enc, Fnv, Sink, check};
 use crate::error::{Error, Result};
 use crate::geometry::MassData;
 use crate::geometry::height_field::HeightFieldDef;
@@ -36,8 +37,8 @@ use crate::geometry::hull::MAX_HULL_POINTS;
 use crate::id::{BodyId, HullId, MeshId, ShapeId};
 use crate::math::Vec3;
 use crate::shape::{BoxShape, Filter, ShapeDef, ShapeGeometry};
-use crate::state::{Dec, Enc, Sink, check, decode_geometry, encode_geometry};
-use crate::world::{Fnv, World};
+use crate::state::{decode_geometry, encode_geometry};
+use crate::world::World;
 
 /// Bytes of a tape's header.
 pub const TAPE_HEADER_SIZE: usize = 16;

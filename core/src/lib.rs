@@ -29,6 +29,7 @@ pub mod alloc;
 mod area;
 mod body;
 pub mod broad_phase;
+mod codec;
 pub mod collide;
 mod contact;
 mod content;

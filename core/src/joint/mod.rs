@@ -31,12 +31,12 @@ mod weld;
 mod wheel;
 
 use crate::body::NONE;
+use crate::codec::{Dec, Enc, Sink, check};
 use crate::error::{Error, Result};
 use crate::id::{BodyId, JointId};
 use crate::journal::{enc_body, kind as rec_kind};
 use crate::limits::{MAX_FORCE, MAX_IMPULSE, MAX_SETTING, MAX_VELOCITY};
 use crate::math::{DVec3, PI, Quat, Transform, Vec3};
-use crate::state::{Dec, Enc, Sink, check};
 use crate::world::{World, alloc_slot};
 
 /// Largest anchor offset, limit translation or length a joint accepts, m.
