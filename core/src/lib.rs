@@ -50,8 +50,8 @@ mod profile;
 mod query;
 mod sensor;
 mod shape;
+mod snapshot;
 mod solver;
-mod state;
 mod task;
 mod world;
 
@@ -81,7 +81,7 @@ pub use profile::Profile;
 pub use query::{QueryFilter, QueryShape, RayResult, ShapeCastResult};
 pub use sensor::SensorEvent;
 pub use shape::{BoxShape, Filter, ShapeDef, ShapeGeometry, ShapeKind};
+pub use snapshot::{BodyDiff, SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};
 pub use solver::continuous::{MAX_SWEEP_CANDIDATES, MAX_SWEEP_PIECES};
-pub use state::{BodyDiff, SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};
 pub use task::{TaskFn, TaskHooks};
 pub use world::{ContactEvent, Counters, World, WorldDef};

@@ -25,13 +25,22 @@ use crate::geometry::height_field::HeightFieldDef;
 use crate::geometry::hull::{BoxHull, Hull, MAX_HULL_POINTS};
 use crate::geometry::{Capsule, MassData, Sphere};
 use crate::id::BodyId;
-use crate::joint::{
-    Joint, decode_impulses, decode_kind, decode_transform, encode_impulses, encode_kind,
-    encode_transform,
-};
+use crate::joint::{Joint, decode_impulses, decode_kind, decode_transform};
 use crate::math::{DAabb, POSITION_LIMIT, Vec3};
 use crate::shape::{BoxShape, Filter, HullSlot, Shape, ShapeGeometry};
 use crate::world::{World, WorldDef};
+
+mod bodies;
+mod contacts;
+mod content;
+mod host;
+mod joints;
+mod sensors;
+mod settings;
+mod shapes;
+
+use settings::decode_def;
+pub(crate) use shapes::encode_geometry;
 
 /// Layout revision of snapshots: bumped on any change to the encoding (7: the journal
 /// section at the end of the payload).
@@ -58,305 +67,21 @@ impl Sink for Out<'_> {
     }
 }
 
-fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
-    e.u32(d.body_capacity);
-    e.u32(d.shape_capacity);
-    e.u32(d.contact_capacity);
-    e.u32(d.pair_capacity);
-    e.u32(d.hull_capacity);
-    e.u32(d.event_capacity);
-    e.u32(d.sensor_capacity);
-    e.u32(d.joint_capacity);
-    e.u32(d.mesh_capacity);
-    e.u64(d.content_capacity);
-    e.vec3(d.gravity);
-    e.f32(d.restitution_threshold);
-    e.f32(d.contact_hertz);
-    e.f32(d.contact_damping_ratio);
-    e.f32(d.contact_push_max_speed);
-    e.f32(d.max_linear_speed);
-    e.f32(d.joint_damping_ratio);
-    e.bool(d.enable_sleep);
-    e.f32(d.hit_event_threshold);
-}
-
-pub(crate) fn encode_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry) {
-    match g {
-        ShapeGeometry::Sphere(s) => {
-            e.u8(0);
-            e.vec3(s.center);
-            e.f32(s.radius);
-        }
-        ShapeGeometry::Capsule(c) => {
-            e.u8(1);
-            e.vec3(c.center1);
-            e.vec3(c.center2);
-            e.f32(c.radius);
-        }
-        ShapeGeometry::Box(b) => {
-            e.u8(2);
-            e.vec3(b.half);
-            e.vec3(b.center);
-            e.quat(b.rotation);
-        }
-        ShapeGeometry::Hull(h) => {
-            e.u8(3);
-            e.u32(*h);
-        }
-        ShapeGeometry::Cylinder(c) => {
-            e.u8(4);
-            e.vec3(c.center);
-            e.quat(c.rotation);
-            e.f32(c.half_height);
-            e.f32(c.radius);
-        }
-        ShapeGeometry::Plane(p) => {
-            e.u8(5);
-            e.vec3(p.normal);
-            e.f32(p.offset);
-        }
-        ShapeGeometry::Mesh(m) => {
-            e.u8(8);
-            e.u32(*m);
-        }
-    }
-}
-
-/// A mesh's or height field's content.
-fn encode_mesh_data<S: Sink>(e: &mut Enc<S>, data: &MeshData) {
-    match data {
-        MeshData::Mesh(m) => {
-            e.u8(0);
-            e.u32(m.vertices.len() as u32);
-            for v in m.vertices.iter() {
-                e.vec3(*v);
-            }
-            e.u32(m.triangles.len() as u32);
-            for t in m.triangles.iter() {
-                for &i in t {
-                    e.u32(i);
-                }
-            }
-        }
-        MeshData::HeightField(h) => {
-            e.u8(1);
-            e.u32(h.count_x);
-            e.u32(h.count_z);
-            e.vec3(h.scale);
-            for &y in h.heights.iter() {
-                e.f32(y);
-            }
-            e.bool(!h.holes.is_empty());
-            for &b in h.holes.iter() {
-                e.u8(b);
-            }
-        }
-        MeshData::Voxels(v) => {
-            e.u8(2);
-            e.f32(v.chunk().voxel_size());
-            e.vec3(v.origin);
-            e.0.put(v.chunk().content_bytes());
-        }
-    }
-}
-
-fn encode_cache<S: Sink>(e: &mut Enc<S>, c: &SatCache) {
-    e.u8(c.kind);
-    e.u16(c.index_a);
-    e.u16(c.index_b);
-    e.u32(c.separation_bits);
-}
-
-/// The canonical state encoding (without host data).
+/// The canonical state encoding (without host data), store by store. The order of the
+/// stores and of each store's fields is the hash and the snapshot format.
 pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
-    encode_def(e, &w.def);
-    e.u64(w.step_index);
-    for o in w.origin {
-        e.i64(o);
-    }
-    // Revision 6 stored here the body whose bounds had left ±2^22, which blocked every
-    // later step; the step now checks before it runs and nothing is stored (always 0).
-    e.u8(0);
-
-    e.u32(w.hulls.len() as u32);
-    for h in w.hulls.iter() {
-        e.u32(h.generation);
-        e.bool(h.alive);
-        if h.alive {
-            e.u32(h.point_count);
-            for p in &h.points[..h.point_count as usize] {
-                e.vec3(*p);
-            }
-        }
-    }
-    e.free_list(&w.hull_free);
-
-    e.u32(w.meshes.len() as u32);
-    for m in w.meshes.iter() {
-        e.u32(m.generation);
-        match m.get() {
-            Some(data) if m.alive => {
-                e.bool(true);
-                encode_mesh_data(e, data);
-            }
-            _ => e.bool(false),
-        }
-    }
-    e.free_list(&w.mesh_free);
-
-    e.u32(w.bodies.len() as u32);
-    for b in w.bodies.iter() {
-        e.u32(b.generation);
-        e.bool(b.alive);
-        if !b.alive {
-            continue;
-        }
-        e.u8(b.body_type as u8);
-        e.bool(b.enabled);
-        e.bool(b.awake);
-        e.bool(b.enable_sleep);
-        e.bool(b.bullet);
-        e.u8(b.locks.bits());
-        e.bool(b.custom_integrator);
-        e.dvec3(b.position);
-        e.quat(b.rotation);
-        e.vec3(b.linear_velocity);
-        e.vec3(b.angular_velocity);
-        e.vec3(b.force);
-        e.vec3(b.torque);
-        e.f32(b.linear_damping);
-        e.f32(b.angular_damping);
-        e.f32(b.gravity_scale);
-        e.f32(b.sleep_threshold);
-        e.f32(b.sleep_time);
-        match &b.mass_override {
-            Some(m) => {
-                e.u8(1);
-                e.f32(m.mass);
-                e.vec3(m.center);
-                e.mat3(&m.inertia);
-            }
-            None => e.u8(0),
-        }
-    }
-    e.free_list(&w.body_free);
-
-    e.u32(w.shapes.len() as u32);
-    for s in w.shapes.iter() {
-        e.u32(s.generation);
-        e.bool(s.alive);
-        if !s.alive {
-            continue;
-        }
-        e.u32(s.body);
-        encode_geometry(e, &s.geometry);
-        e.f32(s.density);
-        e.f32(s.friction);
-        e.f32(s.restitution);
-        e.f32(s.rolling_resistance);
-        e.u64(s.filter.category_bits);
-        e.u64(s.filter.mask_bits);
-        e.i32(s.filter.group_index);
-        e.bool(s.enable_contact_events);
-        e.bool(s.is_sensor);
-        e.bool(s.enable_sensor_events);
-        e.bool(s.enable_hit_events);
-        e.bool(s.enable_pre_solve);
-        crate::journal::encode_area(e, &s.area);
-        e.daabb(&s.fat_aabb);
-        e.bool(s.enlarged);
-    }
-    e.free_list(&w.shape_free);
-
-    e.u32(w.contacts.len() as u32);
-    for c in w.contacts.iter() {
-        e.bool(c.alive);
-        if !c.alive {
-            continue;
-        }
-        e.u32(c.shape_a);
-        e.u32(c.shape_b);
-        e.u32(c.child);
-        e.u32(c.parent);
-        e.bool(c.flags & CONTACT_TOUCHING != 0);
-        e.vec3(c.normal);
-        e.u8(c.point_count);
-        for p in &c.points[..c.point_count as usize] {
-            e.vec3(p.anchor_a);
-            e.vec3(p.anchor_b);
-            e.f32(p.separation);
-            e.f32(p.normal_impulse);
-            e.vec3(p.tangent_impulse);
-            e.u32(p.id);
-        }
-        e.vec3(c.rolling_impulse);
-        encode_cache(e, &c.cache);
-    }
-    e.free_list(&w.contact_free);
-
-    e.u32(w.sensor_pairs.len() as u32);
-    for &k in w.sensor_pairs.iter() {
-        e.u64(k);
-    }
-    e.u32(w.joints.len() as u32);
-    for j in w.joints.iter() {
-        e.u32(j.generation);
-        e.bool(j.alive);
-        if !j.alive {
-            continue;
-        }
-        e.u32(j.body_a);
-        e.u32(j.body_b);
-        encode_transform(e, &j.frame_a);
-        encode_transform(e, &j.frame_b);
-        e.bool(j.collide_connected);
-        e.f32(j.break_force);
-        e.f32(j.break_torque);
-        encode_kind(e, &j.kind);
-        e.bool(j.broken);
-        encode_impulses(e, &j.kind, &j.impulses);
-        e.vec3(j.reaction_force);
-        e.vec3(j.reaction_torque);
-    }
-    e.free_list(&w.joint_free);
+    settings::encode_settings(e, &w.def, w.step_index, &w.origin);
+    shapes::encode_hulls(e, &w.hulls, &w.hull_free);
+    content::encode_meshes(e, &w.meshes, &w.mesh_free);
+    bodies::encode_bodies(e, &w.bodies, &w.body_free);
+    shapes::encode_shapes(e, &w.shapes, &w.shape_free);
+    contacts::encode_contacts(e, &w.contacts, &w.contact_free);
+    sensors::encode_sensor_pairs(e, &w.sensor_pairs);
+    joints::encode_joints(e, &w.joints, &w.joint_free);
 }
 
 fn encode_host_data<S: Sink>(w: &World, e: &mut Enc<S>) {
-    for b in w.bodies.iter().filter(|b| b.alive) {
-        e.u64(b.user_data);
-    }
-    for s in w.shapes.iter().filter(|s| s.alive) {
-        e.u64(s.user_data);
-    }
-    for j in w.joints.iter().filter(|j| j.alive) {
-        e.u64(j.user_data);
-    }
-}
-
-fn decode_def(d: &mut Dec) -> Result<WorldDef> {
-    let def = WorldDef {
-        body_capacity: d.u32()?,
-        shape_capacity: d.u32()?,
-        contact_capacity: d.u32()?,
-        pair_capacity: d.u32()?,
-        hull_capacity: d.u32()?,
-        event_capacity: d.u32()?,
-        sensor_capacity: d.u32()?,
-        joint_capacity: d.u32()?,
-        mesh_capacity: d.u32()?,
-        content_capacity: d.u64()?,
-        gravity: d.vec3()?,
-        restitution_threshold: d.f32()?,
-        contact_hertz: d.f32()?,
-        contact_damping_ratio: d.f32()?,
-        contact_push_max_speed: d.f32()?,
-        max_linear_speed: d.f32()?,
-        joint_damping_ratio: d.f32()?,
-        enable_sleep: d.bool()?,
-        hit_event_threshold: d.f32()?,
-        ..WorldDef::default()
-    };
-    Ok(def)
+    host::encode_host_data(e, &w.bodies, &w.shapes, &w.joints);
 }
 
 pub(crate) fn decode_geometry(d: &mut Dec) -> Result<ShapeGeometry> {
