@@ -15,19 +15,14 @@
 //! The hash is FNV-1a, 64-bit (offset basis 0xcbf29ce484222325, prime 0x100000001b3),
 //! over the encoded bytes: fixed and documented, never std's hasher.
 
-use crate::body::{Body, BodyDef, BodyType, MotionLocks, NONE};
-use crate::codec::{Count, Dec, Enc, Fnv, Sink, check, decode_free_list, put_slot as put};
-use crate::collide::SatCache;
-use crate::contact::{CONTACT_EVENTS, CONTACT_TOUCHING, Contact, ContactEdge, ContactPoint};
-use crate::content::{MeshData, MeshSlot};
+use crate::body::NONE;
+use crate::codec::{Count, Dec, Enc, Fnv, Sink, check};
 use crate::error::{Error, Result};
-use crate::geometry::height_field::HeightFieldDef;
-use crate::geometry::hull::{BoxHull, Hull, MAX_HULL_POINTS};
-use crate::geometry::{Capsule, MassData, Sphere};
+use crate::geometry::hull::BoxHull;
+use crate::geometry::{MassData, Sphere};
 use crate::id::BodyId;
-use crate::joint::{Joint, decode_impulses, decode_kind, decode_transform};
-use crate::math::{DAabb, POSITION_LIMIT, Vec3};
-use crate::shape::{BoxShape, Filter, HullSlot, Shape, ShapeGeometry};
+use crate::math::DAabb;
+use crate::shape::{Filter, Shape, ShapeGeometry};
 use crate::world::{World, WorldDef};
 
 mod bodies;
@@ -40,7 +35,7 @@ mod settings;
 mod shapes;
 
 use settings::decode_def;
-pub(crate) use shapes::encode_geometry;
+pub(crate) use shapes::{decode_geometry, encode_geometry};
 
 /// Layout revision of snapshots: bumped on any change to the encoding (7: the journal
 /// section at the end of the payload).
@@ -84,79 +79,43 @@ fn encode_host_data<S: Sink>(w: &World, e: &mut Enc<S>) {
     host::encode_host_data(e, &w.bodies, &w.shapes, &w.joints);
 }
 
-pub(crate) fn decode_geometry(d: &mut Dec) -> Result<ShapeGeometry> {
-    let size = |v: f32| v > 0.0 && v <= 1.0e6;
-    let local = |v: Vec3| v.x.abs() <= 1.0e6 && v.y.abs() <= 1.0e6 && v.z.abs() <= 1.0e6;
-    Ok(match d.u8()? {
-        0 => {
-            let s = Sphere {
-                center: d.vec3()?,
-                radius: d.f32()?,
-            };
-            check(size(s.radius) && local(s.center), "sphere out of range")?;
-            ShapeGeometry::Sphere(s)
+/// The restore scratch (one word per slot of every pool), split per pool, zeroed. Each
+/// store's decoder leaves in its words what the stores decoded after it check: bit 0 is
+/// set for live slots (see each decoder for the other bits); bit 63 marks slots its free
+/// list named.
+struct SlotInfo<'a> {
+    hulls: &'a mut [u64],
+    meshes: &'a mut [u64],
+    bodies: &'a mut [u64],
+    shapes: &'a mut [u64],
+    contacts: &'a mut [u64],
+    joints: &'a mut [u64],
+}
+
+impl<'a> SlotInfo<'a> {
+    fn split(info: &'a mut [u64], def: &WorldDef) -> SlotInfo<'a> {
+        for w in info.iter_mut() {
+            *w = 0;
         }
-        1 => {
-            let c = Capsule {
-                center1: d.vec3()?,
-                center2: d.vec3()?,
-                radius: d.f32()?,
-            };
-            check(
-                size(c.radius) && local(c.center1) && local(c.center2),
-                "capsule out of range",
-            )?;
-            ShapeGeometry::Capsule(c)
+        let (hulls, rest) = info.split_at_mut(def.hull_capacity as usize);
+        let (meshes, rest) = rest.split_at_mut(def.mesh_capacity as usize);
+        let (bodies, rest) = rest.split_at_mut(def.body_capacity as usize);
+        let (shapes, rest) = rest.split_at_mut(def.shape_capacity as usize);
+        let (contacts, joints) = rest.split_at_mut(def.contact_capacity as usize);
+        SlotInfo {
+            hulls,
+            meshes,
+            bodies,
+            shapes,
+            contacts,
+            joints,
         }
-        2 => {
-            let b = BoxShape {
-                half: d.vec3()?,
-                center: d.vec3()?,
-                rotation: d.quat()?,
-            };
-            check(
-                size(b.half.x) && size(b.half.y) && size(b.half.z) && local(b.center),
-                "box out of range",
-            )?;
-            check(
-                b.rotation.is_normalized(1e-3),
-                "box rotation is not a unit quaternion",
-            )?;
-            ShapeGeometry::Box(b)
-        }
-        3 => ShapeGeometry::Hull(d.u32()?),
-        8 => ShapeGeometry::Mesh(d.u32()?),
-        4 => {
-            let c = crate::geometry::Cylinder {
-                center: d.vec3()?,
-                rotation: d.quat()?,
-                half_height: d.f32()?,
-                radius: d.f32()?,
-            };
-            check(
-                size(c.half_height) && size(c.radius) && local(c.center),
-                "cylinder out of range",
-            )?;
-            check(
-                c.rotation.is_normalized(1e-3),
-                "cylinder rotation is not a unit quaternion",
-            )?;
-            ShapeGeometry::Cylinder(c)
-        }
-        5 => {
-            let p = crate::geometry::PlaneShape {
-                normal: d.vec3()?,
-                offset: d.f32()?,
-            };
-            let n2 = p.normal.dot(p.normal);
-            check(
-                (n2 - 1.0).abs() <= 1e-3 && p.offset.abs() <= 1.0e6,
-                "plane out of range",
-            )?;
-            ShapeGeometry::Plane(p)
-        }
-        _ => return Err(Error::Format("unknown shape kind")),
-    })
+    }
+}
+
+/// Whether slot words (as long as their pool) name `slot` live.
+fn is_live(info: &[u64], slot: u32) -> bool {
+    info.get(slot as usize).is_some_and(|w| w & 1 == 1)
 }
 
 /// Snapshot header facts.
@@ -348,781 +307,134 @@ impl World {
         Ok(())
     }
 
-    /// Decodes the payload; with `commit` false it only validates.
-    #[allow(clippy::needless_range_loop)] // slots are indices into several pools at once Both passes run the
-    /// same code, so what the dry run accepts the commit applies whole.
+    /// Decodes the payload, store by store in encoding order; with `commit` false it only
+    /// validates. Both passes run the same code, so what the dry run accepts the commit
+    /// applies whole. Each store is checked against the stores decoded before it through
+    /// their slot words (`restore_info`: scratch, one word per slot of every pool).
     fn decode(&mut self, payload: &[u8], commit: bool) -> Result<()> {
         let mut d = Dec {
             buf: payload,
             pos: 0,
         };
-        let def = decode_def(&mut d)?;
-        let same = def.body_capacity == self.def.body_capacity
-            && def.shape_capacity == self.def.shape_capacity
-            && def.contact_capacity == self.def.contact_capacity
-            && def.pair_capacity == self.def.pair_capacity
-            && def.hull_capacity == self.def.hull_capacity
-            && def.event_capacity == self.def.event_capacity
-            && def.sensor_capacity == self.def.sensor_capacity
-            && def.joint_capacity == self.def.joint_capacity
-            && def.mesh_capacity == self.def.mesh_capacity
-            && def.content_capacity == self.def.content_capacity;
-        if !same {
-            return Err(Error::State(
-                "restore needs a world with the snapshot's capacities (see def_from_snapshot)",
-            ));
-        }
-        // The settings World::new accepts, and no others.
-        crate::world::check_settings(&def)
-            .map_err(|_| Error::Format("world settings out of range"))?;
-        let step_index = d.u64()?;
-        let origin = [d.i64()?, d.i64()?, d.i64()?];
-        // Revision 6's out-of-bounds body (see `encode_state`): read and dropped.
-        let out_of_bounds = if d.bool()? {
-            Some((d.u32()?, d.f64()?))
-        } else {
-            None
-        };
+        let head = settings::decode_settings(&mut d, &self.def)?;
+        let info = SlotInfo::split(&mut self.restore_info, &self.def);
 
-        // One scratch word per slot of every pool (not state; reserved at create).
-        let hc = self.def.hull_capacity as usize;
-        let mc = self.def.mesh_capacity as usize;
-        let bc = self.def.body_capacity as usize;
-        let sc = self.def.shape_capacity as usize;
-        let cc = self.def.contact_capacity as usize;
-        let info = &mut self.restore_info;
-        for w in info.iter_mut() {
-            *w = 0;
-        }
-        let (hull_info, rest) = info.split_at_mut(hc);
-        let (mesh_info, rest) = rest.split_at_mut(mc);
-        let (body_info, rest) = rest.split_at_mut(bc);
-        let (shape_info, rest) = rest.split_at_mut(sc);
-        let (contact_info, joint_info) = rest.split_at_mut(cc);
-
-        // Hulls: content; the topology is rebuilt (and must build).
-        let hull_len = d.u32()? as usize;
-        check(hull_len <= hc, "more hull slots than the capacity")?;
-        let mut scratch = Hull::default();
-        for i in 0..hull_len {
-            let generation = d.u32()?;
-            let alive = d.bool()?;
-            let mut slot = HullSlot {
-                generation,
-                alive,
-                ..HullSlot::default()
-            };
-            if alive {
-                let n = d.u32()? as usize;
-                check(
-                    (4..=MAX_HULL_POINTS).contains(&n),
-                    "hull point count out of range",
-                )?;
-                for p in &mut slot.points[..n] {
-                    *p = d.vec3()?;
-                }
-                slot.point_count = n as u32;
-                let target = if commit { &mut slot.hull } else { &mut scratch };
-                crate::geometry::quickhull::build_hull(&slot.points[..n], target)
-                    .map_err(|_| Error::Format("hull points do not build a hull"))?;
-                hull_info[i] = 1;
-            }
-            if commit {
-                put(&mut self.hulls, i, slot);
-            }
-        }
-        decode_free_list(
+        let n = shapes::decode_hulls(
             &mut d,
-            &mut hull_info[..hull_len],
             commit,
+            &mut self.hulls,
             &mut self.hull_free,
+            info.hulls,
         )?;
-
-        // Meshes and height fields: content, validated as the create calls validate it;
-        // trees and edge flags are rebuilt (kept when the slot already holds the same
-        // content, as after a rollback).
-        let mesh_len = d.u32()? as usize;
-        check(mesh_len <= mc, "more mesh slots than the capacity")?;
-        let mut content_used = 0u64;
-        let (mut verts, mut tris) = (std::vec::Vec::new(), std::vec::Vec::new());
-        let (mut heights, mut holes) = (std::vec::Vec::new(), std::vec::Vec::new());
-        for i in 0..mesh_len {
-            let generation = d.u32()?;
-            let alive = d.bool()?;
-            let mut data = None;
-            if alive {
-                let kind = d.u8()?;
-                let bytes;
-                match kind {
-                    0 => {
-                        crate::journal::decode_mesh(&mut d, &mut verts, &mut tris)?;
-                        crate::geometry::mesh::validate_mesh(&verts, &tris)
-                            .map_err(|_| Error::Format("mesh content invalid"))?;
-                        bytes = crate::geometry::mesh::mesh_content_bytes(
-                            verts.len() as u64,
-                            tris.len() as u64,
-                        );
-                        let same = self.meshes.get(i).is_some_and(|m| {
-                            m.alive
-                                && m.generation == generation
-                                && matches!(m.get(), Some(MeshData::Mesh(old))
-                                    if *old.vertices == *verts && *old.triangles == *tris)
-                        });
-                        if commit && !same {
-                            data = Some(MeshData::Mesh(crate::geometry::mesh::TriMesh::build(
-                                &verts, &tris, self.alloc,
-                            )?));
-                        }
-                    }
-                    1 => {
-                        let (count_x, count_z, scale) =
-                            crate::journal::decode_height_field(&mut d, &mut heights, &mut holes)?;
-                        let def = HeightFieldDef {
-                            count_x,
-                            count_z,
-                            heights: &heights,
-                            holes: &holes,
-                            scale,
-                        };
-                        crate::geometry::height_field::validate_height_field(&def)
-                            .map_err(|_| Error::Format("height field content invalid"))?;
-                        bytes = crate::geometry::height_field::height_field_content_bytes(
-                            count_x,
-                            count_z,
-                            holes.iter().any(|&h| h),
-                        );
-                        check(
-                            holes.is_empty() || holes.iter().any(|&h| h),
-                            "height field hole bits without a hole",
-                        )?;
-                        if commit {
-                            data = Some(MeshData::HeightField(
-                                crate::geometry::height_field::HeightField::build(
-                                    &def, self.alloc,
-                                )?,
-                            ));
-                        }
-                    }
-                    2 => {
-                        let size = d.f32()?;
-                        let origin = d.vec3()?;
-                        let voxels = d.take::<{ crate::geometry::voxel::CHUNK_VOXELS }>()?;
-                        crate::geometry::voxel::VoxelChunk::validate(size, &voxels)
-                            .map_err(|_| Error::Format("voxel grid content invalid"))?;
-                        check(
-                            origin.x.abs() <= 1.0e6
-                                && origin.y.abs() <= 1.0e6
-                                && origin.z.abs() <= 1.0e6,
-                            "voxel grid origin beyond 1e6",
-                        )?;
-                        bytes = crate::geometry::voxel::VoxelChunk::content_size_bytes() as u64;
-                        if commit {
-                            // A grid already in the slot is refilled in place (no
-                            // allocation on rollback); the boxes are rebuilt either way.
-                            let reuse =
-                                self.meshes.get_mut(i).and_then(|m| match m.data.as_mut() {
-                                    Some(MeshData::Voxels(g)) if m.alive => Some(g),
-                                    _ => None,
-                                });
-                            match reuse {
-                                Some(g) => {
-                                    g.origin = origin;
-                                    g.chunk[0].reset(size, &voxels)?;
-                                    // Kept: `data` stays `None` like an unchanged mesh.
-                                    self.meshes[i].generation = generation;
-                                }
-                                None => {
-                                    data =
-                                        Some(MeshData::Voxels(crate::content::VoxelGrid::build(
-                                            size, &voxels, origin, self.alloc,
-                                        )?));
-                                }
-                            }
-                        }
-                    }
-                    _ => return Err(Error::Format("unknown mesh kind")),
-                }
-                content_used += bytes;
-                check(
-                    content_used <= self.def.content_capacity,
-                    "content beyond content_capacity",
-                )?;
-                mesh_info[i] = 1;
-            }
-            if commit {
-                if alive && data.is_none() {
-                    // Same content as the slot holds: keep what was built from it.
-                    self.meshes[i].ref_count = 0;
-                } else {
-                    put(
-                        &mut self.meshes,
-                        i,
-                        MeshSlot {
-                            generation,
-                            alive,
-                            ref_count: 0,
-                            data,
-                        },
-                    );
-                }
-            }
-        }
-        decode_free_list(
+        let hulls = &info.hulls[..n];
+        let (n, content_used) = content::decode_meshes(
             &mut d,
-            &mut mesh_info[..mesh_len],
             commit,
+            &mut self.meshes,
             &mut self.mesh_free,
+            info.meshes,
+            self.def.content_capacity,
+            self.alloc,
         )?;
-        if commit {
-            self.content_used = content_used;
-        }
-
-        // Bodies.
-        let body_len = d.u32()? as usize;
-        check(body_len <= bc, "more body slots than the capacity")?;
-        for i in 0..body_len {
-            let generation = d.u32()?;
-            let alive = d.bool()?;
-            let mut b = Body::from_def(&BodyDef::default(), generation);
-            b.alive = alive;
-            if alive {
-                b.body_type = match d.u8()? {
-                    0 => BodyType::Static,
-                    1 => BodyType::Kinematic,
-                    2 => BodyType::Dynamic,
-                    _ => return Err(Error::Format("unknown body type")),
-                };
-                b.enabled = d.bool()?;
-                b.awake = d.bool()?;
-                b.enable_sleep = d.bool()?;
-                b.bullet = d.bool()?;
-                let locks = d.u8()?;
-                check(locks < 64, "unknown motion lock bits")?;
-                b.locks = MotionLocks::from_bits(locks);
-                b.custom_integrator = d.bool()?;
-                b.position = d.dvec3()?;
-                check(
-                    b.position.max_abs() < POSITION_LIMIT,
-                    "body position beyond 2^22",
-                )?;
-                b.rotation = d.quat()?;
-                check(
-                    b.rotation.is_normalized(1e-3),
-                    "body rotation is not a unit quaternion",
-                )?;
-                b.linear_velocity = d.vec3()?;
-                b.angular_velocity = d.vec3()?;
-                b.force = d.vec3()?;
-                b.torque = d.vec3()?;
-                b.linear_damping = d.f32()?;
-                b.angular_damping = d.f32()?;
-                b.gravity_scale = d.f32()?;
-                b.sleep_threshold = d.f32()?;
-                b.sleep_time = d.f32()?;
-                // The ranges the calls accept (crate::limits), so a restored state steps
-                // without overflow like any other.
-                use crate::limits::*;
-                let in_range = |v: Vec3, bound: f32| check_vec_abs("", v, bound, "").is_ok();
-                check(
-                    in_range(b.linear_velocity, MAX_VELOCITY)
-                        && in_range(b.angular_velocity, MAX_VELOCITY)
-                        && in_range(b.force, MAX_FORCE)
-                        && in_range(b.torque, MAX_FORCE)
-                        && check_nonneg("", b.linear_damping, MAX_SETTING, "").is_ok()
-                        && check_nonneg("", b.angular_damping, MAX_SETTING, "").is_ok()
-                        && check_abs("", b.gravity_scale, MAX_GRAVITY, "").is_ok()
-                        && check_nonneg("", b.sleep_threshold, MAX_SETTING, "").is_ok()
-                        && b.sleep_time >= 0.0,
-                    "body velocity, force, damping or threshold out of range",
-                )?;
-                b.mass_override = if d.bool()? {
-                    let m = MassData {
-                        mass: d.f32()?,
-                        center: d.vec3()?,
-                        inertia: d.mat3()?,
-                    };
-                    crate::limits::check_mass_data(&m)
-                        .map_err(|_| Error::Format("mass override invalid"))?;
-                    Some(m)
-                } else {
-                    None
-                };
-                // Bit 1: static (a plane shape needs it).
-                body_info[i] = if b.body_type == BodyType::Static {
-                    3
-                } else {
-                    1
-                };
-            }
-            if commit {
-                put(&mut self.bodies, i, b);
-            }
-        }
-        decode_free_list(
+        let meshes = &info.meshes[..n];
+        let n = bodies::decode_bodies(
             &mut d,
-            &mut body_info[..body_len],
             commit,
+            &mut self.bodies,
             &mut self.body_free,
+            info.bodies,
         )?;
-        if let Some((b, _)) = out_of_bounds {
-            check(
-                (b as usize) < body_len && body_info[b as usize] & 1 == 1,
-                "out-of-bounds body is missing",
-            )?;
+        let bodies = &info.bodies[..n];
+        if let Some(b) = head.out_of_bounds {
+            check(is_live(bodies, b), "out-of-bounds body is missing")?;
         }
-
-        // Shapes.
-        let shape_len = d.u32()? as usize;
-        check(shape_len <= sc, "more shape slots than the capacity")?;
-        for i in 0..shape_len {
-            let generation = d.u32()?;
-            let alive = d.bool()?;
-            let mut s = blank_shape(generation);
-            if alive {
-                s.alive = true;
-                s.body = d.u32()?;
-                check(
-                    (s.body as usize) < body_len && body_info[s.body as usize] & 1 == 1,
-                    "shape on a missing body",
-                )?;
-                s.geometry = decode_geometry(&mut d)?;
-                if let ShapeGeometry::Hull(h) = s.geometry {
-                    check(
-                        (h as usize) < hull_len && hull_info[h as usize] & 1 == 1,
-                        "shape on a missing hull",
-                    )?;
-                }
-                if let ShapeGeometry::Mesh(m) = s.geometry {
-                    check(
-                        (m as usize) < mesh_len && mesh_info[m as usize] & 1 == 1,
-                        "shape on a missing mesh",
-                    )?;
-                    check(!s.is_sensor, "a mesh shape that is a sensor")?;
-                }
-                if let ShapeGeometry::Plane(_) = s.geometry {
-                    check(
-                        body_info[s.body as usize] & 2 == 2,
-                        "plane shape on a body that is not static",
-                    )?;
-                }
-                s.density = d.f32()?;
-                s.friction = d.f32()?;
-                s.restitution = d.f32()?;
-                s.rolling_resistance = d.f32()?;
-                {
-                    use crate::limits::*;
-                    let ok = |v: f32| check_nonneg("", v, MAX_MATERIAL, "").is_ok();
-                    check(
-                        check_nonneg("", s.density, MAX_DENSITY, "").is_ok()
-                            && ok(s.friction)
-                            && ok(s.restitution)
-                            && ok(s.rolling_resistance),
-                        "shape material out of range",
-                    )?;
-                }
-                s.filter = Filter {
-                    category_bits: d.u64()?,
-                    mask_bits: d.u64()?,
-                    group_index: d.i32()?,
-                };
-                s.enable_contact_events = d.bool()?;
-                s.is_sensor = d.bool()?;
-                s.enable_sensor_events = d.bool()?;
-                s.enable_hit_events = d.bool()?;
-                s.enable_pre_solve = d.bool()?;
-                s.area = crate::journal::decode_area(&mut d)?;
-                check(
-                    s.area.is_none() || s.is_sensor,
-                    "an area that is not a sensor",
-                )?;
-                s.fat_aabb = d.daabb()?;
-                let a = &s.fat_aabb;
-                check(
-                    a.lower.x <= a.upper.x && a.lower.y <= a.upper.y && a.lower.z <= a.upper.z,
-                    "shape bounds inverted",
-                )?;
-                s.enlarged = d.bool()?;
-                shape_info[i] = 1
-                    | (s.geometry.kind() as u64) << 1
-                    | (s.body as u64) << 8
-                    | (s.is_sensor as u64) << 61;
-            }
-            if commit {
-                put(&mut self.shapes, i, s);
-            }
-        }
-        decode_free_list(
+        let refs = shapes::ShapeRefs {
+            bodies,
+            hulls,
+            meshes,
+        };
+        let n = shapes::decode_shapes(
             &mut d,
-            &mut shape_info[..shape_len],
             commit,
+            &mut self.shapes,
             &mut self.shape_free,
+            info.shapes,
+            &refs,
         )?;
-
-        // Contacts.
-        let contact_len = d.u32()? as usize;
-        check(
-            contact_len <= contact_info.len(),
-            "more contact slots than the capacity",
-        )?;
-        let keys = &mut self.broad.restore_keys;
-        keys.clear();
-        for i in 0..contact_len {
-            let alive = d.bool()?;
-            let mut c = Contact::default();
-            if alive {
-                c.alive = true;
-                c.shape_a = d.u32()?;
-                c.shape_b = d.u32()?;
-                let (sa, sb) = (c.shape_a as usize, c.shape_b as usize);
-                check(
-                    sa < shape_len
-                        && sb < shape_len
-                        && shape_info[sa] & 1 == 1
-                        && shape_info[sb] & 1 == 1,
-                    "contact on a missing shape",
-                )?;
-                let (ka, kb) = ((shape_info[sa] >> 1) & 0x7f, (shape_info[sb] >> 1) & 0x7f);
-                c.body_a = (shape_info[sa] >> 8) as u32;
-                c.body_b = (shape_info[sb] >> 8) as u32;
-                check(c.body_a != c.body_b, "contact between shapes of one body")?;
-                c.child = d.u32()?;
-                c.parent = d.u32()?;
-                // Shape A has the higher kind, or the lower slot for equal kinds.
-                check(
-                    ka > kb || (ka == kb && sa < sb),
-                    "contact shapes in the wrong order",
-                )?;
-                let key = if c.child == NONE {
-                    check(c.parent == NONE, "a contact with a parent but no child")?;
-                    crate::broad_phase::pair_set::pair_key(c.shape_a, c.shape_b)
-                } else {
-                    check(
-                        ka == ShapeGeometry::Mesh(0).kind() as u64
-                            && (c.parent as usize) < contact_len
-                            && c.parent as usize != i,
-                        "a child contact without a mesh parent",
-                    )?;
-                    crate::contact::child_key(c.parent, c.child)
-                };
-                let ok = keys.push(key);
-                debug_assert!(ok);
-                if d.bool()? {
-                    c.flags |= CONTACT_TOUCHING;
-                }
-                c.normal = d.vec3()?;
-                let n = d.u8()? as usize;
-                check(n <= 4, "more than four manifold points")?;
-                c.point_count = n as u8;
-                for p in &mut c.points[..n] {
-                    *p = ContactPoint {
-                        anchor_a: d.vec3()?,
-                        anchor_b: d.vec3()?,
-                        separation: d.f32()?,
-                        normal_impulse: d.f32()?,
-                        tangent_impulse: d.vec3()?,
-                        max_normal_impulse: 0.0,
-                        id: d.u32()?,
-                    };
-                }
-                c.rolling_impulse = d.vec3()?;
-                c.cache = SatCache {
-                    kind: d.u8()?,
-                    index_a: d.u16()?,
-                    index_b: d.u16()?,
-                    separation_bits: d.u32()?,
-                };
-                check(c.cache.kind <= 3, "unknown SAT cache kind")?;
-                contact_info[i] = 1 | (c.shape_b as u64) << 26;
-                if c.child != NONE {
-                    contact_info[i] |= 2 | (c.parent as u64) << 2;
-                }
-            }
-            if commit {
-                put(&mut self.contacts, i, c);
-            }
-        }
-        keys.sort_unstable();
-        for k in 1..keys.len() {
-            check(keys[k] != keys[k - 1], "two contacts for one shape pair")?;
-        }
-        // A child's parent is a live contact that is no child, with the same shape B.
-        for i in 0..contact_len {
-            let w = contact_info[i];
-            if w & 3 == 3 {
-                let p = ((w >> 2) & 0xff_ffff) as usize;
-                let pw = contact_info[p];
-                check(
-                    pw & 3 == 1 && (pw >> 26) & 0xff_ffff == (w >> 26) & 0xff_ffff,
-                    "a child contact whose parent is missing",
-                )?;
-            }
-        }
-        decode_free_list(
+        let shapes = &info.shapes[..n];
+        contacts::decode_contacts(
             &mut d,
-            &mut contact_info[..contact_len],
             commit,
+            &mut self.contacts,
             &mut self.contact_free,
+            info.contacts,
+            shapes,
+            &mut self.broad.restore_keys,
         )?;
-
-        // Sensor overlaps: sorted, each a live sensor and a live non-sensor shape.
-        let n = d.u32()? as usize;
-        check(
-            n <= self.def.sensor_capacity as usize,
-            "more sensor overlaps than the capacity",
-        )?;
-        if commit {
-            self.sensor_pairs.clear();
-        }
-        let mut last = None;
-        for _ in 0..n {
-            let key = d.u64()?;
-            let (a, b) = ((key >> 32) as usize, (key & 0xffff_ffff) as usize);
-            check(
-                a < shape_len
-                    && b < shape_len
-                    && a != b
-                    && shape_info[a] & 1 == 1
-                    && shape_info[b] & 1 == 1
-                    && (shape_info[a] >> 61) & 1 == 1
-                    && (shape_info[b] >> 61) & 1 == 0,
-                "sensor overlap names a missing shape",
-            )?;
-            check(last.is_none_or(|l| key > l), "sensor overlaps out of order")?;
-            last = Some(key);
-            if commit {
-                let ok = self.sensor_pairs.push(key);
-                debug_assert!(ok);
-            }
-        }
-
-        // Host data: user data of live bodies, then of live shapes.
-        // Joints.
-        let joint_len = d.u32()? as usize;
-        check(
-            joint_len <= joint_info.len(),
-            "more joint slots than the capacity",
-        )?;
-        for i in 0..joint_len {
-            let generation = d.u32()?;
-            let alive = d.bool()?;
-            let mut j = Joint::dead(generation);
-            if alive {
-                j.alive = true;
-                j.body_a = d.u32()?;
-                j.body_b = d.u32()?;
-                let live = |b: u32| (b as usize) < body_len && body_info[b as usize] & 1 == 1;
-                check(
-                    live(j.body_a) && live(j.body_b) && j.body_a != j.body_b,
-                    "joint on a missing body, or on one body twice",
-                )?;
-                j.frame_a = decode_transform(&mut d)?;
-                j.frame_b = decode_transform(&mut d)?;
-                j.collide_connected = d.bool()?;
-                j.break_force = d.f32()?;
-                j.break_torque = d.f32()?;
-                j.kind = decode_kind(&mut d)?;
-                j.broken = d.bool()?;
-                j.impulses = decode_impulses(&mut d, &j.kind)?;
-                j.reaction_force = d.vec3()?;
-                j.reaction_torque = d.vec3()?;
-                crate::joint::check_decoded(&j)?;
-                joint_info[i] = 1;
-            }
-            if commit {
-                put(&mut self.joints, i, j);
-            }
-        }
-        decode_free_list(
+        let sensor_capacity = self.def.sensor_capacity as usize;
+        sensors::decode_sensor_pairs(
             &mut d,
-            &mut joint_info[..joint_len],
             commit,
-            &mut self.joint_free,
+            &mut self.sensor_pairs,
+            sensor_capacity,
+            shapes,
         )?;
-
-        // Host data: user data of live bodies, then of live shapes, then of live joints.
-        for i in 0..body_len {
-            if body_info[i] & 1 == 1 {
-                let v = d.u64()?;
-                if commit {
-                    self.bodies[i].user_data = v;
-                }
-            }
-        }
-        for i in 0..shape_len {
-            if shape_info[i] & 1 == 1 {
-                let v = d.u64()?;
-                if commit {
-                    self.shapes[i].user_data = v;
-                }
-            }
-        }
-        for i in 0..joint_len {
-            if joint_info[i] & 1 == 1 {
-                let v = d.u64()?;
-                if commit {
-                    self.joints[i].user_data = v;
-                }
-            }
-        }
+        let n = joints::decode_joints(
+            &mut d,
+            commit,
+            &mut self.joints,
+            &mut self.joint_free,
+            info.joints,
+            bodies,
+        )?;
+        let joints = &info.joints[..n];
+        host::decode_host_data(
+            &mut d,
+            commit,
+            (&mut self.bodies, bodies),
+            (&mut self.shapes, shapes),
+            (&mut self.joints, joints),
+        )?;
         check(d.pos == d.buf.len(), "bytes after the end of the snapshot")?;
 
         if commit {
-            self.hulls.truncate(hull_len);
-            self.meshes.truncate(mesh_len);
-            self.bodies.truncate(body_len);
-            self.shapes.truncate(shape_len);
-            self.contacts.truncate(contact_len);
-            self.joints.truncate(joint_len);
+            self.content_used = content_used;
+            // The host's hooks and allocator stay: they are not state.
             let allocator = self.def.allocator;
             let task_hooks = self.def.task_hooks;
             self.def = WorldDef {
                 allocator,
                 task_hooks,
-                ..def
+                ..head.def
             };
-            self.step_index = step_index;
-            self.origin = origin;
+            self.step_index = head.step_index;
+            self.origin = head.origin;
         }
         Ok(())
     }
 
-    /// Rebuilds what is recomputed from state: hull topology (done while decoding), box
-    /// hulls, mass, lists, the pair set, trees and the move buffer.
+    /// Rebuilds what is recomputed from the decoded state, store by store: hull topology
+    /// and content trees (done while decoding), reference counts, box hulls, mass, body
+    /// lists, broad-phase proxies and move buffer, the pair set, contact and joint edges.
+    /// A derived structure a store gains is rebuilt here, after the stores it is built
+    /// from.
     fn rebuild_derived(&mut self) {
-        for h in self.hulls.iter_mut() {
-            h.ref_count = 0;
-        }
-        for m in self.meshes.iter_mut() {
-            m.ref_count = 0;
-        }
-        for b in self.bodies.iter_mut() {
-            b.shape_head = NONE;
-            b.shape_count = 0;
-            b.contact_head = NONE;
-            b.contact_count = 0;
-            b.joint_head = NONE;
-            b.joint_count = 0;
-        }
-        self.broad.statics.clear();
-        self.broad.movable.clear();
-        self.broad.moved.clear();
-        // Shapes in descending slot order, each prepended: lists end up ascending.
-        for s in (0..self.shapes.len()).rev() {
-            if !self.shapes[s].alive {
-                continue;
-            }
-            let shape = &mut self.shapes[s];
-            shape.box_hull = match shape.geometry {
-                ShapeGeometry::Box(b) => BoxHull::new(b.half, b.center, b.rotation),
-                _ => BoxHull::default(),
-            };
-            if let ShapeGeometry::Hull(h) = shape.geometry {
-                self.hulls[h as usize].ref_count += 1;
-            }
-            shape.mesh_bounds = Default::default();
-            if let ShapeGeometry::Mesh(m) = shape.geometry {
-                self.meshes[m as usize].ref_count += 1;
-                shape.mesh_bounds = crate::content::mesh_data(&self.meshes, m)
-                    .map_or(Default::default(), |d| d.bounds());
-            }
-            shape.mass_data = crate::shape::compute_mass(
-                &shape.geometry,
-                &shape.box_hull,
-                &self.hulls,
-                shape.density,
-            );
-            let body = shape.body as usize;
-            shape.next_in_body = self.bodies[body].shape_head;
-            self.bodies[body].shape_head = s as u32;
-            self.bodies[body].shape_count += 1;
-        }
-        // Proxies in shape slot order (the trees' shape differs from before; nothing
-        // depends on it), and the move buffer from the enlarged flags.
-        for s in 0..self.shapes.len() {
-            let shape = &self.shapes[s];
-            if !shape.alive {
-                continue;
-            }
-            let body = &self.bodies[shape.body as usize];
-            let tree = crate::broad_phase::tree_for(body.body_type);
-            let proxy = if body.enabled {
-                let fat = shape.fat_aabb;
-                self.broad
-                    .tree_mut(tree)
-                    .create_proxy(fat, s as u32)
-                    .unwrap_or(NONE)
-            } else {
-                NONE
-            };
-            let enlarged = self.shapes[s].enlarged;
-            let shape = &mut self.shapes[s];
-            shape.proxy = proxy;
-            shape.tree = tree;
-            if enlarged {
-                let ok = self.broad.moved.push(s as u32);
-                debug_assert!(ok);
-            }
-        }
-        let mut counts = (0u32, 0u32, 0u32, 0u32);
-        for b in 0..self.bodies.len() {
-            if self.bodies[b].alive {
-                counts.0 += 1;
-                self.update_body_mass(b as u32);
-            }
-        }
-        counts.1 = self.shapes.iter().filter(|s| s.alive).count() as u32;
-        counts.3 = self.hulls.iter().filter(|h| h.alive).count() as u32;
-        self.mesh_count = self.meshes.iter().filter(|m| m.alive).count() as u32;
-        self.pair_set.clear();
-        for c in 0..self.contacts.len() {
-            if !self.contacts[c].alive {
-                continue;
-            }
-            counts.2 += 1;
-            let (sa, sb) = (self.contacts[c].shape_a, self.contacts[c].shape_b);
-            let events = self.shapes[sa as usize].enable_contact_events
-                || self.shapes[sb as usize].enable_contact_events;
-            if events {
-                self.contacts[c].flags |= CONTACT_EVENTS;
-            }
-            self.contacts[c].edges = [ContactEdge {
-                body: NONE,
-                prev: NONE,
-                next: NONE,
-            }; 2];
-            self.contacts[c].child_touching = 0;
-            let key = if self.contacts[c].child == NONE {
-                crate::broad_phase::pair_set::pair_key(sa, sb)
-            } else {
-                crate::contact::child_key(self.contacts[c].parent, self.contacts[c].child)
-            };
-            self.pair_set.insert(key, c as u32);
-            self.link_contact(c as u32);
-        }
-        // Children never report their own events: their parent does, from how many of
-        // them touch.
-        for c in 0..self.contacts.len() {
-            let contact = &self.contacts[c];
-            if contact.alive && contact.child != NONE {
-                let (p, touching) = (contact.parent, contact.flags & CONTACT_TOUCHING != 0);
-                self.contacts[c].flags &= !CONTACT_EVENTS;
-                if touching {
-                    self.contacts[p as usize].child_touching += 1;
-                }
-            }
-        }
-        let mut joints = 0;
-        for j in 0..self.joints.len() {
-            if self.joints[j].alive {
-                joints += 1;
-                self.link_joint(j as u32);
-            }
-        }
-        self.joint_count = joints;
-        self.body_count = counts.0;
-        self.shape_count = counts.1;
-        self.contact_count = counts.2;
-        self.hull_count = counts.3;
+        // Bodies' lists first: shapes, contacts and joints link themselves in.
+        bodies::clear_body_lists(&mut self.bodies);
+        self.hull_count = shapes::rebuild_hulls(&mut self.hulls);
+        self.mesh_count = content::rebuild_meshes(&mut self.meshes);
+        self.shape_count = shapes::rebuild_shapes(
+            &mut self.shapes,
+            &mut self.bodies,
+            &mut self.hulls,
+            &mut self.meshes,
+            &mut self.broad,
+        );
+        // Mass needs the bodies' shape lists.
+        self.body_count = bodies::rebuild_bodies(self);
+        self.contact_count = contacts::rebuild_contacts(self);
+        self.joint_count = joints::rebuild_joints(self);
+        // Nothing observed survives a restore.
         self.begin_events.clear();
         self.end_events.clear();
         self.joint_break_events.clear();

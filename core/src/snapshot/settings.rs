@@ -2,7 +2,7 @@
 //! step count and the origin.
 
 use crate::codec::{Dec, Enc, Sink};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::world::WorldDef;
 
 /// The def's capacities and settings (hooks and allocator are not state).
@@ -70,4 +70,50 @@ pub(super) fn encode_settings<S: Sink>(
     // Revision 6 stored here the body whose bounds had left ±2^22, which blocked every
     // later step; the step now checks before it runs and nothing is stored (always 0).
     e.u8(0);
+}
+
+/// The head of a snapshot, checked against the world restoring it.
+pub(super) struct Settings {
+    pub def: WorldDef,
+    pub step_index: u64,
+    pub origin: [i64; 3],
+    /// Revision 6's out-of-bounds body (see `encode_settings`): read, checked, dropped.
+    pub out_of_bounds: Option<u32>,
+}
+
+/// Reads what `encode_settings` wrote. The capacities must be the world's own (a state
+/// error otherwise) and the settings those `World::new` accepts.
+pub(super) fn decode_settings(d: &mut Dec, current: &WorldDef) -> Result<Settings> {
+    let def = decode_def(d)?;
+    let same = def.body_capacity == current.body_capacity
+        && def.shape_capacity == current.shape_capacity
+        && def.contact_capacity == current.contact_capacity
+        && def.pair_capacity == current.pair_capacity
+        && def.hull_capacity == current.hull_capacity
+        && def.event_capacity == current.event_capacity
+        && def.sensor_capacity == current.sensor_capacity
+        && def.joint_capacity == current.joint_capacity
+        && def.mesh_capacity == current.mesh_capacity
+        && def.content_capacity == current.content_capacity;
+    if !same {
+        return Err(Error::State(
+            "restore needs a world with the snapshot's capacities (see def_from_snapshot)",
+        ));
+    }
+    // The settings World::new accepts, and no others.
+    crate::world::check_settings(&def).map_err(|_| Error::Format("world settings out of range"))?;
+    let step_index = d.u64()?;
+    let origin = [d.i64()?, d.i64()?, d.i64()?];
+    let out_of_bounds = if d.bool()? {
+        let (body, _bounds) = (d.u32()?, d.f64()?);
+        Some(body)
+    } else {
+        None
+    };
+    Ok(Settings {
+        def,
+        step_index,
+        origin,
+        out_of_bounds,
+    })
 }
