@@ -1,28 +1,27 @@
-//! The canonical encoding of a world's state, and what is built on it: the hash, the
-//! snapshot, restore and compare.
+//! Snapshots: the canonical encoding of a world's state, and the snapshot, restore and
+//! def-from-snapshot built on it. The hash (`crate::hash`) folds the same encoding.
 //!
-//! One encoding, field by field, little-endian, no `usize`, no padding, serves both the
-//! hash and the snapshot. It holds everything that shapes the future — settings and
-//! capacities, step count, origin, every id pool with its generations and free list,
-//! bodies, shapes, hull points, contacts with their manifolds, impulses and SAT caches,
-//! joints with their settings, impulses, last reactions and broken flags, the broad
-//! phase's fat bounds and move buffer, sleep timers — and nothing that can be recomputed
-//! from it (mass, inertia, hull topology, trees, body shape, contact and joint lists,
-//! islands, colours) or that only observes (events, counters, profile). Host data (user
-//! data) follows the state in a snapshot but is not hashed, and so does the journal
+//! One encoding, field by field, little-endian, no `usize`, no padding (`crate::codec`),
+//! serves both the hash and the snapshot. It holds everything that shapes the future —
+//! settings and capacities, step count, origin, every id pool with its generations and
+//! free list, bodies, shapes, hull points, contacts with their manifolds, impulses and SAT
+//! caches, joints with their settings, impulses, last reactions and broken flags, the
+//! broad phase's fat bounds and move buffer, sleep timers — and nothing that can be
+//! recomputed from it (mass, inertia, hull topology, trees, body shape, contact and joint
+//! lists, islands, colours) or that only observes (events, counters, profile). Host data
+//! (user data) follows the state in a snapshot but is not hashed, and so does the journal
 //! section (which journal ran and where its tape stood: `crate::journal`).
 //!
-//! The hash is FNV-1a, 64-bit (offset basis 0xcbf29ce484222325, prime 0x100000001b3),
-//! over the encoded bytes: fixed and documented, never std's hasher.
+//! Each store's part — its encoding, its checked decoding and what is rebuilt from it —
+//! is a file of its own here, named for the store; this file holds the header, the order
+//! of the stores and the restore sequence.
+//!
+//! A snapshot is a 32-byte header (magic `M3SNAPSH`, revision u32, header size u32,
+//! payload size u64, FNV-1a-64 checksum of the payload u64), then the payload: the state,
+//! the host data, the journal section.
 
-use crate::body::NONE;
 use crate::codec::{Count, Dec, Enc, Fnv, Sink, check};
 use crate::error::{Error, Result};
-use crate::geometry::hull::BoxHull;
-use crate::geometry::{MassData, Sphere};
-use crate::id::BodyId;
-use crate::math::DAabb;
-use crate::shape::{Filter, Shape, ShapeGeometry};
 use crate::world::{World, WorldDef};
 
 mod bodies;
@@ -191,48 +190,7 @@ fn read_header(buf: &[u8]) -> Result<Header> {
     })
 }
 
-/// One row of `World::compare`: a body slot whose state differs between two worlds.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct BodyDiff {
-    /// The body slot (an id's index minus one).
-    pub slot: u32,
-    /// Alive in the first world.
-    pub alive_in_a: bool,
-    /// Alive in the second world.
-    pub alive_in_b: bool,
-    /// Distance between the positions (infinite if alive in one world only).
-    pub position_error: f64,
-    /// Angle between the rotations, radians.
-    pub rotation_error: f32,
-    /// Length of the linear plus the angular velocity difference.
-    pub velocity_error: f32,
-}
-
-impl BodyDiff {
-    fn worse_than(&self, o: &BodyDiff) -> bool {
-        if self.position_error != o.position_error {
-            return self.position_error > o.position_error;
-        }
-        if self.rotation_error != o.rotation_error {
-            return self.rotation_error > o.rotation_error;
-        }
-        if self.velocity_error != o.velocity_error {
-            return self.velocity_error > o.velocity_error;
-        }
-        self.slot < o.slot
-    }
-}
-
 impl World {
-    /// Folds the whole simulation state into 64 bits (FNV-1a over the canonical
-    /// encoding). Equal hashes mean equal worlds; user data, events, counters, trees and
-    /// the profile are left out.
-    pub fn hash(&self) -> u64 {
-        let mut f = Fnv::new();
-        encode_state(self, &mut Enc(&mut f));
-        f.finish()
-    }
-
     /// Bytes `snapshot` needs.
     pub fn snapshot_size(&self) -> usize {
         let mut c = Count(0);
@@ -434,125 +392,12 @@ impl World {
         self.body_count = bodies::rebuild_bodies(self);
         self.contact_count = contacts::rebuild_contacts(self);
         self.joint_count = joints::rebuild_joints(self);
+        // What is built across stores (from the bodies, contacts and joints above) is
+        // rebuilt here.
         // Nothing observed survives a restore.
         self.begin_events.clear();
         self.end_events.clear();
         self.joint_break_events.clear();
         self.counters = Default::default();
     }
-
-    /// Lists the body slots whose state differs between two worlds, worst first (by
-    /// position, then rotation, then velocity error), including bodies alive in only one
-    /// of them. Fills up to `rows.len()` rows and returns how many slots differ.
-    pub fn compare(a: &World, b: &World, rows: &mut [BodyDiff]) -> usize {
-        let n = a.bodies.len().max(b.bodies.len());
-        let mut count = 0;
-        let mut filled = 0;
-        for slot in 0..n {
-            let ba = a.bodies.get(slot).filter(|x| x.alive);
-            let bb = b.bodies.get(slot).filter(|x| x.alive);
-            let diff = match (ba, bb) {
-                (None, None) => continue,
-                (Some(x), Some(y)) => {
-                    let same = x.position == y.position
-                        && x.rotation == y.rotation
-                        && x.linear_velocity == y.linear_velocity
-                        && x.angular_velocity == y.angular_velocity
-                        && x.awake == y.awake
-                        && x.generation == y.generation;
-                    if same {
-                        continue;
-                    }
-                    let dp = x.position - y.position;
-                    let dot = x.rotation.x * y.rotation.x
-                        + x.rotation.y * y.rotation.y
-                        + x.rotation.z * y.rotation.z
-                        + x.rotation.w * y.rotation.w;
-                    BodyDiff {
-                        slot: slot as u32,
-                        alive_in_a: true,
-                        alive_in_b: true,
-                        position_error: (dp.x * dp.x + dp.y * dp.y + dp.z * dp.z).sqrt(),
-                        rotation_error: 2.0 * crate::math::acos(dot.abs()),
-                        velocity_error: (x.linear_velocity - y.linear_velocity).length()
-                            + (x.angular_velocity - y.angular_velocity).length(),
-                    }
-                }
-                (x, y) => BodyDiff {
-                    slot: slot as u32,
-                    alive_in_a: x.is_some(),
-                    alive_in_b: y.is_some(),
-                    position_error: f64::INFINITY,
-                    rotation_error: f32::INFINITY,
-                    velocity_error: f32::INFINITY,
-                },
-            };
-            count += 1;
-            // Keep the worst rows, sorted, by insertion.
-            let mut i = filled;
-            if filled < rows.len() {
-                filled += 1;
-            } else if rows.is_empty() || !diff.worse_than(&rows[rows.len() - 1]) {
-                continue;
-            } else {
-                i = rows.len() - 1;
-            }
-            while i > 0 && diff.worse_than(&rows[i - 1]) {
-                rows[i] = rows[i - 1];
-                i -= 1;
-            }
-            rows[i] = diff;
-        }
-        count
-    }
-
-    /// The id a body slot has in this world, if alive (for rows of `compare`).
-    pub fn body_id_at(&self, slot: u32) -> Option<BodyId> {
-        self.bodies
-            .get(slot as usize)
-            .filter(|b| b.alive)
-            .map(|_| self.body_id(slot))
-    }
-}
-
-fn blank_shape(generation: u32) -> Shape {
-    Shape {
-        generation,
-        alive: false,
-        body: NONE,
-        next_in_body: NONE,
-        geometry: ShapeGeometry::Sphere(Sphere::default()),
-        box_hull: BoxHull::default(),
-        mesh_bounds: Default::default(),
-        mass_data: MassData::default(),
-        density: 0.0,
-        friction: 0.0,
-        restitution: 0.0,
-        rolling_resistance: 0.0,
-        filter: Filter::default(),
-        enable_contact_events: false,
-        is_sensor: false,
-        enable_sensor_events: false,
-        enable_hit_events: false,
-        enable_pre_solve: false,
-        area: None,
-        user_data: 0,
-        fat_aabb: DAabb::default(),
-        enlarged: false,
-        grew: false,
-        proxy: NONE,
-        tree: 0,
-    }
-}
-
-/// A shape that is only a geometry (for queries): no body, no proxy.
-pub(crate) fn probe_shape(geometry: ShapeGeometry) -> Shape {
-    let mut s = blank_shape(0);
-    s.alive = true;
-    s.box_hull = match geometry {
-        ShapeGeometry::Box(b) => BoxHull::new(b.half, b.center, b.rotation),
-        _ => BoxHull::default(),
-    };
-    s.geometry = geometry;
-    s
 }

@@ -254,7 +254,7 @@ pub(super) fn decode_shapes(
     for (i, word) in info[..len].iter_mut().enumerate() {
         let generation = d.u32()?;
         let alive = d.bool()?;
-        let mut s = super::blank_shape(generation);
+        let mut s = crate::shape::blank_shape(generation);
         if alive {
             decode_shape(d, &mut s, refs)?;
             *word = 1
