@@ -448,7 +448,7 @@ impl World {
         self.rec(kind::CREATE_VOXEL_GRID, |e| {
             e.f32(def.voxel_size);
             e.vec3(def.origin);
-            crate::state::Sink::put(e.0, def.data);
+            crate::codec::Sink::put(e.0, def.data);
             enc_mesh(e, id);
         });
         Ok(id)

@@ -29,6 +29,7 @@
 
 use crate::alloc::FixedVec;
 use crate::body::{BodyDef, BodyType, MotionLocks};
+use crate::codec::{Dec, Enc, Fnv, Sink, check};
 use crate::error::{Error, Result};
 use crate::geometry::MassData;
 use crate::geometry::height_field::HeightFieldDef;
@@ -36,8 +37,8 @@ use crate::geometry::hull::MAX_HULL_POINTS;
 use crate::id::{BodyId, HullId, MeshId, ShapeId};
 use crate::math::Vec3;
 use crate::shape::{BoxShape, Filter, ShapeDef, ShapeGeometry};
-use crate::state::{Dec, Enc, Sink, check, decode_geometry, encode_geometry};
-use crate::world::{Fnv, World};
+use crate::snapshot::{decode_geometry, encode_geometry};
+use crate::world::World;
 
 /// Bytes of a tape's header.
 pub const TAPE_HEADER_SIZE: usize = 16;
@@ -309,7 +310,7 @@ fn id_parts(index: u32, generation: u32) -> (u32, u32) {
 /// which journal was running when it was taken and where its tape stood, or `None` when
 /// none ran (and for revision-6 snapshots, which have no section).
 pub fn snapshot_journal(snapshot: &[u8]) -> Result<Option<SnapshotJournal>> {
-    let (_, mark) = crate::state::split_snapshot(snapshot)?;
+    let (_, mark) = crate::snapshot::split_snapshot(snapshot)?;
     Ok(mark)
 }
 

@@ -406,7 +406,7 @@ impl World {
                 })
             }
         };
-        Ok(crate::state::probe_shape(geometry))
+        Ok(crate::shape::probe_shape(geometry))
     }
 
     /// Whether a probe at `position`/`rotation` overlaps shape `slot` (strictly).

@@ -1117,3 +1117,46 @@ pub(crate) fn check_area(a: &crate::area::AreaSettings) -> Result<()> {
         "within [0, 1e6]",
     )
 }
+
+/// A dead shape slot of generation `generation` (what a snapshot's decoder fills in).
+pub(crate) fn blank_shape(generation: u32) -> Shape {
+    Shape {
+        generation,
+        alive: false,
+        body: NONE,
+        next_in_body: NONE,
+        geometry: ShapeGeometry::Sphere(Sphere::default()),
+        box_hull: BoxHull::default(),
+        mesh_bounds: Default::default(),
+        mass_data: MassData::default(),
+        density: 0.0,
+        friction: 0.0,
+        restitution: 0.0,
+        rolling_resistance: 0.0,
+        filter: Filter::default(),
+        enable_contact_events: false,
+        is_sensor: false,
+        enable_sensor_events: false,
+        enable_hit_events: false,
+        enable_pre_solve: false,
+        area: None,
+        user_data: 0,
+        fat_aabb: DAabb::default(),
+        enlarged: false,
+        grew: false,
+        proxy: NONE,
+        tree: 0,
+    }
+}
+
+/// A shape that is only a geometry (for queries): no body, no proxy.
+pub(crate) fn probe_shape(geometry: ShapeGeometry) -> Shape {
+    let mut s = blank_shape(0);
+    s.alive = true;
+    s.box_hull = match geometry {
+        ShapeGeometry::Box(b) => BoxHull::new(b.half, b.center, b.rotation),
+        _ => BoxHull::default(),
+    };
+    s.geometry = geometry;
+    s
+}

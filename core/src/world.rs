@@ -839,22 +839,6 @@ impl World {
     }
 }
 
-/// FNV-1a, 64-bit: a fixed, documented function (never std's hasher).
-pub(crate) struct Fnv(u64);
-
-impl Fnv {
-    pub(crate) fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-    pub(crate) fn byte(&mut self, b: u8) {
-        self.0 ^= b as u64;
-        self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    pub(crate) fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// Allocates a slot from a pool: the last freed slot first, else a new one at the end.
 /// `make` receives the slot's previous generation (0 for a new slot).
 pub(crate) fn alloc_slot<T>(

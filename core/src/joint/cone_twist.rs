@@ -12,10 +12,10 @@ use super::checks::{angles, force, range};
 use super::rows::{Row, apply_angular, frames, twist_angle};
 use super::solver::{JointConstraint, Pass};
 use super::{Joint, JointImpulses, JointKind};
+use crate::codec::{Dec, Enc, Sink};
 use crate::error::Result;
 use crate::math::{PI, Quat, Vec3, atan2};
 use crate::solver::BodyState;
-use crate::state::{Dec, Enc, Sink};
 
 /// A cone-twist joint (a ragdoll's shoulder or hip): the anchors coincide, frame B's x
 /// axis stays within a cone of half-angle `swing_limit` around frame A's x axis, and the

@@ -10,10 +10,10 @@ use super::checks::{damping, hertz, range};
 use super::rows::{Row, anchors, axis_total, separation, spring_soft};
 use super::solver::{JointConstraint, Pass};
 use super::{Joint, JointImpulses, JointKind};
+use crate::codec::{Dec, Enc, Sink};
 use crate::error::Result;
 use crate::math::Vec3;
 use crate::solver::BodyState;
-use crate::state::{Dec, Enc, Sink};
 
 /// A distance joint: the anchors' distance stays within `[min_length, max_length]` — a rod
 /// when they are equal, a rope when `min_length` is 0 — and with the spring enabled it is

@@ -7,12 +7,12 @@ use super::{
     AxisImpulse, ConeTwistJoint, DistanceJoint, JointDef, JointImpulses, JointKind, PrismaticJoint,
     RevoluteJoint, SixDofJoint, WeldJoint, WheelJoint,
 };
+use crate::codec::{Dec, Enc, Sink, check};
 use crate::error::{Error, Result};
 use crate::id::JointId;
 use crate::journal::enc_body;
 use crate::limits::MAX_IMPULSE;
 use crate::math::{Transform, Vec3};
-use crate::state::{Dec, Enc, Sink, check};
 
 /// Writes a kind's tag and settings.
 pub(crate) fn encode_kind<S: Sink>(e: &mut Enc<S>, k: &JointKind) {

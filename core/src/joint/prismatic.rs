@@ -12,10 +12,10 @@ use super::rows::{
 };
 use super::solver::{JointConstraint, Pass};
 use super::{Joint, JointImpulses, JointKind};
+use crate::codec::{Dec, Enc, Sink};
 use crate::error::Result;
 use crate::math::Vec3;
 use crate::solver::BodyState;
-use crate::state::{Dec, Enc, Sink};
 
 /// A prismatic (slider) joint: frame B slides along frame A's x axis and does not turn.
 /// The translation is the anchors' offset along that axis.

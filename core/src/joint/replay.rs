@@ -3,10 +3,10 @@
 
 use super::encoding::{decode_kind, decode_transform};
 use super::{JointDef, SixDofAxis};
+use crate::codec::{Dec, check};
 use crate::error::{Error, Result};
 use crate::id::{BodyId, JointId};
 use crate::journal::kind as rec_kind;
-use crate::state::{Dec, check};
 use crate::world::World;
 
 impl World {

@@ -13,10 +13,10 @@ use super::checks::{angles, damping, force, hertz, speed};
 use super::rows::{Row, apply_angular, axis_total, frames, hinge_torque, spring_soft, twist_angle};
 use super::solver::{JointConstraint, Pass};
 use super::{Joint, JointImpulses, JointKind};
+use crate::codec::{Dec, Enc, Sink};
 use crate::error::Result;
 use crate::math::{Quat, Vec3};
 use crate::solver::BodyState;
-use crate::state::{Dec, Enc, Sink};
 
 /// A revolute (hinge) joint: the anchors coincide and the frames turn only about their
 /// common z axis. The angle is that of frame B about frame A's z axis, in `[-π, π]`.

@@ -5,10 +5,10 @@
 use super::checks;
 use super::encoding::enc_joint;
 use super::{JointKind, SixDofAxis};
+use crate::codec::Enc;
 use crate::error::Result;
 use crate::id::JointId;
 use crate::journal::kind as rec_kind;
-use crate::state::Enc;
 use crate::world::World;
 
 impl World {

@@ -18,10 +18,10 @@ use super::checks::{angles, damping, force, hertz, speed, translations};
 use super::rows::{Row, anchors, apply_angular, axis_total, frames, separation, spring_soft};
 use super::solver::{JointConstraint, Pass};
 use super::{AxisImpulse, Joint, JointImpulses, JointKind};
+use crate::codec::{Dec, Enc, Sink};
 use crate::error::{Error, Result};
 use crate::math::{Mat3, Quat, Vec3, atan2, sqrt};
 use crate::solver::BodyState;
-use crate::state::{Dec, Enc, Sink};
 
 /// How one axis of a [`SixDofJoint`] may move.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -9,10 +9,10 @@ use super::checks::{damping, hertz};
 use super::rows::{apply_angular, frames, spring_soft};
 use super::solver::{JointConstraint, Pass};
 use super::{Joint, JointImpulses, JointKind};
+use crate::codec::{Dec, Enc, Sink};
 use crate::error::Result;
 use crate::math::Vec3;
 use crate::solver::BodyState;
-use crate::state::{Dec, Enc, Sink};
 
 /// A weld joint: the frames are held together, rigidly (0 Hz: the world's joint softness)
 /// or by springs.

@@ -14,10 +14,10 @@ use super::rows::{
 };
 use super::solver::{JointConstraint, Pass};
 use super::{Joint, JointImpulses, JointKind};
+use crate::codec::{Dec, Enc, Sink};
 use crate::error::Result;
 use crate::math::Vec3;
 use crate::solver::BodyState;
-use crate::state::{Dec, Enc, Sink};
 
 /// A wheel joint: frame B slides along frame A's y axis (the suspension, with a spring and
 /// optional limits) and spins freely about the frames' z axis (the axle, with a motor);

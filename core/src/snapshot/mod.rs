@@ -1,0 +1,403 @@
+//! Snapshots: the canonical encoding of a world's state, and the snapshot, restore and
+//! def-from-snapshot built on it. The hash (`crate::hash`) folds the same encoding.
+//!
+//! One encoding, field by field, little-endian, no `usize`, no padding (`crate::codec`),
+//! serves both the hash and the snapshot. It holds everything that shapes the future —
+//! settings and capacities, step count, origin, every id pool with its generations and
+//! free list, bodies, shapes, hull points, contacts with their manifolds, impulses and SAT
+//! caches, joints with their settings, impulses, last reactions and broken flags, the
+//! broad phase's fat bounds and move buffer, sleep timers — and nothing that can be
+//! recomputed from it (mass, inertia, hull topology, trees, body shape, contact and joint
+//! lists, islands, colours) or that only observes (events, counters, profile). Host data
+//! (user data) follows the state in a snapshot but is not hashed, and so does the journal
+//! section (which journal ran and where its tape stood: `crate::journal`).
+//!
+//! Each store's part — its encoding, its checked decoding and what is rebuilt from it —
+//! is a file of its own here, named for the store; this file holds the header, the order
+//! of the stores and the restore sequence.
+//!
+//! A snapshot is a 32-byte header (magic `M3SNAPSH`, revision u32, header size u32,
+//! payload size u64, FNV-1a-64 checksum of the payload u64), then the payload: the state,
+//! the host data, the journal section.
+
+use crate::codec::{Count, Dec, Enc, Fnv, Sink, check};
+use crate::error::{Error, Result};
+use crate::world::{World, WorldDef};
+
+mod bodies;
+mod contacts;
+mod content;
+mod host;
+mod joints;
+mod sensors;
+mod settings;
+mod shapes;
+
+use settings::decode_def;
+pub(crate) use shapes::{decode_geometry, encode_geometry};
+
+/// Layout revision of snapshots: bumped on any change to the encoding (7: the journal
+/// section at the end of the payload).
+pub const SNAPSHOT_REVISION: u32 = 7;
+/// The oldest revision `restore` still reads: 6, the same state without the journal
+/// section (read as taken with no journal running).
+const OLDEST_READ_REVISION: u32 = 6;
+const MAGIC: [u8; 8] = *b"M3SNAPSH";
+/// Bytes before the payload: magic, revision, header size, payload size, checksum.
+pub const SNAPSHOT_HEADER_SIZE: usize = 32;
+
+/// Writes into a host buffer already checked to be large enough; also hashes.
+struct Out<'a> {
+    buf: &'a mut [u8],
+    pos: usize,
+    fnv: Fnv,
+}
+
+impl Sink for Out<'_> {
+    fn put(&mut self, bytes: &[u8]) {
+        self.buf[self.pos..self.pos + bytes.len()].copy_from_slice(bytes);
+        self.pos += bytes.len();
+        self.fnv.put(bytes);
+    }
+}
+
+/// The canonical state encoding (without host data), store by store. The order of the
+/// stores and of each store's fields is the hash and the snapshot format.
+pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
+    settings::encode_settings(e, &w.def, w.step_index, &w.origin);
+    shapes::encode_hulls(e, &w.hulls, &w.hull_free);
+    content::encode_meshes(e, &w.meshes, &w.mesh_free);
+    bodies::encode_bodies(e, &w.bodies, &w.body_free);
+    shapes::encode_shapes(e, &w.shapes, &w.shape_free);
+    contacts::encode_contacts(e, &w.contacts, &w.contact_free);
+    sensors::encode_sensor_pairs(e, &w.sensor_pairs);
+    joints::encode_joints(e, &w.joints, &w.joint_free);
+}
+
+fn encode_host_data<S: Sink>(w: &World, e: &mut Enc<S>) {
+    host::encode_host_data(e, &w.bodies, &w.shapes, &w.joints);
+}
+
+/// The restore scratch (one word per slot of every pool), split per pool, zeroed. Each
+/// store's decoder leaves in its words what the stores decoded after it check: bit 0 is
+/// set for live slots (see each decoder for the other bits); bit 63 marks slots its free
+/// list named.
+struct SlotInfo<'a> {
+    hulls: &'a mut [u64],
+    meshes: &'a mut [u64],
+    bodies: &'a mut [u64],
+    shapes: &'a mut [u64],
+    contacts: &'a mut [u64],
+    joints: &'a mut [u64],
+}
+
+impl<'a> SlotInfo<'a> {
+    fn split(info: &'a mut [u64], def: &WorldDef) -> SlotInfo<'a> {
+        for w in info.iter_mut() {
+            *w = 0;
+        }
+        let (hulls, rest) = info.split_at_mut(def.hull_capacity as usize);
+        let (meshes, rest) = rest.split_at_mut(def.mesh_capacity as usize);
+        let (bodies, rest) = rest.split_at_mut(def.body_capacity as usize);
+        let (shapes, rest) = rest.split_at_mut(def.shape_capacity as usize);
+        let (contacts, joints) = rest.split_at_mut(def.contact_capacity as usize);
+        SlotInfo {
+            hulls,
+            meshes,
+            bodies,
+            shapes,
+            contacts,
+            joints,
+        }
+    }
+}
+
+/// Whether slot words (as long as their pool) name `slot` live.
+fn is_live(info: &[u64], slot: u32) -> bool {
+    info.get(slot as usize).is_some_and(|w| w & 1 == 1)
+}
+
+/// Snapshot header facts.
+struct Header {
+    payload: usize,
+    revision: u32,
+}
+
+/// Checks a snapshot's header and checksum and splits its payload into the state (with
+/// host data) and the journal section (revision 7 on; none in revision 6).
+pub(crate) fn split_snapshot(
+    buf: &[u8],
+) -> Result<(&[u8], Option<crate::journal::SnapshotJournal>)> {
+    use crate::journal::{SNAPSHOT_JOURNAL_SIZE, SnapshotJournal};
+    let h = read_header(buf)?;
+    let payload = &buf[SNAPSHOT_HEADER_SIZE..SNAPSHOT_HEADER_SIZE + h.payload];
+    if h.revision == OLDEST_READ_REVISION {
+        return Ok((payload, None));
+    }
+    check(
+        payload.len() >= SNAPSHOT_JOURNAL_SIZE,
+        "snapshot shorter than its journal section",
+    )?;
+    let (state, section) = payload.split_at(payload.len() - SNAPSHOT_JOURNAL_SIZE);
+    Ok((state, SnapshotJournal::decode(section)?))
+}
+
+fn read_header(buf: &[u8]) -> Result<Header> {
+    check(
+        buf.len() >= SNAPSHOT_HEADER_SIZE,
+        "snapshot shorter than its header",
+    )?;
+    check(buf[0..8] == MAGIC, "not a Maul3D snapshot (bad magic)")?;
+    let rev = u32::from_le_bytes([buf[8], buf[9], buf[10], buf[11]]);
+    let header_size = u32::from_le_bytes([buf[12], buf[13], buf[14], buf[15]]) as usize;
+    let mut p = [0u8; 8];
+    p.copy_from_slice(&buf[16..24]);
+    let payload = u64::from_le_bytes(p);
+    p.copy_from_slice(&buf[24..32]);
+    let checksum = u64::from_le_bytes(p);
+    if rev != SNAPSHOT_REVISION && rev != OLDEST_READ_REVISION {
+        // A revision we do not read; but a flipped bit in the revision field must not
+        // pass for a version problem: the checksum covers the payload only, so also
+        // require the rest of the header to be consistent.
+        if header_size == SNAPSHOT_HEADER_SIZE
+            && payload == (buf.len() - SNAPSHOT_HEADER_SIZE) as u64
+        {
+            let mut f = Fnv::new();
+            f.put(&buf[SNAPSHOT_HEADER_SIZE..]);
+            if f.finish() == checksum {
+                return Err(Error::Version {
+                    found: rev,
+                    expected: SNAPSHOT_REVISION,
+                });
+            }
+        }
+        return Err(Error::Format("snapshot header is damaged"));
+    }
+    check(
+        header_size == SNAPSHOT_HEADER_SIZE,
+        "snapshot header size is wrong",
+    )?;
+    check(
+        payload == (buf.len() - SNAPSHOT_HEADER_SIZE) as u64,
+        "snapshot length does not match its header",
+    )?;
+    let mut f = Fnv::new();
+    f.put(&buf[SNAPSHOT_HEADER_SIZE..]);
+    check(f.finish() == checksum, "snapshot checksum mismatch")?;
+    Ok(Header {
+        payload: payload as usize,
+        revision: rev,
+    })
+}
+
+impl World {
+    /// Bytes `snapshot` needs.
+    pub fn snapshot_size(&self) -> usize {
+        let mut c = Count(0);
+        encode_state(self, &mut Enc(&mut c));
+        encode_host_data(self, &mut Enc(&mut c));
+        SNAPSHOT_HEADER_SIZE + c.0 + crate::journal::SNAPSHOT_JOURNAL_SIZE
+    }
+
+    /// Writes the world's state into `buf` (header with format revision, sizes and a
+    /// checksum, then the state, the host's user data and the journal section: which
+    /// journal runs and where its tape stands, outside the hashed state); returns the
+    /// length written.
+    /// A buffer smaller than `snapshot_size()` is refused with a capacity error.
+    pub fn snapshot(&self, buf: &mut [u8]) -> Result<usize> {
+        let size = self.snapshot_size();
+        if buf.len() < size {
+            return Err(Error::Argument {
+                name: "snapshot buffer length",
+                value: buf.len() as f64,
+                expected: "at least snapshot_size() bytes",
+            });
+        }
+        let (head, rest) = buf.split_at_mut(SNAPSHOT_HEADER_SIZE);
+        let mut out = Out {
+            buf: rest,
+            pos: 0,
+            fnv: Fnv::new(),
+        };
+        encode_state(self, &mut Enc(&mut out));
+        encode_host_data(self, &mut Enc(&mut out));
+        crate::journal::SnapshotJournal::encode(self.journal_mark(), &mut Enc(&mut out));
+        let payload = out.pos;
+        let checksum = out.fnv.finish();
+        head[0..8].copy_from_slice(&MAGIC);
+        head[8..12].copy_from_slice(&SNAPSHOT_REVISION.to_le_bytes());
+        head[12..16].copy_from_slice(&(SNAPSHOT_HEADER_SIZE as u32).to_le_bytes());
+        head[16..24].copy_from_slice(&(payload as u64).to_le_bytes());
+        head[24..32].copy_from_slice(&checksum.to_le_bytes());
+        Ok(SNAPSHOT_HEADER_SIZE + payload)
+    }
+
+    /// The def (capacities and settings) a snapshot was taken with, so a verifier in
+    /// another process can create the right world. Hooks and allocator are left `None`.
+    pub fn def_from_snapshot(buf: &[u8]) -> Result<WorldDef> {
+        let (payload, _) = split_snapshot(buf)?;
+        let mut d = Dec {
+            buf: payload,
+            pos: 0,
+        };
+        decode_def(&mut d)
+    }
+
+    /// Brings this world to exactly the state of a snapshot (hash included). The world
+    /// must have the snapshot's capacities. A damaged snapshot is refused with a format
+    /// error, another revision with a version error; a refused restore changes nothing.
+    ///
+    /// Rollback-aware journals: while a journal runs, a snapshot that journal took rewinds
+    /// its tape to where the snapshot was taken (the tape then holds the history the world
+    /// lived); any other snapshot — taken with no journal running, by another journal, or
+    /// on a branch the tape has since been rewound past — is refused with a state error
+    /// naming the journal. With no journal running, the journal section is ignored.
+    pub fn restore(&mut self, buf: &[u8]) -> Result<()> {
+        let (payload, mark) = split_snapshot(buf)?;
+        // Validate everything first, then commit: nothing changes on a refusal.
+        self.decode(payload, false)?;
+        let rewind = self.check_journal_restore(mark)?;
+        self.decode(payload, true)?;
+        self.rebuild_derived();
+        if let Some(m) = rewind {
+            self.rewind_journal(m);
+        }
+        Ok(())
+    }
+
+    /// Decodes the payload, store by store in encoding order; with `commit` false it only
+    /// validates. Both passes run the same code, so what the dry run accepts the commit
+    /// applies whole. Each store is checked against the stores decoded before it through
+    /// their slot words (`restore_info`: scratch, one word per slot of every pool).
+    fn decode(&mut self, payload: &[u8], commit: bool) -> Result<()> {
+        let mut d = Dec {
+            buf: payload,
+            pos: 0,
+        };
+        let head = settings::decode_settings(&mut d, &self.def)?;
+        let info = SlotInfo::split(&mut self.restore_info, &self.def);
+
+        let n = shapes::decode_hulls(
+            &mut d,
+            commit,
+            &mut self.hulls,
+            &mut self.hull_free,
+            info.hulls,
+        )?;
+        let hulls = &info.hulls[..n];
+        let (n, content_used) = content::decode_meshes(
+            &mut d,
+            commit,
+            &mut self.meshes,
+            &mut self.mesh_free,
+            info.meshes,
+            self.def.content_capacity,
+            self.alloc,
+        )?;
+        let meshes = &info.meshes[..n];
+        let n = bodies::decode_bodies(
+            &mut d,
+            commit,
+            &mut self.bodies,
+            &mut self.body_free,
+            info.bodies,
+        )?;
+        let bodies = &info.bodies[..n];
+        if let Some(b) = head.out_of_bounds {
+            check(is_live(bodies, b), "out-of-bounds body is missing")?;
+        }
+        let refs = shapes::ShapeRefs {
+            bodies,
+            hulls,
+            meshes,
+        };
+        let n = shapes::decode_shapes(
+            &mut d,
+            commit,
+            &mut self.shapes,
+            &mut self.shape_free,
+            info.shapes,
+            &refs,
+        )?;
+        let shapes = &info.shapes[..n];
+        contacts::decode_contacts(
+            &mut d,
+            commit,
+            &mut self.contacts,
+            &mut self.contact_free,
+            info.contacts,
+            shapes,
+            &mut self.broad.restore_keys,
+        )?;
+        let sensor_capacity = self.def.sensor_capacity as usize;
+        sensors::decode_sensor_pairs(
+            &mut d,
+            commit,
+            &mut self.sensor_pairs,
+            sensor_capacity,
+            shapes,
+        )?;
+        let n = joints::decode_joints(
+            &mut d,
+            commit,
+            &mut self.joints,
+            &mut self.joint_free,
+            info.joints,
+            bodies,
+        )?;
+        let joints = &info.joints[..n];
+        host::decode_host_data(
+            &mut d,
+            commit,
+            (&mut self.bodies, bodies),
+            (&mut self.shapes, shapes),
+            (&mut self.joints, joints),
+        )?;
+        check(d.pos == d.buf.len(), "bytes after the end of the snapshot")?;
+
+        if commit {
+            self.content_used = content_used;
+            // The host's hooks and allocator stay: they are not state.
+            let allocator = self.def.allocator;
+            let task_hooks = self.def.task_hooks;
+            self.def = WorldDef {
+                allocator,
+                task_hooks,
+                ..head.def
+            };
+            self.step_index = head.step_index;
+            self.origin = head.origin;
+        }
+        Ok(())
+    }
+
+    /// Rebuilds what is recomputed from the decoded state, store by store: hull topology
+    /// and content trees (done while decoding), reference counts, box hulls, mass, body
+    /// lists, broad-phase proxies and move buffer, the pair set, contact and joint edges.
+    /// A derived structure a store gains is rebuilt here, after the stores it is built
+    /// from.
+    fn rebuild_derived(&mut self) {
+        // Bodies' lists first: shapes, contacts and joints link themselves in.
+        bodies::clear_body_lists(&mut self.bodies);
+        self.hull_count = shapes::rebuild_hulls(&mut self.hulls);
+        self.mesh_count = content::rebuild_meshes(&mut self.meshes);
+        self.shape_count = shapes::rebuild_shapes(
+            &mut self.shapes,
+            &mut self.bodies,
+            &mut self.hulls,
+            &mut self.meshes,
+            &mut self.broad,
+        );
+        // Mass needs the bodies' shape lists.
+        self.body_count = bodies::rebuild_bodies(self);
+        self.contact_count = contacts::rebuild_contacts(self);
+        self.joint_count = joints::rebuild_joints(self);
+        // What is built across stores (from the bodies, contacts and joints above) is
+        // rebuilt here.
+        // Nothing observed survives a restore.
+        self.begin_events.clear();
+        self.end_events.clear();
+        self.joint_break_events.clear();
+        self.counters = Default::default();
+    }
+}

@@ -1,0 +1,119 @@
+//! The head of the state encoding: the world's settings and capacities (its def), the
+//! step count and the origin.
+
+use crate::codec::{Dec, Enc, Sink};
+use crate::error::{Error, Result};
+use crate::world::WorldDef;
+
+/// The def's capacities and settings (hooks and allocator are not state).
+pub(super) fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
+    e.u32(d.body_capacity);
+    e.u32(d.shape_capacity);
+    e.u32(d.contact_capacity);
+    e.u32(d.pair_capacity);
+    e.u32(d.hull_capacity);
+    e.u32(d.event_capacity);
+    e.u32(d.sensor_capacity);
+    e.u32(d.joint_capacity);
+    e.u32(d.mesh_capacity);
+    e.u64(d.content_capacity);
+    e.vec3(d.gravity);
+    e.f32(d.restitution_threshold);
+    e.f32(d.contact_hertz);
+    e.f32(d.contact_damping_ratio);
+    e.f32(d.contact_push_max_speed);
+    e.f32(d.max_linear_speed);
+    e.f32(d.joint_damping_ratio);
+    e.bool(d.enable_sleep);
+    e.f32(d.hit_event_threshold);
+}
+
+/// Reads what `encode_def` wrote (unchecked: the caller checks).
+pub(super) fn decode_def(d: &mut Dec) -> Result<WorldDef> {
+    let def = WorldDef {
+        body_capacity: d.u32()?,
+        shape_capacity: d.u32()?,
+        contact_capacity: d.u32()?,
+        pair_capacity: d.u32()?,
+        hull_capacity: d.u32()?,
+        event_capacity: d.u32()?,
+        sensor_capacity: d.u32()?,
+        joint_capacity: d.u32()?,
+        mesh_capacity: d.u32()?,
+        content_capacity: d.u64()?,
+        gravity: d.vec3()?,
+        restitution_threshold: d.f32()?,
+        contact_hertz: d.f32()?,
+        contact_damping_ratio: d.f32()?,
+        contact_push_max_speed: d.f32()?,
+        max_linear_speed: d.f32()?,
+        joint_damping_ratio: d.f32()?,
+        enable_sleep: d.bool()?,
+        hit_event_threshold: d.f32()?,
+        ..WorldDef::default()
+    };
+    Ok(def)
+}
+
+/// The def, the step count and the origin.
+pub(super) fn encode_settings<S: Sink>(
+    e: &mut Enc<S>,
+    def: &WorldDef,
+    step_index: u64,
+    origin: &[i64; 3],
+) {
+    encode_def(e, def);
+    e.u64(step_index);
+    for &o in origin {
+        e.i64(o);
+    }
+    // Revision 6 stored here the body whose bounds had left ±2^22, which blocked every
+    // later step; the step now checks before it runs and nothing is stored (always 0).
+    e.u8(0);
+}
+
+/// The head of a snapshot, checked against the world restoring it.
+pub(super) struct Settings {
+    pub def: WorldDef,
+    pub step_index: u64,
+    pub origin: [i64; 3],
+    /// Revision 6's out-of-bounds body (see `encode_settings`): read, checked, dropped.
+    pub out_of_bounds: Option<u32>,
+}
+
+/// Reads what `encode_settings` wrote. The capacities must be the world's own (a state
+/// error otherwise) and the settings those `World::new` accepts.
+pub(super) fn decode_settings(d: &mut Dec, current: &WorldDef) -> Result<Settings> {
+    let def = decode_def(d)?;
+    let same = def.body_capacity == current.body_capacity
+        && def.shape_capacity == current.shape_capacity
+        && def.contact_capacity == current.contact_capacity
+        && def.pair_capacity == current.pair_capacity
+        && def.hull_capacity == current.hull_capacity
+        && def.event_capacity == current.event_capacity
+        && def.sensor_capacity == current.sensor_capacity
+        && def.joint_capacity == current.joint_capacity
+        && def.mesh_capacity == current.mesh_capacity
+        && def.content_capacity == current.content_capacity;
+    if !same {
+        return Err(Error::State(
+            "restore needs a world with the snapshot's capacities (see def_from_snapshot)",
+        ));
+    }
+    // The settings World::new accepts, and no others.
+    crate::world::check_settings(&def).map_err(|_| Error::Format("world settings out of range"))?;
+    let step_index = d.u64()?;
+    let origin = [d.i64()?, d.i64()?, d.i64()?];
+    let out_of_bounds = if d.bool()? {
+        let (body, _bounds) = (d.u32()?, d.f64()?);
+        Some(body)
+    } else {
+        None
+    };
+    Ok(Settings {
+        def,
+        step_index,
+        origin,
+        out_of_bounds,
+    })
+}

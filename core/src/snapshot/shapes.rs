@@ -1,0 +1,407 @@
+//! The shape pool's and the hull pool's parts of the state encoding (encode, decode, and
+//! what is rebuilt from them after a restore: hull topology, box hulls, mass, body shape
+//! lists, broad-phase proxies), and the geometry encoding the journal shares.
+
+use super::is_live;
+use crate::alloc::FixedVec;
+use crate::body::{Body, NONE};
+use crate::broad_phase::BroadPhase;
+use crate::codec::{Dec, Enc, Sink, check, decode_free_list, put_slot};
+use crate::content::MeshSlot;
+use crate::error::{Error, Result};
+use crate::geometry::hull::{BoxHull, Hull, MAX_HULL_POINTS};
+use crate::geometry::{Capsule, Cylinder, PlaneShape, Sphere};
+use crate::limits::{MAX_DENSITY, MAX_MATERIAL, check_nonneg};
+use crate::math::Vec3;
+use crate::shape::{BoxShape, Filter, HullSlot, Shape, ShapeGeometry};
+
+/// A shape's geometry: a kind byte, then its fields (hulls and meshes by slot).
+pub(crate) fn encode_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry) {
+    match g {
+        ShapeGeometry::Sphere(s) => {
+            e.u8(0);
+            e.vec3(s.center);
+            e.f32(s.radius);
+        }
+        ShapeGeometry::Capsule(c) => {
+            e.u8(1);
+            e.vec3(c.center1);
+            e.vec3(c.center2);
+            e.f32(c.radius);
+        }
+        ShapeGeometry::Box(b) => {
+            e.u8(2);
+            e.vec3(b.half);
+            e.vec3(b.center);
+            e.quat(b.rotation);
+        }
+        ShapeGeometry::Hull(h) => {
+            e.u8(3);
+            e.u32(*h);
+        }
+        ShapeGeometry::Cylinder(c) => {
+            e.u8(4);
+            e.vec3(c.center);
+            e.quat(c.rotation);
+            e.f32(c.half_height);
+            e.f32(c.radius);
+        }
+        ShapeGeometry::Plane(p) => {
+            e.u8(5);
+            e.vec3(p.normal);
+            e.f32(p.offset);
+        }
+        ShapeGeometry::Mesh(m) => {
+            e.u8(8);
+            e.u32(*m);
+        }
+    }
+}
+
+/// Every hull slot (generation, alive; a live hull's points), then the free list. The
+/// topology is derived.
+pub(super) fn encode_hulls<S: Sink>(e: &mut Enc<S>, hulls: &[HullSlot], free: &[u32]) {
+    e.u32(hulls.len() as u32);
+    for h in hulls.iter() {
+        e.u32(h.generation);
+        e.bool(h.alive);
+        if h.alive {
+            e.u32(h.point_count);
+            for p in &h.points[..h.point_count as usize] {
+                e.vec3(*p);
+            }
+        }
+    }
+    e.free_list(free);
+}
+
+/// Every shape slot (generation, alive; a live shape's body, geometry, material, filter,
+/// flags, area and broad-phase bounds), then the free list. Box hulls, mass and proxies
+/// are derived.
+pub(super) fn encode_shapes<S: Sink>(e: &mut Enc<S>, shapes: &[Shape], free: &[u32]) {
+    e.u32(shapes.len() as u32);
+    for s in shapes.iter() {
+        e.u32(s.generation);
+        e.bool(s.alive);
+        if !s.alive {
+            continue;
+        }
+        e.u32(s.body);
+        encode_geometry(e, &s.geometry);
+        e.f32(s.density);
+        e.f32(s.friction);
+        e.f32(s.restitution);
+        e.f32(s.rolling_resistance);
+        e.u64(s.filter.category_bits);
+        e.u64(s.filter.mask_bits);
+        e.i32(s.filter.group_index);
+        e.bool(s.enable_contact_events);
+        e.bool(s.is_sensor);
+        e.bool(s.enable_sensor_events);
+        e.bool(s.enable_hit_events);
+        e.bool(s.enable_pre_solve);
+        crate::journal::encode_area(e, &s.area);
+        e.daabb(&s.fat_aabb);
+        e.bool(s.enlarged);
+    }
+    e.free_list(free);
+}
+
+/// Reads what `encode_geometry` wrote, each size and offset within 1e6 and rotations unit
+/// quaternions. Hull and mesh slots are the caller's to check.
+pub(crate) fn decode_geometry(d: &mut Dec) -> Result<ShapeGeometry> {
+    let size = |v: f32| v > 0.0 && v <= 1.0e6;
+    let local = |v: Vec3| v.x.abs() <= 1.0e6 && v.y.abs() <= 1.0e6 && v.z.abs() <= 1.0e6;
+    Ok(match d.u8()? {
+        0 => {
+            let s = Sphere {
+                center: d.vec3()?,
+                radius: d.f32()?,
+            };
+            check(size(s.radius) && local(s.center), "sphere out of range")?;
+            ShapeGeometry::Sphere(s)
+        }
+        1 => {
+            let c = Capsule {
+                center1: d.vec3()?,
+                center2: d.vec3()?,
+                radius: d.f32()?,
+            };
+            check(
+                size(c.radius) && local(c.center1) && local(c.center2),
+                "capsule out of range",
+            )?;
+            ShapeGeometry::Capsule(c)
+        }
+        2 => {
+            let b = BoxShape {
+                half: d.vec3()?,
+                center: d.vec3()?,
+                rotation: d.quat()?,
+            };
+            check(
+                size(b.half.x) && size(b.half.y) && size(b.half.z) && local(b.center),
+                "box out of range",
+            )?;
+            check(
+                b.rotation.is_normalized(1e-3),
+                "box rotation is not a unit quaternion",
+            )?;
+            ShapeGeometry::Box(b)
+        }
+        3 => ShapeGeometry::Hull(d.u32()?),
+        8 => ShapeGeometry::Mesh(d.u32()?),
+        4 => {
+            let c = Cylinder {
+                center: d.vec3()?,
+                rotation: d.quat()?,
+                half_height: d.f32()?,
+                radius: d.f32()?,
+            };
+            check(
+                size(c.half_height) && size(c.radius) && local(c.center),
+                "cylinder out of range",
+            )?;
+            check(
+                c.rotation.is_normalized(1e-3),
+                "cylinder rotation is not a unit quaternion",
+            )?;
+            ShapeGeometry::Cylinder(c)
+        }
+        5 => {
+            let p = PlaneShape {
+                normal: d.vec3()?,
+                offset: d.f32()?,
+            };
+            let n2 = p.normal.dot(p.normal);
+            check(
+                (n2 - 1.0).abs() <= 1e-3 && p.offset.abs() <= 1.0e6,
+                "plane out of range",
+            )?;
+            ShapeGeometry::Plane(p)
+        }
+        _ => return Err(Error::Format("unknown shape kind")),
+    })
+}
+
+/// Reads what `encode_hulls` wrote into the pool (on commit); returns the slot count.
+/// The topology is rebuilt here (and must build). Leaves in `info` bit 0 for live slots.
+pub(super) fn decode_hulls(
+    d: &mut Dec,
+    commit: bool,
+    hulls: &mut FixedVec<HullSlot>,
+    free: &mut FixedVec<u32>,
+    info: &mut [u64],
+) -> Result<usize> {
+    let len = d.u32()? as usize;
+    check(len <= info.len(), "more hull slots than the capacity")?;
+    let mut scratch = Hull::default();
+    for (i, word) in info[..len].iter_mut().enumerate() {
+        let generation = d.u32()?;
+        let alive = d.bool()?;
+        let mut slot = HullSlot {
+            generation,
+            alive,
+            ..HullSlot::default()
+        };
+        if alive {
+            let n = d.u32()? as usize;
+            check(
+                (4..=MAX_HULL_POINTS).contains(&n),
+                "hull point count out of range",
+            )?;
+            for p in &mut slot.points[..n] {
+                *p = d.vec3()?;
+            }
+            slot.point_count = n as u32;
+            let target = if commit { &mut slot.hull } else { &mut scratch };
+            crate::geometry::quickhull::build_hull(&slot.points[..n], target)
+                .map_err(|_| Error::Format("hull points do not build a hull"))?;
+            *word = 1;
+        }
+        if commit {
+            put_slot(hulls, i, slot);
+        }
+    }
+    decode_free_list(d, &mut info[..len], commit, free)?;
+    if commit {
+        hulls.truncate(len);
+    }
+    Ok(len)
+}
+
+/// What the shapes decoder checks against: the slot words of bodies, hulls and content
+/// decoded before it (each as long as its pool).
+pub(super) struct ShapeRefs<'a> {
+    pub bodies: &'a [u64],
+    pub hulls: &'a [u64],
+    pub meshes: &'a [u64],
+}
+
+/// Reads what `encode_shapes` wrote into the pool (on commit); returns the slot count.
+/// Leaves in `info` per slot: bit 0 live, bits 1..8 the geometry kind, bits 8..61 the
+/// body slot, bit 61 a sensor.
+pub(super) fn decode_shapes(
+    d: &mut Dec,
+    commit: bool,
+    shapes: &mut FixedVec<Shape>,
+    free: &mut FixedVec<u32>,
+    info: &mut [u64],
+    refs: &ShapeRefs,
+) -> Result<usize> {
+    let len = d.u32()? as usize;
+    check(len <= info.len(), "more shape slots than the capacity")?;
+    for (i, word) in info[..len].iter_mut().enumerate() {
+        let generation = d.u32()?;
+        let alive = d.bool()?;
+        let mut s = crate::shape::blank_shape(generation);
+        if alive {
+            decode_shape(d, &mut s, refs)?;
+            *word = 1
+                | (s.geometry.kind() as u64) << 1
+                | (s.body as u64) << 8
+                | (s.is_sensor as u64) << 61;
+        }
+        if commit {
+            put_slot(shapes, i, s);
+        }
+    }
+    decode_free_list(d, &mut info[..len], commit, free)?;
+    if commit {
+        shapes.truncate(len);
+    }
+    Ok(len)
+}
+
+/// A live shape's fields.
+fn decode_shape(d: &mut Dec, s: &mut Shape, refs: &ShapeRefs) -> Result<()> {
+    s.alive = true;
+    s.body = d.u32()?;
+    check(is_live(refs.bodies, s.body), "shape on a missing body")?;
+    s.geometry = decode_geometry(d)?;
+    if let ShapeGeometry::Hull(h) = s.geometry {
+        check(is_live(refs.hulls, h), "shape on a missing hull")?;
+    }
+    if let ShapeGeometry::Mesh(m) = s.geometry {
+        check(is_live(refs.meshes, m), "shape on a missing mesh")?;
+        // Read before the sensor flag is, so this holds for every shape (kept as it is:
+        // the snapshot format's checks are part of its behaviour).
+        check(!s.is_sensor, "a mesh shape that is a sensor")?;
+    }
+    if let ShapeGeometry::Plane(_) = s.geometry {
+        check(
+            refs.bodies[s.body as usize] & 2 == 2,
+            "plane shape on a body that is not static",
+        )?;
+    }
+    s.density = d.f32()?;
+    s.friction = d.f32()?;
+    s.restitution = d.f32()?;
+    s.rolling_resistance = d.f32()?;
+    let ok = |v: f32| check_nonneg("", v, MAX_MATERIAL, "").is_ok();
+    check(
+        check_nonneg("", s.density, MAX_DENSITY, "").is_ok()
+            && ok(s.friction)
+            && ok(s.restitution)
+            && ok(s.rolling_resistance),
+        "shape material out of range",
+    )?;
+    s.filter = Filter {
+        category_bits: d.u64()?,
+        mask_bits: d.u64()?,
+        group_index: d.i32()?,
+    };
+    s.enable_contact_events = d.bool()?;
+    s.is_sensor = d.bool()?;
+    s.enable_sensor_events = d.bool()?;
+    s.enable_hit_events = d.bool()?;
+    s.enable_pre_solve = d.bool()?;
+    s.area = crate::journal::decode_area(d)?;
+    check(
+        s.area.is_none() || s.is_sensor,
+        "an area that is not a sensor",
+    )?;
+    s.fat_aabb = d.daabb()?;
+    let a = &s.fat_aabb;
+    check(
+        a.lower.x <= a.upper.x && a.lower.y <= a.upper.y && a.lower.z <= a.upper.z,
+        "shape bounds inverted",
+    )?;
+    s.enlarged = d.bool()?;
+    Ok(())
+}
+
+/// Hulls' reference counts from zero (the shapes count them); returns how many live.
+pub(super) fn rebuild_hulls(hulls: &mut [HullSlot]) -> u32 {
+    for h in hulls.iter_mut() {
+        h.ref_count = 0;
+    }
+    hulls.iter().filter(|h| h.alive).count() as u32
+}
+
+/// After the bodies' lists are cleared: each live shape's box hull, mesh bounds and mass,
+/// its references on hulls and content, its place in its body's list (ascending slots),
+/// its broad-phase proxy (in shape slot order) and the move buffer from the enlarged
+/// flags. Returns how many shapes live.
+pub(super) fn rebuild_shapes(
+    shapes: &mut [Shape],
+    bodies: &mut [Body],
+    hulls: &mut [HullSlot],
+    meshes: &mut [MeshSlot],
+    broad: &mut BroadPhase,
+) -> u32 {
+    broad.statics.clear();
+    broad.movable.clear();
+    broad.moved.clear();
+    // Shapes in descending slot order, each prepended: lists end up ascending.
+    for s in (0..shapes.len()).rev() {
+        if !shapes[s].alive {
+            continue;
+        }
+        let shape = &mut shapes[s];
+        shape.box_hull = match shape.geometry {
+            ShapeGeometry::Box(b) => BoxHull::new(b.half, b.center, b.rotation),
+            _ => BoxHull::default(),
+        };
+        if let ShapeGeometry::Hull(h) = shape.geometry {
+            hulls[h as usize].ref_count += 1;
+        }
+        shape.mesh_bounds = Default::default();
+        if let ShapeGeometry::Mesh(m) = shape.geometry {
+            meshes[m as usize].ref_count += 1;
+            shape.mesh_bounds =
+                crate::content::mesh_data(meshes, m).map_or(Default::default(), |d| d.bounds());
+        }
+        shape.mass_data =
+            crate::shape::compute_mass(&shape.geometry, &shape.box_hull, hulls, shape.density);
+        let body = shape.body as usize;
+        shape.next_in_body = bodies[body].shape_head;
+        bodies[body].shape_head = s as u32;
+        bodies[body].shape_count += 1;
+    }
+    // Proxies in shape slot order (the trees' shape differs from before; nothing depends
+    // on it), and the move buffer from the enlarged flags.
+    let mut count = 0;
+    for (s, shape) in shapes.iter_mut().enumerate() {
+        if !shape.alive {
+            continue;
+        }
+        count += 1;
+        let body = &bodies[shape.body as usize];
+        let tree = crate::broad_phase::tree_for(body.body_type);
+        shape.proxy = if body.enabled {
+            broad
+                .tree_mut(tree)
+                .create_proxy(shape.fat_aabb, s as u32)
+                .unwrap_or(NONE)
+        } else {
+            NONE
+        };
+        shape.tree = tree;
+        if shape.enlarged {
+            let ok = broad.moved.push(s as u32);
+            debug_assert!(ok);
+        }
+    }
+    count
+}
