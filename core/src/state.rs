@@ -1611,6 +1611,7 @@ impl World {
         self.begin_events.clear();
         self.end_events.clear();
         self.joint_break_events.clear();
+        self.rebuild_awake_set();
         self.counters = Default::default();
     }
 

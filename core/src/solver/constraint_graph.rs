@@ -28,7 +28,9 @@ pub(crate) fn color_constraints(world: &mut World) {
         }
     }
     let mut counts = [0u32; COLOR_COUNT];
-    for (ci, contact) in world.contacts.iter().enumerate() {
+    // The contacts of the moving bodies, ascending (gathered after the narrow phase).
+    for &ci in world.awake.contacts.iter() {
+        let contact = &world.contacts[ci as usize];
         if !contact.alive
             || contact.flags & CONTACT_TOUCHING == 0
             || contact.flags & crate::contact::CONTACT_DISABLED != 0
@@ -71,7 +73,7 @@ pub(crate) fn color_constraints(world: &mut World) {
             }
         }
         counts[color] += 1;
-        let ok = s.touching.push(ci as u32) && s.touching_color.push(color as u8);
+        let ok = s.touching.push(ci) && s.touching_color.push(color as u8);
         debug_assert!(ok);
     }
     let mut starts = [0u32; COLOR_COUNT];

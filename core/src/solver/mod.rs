@@ -10,6 +10,7 @@
 //! awake set is rebuilt in body slot order and the colours are recomputed from the
 //! touching contacts in contact slot order, so a restored world colours exactly alike.
 
+pub(crate) mod awake;
 pub(crate) mod constraint_graph;
 pub(crate) mod contact_solver;
 pub(crate) mod continuous;
@@ -421,7 +422,8 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     world.profile.sleep = t.elapsed_ms();
 }
 
-/// Collects the awake moving bodies in slot order and their per-step constants.
+/// Collects the awake moving bodies in slot order (the awake set's) and their per-step
+/// constants.
 #[inline(never)]
 fn gather_awake_set(world: &mut World, dt: f32) {
     let _ = dt;
@@ -440,13 +442,15 @@ fn gather_awake_set(world: &mut World, dt: f32) {
     }
     links.sort_unstable_by_key(|x| (x.0, -(x.1 as i64), x.2));
     let mut cursor = 0;
+    // Only the last step's solver bodies can hold an index: clear theirs.
+    for p in s.params.iter() {
+        s.solver_index[p.body as usize] = NONE;
+    }
     s.states.clear();
     s.params.clear();
-    for (i, b) in world.bodies.iter().enumerate() {
-        if !b.is_moving() {
-            s.solver_index[i] = NONE;
-            continue;
-        }
+    for slot in world.awake.iter() {
+        let (i, b) = (slot as usize, &world.bodies[slot as usize]);
+        debug_assert!(b.is_moving());
         let index = s.states.len() as u32;
         s.solver_index[i] = index;
         let dynamic = b.body_type == BodyType::Dynamic;
