@@ -628,6 +628,10 @@ impl World {
     /// A pair's triangles change only when one of its shapes got new enlarged bounds, or
     /// when the mesh's body is kinematic (it moves within its bounds).
     pub(crate) fn find_children(&mut self) {
+        // Only meshes, height fields and voxels have children.
+        if self.mesh_count == 0 {
+            return;
+        }
         // Only contacts that can pass the test below, in slot order (see the gather).
         self.gather_child_candidates();
         for k in 0..self.awake.contacts.len() {

@@ -619,9 +619,12 @@ impl World {
         self.profile.pairs = t.elapsed_ms();
 
         let t = Timer::start();
+        let moving = self.awake.moving_changes();
         self.collide();
         // Bodies a touch woke join: presolve and the solver read these contacts.
-        self.gather_moving_contacts();
+        if self.awake.moving_changes() != moving {
+            self.gather_moving_contacts();
+        }
         self.run_pre_solve();
         self.profile.collide = t.elapsed_ms();
 

@@ -30,6 +30,9 @@ pub(crate) struct AwakeSet {
     /// Bit `i`: body slot `i` moves in a step (`Body::is_moving`).
     moving: FixedVec<u64>,
     moving_count: u32,
+    /// Bumped whenever a body starts or stops moving: a gathered contact list stays
+    /// valid while it holds (destroyed contacts aside: readers skip dead slots).
+    moving_changes: u32,
     /// Bit `i`: body slot `i` is an enabled kinematic body that is asleep.
     idle_kinematic: FixedVec<u64>,
     idle_kinematic_count: u32,
@@ -58,6 +61,7 @@ impl AwakeSet {
         Ok(AwakeSet {
             moving: FixedVec::filled(body_words, 0, alloc, "body_capacity")?,
             moving_count: 0,
+            moving_changes: 0,
             idle_kinematic: FixedVec::filled(body_words, 0, alloc, "body_capacity")?,
             idle_kinematic_count: 0,
             resting_touching: 0,
@@ -84,6 +88,11 @@ impl AwakeSet {
         bits(&self.moving)
     }
 
+    /// A number that changes whenever a body starts or stops moving.
+    pub(crate) fn moving_changes(&self) -> u32 {
+        self.moving_changes
+    }
+
     /// Touching contacts of two bodies that do not move.
     pub(crate) fn resting_touching(&self) -> u32 {
         self.resting_touching
@@ -105,6 +114,7 @@ impl AwakeSet {
         let (w, bit) = (slot as usize >> 6, 1u64 << (slot & 63));
         if moving != (self.moving[w] & bit != 0) {
             self.moving[w] ^= bit;
+            self.moving_changes = self.moving_changes.wrapping_add(1);
             if moving {
                 self.moving_count += 1;
             } else {
@@ -154,6 +164,7 @@ impl AwakeSet {
 
     /// Recomputes everything from the bodies and contacts.
     fn rebuild(&mut self, bodies: &[Body], contacts: &[Contact]) {
+        self.moving_changes = self.moving_changes.wrapping_add(1);
         self.moving.fill(0);
         self.idle_kinematic.fill(0);
         self.moving_count = 0;
