@@ -608,4 +608,47 @@ mod tests {
         assert_eq!(crowded.awake.iter().count(), 10);
         assert_eq!(crowded.awake.iter().count(), quiet.awake.iter().count());
     }
+
+    #[test]
+    fn a_sleeping_body_that_could_reach_the_limit_still_refuses_the_step() {
+        use crate::Error;
+        for body_type in [BodyType::Dynamic, BodyType::Kinematic] {
+            let mut w = World::new(&WorldDef {
+                max_linear_speed: 100_000.0,
+                ..Default::default()
+            })
+            .unwrap();
+            // Slot 0 asleep out at 2^21 m, slot 1 awake near the origin.
+            let far = w
+                .create_body(&BodyDef {
+                    body_type,
+                    position: DVec3::new(2_097_150.0, 0.0, 0.0),
+                    linear_velocity: Vec3::new(100_000.0, 0.0, 0.0),
+                    gravity_scale: 0.0,
+                    is_awake: false,
+                    ..Default::default()
+                })
+                .unwrap();
+            w.create_box_shape(far, &ShapeDef::default(), Vec3::ONE)
+                .unwrap();
+            // (A shape wakes a dynamic body.)
+            w.set_body_awake(far, false).unwrap();
+            let near = cube(&mut w, 0.0, 0.5, 0.0);
+            w.step(DT, 4).unwrap();
+            assert!(!awake(&w, far));
+            // Past 2^21: a ten-second step could carry it past 2^22 if a touch woke it.
+            w.shift_origin(DVec3::new(-2_000_000.0, 0.0, 0.0)).unwrap();
+            w.step(DT, 4).unwrap();
+            let h = w.hash();
+            let e = w.step(10.0, 1).unwrap_err();
+            assert!(
+                matches!(e, Error::BodyOutOfBounds { body, .. } if body == far),
+                "{e}"
+            );
+            assert_eq!(w.hash(), h);
+            assert!(awake(&w, near) && !awake(&w, far));
+            w.destroy_body(far).unwrap();
+            w.step(10.0, 1).unwrap();
+        }
+    }
 }
