@@ -29,6 +29,8 @@ pub struct Maul3dEngine {
     /// Every this many steps, these bodies go back to their start (pose, velocities).
     relaunch: Option<(usize, Vec<Start>)>,
     steps: usize,
+    /// Untimed steps before the timed ones: not profiled either.
+    warmup: usize,
     /// Sum of every step's profile (all steps but the first), and how many.
     profile: maul3d::Profile,
     profiled_steps: u32,
@@ -349,6 +351,7 @@ impl Engine for Maul3dEngine {
             height_fields,
             relaunch,
             steps: 0,
+            warmup: scene.warmup,
             profile: maul3d::Profile::default(),
             profiled_steps: 0,
             toi: (0, 0),
@@ -362,7 +365,7 @@ impl Engine for Maul3dEngine {
         self.world
             .step(self.dt, self.substeps)
             .expect("step succeeds");
-        if self.world.step_count() > 1 {
+        if self.world.step_count() > 1 + self.warmup as u64 {
             let p = self.world.profile();
             let s = &mut self.profile;
             s.step += p.step;
@@ -385,7 +388,7 @@ impl Engine for Maul3dEngine {
         let p = &self.profile;
         let c = self.world.counters();
         Some(format!(
-            "step {:.2} = pairs {:.2} + collide {:.2} + prepare {:.2} + solve {:.2} + restitution {:.2} + finalize {:.2} + sleep {:.2} ms; contacts {} touching {} colours {} overflow {}; time of impact per step: {:.0} queries, {:.0} iterations",
+            "step {:.2} = pairs {:.2} + collide {:.2} + prepare {:.2} + solve {:.2} + restitution {:.2} + finalize {:.2} + sleep {:.2} ms; awake {} contacts {} touching {} colours {} overflow {}; time of impact per step: {:.0} queries, {:.0} iterations",
             p.step / n,
             p.pairs / n,
             p.collide / n,
@@ -394,6 +397,7 @@ impl Engine for Maul3dEngine {
             p.restitution / n,
             p.finalize / n,
             p.sleep / n,
+            c.awake_body_count,
             c.contact_count,
             c.touching_contact_count,
             c.color_count,

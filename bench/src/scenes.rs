@@ -28,11 +28,13 @@ pub enum SceneName {
     Voxels,
     /// Fast capsules fired again and again into a height field (continuous collision).
     FastCapsules,
+    /// 100 rolling spheres beside 10,000 sleeping cubes: what sleepers cost a step.
+    SleepingCrowd,
 }
 
 impl SceneName {
     /// Every scene, in the document's order.
-    pub const ALL: [SceneName; 9] = [
+    pub const ALL: [SceneName; 10] = [
         SceneName::LargePyramid,
         SceneName::ManyPyramids,
         SceneName::JointGrid,
@@ -42,6 +44,7 @@ impl SceneName {
         SceneName::ConvexVsMesh,
         SceneName::Voxels,
         SceneName::FastCapsules,
+        SceneName::SleepingCrowd,
     ];
 
     /// The name used on the command line and in the output.
@@ -56,6 +59,7 @@ impl SceneName {
             SceneName::ConvexVsMesh => "convex_vs_mesh",
             SceneName::Voxels => "voxels",
             SceneName::FastCapsules => "fast_capsules",
+            SceneName::SleepingCrowd => "sleeping_crowd",
         }
     }
 
@@ -81,6 +85,7 @@ impl SceneName {
             SceneName::ConvexVsMesh => Ok(convex_vs_mesh()),
             SceneName::Voxels => Ok(voxels()),
             SceneName::FastCapsules => Ok(fast_capsules()),
+            SceneName::SleepingCrowd => Ok(sleeping_crowd(SLEEPING_CROWD_SLEEPERS)),
         }
     }
 }
@@ -364,6 +369,9 @@ pub struct Scene {
     /// Every this many steps (before the step), each dynamic body of `bodies` is put
     /// back where it started, unrotated, with its starting velocities.
     pub relaunch: Option<usize>,
+    /// Steps run (untimed, unprofiled) before the first timed step, so the scene reaches
+    /// the state it measures (e.g. its sleepers asleep).
+    pub warmup: usize,
 }
 
 impl Scene {
@@ -388,6 +396,7 @@ impl Scene {
             joints: Vec::new(),
             rain: None,
             relaunch: None,
+            warmup: 0,
         }
     }
 
@@ -920,6 +929,46 @@ pub fn washer() -> Scene {
                 scene.add_dynamic(p, cube, DENSITY);
             }
         }
+    }
+    scene
+}
+
+/// Sleepers of [`SceneName::SleepingCrowd`] unless the command line says otherwise.
+pub const SLEEPING_CROWD_SLEEPERS: usize = 10_000;
+
+/// What sleeping bodies cost a step: 100 spheres (radius 0.5) rolling at 2 m/s on a
+/// 400 m ground, 10 × 10 spaced 2 m, beside `sleepers` cubes (half 0.5) resting 1.5 m
+/// apart on a square grid well away from them (each touching only the ground). The
+/// cubes settle and fall asleep during 150 untimed warm-up steps (2.5 s: Maul3D sleeps a
+/// body after 0.5 s at rest, Rapier after 2 s); the 100 timed steps then step 100 awake
+/// bodies beside `sleepers` asleep. Compare `--sleepers 0` with the default 10,000.
+pub fn sleeping_crowd(sleepers: usize) -> Scene {
+    let mut scene = Scene::new(SceneName::SleepingCrowd, 100, true);
+    scene.warmup = 150;
+    scene.add_ground(Vec3::new(200.0, 1.0, 200.0));
+    let radius = 0.5f32;
+    let speed = 2.0f32;
+    for i in 0..10 {
+        for k in 0..10 {
+            scene.bodies.push(BodyDesc {
+                kind: BodyKind::Dynamic,
+                position: DVec3::new(-10.0 + 2.0 * i as f64, radius as f64, 10.0 + 2.0 * k as f64),
+                linear_velocity: Vec3::new(speed, 0.0, 0.0),
+                // Rolling without slip: ω = v / r about −z.
+                angular_velocity: Vec3::new(0.0, 0.0, -speed / radius),
+                shapes: vec![shape(Geometry::Sphere { radius }, DENSITY)],
+            });
+        }
+    }
+    let side = (1..).find(|n| n * n >= sleepers).unwrap_or(0);
+    let cube = Geometry::Box {
+        half: Vec3::splat(0.5),
+    };
+    for n in 0..sleepers {
+        let (i, k) = (n % side, n / side);
+        let x = -0.75 * side as f32 + 1.5 * i as f32;
+        let z = -10.0 - 1.5 * k as f32;
+        scene.add_dynamic(Vec3::new(x, 0.5, z), cube, DENSITY);
     }
     scene
 }

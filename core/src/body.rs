@@ -372,6 +372,7 @@ impl World {
         })?;
         self.body_count += 1;
         self.update_body_mass(slot);
+        self.sync_awake(slot);
         let id = self.body_id(slot);
         self.rec(kind::CREATE_BODY, |e| {
             encode_body_def(e, def);
@@ -396,6 +397,7 @@ impl World {
         let mut dead = Body::from_def(&BodyDef::default(), generation);
         dead.alive = false;
         self.bodies[slot as usize] = dead;
+        self.sync_awake(slot);
         let ok = self.body_free.push(slot);
         debug_assert!(ok);
         self.body_count -= 1;
@@ -788,6 +790,7 @@ impl World {
             self.destroy_body_contacts(slot, None, true);
             self.remove_body_proxies(slot);
             self.bodies[slot as usize].enabled = false;
+            self.sync_awake(slot);
         }
         Ok(())
     }
@@ -931,6 +934,9 @@ impl World {
     /// Wakes one body's island (no-op for static or awake bodies, but resets the timer).
     pub(crate) fn wake_body(&mut self, slot: u32) {
         self.wake_island(slot);
+        // Also for a body that stays at rest (a kinematic body asleep): the callers
+        // changed it (type, pose, velocity, shapes).
+        self.sync_awake(slot);
     }
 
     /// Wakes the dynamic bodies touching `slot` (for moves of static bodies).

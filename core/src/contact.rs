@@ -633,7 +633,14 @@ impl World {
     /// A pair's triangles change only when one of its shapes got new enlarged bounds, or
     /// when the mesh's body is kinematic (it moves within its bounds).
     pub(crate) fn find_children(&mut self) {
-        for c in 0..self.contacts.len() {
+        // Only meshes, height fields and voxels have children.
+        if self.mesh_count == 0 {
+            return;
+        }
+        // Only contacts that can pass the test below, in slot order (see the gather).
+        self.gather_child_candidates();
+        for k in 0..self.awake.contacts.len() {
+            let c = self.awake.contacts[k] as usize;
             let contact = &self.contacts[c];
             if !contact.alive || contact.child != NONE {
                 continue;
@@ -697,6 +704,8 @@ impl World {
         if !contact.alive {
             return;
         }
+        self.awake.contact_leaving(contact);
+        let contact = &self.contacts[c as usize];
         let (child, parent) = (contact.child, contact.parent);
         let (touching, child_touching) = (
             contact.flags & CONTACT_TOUCHING != 0,
@@ -754,6 +763,7 @@ impl World {
         for k in 0..self.contact_scratch.len() {
             let c = self.contact_scratch[k];
             // Without events, and with the parent's count left as it is (it goes too).
+            self.awake.contact_leaving(&self.contacts[c as usize]);
             self.contacts[c as usize].flags &= !CONTACT_TOUCHING;
             self.destroy_contact(c, false);
         }
@@ -931,17 +941,23 @@ impl World {
     /// Narrow phase: updates every contact with a moving body, then, in slot order,
     /// removes disjoint pairs, reports begin/end and wakes islands that are touched.
     pub(crate) fn collide(&mut self) {
+        // The contacts of the moving bodies, ascending: the others keep their state (and
+        // `update` 0), so skipping them changes nothing but the time.
+        self.gather_moving_contacts();
+        self.counters.contacts_visited = self.awake.contacts.len() as u32;
+        let resting_touching = self.awake.resting_touching();
         {
             let shapes = &self.shapes;
             let bodies = &self.bodies;
             let hulls = &self.hulls;
             let meshes = &self.meshes;
-            let count = self.contacts.len();
+            let list = &self.awake.contacts;
             let slots = Slots::new(&mut self.contacts);
             // Each contact writes only itself: any split gives the same bits.
-            self.tasks.for_each(count, 64, &|i, _worker| {
-                // SAFETY: for_each hands each item index out once.
-                let contact = unsafe { slots.get(i) };
+            self.tasks.for_each(list.len(), 64, &|k, _worker| {
+                // SAFETY: for_each hands each item index out once, and the list holds
+                // each slot once.
+                let contact = unsafe { slots.get(list[k] as usize) };
                 if !contact.alive {
                     return;
                 }
@@ -954,8 +970,10 @@ impl World {
                 update_contact(contact, shapes, bodies, hulls, meshes, SPECULATIVE_DISTANCE);
             });
         }
-        let mut touching = 0;
-        for c in 0..self.contacts.len() {
+        // Touching contacts of resting bodies, as they were before any touch below woke one.
+        let mut touching = resting_touching;
+        for k in 0..self.awake.contacts.len() {
+            let c = self.awake.contacts[k] as usize;
             let contact = &self.contacts[c];
             if !contact.alive {
                 continue;

@@ -61,13 +61,17 @@ impl World {
     pub(crate) fn run_pre_solve(&mut self) {
         self.presolve_disabled.clear();
         let replaying = self.presolve_replaying;
+        // Only the contacts of moving bodies (`awake.contacts`, gathered after the narrow
+        // phase) are solved, so only theirs are asked and cleared; a flag left on a resting
+        // contact is cleared here before it is solved again.
         if !replaying && self.pre_solve.is_none() {
-            for c in self.contacts.iter_mut() {
-                c.flags &= !CONTACT_DISABLED;
+            for &c in self.awake.contacts.iter() {
+                self.contacts[c as usize].flags &= !CONTACT_DISABLED;
             }
             return;
         }
-        for c in 0..self.contacts.len() {
+        for k in 0..self.awake.contacts.len() {
+            let c = self.awake.contacts[k] as usize;
             self.contacts[c].flags &= !CONTACT_DISABLED;
             let contact = &self.contacts[c];
             if !contact.alive {

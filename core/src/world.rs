@@ -16,6 +16,7 @@ use crate::math::{DVec3, GRID_STEP, POSITION_LIMIT, Vec3};
 use crate::profile::{Profile, Timer};
 use crate::shape::{HullSlot, Shape};
 use crate::solver::SolverScratch;
+use crate::solver::awake::AwakeSet;
 use crate::task::{TaskHooks, Tasks};
 use core::sync::atomic::{AtomicU32, Ordering};
 
@@ -121,6 +122,10 @@ pub struct Counters {
     pub contact_count: u32,
     /// Contacts with at least one manifold point.
     pub touching_contact_count: u32,
+    /// Contacts the last step's narrow phase visited: those of moving bodies. Contacts
+    /// between bodies at rest (asleep, static) are skipped, so this does not grow with
+    /// the bodies asleep.
+    pub contacts_visited: u32,
     /// Bodies in the last step's solver (awake, moving).
     pub awake_body_count: u32,
     /// Islands among the last step's awake dynamic bodies.
@@ -187,6 +192,9 @@ pub(crate) const LINEAR_SLOP: f32 = 0.005;
 pub(crate) const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
 /// Enlarged bounds grow by this much, so resting shapes do not churn the broad phase.
 pub(crate) const AABB_MARGIN: f32 = 0.1;
+/// Room the pre-step bounds check adds to a body's reach: the fat margin plus room for
+/// rounding the grid positions and bounds outward.
+pub(crate) const BOUNDS_SLACK: f64 = AABB_MARGIN as f64 + 1.0;
 /// A body must stay slow this long before its island sleeps.
 pub(crate) const TIME_TO_SLEEP: f32 = 0.5;
 
@@ -236,6 +244,8 @@ pub struct World {
     /// Scratch for restore: one word per slot of every pool (not state).
     pub(crate) restore_info: FixedVec<u64>,
     pub(crate) solver: SolverScratch,
+    /// The moving bodies (derived: rebuilt from the bodies at restore).
+    pub(crate) awake: AwakeSet,
     pub(crate) tasks: Tasks,
     pub(crate) begin_events: FixedVec<ContactEvent>,
     /// State: sorted (sensor << 32 | visitor) overlaps at the end of the last step.
@@ -373,6 +383,7 @@ impl World {
         let restore_info =
             FixedVec::filled(nh + nm + nb + ns + nc + nj, 0u64, alloc, "body_capacity")?;
         let solver = SolverScratch::new(nb, nc, def.sensor_capacity as usize, nj, alloc)?;
+        let awake = AwakeSet::new(nb, nc, alloc)?;
         let tasks = Tasks::new(def.task_hooks, nb.max(nc).max(ns), alloc)?;
         let begin_events = FixedVec::with_capacity(ne, alloc, "event_capacity")?;
         let nsp = def.sensor_capacity as usize;
@@ -415,6 +426,7 @@ impl World {
             broad,
             restore_info,
             solver,
+            awake,
             tasks,
             begin_events,
             sensor_pairs,
@@ -479,6 +491,7 @@ impl World {
                 if b.alive && b.body_type == BodyType::Dynamic && !b.awake {
                     b.awake = true;
                     b.sleep_time = 0.0;
+                    self.sync_awake(i as u32);
                 }
             }
         }
@@ -584,6 +597,10 @@ impl World {
                 bound: POSITION_LIMIT,
             });
         }
+        debug_assert!(
+            self.awake_set_matches(),
+            "awake set out of step with the bodies"
+        );
         let total = Timer::start();
         self.begin_events.clear();
         self.end_events.clear();
@@ -602,7 +619,12 @@ impl World {
         self.profile.pairs = t.elapsed_ms();
 
         let t = Timer::start();
+        let moving = self.awake.moving_changes();
         self.collide();
+        // Bodies a touch woke join: presolve and the solver read these contacts.
+        if self.awake.moving_changes() != moving {
+            self.gather_moving_contacts();
+        }
         self.run_pre_solve();
         self.profile.collide = t.elapsed_ms();
 
@@ -638,28 +660,44 @@ impl World {
     /// before the step means no step ever carries a body past the bound, and nothing
     /// about the refusal is stored: the world steps as soon as the body is dealt with.
     /// Sleeping bodies count too (a contact may wake them during the step).
-    fn body_that_could_leave_bounds(&self, dt: f32) -> Option<(u32, f64)> {
-        // Fat margin plus room for rounding the grid positions and bounds outward.
-        const SLACK: f64 = AABB_MARGIN as f64 + 1.0;
-        for (slot, b) in self.bodies.iter().enumerate() {
-            if !b.alive || !b.enabled || b.body_type == BodyType::Static {
-                continue;
-            }
-            let speed = match b.body_type {
-                BodyType::Dynamic => self.def.max_linear_speed,
-                _ => b.linear_velocity.length(),
-            };
-            // The centre of mass lies within |local_center| of the body origin.
-            let reach = speed as f64 * dt as f64
-                + b.local_center.length() as f64
-                + b.max_extent as f64
-                + SLACK;
-            let far = b.position.max_abs() + reach;
-            if far >= POSITION_LIMIT {
-                return Some((slot as u32, far));
-            }
+    ///
+    /// The moving bodies are checked one by one; the resting ones through the awake set's
+    /// bound on their reach, and only when that bound comes near the limit (or is unknown)
+    /// are all bodies scanned, in slot order, as the first offender must be named.
+    fn body_that_could_leave_bounds(&mut self, dt: f32) -> Option<(u32, f64)> {
+        let max_speed = self.def.max_linear_speed;
+        if self.awake.rest_within(dt, max_speed, POSITION_LIMIT) {
+            let bodies = &self.bodies;
+            return self.awake.iter().find_map(|slot| {
+                self.reach_past_limit(&bodies[slot as usize], dt)
+                    .map(|far| (slot, far))
+            });
         }
-        None
+        let found = (self.bodies.iter().enumerate())
+            .find_map(|(slot, b)| self.reach_past_limit(b, dt).map(|far| (slot as u32, far)));
+        if found.is_none() {
+            self.measure_rest_reach();
+        }
+        found
+    }
+
+    /// How far out an enabled dynamic or kinematic body could reach in a step of `dt`,
+    /// when that is past the coordinate limit.
+    fn reach_past_limit(&self, b: &Body, dt: f32) -> Option<f64> {
+        if !b.alive || !b.enabled || b.body_type == BodyType::Static {
+            return None;
+        }
+        let speed = match b.body_type {
+            BodyType::Dynamic => self.def.max_linear_speed,
+            _ => b.linear_velocity.length(),
+        };
+        // The centre of mass lies within |local_center| of the body origin.
+        let reach = speed as f64 * dt as f64
+            + b.local_center.length() as f64
+            + b.max_extent as f64
+            + BOUNDS_SLACK;
+        let far = b.position.max_abs() + reach;
+        (far >= POSITION_LIMIT).then_some(far)
     }
 
     /// Moves the world origin by `offset`: every stored position decreases by it and the
@@ -729,6 +767,7 @@ impl World {
         for (o, u) in self.origin.iter_mut().zip(units) {
             *o += u;
         }
+        self.awake.forget_rest_reach();
         self.rec(kind::SHIFT_ORIGIN, |e| e.dvec3(offset));
         Ok(())
     }
@@ -833,6 +872,7 @@ impl World {
             + self.restore_info.capacity() * 8
             + (self.presolve_disabled.capacity() + self.presolve_replay.capacity()) * 8
             + self.solver.memory_usage()
+            + self.awake.memory_usage()
             + self.tasks.memory_usage()
             + (self.begin_events.capacity() + self.end_events.capacity())
                 * size_of::<ContactEvent>()

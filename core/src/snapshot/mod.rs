@@ -394,6 +394,7 @@ impl World {
         self.joint_count = joints::rebuild_joints(self);
         // What is built across stores (from the bodies, contacts and joints above) is
         // rebuilt here.
+        self.rebuild_awake_set();
         // Nothing observed survives a restore.
         self.begin_events.clear();
         self.end_events.clear();

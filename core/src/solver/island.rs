@@ -113,10 +113,12 @@ pub(crate) fn update_sleep(world: &mut World, dt: f32) {
         }
         let r = find(&mut s.parent, k as u32) as usize;
         if s.island_sleep[r] >= TIME_TO_SLEEP {
-            let b = &mut world.bodies[s.params[k].body as usize];
+            let slot = s.params[k].body;
+            let b = &mut world.bodies[slot as usize];
             b.awake = false;
             b.linear_velocity = Vec3::ZERO;
             b.angular_velocity = Vec3::ZERO;
+            world.awake.sync(slot, &world.bodies, &world.contacts);
         }
     }
 }
@@ -140,6 +142,7 @@ impl World {
         let ok = stack.push(body);
         debug_assert!(ok);
         while let Some(i) = stack.pop() {
+            self.awake.sync(i, &self.bodies, &self.contacts);
             let mut key = self.bodies[i as usize].contact_head;
             while key != NONE {
                 let c = &self.contacts[(key >> 1) as usize];
@@ -195,6 +198,7 @@ impl World {
         let ok = stack.push(body);
         debug_assert!(ok);
         while let Some(i) = stack.pop() {
+            self.awake.sync(i, &self.bodies, &self.contacts);
             let mut key = self.bodies[i as usize].contact_head;
             while key != NONE {
                 let c = &self.contacts[(key >> 1) as usize];

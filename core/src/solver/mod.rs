@@ -10,6 +10,8 @@
 //! awake set is rebuilt in body slot order and the colours are recomputed from the
 //! touching contacts in contact slot order, so a restored world colours exactly alike.
 
+pub(crate) mod awake;
+pub(crate) mod constraint_graph;
 pub(crate) mod contact_solver;
 pub(crate) mod continuous;
 pub(crate) mod island;
@@ -18,19 +20,15 @@ pub(crate) mod lanes;
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::area::{Fold, gravity_at};
 use crate::body::{BodyType, NONE};
-use crate::contact::CONTACT_TOUCHING;
 use crate::error::Result;
 use crate::joint::solver::{JointConstraint, Pass};
 use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
 use crate::profile::Timer;
 use crate::task::Slots;
 use crate::world::{AABB_MARGIN, World};
+use constraint_graph::{COLOR_COUNT, OVERFLOW, color_constraints};
 use contact_solver::{Batch, Constraints, LaneInput, PrepareContext, Softness};
 use core::sync::atomic::{AtomicU32, Ordering};
-
-/// Graph colours; the last one is the overflow, solved after the others.
-pub(crate) const COLOR_COUNT: usize = 24;
-const OVERFLOW: usize = COLOR_COUNT - 1;
 
 /// Contacts prepared and solved at once in a colour.
 const WIDE: usize = <lanes::F4x2 as lanes::Lanes>::WIDTH;
@@ -424,7 +422,8 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     world.profile.sleep = t.elapsed_ms();
 }
 
-/// Collects the awake moving bodies in slot order and their per-step constants.
+/// Collects the awake moving bodies in slot order (the awake set's) and their per-step
+/// constants.
 #[inline(never)]
 fn gather_awake_set(world: &mut World, dt: f32) {
     let _ = dt;
@@ -443,13 +442,15 @@ fn gather_awake_set(world: &mut World, dt: f32) {
     }
     links.sort_unstable_by_key(|x| (x.0, -(x.1 as i64), x.2));
     let mut cursor = 0;
+    // Only the last step's solver bodies can hold an index: clear theirs.
+    for p in s.params.iter() {
+        s.solver_index[p.body as usize] = NONE;
+    }
     s.states.clear();
     s.params.clear();
-    for (i, b) in world.bodies.iter().enumerate() {
-        if !b.is_moving() {
-            s.solver_index[i] = NONE;
-            continue;
-        }
+    for slot in world.awake.iter() {
+        let (i, b) = (slot as usize, &world.bodies[slot as usize]);
+        debug_assert!(b.is_moving());
         let index = s.states.len() as u32;
         s.solver_index[i] = index;
         let dynamic = b.body_type == BodyType::Dynamic;
@@ -521,90 +522,6 @@ fn gather_awake_set(world: &mut World, dt: f32) {
         debug_assert!(ok);
     }
     world.counters.awake_body_count = s.states.len() as u32;
-}
-
-/// Colours the touching contacts of the awake set so that no two constraints of one
-/// colour share a dynamic body; orders the constraint slots by colour.
-#[inline(never)]
-fn color_constraints(world: &mut World) {
-    let s = &mut world.solver;
-    s.touching.clear();
-    s.touching_color.clear();
-    let words = s.color_words;
-    let used_words = (s.states.len()).div_ceil(64);
-    for c in 0..COLOR_COUNT {
-        for w in &mut s.color_bits[c * words..c * words + used_words] {
-            *w = 0;
-        }
-    }
-    let mut counts = [0u32; COLOR_COUNT];
-    for (ci, contact) in world.contacts.iter().enumerate() {
-        if !contact.alive
-            || contact.flags & CONTACT_TOUCHING == 0
-            || contact.flags & crate::contact::CONTACT_DISABLED != 0
-            || contact.point_count == 0
-        {
-            continue;
-        }
-        let ia = s.solver_index[contact.body_a as usize];
-        let ib = s.solver_index[contact.body_b as usize];
-        if ia == NONE && ib == NONE {
-            continue;
-        }
-        // Only dynamic bodies take a colour: static and kinematic ones are read-only.
-        let da = if ia != NONE && s.params[ia as usize].dynamic {
-            ia
-        } else {
-            NONE
-        };
-        let db = if ib != NONE && s.params[ib as usize].dynamic {
-            ib
-        } else {
-            NONE
-        };
-        let mut color = OVERFLOW;
-        for c in 0..OVERFLOW {
-            let base = c * words;
-            let free_a =
-                da == NONE || s.color_bits[base + (da as usize >> 6)] & (1u64 << (da & 63)) == 0;
-            let free_b =
-                db == NONE || s.color_bits[base + (db as usize >> 6)] & (1u64 << (db & 63)) == 0;
-            if free_a && free_b {
-                if da != NONE {
-                    s.color_bits[base + (da as usize >> 6)] |= 1u64 << (da & 63);
-                }
-                if db != NONE {
-                    s.color_bits[base + (db as usize >> 6)] |= 1u64 << (db & 63);
-                }
-                color = c;
-                break;
-            }
-        }
-        counts[color] += 1;
-        let ok = s.touching.push(ci as u32) && s.touching_color.push(color as u8);
-        debug_assert!(ok);
-    }
-    let mut starts = [0u32; COLOR_COUNT];
-    let mut sum = 0;
-    let mut used = 0;
-    for c in 0..COLOR_COUNT {
-        starts[c] = sum;
-        sum += counts[c];
-        if counts[c] > 0 {
-            used += 1;
-        }
-    }
-    world.counters.color_count = used;
-    world.counters.overflow_constraints = counts[OVERFLOW];
-    s.constraint_contact.clear();
-    s.constraint_contact.resize(sum as usize, NONE);
-    s.color_starts[..COLOR_COUNT].copy_from_slice(&starts);
-    s.color_starts[COLOR_COUNT] = sum;
-    for k in 0..s.touching.len() {
-        let c = s.touching_color[k] as usize;
-        s.constraint_contact[starts[c] as usize] = s.touching[k];
-        starts[c] += 1;
-    }
 }
 
 /// Advances a body's velocity by one substep; true when a speed limit cut it.

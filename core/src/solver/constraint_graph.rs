@@ -1,0 +1,100 @@
+//! The constraint graph: colours the touching contacts of the awake set so that no two
+//! constraints of one colour share a dynamic body, and orders the step's constraint slots
+//! by colour (Box3D's `constraint_graph.c`).
+//!
+//! The colours are recomputed every step from the touching contacts in contact slot order
+//! (nothing is kept between steps), so a restored world colours exactly alike.
+
+use crate::body::NONE;
+use crate::contact::CONTACT_TOUCHING;
+use crate::world::World;
+
+/// Graph colours; the last one is the overflow, solved after the others.
+pub(crate) const COLOR_COUNT: usize = 24;
+pub(crate) const OVERFLOW: usize = COLOR_COUNT - 1;
+
+/// Colours the touching contacts of the awake set so that no two constraints of one
+/// colour share a dynamic body; orders the constraint slots by colour.
+#[inline(never)]
+pub(crate) fn color_constraints(world: &mut World) {
+    let s = &mut world.solver;
+    s.touching.clear();
+    s.touching_color.clear();
+    let words = s.color_words;
+    let used_words = (s.states.len()).div_ceil(64);
+    for c in 0..COLOR_COUNT {
+        for w in &mut s.color_bits[c * words..c * words + used_words] {
+            *w = 0;
+        }
+    }
+    let mut counts = [0u32; COLOR_COUNT];
+    // The contacts of the moving bodies, ascending (gathered after the narrow phase).
+    for &ci in world.awake.contacts.iter() {
+        let contact = &world.contacts[ci as usize];
+        if !contact.alive
+            || contact.flags & CONTACT_TOUCHING == 0
+            || contact.flags & crate::contact::CONTACT_DISABLED != 0
+            || contact.point_count == 0
+        {
+            continue;
+        }
+        let ia = s.solver_index[contact.body_a as usize];
+        let ib = s.solver_index[contact.body_b as usize];
+        if ia == NONE && ib == NONE {
+            continue;
+        }
+        // Only dynamic bodies take a colour: static and kinematic ones are read-only.
+        let da = if ia != NONE && s.params[ia as usize].dynamic {
+            ia
+        } else {
+            NONE
+        };
+        let db = if ib != NONE && s.params[ib as usize].dynamic {
+            ib
+        } else {
+            NONE
+        };
+        let mut color = OVERFLOW;
+        for c in 0..OVERFLOW {
+            let base = c * words;
+            let free_a =
+                da == NONE || s.color_bits[base + (da as usize >> 6)] & (1u64 << (da & 63)) == 0;
+            let free_b =
+                db == NONE || s.color_bits[base + (db as usize >> 6)] & (1u64 << (db & 63)) == 0;
+            if free_a && free_b {
+                if da != NONE {
+                    s.color_bits[base + (da as usize >> 6)] |= 1u64 << (da & 63);
+                }
+                if db != NONE {
+                    s.color_bits[base + (db as usize >> 6)] |= 1u64 << (db & 63);
+                }
+                color = c;
+                break;
+            }
+        }
+        counts[color] += 1;
+        let ok = s.touching.push(ci) && s.touching_color.push(color as u8);
+        debug_assert!(ok);
+    }
+    let mut starts = [0u32; COLOR_COUNT];
+    let mut sum = 0;
+    let mut used = 0;
+    for c in 0..COLOR_COUNT {
+        starts[c] = sum;
+        sum += counts[c];
+        if counts[c] > 0 {
+            used += 1;
+        }
+    }
+    world.counters.color_count = used;
+    world.counters.overflow_constraints = counts[OVERFLOW];
+    s.constraint_contact.clear();
+    s.constraint_contact.resize(sum as usize, NONE);
+    s.color_starts[..COLOR_COUNT].copy_from_slice(&starts);
+    s.color_starts[COLOR_COUNT] = sum;
+    for k in 0..s.touching.len() {
+        let c = s.touching_color[k] as usize;
+        s.constraint_contact[starts[c] as usize] = s.touching[k];
+        starts[c] += 1;
+    }
+}
