@@ -2,6 +2,8 @@
 //! info") and the motion test (Godot's `body_test_motion`, the core of `move_and_slide`).
 //! Read-only.
 
+use crate::collide::cast::{SHAPE_CAST_TARGET, shape_cast};
+use crate::collide::distance::distance;
 use crate::collide::{Manifold, SatCache};
 use crate::contact::collide;
 use crate::error::Result;
@@ -244,8 +246,6 @@ impl World {
         t: &MotionTest,
         out: &mut [MotionCollision],
     ) -> Result<MotionResult> {
-        use crate::collide::cast::{SHAPE_CAST_TARGET, shape_cast};
-        use crate::collide::distance::distance;
         let slot = self.body_slot(t.body)? as u32;
         crate::limits::check_nonneg("margin", t.margin, 1.0e3, "within [0, 1e3]")?;
         crate::limits::check_vec_abs(
@@ -263,16 +263,42 @@ impl World {
             t.position,
             rotation,
         )?;
-        let body = &self.bodies[slot as usize];
         let accepts = |other: u32| {
             let s = &self.shapes[other as usize];
             s.body != slot && !s.is_sensor && t.filter.accepts(s)
         };
-
-        // 1. Recovery: push out of overlaps, deepest first.
+        let recovered = self.motion_recovery(slot, t.position, rotation, &accepts);
+        let start = t.position + recovered.to_f64();
+        let length = t.motion.length();
+        let t_touch = self.motion_cast(slot, start, rotation, t.motion, &accepts);
+        let safe = if t_touch >= 1.0 {
+            1.0
+        } else {
+            crate::math::max(0.0, t_touch - t.margin / length)
+        };
+        let end = start + (t.motion * safe).to_f64();
+        let count = self.motion_contacts(slot, end, rotation, t.margin, &accepts, out);
+        Ok(MotionResult {
+            travel: recovered + t.motion * safe,
+            remainder: t.motion * (1.0 - safe),
+            safe_fraction: safe,
+            unsafe_fraction: t_touch,
+            collision_count: count,
+        })
+    }
+    /// The motion test's first part: pushes the body out of the overlaps it starts in (up
+    /// to four pushes along the deepest contact); returns the push.
+    fn motion_recovery(
+        &self,
+        slot: u32,
+        position: DVec3,
+        rotation: Quat,
+        accepts: &impl Fn(u32) -> bool,
+    ) -> Vec3 {
+        let body = &self.bodies[slot as usize];
         let mut recovered = Vec3::ZERO;
         for _ in 0..4 {
-            let at = t.position + recovered.to_f64();
+            let at = position + recovered.to_f64();
             let mut deepest: Option<(f32, Vec3)> = None;
             let mut s = body.shape_head;
             while s != crate::body::NONE {
@@ -302,10 +328,22 @@ impl World {
                 None => break,
             }
         }
+        recovered
+    }
 
-        // 2. Cast along the motion.
-        let start = t.position + recovered.to_f64();
-        let length = t.motion.length();
+    /// The motion test's second part: casts the body's shapes from `start` along `motion`;
+    /// returns the fraction at the first blocking touch (1 when nothing blocks, 0 when a
+    /// shape already touching is moved into).
+    fn motion_cast(
+        &self,
+        slot: u32,
+        start: DVec3,
+        rotation: Quat,
+        motion: Vec3,
+        accepts: &impl Fn(u32) -> bool,
+    ) -> f32 {
+        let body = &self.bodies[slot as usize];
+        let length = motion.length();
         let mut t_touch = 1.0f32;
         if length > 0.0 {
             let mut s = body.shape_head;
@@ -318,7 +356,7 @@ impl World {
                 let proxy = crate::shape::shape_proxy(shape, &self.hulls);
                 let local = crate::shape::local_aabb(shape, &self.hulls, rotation);
                 let a0 = DAabb::from_local(start, &local);
-                let a1 = DAabb::from_local(start + t.motion.to_f64(), &local);
+                let a1 = DAabb::from_local(start + motion.to_f64(), &local);
                 let swept = a0.union(&a1);
                 let xf_body = Transform::new(Vec3::ZERO, rotation);
                 self.for_each_shape_in_slot_order(&swept, |other| {
@@ -337,13 +375,13 @@ impl World {
                             // tolerance: `move_and_slide` projects the motion onto the
                             // surface it hit, and that projection's dot product with the
                             // normal is ±1e-8, not 0.
-                            if t.motion.dot(d.normal) < -1.0e-4 * length {
+                            if motion.dot(d.normal) < -1.0e-4 * length {
                                 t_touch = 0.0;
                             }
                             return;
                         }
                         let c =
-                            shape_cast(other_proxy, &xf_other, &proxy, &xf_body, t.motion, t_touch);
+                            shape_cast(other_proxy, &xf_other, &proxy, &xf_body, motion, t_touch);
                         if c.hit && c.fraction < t_touch {
                             t_touch = c.fraction;
                         }
@@ -352,15 +390,22 @@ impl World {
                 s = shape.next_in_body;
             }
         }
-        let safe = if t_touch >= 1.0 {
-            1.0
-        } else {
-            crate::math::max(0.0, t_touch - t.margin / length)
-        };
+        t_touch
+    }
 
-        // 3. Contacts within the margin where the travel ends.
-        let end = start + (t.motion * safe).to_f64();
-        let reach = crate::math::max(t.margin, 2.0 * SHAPE_CAST_TARGET) + t.margin;
+    /// The motion test's last part: the contacts within `margin` where the travel ends,
+    /// deepest first, up to `out.len()`; returns how many were found (may exceed it).
+    fn motion_contacts(
+        &self,
+        slot: u32,
+        end: DVec3,
+        rotation: Quat,
+        margin: f32,
+        accepts: &impl Fn(u32) -> bool,
+        out: &mut [MotionCollision],
+    ) -> usize {
+        let body = &self.bodies[slot as usize];
+        let reach = crate::math::max(margin, 2.0 * SHAPE_CAST_TARGET) + margin;
         let mut count = 0usize;
         let mut s = body.shape_head;
         while s != crate::body::NONE {
@@ -415,12 +460,6 @@ impl World {
             }
             s = shape.next_in_body;
         }
-        Ok(MotionResult {
-            travel: recovered + t.motion * safe,
-            remainder: t.motion * (1.0 - safe),
-            safe_fraction: safe,
-            unsafe_fraction: t_touch,
-            collision_count: count,
-        })
+        count
     }
 }

@@ -275,13 +275,33 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     crate::joint::solver::prepare_joints(world, h, joint_soft);
     world.profile.prepare = t.elapsed_ms();
 
+    // How often a cap bound a body's speed this step: a sum, the same at any split.
+    let speed_caps = AtomicU32::new(0);
+    solve_substeps(world, h, substeps, &speed_caps);
+
+    crate::joint::solver::finish_joints(world, inv_h);
+
+    let t = Timer::start();
+    finalize_bodies(world, def.max_linear_speed, &speed_caps);
+    world.counters.speed_caps = speed_caps.into_inner();
+    world.solve_continuous();
+    world.profile.finalize = t.elapsed_ms();
+
+    let t = Timer::start();
+    island::update_sleep(world, dt);
+    world.profile.sleep = t.elapsed_ms();
+}
+
+/// The substeps (integrate velocities, warm start, solve, integrate positions, relax),
+/// then restitution and the impulses stored back on the contacts.
+fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU32) {
+    let inv_h = 1.0 / h;
+    let def = world.def;
     let t = Timer::start();
     let max_rotation = 0.25 * crate::math::PI;
     let push_max = def.contact_push_max_speed;
     let max_speed = def.max_linear_speed;
     let threshold = def.restitution_threshold;
-    // How often a cap bound a body's speed this step: a sum, the same at any split.
-    let speed_caps = AtomicU32::new(0);
     use Ordering::Relaxed;
     {
         let tasks = &mut world.tasks;
@@ -408,18 +428,6 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
         contact_solver::store_impulses(&contacts, single, single_aux, &single_rolling);
         world.profile.restitution = t.elapsed_ms();
     }
-
-    crate::joint::solver::finish_joints(world, inv_h);
-
-    let t = Timer::start();
-    finalize_bodies(world, max_speed, &speed_caps);
-    world.counters.speed_caps = speed_caps.into_inner();
-    world.solve_continuous();
-    world.profile.finalize = t.elapsed_ms();
-
-    let t = Timer::start();
-    island::update_sleep(world, dt);
-    world.profile.sleep = t.elapsed_ms();
 }
 
 /// Collects the awake moving bodies in slot order (the awake set's) and their per-step
