@@ -416,3 +416,6 @@ impl World {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;
