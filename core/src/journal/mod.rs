@@ -40,7 +40,7 @@ pub use container::{
     CONTAINER_HEADER_SIZE, CONTAINER_REVISION, JournalInfo, ReplayView, decode_replay,
     describe_journal, encode_replay, encoded_replay_size, journal_record_ends, snapshot_journal,
 };
-pub(crate) use ops::kind;
+use ops::kind;
 
 use crate::alloc::FixedVec;
 use crate::codec::{Dec, Enc, Fnv, Sink, check};
@@ -181,8 +181,10 @@ fn unhash(mut sum: u64, bytes: &[u8]) -> u64 {
 }
 
 impl Journal {
-    /// Appends one record if the journal runs.
-    pub(crate) fn record(&mut self, kind: u16, payload: impl FnOnce(&mut Enc<RecordSink>)) {
+    /// Appends one record if the journal runs. Private to the journal: only the op
+    /// table's typed writers (`ops.rs`) call it, so nothing records a kind the replay
+    /// does not know.
+    fn record(&mut self, kind: u16, payload: impl FnOnce(&mut Enc<RecordSink>)) {
         let j = self;
         if !j.running || j.overflowed {
             return;
@@ -217,7 +219,7 @@ impl Journal {
 }
 
 /// Appends into the journal buffer up to its capacity and hashes what it writes.
-pub(crate) struct RecordSink<'a> {
+struct RecordSink<'a> {
     buf: &'a mut FixedVec<u8>,
     fnv: Fnv,
     full: bool,

@@ -34,7 +34,7 @@ macro_rules! ops {
             $(=> |$w:ident| $replay:expr)?;
     )*) => {
         /// The record kinds (the tape's `kind u16`).
-        pub(crate) mod kind {
+        pub(super) mod kind {
             $(pub const $kind: u16 = $code;)*
         }
 
