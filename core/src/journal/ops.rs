@@ -109,7 +109,8 @@ ops! {
     /// Every shape kind: body, def, content (tags 0 geometry — sphere, capsule, box,
     /// cylinder, plane; cylinders and planes came with tape minor 3 —, 1 hull by id, 2
     /// mesh by id), then the shape's id.
-    CREATE_SHAPE = 30: create_shape(body: BodyId, def: ShapeDef, content: ShapeContent, id: ShapeId) =>
+    CREATE_SHAPE = 30:
+        create_shape(body: BodyId, def: ShapeDef, content: ShapeContent, id: ShapeId) =>
         |w| created(replay_create_shape(w, body, &def, content)?, id);
     DESTROY_SHAPE = 31: destroy_shape(id: ShapeId);
     CREATE_HULL = 32: create_hull(points: HullPoints, id: HullId) =>
@@ -159,11 +160,13 @@ ops! {
     SET_JOINT_SPRING = 68: set_joint_spring(id: JointId, hz: f32, damping_ratio: f32);
     SET_DISTANCE_LENGTH = 69: set_distance_length(id: JointId, length: f32);
     SET_DISTANCE_RANGE = 70: set_distance_range(id: JointId, min: f32, max: f32);
-    SET_JOINT_BREAK_THRESHOLDS = 71: set_joint_break_thresholds(id: JointId, force: f32, torque: f32);
+    SET_JOINT_BREAK_THRESHOLDS = 71:
+        set_joint_break_thresholds(id: JointId, force: f32, torque: f32);
     SET_JOINT_COLLIDE_CONNECTED = 72: set_joint_collide_connected(id: JointId, collide: bool);
     SET_JOINT_USER_DATA = 73: set_joint_user_data(id: JointId, data: u64);
     SET_CONE_SWING_LIMIT = 74: set_cone_swing_limit(id: JointId, swing_limit: f32);
-    SET_WELD_SPRING = 75: set_weld_spring(id: JointId, linear_hz: f32, angular_hz: f32, damping_ratio: f32);
+    SET_WELD_SPRING = 75:
+        set_weld_spring(id: JointId, linear_hz: f32, angular_hz: f32, damping_ratio: f32);
     SET_SIX_DOF_AXIS = 76: set_six_dof_axis(id: JointId, axis: u32, value: SixDofAxis);
     SET_JOINT_DAMPING_RATIO = 77: set_joint_damping_ratio(ratio: f32);
 }
