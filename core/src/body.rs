@@ -266,7 +266,6 @@ impl Body {
 
 use crate::error::{Error, Result};
 use crate::id::BodyId;
-use crate::journal::{enc_body, encode_body_def, kind};
 use crate::limits::{
     MAX_FORCE, MAX_GRAVITY, MAX_IMPULSE, MAX_SETTING, MAX_VELOCITY, MIN_MASS, check_abs,
     check_mass_data, check_nonneg, check_vec_abs, clamp_abs,
@@ -374,10 +373,7 @@ impl World {
         self.update_body_mass(slot);
         self.sync_awake(slot);
         let id = self.body_id(slot);
-        self.rec(kind::CREATE_BODY, |e| {
-            encode_body_def(e, def);
-            enc_body(e, id);
-        });
+        self.rec(|j| j.create_body(def, id));
         Ok(id)
     }
 
@@ -401,7 +397,7 @@ impl World {
         let ok = self.body_free.push(slot);
         debug_assert!(ok);
         self.body_count -= 1;
-        self.rec(kind::DESTROY_BODY, |e| enc_body(e, id));
+        self.rec(|j| j.destroy_body(id));
         Ok(())
     }
 
@@ -479,10 +475,7 @@ impl World {
     pub fn set_body_user_data(&mut self, id: BodyId, data: u64) -> Result<()> {
         let slot = self.body_slot(id)?;
         self.bodies[slot].user_data = data;
-        self.rec(kind::SET_BODY_USER_DATA, |e| {
-            enc_body(e, id);
-            e.u64(data);
-        });
+        self.rec(|j| j.set_body_user_data(id, data));
         Ok(())
     }
 
@@ -503,11 +496,7 @@ impl World {
         b.rotation = rotation;
         self.wake_body(slot as u32);
         self.refresh_body_bounds(slot as u32, true);
-        self.rec(kind::SET_BODY_TRANSFORM, |e| {
-            enc_body(e, id);
-            e.dvec3(raw.0);
-            e.quat(raw.1);
-        });
+        self.rec(|j| j.set_body_transform(id, raw.0, raw.1));
         Ok(())
     }
 
@@ -516,11 +505,7 @@ impl World {
         let slot = self.body_slot(id)?;
         check_velocities(linear, angular)?;
         // Recorded before the no-op return too: every accepted call is on the tape.
-        self.rec(kind::SET_BODY_VELOCITY, |e| {
-            enc_body(e, id);
-            e.vec3(linear);
-            e.vec3(angular);
-        });
+        self.rec(|j| j.set_body_velocity(id, linear, angular));
         let b = &mut self.bodies[slot];
         if b.body_type == BodyType::Static {
             return Ok(());
@@ -598,10 +583,7 @@ impl World {
             MAX_FORCE,
             "finite and within ±1e15 (each component)",
         )?;
-        self.rec(kind::APPLY_FORCE_TO_CENTER, |e| {
-            enc_body(e, id);
-            e.vec3(force);
-        });
+        self.rec(|j| j.apply_force_to_center(id, force));
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
@@ -622,11 +604,7 @@ impl World {
             "finite and within ±1e15 (each component)",
         )?;
         check_point(point)?;
-        self.rec(kind::APPLY_FORCE, |e| {
-            enc_body(e, id);
-            e.vec3(force);
-            e.dvec3(point);
-        });
+        self.rec(|j| j.apply_force(id, force, point));
         let b = &mut self.bodies[slot];
         if b.body_type != BodyType::Dynamic {
             return Ok(());
@@ -647,10 +625,7 @@ impl World {
             MAX_FORCE,
             "finite and within ±1e15 (each component)",
         )?;
-        self.rec(kind::APPLY_TORQUE, |e| {
-            enc_body(e, id);
-            e.vec3(torque);
-        });
+        self.rec(|j| j.apply_torque(id, torque));
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
@@ -670,11 +645,7 @@ impl World {
             "finite and within ±1e12 (each component)",
         )?;
         check_point(point)?;
-        self.rec(kind::APPLY_LINEAR_IMPULSE, |e| {
-            enc_body(e, id);
-            e.vec3(impulse);
-            e.dvec3(point);
-        });
+        self.rec(|j| j.apply_linear_impulse(id, impulse, point));
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
@@ -713,10 +684,7 @@ impl World {
             MAX_IMPULSE,
             "finite and within ±1e12 (each component)",
         )?;
-        self.rec(kind::APPLY_ANGULAR_IMPULSE, |e| {
-            enc_body(e, id);
-            e.vec3(impulse);
-        });
+        self.rec(|j| j.apply_angular_impulse(id, impulse));
         let b = &mut self.bodies[slot];
         if b.body_type != BodyType::Dynamic {
             return Ok(());
@@ -733,10 +701,7 @@ impl World {
         let slot = self.body_slot(id)? as u32;
         if self.bodies[slot as usize].body_type == body_type {
             // Accepted, so recorded, though it changes nothing.
-            self.rec(kind::SET_BODY_TYPE, |e| {
-                enc_body(e, id);
-                e.u8(body_type as u8);
-            });
+            self.rec(|j| j.set_body_type(id, body_type));
             return Ok(());
         }
         if body_type != BodyType::Static && self.body_has_plane(slot) {
@@ -765,20 +730,14 @@ impl World {
             self.add_body_proxies(slot);
         }
         self.wake_body(slot);
-        self.rec(kind::SET_BODY_TYPE, |e| {
-            enc_body(e, id);
-            e.u8(body_type as u8);
-        });
+        self.rec(|j| j.set_body_type(id, body_type));
         Ok(())
     }
 
     /// Enables or disables the body. A disabled body has no contacts and is not stepped.
     pub fn set_body_enabled(&mut self, id: BodyId, enabled: bool) -> Result<()> {
         let slot = self.body_slot(id)? as u32;
-        self.rec(kind::SET_BODY_ENABLED, |e| {
-            enc_body(e, id);
-            e.bool(enabled);
-        });
+        self.rec(|j| j.set_body_enabled(id, enabled));
         if self.bodies[slot as usize].enabled == enabled {
             return Ok(());
         }
@@ -803,10 +762,7 @@ impl World {
         } else {
             self.sleep_island(slot);
         }
-        self.rec(kind::SET_BODY_AWAKE, |e| {
-            enc_body(e, id);
-            e.bool(awake);
-        });
+        self.rec(|j| j.set_body_awake(id, awake));
         Ok(())
     }
 
@@ -817,10 +773,7 @@ impl World {
         if !enable {
             self.wake_island(slot as u32);
         }
-        self.rec(kind::SET_BODY_SLEEP_ENABLED, |e| {
-            enc_body(e, id);
-            e.bool(enable);
-        });
+        self.rec(|j| j.set_body_sleep_enabled(id, enable));
         Ok(())
     }
 
@@ -829,10 +782,7 @@ impl World {
         let slot = self.body_slot(id)?;
         check_nonneg("sleep_threshold", threshold, MAX_SETTING, "within [0, 1e6]")?;
         self.bodies[slot].sleep_threshold = threshold;
-        self.rec(kind::SET_BODY_SLEEP_THRESHOLD, |e| {
-            enc_body(e, id);
-            e.f32(threshold);
-        });
+        self.rec(|j| j.set_body_sleep_threshold(id, threshold));
         Ok(())
     }
 
@@ -842,11 +792,7 @@ impl World {
         check_damping(linear, angular)?;
         self.bodies[slot].linear_damping = linear;
         self.bodies[slot].angular_damping = angular;
-        self.rec(kind::SET_BODY_DAMPING, |e| {
-            enc_body(e, id);
-            e.f32(linear);
-            e.f32(angular);
-        });
+        self.rec(|j| j.set_body_damping(id, linear, angular));
         Ok(())
     }
 
@@ -861,10 +807,7 @@ impl World {
         )?;
         self.bodies[slot].gravity_scale = scale;
         self.wake_body(slot as u32);
-        self.rec(kind::SET_BODY_GRAVITY_SCALE, |e| {
-            enc_body(e, id);
-            e.f32(scale);
-        });
+        self.rec(|j| j.set_body_gravity_scale(id, scale));
         Ok(())
     }
 
@@ -876,10 +819,7 @@ impl World {
         b.linear_velocity = b.linear_velocity.mul_elements(locks.linear_mask());
         b.angular_velocity = b.angular_velocity.mul_elements(locks.angular_mask());
         self.wake_body(slot as u32);
-        self.rec(kind::SET_BODY_MOTION_LOCKS, |e| {
-            enc_body(e, id);
-            e.u8(locks.bits());
-        });
+        self.rec(|j| j.set_body_motion_locks(id, locks));
         Ok(())
     }
 
@@ -888,10 +828,7 @@ impl World {
         let slot = self.body_slot(id)?;
         self.bodies[slot].custom_integrator = custom;
         self.wake_body(slot as u32);
-        self.rec(kind::SET_BODY_CUSTOM_INTEGRATOR, |e| {
-            enc_body(e, id);
-            e.bool(custom);
-        });
+        self.rec(|j| j.set_body_custom_integrator(id, custom));
         Ok(())
     }
 
@@ -899,10 +836,7 @@ impl World {
     pub fn set_body_bullet(&mut self, id: BodyId, bullet: bool) -> Result<()> {
         let slot = self.body_slot(id)?;
         self.bodies[slot].bullet = bullet;
-        self.rec(kind::SET_BODY_BULLET, |e| {
-            enc_body(e, id);
-            e.bool(bullet);
-        });
+        self.rec(|j| j.set_body_bullet(id, bullet));
         Ok(())
     }
 
@@ -916,18 +850,7 @@ impl World {
         self.bodies[slot].mass_override = data;
         self.update_body_mass(slot as u32);
         self.wake_body(slot as u32);
-        self.rec(kind::SET_BODY_MASS_DATA, |e| {
-            enc_body(e, id);
-            match &data {
-                Some(m) => {
-                    e.bool(true);
-                    e.f32(m.mass);
-                    e.vec3(m.center);
-                    e.mat3(&m.inertia);
-                }
-                None => e.bool(false),
-            }
-        });
+        self.rec(|j| j.set_body_mass_data(id, data));
         Ok(())
     }
 

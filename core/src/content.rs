@@ -39,7 +39,6 @@ use crate::geometry::height_field::{
 use crate::geometry::mesh::{TriMesh, Triangle, mesh_content_bytes, validate_mesh};
 use crate::geometry::voxel::{CHUNK, VoxelChunk};
 use crate::id::{BodyId, MeshId, ShapeId};
-use crate::journal::{enc_mesh, kind};
 use crate::math::Transform;
 use crate::math::{Aabb, Vec3};
 use crate::shape::{ShapeDef, ShapeGeometry};
@@ -394,19 +393,7 @@ impl World {
         self.check_content_room(bytes)?;
         let mesh = TriMesh::build(vertices, triangles, self.alloc)?;
         let id = self.insert_mesh(MeshData::Mesh(mesh))?;
-        self.rec(kind::CREATE_MESH, |e| {
-            e.u32(vertices.len() as u32);
-            for v in vertices {
-                e.vec3(*v);
-            }
-            e.u32(triangles.len() as u32);
-            for t in triangles {
-                for &i in t {
-                    e.u32(i);
-                }
-            }
-            enc_mesh(e, id);
-        });
+        self.rec(|j| j.create_mesh((vertices, triangles), id));
         Ok(id)
     }
 
@@ -422,10 +409,7 @@ impl World {
         self.check_content_room(bytes)?;
         let hf = HeightField::build(def, self.alloc)?;
         let id = self.insert_mesh(MeshData::HeightField(hf))?;
-        self.rec(kind::CREATE_HEIGHT_FIELD, |e| {
-            crate::journal::encode_height_field(e, def);
-            enc_mesh(e, id);
-        });
+        self.rec(|j| j.create_height_field(def, id));
         Ok(id)
     }
 
@@ -445,12 +429,7 @@ impl World {
         self.check_content_room(VoxelChunk::content_size_bytes() as u64)?;
         let grid = VoxelGrid::build(def.voxel_size, def.data, def.origin, self.alloc)?;
         let id = self.insert_mesh(MeshData::Voxels(grid))?;
-        self.rec(kind::CREATE_VOXEL_GRID, |e| {
-            e.f32(def.voxel_size);
-            e.vec3(def.origin);
-            crate::codec::Sink::put(e.0, def.data);
-            enc_mesh(e, id);
-        });
+        self.rec(|j| j.create_voxel_grid(def, id));
         Ok(id)
     }
 
@@ -493,13 +472,7 @@ impl World {
         let chunk = self.voxel_grid_mut(slot);
         chunk.set(voxel, material)?;
         chunk.rebuild_boxes();
-        self.rec(kind::SET_VOXEL, |e| {
-            enc_mesh(e, grid);
-            for v in voxel {
-                e.i32(v);
-            }
-            e.u8(material);
-        });
+        self.rec(|j| j.set_voxel(grid, voxel, material));
         self.voxel_grid_edited(slot as u32);
         Ok(())
     }
@@ -523,13 +496,7 @@ impl World {
         let chunk = self.voxel_grid_mut(slot);
         chunk.fill_box(min, max, material)?;
         chunk.rebuild_boxes();
-        self.rec(kind::FILL_VOXELS, |e| {
-            enc_mesh(e, grid);
-            for v in min.into_iter().chain(max) {
-                e.i32(v);
-            }
-            e.u8(material);
-        });
+        self.rec(|j| j.fill_voxels(grid, min, max, material));
         self.voxel_grid_edited(slot as u32);
         Ok(())
     }
@@ -595,7 +562,7 @@ impl World {
         debug_assert!(ok);
         self.mesh_count -= 1;
         self.content_used -= bytes;
-        self.rec(kind::DESTROY_MESH, |e| enc_mesh(e, id));
+        self.rec(|j| j.destroy_mesh(id));
         Ok(())
     }
 

@@ -256,13 +256,7 @@ impl World {
             let body = s.body;
             self.apply_impulse_quietly(body, impulse, point);
         }
-        self.rec(crate::journal::kind::EXPLODE, |e| {
-            e.dvec3(def.position);
-            e.f32(def.radius);
-            e.f32(def.falloff);
-            e.f32(def.impulse_per_area);
-            e.u64(def.mask_bits);
-        });
+        self.rec(|j| j.explode(def));
         Ok(())
     }
 }

@@ -39,6 +39,7 @@ mod edge;
 pub mod error;
 mod events;
 mod explosion;
+mod field;
 pub mod fp;
 pub mod geometry;
 mod hash;

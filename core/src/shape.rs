@@ -3,14 +3,12 @@
 use crate::body::{BodyType, NONE};
 use crate::broad_phase::{STATIC_TREE, tree_for};
 use crate::error::{Error, Result};
+use crate::field::ShapeContent;
 use crate::geometry::cylinder::{self, CylinderHull, PLANE_EXTENT};
 use crate::geometry::hull::MAX_HULL_POINTS;
 use crate::geometry::hull::{BoxHull, Hull};
 use crate::geometry::{Capsule, Cylinder, MassData, PlaneShape, Sphere, bounds, mass};
 use crate::id::{BodyId, HullId, ShapeId};
-use crate::journal::{
-    SharedContent, enc_body, enc_hull, enc_shape, enc_shape_geometry, encode_shape_def, kind,
-};
 use crate::limits::{MAX_DENSITY, MAX_MATERIAL, check_nonneg};
 use crate::math::{Aabb, DAabb, Quat, Transform, Vec3, max};
 use crate::world::{AABB_MARGIN, World, alloc_slot};
@@ -549,13 +547,7 @@ impl World {
             generation: self.hulls[slot as usize].generation,
             world: self.tag,
         };
-        self.rec(kind::CREATE_HULL, |e| {
-            e.u32(points.len() as u32);
-            for p in points {
-                e.vec3(*p);
-            }
-            enc_hull(e, id);
-        });
+        self.rec(|j| j.create_hull(points, id));
         Ok(id)
     }
 
@@ -575,7 +567,7 @@ impl World {
         let ok = self.hull_free.push(slot as u32);
         debug_assert!(ok);
         self.hull_count -= 1;
-        self.rec(kind::DESTROY_HULL, |e| enc_hull(e, id));
+        self.rec(|j| j.destroy_hull(id));
         Ok(())
     }
 
@@ -764,24 +756,19 @@ impl World {
         self.wake_body(bslot);
         let id = self.shape_id(slot);
         let content = match geometry {
-            ShapeGeometry::Hull(h) => SharedContent::Hull(HullId {
+            ShapeGeometry::Hull(h) => ShapeContent::Hull(HullId {
                 index: h + 1,
                 generation: self.hulls[h as usize].generation,
                 world: self.tag,
             }),
-            ShapeGeometry::Mesh(m) => SharedContent::Mesh(crate::id::MeshId {
+            ShapeGeometry::Mesh(m) => ShapeContent::Mesh(crate::id::MeshId {
                 index: m + 1,
                 generation: self.meshes[m as usize].generation,
                 world: self.tag,
             }),
-            _ => SharedContent::None,
+            _ => ShapeContent::Geometry(geometry),
         };
-        self.rec(kind::CREATE_SHAPE, |e| {
-            enc_body(e, body);
-            encode_shape_def(e, def);
-            enc_shape_geometry(e, &geometry, content);
-            enc_shape(e, id);
-        });
+        self.rec(|j| j.create_shape(body, def, &content, id));
         Ok(id)
     }
 
@@ -810,7 +797,7 @@ impl World {
         self.free_shape(slot);
         self.update_body_mass(body);
         self.wake_body(body);
-        self.rec(kind::DESTROY_SHAPE, |e| enc_shape(e, id));
+        self.rec(|j| j.destroy_shape(id));
         Ok(())
     }
 
@@ -966,10 +953,7 @@ impl World {
         let slot = self.shape_slot(id)?;
         check_nonneg("friction", friction, MAX_MATERIAL, "within [0, 1e3]")?;
         self.shapes[slot].friction = friction;
-        self.rec(kind::SET_SHAPE_FRICTION, |e| {
-            enc_shape(e, id);
-            e.f32(friction);
-        });
+        self.rec(|j| j.set_shape_friction(id, friction));
         Ok(())
     }
 
@@ -978,10 +962,7 @@ impl World {
         let slot = self.shape_slot(id)?;
         check_nonneg("restitution", restitution, MAX_MATERIAL, "within [0, 1e3]")?;
         self.shapes[slot].restitution = restitution;
-        self.rec(kind::SET_SHAPE_RESTITUTION, |e| {
-            enc_shape(e, id);
-            e.f32(restitution);
-        });
+        self.rec(|j| j.set_shape_restitution(id, restitution));
         Ok(())
     }
 
@@ -990,10 +971,7 @@ impl World {
         let slot = self.shape_slot(id)?;
         check_nonneg("rolling_resistance", value, MAX_MATERIAL, "within [0, 1e3]")?;
         self.shapes[slot].rolling_resistance = value;
-        self.rec(kind::SET_SHAPE_ROLLING_RESISTANCE, |e| {
-            enc_shape(e, id);
-            e.f32(value);
-        });
+        self.rec(|j| j.set_shape_rolling_resistance(id, value));
         Ok(())
     }
 
@@ -1008,10 +986,7 @@ impl World {
         self.shapes[slot].mass_data = md;
         self.update_body_mass(body);
         self.wake_body(body);
-        self.rec(kind::SET_SHAPE_DENSITY, |e| {
-            enc_shape(e, id);
-            e.f32(density);
-        });
+        self.rec(|j| j.set_shape_density(id, density));
         Ok(())
     }
 
@@ -1026,12 +1001,7 @@ impl World {
             self.mark_enlarged(slot as u32);
         }
         self.wake_body(body);
-        self.rec(kind::SET_SHAPE_FILTER, |e| {
-            enc_shape(e, id);
-            e.u64(filter.category_bits);
-            e.u64(filter.mask_bits);
-            e.i32(filter.group_index);
-        });
+        self.rec(|j| j.set_shape_filter(id, filter));
         Ok(())
     }
 
@@ -1050,10 +1020,7 @@ impl World {
             check_area(a)?;
         }
         self.shapes[slot].area = area;
-        self.rec(kind::SET_SHAPE_AREA, |e| {
-            enc_shape(e, id);
-            crate::journal::encode_area(e, &area);
-        });
+        self.rec(|j| j.set_shape_area(id, &area));
         Ok(())
     }
 

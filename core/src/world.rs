@@ -10,7 +10,6 @@ use crate::error::{Error, Result};
 use crate::events::{BodyMoveEvent, ContactHitEvent};
 use crate::id::{BodyId, HullId, ShapeId};
 use crate::joint::{Joint, JointBreakEvent};
-use crate::journal::kind;
 use crate::limits::{MAX_GRAVITY, MAX_SETTING, check_nonneg, check_vec_abs};
 use crate::math::{DVec3, GRID_STEP, POSITION_LIMIT, Vec3};
 use crate::profile::{Profile, Timer};
@@ -478,7 +477,7 @@ impl World {
             "finite and within ±1e5 (each component)",
         )?;
         self.def.gravity = gravity;
-        self.rec(kind::SET_GRAVITY, |e| e.vec3(gravity));
+        self.rec(|j| j.set_gravity(gravity));
         Ok(())
     }
 
@@ -495,7 +494,7 @@ impl World {
                 }
             }
         }
-        self.rec(kind::ENABLE_SLEEP, |e| e.bool(enable));
+        self.rec(|j| j.enable_sleep(enable));
     }
 
     /// Solves every constraint one at a time instead of four at a time in each graph
@@ -638,17 +637,7 @@ impl World {
         // Wraps rather than overflows: a restored step count may be any u64.
         self.step_index = self.step_index.wrapping_add(1);
         self.profile.step = total.elapsed_ms();
-        let disabled = &self.presolve_disabled;
-        if let Some(j) = self.journal.as_mut() {
-            j.record(kind::STEP, |e| {
-                e.f32(dt);
-                e.u32(substeps);
-                e.u32(disabled.len() as u32);
-                for &k in disabled.iter() {
-                    e.u64(k);
-                }
-            });
-        }
+        self.record_step(dt, substeps);
         Ok(())
     }
 
@@ -768,7 +757,7 @@ impl World {
             *o += u;
         }
         self.awake.forget_rest_reach();
-        self.rec(kind::SHIFT_ORIGIN, |e| e.dvec3(offset));
+        self.rec(|j| j.shift_origin(offset));
         Ok(())
     }
 

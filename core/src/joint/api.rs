@@ -1,16 +1,14 @@
 //! The joint calls on [`World`] that create, destroy and read joints, and what creating
 //! and destroying do to the pool, the body lists and the contacts between the bodies.
-//! Each public call validates, applies, then records itself in the journal.
+//! Each public call validates, applies, then records itself (`World::rec`).
 
 use super::checks::{self, FRAME_A, FRAME_B, no_setting};
-use super::encoding::{enc_joint, encode_joint_def};
 use super::{Joint, JointBreakEvent, JointDef, JointKind, revolute};
 use crate::body::NONE;
 use crate::contact::Contact;
 use crate::edge;
 use crate::error::{Error, Result};
 use crate::id::{BodyId, JointId};
-use crate::journal::kind as rec_kind;
 use crate::math::{DVec3, Quat, Transform, Vec3};
 use crate::world::{World, alloc_slot};
 
@@ -91,10 +89,7 @@ impl World {
         self.wake_body(a as u32);
         self.wake_body(b as u32);
         let id = self.joint_id(slot);
-        self.rec(rec_kind::CREATE_JOINT, |e| {
-            encode_joint_def(e, def);
-            enc_joint(e, id);
-        });
+        self.rec(|j| j.create_joint(def, id));
         Ok(id)
     }
 
@@ -109,7 +104,7 @@ impl World {
         self.free_joint(slot, true);
         self.wake_body(a);
         self.wake_body(b);
-        self.rec(rec_kind::DESTROY_JOINT, |e| enc_joint(e, id));
+        self.rec(|j| j.destroy_joint(id));
         Ok(())
     }
 

@@ -1,16 +1,17 @@
-//! Joint encoding shared by the journal (defs as given) and the snapshot (settings and
+//! Joint encoding shared by the journal's fields (defs as given) and the snapshot (settings and
 //! impulses as kept): field by field, little-endian. Each kind encodes its own settings
 //! (its file's `encode` / `decode`); this file writes the kind's tag and the parts every
 //! joint has.
 
 use super::{
     AxisImpulse, ConeTwistJoint, DistanceJoint, JointDef, JointImpulses, JointKind, PrismaticJoint,
-    RevoluteJoint, SixDofJoint, WeldJoint, WheelJoint,
+    RevoluteJoint, SixDofAxis, SixDofJoint, WeldJoint, WheelJoint,
 };
 use crate::codec::{Dec, Enc, Sink, check};
 use crate::error::{Error, Result};
+use crate::field::{Field, enc_body};
+use crate::id::BodyId;
 use crate::id::JointId;
-use crate::journal::enc_body;
 use crate::limits::MAX_IMPULSE;
 use crate::math::{Transform, Vec3};
 
@@ -54,7 +55,7 @@ pub(crate) fn decode_transform(d: &mut Dec) -> Result<Transform> {
 }
 
 /// A joint def field by field (bodies as index and generation).
-pub(super) fn encode_joint_def<S: Sink>(e: &mut Enc<S>, def: &JointDef) {
+fn encode_joint_def<S: Sink>(e: &mut Enc<S>, def: &JointDef) {
     enc_body(e, def.body_a);
     enc_body(e, def.body_b);
     encode_transform(e, &def.local_frame_a);
@@ -66,9 +67,54 @@ pub(super) fn encode_joint_def<S: Sink>(e: &mut Enc<S>, def: &JointDef) {
     encode_kind(e, &def.kind);
 }
 
-pub(crate) fn enc_joint<S: Sink>(e: &mut Enc<S>, id: JointId) {
-    e.u32(id.index);
-    e.u32(id.generation);
+/// Reads what `encode_joint_def` wrote (bodies get the reading world's tag).
+fn decode_joint_def(d: &mut Dec, tag: u32) -> Result<JointDef> {
+    Ok(JointDef {
+        body_a: BodyId::get(d, tag)?,
+        body_b: BodyId::get(d, tag)?,
+        local_frame_a: decode_transform(d)?,
+        local_frame_b: decode_transform(d)?,
+        collide_connected: d.bool()?,
+        break_force: d.f32()?,
+        break_torque: d.f32()?,
+        user_data: d.u64()?,
+        kind: decode_kind(d)?,
+    })
+}
+
+impl Field for JointId {
+    type In<'a> = JointId;
+    fn put<S: Sink>(id: JointId, e: &mut Enc<S>) {
+        e.u32(id.index);
+        e.u32(id.generation);
+    }
+    fn get(d: &mut Dec, tag: u32) -> Result<JointId> {
+        Ok(JointId {
+            index: d.u32()?,
+            generation: d.u32()?,
+            world: tag,
+        })
+    }
+}
+
+impl Field for JointDef {
+    type In<'a> = &'a JointDef;
+    fn put<S: Sink>(def: &JointDef, e: &mut Enc<S>) {
+        encode_joint_def(e, def);
+    }
+    fn get(d: &mut Dec, tag: u32) -> Result<JointDef> {
+        decode_joint_def(d, tag)
+    }
+}
+
+impl Field for SixDofAxis {
+    type In<'a> = SixDofAxis;
+    fn put<S: Sink>(value: SixDofAxis, e: &mut Enc<S>) {
+        value.encode(e);
+    }
+    fn get(d: &mut Dec, _: u32) -> Result<SixDofAxis> {
+        SixDofAxis::decode(d)
+    }
 }
 
 /// Encodes the per-axis impulses a kind keeps.

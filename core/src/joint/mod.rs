@@ -19,7 +19,6 @@
 //! - `checks.rs`: the range, frame and threshold checks the kinds build on;
 //! - `encoding.rs`: the kind tag, frames, defs and impulses as bytes;
 //! - `api.rs` and `setters.rs`: the calls on [`World`] (validate, apply, record);
-//!   `replay.rs`: those calls made again from the journal;
 //! - `solver.rs`: preparing joints each step and the passes over all of them, reactions
 //!   and breaking; `rows.rs` and `blocks.rs`: the rows and three-row blocks the kinds
 //!   share.
@@ -36,7 +35,6 @@ mod cone_twist;
 mod distance;
 mod encoding;
 mod prismatic;
-mod replay;
 mod revolute;
 mod rows;
 mod setters;

@@ -147,7 +147,7 @@ fn decode_tri_mesh(
     scratch: &mut Scratch,
 ) -> Result<Decoded> {
     let (verts, tris) = (&mut scratch.vertices, &mut scratch.triangles);
-    crate::journal::decode_mesh(d, verts, tris)?;
+    crate::field::decode_mesh(d, verts, tris)?;
     validate_mesh(verts, tris).map_err(|_| Error::Format("mesh content invalid"))?;
     let bytes = mesh_content_bytes(verts.len() as u64, tris.len() as u64);
     let same = old.is_some_and(|m| {
@@ -170,7 +170,7 @@ fn decode_height_field(
     scratch: &mut Scratch,
 ) -> Result<Decoded> {
     let (count_x, count_z, scale) =
-        crate::journal::decode_height_field(d, &mut scratch.heights, &mut scratch.holes)?;
+        crate::field::decode_height_field(d, &mut scratch.heights, &mut scratch.holes)?;
     let (heights, holes) = (&scratch.heights[..], &scratch.holes[..]);
     let def = HeightFieldDef {
         count_x,

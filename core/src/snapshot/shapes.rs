@@ -100,7 +100,7 @@ pub(super) fn encode_shapes<S: Sink>(e: &mut Enc<S>, shapes: &[Shape], free: &[u
         e.bool(s.enable_sensor_events);
         e.bool(s.enable_hit_events);
         e.bool(s.enable_pre_solve);
-        crate::journal::encode_area(e, &s.area);
+        crate::field::encode_area(e, &s.area);
         e.daabb(&s.fat_aabb);
         e.bool(s.enlarged);
     }
@@ -316,7 +316,7 @@ fn decode_shape(d: &mut Dec, s: &mut Shape, refs: &ShapeRefs) -> Result<()> {
     s.enable_sensor_events = d.bool()?;
     s.enable_hit_events = d.bool()?;
     s.enable_pre_solve = d.bool()?;
-    s.area = crate::journal::decode_area(d)?;
+    s.area = crate::field::decode_area(d)?;
     check(
         s.area.is_none() || s.is_sensor,
         "an area that is not a sensor",
