@@ -24,6 +24,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// No function over 150 lines (issue 13): long stages are split into named parts.
+#![warn(clippy::too_many_lines)]
 
 pub mod alloc;
 mod area;
