@@ -13,7 +13,7 @@
 //! body contact lists the walk reads.
 
 use crate::body::NONE;
-use crate::contact::{CONTACT_TOUCHING, Contact};
+use crate::contact::{CONTACT_DISABLED, CONTACT_TOUCHING, Contact};
 use crate::edge;
 use crate::error::Result;
 use crate::id::{BodyId, ShapeId};
@@ -198,8 +198,11 @@ impl World {
         };
         for n in edge::walk(&self.contacts, &self.bodies, body) {
             let c = &self.contacts[n.slot as usize];
-            // A mesh pair's parent has no points: its children touch.
-            if c.flags & CONTACT_TOUCHING == 0 || c.point_count == 0 || !keep(c) {
+            // A mesh pair's parent has no points: its children touch. A contact the
+            // pre-solve callback disabled took no part in the solve (in Box2D it stops
+            // touching).
+            let used = c.flags & CONTACT_TOUCHING != 0 && c.flags & CONTACT_DISABLED == 0;
+            if !used || c.point_count == 0 || !keep(c) {
                 continue;
             }
             sel.offer(key_of(c), || self.contact_data_of(c));
@@ -231,7 +234,8 @@ impl World {
     /// solver left them, by (shape A, shape B, child) slot: fills `out` with the first
     /// `out.len()` and returns how many there are (which may exceed `out.len()`). A pair
     /// with a mesh, height field or voxel grid gives one entry per touching triangle or
-    /// voxel box (`child`). Changes nothing; never allocates.
+    /// voxel box (`child`). A contact the pre-solve callback disabled in the last step
+    /// is left out: the solver did not use it. Changes nothing; never allocates.
     ///
     /// ```
     /// use maul3d::{BodyDef, BodyType, ContactData, ShapeDef, World, WorldDef, math::{DVec3, Vec3}};

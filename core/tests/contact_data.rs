@@ -366,3 +366,40 @@ fn a_restored_world_reports_contacts_in_the_same_order() {
     sorted.sort();
     assert_eq!(order, sorted, "by shape B's slot");
 }
+
+/// Pre-solve: disables every contact.
+unsafe extern "C" fn disable_all(
+    _contact: *const maul3d::PreSolveContact,
+    _context: *mut core::ffi::c_void,
+) -> bool {
+    false
+}
+
+#[test]
+fn a_contact_the_pre_solve_callback_disabled_is_left_out() {
+    let mut w = world(false);
+    ground(&mut w, 0.6);
+    let def = ShapeDef {
+        enable_pre_solve: true,
+        ..Default::default()
+    };
+    let b = dynamic_box(
+        &mut w,
+        DVec3::new(0.0, 0.45, 0.0),
+        Vec3::new(0.5, 0.5, 0.5),
+        &def,
+    );
+    step_n(&mut w, 1);
+    assert_eq!(contacts_of(&w, b).len(), 1);
+    w.set_pre_solve(Some(maul3d::PreSolve {
+        callback: disable_all,
+        context: core::ptr::null_mut(),
+    }));
+    step_n(&mut w, 1);
+    // The pair still overlaps (it has a contact) but the solver skipped it.
+    assert_eq!(w.body_contact_capacity(b).unwrap(), 1);
+    assert!(contacts_of(&w, b).is_empty());
+    w.set_pre_solve(None);
+    step_n(&mut w, 1);
+    assert_eq!(contacts_of(&w, b).len(), 1);
+}

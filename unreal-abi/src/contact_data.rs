@@ -140,7 +140,8 @@ pub unsafe extern "C" fn m3Body_GetContactCapacity(
 /// The body's touching contacts (manifold point count above zero) as the last step's
 /// solver left them, by (shape A, shape B, child) slot, the same order in a restored
 /// world: up to `capacity` of them into `data`, and how many there are (which may exceed
-/// the capacity) into `count`. Changes nothing.
+/// the capacity) into `count`. A contact the pre-solve callback disabled in the last
+/// step is left out (the solver did not use it). Changes nothing.
 ///
 /// # Safety
 /// - `data` points to `capacity` writable `m3ContactData` items, aligned, for the
