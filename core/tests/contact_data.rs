@@ -156,6 +156,32 @@ fn a_sphere_on_a_mesh_reports_the_triangle_it_rests_on_as_a_child_contact() {
 }
 
 #[test]
+fn a_box_across_two_triangles_reports_one_contact_per_triangle() {
+    let mut w = world(false);
+    let (_, mesh_shape) = quad_mesh(&mut w);
+    let b = dynamic_box(
+        &mut w,
+        DVec3::new(0.0, 0.55, 0.0),
+        Vec3::new(0.5, 0.5, 0.5),
+        &ShapeDef::default(),
+    );
+    let box_shape = w.body_shapes(b).unwrap().next().unwrap();
+    step_n(&mut w, 90);
+    // The box's bottom face straddles the diagonal: each triangle has its own manifold.
+    let contacts = contacts_of(&w, b);
+    let children: Vec<_> = contacts.iter().map(|c| c.child).collect();
+    assert_eq!(children, [0, 1], "{contacts:?}");
+    let mut sum = 0.0;
+    for c in &contacts {
+        assert_eq!((c.shape_a, c.shape_b), (mesh_shape, box_shape));
+        assert!((c.manifold.normal - Vec3::new(0.0, 1.0, 0.0)).length() < 1e-4);
+        sum += c.manifold.points().iter().map(|p| p.normal_impulse).sum::<f32>();
+    }
+    let weight = weight_per_substep(&w, b);
+    assert!((sum - weight).abs() < 0.01 * weight, "{sum} vs {weight}");
+}
+
+#[test]
 fn shape_contact_data_reports_that_shapes_contacts_only() {
     let mut w = world(false);
     let g = ground(&mut w, 0.6);
