@@ -19,6 +19,11 @@ fn contacts_of(w: &World, body: BodyId) -> Vec<ContactData> {
     out
 }
 
+/// The normal impulses of a contact's points, summed.
+fn pushed(c: &ContactData) -> f32 {
+    c.manifold.points().iter().map(|p| p.normal_impulse).sum()
+}
+
 fn weight_per_substep(w: &World, body: BodyId) -> f32 {
     let mass = w.body_mass_data(body).unwrap().mass;
     mass * -w.gravity().y * DT / SUBSTEPS as f32
@@ -50,7 +55,7 @@ fn a_box_resting_on_the_ground_reports_four_points_carrying_its_weight() {
         "{:?}",
         m.normal
     );
-    let sum: f32 = m.points().iter().map(|p| p.normal_impulse).sum();
+    let sum = pushed(c);
     let weight = weight_per_substep(&w, b);
     // The accumulated impulse is one substep's: over the step the solver applied it
     // SUBSTEPS times, m·g·dt in all.
@@ -175,7 +180,7 @@ fn a_box_across_two_triangles_reports_one_contact_per_triangle() {
     for c in &contacts {
         assert_eq!((c.shape_a, c.shape_b), (mesh_shape, box_shape));
         assert!((c.manifold.normal - Vec3::new(0.0, 1.0, 0.0)).length() < 1e-4);
-        sum += c.manifold.points().iter().map(|p| p.normal_impulse).sum::<f32>();
+        sum += pushed(c);
     }
     let weight = weight_per_substep(&w, b);
     assert!((sum - weight).abs() < 0.01 * weight, "{sum} vs {weight}");
@@ -220,7 +225,7 @@ fn shape_contact_data_reports_that_shapes_contacts_only() {
     // Both boxes carry half the weight each.
     let weight = weight_per_substep(&w, body);
     for c in &all {
-        let sum: f32 = c.manifold.points().iter().map(|p| p.normal_impulse).sum();
+        let sum = pushed(c);
         assert!(
             (sum - 0.5 * weight).abs() < 0.02 * weight,
             "{sum} vs {weight}/2"
