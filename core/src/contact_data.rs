@@ -38,7 +38,8 @@ pub struct ContactManifoldPoint {
     /// The accumulated normal impulse (N·s), the one the next step warm-starts with.
     /// The solver applies it once per substep, so over a step of `n` substeps a steady
     /// contact pushed with `n` times this (a box of mass `m` at rest under gravity `g`:
-    /// its points' impulses sum to `m·g·dt/n`).
+    /// its points' impulses sum to `m·g·dt/n`). The exact total over the substeps
+    /// (Box2D 3.1's `totalNormalImpulse`) is not kept by the solver.
     pub normal_impulse: f32,
     /// The accumulated friction impulse (N·s per substep, like `normal_impulse`): a world
     /// vector in the tangent plane, applied to B (and its opposite to A).
@@ -48,6 +49,8 @@ pub struct ContactManifoldPoint {
     pub max_normal_impulse: f32,
     /// Feature id: the same for the same pair of features from step to step.
     pub id: u32,
+    // Box2D's `normalVelocity` (the approach speed before the solve) is not kept; a hit
+    // event reports it for a contact that begins touching.
 }
 
 /// A contact manifold: up to four points sharing one normal.
@@ -94,11 +97,12 @@ pub struct ContactData {
 type Key = (u32, u32, u32);
 
 fn key_of(c: &Contact) -> Key {
-    (c.shape_a, c.shape_b, c.child)
+    // Ids' indices are slots plus one (slots stay below 2^24).
+    (c.shape_a + 1, c.shape_b + 1, c.child)
 }
 
 fn key_of_data(d: &ContactData) -> Key {
-    (d.shape_a.index - 1, d.shape_b.index - 1, d.child)
+    (d.shape_a.index, d.shape_b.index, d.child)
 }
 
 /// Restores the max-heap (by key) below `i` in `heap`.
