@@ -271,19 +271,14 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
     fn get_contact_local_normal(&self, contact_idx: i32) -> Vector3 {
         self.contact(contact_idx, |c| c.local_normal)
     }
-    fn get_contact_impulse(&self, _contact_idx: i32) -> Vector3 {
-        crate::errors::warn_once(
-            "contact impulse",
-            "contact impulses are not reported yet (core: per-contact impulse readout); 0 is returned",
-        );
-        Vector3::ZERO
+    fn get_contact_impulse(&self, contact_idx: i32) -> Vector3 {
+        self.contact(contact_idx, |c| c.impulse)
     }
     fn get_contact_local_shape(&self, contact_idx: i32) -> i32 {
         self.contact(contact_idx, |c| c.local_shape)
     }
     fn get_contact_local_velocity_at_position(&self, contact_idx: i32) -> Vector3 {
-        let p = self.contact(contact_idx, |c| c.local_position);
-        self.get_velocity_at_local_position(p)
+        self.contact(contact_idx, |c| c.local_velocity)
     }
     fn get_contact_collider(&self, contact_idx: i32) -> Rid {
         Rid::new(self.contact(contact_idx, |c| c.collider))

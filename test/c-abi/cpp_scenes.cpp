@@ -124,8 +124,48 @@ private:
     std::atomic<uint64_t> m_jobsRun{0};
 };
 
+// A body's contact data through the wrappers: within the capacity, each contact names one
+// of the body's shapes and has 1 to 4 points, and the body's shapes' contacts add up to
+// the body's.
+bool walk_contacts(m3BodyId b, const std::vector<m3ShapeId>& shapes, int32_t* seen)
+{
+    const int32_t capacity = m3::BodyContactCapacity(b);
+    std::vector<m3ContactData> data(static_cast<size_t>(capacity));
+    int32_t n = -1;
+    CALL(m3::BodyContactData(b, data.data(), capacity, &n));
+    if (n < 0 || n > capacity) {
+        std::fprintf(stderr, "FAIL: body %u: %d contacts, capacity %d\n", b.index, n, capacity);
+        return false;
+    }
+    int32_t byShape = 0;
+    for (const m3ShapeId& s : shapes) {
+        int32_t k = 0;
+        CALL(m3::ShapeContactData(s, nullptr, 0, &k));
+        if (k > m3::ShapeContactCapacity(s)) return false;
+        byShape += k;
+    }
+    for (int32_t i = 0; i < n; ++i) {
+        const m3ContactData& c = data[static_cast<size_t>(i)];
+        bool mine = false;
+        for (const m3ShapeId& s : shapes) {
+            mine = mine || c.shapeA.index == s.index || c.shapeB.index == s.index;
+        }
+        if (!mine || c.manifold.pointCount < 1 || c.manifold.pointCount > 4) {
+            std::fprintf(stderr, "FAIL: contact %d of body %u\n", i, b.index);
+            return false;
+        }
+    }
+    if (byShape != n) {
+        std::fprintf(stderr, "FAIL: body %u: %d contacts, its shapes %d\n", b.index, n, byShape);
+        return false;
+    }
+    *seen += n;
+    return true;
+}
+
 // Walks what a world holds through the list wrappers: every body's shapes name that body
-// back, a hull shape its hull, a mesh shape its mesh; the hash read both ways agrees.
+// back, a hull shape its hull, a mesh shape its mesh; every body's contact data holds
+// together; the hash read both ways agrees, and walking changes it not.
 bool walk_world(const m3::World& w)
 {
     uint64_t hash = 0;
@@ -135,7 +175,7 @@ bool walk_world(const m3::World& w)
         return false;
     }
     std::vector<m3BodyId> bodies(static_cast<size_t>(w.BodyCount()));
-    int32_t n = 0;
+    int32_t n = 0, contacts = 0;
     CALL(w.BodyIds(bodies.data(), static_cast<int32_t>(bodies.size()), &n));
     if (n != static_cast<int32_t>(bodies.size()) || n == 0) {
         std::fprintf(stderr, "FAIL: BodyCount %zu, BodyIds %d\n", bodies.size(), n);
@@ -159,6 +199,16 @@ bool walk_world(const m3::World& w)
                 return false;
             }
         }
+        if (!walk_contacts(b, shapes, &contacts)) return false;
+    }
+    // Every scene ends with bodies resting on something.
+    if (contacts == 0) {
+        std::fprintf(stderr, "FAIL: no body reports a touching contact\n");
+        return false;
+    }
+    if (w.Hash() != hash) {
+        std::fprintf(stderr, "FAIL: walking the world changed its hash\n");
+        return false;
     }
     return true;
 }

@@ -3,9 +3,11 @@
  * its setters, counters, memory, profile, origin shift, the host math, cylinders and
  * planes (rays, mass, resting height, getters, queries, debug draw, refusals), meshes
  * and height fields (rays, resting height, getters, content bytes, debug draw triangle by
- * triangle, refusals), a body's shapes and a shape's content, calls that change nothing
- * on a journal's tape, the floating-point setting the pre-solve callback runs in (x87
- * control word and MXCSR on x86), and task hooks left alone by small worlds. */
+ * triangle, refusals), a body's shapes and a shape's content, per-body contact data
+ * (points, separations, impulses against the weight; the shape variant; refusals), calls
+ * that change nothing on a journal's tape, the floating-point setting the pre-solve
+ * callback runs in (x87 control word and MXCSR on x86), and task hooks left alone by
+ * small worlds. */
 #include "common.h"
 
 #include <math.h>
@@ -477,6 +479,108 @@ static void shape_and_body_lists(void)
     CALL(m3World_GetBodyIds(w, ids, 4, &n));
     CHECK(n == 2 && ids[0].index == a.index && ids[1].index == c.index);
     CHECK(m3Body_GetShapes(b, got, 4, &n) == m3_errorInvalidId);
+    CALL(m3World_Destroy(w));
+}
+
+/* Per-body contact data: a box resting on the ground reports one contact of four points
+ * whose normal impulses carry one substep's weight (m g dt / substeps); a ball on a mesh
+ * reports the triangle under it as the contact's child; the shape variant; short arrays
+ * and refusals; reading changes no hash. */
+static void contact_data(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 8;
+    def.shapeCapacity = 8;
+    CALL(m3World_Create(&def, &w));
+    m3ShapeDef plain = m3DefaultShapeDef();
+    m3BodyId ground = body(m3_staticBody, 0.0, -0.5, 0.0);
+    m3Box gb = m3MakeBox(3.0f, 0.5f, 3.0f);
+    m3ShapeId groundShape;
+    CALL(m3CreateBoxShape(ground, &plain, &gb, &groundShape));
+    m3BodyId crate = body(m3_dynamicBody, 0.0, 0.6, 0.0);
+    m3Box cb = m3MakeBox(0.5f, 0.5f, 0.5f);
+    m3ShapeId crateShape;
+    CALL(m3CreateBoxShape(crate, &plain, &cb, &crateShape));
+    /* A ball on a quad mesh (triangle 0: z < x, triangle 1: z > x) at x = 10. */
+    const m3Vec3 corners[4] = {
+        {8.0f, 0.0f, -2.0f}, {12.0f, 0.0f, -2.0f}, {12.0f, 0.0f, 2.0f}, {8.0f, 0.0f, 2.0f}};
+    const uint32_t quad[6] = {0, 2, 1, 0, 3, 2};
+    m3MeshId mesh;
+    CALL(m3World_CreateMesh(w, corners, 4, quad, 2, &mesh));
+    m3BodyId floor = body(m3_staticBody, 0.0, 0.0, 0.0);
+    m3ShapeId floorShape;
+    CALL(m3CreateMeshShape(floor, &plain, mesh, &floorShape));
+    m3BodyId marble = body(m3_dynamicBody, 9.0, 0.5, 1.0);
+    m3ShapeId marbleShape = ball(marble, 0.3f);
+    const int substeps = 4;
+    const float dt = 1.0f / 60.0f;
+    for (int i = 0; i < 120; ++i) {
+        CALL(m3World_Step(w, dt, substeps));
+    }
+    m3Vec3 g;
+    CALL(m3World_GetGravity(w, &g));
+
+    int32_t cap = -1, n = -1;
+    CALL(m3Body_GetContactCapacity(crate, &cap));
+    CHECK(cap == 1);
+    m3ContactData cd[4];
+    memset(cd, 0, sizeof cd);
+    CALL(m3Body_GetContactData(crate, cd, 4, &n));
+    CHECK(n == 1 && same_shape(cd[0].shapeA, groundShape) && same_shape(cd[0].shapeB, crateShape));
+    CHECK(cd[0].child == M3_NO_CHILD && cd[0].manifold.pointCount == 4);
+    CHECK(near(cd[0].manifold.normal.y, 1.0, 1e-4));
+    m3MassData md;
+    CALL(m3Body_GetMassData(crate, &md));
+    double weight = md.mass * -g.y * dt / substeps, sum = 0.0;
+    for (int i = 0; i < 4; ++i) {
+        const m3ContactManifoldPoint *p = &cd[0].manifold.points[i];
+        sum += p->normalImpulse;
+        CHECK(fabs(p->separation) < 0.005f && near(p->point.y, 0.0, 0.005));
+        CHECK(near(fabs(p->point.x), 0.5, 0.005) && near(fabs(p->point.z), 0.5, 0.005));
+    }
+    CHECK(near(sum, weight, 0.01 * weight));
+    /* The shape variant gives the same; the ground's shape has the crate's contact. */
+    m3ContactData one;
+    CALL(m3Shape_GetContactCapacity(crateShape, &cap));
+    CHECK(cap == 1);
+    CALL(m3Shape_GetContactData(crateShape, &one, 1, &n));
+    CHECK(n == 1 && memcmp(&one, &cd[0], sizeof one) == 0);
+    CALL(m3Shape_GetContactData(groundShape, &one, 1, &n));
+    CHECK(n == 1 && memcmp(&one, &cd[0], sizeof one) == 0);
+
+    /* The ball touches triangle 1 of the mesh, the mesh being shape A. */
+    CALL(m3Body_GetContactData(marble, cd, 4, &n));
+    CHECK(n == 1 && same_shape(cd[0].shapeA, floorShape) && same_shape(cd[0].shapeB, marbleShape));
+    CHECK(cd[0].child == 1 && cd[0].manifold.pointCount == 1);
+    CALL(m3Body_GetMassData(marble, &md));
+    weight = md.mass * -g.y * dt / substeps;
+    CHECK(near(cd[0].manifold.points[0].normalImpulse, weight, 0.01 * weight));
+
+    /* Count only; refusals change nothing and write nothing. */
+    uint64_t before = 0, after = 0;
+    CALL(m3World_GetHash(w, &before));
+    CALL(m3Body_GetContactData(crate, NULL, 0, &n));
+    CHECK(n == 1);
+    n = -7;
+    CHECK(m3Body_GetContactData(crate, NULL, 2, &n) == m3_errorArgument && n == -7);
+    CHECK(m3Body_GetContactData(crate, cd, -1, &n) == m3_errorArgument && n == -7);
+    CHECK(m3Body_GetContactData(crate, cd, 4, NULL) == m3_errorArgument);
+    CHECK(m3Body_GetContactCapacity(crate, NULL) == m3_errorArgument);
+    CHECK(m3Shape_GetContactData(crateShape, NULL, 1, &n) == m3_errorArgument);
+    CHECK(m3Shape_GetContactCapacity(crateShape, NULL) == m3_errorArgument);
+    m3BodyId nullBody;
+    m3ShapeId nullShape;
+    memset(&nullBody, 0, sizeof nullBody);
+    memset(&nullShape, 0, sizeof nullShape);
+    CHECK(m3Body_GetContactData(nullBody, cd, 4, &n) == m3_errorInvalidId && n == -7);
+    CHECK(m3Body_GetContactCapacity(nullBody, &cap) == m3_errorInvalidId);
+    CHECK(m3Shape_GetContactData(nullShape, cd, 4, &n) == m3_errorInvalidId);
+    CHECK(m3Shape_GetContactCapacity(nullShape, &cap) == m3_errorInvalidId);
+    CALL(m3World_GetHash(w, &after));
+    CHECK(before == after);
+    CALL(m3Body_Destroy(marble));
+    CHECK(m3Body_GetContactData(marble, cd, 4, &n) == m3_errorInvalidId);
+    CHECK(m3Shape_GetContactData(marbleShape, cd, 4, &n) == m3_errorInvalidId);
     CALL(m3World_Destroy(w));
 }
 
@@ -1013,6 +1117,7 @@ int main(void)
     meshes_and_height_fields();
     voxels();
     shape_and_body_lists();
+    contact_data();
     journal_records_calls_that_change_nothing();
 #if defined(__x86_64__) || defined(__i386__)
     pre_solve_runs_in_the_library_fp_setting();
@@ -1021,7 +1126,7 @@ int main(void)
     trust_counters_and_the_coordinate_edge();
     printf("surface: events, queries, motion test, explosion, area, joints, draw, counters, "
            "origin shift, host math, cylinders and planes, meshes and height fields, voxels, "
-           "shape and body lists, no-op calls journaled, pre-solve fp setting, task hooks, "
+           "shape and body lists, contact data, no-op calls journaled, pre-solve fp setting, task hooks, "
            "speed-cap and time-of-impact counters, the coordinate edge as expected\n");
     return 0;
 }

@@ -19,6 +19,9 @@
 // Most worlds alive at once.
 #define M3_MAX_WORLDS 128
 
+// The `child` of a contact between two whole shapes.
+#define M3_NO_CHILD 4294967295
+
 // Voxels along each edge of a voxel grid; a grid holds `16³ = 4096` materials.
 #define M3_VOXEL_CHUNK 16
 
@@ -185,6 +188,57 @@ typedef struct m3MassData {
   // Rotational inertia about the centre of mass, body axes.
   struct m3Mat3 inertia;
 } m3MassData;
+
+// One point of a contact manifold, as the solver left it after the last step.
+typedef struct m3ContactManifoldPoint {
+  // The point, relative to the world origin: where the step's narrow phase put it
+  // (midway between the surfaces), carried along with body A's centre of mass since.
+  struct m3DVec3 point;
+  // The point relative to body A's centre of mass, world orientation.
+  struct m3Vec3 anchorA;
+  // The point relative to body B's centre of mass, world orientation.
+  struct m3Vec3 anchorB;
+  // Separation along the normal when the manifold was computed (negative: overlap).
+  float separation;
+  // The accumulated normal impulse (N·s) of one substep, applied to B along the normal
+  // (its opposite to A): over a step of n substeps a steady contact pushes with n
+  // times this.
+  float normalImpulse;
+  // The accumulated friction impulse of one substep, a world vector in the tangent
+  // plane, applied to B (its opposite to A).
+  struct m3Vec3 tangentImpulse;
+  // The largest normal impulse one solver iteration applied in the last step (above
+  // zero for a speculative point that acted).
+  float maxNormalImpulse;
+  // Feature id: the same for the same pair of features from step to step.
+  uint32_t id;
+} m3ContactManifoldPoint;
+
+// A contact manifold: up to four points sharing one normal.
+typedef struct m3ContactManifold {
+  // Unit normal from shape A to shape B, world orientation.
+  struct m3Vec3 normal;
+  // The accumulated rolling-resistance impulse (zero without rolling resistance).
+  struct m3Vec3 rollingImpulse;
+  // The points; only the first `pointCount` are used.
+  struct m3ContactManifoldPoint points[4];
+  // Number of points, 1 to 4.
+  int32_t pointCount;
+} m3ContactManifold;
+
+// A touching contact of two shapes and its manifold. A pair with a mesh, height field
+// or voxel grid (always shape A) touches through one contact per triangle or merged
+// voxel box: each is its own `m3ContactData`, `child` naming the triangle or box.
+typedef struct m3ContactData {
+  // Shape A (mesh > hull/box > capsule > sphere; the lower slot of equal kinds).
+  struct m3ShapeId shapeA;
+  // Shape B.
+  struct m3ShapeId shapeB;
+  // The triangle or voxel box of shape A; `M3_NO_CHILD` for two whole shapes.
+  uint32_t child;
+  // The manifold the solver used, with its impulses.
+  struct m3ContactManifold manifold;
+} m3ContactData;
 
 // What a height field is made from (for `m3World_CreateHeightField`). Start from
 // `m3DefaultHeightFieldDef()`.
@@ -1390,6 +1444,51 @@ const char *m3GetLastErrorMessage(void);
 // does not count). Not state: never hashed or saved. Readable at any time, also while
 // the world is busy; 0 for an invalid world id.
 uint64_t m3World_GetMisuseCount(struct m3WorldId worldId);
+
+// How many contacts the body has, touching or not: room enough for
+// `m3Body_GetContactData`.
+//
+// # Safety
+// `capacity` points to one writable `i32`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Body_GetContactCapacity(struct m3BodyId bodyId, int32_t *capacity);
+
+// The body's touching contacts (manifold point count above zero) as the last step's
+// solver left them, by (shape A, shape B, child) slot, the same order in a restored
+// world: up to `capacity` of them into `data`, and how many there are (which may exceed
+// the capacity) into `count`. A contact the pre-solve callback disabled in the last
+// step is left out (the solver did not use it). Changes nothing.
+//
+// # Safety
+// - `data` points to `capacity` writable `m3ContactData` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Body_GetContactData(struct m3BodyId bodyId,
+                                    struct m3ContactData *data,
+                                    int32_t capacity,
+                                    int32_t *count);
+
+// How many contacts the shape has, touching or not: room enough for
+// `m3Shape_GetContactData`.
+//
+// # Safety
+// `capacity` points to one writable `i32`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Shape_GetContactCapacity(struct m3ShapeId shapeId, int32_t *capacity);
+
+// The shape's touching contacts, as `m3Body_GetContactData` gives its body's: up to
+// `capacity` into `data`, and how many there are into `count`.
+//
+// # Safety
+// - `data` points to `capacity` writable `m3ContactData` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Shape_GetContactData(struct m3ShapeId shapeId,
+                                     struct m3ContactData *data,
+                                     int32_t capacity,
+                                     int32_t *count);
 
 // The default height field def: no samples yet, no holes, scale 1.
 struct m3HeightFieldDef m3DefaultHeightFieldDef(void);

@@ -7,6 +7,9 @@
 //   m3::World      RAII owner of a world (destroyed with it); move-only.
 //   m3::BodyShapes, m3::ShapeHull, m3::ShapeMesh, m3::ShapeVoxelGrid
 //                  a body's shapes and a shape's content, for walking what a world holds.
+//   m3::BodyContactData, m3::ShapeContactData (and their capacities)
+//                  a body's or shape's touching contacts as the last step's solver left
+//                  them: manifold points, separations, impulses.
 //   m3::JobSystemHooks<JobSystem>
 //                  turns any job system with "launch N jobs / wait for them" into the
 //                  enqueueTask / finishTask pair of m3WorldDef.
@@ -150,6 +153,32 @@ inline m3Result ShapeMesh(m3ShapeId shape, m3MeshId* mesh) { return m3Shape_GetM
 inline m3Result ShapeVoxelGrid(m3ShapeId shape, m3VoxelGridId* grid)
 {
     return m3Shape_GetVoxelGrid(shape, grid);
+}
+
+// A body's touching contacts as the last step's solver left them, by (shape A, shape B,
+// child) slot: up to `capacity` into `data`, how many into `count` (capacity 0 and null
+// data: only count them).
+inline m3Result BodyContactData(m3BodyId body, m3ContactData* data, int32_t capacity, int32_t* count)
+{
+    return m3Body_GetContactData(body, data, capacity, count);
+}
+// How many contacts a body has, touching or not: room enough for BodyContactData (0 when
+// refused).
+inline int32_t BodyContactCapacity(m3BodyId body)
+{
+    int32_t n = 0;
+    return m3Body_GetContactCapacity(body, &n) == m3_success ? n : 0;
+}
+// A shape's touching contacts, as BodyContactData gives its body's.
+inline m3Result ShapeContactData(m3ShapeId shape, m3ContactData* data, int32_t capacity, int32_t* count)
+{
+    return m3Shape_GetContactData(shape, data, capacity, count);
+}
+// How many contacts a shape has, touching or not (0 when refused).
+inline int32_t ShapeContactCapacity(m3ShapeId shape)
+{
+    int32_t n = 0;
+    return m3Shape_GetContactCapacity(shape, &n) == m3_success ? n : 0;
 }
 
 // Adapts a job system to the world's task hooks. `JobSystem` needs two members:

@@ -43,6 +43,7 @@
 
 mod body;
 mod boundary;
+mod contact_data;
 mod content;
 mod events;
 mod hooks;
@@ -56,6 +57,7 @@ mod world;
 
 pub use body::*;
 pub use boundary::{m3GetLastErrorMessage, m3World_GetMisuseCount};
+pub use contact_data::*;
 pub use content::*;
 pub use events::*;
 pub use hooks::*;

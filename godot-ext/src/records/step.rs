@@ -1,21 +1,30 @@
 //! Step and reports: stepping every active space, and what a step reports back to the
 //! records (bodies that moved, area events, the contacts a reporting body has).
 
-use godot::prelude::*;
-use maul3d::BodyId;
-use maul3d::math::Vec3;
+use std::collections::BTreeMap;
 
-use super::{EMPTY_PAIR, Records, query_shape_of};
-use crate::conv::{gv, v3};
+use godot::prelude::*;
+use maul3d::math::Vec3;
+use maul3d::{BodyId, ContactData};
+
+use super::{Obj, Records, Space};
+use crate::conv::{gdv, gv, v3};
 use crate::errors::{OrReport, error_once, site};
 use crate::settings::substeps;
 
-/// One contact a body reports (bodies with `max_contacts_reported` > 0).
+/// One contact point a body reports (bodies with `max_contacts_reported` > 0), in
+/// Godot's terms (see `report_points`).
 #[derive(Clone, Copy)]
 pub(crate) struct ReportedContact {
+    /// The point on the body's surface, global.
     pub local_position: Vector3,
+    /// From the collider toward the body.
     pub local_normal: Vector3,
     pub local_shape: i32,
+    /// The body's velocity at the point.
+    pub local_velocity: Vector3,
+    /// The impulse the contact gave the body over the step (normal and friction).
+    pub impulse: Vector3,
     pub collider: u64,
     pub collider_id: u64,
     pub collider_shape: i32,
@@ -80,7 +89,7 @@ impl Records {
                 .map(|(r, _)| *r)
                 .collect();
             for rid in reporting {
-                self.collect_contacts(rid);
+                self.collect_contacts(rid, substeps);
             }
             self.monitor_areas(space);
         }
@@ -111,58 +120,92 @@ impl Records {
         }
     }
 
-    /// The contacts a reporting body has now: each of its shapes probed against the
-    /// world (a query; the core keeps no per-body contact list to read).
-    fn collect_contacts(&mut self, rid: u64) {
+    /// The contacts a reporting body has after the step, point by point, read from the
+    /// core's contact data (what the solver used: Godot's impulse is the solver's).
+    /// `substeps`: the step's, since the core's impulses are one substep's.
+    fn collect_contacts(&mut self, rid: u64, substeps: u32) {
         let Some(o) = self.objs.get(&rid) else {
             return;
         };
         let mut found = Vec::new();
         if let (Some(space), Some(core)) = (o.space.and_then(|s| self.spaces.get(&s)), &o.core) {
             let w = &space.world;
-            let inv = o.transform.affine_inverse();
-            // What the body collides with, by the same test as the pair filter.
-            let f = o.filter();
-            let filter = maul3d::QueryFilter {
-                category_bits: f.category_bits,
-                mask_bits: f.mask_bits,
-                include_sensors: false,
-            };
-            let mut pairs = [EMPTY_PAIR; 8];
-            for (i, (id, hull)) in core.shapes.iter().enumerate() {
-                let Some(id) = id else { continue };
-                let Some(probe) = query_shape_of(w, *id, *hull) else {
-                    continue;
-                };
-                let (p, q) = match (w.body_position(core.body), w.body_rotation(core.body)) {
-                    (Ok(p), Ok(q)) => (p, q),
-                    _ => continue,
-                };
-                let n = w
-                    .contact_points(&probe, p, q, 0.01, &filter, Some(core.body), &mut pairs)
-                    .unwrap_or(0);
-                for c in &pairs[..n.min(pairs.len())] {
-                    if found.len() >= o.max_contacts as usize {
-                        break;
-                    }
-                    let other_rid = w.body_user_data(c.body).unwrap_or(0);
-                    let other_shape = space.shape_owner(c.shape).1;
-                    let other = self.objs.get(&other_rid);
-                    found.push(ReportedContact {
-                        local_position: inv * crate::conv::gdv(c.point_on_query),
-                        local_normal: inv.basis * gv(c.normal),
-                        local_shape: i as i32,
-                        collider: other_rid,
-                        collider_id: other.map_or(0, |o| o.instance_id),
-                        collider_shape: other_shape,
-                        collider_position: crate::conv::gdv(c.point_on_other),
-                        collider_velocity: gv(c.velocity),
-                    });
-                }
+            let site = site!("body contact report (contact_monitor)");
+            let capacity = w.body_contact_capacity(core.body).or_report(site);
+            let mut data = vec![ContactData::default(); capacity.unwrap_or(0)];
+            let n = w.body_contact_data(core.body, &mut data).or_report(site);
+            let max = o.max_contacts.max(0) as usize;
+            // The first `max` points, in the core's order (Godot keeps the deepest).
+            for c in &data[..n.unwrap_or(0).min(data.len())] {
+                let room = max.saturating_sub(found.len());
+                let points = report_points(space, &self.objs, core.body, c, substeps);
+                found.extend(points.into_iter().take(room));
             }
         }
         if let Some(o) = self.objs.get_mut(&rid) {
             o.contacts = found;
         }
     }
+}
+
+/// The points of one touching contact of `body`, as Godot reports them to it: positions
+/// global (Godot 4's `get_contact_local_position`), the normal from the collider toward
+/// the body, the impulse the contact gave the body over the step. A speculative point
+/// (apart, and the solver never pushed on it) is left out: Godot reports contacts that
+/// touch.
+fn report_points(
+    space: &Space,
+    objs: &BTreeMap<u64, Obj>,
+    body: BodyId,
+    c: &ContactData,
+    substeps: u32,
+) -> Vec<ReportedContact> {
+    let w = &space.world;
+    let self_is_a = w.shape_body(c.shape_a).is_ok_and(|b| b == body);
+    let (own, other) = if self_is_a {
+        (c.shape_a, c.shape_b)
+    } else {
+        (c.shape_b, c.shape_a)
+    };
+    let (other_rid, other_shape) = space.shape_owner(other);
+    let velocity = |b: BodyId| {
+        let v = w.body_linear_velocity(b).unwrap_or_default();
+        (v, w.body_angular_velocity(b).unwrap_or_default())
+    };
+    let (v_self, w_self) = velocity(body);
+    let (v_other, w_other) = w.shape_body(other).map(velocity).unwrap_or_default();
+    // The core's normal runs from A to B; its impulses act on B (their opposite on A).
+    let m = &c.manifold;
+    let sign = if self_is_a { -1.0 } else { 1.0 };
+    let normal = gv(m.normal) * sign;
+    let steps = substeps as f32;
+    m.points()
+        .iter()
+        .filter(|p| p.separation <= 0.0 || p.max_normal_impulse > 0.0 || p.normal_impulse > 0.0)
+        .map(|p| {
+            let (anchor_self, anchor_other) = if self_is_a {
+                (p.anchor_a, p.anchor_b)
+            } else {
+                (p.anchor_b, p.anchor_a)
+            };
+            // The point lies midway between the surfaces: each body's surface point is
+            // half the separation from it along the normal.
+            let mid = gdv(p.point);
+            let half = normal * (0.5 * p.separation);
+            // One substep's accumulated impulse, applied at each of the step's substeps.
+            let impulse = (normal * p.normal_impulse + gv(p.tangent_impulse) * sign) * steps;
+            ReportedContact {
+                local_position: mid + half,
+                local_normal: normal,
+                local_shape: space.shape_owner(own).1,
+                local_velocity: gv(v_self + w_self.cross(anchor_self)),
+                impulse,
+                collider: other_rid,
+                collider_id: objs.get(&other_rid).map_or(0, |o| o.instance_id),
+                collider_shape: other_shape,
+                collider_position: mid - half,
+                collider_velocity: gv(v_other + w_other.cross(anchor_other)),
+            }
+        })
+        .collect()
 }

@@ -105,6 +105,103 @@ func test_a_contact_monitoring_rigid_body_reports_the_floor_once() -> void:
 	check(contacts.size() == 1 and contacts[0] == floor_body, "resting, it collides with the floor only (%s)" % [contacts])
 
 
+func test_a_resting_box_reports_its_floor_contacts_with_the_solver_impulse() -> void:
+	var floor_body := add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var box := add_rigid_box(Vector3(3, 0.55, 0), Vector3(0.5, 0.5, 0.5))
+	box.contact_monitor = true
+	box.max_contacts_reported = 8
+	await ticks(90)
+	var ds := PhysicsServer3D.body_get_direct_state(box.get_rid())
+	var n := ds.get_contact_count()
+	check(n == 4, "the box touches the floor at its 4 bottom corners (%d contacts)" % n)
+	# Over one tick the floor holds the box up with an impulse of m·g·dt.
+	var weight := box.mass * 9.8 / 60.0
+	var total := Vector3.ZERO
+	for i in n:
+		var impulse := ds.get_contact_impulse(i)
+		total += impulse
+		var normal := ds.get_contact_local_normal(i)
+		check(normal.distance_to(Vector3.UP) < 1e-3,
+			"contact %d: the normal points from the floor up to the box (%s)" % [i, normal])
+		check(impulse.y > 0.1 * weight, "contact %d pushes the box up (%s)" % [i, impulse])
+		# Godot 4 reports the contact position in global coordinates.
+		var p := ds.get_contact_local_position(i)
+		check(absf(p.y) < 0.01 and absf(absf(p.x - 3.0) - 0.5) < 0.01 and absf(absf(p.z) - 0.5) < 0.01,
+			"contact %d is at a bottom corner of the box, global (%s)" % [i, p])
+		check(ds.get_contact_collider(i) == floor_body.get_rid(), "contact %d: the collider is the floor" % i)
+		check(ds.get_contact_collider_object(i) == floor_body, "contact %d: the collider object is the floor" % i)
+		check(ds.get_contact_collider_shape(i) == 0 and ds.get_contact_local_shape(i) == 0,
+			"contact %d: shape indices 0 and 0 (%d, %d)" % [i, ds.get_contact_collider_shape(i), ds.get_contact_local_shape(i)])
+		check(ds.get_contact_collider_velocity_at_position(i).length() < 1e-6,
+			"contact %d: the floor does not move" % i)
+		check(ds.get_contact_local_velocity_at_position(i).length() < 0.01,
+			"contact %d: the resting box's corner is still" % i)
+	check(absf(total.y - weight) < 0.02 * weight,
+		"the contacts' impulses add up to m·g·dt = %f (%f)" % [weight, total.y])
+	check(Vector2(total.x, total.z).length() < 0.01 * weight,
+		"friction holds nothing: the sideways impulses cancel (%s)" % total)
+
+
+func test_a_box_hovering_just_above_the_floor_reports_no_contact() -> void:
+	# 1.5 cm up, within the solver's speculative distance (2 cm): the core has a contact
+	# ready, but nothing touches and nothing pushes, so Godot hears of none.
+	add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var box := add_rigid_box(Vector3(0, 0.515, 0), Vector3(0.5, 0.5, 0.5))
+	box.gravity_scale = 0.0
+	box.contact_monitor = true
+	box.max_contacts_reported = 8
+	await ticks(10)
+	var ds := PhysicsServer3D.body_get_direct_state(box.get_rid())
+	check(absf(box.position.y - 0.515) < 1e-4, "the box hovers (y = %f)" % box.position.y)
+	check(ds.get_contact_count() == 0, "no contact reported (%d)" % ds.get_contact_count())
+	# Let it fall the 1.5 cm: it touches.
+	box.gravity_scale = 1.0
+	await ticks(30)
+	check(ds.get_contact_count() == 4, "landed, it reports 4 contacts (%d)" % ds.get_contact_count())
+
+
+func test_contacts_name_the_shapes_that_touch_on_either_side() -> void:
+	# The floor's shape 1 is under the body; the body's boxes 0 and 1 both rest on it.
+	var floor_body := add_static_box(Vector3(50, -0.5, 0), Vector3(1, 0.5, 1))
+	var under := CollisionShape3D.new()
+	var slab := BoxShape3D.new()
+	slab.size = Vector3(20, 1, 20)
+	under.shape = slab
+	under.position = Vector3(-50, 0, 0)
+	floor_body.add_child(under)
+	var body := RigidBody3D.new()
+	for x in [-1.0, 1.0]:
+		var cs := CollisionShape3D.new()
+		var cube := BoxShape3D.new()
+		cube.size = Vector3(1, 1, 1)
+		cs.shape = cube
+		cs.position = Vector3(x, 0, 0)
+		body.add_child(cs)
+	body.position = Vector3(0, 0.55, 0)
+	body.contact_monitor = true
+	body.max_contacts_reported = 16
+	add_child(body)
+	await ticks(90)
+	var ds := PhysicsServer3D.body_get_direct_state(body.get_rid())
+	var n := ds.get_contact_count()
+	check(n == 8, "two boxes on the floor: 8 contact points (%d)" % n)
+	var weight := body.mass * 9.8 / 60.0
+	var total := 0.0
+	for i in n:
+		var p := ds.get_contact_local_position(i)
+		var own := 0 if p.x < 0.0 else 1
+		check(ds.get_contact_local_shape(i) == own,
+			"contact %d at x = %f is on the body's shape %d (%d)" % [i, p.x, own, ds.get_contact_local_shape(i)])
+		check(ds.get_contact_collider_shape(i) == 1,
+			"contact %d is on the floor's shape 1 (%d)" % [i, ds.get_contact_collider_shape(i)])
+		total += ds.get_contact_impulse(i).y
+	check(absf(total - weight) < 0.02 * weight, "the impulses carry m·g·dt = %f (%f)" % [weight, total])
+	# A smaller report keeps the first contacts only.
+	body.max_contacts_reported = 3
+	await ticks(1)
+	check(ds.get_contact_count() == 3, "max_contacts_reported = 3 reports 3 (%d)" % ds.get_contact_count())
+
+
 func test_bodies_collide_when_either_mask_sees_the_other_layer() -> void:
 	# Godot's rule: the box (layer 2, mask 1) sees the floor (layer 1, mask 1) though the
 	# floor's mask does not see layer 2.
