@@ -16,8 +16,9 @@
 //! bodies only, unless a resting one could be near the coordinate limit).
 
 use crate::alloc::{FixedVec, WorldAlloc};
-use crate::body::{Body, BodyType, NONE};
+use crate::body::{Body, BodyType};
 use crate::contact::{CONTACT_TOUCHING, Contact};
+use crate::edge;
 use crate::error::Result;
 use crate::world::World;
 
@@ -120,18 +121,16 @@ impl AwakeSet {
             } else {
                 self.moving_count -= 1;
             }
-            let mut key = b.contact_head;
-            while key != NONE {
-                let c = &contacts[(key >> 1) as usize];
-                let edge = (key & 1) as usize;
-                if c.flags & CONTACT_TOUCHING != 0 && !self.is_moving(c.edges[edge ^ 1].body) {
+            for n in edge::walk(contacts, bodies, slot) {
+                if contacts[n.slot as usize].flags & CONTACT_TOUCHING != 0
+                    && !self.is_moving(n.other)
+                {
                     if moving {
                         self.resting_touching -= 1;
                     } else {
                         self.resting_touching += 1;
                     }
                 }
-                key = c.edges[edge].next;
             }
         }
         let idle = idle_kinematic(b);
@@ -242,11 +241,9 @@ impl AwakeSet {
         extra_bodies: impl Iterator<Item = u32>,
     ) {
         let mark = |bits: &mut [u64], body: u32| {
-            let mut key = bodies[body as usize].contact_head;
-            while key != NONE {
-                let c = key >> 1;
+            for n in edge::walk(contacts, bodies, body) {
+                let c = n.slot;
                 bits[c as usize >> 6] |= 1u64 << (c & 63);
-                key = contacts[c as usize].edges[(key & 1) as usize].next;
             }
         };
         let used = bodies.len().div_ceil(64);

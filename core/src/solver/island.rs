@@ -10,7 +10,9 @@
 //! waking neighbour, through contacts and joints alike.
 
 use crate::body::{BodyType, NONE};
-use crate::contact::CONTACT_TOUCHING;
+use crate::contact::{CONTACT_TOUCHING, Contact};
+use crate::edge;
+use crate::joint::Joint;
 use crate::math::{Vec3, min};
 use crate::world::{TIME_TO_SLEEP, World};
 
@@ -143,39 +145,33 @@ impl World {
         debug_assert!(ok);
         while let Some(i) = stack.pop() {
             self.awake.sync(i, &self.bodies, &self.contacts);
-            let mut key = self.bodies[i as usize].contact_head;
+            let mut key = edge::first::<Contact>(&self.bodies, i);
             while key != NONE {
-                let c = &self.contacts[(key >> 1) as usize];
-                let edge = (key & 1) as usize;
-                let next = c.edges[edge].next;
-                if c.flags & CONTACT_TOUCHING != 0 {
-                    let other = c.edges[edge ^ 1].body;
-                    let ob = &mut self.bodies[other as usize];
+                let n = edge::step(&self.contacts, key);
+                if self.contacts[n.slot as usize].flags & CONTACT_TOUCHING != 0 {
+                    let ob = &mut self.bodies[n.other as usize];
                     if ob.body_type == BodyType::Dynamic && !ob.awake {
                         ob.awake = true;
                         ob.sleep_time = 0.0;
-                        let ok = stack.push(other);
+                        let ok = stack.push(n.other);
                         debug_assert!(ok);
                     }
                 }
-                key = next;
+                key = n.next;
             }
-            let mut key = self.bodies[i as usize].joint_head;
+            let mut key = edge::first::<Joint>(&self.bodies, i);
             while key != NONE {
-                let j = &self.joints[(key >> 1) as usize];
-                let edge = (key & 1) as usize;
-                let next = j.edges[edge].next;
-                if j.acts() {
-                    let other = j.edges[edge ^ 1].body;
-                    let ob = &mut self.bodies[other as usize];
+                let n = edge::step(&self.joints, key);
+                if self.joints[n.slot as usize].acts() {
+                    let ob = &mut self.bodies[n.other as usize];
                     if ob.body_type == BodyType::Dynamic && ob.enabled && !ob.awake {
                         ob.awake = true;
                         ob.sleep_time = 0.0;
-                        let ok = stack.push(other);
+                        let ok = stack.push(n.other);
                         debug_assert!(ok);
                     }
                 }
-                key = next;
+                key = n.next;
             }
         }
     }
@@ -199,37 +195,31 @@ impl World {
         debug_assert!(ok);
         while let Some(i) = stack.pop() {
             self.awake.sync(i, &self.bodies, &self.contacts);
-            let mut key = self.bodies[i as usize].contact_head;
+            let mut key = edge::first::<Contact>(&self.bodies, i);
             while key != NONE {
-                let c = &self.contacts[(key >> 1) as usize];
-                let edge = (key & 1) as usize;
-                let next = c.edges[edge].next;
-                if c.flags & CONTACT_TOUCHING != 0 {
-                    let other = c.edges[edge ^ 1].body;
-                    let ob = &mut self.bodies[other as usize];
+                let n = edge::step(&self.contacts, key);
+                if self.contacts[n.slot as usize].flags & CONTACT_TOUCHING != 0 {
+                    let ob = &mut self.bodies[n.other as usize];
                     if ob.body_type == BodyType::Dynamic && ob.awake {
                         put_to_sleep(ob);
-                        let ok = stack.push(other);
+                        let ok = stack.push(n.other);
                         debug_assert!(ok);
                     }
                 }
-                key = next;
+                key = n.next;
             }
-            let mut key = self.bodies[i as usize].joint_head;
+            let mut key = edge::first::<Joint>(&self.bodies, i);
             while key != NONE {
-                let j = &self.joints[(key >> 1) as usize];
-                let edge = (key & 1) as usize;
-                let next = j.edges[edge].next;
-                if j.acts() {
-                    let other = j.edges[edge ^ 1].body;
-                    let ob = &mut self.bodies[other as usize];
+                let n = edge::step(&self.joints, key);
+                if self.joints[n.slot as usize].acts() {
+                    let ob = &mut self.bodies[n.other as usize];
                     if ob.body_type == BodyType::Dynamic && ob.enabled && ob.awake {
                         put_to_sleep(ob);
-                        let ok = stack.push(other);
+                        let ok = stack.push(n.other);
                         debug_assert!(ok);
                     }
                 }
-                key = next;
+                key = n.next;
             }
         }
     }
