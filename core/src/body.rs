@@ -271,7 +271,7 @@ use crate::limits::{
     check_mass_data, check_nonneg, check_vec_abs, clamp_abs,
 };
 use crate::math::{POSITION_EXACT_BOUND, round_to_grid};
-use crate::world::{World, alloc_slot};
+use crate::world::World;
 
 fn check_position(name: &'static str, p: DVec3) -> Result<DVec3> {
     let mut out = [0.0; 3];
@@ -359,17 +359,17 @@ impl World {
             d.linear_velocity = Vec3::ZERO;
             d.angular_velocity = Vec3::ZERO;
         }
-        let slot = alloc_slot(
-            &mut self.bodies,
-            &mut self.body_free,
-            |b| b.generation,
-            |g| Body::from_def(&d, g.wrapping_add(1).max(1)),
-        )
-        .ok_or(Error::Capacity {
-            what: "body_capacity",
-            capacity: self.def.body_capacity as u64,
-        })?;
-        self.body_count += 1;
+        let slot = self
+            .bodies
+            .take(
+                |b| b.generation,
+                |g| Body::from_def(&d, g.wrapping_add(1).max(1)),
+            )
+            .ok_or(Error::Capacity {
+                what: "body_capacity",
+                capacity: self.def.body_capacity as u64,
+            })?;
+        self.bodies.count += 1;
         self.update_body_mass(slot);
         self.sync_awake(slot);
         let id = self.body_id(slot);
@@ -394,16 +394,16 @@ impl World {
         dead.alive = false;
         self.bodies[slot as usize] = dead;
         self.sync_awake(slot);
-        let ok = self.body_free.push(slot);
+        let ok = self.bodies.free.push(slot);
         debug_assert!(ok);
-        self.body_count -= 1;
+        self.bodies.count -= 1;
         self.rec(|j| j.destroy_body(id));
         Ok(())
     }
 
     /// Number of live bodies.
     pub fn body_count(&self) -> u32 {
-        self.body_count
+        self.bodies.count
     }
 
     /// Whether `id` names a live body of this world.
@@ -920,7 +920,7 @@ impl World {
             let shape = &self.shapes[s as usize];
             max_extent = crate::math::max(
                 max_extent,
-                crate::shape::shape_extent(shape, &self.hulls, data.center),
+                crate::shape::shape_extent(shape, &self.content.hulls, data.center),
             );
             s = shape.next_in_body;
         }
@@ -931,7 +931,7 @@ impl World {
             if !shape.is_sensor {
                 min_extent = crate::math::min(
                     min_extent,
-                    crate::shape::shape_min_extent(shape, &self.hulls),
+                    crate::shape::shape_min_extent(shape, &self.content.hulls),
                 );
             }
             s = shape.next_in_body;

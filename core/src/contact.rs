@@ -11,6 +11,7 @@ use crate::collide::triangle::{Convex, collide_triangle};
 use crate::collide::{Manifold, SatCache};
 use crate::content::{Child, MeshData, MeshSlot, mesh_data};
 use crate::edge::{self, Edge, Linked};
+use crate::events::ContactEvent;
 use crate::geometry::PlaneShape;
 use crate::geometry::bounds::bounds_in_frame;
 use crate::geometry::cylinder::CylinderHull;
@@ -18,7 +19,7 @@ use crate::geometry::hull::HullView;
 use crate::math::{Aabb, Transform, Vec3, max, min, sqrt};
 use crate::shape::{HullSlot, Shape, ShapeGeometry};
 use crate::task::Slots;
-use crate::world::{ContactEvent, SPECULATIVE_DISTANCE, World, alloc_slot};
+use crate::world::{SPECULATIVE_DISTANCE, World};
 
 /// A contact point as the contact keeps it between steps.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -581,9 +582,7 @@ impl World {
         let body_b = self.shapes[sb as usize].body;
         let events = self.shapes[sa as usize].enable_contact_events
             || self.shapes[sb as usize].enable_contact_events;
-        let slot = alloc_slot(
-            &mut self.contacts,
-            &mut self.contact_free,
+        let slot = self.contacts.take(
             |_| 0,
             |_| Contact {
                 alive: true,
@@ -595,9 +594,9 @@ impl World {
                 ..Contact::default()
             },
         )?;
-        self.pair_set.insert(pair_key(sa, sb), slot);
+        self.contacts.pair_set.insert(pair_key(sa, sb), slot);
         self.link_contact(slot);
-        self.contact_count += 1;
+        self.contacts.count += 1;
         Some(slot)
     }
 
@@ -606,9 +605,7 @@ impl World {
     pub(crate) fn create_child_contact(&mut self, parent: u32, child: u32) -> Option<u32> {
         let p = &self.contacts[parent as usize];
         let (shape_a, shape_b, body_a, body_b) = (p.shape_a, p.shape_b, p.body_a, p.body_b);
-        let slot = alloc_slot(
-            &mut self.contacts,
-            &mut self.contact_free,
+        let slot = self.contacts.take(
             |_| 0,
             |_| Contact {
                 alive: true,
@@ -621,9 +618,11 @@ impl World {
                 ..Contact::default()
             },
         )?;
-        self.pair_set.insert(child_key(parent, child), slot);
+        self.contacts
+            .pair_set
+            .insert(child_key(parent, child), slot);
         self.link_contact(slot);
-        self.contact_count += 1;
+        self.contacts.count += 1;
         Some(slot)
     }
 
@@ -634,7 +633,7 @@ impl World {
     /// when the mesh's body is kinematic (it moves within its bounds).
     pub(crate) fn find_children(&mut self) {
         // Only meshes, height fields and voxels have children.
-        if self.mesh_count == 0 {
+        if self.content.meshes.count == 0 {
             return;
         }
         // Only contacts that can pass the test below, in slot order (see the gather).
@@ -660,12 +659,12 @@ impl World {
                 continue;
             }
             let bounds = fat_in_mesh_frame(sb, mesh_body);
-            let Some(data) = mesh_data(&self.meshes, m) else {
+            let Some(data) = mesh_data(&self.content.meshes, m) else {
                 continue;
             };
-            let scratch = &mut self.contact_scratch;
+            let scratch = &mut self.contacts.scratch;
             scratch.clear();
-            let pair_set = &self.pair_set;
+            let pair_set = &self.contacts.pair_set;
             let mut full = false;
             data.query(&bounds, |i| {
                 if !pair_set.contains(child_key(c as u32, i)) && !scratch.push(i) {
@@ -673,8 +672,8 @@ impl World {
                 }
                 !full
             });
-            for k in 0..self.contact_scratch.len() {
-                let i = self.contact_scratch[k];
+            for k in 0..self.contacts.scratch.len() {
+                let i = self.contacts.scratch[k];
                 if self.create_child_contact(c as u32, i).is_none() {
                     self.counters.dropped_contacts += 1;
                 }
@@ -724,13 +723,13 @@ impl World {
         if mesh_parent {
             self.destroy_children(c);
         }
-        let contact = &self.contacts[c as usize];
+        let contact = &self.contacts.pool[c as usize];
         if events && contact.flags & CONTACT_TOUCHING != 0 && contact.flags & CONTACT_EVENTS != 0 {
             let ev = ContactEvent {
                 shape_a: self.shape_id(contact.shape_a),
                 shape_b: self.shape_id(contact.shape_b),
             };
-            if !self.end_events.push(ev) {
+            if !self.contacts.end_events.push(ev) {
                 self.counters.dropped_end_events += 1;
             }
         }
@@ -739,29 +738,29 @@ impl World {
         } else {
             child_key(parent, child)
         };
-        self.pair_set.remove(key);
+        self.contacts.pair_set.remove(key);
         self.unlink_contact(c);
         self.contacts[c as usize] = Contact::default();
-        let ok = self.contact_free.push(c);
+        let ok = self.contacts.free.push(c);
         debug_assert!(ok);
-        self.contact_count -= 1;
+        self.contacts.count -= 1;
     }
 
     /// Destroys the children of mesh parent `parent`, in slot order, without events.
     fn destroy_children(&mut self, parent: u32) {
         let body = self.contacts[parent as usize].body_b;
-        let scratch = &mut self.contact_scratch;
+        let scratch = &mut self.contacts.scratch;
         scratch.clear();
-        for n in edge::walk(&self.contacts, &self.bodies, body) {
-            let contact = &self.contacts[n.slot as usize];
+        for n in edge::walk(&self.contacts.pool, &self.bodies, body) {
+            let contact = &self.contacts.pool[n.slot as usize];
             if contact.parent == parent && contact.child != NONE {
                 let ok = scratch.push(n.slot);
                 debug_assert!(ok);
             }
         }
         scratch.sort_unstable();
-        for k in 0..self.contact_scratch.len() {
-            let c = self.contact_scratch[k];
+        for k in 0..self.contacts.scratch.len() {
+            let c = self.contacts.scratch[k];
             // Without events, and with the parent's count left as it is (it goes too).
             self.awake.contact_leaving(&self.contacts[c as usize]);
             self.contacts[c as usize].flags &= !CONTACT_TOUCHING;
@@ -773,18 +772,18 @@ impl World {
     /// pair's when it touched), leaving the pair to find them again (after a voxel edit).
     pub(crate) fn destroy_children_with_events(&mut self, parent: u32) {
         let body = self.contacts[parent as usize].body_b;
-        let scratch = &mut self.contact_scratch;
+        let scratch = &mut self.contacts.scratch;
         scratch.clear();
-        for n in edge::walk(&self.contacts, &self.bodies, body) {
-            let contact = &self.contacts[n.slot as usize];
+        for n in edge::walk(&self.contacts.pool, &self.bodies, body) {
+            let contact = &self.contacts.pool[n.slot as usize];
             if contact.parent == parent && contact.child != NONE {
                 let ok = scratch.push(n.slot);
                 debug_assert!(ok);
             }
         }
         scratch.sort_unstable();
-        for k in 0..self.contact_scratch.len() {
-            let c = self.contact_scratch[k];
+        for k in 0..self.contacts.scratch.len() {
+            let c = self.contacts.scratch[k];
             self.destroy_contact(c, true);
         }
     }
@@ -802,7 +801,7 @@ impl World {
                 shape_a: self.shape_id(sa),
                 shape_b: self.shape_id(sb),
             };
-            if !self.end_events.push(ev) {
+            if !self.contacts.end_events.push(ev) {
                 self.counters.dropped_end_events += 1;
             }
         }
@@ -820,8 +819,8 @@ impl World {
         // comes out the same whatever history built the (non-state) body lists.
         let scratch = &mut self.solver.touching;
         scratch.clear();
-        for n in edge::walk(&self.contacts, &self.bodies, body) {
-            let contact = &self.contacts[n.slot as usize];
+        for n in edge::walk(&self.contacts.pool, &self.bodies, body) {
+            let contact = &self.contacts.pool[n.slot as usize];
             let matches = match only_shape {
                 Some(s) => contact.shape_a == s || contact.shape_b == s,
                 None => true,
@@ -892,7 +891,7 @@ impl World {
             normal: n,
             approach_speed: best.0,
         };
-        if !self.hit_events.push(hit) {
+        if !self.contacts.hit_events.push(hit) {
             self.counters.dropped_hit_events += 1;
         }
     }
@@ -918,7 +917,7 @@ impl World {
                     shape_a: self.shape_id(sa),
                     shape_b: self.shape_id(sb),
                 };
-                if flags & CONTACT_EVENTS != 0 && !self.begin_events.push(ev) {
+                if flags & CONTACT_EVENTS != 0 && !self.contacts.begin_events.push(ev) {
                     self.counters.dropped_begin_events += 1;
                 }
                 self.report_hit(c as usize, ev);
@@ -949,8 +948,8 @@ impl World {
         {
             let shapes = &self.shapes;
             let bodies = &self.bodies;
-            let hulls = &self.hulls;
-            let meshes = &self.meshes;
+            let hulls = &self.content.hulls;
+            let meshes = &self.content.meshes;
             let list = &self.awake.contacts;
             let slots = Slots::new(&mut self.contacts);
             // Each contact writes only itself: any split gives the same bits.
@@ -1002,7 +1001,7 @@ impl World {
             self.contacts[c].update = 0;
             if update & UPDATE_STARTED_TOUCHING != 0 {
                 touching += 1;
-                if events && !self.begin_events.push(ev) {
+                if events && !self.contacts.begin_events.push(ev) {
                     self.counters.dropped_begin_events += 1;
                 }
                 self.report_hit(c, ev);
@@ -1014,7 +1013,7 @@ impl World {
                     }
                 }
             } else if update & UPDATE_STOPPED_TOUCHING != 0 {
-                if events && !self.end_events.push(ev) {
+                if events && !self.contacts.end_events.push(ev) {
                     self.counters.dropped_end_events += 1;
                 }
             } else if self.contacts[c].flags & CONTACT_TOUCHING != 0 {

@@ -42,7 +42,7 @@ use crate::id::{BodyId, MeshId, ShapeId};
 use crate::math::Transform;
 use crate::math::{Aabb, Vec3};
 use crate::shape::{ShapeDef, ShapeGeometry};
-use crate::world::{World, alloc_slot};
+use crate::world::World;
 
 /// The triangles of a mesh or a height field.
 pub(crate) enum MeshData {
@@ -318,30 +318,17 @@ fn check_origin(o: Vec3) -> Result<()> {
 
 impl World {
     pub(crate) fn mesh_slot(&self, id: MeshId) -> Result<usize> {
-        let bad = Error::InvalidId {
-            what: "mesh",
-            index: id.index,
-            generation: id.generation,
-        };
-        let slot = id.slot().ok_or(bad)?;
-        if id.world != self.tag || slot >= self.meshes.len() {
-            return Err(bad);
-        }
-        let m = &self.meshes[slot];
-        if !m.alive || m.generation != id.generation {
-            return Err(bad);
-        }
-        Ok(slot)
+        self.content.meshes.live_slot("mesh", id.parts(), self.tag)
     }
 
     fn check_content_room(&self, bytes: u64) -> Result<()> {
-        if self.mesh_free.is_empty() && self.meshes.is_full() {
+        if self.content.meshes.free.is_empty() && self.content.meshes.is_full() {
             return Err(Error::Capacity {
                 what: "mesh_capacity",
                 capacity: self.def.mesh_capacity as u64,
             });
         }
-        if bytes > self.def.content_capacity.saturating_sub(self.content_used) {
+        if bytes > self.def.content_capacity.saturating_sub(self.content.used) {
             return Err(Error::Capacity {
                 what: "content_capacity",
                 capacity: self.def.content_capacity,
@@ -353,26 +340,27 @@ impl World {
     fn insert_mesh(&mut self, data: MeshData) -> Result<MeshId> {
         let bytes = data.content_bytes();
         let mut data = Some(data);
-        let slot = alloc_slot(
-            &mut self.meshes,
-            &mut self.mesh_free,
-            |m| m.generation,
-            |g| MeshSlot {
-                generation: g.wrapping_add(1).max(1),
-                alive: true,
-                ref_count: 0,
-                data: data.take(),
-            },
-        )
-        .ok_or(Error::Capacity {
-            what: "mesh_capacity",
-            capacity: self.def.mesh_capacity as u64,
-        })?;
-        self.content_used += bytes;
-        self.mesh_count += 1;
+        let slot = self
+            .content
+            .meshes
+            .take(
+                |m| m.generation,
+                |g| MeshSlot {
+                    generation: g.wrapping_add(1).max(1),
+                    alive: true,
+                    ref_count: 0,
+                    data: data.take(),
+                },
+            )
+            .ok_or(Error::Capacity {
+                what: "mesh_capacity",
+                capacity: self.def.mesh_capacity as u64,
+            })?;
+        self.content.used += bytes;
+        self.content.meshes.count += 1;
         Ok(MeshId {
             index: slot + 1,
-            generation: self.meshes[slot as usize].generation,
+            generation: self.content.meshes[slot as usize].generation,
             world: self.tag,
         })
     }
@@ -447,7 +435,7 @@ impl World {
 
     fn voxel_grid_slot(&self, id: MeshId) -> Result<usize> {
         let slot = self.mesh_slot(id)?;
-        match self.meshes[slot].get() {
+        match self.content.meshes[slot].get() {
             Some(MeshData::Voxels(_)) => Ok(slot),
             _ => Err(Error::State(
                 "the mesh id names a mesh or height field, not a voxel grid",
@@ -456,7 +444,7 @@ impl World {
     }
 
     fn voxel_grid_mut(&mut self, slot: usize) -> &mut VoxelChunk {
-        match self.meshes[slot].data.as_mut() {
+        match self.content.meshes[slot].data.as_mut() {
             Some(MeshData::Voxels(v)) => &mut v.chunk[0],
             _ => unreachable!("checked by voxel_grid_slot"),
         }
@@ -504,7 +492,7 @@ impl World {
     /// The material of one voxel of a grid.
     pub fn voxel(&self, grid: MeshId, voxel: [i32; 3]) -> Result<u8> {
         let slot = self.voxel_grid_slot(grid)?;
-        match self.meshes[slot].get() {
+        match self.content.meshes[slot].get() {
             Some(MeshData::Voxels(v)) => v.chunk().get(voxel),
             _ => unreachable!("checked by voxel_grid_slot"),
         }
@@ -513,7 +501,7 @@ impl World {
     /// The merged boxes of a grid (voxel units, in child order), as rebuilt from content.
     pub fn voxel_boxes(&self, grid: MeshId) -> Result<&[crate::geometry::voxel::VoxelBox]> {
         let slot = self.voxel_grid_slot(grid)?;
-        match self.meshes[slot].get() {
+        match self.content.meshes[slot].get() {
             Some(MeshData::Voxels(v)) => Ok(v.chunk().boxes()),
             _ => unreachable!("checked by voxel_grid_slot"),
         }
@@ -547,21 +535,23 @@ impl World {
     /// refused while shapes use it.
     pub fn destroy_mesh(&mut self, id: MeshId) -> Result<()> {
         let slot = self.mesh_slot(id)?;
-        if self.meshes[slot].ref_count > 0 {
+        if self.content.meshes[slot].ref_count > 0 {
             return Err(Error::State(
                 "the mesh is used by shapes: destroy them first",
             ));
         }
-        let bytes = self.meshes[slot].get().map_or(0, |d| d.content_bytes());
-        let g = self.meshes[slot].generation;
-        self.meshes[slot] = MeshSlot {
+        let bytes = self.content.meshes[slot]
+            .get()
+            .map_or(0, |d| d.content_bytes());
+        let g = self.content.meshes[slot].generation;
+        self.content.meshes[slot] = MeshSlot {
             generation: g,
             ..MeshSlot::default()
         };
-        let ok = self.mesh_free.push(slot as u32);
+        let ok = self.content.meshes.free.push(slot as u32);
         debug_assert!(ok);
-        self.mesh_count -= 1;
-        self.content_used -= bytes;
+        self.content.meshes.count -= 1;
+        self.content.used -= bytes;
         self.rec(|j| j.destroy_mesh(id));
         Ok(())
     }
@@ -593,12 +583,13 @@ impl World {
 
     /// Bytes of content (meshes and height fields) taken from `content_capacity`.
     pub fn content_usage(&self) -> u64 {
-        self.content_used
+        self.content.used
     }
 
     /// All live meshes and height fields, in slot order.
     pub fn mesh_ids(&self) -> impl Iterator<Item = MeshId> + '_ {
-        self.meshes
+        self.content
+            .meshes
             .iter()
             .enumerate()
             .filter(|(_, m)| m.alive)
@@ -612,7 +603,9 @@ impl World {
     /// The number of triangles of a mesh or height field (holes counted).
     pub fn mesh_triangle_count(&self, id: MeshId) -> Result<u32> {
         let slot = self.mesh_slot(id)?;
-        Ok(self.meshes[slot].get().map_or(0, |d| d.child_count()))
+        Ok(self.content.meshes[slot]
+            .get()
+            .map_or(0, |d| d.child_count()))
     }
 
     /// The mesh or height field a mesh shape uses (an argument error for another kind:
@@ -628,7 +621,7 @@ impl World {
         };
         Ok(MeshId {
             index: m + 1,
-            generation: self.meshes[m as usize].generation,
+            generation: self.content.meshes[m as usize].generation,
             world: self.tag,
         })
     }
@@ -638,7 +631,7 @@ impl World {
     pub fn shape_voxel_grid(&self, shape: ShapeId) -> Result<MeshId> {
         let g = self.shape_geometry(shape)?;
         if let ShapeGeometry::Mesh(m) = g {
-            if let Some(MeshData::Voxels(_)) = self.meshes[m as usize].get() {
+            if let Some(MeshData::Voxels(_)) = self.content.meshes[m as usize].get() {
                 return self.shape_mesh(shape);
             }
         }
@@ -655,7 +648,7 @@ impl World {
     pub fn mesh_tree_bytes(&self, id: MeshId) -> Result<std::vec::Vec<u8>> {
         let slot = self.mesh_slot(id)?;
         let mut out = std::vec::Vec::new();
-        if let Some(MeshData::Mesh(m)) = self.meshes[slot].get() {
+        if let Some(MeshData::Mesh(m)) = self.content.meshes[slot].get() {
             m.tree_bytes(&mut out);
         }
         Ok(out)
@@ -674,10 +667,15 @@ impl World {
             // A plane is the slab of it near the region.
             let b = &self.bodies[s.body as usize];
             let (near, reach) = crate::shape::region_near(bounds, b.position, b.rotation);
-            f(&crate::shape::shape_proxy_near(s, &self.hulls, near, reach));
+            f(&crate::shape::shape_proxy_near(
+                s,
+                &self.content.hulls,
+                near,
+                reach,
+            ));
             return;
         };
-        let Some(data) = mesh_data(&self.meshes, m) else {
+        let Some(data) = mesh_data(&self.content.meshes, m) else {
             return;
         };
         let body = &self.bodies[s.body as usize];

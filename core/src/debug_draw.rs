@@ -122,7 +122,7 @@ impl World {
                     let mut face_vertices = [0u8; crate::geometry::hull::MAX_HULL_HALF_EDGES];
                     let mut face_starts = [0u16; crate::geometry::hull::MAX_HULL_FACES + 1];
                     if let ShapeGeometry::Mesh(m) = shape.geometry {
-                        let Some(data) = crate::content::mesh_data(&self.meshes, m) else {
+                        let Some(data) = crate::content::mesh_data(&self.content.meshes, m) else {
                             continue;
                         };
                         for i in 0..data.child_count() {
@@ -165,7 +165,7 @@ impl World {
                             rotation: b.rotation,
                         },
                         ShapeGeometry::Hull(h) => {
-                            let v = self.hulls[h as usize].hull.view();
+                            let v = self.content.hulls[h as usize].hull.view();
                             let mut n = 0;
                             for (f, &start) in v.face_edges.iter().enumerate() {
                                 face_starts[f] = n as u16;

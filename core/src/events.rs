@@ -31,3 +31,11 @@ pub struct BodyMoveEvent {
     /// Whether it fell asleep in this step.
     pub fell_asleep: bool,
 }
+/// A contact between two shapes began (they touch) or ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContactEvent {
+    /// Shape A of the contact.
+    pub shape_a: ShapeId,
+    /// Shape B of the contact.
+    pub shape_b: ShapeId,
+}

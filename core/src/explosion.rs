@@ -164,7 +164,7 @@ fn closest_and_area(
         ShapeGeometry::Mesh(_) => (p, Vec3::Y, 0.0),
         ShapeGeometry::Box(_) | ShapeGeometry::Hull(_) => {
             let h = match &s.geometry {
-                ShapeGeometry::Hull(h) => w.hulls[*h as usize].hull.view(),
+                ShapeGeometry::Hull(h) => w.content.hulls[*h as usize].hull.view(),
                 _ => s.box_hull.view(),
             };
             let (q, inside) = hull_closest(&h, p);

@@ -29,10 +29,10 @@ macro_rules! define_id {
                 self.index == 0
             }
 
-            /// The slot this id names, if it is not null.
+            /// (index, generation, world), as a pool checks them.
             #[inline]
-            pub(crate) fn slot(self) -> Option<usize> {
-                (self.index as usize).checked_sub(1)
+            pub(crate) fn parts(self) -> (u32, u32, u32) {
+                (self.index, self.generation, self.world)
             }
         }
     };

@@ -50,13 +50,27 @@ pub(crate) fn probe_manifold(
     if probe.geometry.kind() >= other.geometry.kind() {
         // Normal from the probe to the other: turn it around.
         let mut m = collide(
-            probe, &xf_p, other, &xf_o, &w.hulls, &w.meshes, margin, &mut cache,
+            probe,
+            &xf_p,
+            other,
+            &xf_o,
+            &w.content.hulls,
+            &w.content.meshes,
+            margin,
+            &mut cache,
         );
         m.normal = -m.normal;
         m
     } else {
         collide(
-            other, &xf_o, probe, &xf_p, &w.hulls, &w.meshes, margin, &mut cache,
+            other,
+            &xf_o,
+            probe,
+            &xf_p,
+            &w.content.hulls,
+            &w.content.meshes,
+            margin,
+            &mut cache,
         )
     }
 }
@@ -79,7 +93,7 @@ impl World {
         crate::limits::check_nonneg("margin", margin, 1.0e3, "within [0, 1e3]")?;
         let rotation = rotation.normalize();
         let probe = self.query_probe(shape, position, rotation)?;
-        let local = crate::shape::local_aabb(&probe, &self.hulls, rotation).inflate(margin);
+        let local = crate::shape::local_aabb(&probe, &self.content.hulls, rotation).inflate(margin);
         let aabb = DAabb::from_local(position, &local);
         let excluded = exclude
             .and_then(|b| self.body_slot(b).ok())
@@ -306,7 +320,7 @@ impl World {
                 if !shape.is_sensor {
                     let aabb = DAabb::from_local(
                         at,
-                        &crate::shape::local_aabb(shape, &self.hulls, rotation),
+                        &crate::shape::local_aabb(shape, &self.content.hulls, rotation),
                     );
                     self.for_each_shape_in_slot_order(&aabb, |other| {
                         if !accepts(other) {
@@ -353,8 +367,8 @@ impl World {
                     s = shape.next_in_body;
                     continue;
                 }
-                let proxy = crate::shape::shape_proxy(shape, &self.hulls);
-                let local = crate::shape::local_aabb(shape, &self.hulls, rotation);
+                let proxy = crate::shape::shape_proxy(shape, &self.content.hulls);
+                let local = crate::shape::local_aabb(shape, &self.content.hulls, rotation);
                 let a0 = DAabb::from_local(start, &local);
                 let a1 = DAabb::from_local(start + motion.to_f64(), &local);
                 let swept = a0.union(&a1);
@@ -411,7 +425,8 @@ impl World {
         while s != crate::body::NONE {
             let shape = &self.shapes[s as usize];
             if !shape.is_sensor {
-                let local = crate::shape::local_aabb(shape, &self.hulls, rotation).inflate(reach);
+                let local =
+                    crate::shape::local_aabb(shape, &self.content.hulls, rotation).inflate(reach);
                 let aabb = DAabb::from_local(end, &local);
                 let local_shape = self.shape_id(s);
                 self.for_each_shape_in_slot_order(&aabb, |other| {

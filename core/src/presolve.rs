@@ -53,18 +53,18 @@ impl World {
     /// Sets (or clears) the pre-solve callback. Not state: a replay applies the recorded
     /// decisions instead.
     pub fn set_pre_solve(&mut self, pre_solve: Option<PreSolve>) {
-        self.pre_solve = pre_solve;
+        self.presolve.callback = pre_solve;
     }
 
     /// Asks the callback (or, replaying, the tape) about each touching contact of a shape
     /// with pre-solve enabled; remembers the disabled pairs for the journal.
     pub(crate) fn run_pre_solve(&mut self) {
-        self.presolve_disabled.clear();
-        let replaying = self.presolve_replaying;
+        self.presolve.disabled.clear();
+        let replaying = self.presolve.replaying;
         // Only the contacts of moving bodies (`awake.contacts`, gathered after the narrow
         // phase) are solved, so only theirs are asked and cleared; a flag left on a resting
         // contact is cleared here before it is solved again.
-        if !replaying && self.pre_solve.is_none() {
+        if !replaying && self.presolve.callback.is_none() {
             for &c in self.awake.contacts.iter() {
                 self.contacts[c as usize].flags &= !CONTACT_DISABLED;
             }
@@ -102,9 +102,9 @@ impl World {
                 crate::contact::child_key(contact.parent, contact.child)
             };
             let disable = if replaying {
-                self.presolve_replay.binary_search(&key).is_ok()
+                self.presolve.replay.binary_search(&key).is_ok()
             } else {
-                let pre = self.pre_solve.expect("checked above");
+                let pre = self.presolve.callback.expect("checked above");
                 let mut view = PreSolveContact {
                     shape_a: self.shape_id(contact.shape_a),
                     shape_b: self.shape_id(contact.shape_b),
@@ -128,10 +128,10 @@ impl World {
             };
             if disable {
                 self.contacts[c].flags |= CONTACT_DISABLED;
-                let ok = self.presolve_disabled.push(key);
+                let ok = self.presolve.disabled.push(key);
                 debug_assert!(ok);
             }
         }
-        self.presolve_disabled.sort_unstable();
+        self.presolve.disabled.sort_unstable();
     }
 }

@@ -132,10 +132,12 @@ fn ray_shape(
         ShapeGeometry::Sphere(sp) => ray_cast_sphere(sp, &xf, &input),
         ShapeGeometry::Capsule(c) => ray_cast_capsule(c, &xf, &input),
         ShapeGeometry::Box(_) => ray_cast_hull(&s.box_hull.view(), &xf, &input),
-        ShapeGeometry::Hull(h) => ray_cast_hull(&w.hulls[*h as usize].hull.view(), &xf, &input),
+        ShapeGeometry::Hull(h) => {
+            ray_cast_hull(&w.content.hulls[*h as usize].hull.view(), &xf, &input)
+        }
         ShapeGeometry::Mesh(m) => {
             // Into the shape's frame and back: meshes answer in their own frame.
-            let data = crate::content::mesh_data(&w.meshes, *m)?;
+            let data = crate::content::mesh_data(&w.content.meshes, *m)?;
             let local = RayInput {
                 origin: b.rotation.inv_rotate(input.origin),
                 translation: b.rotation.inv_rotate(input.translation),
@@ -267,7 +269,7 @@ impl World {
             |slot| {
                 let s = &self.shapes[slot as usize];
                 let b = &self.bodies[s.body as usize];
-                let local = crate::shape::local_aabb(s, &self.hulls, b.rotation);
+                let local = crate::shape::local_aabb(s, &self.content.hulls, b.rotation);
                 DAabb::from_local(b.position, &local).overlaps(aabb) && filter.accepts(s)
             },
             out,
@@ -303,7 +305,7 @@ impl World {
         out: &mut [ShapeId],
     ) -> Result<usize> {
         let probe = self.query_probe(shape, position, rotation)?;
-        let local = crate::shape::local_aabb(&probe, &self.hulls, rotation);
+        let local = crate::shape::local_aabb(&probe, &self.content.hulls, rotation);
         let aabb = DAabb::from_local(position, &local);
         let mut n = 0;
         self.for_each_overlap_candidate(
@@ -429,8 +431,8 @@ impl World {
                 &xf_p,
                 other,
                 &xf_o,
-                &self.hulls,
-                &self.meshes,
+                &self.content.hulls,
+                &self.content.meshes,
                 0.0,
                 &mut cache,
             )
@@ -440,8 +442,8 @@ impl World {
                 &xf_o,
                 probe,
                 &xf_p,
-                &self.hulls,
-                &self.meshes,
+                &self.content.hulls,
+                &self.content.meshes,
                 0.0,
                 &mut cache,
             )
@@ -473,7 +475,7 @@ fn shape_contains(w: &World, s: &Shape, b: &Body, point: DVec3) -> bool {
             .planes
             .iter()
             .all(|pl| pl.distance(p) <= 0.0),
-        ShapeGeometry::Hull(h) => w.hulls[*h as usize]
+        ShapeGeometry::Hull(h) => w.content.hulls[*h as usize]
             .hull
             .view()
             .planes
@@ -523,8 +525,8 @@ impl World {
         )?;
         let rotation = rotation.normalize();
         let probe = self.query_probe(shape, position, rotation)?;
-        let proxy = crate::shape::shape_proxy(&probe, &self.hulls);
-        let local = crate::shape::local_aabb(&probe, &self.hulls, rotation);
+        let proxy = crate::shape::shape_proxy(&probe, &self.content.hulls);
+        let local = crate::shape::local_aabb(&probe, &self.content.hulls, rotation);
         let swept = DAabb::from_local(position, &local)
             .union(&DAabb::from_local(position + translation.to_f64(), &local));
         let xf = Transform::new(Vec3::ZERO, rotation);

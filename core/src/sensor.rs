@@ -55,17 +55,17 @@ pub(crate) fn shapes_overlap(
 impl World {
     /// Recomputes every sensor's overlaps and reports begin/end against last step's.
     pub(crate) fn update_sensors(&mut self) {
-        self.sensor_begin_events.clear();
-        self.sensor_end_events.clear();
+        self.sensors.begin_events.clear();
+        self.sensors.end_events.clear();
         self.counters.dropped_sensor_begin_events = 0;
         self.counters.dropped_sensor_end_events = 0;
-        self.sensor_scratch.clear();
+        self.sensors.scratch.clear();
         let mut heaped = false;
         let mut dropped = 0u32;
-        let (shapes, bodies, hulls) = (&self.shapes, &self.bodies, &self.hulls);
-        let meshes = &self.meshes;
+        let (shapes, bodies, hulls) = (&self.shapes, &self.bodies, &self.content.hulls);
+        let meshes = &self.content.meshes;
         let (statics, movable) = (&self.broad.statics, &self.broad.movable);
-        let scratch = &mut self.sensor_scratch;
+        let scratch = &mut self.sensors.scratch;
         for s in 0..shapes.len() {
             let sensor = &shapes[s];
             if !sensor.alive || !sensor.is_sensor || sensor.proxy == NONE {
@@ -96,18 +96,18 @@ impl World {
             movable.query(&fat, &mut visit);
         }
         self.counters.dropped_sensor_pairs = dropped;
-        self.sensor_scratch.sort_unstable();
+        self.sensors.scratch.sort_unstable();
         // Merge old and new sorted lists: begins are new only, ends old only.
         let (mut i, mut j) = (0, 0);
-        let (old_len, new_len) = (self.sensor_pairs.len(), self.sensor_scratch.len());
+        let (old_len, new_len) = (self.sensors.pairs.len(), self.sensors.scratch.len());
         while i < old_len || j < new_len {
             let old = if i < old_len {
-                self.sensor_pairs[i]
+                self.sensors.pairs[i]
             } else {
                 u64::MAX
             };
             let new = if j < new_len {
-                self.sensor_scratch[j]
+                self.sensors.scratch[j]
             } else {
                 u64::MAX
             };
@@ -128,16 +128,16 @@ impl World {
                 visitor: self.shape_id(key as u32),
             };
             if begin {
-                if !self.sensor_begin_events.push(ev) {
+                if !self.sensors.begin_events.push(ev) {
                     self.counters.dropped_sensor_begin_events += 1;
                 }
-            } else if !self.sensor_end_events.push(ev) {
+            } else if !self.sensors.end_events.push(ev) {
                 self.counters.dropped_sensor_end_events += 1;
             }
         }
-        self.sensor_pairs.clear();
-        for k in 0..self.sensor_scratch.len() {
-            let ok = self.sensor_pairs.push(self.sensor_scratch[k]);
+        self.sensors.pairs.clear();
+        for k in 0..self.sensors.scratch.len() {
+            let ok = self.sensors.pairs.push(self.sensors.scratch[k]);
             debug_assert!(ok);
         }
     }
@@ -145,10 +145,10 @@ impl World {
     /// Forgets a destroyed shape's sensor overlaps (no events: its id is gone).
     pub(crate) fn forget_sensor_pairs(&mut self, shape: u32) {
         let mut k = 0;
-        while k < self.sensor_pairs.len() {
-            let key = self.sensor_pairs[k];
+        while k < self.sensors.pairs.len() {
+            let key = self.sensors.pairs[k];
             if (key >> 32) as u32 == shape || key as u32 == shape {
-                self.sensor_pairs.remove_ordered(k);
+                self.sensors.pairs.remove_ordered(k);
             } else {
                 k += 1;
             }
@@ -157,19 +157,19 @@ impl World {
 
     /// Sensors that began overlapping a shape in the last step, in (sensor, visitor) order.
     pub fn sensor_begin_events(&self) -> &[SensorEvent] {
-        &self.sensor_begin_events
+        &self.sensors.begin_events
     }
 
     /// Sensors that stopped overlapping a shape in the last step.
     pub fn sensor_end_events(&self) -> &[SensorEvent] {
-        &self.sensor_end_events
+        &self.sensors.end_events
     }
 
     /// The shapes a sensor overlapped at the end of the last step, ascending.
     pub fn sensor_overlaps(&self, sensor: ShapeId, out: &mut [ShapeId]) -> crate::Result<usize> {
         let s = self.shape_slot(sensor)? as u64;
         let mut n = 0;
-        for &key in self.sensor_pairs.iter() {
+        for &key in self.sensors.pairs.iter() {
             if key >> 32 == s {
                 if n < out.len() {
                     out[n] = self.shape_id(key as u32);

@@ -11,7 +11,7 @@ use crate::geometry::{Capsule, Cylinder, MassData, PlaneShape, Sphere, bounds, m
 use crate::id::{BodyId, HullId, ShapeId};
 use crate::limits::{MAX_DENSITY, MAX_MATERIAL, check_nonneg};
 use crate::math::{Aabb, DAabb, Quat, Transform, Vec3, max};
-use crate::world::{AABB_MARGIN, World, alloc_slot};
+use crate::world::{AABB_MARGIN, World};
 
 /// Which shapes may collide: two shapes collide when each one's category is in the
 /// other's mask, unless they share a non-zero group (positive: always collide, negative:
@@ -512,7 +512,7 @@ impl World {
         for p in points {
             check_local_point("hull point", *p)?;
         }
-        if self.hull_free.is_empty() && self.hulls.is_full() {
+        if self.content.hulls.free.is_empty() && self.content.hulls.is_full() {
             return Err(Error::Capacity {
                 what: "hull_capacity",
                 capacity: self.def.hull_capacity as u64,
@@ -520,31 +520,32 @@ impl World {
         }
         let mut built = crate::geometry::hull::Hull::default();
         crate::geometry::quickhull::build_hull(points, &mut built)?;
-        let slot = alloc_slot(
-            &mut self.hulls,
-            &mut self.hull_free,
-            |h| h.generation,
-            |g| {
-                let mut h = HullSlot {
-                    generation: g.wrapping_add(1).max(1),
-                    alive: true,
-                    ref_count: 0,
-                    point_count: points.len() as u32,
-                    points: [Vec3::ZERO; MAX_HULL_POINTS],
-                    hull: built,
-                };
-                h.points[..points.len()].copy_from_slice(points);
-                h
-            },
-        )
-        .ok_or(Error::Capacity {
-            what: "hull_capacity",
-            capacity: self.def.hull_capacity as u64,
-        })?;
-        self.hull_count += 1;
+        let slot = self
+            .content
+            .hulls
+            .take(
+                |h| h.generation,
+                |g| {
+                    let mut h = HullSlot {
+                        generation: g.wrapping_add(1).max(1),
+                        alive: true,
+                        ref_count: 0,
+                        point_count: points.len() as u32,
+                        points: [Vec3::ZERO; MAX_HULL_POINTS],
+                        hull: built,
+                    };
+                    h.points[..points.len()].copy_from_slice(points);
+                    h
+                },
+            )
+            .ok_or(Error::Capacity {
+                what: "hull_capacity",
+                capacity: self.def.hull_capacity as u64,
+            })?;
+        self.content.hulls.count += 1;
         let id = HullId {
             index: slot + 1,
-            generation: self.hulls[slot as usize].generation,
+            generation: self.content.hulls[slot as usize].generation,
             world: self.tag,
         };
         self.rec(|j| j.create_hull(points, id));
@@ -554,19 +555,19 @@ impl World {
     /// Destroys a hull; refused while shapes use it.
     pub fn destroy_hull(&mut self, id: HullId) -> Result<()> {
         let slot = self.hull_slot(id)?;
-        if self.hulls[slot].ref_count > 0 {
+        if self.content.hulls[slot].ref_count > 0 {
             return Err(Error::State(
                 "the hull is used by shapes: destroy them first",
             ));
         }
-        let g = self.hulls[slot].generation;
-        self.hulls[slot] = HullSlot {
+        let g = self.content.hulls[slot].generation;
+        self.content.hulls[slot] = HullSlot {
             generation: g,
             ..HullSlot::default()
         };
-        let ok = self.hull_free.push(slot as u32);
+        let ok = self.content.hulls.free.push(slot as u32);
         debug_assert!(ok);
-        self.hull_count -= 1;
+        self.content.hulls.count -= 1;
         self.rec(|j| j.destroy_hull(id));
         Ok(())
     }
@@ -574,14 +575,14 @@ impl World {
     /// The points the hull was created from.
     pub fn hull_points(&self, id: HullId) -> Result<&[Vec3]> {
         let slot = self.hull_slot(id)?;
-        let h = &self.hulls[slot];
+        let h = &self.content.hulls[slot];
         Ok(&h.points[..h.point_count as usize])
     }
 
     /// The hull's vertices (after welding and removing interior points).
     pub fn hull_vertices(&self, id: HullId) -> Result<&[Vec3]> {
         let slot = self.hull_slot(id)?;
-        Ok(self.hulls[slot].hull.view().vertices)
+        Ok(self.content.hulls[slot].hull.view().vertices)
     }
 
     /// Creates a cylinder shape on a body: `half_height` and `radius` within (0, 1e6],
@@ -681,56 +682,55 @@ impl World {
             ShapeGeometry::Box(b) => BoxHull::new(b.half, b.center, b.rotation),
             _ => BoxHull::default(),
         };
-        let mass_data = compute_mass(&geometry, &box_hull, &self.hulls, def.density);
+        let mass_data = compute_mass(&geometry, &box_hull, &self.content.hulls, def.density);
         let mesh_bounds = match geometry {
-            ShapeGeometry::Mesh(m) => {
-                crate::content::mesh_data(&self.meshes, m).map_or(Aabb::default(), |d| d.bounds())
-            }
+            ShapeGeometry::Mesh(m) => crate::content::mesh_data(&self.content.meshes, m)
+                .map_or(Aabb::default(), |d| d.bounds()),
             _ => Aabb::default(),
         };
-        let slot = alloc_slot(
-            &mut self.shapes,
-            &mut self.shape_free,
-            |s| s.generation,
-            |g| Shape {
-                generation: g.wrapping_add(1).max(1),
-                alive: true,
-                body: bslot,
-                next_in_body: NONE,
-                geometry,
-                box_hull,
-                mesh_bounds,
-                mass_data,
-                density: def.density,
-                friction: def.friction,
-                restitution: def.restitution,
-                rolling_resistance: def.rolling_resistance,
-                filter: def.filter,
-                enable_contact_events: def.enable_contact_events,
-                is_sensor: def.is_sensor,
-                enable_sensor_events: def.enable_sensor_events,
-                enable_hit_events: def.enable_hit_events,
-                enable_pre_solve: def.enable_pre_solve,
-                area: None,
-                user_data: def.user_data,
-                fat_aabb: DAabb::default(),
-                enlarged: false,
-                grew: false,
-                proxy: NONE,
-                tree: STATIC_TREE,
-            },
-        )
-        .ok_or(Error::Capacity {
-            what: "shape_capacity",
-            capacity: self.def.shape_capacity as u64,
-        })?;
+        let slot = self
+            .shapes
+            .take(
+                |s| s.generation,
+                |g| Shape {
+                    generation: g.wrapping_add(1).max(1),
+                    alive: true,
+                    body: bslot,
+                    next_in_body: NONE,
+                    geometry,
+                    box_hull,
+                    mesh_bounds,
+                    mass_data,
+                    density: def.density,
+                    friction: def.friction,
+                    restitution: def.restitution,
+                    rolling_resistance: def.rolling_resistance,
+                    filter: def.filter,
+                    enable_contact_events: def.enable_contact_events,
+                    is_sensor: def.is_sensor,
+                    enable_sensor_events: def.enable_sensor_events,
+                    enable_hit_events: def.enable_hit_events,
+                    enable_pre_solve: def.enable_pre_solve,
+                    area: None,
+                    user_data: def.user_data,
+                    fat_aabb: DAabb::default(),
+                    enlarged: false,
+                    grew: false,
+                    proxy: NONE,
+                    tree: STATIC_TREE,
+                },
+            )
+            .ok_or(Error::Capacity {
+                what: "shape_capacity",
+                capacity: self.def.shape_capacity as u64,
+            })?;
         if let ShapeGeometry::Hull(h) = geometry {
-            self.hulls[h as usize].ref_count += 1;
+            self.content.hulls[h as usize].ref_count += 1;
         }
         if let ShapeGeometry::Mesh(m) = geometry {
-            self.meshes[m as usize].ref_count += 1;
+            self.content.meshes[m as usize].ref_count += 1;
         }
-        self.shape_count += 1;
+        self.shapes.count += 1;
         // Insert in ascending slot order so the body's shape order is a function of state.
         let head = self.bodies[bslot as usize].shape_head;
         if head == NONE || head > slot {
@@ -758,12 +758,12 @@ impl World {
         let content = match geometry {
             ShapeGeometry::Hull(h) => ShapeContent::Hull(HullId {
                 index: h + 1,
-                generation: self.hulls[h as usize].generation,
+                generation: self.content.hulls[h as usize].generation,
                 world: self.tag,
             }),
             ShapeGeometry::Mesh(m) => ShapeContent::Mesh(crate::id::MeshId {
                 index: m + 1,
-                generation: self.meshes[m as usize].generation,
+                generation: self.content.meshes[m as usize].generation,
                 world: self.tag,
             }),
             _ => ShapeContent::Geometry(geometry),
@@ -806,24 +806,24 @@ impl World {
         self.destroy_proxy(slot);
         self.forget_sensor_pairs(slot);
         if let ShapeGeometry::Hull(h) = self.shapes[slot as usize].geometry {
-            self.hulls[h as usize].ref_count -= 1;
+            self.content.hulls[h as usize].ref_count -= 1;
         }
         if let ShapeGeometry::Mesh(m) = self.shapes[slot as usize].geometry {
-            self.meshes[m as usize].ref_count -= 1;
+            self.content.meshes[m as usize].ref_count -= 1;
         }
         let s = &mut self.shapes[slot as usize];
         s.alive = false;
         s.enlarged = false;
         s.next_in_body = NONE;
-        let ok = self.shape_free.push(slot);
+        let ok = self.shapes.free.push(slot);
         debug_assert!(ok);
-        self.shape_count -= 1;
+        self.shapes.count -= 1;
     }
 
     fn shape_world_aabb(&self, slot: u32) -> (DAabb, Aabb) {
         let s = &self.shapes[slot as usize];
         let b = &self.bodies[s.body as usize];
-        let local = local_aabb(s, &self.hulls, b.rotation);
+        let local = local_aabb(s, &self.content.hulls, b.rotation);
         (DAabb::from_local(b.position, &local), local)
     }
 
@@ -938,7 +938,7 @@ impl World {
         };
         Ok(HullId {
             index: h + 1,
-            generation: self.hulls[h as usize].generation,
+            generation: self.content.hulls[h as usize].generation,
             world: self.tag,
         })
     }
@@ -980,7 +980,7 @@ impl World {
         let slot = self.shape_slot(id)?;
         check_nonneg("density", density, MAX_DENSITY, "within [0, 1e5] kg/m³")?;
         let s = &self.shapes[slot];
-        let md = compute_mass(&s.geometry, &s.box_hull, &self.hulls, density);
+        let md = compute_mass(&s.geometry, &s.box_hull, &self.content.hulls, density);
         let body = s.body;
         self.shapes[slot].density = density;
         self.shapes[slot].mass_data = md;

@@ -143,7 +143,7 @@ impl World {
             let shapes = &self.shapes;
             let bodies = &self.bodies;
             let joints = &self.joints;
-            let pair_set = &self.pair_set;
+            let pair_set = &self.contacts.pair_set;
             let moved = &bp.moved;
             let pairs = &mut bp.pairs;
             let mut last = u32::MAX;

@@ -10,24 +10,11 @@ use crate::edge;
 use crate::error::{Error, Result};
 use crate::id::{BodyId, JointId};
 use crate::math::{DVec3, Quat, Transform, Vec3};
-use crate::world::{World, alloc_slot};
+use crate::world::World;
 
 impl World {
     pub(crate) fn joint_slot(&self, id: JointId) -> Result<usize> {
-        let bad = Error::InvalidId {
-            what: "joint",
-            index: id.index,
-            generation: id.generation,
-        };
-        let slot = id.slot().ok_or(bad)?;
-        if id.world != self.tag || slot >= self.joints.len() {
-            return Err(bad);
-        }
-        let j = &self.joints[slot];
-        if !j.alive || j.generation != id.generation {
-            return Err(bad);
-        }
-        Ok(slot)
+        self.joints.live_slot("joint", id.parts(), self.tag)
     }
 
     pub(crate) fn joint_id(&self, slot: u32) -> JointId {
@@ -58,31 +45,31 @@ impl World {
         checks::threshold("break_force", def.break_force)?;
         checks::threshold("break_torque", def.break_torque)?;
         def.kind.check()?;
-        let slot = alloc_slot(
-            &mut self.joints,
-            &mut self.joint_free,
-            |j| j.generation,
-            |g| Joint {
-                generation: g.wrapping_add(1).max(1),
-                alive: true,
-                body_a: a as u32,
-                body_b: b as u32,
-                frame_a,
-                frame_b,
-                collide_connected: def.collide_connected,
-                break_force: def.break_force,
-                break_torque: def.break_torque,
-                kind: def.kind,
-                user_data: def.user_data,
-                ..Joint::dead(0)
-            },
-        )
-        .ok_or(Error::Capacity {
-            what: "joint_capacity",
-            capacity: self.def.joint_capacity as u64,
-        })?;
+        let slot = self
+            .joints
+            .take(
+                |j| j.generation,
+                |g| Joint {
+                    generation: g.wrapping_add(1).max(1),
+                    alive: true,
+                    body_a: a as u32,
+                    body_b: b as u32,
+                    frame_a,
+                    frame_b,
+                    collide_connected: def.collide_connected,
+                    break_force: def.break_force,
+                    break_torque: def.break_torque,
+                    kind: def.kind,
+                    user_data: def.user_data,
+                    ..Joint::dead(0)
+                },
+            )
+            .ok_or(Error::Capacity {
+                what: "joint_capacity",
+                capacity: self.def.joint_capacity as u64,
+            })?;
         self.link_joint(slot);
-        self.joint_count += 1;
+        self.joints.count += 1;
         if !def.collide_connected {
             self.destroy_contacts_between(a as u32, b as u32);
         }
@@ -117,9 +104,9 @@ impl World {
         self.unlink_joint(slot);
         let generation = self.joints[slot as usize].generation;
         self.joints[slot as usize] = Joint::dead(generation);
-        let ok = self.joint_free.push(slot);
+        let ok = self.joints.free.push(slot);
         debug_assert!(ok);
-        self.joint_count -= 1;
+        self.joints.count -= 1;
         if repair && filtered {
             self.refind_pairs(a, b);
         }
@@ -128,15 +115,15 @@ impl World {
     /// Destroys every joint of a body being destroyed, in ascending joint slot order (the
     /// free list is state; the body's list order is not), waking the other bodies.
     pub(crate) fn destroy_body_joints(&mut self, body: u32) {
-        let scratch = &mut self.joint_scratch;
+        let scratch = &mut self.joints.scratch;
         scratch.clear();
-        for n in edge::walk(&self.joints, &self.bodies, body) {
+        for n in edge::walk(&self.joints.pool, &self.bodies, body) {
             let ok = scratch.push(n.slot);
             debug_assert!(ok);
         }
         scratch.sort_unstable();
-        for k in 0..self.joint_scratch.len() {
-            let slot = self.joint_scratch[k];
+        for k in 0..self.joints.scratch.len() {
+            let slot = self.joints.scratch[k];
             let j = &self.joints[slot as usize];
             let other = if j.body_a == body { j.body_b } else { j.body_a };
             self.free_joint(slot, false);
@@ -206,7 +193,7 @@ impl World {
 
     /// Number of live joints.
     pub fn joint_count(&self) -> u32 {
-        self.joint_count
+        self.joints.count
     }
 
     /// All live joints, in slot order.
@@ -372,6 +359,6 @@ impl World {
 
     /// Joints that broke in the last step, in joint slot order.
     pub fn joint_break_events(&self) -> &[JointBreakEvent] {
-        &self.joint_break_events
+        &self.joints.break_events
     }
 }

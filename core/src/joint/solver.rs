@@ -359,7 +359,7 @@ pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
         let event = JointBreakEvent {
             joint: world.joint_id(slot),
         };
-        if !world.joint_break_events.push(event) {
+        if !world.joints.break_events.push(event) {
             world.counters.dropped_joint_break_events += 1;
         }
         if filtered {

@@ -207,17 +207,17 @@ fn replay_create_shape(
 /// the callback.
 fn replay_step(w: &mut World, dt: f32, substeps: u32, disabled: &[u64]) -> Result<()> {
     check(
-        disabled.len() <= w.presolve_replay.capacity(),
+        disabled.len() <= w.presolve.replay.capacity(),
         "more disabled contacts than the capacity",
     )?;
-    w.presolve_replay.clear();
+    w.presolve.replay.clear();
     for &key in disabled {
-        let ok = w.presolve_replay.push(key);
+        let ok = w.presolve.replay.push(key);
         debug_assert!(ok);
     }
-    w.presolve_replaying = true;
+    w.presolve.replaying = true;
     let r = w.step(dt, substeps);
-    w.presolve_replaying = false;
+    w.presolve.replaying = false;
     r
 }
 
@@ -225,7 +225,7 @@ impl World {
     /// Records the step that just ran, with the contacts its pre-solve callback disabled.
     pub(crate) fn record_step(&mut self, dt: f32, substeps: u32) {
         if let Some(j) = self.journal.as_mut() {
-            j.step(dt, substeps, &self.presolve_disabled);
+            j.step(dt, substeps, &self.presolve.disabled);
         }
     }
 }

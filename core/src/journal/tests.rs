@@ -7,6 +7,7 @@ use super::{TAPE_HEADER_SIZE, journal_record_ends};
 use crate::area::{AreaGravity, AreaMode, AreaSettings};
 use crate::body::{BodyDef, BodyType, MotionLocks};
 use crate::content::VoxelGridDef;
+use crate::def::WorldDef;
 use crate::explosion::ExplosionDef;
 use crate::geometry::height_field::HeightFieldDef;
 use crate::geometry::{Capsule, Cylinder, PlaneShape, Sphere};
@@ -17,7 +18,7 @@ use crate::joint::{
 };
 use crate::math::{DVec3, Quat, Transform, Vec3};
 use crate::shape::{Filter, ShapeDef};
-use crate::world::{World, WorldDef};
+use crate::world::World;
 
 fn def() -> WorldDef {
     WorldDef {

@@ -180,7 +180,7 @@ fn decode_contact(
 /// contacts live.
 pub(super) fn rebuild_contacts(w: &mut World) -> u32 {
     let mut count = 0;
-    w.pair_set.clear();
+    w.contacts.pair_set.clear();
     for c in 0..w.contacts.len() {
         if !w.contacts[c].alive {
             continue;
@@ -204,7 +204,7 @@ pub(super) fn rebuild_contacts(w: &mut World) -> u32 {
         } else {
             child_key(contact.parent, contact.child)
         };
-        w.pair_set.insert(key, c as u32);
+        w.contacts.pair_set.insert(key, c as u32);
         w.link_contact(c as u32);
     }
     // Children never report their own events: their parent does, from how many of them

@@ -21,8 +21,9 @@
 //! the host data, the journal section.
 
 use crate::codec::{Count, Dec, Enc, Fnv, Sink, check};
+use crate::def::WorldDef;
 use crate::error::{Error, Result};
-use crate::world::{World, WorldDef};
+use crate::world::World;
 
 mod bodies;
 mod contacts;
@@ -65,13 +66,13 @@ impl Sink for Out<'_> {
 /// stores and of each store's fields is the hash and the snapshot format.
 pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
     settings::encode_settings(e, &w.def, w.step_index, &w.origin);
-    shapes::encode_hulls(e, &w.hulls, &w.hull_free);
-    content::encode_meshes(e, &w.meshes, &w.mesh_free);
-    bodies::encode_bodies(e, &w.bodies, &w.body_free);
-    shapes::encode_shapes(e, &w.shapes, &w.shape_free);
-    contacts::encode_contacts(e, &w.contacts, &w.contact_free);
-    sensors::encode_sensor_pairs(e, &w.sensor_pairs);
-    joints::encode_joints(e, &w.joints, &w.joint_free);
+    shapes::encode_hulls(e, &w.content.hulls, &w.content.hulls.free);
+    content::encode_meshes(e, &w.content.meshes, &w.content.meshes.free);
+    bodies::encode_bodies(e, &w.bodies, &w.bodies.free);
+    shapes::encode_shapes(e, &w.shapes, &w.shapes.free);
+    contacts::encode_contacts(e, &w.contacts, &w.contacts.free);
+    sensors::encode_sensor_pairs(e, &w.sensors.pairs);
+    joints::encode_joints(e, &w.joints, &w.joints.free);
 }
 
 fn encode_host_data<S: Sink>(w: &World, e: &mut Enc<S>) {
@@ -277,31 +278,22 @@ impl World {
         let head = settings::decode_settings(&mut d, &self.def)?;
         let info = SlotInfo::split(&mut self.restore_info, &self.def);
 
-        let n = shapes::decode_hulls(
-            &mut d,
-            commit,
-            &mut self.hulls,
-            &mut self.hull_free,
-            info.hulls,
-        )?;
+        let (hulls_slots, hulls_free) = self.content.hulls.slots_and_free();
+        let n = shapes::decode_hulls(&mut d, commit, hulls_slots, hulls_free, info.hulls)?;
         let hulls = &info.hulls[..n];
+        let (meshes_slots, meshes_free) = self.content.meshes.slots_and_free();
         let (n, content_used) = content::decode_meshes(
             &mut d,
             commit,
-            &mut self.meshes,
-            &mut self.mesh_free,
+            meshes_slots,
+            meshes_free,
             info.meshes,
             self.def.content_capacity,
             self.alloc,
         )?;
         let meshes = &info.meshes[..n];
-        let n = bodies::decode_bodies(
-            &mut d,
-            commit,
-            &mut self.bodies,
-            &mut self.body_free,
-            info.bodies,
-        )?;
+        let (bodies_slots, bodies_free) = self.bodies.slots_and_free();
+        let n = bodies::decode_bodies(&mut d, commit, bodies_slots, bodies_free, info.bodies)?;
         let bodies = &info.bodies[..n];
         if let Some(b) = head.out_of_bounds {
             check(is_live(bodies, b), "out-of-bounds body is missing")?;
@@ -311,20 +303,22 @@ impl World {
             hulls,
             meshes,
         };
+        let (shapes_slots, shapes_free) = self.shapes.slots_and_free();
         let n = shapes::decode_shapes(
             &mut d,
             commit,
-            &mut self.shapes,
-            &mut self.shape_free,
+            shapes_slots,
+            shapes_free,
             info.shapes,
             &refs,
         )?;
         let shapes = &info.shapes[..n];
+        let (contacts_slots, contacts_free) = self.contacts.slots_and_free();
         contacts::decode_contacts(
             &mut d,
             commit,
-            &mut self.contacts,
-            &mut self.contact_free,
+            contacts_slots,
+            contacts_free,
             info.contacts,
             shapes,
             &mut self.broad.restore_keys,
@@ -333,15 +327,16 @@ impl World {
         sensors::decode_sensor_pairs(
             &mut d,
             commit,
-            &mut self.sensor_pairs,
+            &mut self.sensors.pairs,
             sensor_capacity,
             shapes,
         )?;
+        let (joints_slots, joints_free) = self.joints.slots_and_free();
         let n = joints::decode_joints(
             &mut d,
             commit,
-            &mut self.joints,
-            &mut self.joint_free,
+            joints_slots,
+            joints_free,
             info.joints,
             bodies,
         )?;
@@ -356,7 +351,7 @@ impl World {
         check(d.pos == d.buf.len(), "bytes after the end of the snapshot")?;
 
         if commit {
-            self.content_used = content_used;
+            self.content.used = content_used;
             // The host's hooks and allocator stay: they are not state.
             let allocator = self.def.allocator;
             let task_hooks = self.def.task_hooks;
@@ -379,26 +374,26 @@ impl World {
     fn rebuild_derived(&mut self) {
         // Bodies' lists first: shapes, contacts and joints link themselves in.
         bodies::clear_body_lists(&mut self.bodies);
-        self.hull_count = shapes::rebuild_hulls(&mut self.hulls);
-        self.mesh_count = content::rebuild_meshes(&mut self.meshes);
-        self.shape_count = shapes::rebuild_shapes(
+        self.content.hulls.count = shapes::rebuild_hulls(&mut self.content.hulls);
+        self.content.meshes.count = content::rebuild_meshes(&mut self.content.meshes);
+        self.shapes.count = shapes::rebuild_shapes(
             &mut self.shapes,
             &mut self.bodies,
-            &mut self.hulls,
-            &mut self.meshes,
+            &mut self.content.hulls,
+            &mut self.content.meshes,
             &mut self.broad,
         );
         // Mass needs the bodies' shape lists.
-        self.body_count = bodies::rebuild_bodies(self);
-        self.contact_count = contacts::rebuild_contacts(self);
-        self.joint_count = joints::rebuild_joints(self);
+        self.bodies.count = bodies::rebuild_bodies(self);
+        self.contacts.count = contacts::rebuild_contacts(self);
+        self.joints.count = joints::rebuild_joints(self);
         // What is built across stores (from the bodies, contacts and joints above) is
         // rebuilt here.
         self.rebuild_awake_set();
         // Nothing observed survives a restore.
-        self.begin_events.clear();
-        self.end_events.clear();
-        self.joint_break_events.clear();
+        self.contacts.begin_events.clear();
+        self.contacts.end_events.clear();
+        self.joints.break_events.clear();
         self.counters = Default::default();
     }
 }

@@ -2,8 +2,8 @@
 //! step count and the origin.
 
 use crate::codec::{Dec, Enc, Sink};
+use crate::def::WorldDef;
 use crate::error::{Error, Result};
-use crate::world::WorldDef;
 
 /// The def's capacities and settings (hooks and allocator are not state).
 pub(super) fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
@@ -101,7 +101,7 @@ pub(super) fn decode_settings(d: &mut Dec, current: &WorldDef) -> Result<Setting
         ));
     }
     // The settings World::new accepts, and no others.
-    crate::world::check_settings(&def).map_err(|_| Error::Format("world settings out of range"))?;
+    crate::def::check_settings(&def).map_err(|_| Error::Format("world settings out of range"))?;
     let step_index = d.u64()?;
     let origin = [d.i64()?, d.i64()?, d.i64()?];
     let out_of_bounds = if d.bool()? {

@@ -296,12 +296,13 @@ impl World {
         end: (DVec3, Quat),
     ) -> Swept {
         let shape = &self.shapes[s as usize];
-        let a0 = DAabb::from_local(start.0, &local_aabb(shape, &self.hulls, start.1));
-        let a1 = DAabb::from_local(end.0, &local_aabb(shape, &self.hulls, end.1));
-        let proxy = shape_proxy(shape, &self.hulls);
-        let min_extent = shape_min_extent(shape, &self.hulls);
+        let a0 = DAabb::from_local(start.0, &local_aabb(shape, &self.content.hulls, start.1));
+        let a1 = DAabb::from_local(end.0, &local_aabb(shape, &self.content.hulls, end.1));
+        let proxy = shape_proxy(shape, &self.content.hulls);
+        let min_extent = shape_min_extent(shape, &self.content.hulls);
         let core_radius = 0.25 * min_extent;
-        let core = ShapeProxy::from_points(&[shape_centroid(shape, &self.hulls)], core_radius);
+        let core =
+            ShapeProxy::from_points(&[shape_centroid(shape, &self.content.hulls)], core_radius);
         // The core points' farthest distance from the centre of mass bounds the core
         // ball's centre too (the centroid lies in their hull). The time of impact stops
         // a core `radius + other radius + LINEAR_SLOP` short (within a quarter slop); two
@@ -317,7 +318,7 @@ impl World {
             core,
             reach,
             bounds: a0.union(&a1),
-            centroid: shape_centroid(shape, &self.hulls),
+            centroid: shape_centroid(shape, &self.content.hulls),
             fast_approach: max(0.5 * min_extent, LINEAR_SLOP),
         }
     }
@@ -382,7 +383,8 @@ impl World {
                     // A plane is the slab of it near the whole path.
                     let (near, extent) =
                         crate::shape::region_near(&whole, ob.position, ob.rotation);
-                    let p = crate::shape::shape_proxy_near(other, &self.hulls, near, extent);
+                    let p =
+                        crate::shape::shape_proxy_near(other, &self.content.hulls, near, extent);
                     let path = (
                         to_local(sweep.c1),
                         to_local(sweep.c1.lerp(sweep.c2, *t_min)),
@@ -392,7 +394,7 @@ impl World {
                     }
                     return true;
                 };
-                let Some(data) = mesh_data(&self.meshes, m) else {
+                let Some(data) = mesh_data(&self.content.meshes, m) else {
                     return true;
                 };
                 let local = |b: &DAabb| {
@@ -492,12 +494,12 @@ impl World {
                     return false;
                 }
                 let (near, extent) = crate::shape::region_near(&whole, ob.position, ob.rotation);
-                let p = crate::shape::shape_proxy_near(other, &self.hulls, near, extent);
+                let p = crate::shape::shape_proxy_near(other, &self.content.hulls, near, extent);
                 sweep_pair(swept, sweep, &p, &other_sweep, t_min, work);
                 return true;
             };
             // A kinematic mesh: each triangle under the whole path.
-            let Some(data) = mesh_data(&self.meshes, m) else {
+            let Some(data) = mesh_data(&self.content.meshes, m) else {
                 return true;
             };
             let rel = Aabb::new(

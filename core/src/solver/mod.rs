@@ -441,7 +441,7 @@ fn gather_awake_set(world: &mut World, dt: f32) {
     // priority first, then sensor slot.
     let links = &mut s.area_links;
     links.clear();
-    for &key in world.sensor_pairs.iter() {
+    for &key in world.sensors.pairs.iter() {
         let (sensor, visitor) = ((key >> 32) as u32, key as u32);
         if let Some(a) = &world.shapes[sensor as usize].area {
             let ok = links.push((world.shapes[visitor as usize].body, a.priority, sensor));
@@ -626,7 +626,7 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
         // Each body writes itself and its own shapes' bounds: any split, same bits.
         let states = &world.solver.states;
         let params = &world.solver.params;
-        let hulls = &world.hulls;
+        let hulls = &world.content.hulls;
         let bodies = Slots::new(&mut world.bodies);
         let shapes = Slots::new(&mut world.shapes);
         world.tasks.for_each(count, 64, &|k, _| {

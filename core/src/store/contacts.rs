@@ -1,0 +1,44 @@
+//! The contact store: the contact pool, the pair set that finds a contact by its shape
+//! pair, the contact events of the last step and the scratch for ordered create/destroy.
+
+use super::pool::Pool;
+use crate::alloc::{FixedVec, WorldAlloc};
+use crate::broad_phase::pair_set::PairSet;
+use crate::contact::Contact;
+use crate::error::Result;
+use crate::events::ContactEvent;
+use crate::events::ContactHitEvent;
+
+/// Contacts and their events.
+pub(crate) struct ContactStore {
+    pub(crate) pool: Pool<Contact>,
+    /// Shape pair → contact slot (derived: rebuilt at restore).
+    pub(crate) pair_set: PairSet,
+    /// Scratch for contact slots gathered to create or destroy in order (not state).
+    pub(crate) scratch: FixedVec<u32>,
+    pub(crate) begin_events: FixedVec<ContactEvent>,
+    pub(crate) end_events: FixedVec<ContactEvent>,
+    pub(crate) hit_events: FixedVec<ContactHitEvent>,
+}
+super::store_derefs_to_pool!(ContactStore, Contact);
+
+impl ContactStore {
+    pub(crate) fn new(capacity: usize, events: usize, alloc: WorldAlloc) -> Result<ContactStore> {
+        Ok(ContactStore {
+            pool: Pool::new(capacity, alloc, "contact_capacity")?,
+            pair_set: PairSet::new(capacity, alloc)?,
+            scratch: FixedVec::with_capacity(capacity, alloc, "contact_capacity")?,
+            begin_events: FixedVec::with_capacity(events, alloc, "event_capacity")?,
+            end_events: FixedVec::with_capacity(events, alloc, "event_capacity")?,
+            hit_events: FixedVec::with_capacity(events, alloc, "event_capacity")?,
+        })
+    }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        use core::mem::size_of;
+        self.pool.memory_usage()
+            + self.scratch.capacity() * 4
+            + (self.begin_events.capacity() + self.end_events.capacity())
+                * size_of::<ContactEvent>()
+    }
+}
