@@ -18,7 +18,9 @@ use crate::geometry::cylinder::CylinderHull;
 use crate::geometry::hull::HullView;
 use crate::math::{Aabb, Transform, Vec3, max, min, sqrt};
 use crate::shape::{HullSlot, Shape, ShapeGeometry};
-use crate::task::Slots;
+use crate::store::contacts::ContactStore;
+use crate::store::content::ContentStore;
+use crate::task::{Slots, Tasks};
 use crate::world::{SPECULATIVE_DISTANCE, World};
 
 /// A contact point as the contact keeps it between steps.
@@ -945,30 +947,14 @@ impl World {
         self.gather_moving_contacts();
         self.counters.contacts_visited = self.awake.contacts.len() as u32;
         let resting_touching = self.awake.resting_touching();
-        {
-            let shapes = &self.shapes;
-            let bodies = &self.bodies;
-            let hulls = &self.content.hulls;
-            let meshes = &self.content.meshes;
-            let list = &self.awake.contacts;
-            let slots = Slots::new(&mut self.contacts);
-            // Each contact writes only itself: any split gives the same bits.
-            self.tasks.for_each(list.len(), 64, &|k, _worker| {
-                // SAFETY: for_each hands each item index out once, and the list holds
-                // each slot once.
-                let contact = unsafe { slots.get(list[k] as usize) };
-                if !contact.alive {
-                    return;
-                }
-                let moving = bodies[contact.body_a as usize].is_moving()
-                    || bodies[contact.body_b as usize].is_moving();
-                if !moving {
-                    contact.update = 0;
-                    return;
-                }
-                update_contact(contact, shapes, bodies, hulls, meshes, SPECULATIVE_DISTANCE);
-            });
-        }
+        update_moving_contacts(
+            &mut self.contacts,
+            &self.awake.contacts,
+            &self.shapes,
+            &self.bodies,
+            &self.content,
+            &mut self.tasks,
+        );
         // Touching contacts of resting bodies, as they were before any touch below woke one.
         let mut touching = resting_touching;
         for k in 0..self.awake.contacts.len() {
@@ -1022,4 +1008,34 @@ impl World {
         }
         self.counters.touching_contact_count = touching;
     }
+}
+
+/// Updates the manifolds of the contacts in `list` (those of moving bodies) in parallel;
+/// a contact between bodies that are both at rest keeps its state, with `update` 0.
+fn update_moving_contacts(
+    contacts: &mut ContactStore,
+    list: &[u32],
+    shapes: &[Shape],
+    bodies: &[Body],
+    content: &ContentStore,
+    tasks: &mut Tasks,
+) {
+    let (hulls, meshes) = (&content.hulls, &content.meshes);
+    let slots = Slots::new(&mut contacts.pool);
+    // Each contact writes only itself: any split gives the same bits.
+    tasks.for_each(list.len(), 64, &|k, _worker| {
+        // SAFETY: for_each hands each item index out once, and the list holds
+        // each slot once.
+        let contact = unsafe { slots.get(list[k] as usize) };
+        if !contact.alive {
+            return;
+        }
+        let moving = bodies[contact.body_a as usize].is_moving()
+            || bodies[contact.body_b as usize].is_moving();
+        if !moving {
+            contact.update = 0;
+            return;
+        }
+        update_contact(contact, shapes, bodies, hulls, meshes, SPECULATIVE_DISTANCE);
+    });
 }

@@ -11,11 +11,12 @@ pub(crate) mod pair_set;
 pub mod tree;
 
 use crate::alloc::{FixedVec, WorldAlloc};
-use crate::body::BodyType;
+use crate::body::{Body, BodyType};
 use crate::error::Result;
 use crate::math::DVec3;
+use crate::shape::Shape;
 use crate::world::World;
-use pair_set::pair_key;
+use pair_set::{PairSet, pair_key};
 use tree::DynamicTree;
 
 /// Tree of static shapes.
@@ -129,23 +130,25 @@ fn sift_down(heap: &mut [u64], mut i: usize) {
     }
 }
 
-impl World {
-    /// Finds pairs that begin this step and creates their contacts, in pair order.
-    pub(crate) fn update_pairs(&mut self) {
-        self.counters.dropped_pairs = 0;
-        self.counters.dropped_contacts = 0;
-        let bp = &mut self.broad;
-        bp.moved.sort_unstable();
-        bp.pairs.clear();
+impl BroadPhase {
+    /// Finds the pairs that begin this step among the shapes in the move buffer: sorted,
+    /// filtered (sensors, same body, static or kinematic pairs, filters, bodies
+    /// `kept_apart` (joints without collide_connected), pairs that already have a contact) and capped at
+    /// `pair_capacity`, lowest keys kept. Returns how many were dropped for the cap.
+    fn find_new_pairs(
+        &mut self,
+        shapes: &[Shape],
+        bodies: &[Body],
+        pair_set: &PairSet,
+        kept_apart: impl Fn(u32, u32) -> bool,
+    ) -> u32 {
+        self.moved.sort_unstable();
+        self.pairs.clear();
         let mut heaped = false;
         let mut dropped = 0u32;
         {
-            let shapes = &self.shapes;
-            let bodies = &self.bodies;
-            let joints = &self.joints;
-            let pair_set = &self.contacts.pair_set;
-            let moved = &bp.moved;
-            let pairs = &mut bp.pairs;
+            let moved = &self.moved;
+            let pairs = &mut self.pairs;
             let mut last = u32::MAX;
             for &s in moved.iter() {
                 if s == last {
@@ -184,7 +187,7 @@ impl World {
                         return true;
                     }
                     // A joint with collide_connected off keeps its bodies apart.
-                    if crate::edge::kept_apart(joints, bodies, shape.body, other.body) {
+                    if kept_apart(shape.body, other.body) {
                         return true;
                     }
                     let key = pair_key(s, t);
@@ -197,11 +200,26 @@ impl World {
                     true
                 };
                 if body.body_type == BodyType::Dynamic {
-                    bp.statics.query(&fat, &mut visit);
+                    self.statics.query(&fat, &mut visit);
                 }
-                bp.movable.query(&fat, &mut visit);
+                self.movable.query(&fat, &mut visit);
             }
         }
+        dropped
+    }
+}
+
+impl World {
+    /// Finds pairs that begin this step and creates their contacts, in pair order.
+    pub(crate) fn update_pairs(&mut self) {
+        self.counters.dropped_pairs = 0;
+        self.counters.dropped_contacts = 0;
+        let dropped = self.broad.find_new_pairs(
+            &self.shapes,
+            &self.bodies,
+            &self.contacts.pair_set,
+            |a, b| crate::edge::kept_apart(&self.joints, &self.bodies, a, b),
+        );
         self.counters.dropped_pairs = dropped;
         self.broad.pairs.sort_unstable();
         for i in 0..self.broad.pairs.len() {
