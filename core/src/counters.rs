@@ -15,6 +15,9 @@ pub struct Counters {
     /// between bodies at rest (asleep, static) are skipped, so this does not grow with
     /// the bodies asleep.
     pub contacts_visited: u32,
+    /// Joints the last step's solver visited: those of moving dynamic bodies (joints
+    /// between bodies at rest are skipped, as contacts are).
+    pub joints_visited: u32,
     /// Bodies in the last step's solver (awake, moving).
     pub awake_body_count: u32,
     /// Islands among the last step's awake dynamic bodies.

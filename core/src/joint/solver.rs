@@ -26,10 +26,10 @@
 
 use super::{Joint, JointBreakEvent, JointImpulses, JointKind};
 use super::{cone_twist, distance, prismatic, revolute, six_dof, spherical, weld, wheel};
-use crate::body::NONE;
+use crate::body::{Body, NONE};
 use crate::math::{Mat3, Transform, Vec3};
-use crate::solver::BodyState;
 use crate::solver::contact_solver::Softness;
+use crate::solver::{BodyState, SolverScratch};
 use crate::task::Slots;
 use crate::world::World;
 
@@ -104,6 +104,32 @@ fn store(states: &States, k: u32, write: bool, st: &BodyState) {
     }
 }
 
+/// Gathers the joints of the solver's dynamic bodies into `s.joint_slots`, ascending and
+/// each once (a joint between two such bodies is taken from body A's list): the only
+/// joints that can act this step, so joints between resting bodies are not visited.
+fn gather_solver_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
+    s.joint_slots.clear();
+    let in_solver = |s: &SolverScratch, body: u32| {
+        let k = s.solver_index[body as usize];
+        k != NONE && s.params[k as usize].dynamic
+    };
+    for k in 0..s.params.len() {
+        let p = &s.params[k];
+        if !p.dynamic {
+            continue;
+        }
+        let body = p.body;
+        for n in crate::edge::walk(joints, bodies, body) {
+            let j = &joints[n.slot as usize];
+            if j.body_a == body || !in_solver(s, j.body_a) {
+                let ok = s.joint_slots.push(n.slot);
+                debug_assert!(ok, "each joint is gathered once");
+            }
+        }
+    }
+    s.joint_slots.sort_unstable();
+}
+
 /// Builds this step's joint constraints in joint slot order: every acting joint with a
 /// moving dynamic body, both bodies enabled. Zeroes the impulses of parts that are off.
 pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
@@ -111,8 +137,12 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     s.joint_constraints.clear();
     s.joint_impulses.clear();
     let bodies = &world.bodies;
-    tension_inertia(&world.joints[..], bodies, s, h);
-    for (slot, j) in world.joints.iter_mut().enumerate() {
+    gather_solver_joints(&world.joints.pool, bodies, s);
+    world.counters.joints_visited = s.joint_slots.len() as u32;
+    tension_inertia(&world.joints.pool, bodies, s, h);
+    for k in 0..s.joint_slots.len() {
+        let slot = s.joint_slots[k] as usize;
+        let j = &mut world.joints[slot];
         if !j.acts() {
             continue;
         }
@@ -196,7 +226,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
 /// restored world adds the same.
 ///
 /// Fills `s.joint_inv_inertia` for the awake bodies: each one's world inverse inertia
-/// with the sum over the acting joints, in joint slot order, of `h² (f·r) (E − r̂ r̂ᵀ)`
+/// with the sum over the acting joints of the solver's bodies, in joint slot order, of `h² (f·r) (E − r̂ r̂ᵀ)`
 /// added to the inertia (nothing to do without joints).
 fn tension_inertia(
     joints: &[Joint],
@@ -210,7 +240,8 @@ fn tension_inertia(
     let n = s.states.len();
     let extra = &mut s.joint_inv_inertia[..n];
     extra.fill(Mat3::ZERO);
-    for j in joints {
+    for &slot in s.joint_slots.iter() {
+        let j = &joints[slot as usize];
         if !j.acts() || j.reaction_force == Vec3::ZERO {
             continue;
         }

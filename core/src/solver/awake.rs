@@ -606,6 +606,49 @@ mod tests {
         assert_eq!(crowded.awake.iter().count(), quiet.awake.iter().count());
     }
 
+    /// `pairs` pairs of cubes joined by a spherical joint, side by side on the ground.
+    fn joined_pairs(w: &mut World, pairs: usize, z: f64) {
+        use crate::math::{Quat, Transform};
+        for i in 0..pairs {
+            let (x, z) = (-90.0 + 3.0 * (i % 50) as f64, z - 2.0 * (i / 50) as f64);
+            let a = cube(w, x, 0.5, z);
+            let b = cube(w, x + 1.5, 0.5, z);
+            w.create_joint(&JointDef {
+                body_a: a,
+                body_b: b,
+                local_frame_a: Transform::new(Vec3::new(0.75, 0.0, 0.0), Quat::IDENTITY),
+                local_frame_b: Transform::new(Vec3::new(-0.75, 0.0, 0.0), Quat::IDENTITY),
+                kind: JointKind::Spherical,
+                ..Default::default()
+            })
+            .unwrap();
+        }
+    }
+
+    #[test]
+    fn sleeping_jointed_bodies_add_no_joint_visits_to_a_step() {
+        let mut quiet = world();
+        let mut crowded = world();
+        for (w, sleepers) in [(&mut quiet, 0), (&mut crowded, 300)] {
+            ground(w);
+            joined_pairs(w, sleepers, -10.0);
+            step(w, 120);
+            assert_eq!(w.counters().awake_body_count, 0, "the pairs are asleep");
+            // Five pairs dropped beside them: they and only they are visited.
+            joined_pairs(w, 5, 10.0);
+            w.step(DT, 4).unwrap();
+            assert_eq!(w.counters().joint_count, sleepers as u32 + 5);
+        }
+        for s in 0..30 {
+            let (q, c) = (quiet.counters(), crowded.counters());
+            assert_eq!(q.joints_visited, 5, "step {s}");
+            assert_eq!(c.joints_visited, q.joints_visited, "step {s}");
+            assert_eq!(c.awake_body_count, q.awake_body_count, "step {s}");
+            quiet.step(DT, 4).unwrap();
+            crowded.step(DT, 4).unwrap();
+        }
+    }
+
     #[test]
     fn a_sleeping_body_that_could_reach_the_limit_still_refuses_the_step() {
         use crate::Error;

@@ -147,6 +147,9 @@ pub(crate) struct SolverScratch {
     pub ccd_start: FixedVec<(crate::math::DVec3, Quat)>,
     /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
     pub pending: FixedVec<LaneInput>,
+    /// The joints of the solver's dynamic bodies, ascending (each once): the joints a step
+    /// visits, so sleeping jointed bodies cost nothing.
+    pub joint_slots: FixedVec<u32>,
     /// This step's joints, in joint slot order, and their impulses during the step.
     pub joint_constraints: FixedVec<JointConstraint>,
     pub joint_impulses: FixedVec<crate::joint::JointImpulses>,
@@ -195,6 +198,7 @@ impl SolverScratch {
                 alloc,
                 "contact_capacity",
             )?,
+            joint_slots: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_constraints: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_impulses: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_inv_inertia: FixedVec::filled(body_capacity, Mat3::ZERO, alloc, "body_capacity")?,
@@ -216,6 +220,7 @@ impl SolverScratch {
             + self.area_links.capacity() * 12
             + self.ccd_start.capacity() * core::mem::size_of::<(crate::math::DVec3, Quat)>()
             + self.pending.capacity() * size_of::<LaneInput>()
+            + self.joint_slots.capacity() * 4
             + self.joint_constraints.capacity() * size_of::<JointConstraint>()
             + self.joint_impulses.capacity() * size_of::<crate::joint::JointImpulses>()
             + self.joint_inv_inertia.capacity() * size_of::<Mat3>()
