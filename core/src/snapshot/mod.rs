@@ -25,14 +25,15 @@ use crate::def::WorldDef;
 use crate::error::{Error, Result};
 use crate::world::World;
 
-mod bodies;
-mod contacts;
-mod content;
 mod host;
-mod joints;
-mod sensors;
 mod settings;
-mod shapes;
+
+use crate::store::bodies::codec as bodies;
+use crate::store::contacts::codec as contacts;
+use crate::store::content::codec as content;
+use crate::store::joints::codec as joints;
+use crate::store::sensors::codec as sensors;
+use crate::store::shapes::codec as shapes;
 
 use settings::decode_def;
 pub(crate) use shapes::{decode_geometry, encode_geometry};
@@ -66,7 +67,7 @@ impl Sink for Out<'_> {
 /// stores and of each store's fields is the hash and the snapshot format.
 pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
     settings::encode_settings(e, &w.def, w.step_index, &w.origin);
-    shapes::encode_hulls(e, &w.content.hulls, &w.content.hulls.free);
+    content::encode_hulls(e, &w.content.hulls, &w.content.hulls.free);
     content::encode_meshes(e, &w.content.meshes, &w.content.meshes.free);
     bodies::encode_bodies(e, &w.bodies, &w.bodies.free);
     shapes::encode_shapes(e, &w.shapes, &w.shapes.free);
@@ -114,7 +115,7 @@ impl<'a> SlotInfo<'a> {
 }
 
 /// Whether slot words (as long as their pool) name `slot` live.
-fn is_live(info: &[u64], slot: u32) -> bool {
+pub(crate) fn is_live(info: &[u64], slot: u32) -> bool {
     info.get(slot as usize).is_some_and(|w| w & 1 == 1)
 }
 
@@ -279,7 +280,7 @@ impl World {
         let info = SlotInfo::split(&mut self.restore_info, &self.def);
 
         let (hulls_slots, hulls_free) = self.content.hulls.slots_and_free();
-        let n = shapes::decode_hulls(&mut d, commit, hulls_slots, hulls_free, info.hulls)?;
+        let n = content::decode_hulls(&mut d, commit, hulls_slots, hulls_free, info.hulls)?;
         let hulls = &info.hulls[..n];
         let (meshes_slots, meshes_free) = self.content.meshes.slots_and_free();
         let (n, content_used) = content::decode_meshes(
@@ -374,7 +375,7 @@ impl World {
     fn rebuild_derived(&mut self) {
         // Bodies' lists first: shapes, contacts and joints link themselves in.
         bodies::clear_body_lists(&mut self.bodies);
-        self.content.hulls.count = shapes::rebuild_hulls(&mut self.content.hulls);
+        self.content.hulls.count = content::rebuild_hulls(&mut self.content.hulls);
         self.content.meshes.count = content::rebuild_meshes(&mut self.content.meshes);
         self.shapes.count = shapes::rebuild_shapes(
             &mut self.shapes,

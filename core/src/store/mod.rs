@@ -1,12 +1,13 @@
 //! The stores: one per subsystem, each owning its pool (slots, free list, live count),
-//! its scratch and its per-step events. `World` is their composition; a stage borrows the
+//! its scratch, its per-step events and, in `<store>/codec.rs`, its snapshot encoding
+//! (encode, decode checked against the stores before it, rebuild). `World` is their composition; a stage borrows the
 //! stores it needs.
 //!
 //! | store | owns |
 //! |---|---|
 //! | [`pool::Pool`] | slots of one kind, free list, live count, id checks |
 //! | [`bodies::BodyStore`] | body pool, move events |
-//! | shapes (`Pool<Shape>`) | shape pool |
+//! | `shapes` (`Pool<Shape>`) | shape pool |
 //! | [`content::ContentStore`] | hull pool, mesh/height-field/voxel pool, content bytes |
 //! | [`contacts::ContactStore`] | contact pool, pair set, begin/end/hit events, scratch |
 //! | [`joints::JointStore`] | joint pool, break events, scratch |
@@ -20,6 +21,7 @@ pub(crate) mod joints;
 pub(crate) mod pool;
 pub(crate) mod presolve;
 pub(crate) mod sensors;
+pub(crate) mod shapes;
 
 /// Derefs a store to its pool, so `store[slot]`, `store.len()`, `store.free` and
 /// `store.count` read as on the pool.
@@ -39,5 +41,3 @@ macro_rules! store_derefs_to_pool {
     };
 }
 pub(crate) use store_derefs_to_pool;
-
-pool::slotted!(crate::shape::Shape);

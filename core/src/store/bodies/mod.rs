@@ -1,11 +1,13 @@
 //! The body store: the body pool and the move events of the last step.
 
-use super::pool::{Pool, slotted};
+pub(crate) mod codec;
+
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::body::Body;
 use crate::error::Result;
 use crate::events::BodyMoveEvent;
 use crate::id::BodyId;
+use crate::store::pool::{Pool, slotted};
 
 slotted!(Body);
 
@@ -15,7 +17,7 @@ pub(crate) struct BodyStore {
     /// Bodies the last step moved, in body slot order (not state).
     pub(crate) move_events: FixedVec<BodyMoveEvent>,
 }
-super::store_derefs_to_pool!(BodyStore, Body);
+crate::store::store_derefs_to_pool!(BodyStore, Body);
 
 impl BodyStore {
     pub(crate) fn new(capacity: usize, alloc: WorldAlloc) -> Result<BodyStore> {

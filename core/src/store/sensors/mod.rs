@@ -1,6 +1,8 @@
 //! The sensor store: the (sensor, visitor) overlaps at the end of the last step (state)
 //! and the sensor events of the last step.
 
+pub(crate) mod codec;
+
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::error::Result;
 use crate::sensor::SensorEvent;

@@ -1,13 +1,15 @@
 //! The contact store: the contact pool, the pair set that finds a contact by its shape
 //! pair, the contact events of the last step and the scratch for ordered create/destroy.
 
-use super::pool::Pool;
+pub(crate) mod codec;
+
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::broad_phase::pair_set::PairSet;
 use crate::contact::Contact;
 use crate::error::Result;
 use crate::events::ContactEvent;
 use crate::events::ContactHitEvent;
+use crate::store::pool::Pool;
 
 /// Contacts and their events.
 pub(crate) struct ContactStore {
@@ -20,7 +22,7 @@ pub(crate) struct ContactStore {
     pub(crate) end_events: FixedVec<ContactEvent>,
     pub(crate) hit_events: FixedVec<ContactHitEvent>,
 }
-super::store_derefs_to_pool!(ContactStore, Contact);
+crate::store::store_derefs_to_pool!(ContactStore, Contact);
 
 impl ContactStore {
     pub(crate) fn new(capacity: usize, events: usize, alloc: WorldAlloc) -> Result<ContactStore> {

@@ -1,19 +1,19 @@
-//! The shape pool's and the hull pool's parts of the state encoding (encode, decode, and
-//! what is rebuilt from them after a restore: hull topology, box hulls, mass, body shape
-//! lists, broad-phase proxies), and the geometry encoding the journal shares.
+//! The shape pool's part of the state encoding (encode, decode, and what is rebuilt from
+//! it after a restore: box hulls, mass, body shape lists, broad-phase proxies), and the
+//! geometry encoding the journal shares.
 
-use super::is_live;
 use crate::alloc::FixedVec;
 use crate::body::{Body, NONE};
 use crate::broad_phase::BroadPhase;
 use crate::codec::{Dec, Enc, Sink, check, decode_free_list, put_slot};
 use crate::content::MeshSlot;
 use crate::error::{Error, Result};
-use crate::geometry::hull::{BoxHull, Hull, MAX_HULL_POINTS};
+use crate::geometry::hull::BoxHull;
 use crate::geometry::{Capsule, Cylinder, PlaneShape, Sphere};
 use crate::limits::{MAX_DENSITY, MAX_MATERIAL, check_nonneg};
 use crate::math::Vec3;
 use crate::shape::{BoxShape, Filter, HullSlot, Shape, ShapeGeometry};
+use crate::snapshot::is_live;
 
 /// A shape's geometry: a kind byte, then its fields (hulls and meshes by slot).
 pub(crate) fn encode_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry) {
@@ -58,27 +58,10 @@ pub(crate) fn encode_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry) {
     }
 }
 
-/// Every hull slot (generation, alive; a live hull's points), then the free list. The
-/// topology is derived.
-pub(super) fn encode_hulls<S: Sink>(e: &mut Enc<S>, hulls: &[HullSlot], free: &[u32]) {
-    e.u32(hulls.len() as u32);
-    for h in hulls.iter() {
-        e.u32(h.generation);
-        e.bool(h.alive);
-        if h.alive {
-            e.u32(h.point_count);
-            for p in &h.points[..h.point_count as usize] {
-                e.vec3(*p);
-            }
-        }
-    }
-    e.free_list(free);
-}
-
 /// Every shape slot (generation, alive; a live shape's body, geometry, material, filter,
 /// flags, area and broad-phase bounds), then the free list. Box hulls, mass and proxies
 /// are derived.
-pub(super) fn encode_shapes<S: Sink>(e: &mut Enc<S>, shapes: &[Shape], free: &[u32]) {
+pub(crate) fn encode_shapes<S: Sink>(e: &mut Enc<S>, shapes: &[Shape], free: &[u32]) {
     e.u32(shapes.len() as u32);
     for s in shapes.iter() {
         e.u32(s.generation);
@@ -184,55 +167,9 @@ pub(crate) fn decode_geometry(d: &mut Dec) -> Result<ShapeGeometry> {
     })
 }
 
-/// Reads what `encode_hulls` wrote into the pool (on commit); returns the slot count.
-/// The topology is rebuilt here (and must build). Leaves in `info` bit 0 for live slots.
-pub(super) fn decode_hulls(
-    d: &mut Dec,
-    commit: bool,
-    hulls: &mut FixedVec<HullSlot>,
-    free: &mut FixedVec<u32>,
-    info: &mut [u64],
-) -> Result<usize> {
-    let len = d.u32()? as usize;
-    check(len <= info.len(), "more hull slots than the capacity")?;
-    let mut scratch = Hull::default();
-    for (i, word) in info[..len].iter_mut().enumerate() {
-        let generation = d.u32()?;
-        let alive = d.bool()?;
-        let mut slot = HullSlot {
-            generation,
-            alive,
-            ..HullSlot::default()
-        };
-        if alive {
-            let n = d.u32()? as usize;
-            check(
-                (4..=MAX_HULL_POINTS).contains(&n),
-                "hull point count out of range",
-            )?;
-            for p in &mut slot.points[..n] {
-                *p = d.vec3()?;
-            }
-            slot.point_count = n as u32;
-            let target = if commit { &mut slot.hull } else { &mut scratch };
-            crate::geometry::quickhull::build_hull(&slot.points[..n], target)
-                .map_err(|_| Error::Format("hull points do not build a hull"))?;
-            *word = 1;
-        }
-        if commit {
-            put_slot(hulls, i, slot);
-        }
-    }
-    decode_free_list(d, &mut info[..len], commit, free)?;
-    if commit {
-        hulls.truncate(len);
-    }
-    Ok(len)
-}
-
 /// What the shapes decoder checks against: the slot words of bodies, hulls and content
 /// decoded before it (each as long as its pool).
-pub(super) struct ShapeRefs<'a> {
+pub(crate) struct ShapeRefs<'a> {
     pub bodies: &'a [u64],
     pub hulls: &'a [u64],
     pub meshes: &'a [u64],
@@ -241,7 +178,7 @@ pub(super) struct ShapeRefs<'a> {
 /// Reads what `encode_shapes` wrote into the pool (on commit); returns the slot count.
 /// Leaves in `info` per slot: bit 0 live, bits 1..8 the geometry kind, bits 8..61 the
 /// body slot, bit 61 a sensor.
-pub(super) fn decode_shapes(
+pub(crate) fn decode_shapes(
     d: &mut Dec,
     commit: bool,
     shapes: &mut FixedVec<Shape>,
@@ -331,19 +268,11 @@ fn decode_shape(d: &mut Dec, s: &mut Shape, refs: &ShapeRefs) -> Result<()> {
     Ok(())
 }
 
-/// Hulls' reference counts from zero (the shapes count them); returns how many live.
-pub(super) fn rebuild_hulls(hulls: &mut [HullSlot]) -> u32 {
-    for h in hulls.iter_mut() {
-        h.ref_count = 0;
-    }
-    hulls.iter().filter(|h| h.alive).count() as u32
-}
-
 /// After the bodies' lists are cleared: each live shape's box hull, mesh bounds and mass,
 /// its references on hulls and content, its place in its body's list (ascending slots),
 /// its broad-phase proxy (in shape slot order) and the move buffer from the enlarged
 /// flags. Returns how many shapes live.
-pub(super) fn rebuild_shapes(
+pub(crate) fn rebuild_shapes(
     shapes: &mut [Shape],
     bodies: &mut [Body],
     hulls: &mut [HullSlot],

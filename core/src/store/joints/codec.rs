@@ -1,7 +1,6 @@
 //! The joint pool's part of the state encoding: encode, decode, and the body edges
 //! rebuilt after a restore.
 
-use super::is_live;
 use crate::alloc::FixedVec;
 use crate::codec::{Dec, Enc, Sink, check, decode_free_list, put_slot};
 use crate::error::Result;
@@ -9,11 +8,12 @@ use crate::joint::{
     Joint, decode_impulses, decode_kind, decode_transform, encode_impulses, encode_kind,
     encode_transform,
 };
+use crate::snapshot::is_live;
 use crate::world::World;
 
 /// Every joint slot (generation, alive; a live joint's bodies, frames, settings, kind,
 /// broken flag, impulses and last reactions), then the free list. Edges are derived.
-pub(super) fn encode_joints<S: Sink>(e: &mut Enc<S>, joints: &[Joint], free: &[u32]) {
+pub(crate) fn encode_joints<S: Sink>(e: &mut Enc<S>, joints: &[Joint], free: &[u32]) {
     e.u32(joints.len() as u32);
     for j in joints.iter() {
         e.u32(j.generation);
@@ -40,7 +40,7 @@ pub(super) fn encode_joints<S: Sink>(e: &mut Enc<S>, joints: &[Joint], free: &[u
 /// Reads what `encode_joints` wrote, checked as the joint calls check their input, into
 /// the pool (on commit); returns the slot count. `bodies`: the bodies' slot words (see
 /// `decode_bodies`). Leaves in `info` bit 0 for live slots.
-pub(super) fn decode_joints(
+pub(crate) fn decode_joints(
     d: &mut Dec,
     commit: bool,
     joints: &mut FixedVec<Joint>,
@@ -88,7 +88,7 @@ pub(super) fn decode_joints(
 
 /// After the bodies' lists are cleared: each live joint's body edges. Returns how many
 /// joints live.
-pub(super) fn rebuild_joints(w: &mut World) -> u32 {
+pub(crate) fn rebuild_joints(w: &mut World) -> u32 {
     let mut count = 0;
     for j in 0..w.joints.len() {
         if w.joints[j].alive {

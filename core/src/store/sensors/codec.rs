@@ -6,7 +6,7 @@ use crate::codec::{Dec, Enc, Sink, check};
 use crate::error::Result;
 
 /// The sorted `(sensor << 32 | visitor)` overlap keys.
-pub(super) fn encode_sensor_pairs<S: Sink>(e: &mut Enc<S>, pairs: &[u64]) {
+pub(crate) fn encode_sensor_pairs<S: Sink>(e: &mut Enc<S>, pairs: &[u64]) {
     e.u32(pairs.len() as u32);
     for &k in pairs.iter() {
         e.u64(k);
@@ -16,7 +16,7 @@ pub(super) fn encode_sensor_pairs<S: Sink>(e: &mut Enc<S>, pairs: &[u64]) {
 /// Reads what `encode_sensor_pairs` wrote into `pairs` (on commit): at most `capacity`
 /// keys, strictly ascending, each a live sensor and a live shape that is no sensor
 /// (`shapes`: the shapes' slot words, see `decode_shapes`).
-pub(super) fn decode_sensor_pairs(
+pub(crate) fn decode_sensor_pairs(
     d: &mut Dec,
     commit: bool,
     pairs: &mut FixedVec<u64>,

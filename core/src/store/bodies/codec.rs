@@ -14,7 +14,7 @@ use crate::world::World;
 
 /// Every body slot (generation, alive; a live body's motion state and settings), then
 /// the free list. Mass, inertia and the shape, contact and joint lists are derived.
-pub(super) fn encode_bodies<S: Sink>(e: &mut Enc<S>, bodies: &[Body], free: &[u32]) {
+pub(crate) fn encode_bodies<S: Sink>(e: &mut Enc<S>, bodies: &[Body], free: &[u32]) {
     e.u32(bodies.len() as u32);
     for b in bodies.iter() {
         e.u32(b.generation);
@@ -56,7 +56,7 @@ pub(super) fn encode_bodies<S: Sink>(e: &mut Enc<S>, bodies: &[Body], free: &[u3
 /// Reads what `encode_bodies` wrote, checked as the calls check their input, into the
 /// pool (on commit); returns the slot count. Leaves in `info` per slot: bit 0 live, bit 1
 /// static (a plane shape needs it).
-pub(super) fn decode_bodies(
+pub(crate) fn decode_bodies(
     d: &mut Dec,
     commit: bool,
     bodies: &mut FixedVec<Body>,
@@ -155,7 +155,7 @@ fn decode_body(d: &mut Dec, b: &mut Body) -> Result<()> {
 
 /// First of the rebuild: every body's shape, contact and joint list empty, for the other
 /// stores to link themselves in.
-pub(super) fn clear_body_lists(bodies: &mut [Body]) {
+pub(crate) fn clear_body_lists(bodies: &mut [Body]) {
     for b in bodies.iter_mut() {
         b.shape_head = NONE;
         b.shape_count = 0;
@@ -168,7 +168,7 @@ pub(super) fn clear_body_lists(bodies: &mut [Body]) {
 
 /// After the shapes are linked: each live body's mass, centre, inertia and extents.
 /// Returns how many bodies live.
-pub(super) fn rebuild_bodies(w: &mut World) -> u32 {
+pub(crate) fn rebuild_bodies(w: &mut World) -> u32 {
     let mut count = 0;
     for b in 0..w.bodies.len() {
         if w.bodies[b].alive {

@@ -24,7 +24,7 @@ fn encode_cache<S: Sink>(e: &mut Enc<S>, c: &SatCache) {
 /// Every contact slot (alive; a live contact's shapes, mesh child and parent, touching
 /// flag, manifold, rolling impulse and SAT cache), then the free list. Bodies, edges, the
 /// pair set and event flags are derived.
-pub(super) fn encode_contacts<S: Sink>(e: &mut Enc<S>, contacts: &[Contact], free: &[u32]) {
+pub(crate) fn encode_contacts<S: Sink>(e: &mut Enc<S>, contacts: &[Contact], free: &[u32]) {
     e.u32(contacts.len() as u32);
     for c in contacts.iter() {
         e.bool(c.alive);
@@ -57,7 +57,7 @@ pub(super) fn encode_contacts<S: Sink>(e: &mut Enc<S>, contacts: &[Contact], fre
 /// pair keys, to refuse two contacts for one pair. Each contact's shapes are live, of two
 /// bodies and in canonical order; a mesh child's parent is a live contact that is no
 /// child, with the same shape B.
-pub(super) fn decode_contacts(
+pub(crate) fn decode_contacts(
     d: &mut Dec,
     commit: bool,
     contacts: &mut FixedVec<Contact>,
@@ -120,7 +120,7 @@ fn decode_contact(
     c.shape_b = d.u32()?;
     let (sa, sb) = (c.shape_a as usize, c.shape_b as usize);
     check(
-        super::is_live(shapes, c.shape_a) && super::is_live(shapes, c.shape_b),
+        crate::snapshot::is_live(shapes, c.shape_a) && crate::snapshot::is_live(shapes, c.shape_b),
         "contact on a missing shape",
     )?;
     let (ka, kb) = ((shapes[sa] >> 1) & 0x7f, (shapes[sb] >> 1) & 0x7f);
@@ -178,7 +178,7 @@ fn decode_contact(
 /// After the bodies' lists are cleared: the pair set, each live contact's event flag and
 /// body edges, and the count of touching children on each mesh parent. Returns how many
 /// contacts live.
-pub(super) fn rebuild_contacts(w: &mut World) -> u32 {
+pub(crate) fn rebuild_contacts(w: &mut World) -> u32 {
     let mut count = 0;
     w.contacts.pair_set.clear();
     for c in 0..w.contacts.len() {

@@ -1,5 +1,6 @@
-//! The content pool's part of the state encoding: triangle meshes, height fields and
-//! voxel grids (encode, decode, and their reference counts rebuilt after a restore).
+//! The content store's part of the state encoding: convex hulls (their topology rebuilt
+//! from the points), triangle meshes, height fields and voxel grids (encode, decode, and
+//! their reference counts rebuilt after a restore).
 
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::codec::{Dec, Enc, Sink, check, decode_free_list, put_slot};
@@ -8,9 +9,11 @@ use crate::error::{Error, Result};
 use crate::geometry::height_field::{
     HeightField, HeightFieldDef, height_field_content_bytes, validate_height_field,
 };
+use crate::geometry::hull::{Hull, MAX_HULL_POINTS};
 use crate::geometry::mesh::{TriMesh, mesh_content_bytes, validate_mesh};
 use crate::geometry::voxel::{CHUNK_VOXELS, VoxelChunk};
 use crate::math::Vec3;
+use crate::shape::HullSlot;
 
 /// A mesh's, height field's or voxel grid's content.
 fn encode_mesh_data<S: Sink>(e: &mut Enc<S>, data: &MeshData) {
@@ -52,7 +55,7 @@ fn encode_mesh_data<S: Sink>(e: &mut Enc<S>, data: &MeshData) {
 
 /// Every content slot (generation, alive; a live slot's content), then the free list.
 /// Trees, edge flags and merged boxes are derived.
-pub(super) fn encode_meshes<S: Sink>(e: &mut Enc<S>, meshes: &[MeshSlot], free: &[u32]) {
+pub(crate) fn encode_meshes<S: Sink>(e: &mut Enc<S>, meshes: &[MeshSlot], free: &[u32]) {
     e.u32(meshes.len() as u32);
     for m in meshes.iter() {
         e.u32(m.generation);
@@ -84,7 +87,7 @@ type Decoded = (u64, Option<MeshData>);
 /// pool (on commit); returns the slot count and the content bytes in use. Trees and edge
 /// flags are rebuilt here (kept when the slot already holds the same content). Leaves in
 /// `info` bit 0 for live slots.
-pub(super) fn decode_meshes(
+pub(crate) fn decode_meshes(
     d: &mut Dec,
     commit: bool,
     meshes: &mut FixedVec<MeshSlot>,
@@ -228,9 +231,80 @@ fn decode_voxels(
 
 /// Content reference counts from zero (the shapes count them); returns how many slots
 /// live.
-pub(super) fn rebuild_meshes(meshes: &mut [MeshSlot]) -> u32 {
+pub(crate) fn rebuild_meshes(meshes: &mut [MeshSlot]) -> u32 {
     for m in meshes.iter_mut() {
         m.ref_count = 0;
     }
     meshes.iter().filter(|m| m.alive).count() as u32
+}
+
+/// Every hull slot (generation, alive; a live hull's points), then the free list. The
+/// topology is derived.
+pub(crate) fn encode_hulls<S: Sink>(e: &mut Enc<S>, hulls: &[HullSlot], free: &[u32]) {
+    e.u32(hulls.len() as u32);
+    for h in hulls.iter() {
+        e.u32(h.generation);
+        e.bool(h.alive);
+        if h.alive {
+            e.u32(h.point_count);
+            for p in &h.points[..h.point_count as usize] {
+                e.vec3(*p);
+            }
+        }
+    }
+    e.free_list(free);
+}
+
+/// Reads what `encode_hulls` wrote into the pool (on commit); returns the slot count.
+/// The topology is rebuilt here (and must build). Leaves in `info` bit 0 for live slots.
+pub(crate) fn decode_hulls(
+    d: &mut Dec,
+    commit: bool,
+    hulls: &mut FixedVec<HullSlot>,
+    free: &mut FixedVec<u32>,
+    info: &mut [u64],
+) -> Result<usize> {
+    let len = d.u32()? as usize;
+    check(len <= info.len(), "more hull slots than the capacity")?;
+    let mut scratch = Hull::default();
+    for (i, word) in info[..len].iter_mut().enumerate() {
+        let generation = d.u32()?;
+        let alive = d.bool()?;
+        let mut slot = HullSlot {
+            generation,
+            alive,
+            ..HullSlot::default()
+        };
+        if alive {
+            let n = d.u32()? as usize;
+            check(
+                (4..=MAX_HULL_POINTS).contains(&n),
+                "hull point count out of range",
+            )?;
+            for p in &mut slot.points[..n] {
+                *p = d.vec3()?;
+            }
+            slot.point_count = n as u32;
+            let target = if commit { &mut slot.hull } else { &mut scratch };
+            crate::geometry::quickhull::build_hull(&slot.points[..n], target)
+                .map_err(|_| Error::Format("hull points do not build a hull"))?;
+            *word = 1;
+        }
+        if commit {
+            put_slot(hulls, i, slot);
+        }
+    }
+    decode_free_list(d, &mut info[..len], commit, free)?;
+    if commit {
+        hulls.truncate(len);
+    }
+    Ok(len)
+}
+
+/// Hulls' reference counts from zero (the shapes count them); returns how many live.
+pub(crate) fn rebuild_hulls(hulls: &mut [HullSlot]) -> u32 {
+    for h in hulls.iter_mut() {
+        h.ref_count = 0;
+    }
+    hulls.iter().filter(|h| h.alive).count() as u32
 }

@@ -1,10 +1,12 @@
 //! The joint store: the joint pool, the break events of the last step and the scratch
 //! for destroying a body's joints in slot order.
 
-use super::pool::{Pool, slotted};
+pub(crate) mod codec;
+
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::error::Result;
 use crate::joint::{Joint, JointBreakEvent};
+use crate::store::pool::{Pool, slotted};
 
 slotted!(Joint);
 
@@ -15,7 +17,7 @@ pub(crate) struct JointStore {
     pub(crate) scratch: FixedVec<u32>,
     pub(crate) break_events: FixedVec<JointBreakEvent>,
 }
-super::store_derefs_to_pool!(JointStore, Joint);
+crate::store::store_derefs_to_pool!(JointStore, Joint);
 
 impl JointStore {
     pub(crate) fn new(capacity: usize, events: usize, alloc: WorldAlloc) -> Result<JointStore> {

@@ -1,12 +1,14 @@
 //! The content store: convex hulls and meshes, height fields and voxel grids (content
 //! shared by any number of shapes), and the bytes of `content_capacity` they take.
 
-use super::pool::{Pool, slotted};
+pub(crate) mod codec;
+
 use crate::alloc::WorldAlloc;
 use crate::content::MeshSlot;
 use crate::error::Result;
 use crate::id::HullId;
 use crate::shape::HullSlot;
+use crate::store::pool::{Pool, slotted};
 
 slotted!(HullSlot, MeshSlot);
 
