@@ -130,6 +130,11 @@ impl<T> FixedVec<T> {
         self.v.capacity()
     }
 
+    /// Bytes taken from the allocator: the capacity times the item size.
+    pub fn bytes(&self) -> usize {
+        self.v.capacity() * core::mem::size_of::<T>()
+    }
+
     /// Whether another push would fail.
     #[inline(always)]
     pub fn is_full(&self) -> bool {

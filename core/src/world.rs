@@ -353,8 +353,9 @@ impl World {
             + self.content.memory_usage()
             + self.contacts.memory_usage()
             + self.joints.memory_usage()
+            + self.sensors.memory_usage()
             + self.broad.memory_usage()
-            + self.restore_info.capacity() * 8
+            + self.restore_info.bytes()
             + self.presolve.memory_usage()
             + self.solver.memory_usage()
             + self.awake.memory_usage()

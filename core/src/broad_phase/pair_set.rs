@@ -47,6 +47,11 @@ impl PairSet {
         })
     }
 
+    /// Bytes taken from the allocator.
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.keys.bytes() + self.values.bytes()
+    }
+
     /// The value stored for `key`.
     #[inline]
     pub(crate) fn get(&self, key: u64) -> Option<u32> {

@@ -42,6 +42,6 @@ impl BodyStore {
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.pool.memory_usage()
+        self.pool.memory_usage() + self.move_events.bytes()
     }
 }

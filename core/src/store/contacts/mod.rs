@@ -37,10 +37,11 @@ impl ContactStore {
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        use core::mem::size_of;
         self.pool.memory_usage()
-            + self.scratch.capacity() * 4
-            + (self.begin_events.capacity() + self.end_events.capacity())
-                * size_of::<ContactEvent>()
+            + self.pair_set.memory_usage()
+            + self.scratch.bytes()
+            + self.begin_events.bytes()
+            + self.end_events.bytes()
+            + self.hit_events.bytes()
     }
 }

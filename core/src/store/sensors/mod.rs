@@ -26,4 +26,11 @@ impl SensorStore {
             end_events: FixedVec::with_capacity(events, alloc, "event_capacity")?,
         })
     }
+
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.pairs.bytes()
+            + self.scratch.bytes()
+            + self.begin_events.bytes()
+            + self.end_events.bytes()
+    }
 }
