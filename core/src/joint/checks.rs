@@ -132,6 +132,7 @@ pub(crate) fn check_decoded(j: &Joint) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::axis_drive::Driven;
     use super::super::{PrismaticJoint, RevoluteJoint, WheelJoint};
     use crate::error::Error;
 

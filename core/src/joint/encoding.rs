@@ -3,6 +3,7 @@
 //! (its file's `encode` / `decode`); this file writes the kind's tag and the parts every
 //! joint has.
 
+use super::axis_drive::Driven;
 use super::{
     AxisImpulse, ConeTwistJoint, DistanceJoint, JointDef, JointImpulses, JointKind, PrismaticJoint,
     RevoluteJoint, SixDofAxis, SixDofJoint, WeldJoint, WheelJoint,
