@@ -7,9 +7,9 @@
 //! The limit, motor and spring are an axis drive (`axis_drive.rs`).
 
 use super::axis_drive::{Driven, driven};
-use super::blocks::{angular_mass, solve_angular_lock};
+use super::blocks::{Slide, angular_mass, solve_angular_lock};
 use super::checks::translations;
-use super::rows::{Row, anchors, apply_angular, axis_total, frames, separation, solve_pair};
+use super::rows::{apply_angular, frames};
 use super::solver::{JointConstraint, Pass};
 use super::{Joint, JointImpulses, JointKind};
 use crate::math::Vec3;
@@ -48,16 +48,8 @@ pub(super) fn prepare(c: &mut JointConstraint, j: &mut Joint, h: f32) {
     }
 }
 
-/// The slide row and the two perpendicular rows now, and the anchors' offset.
-fn rows(c: &JointConstraint, a: &BodyState, b: &BodyState) -> ([Row; 3], Vec3, [Vec3; 3]) {
-    let (qa, _) = frames(c, a, b);
-    let (ra, rb) = anchors(c, a, b);
-    let d = separation(c, a, b, ra, rb);
-    let lever = d + ra;
-    let axes = [qa.rotate(Vec3::X), qa.rotate(Vec3::Y), qa.rotate(Vec3::Z)];
-    let rows = axes.map(|n| Row::linear(n, lever, rb));
-    (rows, d, axes)
-}
+/// Frame A's axes of the slide: along x, locked along y and z.
+const SLIDE: [Vec3; 3] = [Vec3::X, Vec3::Y, Vec3::Z];
 
 pub(super) fn warm_start(
     c: &JointConstraint,
@@ -65,10 +57,7 @@ pub(super) fn warm_start(
     a: &mut BodyState,
     b: &mut BodyState,
 ) {
-    let (rows, _, _) = rows(c, a, b);
-    rows[0].apply(c, a, b, axis_total(&i.axes[0]));
-    rows[1].apply(c, a, b, i.linear.x);
-    rows[2].apply(c, a, b, i.linear.y);
+    Slide::new(c, a, b, SLIDE).warm_start(c, i, a, b);
     apply_angular(c, a, b, i.angular);
 }
 
@@ -80,15 +69,11 @@ pub(super) fn solve(
     b: &mut BodyState,
     p: &Pass,
 ) {
-    let (rows, d, axes) = rows(c, a, b);
-    let translation = axes[0].dot(d);
-    let axis = (&rows[0], translation);
-    k.drive().solve(axis, c, a, b, p, &mut i.axes[0]);
+    let slide = Slide::new(c, a, b, SLIDE);
+    k.drive().solve(slide.driven(), c, a, b, p, &mut i.axes[0]);
     let (qa, qb) = frames(c, a, b);
     solve_angular_lock(c, a, b, qa, qb, &c.soft, p.use_bias, &mut i.angular);
-    let pos = (axes[1].dot(d), axes[2].dot(d));
-    let (lx, ly) = (&mut i.linear.x, &mut i.linear.y);
-    solve_pair(c, a, b, &rows[1], &rows[2], pos, p, (lx, ly));
+    slide.solve_across(c, i, a, b, p);
 }
 
 pub(super) fn reaction(
@@ -97,7 +82,5 @@ pub(super) fn reaction(
     a: &BodyState,
     b: &BodyState,
 ) -> (Vec3, Vec3) {
-    let (_, _, axes) = rows(c, a, b);
-    let f = axes[0] * axis_total(&i.axes[0]) + axes[1] * i.linear.x + axes[2] * i.linear.y;
-    (f, i.angular)
+    (Slide::new(c, a, b, SLIDE).force(i), i.angular)
 }

@@ -8,11 +8,9 @@
 //! The limit, motor and spring are an axis drive (`axis_drive.rs`).
 
 use super::axis_drive::{Driven, driven};
-use super::blocks::solve_hinge_lock;
+use super::blocks::{Slide, solve_hinge_lock};
 use super::checks::translations;
-use super::rows::{
-    Row, anchors, apply_angular, axis_total, frames, hinge_torque, separation, solve_pair,
-};
+use super::rows::{Row, apply_angular, frames, hinge_torque};
 use super::solver::{JointConstraint, Pass};
 use super::{Joint, JointImpulses, JointKind};
 use crate::math::Vec3;
@@ -67,18 +65,8 @@ pub(super) fn prepare(c: &mut JointConstraint, j: &mut Joint, h: f32) {
     }
 }
 
-/// Rows along A's y (suspension), x and z, their values, and A's axes.
-fn rows(c: &JointConstraint, a: &BodyState, b: &BodyState) -> ([Row; 3], [f32; 3], [Vec3; 3]) {
-    let (qa, _) = frames(c, a, b);
-    let (ra, rb) = anchors(c, a, b);
-    let d = separation(c, a, b, ra, rb);
-    let axes = [qa.rotate(Vec3::Y), qa.rotate(Vec3::X), qa.rotate(Vec3::Z)];
-    (
-        axes.map(|n| Row::linear(n, d + ra, rb)),
-        axes.map(|n| n.dot(d)),
-        axes,
-    )
-}
+/// Frame A's axes of the slide: the suspension along y, locked along x and z (the axle).
+const SLIDE: [Vec3; 3] = [Vec3::Y, Vec3::X, Vec3::Z];
 
 pub(super) fn warm_start(
     c: &JointConstraint,
@@ -86,17 +74,11 @@ pub(super) fn warm_start(
     a: &mut BodyState,
     b: &mut BodyState,
 ) {
-    let (rows, _, axes) = rows(c, a, b);
-    rows[0].apply(c, a, b, axis_total(&i.axes[0]));
-    rows[1].apply(c, a, b, i.linear.x);
-    rows[2].apply(c, a, b, i.linear.y);
+    let slide = Slide::new(c, a, b, SLIDE);
+    slide.warm_start(c, i, a, b);
     let (qa, _) = frames(c, a, b);
-    apply_angular(
-        c,
-        a,
-        b,
-        hinge_torque(qa, i.angular) + axes[2] * i.axes[1].motor,
-    );
+    let spin = slide.axes[2] * i.axes[1].motor;
+    apply_angular(c, a, b, hinge_torque(qa, i.angular) + spin);
 }
 
 pub(super) fn solve(
@@ -107,16 +89,15 @@ pub(super) fn solve(
     b: &mut BodyState,
     p: &Pass,
 ) {
-    let (rows, values, axes) = rows(c, a, b);
-    let (drive, suspension) = (k.drive(), (&rows[0], values[0]));
-    drive.spring(suspension, c, a, b, &mut i.axes[0].spring);
-    drive.limits(suspension, c, a, b, p, &mut i.axes[0]);
-    drive.motor(&Row::angular(axes[2]), c, a, b, p, &mut i.axes[1].motor);
+    let slide = Slide::new(c, a, b, SLIDE);
+    let drive = k.drive();
+    drive.spring(slide.driven(), c, a, b, &mut i.axes[0].spring);
+    drive.limits(slide.driven(), c, a, b, p, &mut i.axes[0]);
+    let spin = Row::angular(slide.axes[2]);
+    drive.motor(&spin, c, a, b, p, &mut i.axes[1].motor);
     let (qa, qb) = frames(c, a, b);
     solve_hinge_lock(c, a, b, qa, qb, p, &mut i.angular);
-    let pos = (values[1], values[2]);
-    let (lx, ly) = (&mut i.linear.x, &mut i.linear.y);
-    solve_pair(c, a, b, &rows[1], &rows[2], pos, p, (lx, ly));
+    slide.solve_across(c, i, a, b, p);
 }
 
 pub(super) fn reaction(
@@ -125,8 +106,8 @@ pub(super) fn reaction(
     a: &BodyState,
     b: &BodyState,
 ) -> (Vec3, Vec3) {
-    let (_, _, axes) = rows(c, a, b);
+    let slide = Slide::new(c, a, b, SLIDE);
     let (qa, _) = frames(c, a, b);
-    let f = axes[0] * axis_total(&i.axes[0]) + axes[1] * i.linear.x + axes[2] * i.linear.y;
-    (f, hinge_torque(qa, i.angular) + axes[2] * i.axes[1].motor)
+    let spin = slide.axes[2] * i.axes[1].motor;
+    (slide.force(i), hinge_torque(qa, i.angular) + spin)
 }
