@@ -1,10 +1,13 @@
 //! The three-row blocks several kinds share: the point constraint (the anchors coincide,
 //! Box3D's spherical rows with the effective mass of the anchors now), the angular lock
 //! (the frames keep their relative rotation) and the hinge lock (B's z axis along A's),
-//! and the guarded inverses of their effective masses.
+//! and the guarded inverses of their effective masses; and the slide (three linear rows:
+//! one driven axis, two locked across it) of the prismatic and wheel joints.
 
+use super::JointImpulses;
 use super::rows::{
-    Row, anchors, apply_angular, apply_point, rotation_error, separation, solve_pair,
+    Row, anchors, apply_angular, apply_point, axis_total, frames, rotation_error, separation,
+    solve_pair,
 };
 use super::solver::{JointConstraint, Pass};
 use crate::limits::{MAX_IMPULSE, clamp_abs};
@@ -213,6 +216,75 @@ pub(super) fn solve_hinge_lock(
     let pos = (e.dot(u1), e.dot(u2));
     let (r1, r2) = (Row::angular(u1), Row::angular(u2));
     solve_pair(c, a, b, &r1, &r2, pos, p, (&mut impulse.x, &mut impulse.y));
+}
+
+/// A slide (prismatic, wheel): three linear rows along frame A's axes, the first the
+/// driven axis, the other two locked across it (impulses `linear.x`, `linear.y`).
+pub(super) struct Slide {
+    pub rows: [Row; 3],
+    /// The anchors' offset along each axis now.
+    pub values: [f32; 3],
+    /// The axes in world orientation.
+    pub axes: [Vec3; 3],
+}
+
+impl Slide {
+    /// The rows now along `local` (frame A's axes: the driven one first).
+    pub(super) fn new(
+        c: &JointConstraint,
+        a: &BodyState,
+        b: &BodyState,
+        local: [Vec3; 3],
+    ) -> Slide {
+        let (qa, _) = frames(c, a, b);
+        let (ra, rb) = anchors(c, a, b);
+        let d = separation(c, a, b, ra, rb);
+        let axes = local.map(|n| qa.rotate(n));
+        Slide {
+            rows: axes.map(|n| Row::linear(n, d + ra, rb)),
+            values: axes.map(|n| n.dot(d)),
+            axes,
+        }
+    }
+
+    /// The driven row and its value.
+    pub(super) fn driven(&self) -> (&Row, f32) {
+        (&self.rows[0], self.values[0])
+    }
+
+    /// Applies the kept impulses: the total of `axes[0]` along the driven axis, `linear.x`
+    /// and `linear.y` across it.
+    pub(super) fn warm_start(
+        &self,
+        c: &JointConstraint,
+        i: &JointImpulses,
+        a: &mut BodyState,
+        b: &mut BodyState,
+    ) {
+        self.rows[0].apply(c, a, b, axis_total(&i.axes[0]));
+        self.rows[1].apply(c, a, b, i.linear.x);
+        self.rows[2].apply(c, a, b, i.linear.y);
+    }
+
+    /// The two rows across the driven axis, held at 0 together.
+    pub(super) fn solve_across(
+        &self,
+        c: &JointConstraint,
+        i: &mut JointImpulses,
+        a: &mut BodyState,
+        b: &mut BodyState,
+        p: &Pass,
+    ) {
+        let pos = (self.values[1], self.values[2]);
+        let (lx, ly) = (&mut i.linear.x, &mut i.linear.y);
+        solve_pair(c, a, b, &self.rows[1], &self.rows[2], pos, p, (lx, ly));
+    }
+
+    /// The force of the three rows' impulses.
+    pub(super) fn force(&self, i: &JointImpulses) -> Vec3 {
+        let axes = &self.axes;
+        axes[0] * axis_total(&i.axes[0]) + axes[1] * i.linear.x + axes[2] * i.linear.y
+    }
 }
 
 #[cfg(test)]

@@ -129,3 +129,61 @@ pub(crate) fn check_decoded(j: &Joint) -> Result<()> {
     threshold("", j.break_torque).map_err(|_| bad)?;
     j.kind.check().map_err(|_| bad)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::axis_drive::Driven;
+    use super::super::{PrismaticJoint, RevoluteJoint, WheelJoint};
+    use crate::error::Error;
+
+    fn refused(r: crate::error::Result<()>) -> &'static str {
+        match r {
+            Err(Error::Argument { name, .. }) => name,
+            other => panic!("expected an argument error, got {other:?}"),
+        }
+    }
+
+    /// A def with several bad settings is refused for the first in the kind's own order,
+    /// by the kind's own name for the motor's bound.
+    #[test]
+    fn driven_joints_name_the_first_bad_setting_in_their_own_order() {
+        let bad_r = RevoluteJoint {
+            lower: 4.0,
+            hertz: -1.0,
+            ..Default::default()
+        };
+        assert_eq!(refused(bad_r.check()), "lower");
+        let bad_w = WheelJoint {
+            lower: 2.0e6,
+            hertz: -1.0,
+            ..Default::default()
+        };
+        assert_eq!(refused(bad_w.check()), "hertz");
+        let torque = RevoluteJoint {
+            max_motor_torque: -1.0,
+            ..Default::default()
+        };
+        assert_eq!(refused(torque.check()), "max_motor_torque");
+        let force = PrismaticJoint {
+            max_motor_force: -1.0,
+            ..Default::default()
+        };
+        assert_eq!(refused(force.check()), "max_motor_force");
+        let wheel = WheelJoint {
+            max_motor_torque: -1.0,
+            ..Default::default()
+        };
+        assert_eq!(refused(wheel.check()), "max_motor_torque");
+        // Angles for the hinge, metres for the slider and the suspension.
+        let angle = RevoluteJoint {
+            upper: 3.5,
+            ..Default::default()
+        };
+        assert_eq!(refused(angle.check()), "upper");
+        let metres = PrismaticJoint {
+            upper: 3.5,
+            ..Default::default()
+        };
+        assert!(metres.check().is_ok());
+    }
+}

@@ -3,6 +3,7 @@
 //! (its file's `encode` / `decode`); this file writes the kind's tag and the parts every
 //! joint has.
 
+use super::axis_drive::Driven;
 use super::{
     AxisImpulse, ConeTwistJoint, DistanceJoint, JointDef, JointImpulses, JointKind, PrismaticJoint,
     RevoluteJoint, SixDofAxis, SixDofJoint, WeldJoint, WheelJoint,
@@ -157,4 +158,93 @@ pub(crate) fn decode_impulses(d: &mut Dec, kind: &JointKind) -> Result<JointImpu
         )?;
     }
     Ok(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Bytes(Vec<u8>);
+
+    impl Sink for Bytes {
+        fn put(&mut self, bytes: &[u8]) {
+            self.0.extend_from_slice(bytes);
+        }
+    }
+
+    /// The wire bytes of a kind's tag and settings.
+    fn wire(k: &JointKind) -> Vec<u8> {
+        let mut out = Bytes(Vec::new());
+        encode_kind(&mut Enc(&mut out), k);
+        out.0
+    }
+
+    /// Flags and numbers as the codec writes them, in the order given.
+    fn expected(tag: u8, parts: &[(bool, f32, f32)]) -> Vec<u8> {
+        let mut v = vec![tag];
+        for &(flag, x, y) in parts {
+            v.push(flag as u8);
+            v.extend_from_slice(&x.to_le_bytes());
+            v.extend_from_slice(&y.to_le_bytes());
+        }
+        v
+    }
+
+    /// Snapshots and journals written before the axis drive was shared read the same: the
+    /// revolute and prismatic joints write limit, motor, spring; the wheel spring, limit,
+    /// motor.
+    #[test]
+    fn driven_joints_keep_their_wire_order_and_read_back() {
+        let (limit, motor, spring) = ((true, -0.5, 0.75), (false, 2.0, 3.0), (true, 4.0, 0.25));
+        let r = RevoluteJoint {
+            enable_limit: true,
+            lower: -0.5,
+            upper: 0.75,
+            enable_motor: false,
+            motor_speed: 2.0,
+            max_motor_torque: 3.0,
+            enable_spring: true,
+            hertz: 4.0,
+            damping_ratio: 0.25,
+        };
+        let p = PrismaticJoint {
+            enable_limit: true,
+            lower: -0.5,
+            upper: 0.75,
+            enable_motor: false,
+            motor_speed: 2.0,
+            max_motor_force: 3.0,
+            enable_spring: true,
+            hertz: 4.0,
+            damping_ratio: 0.25,
+        };
+        let w = WheelJoint {
+            enable_spring: true,
+            hertz: 4.0,
+            damping_ratio: 0.25,
+            enable_limit: true,
+            lower: -0.5,
+            upper: 0.75,
+            enable_motor: false,
+            motor_speed: 2.0,
+            max_motor_torque: 3.0,
+        };
+        let cases = [
+            (JointKind::Revolute(r), expected(1, &[limit, motor, spring])),
+            (
+                JointKind::Prismatic(p),
+                expected(2, &[limit, motor, spring]),
+            ),
+            (JointKind::Wheel(w), expected(7, &[spring, limit, motor])),
+        ];
+        for (kind, bytes) in cases {
+            assert_eq!(wire(&kind), bytes, "{kind:?}");
+            let mut d = Dec {
+                buf: &bytes,
+                pos: 0,
+            };
+            assert_eq!(decode_kind(&mut d).unwrap(), kind);
+            assert_eq!(d.pos, bytes.len());
+        }
+    }
 }

@@ -16,9 +16,11 @@
 //! - one file per kind (`spherical.rs`, `revolute.rs`, `prismatic.rs`, `weld.rs`,
 //!   `distance.rs`, `cone_twist.rs`, `six_dof.rs`, `wheel.rs`): its settings, their checks,
 //!   setters and encoding, and its rows (prepare, warm start, solve, reaction);
+//! - `axis_drive.rs`: the limit, motor and spring of the revolute, prismatic and wheel
+//!   joints — their checks, setters, encoding and rows, written once for the three;
 //! - `checks.rs`: the range, frame and threshold checks the kinds build on;
 //! - `encoding.rs`: the kind tag, frames, defs and impulses as bytes;
-//! - `api.rs` and `setters.rs`: the calls on [`World`] (validate, apply, record);
+//! - `api.rs` and `setters.rs`: the calls on [`World`](crate::World) (validate, apply, record);
 //! - `solver.rs`: preparing joints each step and the passes over all of them, reactions
 //!   and breaking; `rows.rs` and `blocks.rs`: the rows and three-row blocks the kinds
 //!   share.
@@ -29,6 +31,7 @@
 //! never walked in an order that shapes a result.
 
 mod api;
+mod axis_drive;
 mod blocks;
 mod checks;
 mod cone_twist;
@@ -61,6 +64,7 @@ use crate::edge::{Edge, Linked, PairFilter};
 use crate::error::Result;
 use crate::id::{BodyId, JointId};
 use crate::math::{Transform, Vec3};
+use axis_drive::{DriveSetting, Driven};
 use checks::no_setting;
 
 /// Largest anchor offset, limit translation or length a joint accepts, m.
@@ -125,90 +129,32 @@ impl JointKind {
         }
     }
 
-    // The setters. Each checks the value before the kind where the value's bounds do not
-    // depend on the kind (so a bad value is refused as such on any joint), and refuses a
-    // kind without the setting by name.
-
-    pub(crate) fn set_enable_motor(&mut self, enable: bool) -> Result<()> {
-        match self {
-            JointKind::Revolute(r) => r.set_enable_motor(enable),
-            JointKind::Prismatic(p) => p.set_enable_motor(enable),
-            JointKind::Wheel(w) => w.set_enable_motor(enable),
-            _ => return Err(no_setting("this joint kind has no motor")),
-        }
-        Ok(())
-    }
-
-    pub(crate) fn set_motor_speed(&mut self, motor_speed: f32) -> Result<()> {
-        checks::speed("motor_speed", motor_speed)?;
-        match self {
-            JointKind::Revolute(r) => r.set_motor_speed(motor_speed),
-            JointKind::Prismatic(p) => p.set_motor_speed(motor_speed),
-            JointKind::Wheel(w) => w.set_motor_speed(motor_speed),
-            _ => return Err(no_setting("this joint kind has no motor")),
-        }
-        Ok(())
-    }
-
-    pub(crate) fn set_max_motor_force(&mut self, max: f32) -> Result<()> {
-        checks::force("max_motor_force", max)?;
-        match self {
-            JointKind::Revolute(r) => r.set_max_motor_force(max),
-            JointKind::Prismatic(p) => p.set_max_motor_force(max),
-            JointKind::Wheel(w) => w.set_max_motor_force(max),
-            JointKind::ConeTwist(c) => c.set_max_motor_force(max),
-            _ => return Err(no_setting("this joint kind has no motor")),
-        }
-        Ok(())
-    }
-
-    pub(crate) fn set_enable_limit(&mut self, enable: bool) -> Result<()> {
-        match self {
-            JointKind::Revolute(r) => r.set_enable_limit(enable),
-            JointKind::Prismatic(p) => p.set_enable_limit(enable),
-            JointKind::Wheel(w) => w.set_enable_limit(enable),
-            _ => return Err(no_setting("this joint kind has no limit switch")),
-        }
-        Ok(())
-    }
-
-    /// Limits are angles or translations by kind: the kind checks them.
-    pub(crate) fn set_limits(&mut self, lower: f32, upper: f32) -> Result<()> {
-        match self {
-            JointKind::Revolute(r) => r.set_limits(lower, upper),
-            JointKind::Prismatic(p) => p.set_limits(lower, upper),
-            JointKind::Wheel(w) => w.set_limits(lower, upper),
-            JointKind::ConeTwist(c) => c.set_limits(lower, upper),
-            _ => Err(no_setting("this joint kind has no limits")),
-        }
-    }
-
-    pub(crate) fn set_enable_spring(&mut self, enable: bool) -> Result<()> {
-        match self {
-            JointKind::Revolute(r) => r.set_enable_spring(enable),
-            JointKind::Prismatic(p) => p.set_enable_spring(enable),
-            JointKind::Wheel(w) => w.set_enable_spring(enable),
-            JointKind::Distance(d) => d.set_enable_spring(enable),
-            _ => return Err(no_setting("this joint kind has no spring switch")),
-        }
-        Ok(())
-    }
-
-    pub(crate) fn set_spring(&mut self, hz: f32, damping_ratio: f32) -> Result<()> {
-        checks::hertz("hertz", hz)?;
-        checks::damping("damping_ratio", damping_ratio)?;
-        match self {
-            JointKind::Revolute(r) => r.set_spring(hz, damping_ratio),
-            JointKind::Prismatic(p) => p.set_spring(hz, damping_ratio),
-            JointKind::Wheel(w) => w.set_spring(hz, damping_ratio),
-            JointKind::Distance(d) => d.set_spring(hz, damping_ratio),
-            _ => {
-                return Err(no_setting(
-                    "this joint kind has no spring (weld: set_weld_spring)",
-                ));
+    /// Changes one limit, motor or spring setting: the value's kind-free bounds are checked
+    /// first (so a bad value is refused as such on any joint), then the kind's own (limits
+    /// are angles or metres by kind); a kind without the setting is refused by name.
+    fn set_drive(&mut self, s: DriveSetting) -> Result<()> {
+        s.check()?;
+        match (self, s) {
+            (JointKind::Revolute(r), s) => r.set(s),
+            (JointKind::Prismatic(p), s) => p.set(s),
+            (JointKind::Wheel(w), s) => w.set(s),
+            (JointKind::ConeTwist(c), DriveSetting::MaxMotorForce(max)) => {
+                c.set_max_motor_force(max);
+                Ok(())
             }
+            (JointKind::ConeTwist(c), DriveSetting::Limits(lower, upper)) => {
+                c.set_limits(lower, upper)
+            }
+            (JointKind::Distance(d), DriveSetting::EnableSpring(enable)) => {
+                d.set_enable_spring(enable);
+                Ok(())
+            }
+            (JointKind::Distance(d), DriveSetting::Spring(hz, damping_ratio)) => {
+                d.set_spring(hz, damping_ratio);
+                Ok(())
+            }
+            (_, s) => Err(no_setting(s.missing())),
         }
-        Ok(())
     }
 
     pub(crate) fn set_weld_spring(&mut self, linear: f32, angular: f32, zeta: f32) -> Result<()> {

@@ -4,22 +4,20 @@
 //! Impulses: `axes[0]` spring, motor, lower and upper along the axis; `linear.x`,
 //! `linear.y` the two perpendicular rows (A's y and z); `angular` the rotation lock.
 //! Springs: `springs[0]`.
+//! The limit, motor and spring are an axis drive (`axis_drive.rs`).
 
-use super::blocks::{angular_mass, solve_angular_lock};
-use super::checks::{damping, force, hertz, speed, translations};
-use super::rows::{
-    Row, anchors, apply_angular, axis_total, frames, separation, solve_pair, spring_soft,
-};
+use super::axis_drive::{Driven, driven};
+use super::blocks::{Slide, angular_mass, solve_angular_lock};
+use super::checks::translations;
+use super::rows::{apply_angular, frames};
 use super::solver::{JointConstraint, Pass};
 use super::{Joint, JointImpulses, JointKind};
-use crate::codec::{Dec, Enc, Sink};
-use crate::error::Result;
 use crate::math::Vec3;
 use crate::solver::BodyState;
 
 /// A prismatic (slider) joint: frame B slides along frame A's x axis and does not turn.
 /// The translation is the anchors' offset along that axis.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PrismaticJoint {
     /// Whether the translation is held within `[lower, upper]`.
     pub enable_limit: bool,
@@ -41,123 +39,17 @@ pub struct PrismaticJoint {
     pub damping_ratio: f32,
 }
 
-impl Default for PrismaticJoint {
-    fn default() -> PrismaticJoint {
-        PrismaticJoint {
-            enable_limit: false,
-            lower: 0.0,
-            upper: 0.0,
-            enable_motor: false,
-            motor_speed: 0.0,
-            max_motor_force: 0.0,
-            enable_spring: false,
-            hertz: 0.0,
-            damping_ratio: 0.0,
-        }
-    }
-}
-
-impl PrismaticJoint {
-    /// Checks every setting.
-    pub(super) fn check(&self) -> Result<()> {
-        translations(("lower", "upper"), self.lower, self.upper)?;
-        speed("motor_speed", self.motor_speed)?;
-        force("max_motor_force", self.max_motor_force)?;
-        hertz("hertz", self.hertz)?;
-        damping("damping_ratio", self.damping_ratio)
-    }
-
-    pub(super) fn set_enable_motor(&mut self, enable: bool) {
-        self.enable_motor = enable;
-    }
-
-    /// Sets the motor speed (checked by the caller).
-    pub(super) fn set_motor_speed(&mut self, motor_speed: f32) {
-        self.motor_speed = motor_speed;
-    }
-
-    /// Sets the motor's largest force (checked by the caller).
-    pub(super) fn set_max_motor_force(&mut self, max: f32) {
-        self.max_motor_force = max;
-    }
-
-    pub(super) fn set_enable_limit(&mut self, enable: bool) {
-        self.enable_limit = enable;
-    }
-
-    /// Sets the translation limits, checked here: within ±1e6 m.
-    pub(super) fn set_limits(&mut self, lower: f32, upper: f32) -> Result<()> {
-        translations(("lower", "upper"), lower, upper)?;
-        (self.lower, self.upper) = (lower, upper);
-        Ok(())
-    }
-
-    pub(super) fn set_enable_spring(&mut self, enable: bool) {
-        self.enable_spring = enable;
-    }
-
-    /// Sets the spring (checked by the caller).
-    pub(super) fn set_spring(&mut self, hz: f32, damping_ratio: f32) {
-        (self.hertz, self.damping_ratio) = (hz, damping_ratio);
-    }
-
-    pub(super) fn encode<S: Sink>(&self, e: &mut Enc<S>) {
-        e.bool(self.enable_limit);
-        e.f32(self.lower);
-        e.f32(self.upper);
-        e.bool(self.enable_motor);
-        e.f32(self.motor_speed);
-        e.f32(self.max_motor_force);
-        e.bool(self.enable_spring);
-        e.f32(self.hertz);
-        e.f32(self.damping_ratio);
-    }
-
-    pub(super) fn decode(d: &mut Dec) -> Result<PrismaticJoint> {
-        Ok(PrismaticJoint {
-            enable_limit: d.bool()?,
-            lower: d.f32()?,
-            upper: d.f32()?,
-            enable_motor: d.bool()?,
-            motor_speed: d.f32()?,
-            max_motor_force: d.f32()?,
-            enable_spring: d.bool()?,
-            hertz: d.f32()?,
-            damping_ratio: d.f32()?,
-        })
-    }
-}
+driven!(PrismaticJoint, max_motor_force, limits: translations, order: [Limit, Motor, Spring]);
 
 pub(super) fn prepare(c: &mut JointConstraint, j: &mut Joint, h: f32) {
-    let JointKind::Prismatic(k) = j.kind else {
-        return;
-    };
-    c.angular_mass = angular_mass(c);
-    let ax = &mut j.impulses.axes[0];
-    if k.enable_spring && k.hertz > 0.0 {
-        c.springs[0] = spring_soft(k.hertz, k.damping_ratio, h);
-    } else {
-        ax.spring = 0.0;
-    }
-    if !k.enable_motor {
-        ax.motor = 0.0;
-    }
-    if !k.enable_limit {
-        ax.lower = 0.0;
-        ax.upper = 0.0;
+    if let JointKind::Prismatic(k) = j.kind {
+        c.angular_mass = angular_mass(c);
+        k.drive().prepare(c, &mut j.impulses.axes, 0, h);
     }
 }
 
-/// The slide row and the two perpendicular rows now, and the anchors' offset.
-fn rows(c: &JointConstraint, a: &BodyState, b: &BodyState) -> ([Row; 3], Vec3, [Vec3; 3]) {
-    let (qa, _) = frames(c, a, b);
-    let (ra, rb) = anchors(c, a, b);
-    let d = separation(c, a, b, ra, rb);
-    let lever = d + ra;
-    let axes = [qa.rotate(Vec3::X), qa.rotate(Vec3::Y), qa.rotate(Vec3::Z)];
-    let rows = axes.map(|n| Row::linear(n, lever, rb));
-    (rows, d, axes)
-}
+/// Frame A's axes of the slide: along x, locked along y and z.
+const SLIDE: [Vec3; 3] = [Vec3::X, Vec3::Y, Vec3::Z];
 
 pub(super) fn warm_start(
     c: &JointConstraint,
@@ -165,10 +57,7 @@ pub(super) fn warm_start(
     a: &mut BodyState,
     b: &mut BodyState,
 ) {
-    let (rows, _, _) = rows(c, a, b);
-    rows[0].apply(c, a, b, axis_total(&i.axes[0]));
-    rows[1].apply(c, a, b, i.linear.x);
-    rows[2].apply(c, a, b, i.linear.y);
+    Slide::new(c, a, b, SLIDE).warm_start(c, i, a, b);
     apply_angular(c, a, b, i.angular);
 }
 
@@ -180,25 +69,11 @@ pub(super) fn solve(
     b: &mut BodyState,
     p: &Pass,
 ) {
-    let (rows, d, axes) = rows(c, a, b);
-    let translation = axes[0].dot(d);
-    let ax = &mut i.axes[0];
-    if k.enable_spring && k.hertz > 0.0 {
-        rows[0].spring(c, a, b, translation, &c.springs[0], &mut ax.spring);
-    }
-    if k.enable_motor {
-        let max = k.max_motor_force * p.h;
-        rows[0].motor(c, a, b, k.motor_speed, max, &mut ax.motor);
-    }
-    if k.enable_limit {
-        rows[0].lower(c, a, b, translation - k.lower, p, &mut ax.lower);
-        rows[0].upper(c, a, b, k.upper - translation, p, &mut ax.upper);
-    }
+    let slide = Slide::new(c, a, b, SLIDE);
+    k.drive().solve(slide.driven(), c, a, b, p, &mut i.axes[0]);
     let (qa, qb) = frames(c, a, b);
     solve_angular_lock(c, a, b, qa, qb, &c.soft, p.use_bias, &mut i.angular);
-    let pos = (axes[1].dot(d), axes[2].dot(d));
-    let (lx, ly) = (&mut i.linear.x, &mut i.linear.y);
-    solve_pair(c, a, b, &rows[1], &rows[2], pos, p, (lx, ly));
+    slide.solve_across(c, i, a, b, p);
 }
 
 pub(super) fn reaction(
@@ -207,7 +82,5 @@ pub(super) fn reaction(
     a: &BodyState,
     b: &BodyState,
 ) -> (Vec3, Vec3) {
-    let (_, _, axes) = rows(c, a, b);
-    let f = axes[0] * axis_total(&i.axes[0]) + axes[1] * i.linear.x + axes[2] * i.linear.y;
-    (f, i.angular)
+    (Slide::new(c, a, b, SLIDE).force(i), i.angular)
 }

@@ -2,6 +2,7 @@
 //! checks, through [`JointKind`]'s dispatch), applies, wakes both bodies and records
 //! itself (`World::rec`, the op table's writers).
 
+use super::axis_drive::DriveSetting::*;
 use super::checks;
 use super::{JointKind, SixDofAxis};
 use crate::error::Result;
@@ -30,14 +31,14 @@ impl World {
 
     /// Turns a revolute, prismatic or wheel joint's motor on or off.
     pub fn set_joint_enable_motor(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.change_joint(id, |k| k.set_enable_motor(enable))?;
+        self.change_joint(id, |k| k.set_drive(EnableMotor(enable)))?;
         self.rec(|j| j.set_joint_enable_motor(id, enable));
         Ok(())
     }
 
     /// Sets a revolute, prismatic or wheel joint's motor speed (rad/s or m/s).
     pub fn set_joint_motor_speed(&mut self, id: JointId, motor_speed: f32) -> Result<()> {
-        self.change_joint(id, |k| k.set_motor_speed(motor_speed))?;
+        self.change_joint(id, |k| k.set_drive(MotorSpeed(motor_speed)))?;
         self.rec(|j| j.set_joint_motor_speed(id, motor_speed));
         Ok(())
     }
@@ -45,14 +46,14 @@ impl World {
     /// Sets the largest motor torque (revolute, wheel), motor force (prismatic) or
     /// friction torque (cone-twist).
     pub fn set_joint_max_motor_force(&mut self, id: JointId, max: f32) -> Result<()> {
-        self.change_joint(id, |k| k.set_max_motor_force(max))?;
+        self.change_joint(id, |k| k.set_drive(MaxMotorForce(max)))?;
         self.rec(|j| j.set_joint_max_motor_force(id, max));
         Ok(())
     }
 
     /// Turns a revolute, prismatic or wheel joint's limit on or off.
     pub fn set_joint_enable_limit(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.change_joint(id, |k| k.set_enable_limit(enable))?;
+        self.change_joint(id, |k| k.set_drive(EnableLimit(enable)))?;
         self.rec(|j| j.set_joint_enable_limit(id, enable));
         Ok(())
     }
@@ -60,14 +61,14 @@ impl World {
     /// Sets the limits of a revolute (angle), prismatic (translation), wheel (suspension)
     /// or cone-twist (twist) joint.
     pub fn set_joint_limits(&mut self, id: JointId, lower: f32, upper: f32) -> Result<()> {
-        self.change_joint(id, |k| k.set_limits(lower, upper))?;
+        self.change_joint(id, |k| k.set_drive(Limits(lower, upper)))?;
         self.rec(|j| j.set_joint_limits(id, lower, upper));
         Ok(())
     }
 
     /// Turns a revolute, prismatic, wheel or distance joint's spring on or off.
     pub fn set_joint_enable_spring(&mut self, id: JointId, enable: bool) -> Result<()> {
-        self.change_joint(id, |k| k.set_enable_spring(enable))?;
+        self.change_joint(id, |k| k.set_drive(EnableSpring(enable)))?;
         self.rec(|j| j.set_joint_enable_spring(id, enable));
         Ok(())
     }
@@ -75,7 +76,7 @@ impl World {
     /// Sets the spring of a revolute, prismatic, wheel or distance joint: stiffness (Hz)
     /// and damping ratio.
     pub fn set_joint_spring(&mut self, id: JointId, hz: f32, damping_ratio: f32) -> Result<()> {
-        self.change_joint(id, |k| k.set_spring(hz, damping_ratio))?;
+        self.change_joint(id, |k| k.set_drive(Spring(hz, damping_ratio)))?;
         self.rec(|j| j.set_joint_spring(id, hz, damping_ratio));
         Ok(())
     }

@@ -5,17 +5,14 @@
 //! Impulses: `axes[0]` spring, lower and upper along the suspension; `axes[1].motor` the
 //! spin motor; `linear.x`, `linear.y` the rows along A's x and z; `angular.x`,
 //! `angular.y` the hinge lock. Springs: `springs[0]`.
+//! The limit, motor and spring are an axis drive (`axis_drive.rs`).
 
-use super::blocks::solve_hinge_lock;
-use super::checks::{damping, force, hertz, speed, translations};
-use super::rows::{
-    Row, anchors, apply_angular, axis_total, frames, hinge_torque, separation, solve_pair,
-    spring_soft,
-};
+use super::axis_drive::{Driven, driven};
+use super::blocks::{Slide, solve_hinge_lock};
+use super::checks::translations;
+use super::rows::{Row, apply_angular, frames, hinge_torque};
 use super::solver::{JointConstraint, Pass};
 use super::{Joint, JointImpulses, JointKind};
-use crate::codec::{Dec, Enc, Sink};
-use crate::error::Result;
 use crate::math::Vec3;
 use crate::solver::BodyState;
 
@@ -60,108 +57,16 @@ impl Default for WheelJoint {
     }
 }
 
-impl WheelJoint {
-    /// Checks every setting.
-    pub(super) fn check(&self) -> Result<()> {
-        hertz("hertz", self.hertz)?;
-        damping("damping_ratio", self.damping_ratio)?;
-        translations(("lower", "upper"), self.lower, self.upper)?;
-        speed("motor_speed", self.motor_speed)?;
-        force("max_motor_torque", self.max_motor_torque)
-    }
-
-    pub(super) fn set_enable_motor(&mut self, enable: bool) {
-        self.enable_motor = enable;
-    }
-
-    /// Sets the spin motor's speed (checked by the caller).
-    pub(super) fn set_motor_speed(&mut self, motor_speed: f32) {
-        self.motor_speed = motor_speed;
-    }
-
-    /// Sets the spin motor's largest torque (checked by the caller).
-    pub(super) fn set_max_motor_force(&mut self, max: f32) {
-        self.max_motor_torque = max;
-    }
-
-    pub(super) fn set_enable_limit(&mut self, enable: bool) {
-        self.enable_limit = enable;
-    }
-
-    /// Sets the suspension limits, checked here: within ±1e6 m.
-    pub(super) fn set_limits(&mut self, lower: f32, upper: f32) -> Result<()> {
-        translations(("lower", "upper"), lower, upper)?;
-        (self.lower, self.upper) = (lower, upper);
-        Ok(())
-    }
-
-    pub(super) fn set_enable_spring(&mut self, enable: bool) {
-        self.enable_spring = enable;
-    }
-
-    /// Sets the suspension spring (checked by the caller).
-    pub(super) fn set_spring(&mut self, hz: f32, damping_ratio: f32) {
-        (self.hertz, self.damping_ratio) = (hz, damping_ratio);
-    }
-
-    pub(super) fn encode<S: Sink>(&self, e: &mut Enc<S>) {
-        e.bool(self.enable_spring);
-        e.f32(self.hertz);
-        e.f32(self.damping_ratio);
-        e.bool(self.enable_limit);
-        e.f32(self.lower);
-        e.f32(self.upper);
-        e.bool(self.enable_motor);
-        e.f32(self.motor_speed);
-        e.f32(self.max_motor_torque);
-    }
-
-    pub(super) fn decode(d: &mut Dec) -> Result<WheelJoint> {
-        Ok(WheelJoint {
-            enable_spring: d.bool()?,
-            hertz: d.f32()?,
-            damping_ratio: d.f32()?,
-            enable_limit: d.bool()?,
-            lower: d.f32()?,
-            upper: d.f32()?,
-            enable_motor: d.bool()?,
-            motor_speed: d.f32()?,
-            max_motor_torque: d.f32()?,
-        })
-    }
-}
+driven!(WheelJoint, max_motor_torque, limits: translations, order: [Spring, Limit, Motor]);
 
 pub(super) fn prepare(c: &mut JointConstraint, j: &mut Joint, h: f32) {
-    let JointKind::Wheel(k) = j.kind else {
-        return;
-    };
-    let i = &mut j.impulses;
-    if k.enable_spring && k.hertz > 0.0 {
-        c.springs[0] = spring_soft(k.hertz, k.damping_ratio, h);
-    } else {
-        i.axes[0].spring = 0.0;
-    }
-    if !k.enable_limit {
-        i.axes[0].lower = 0.0;
-        i.axes[0].upper = 0.0;
-    }
-    if !k.enable_motor {
-        i.axes[1].motor = 0.0;
+    if let JointKind::Wheel(k) = j.kind {
+        k.drive().prepare(c, &mut j.impulses.axes, 1, h);
     }
 }
 
-/// Rows along A's y (suspension), x and z, their values, and A's axes.
-fn rows(c: &JointConstraint, a: &BodyState, b: &BodyState) -> ([Row; 3], [f32; 3], [Vec3; 3]) {
-    let (qa, _) = frames(c, a, b);
-    let (ra, rb) = anchors(c, a, b);
-    let d = separation(c, a, b, ra, rb);
-    let axes = [qa.rotate(Vec3::Y), qa.rotate(Vec3::X), qa.rotate(Vec3::Z)];
-    (
-        axes.map(|n| Row::linear(n, d + ra, rb)),
-        axes.map(|n| n.dot(d)),
-        axes,
-    )
-}
+/// Frame A's axes of the slide: the suspension along y, locked along x and z (the axle).
+const SLIDE: [Vec3; 3] = [Vec3::Y, Vec3::X, Vec3::Z];
 
 pub(super) fn warm_start(
     c: &JointConstraint,
@@ -169,17 +74,11 @@ pub(super) fn warm_start(
     a: &mut BodyState,
     b: &mut BodyState,
 ) {
-    let (rows, _, axes) = rows(c, a, b);
-    rows[0].apply(c, a, b, axis_total(&i.axes[0]));
-    rows[1].apply(c, a, b, i.linear.x);
-    rows[2].apply(c, a, b, i.linear.y);
+    let slide = Slide::new(c, a, b, SLIDE);
+    slide.warm_start(c, i, a, b);
     let (qa, _) = frames(c, a, b);
-    apply_angular(
-        c,
-        a,
-        b,
-        hinge_torque(qa, i.angular) + axes[2] * i.axes[1].motor,
-    );
+    let spin = slide.axes[2] * i.axes[1].motor;
+    apply_angular(c, a, b, hinge_torque(qa, i.angular) + spin);
 }
 
 pub(super) fn solve(
@@ -190,25 +89,15 @@ pub(super) fn solve(
     b: &mut BodyState,
     p: &Pass,
 ) {
-    let (rows, values, axes) = rows(c, a, b);
-    let ax = &mut i.axes[0];
-    if k.enable_spring && k.hertz > 0.0 {
-        rows[0].spring(c, a, b, values[0], &c.springs[0], &mut ax.spring);
-    }
-    if k.enable_limit {
-        rows[0].lower(c, a, b, values[0] - k.lower, p, &mut ax.lower);
-        rows[0].upper(c, a, b, k.upper - values[0], p, &mut ax.upper);
-    }
-    if k.enable_motor {
-        let max = k.max_motor_torque * p.h;
-        let spin = Row::angular(axes[2]);
-        spin.motor(c, a, b, k.motor_speed, max, &mut i.axes[1].motor);
-    }
+    let slide = Slide::new(c, a, b, SLIDE);
+    let drive = k.drive();
+    drive.spring(slide.driven(), c, a, b, &mut i.axes[0].spring);
+    drive.limits(slide.driven(), c, a, b, p, &mut i.axes[0]);
+    let spin = Row::angular(slide.axes[2]);
+    drive.motor(&spin, c, a, b, p, &mut i.axes[1].motor);
     let (qa, qb) = frames(c, a, b);
     solve_hinge_lock(c, a, b, qa, qb, p, &mut i.angular);
-    let pos = (values[1], values[2]);
-    let (lx, ly) = (&mut i.linear.x, &mut i.linear.y);
-    solve_pair(c, a, b, &rows[1], &rows[2], pos, p, (lx, ly));
+    slide.solve_across(c, i, a, b, p);
 }
 
 pub(super) fn reaction(
@@ -217,8 +106,8 @@ pub(super) fn reaction(
     a: &BodyState,
     b: &BodyState,
 ) -> (Vec3, Vec3) {
-    let (_, _, axes) = rows(c, a, b);
+    let slide = Slide::new(c, a, b, SLIDE);
     let (qa, _) = frames(c, a, b);
-    let f = axes[0] * axis_total(&i.axes[0]) + axes[1] * i.linear.x + axes[2] * i.linear.y;
-    (f, hinge_torque(qa, i.angular) + axes[2] * i.axes[1].motor)
+    let spin = slide.axes[2] * i.axes[1].motor;
+    (slide.force(i), hinge_torque(qa, i.angular) + spin)
 }

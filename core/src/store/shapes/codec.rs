@@ -221,9 +221,6 @@ fn decode_shape(d: &mut Dec, s: &mut Shape, refs: &ShapeRefs) -> Result<()> {
     }
     if let ShapeGeometry::Mesh(m) = s.geometry {
         check(is_live(refs.meshes, m), "shape on a missing mesh")?;
-        // Read before the sensor flag is, so this holds for every shape (kept as it is:
-        // the snapshot format's checks are part of its behaviour).
-        check(!s.is_sensor, "a mesh shape that is a sensor")?;
     }
     if let ShapeGeometry::Plane(_) = s.geometry {
         check(
@@ -250,6 +247,11 @@ fn decode_shape(d: &mut Dec, s: &mut Shape, refs: &ShapeRefs) -> Result<()> {
     };
     s.enable_contact_events = d.bool()?;
     s.is_sensor = d.bool()?;
+    // As `create_mesh_shape` refuses: a mesh, height field or voxel grid is no sensor.
+    check(
+        !(s.is_sensor && matches!(s.geometry, ShapeGeometry::Mesh(_))),
+        "a mesh, height-field or voxel shape that is a sensor",
+    )?;
     s.enable_sensor_events = d.bool()?;
     s.enable_hit_events = d.bool()?;
     s.enable_pre_solve = d.bool()?;
@@ -333,4 +335,77 @@ pub(crate) fn rebuild_shapes(
         }
     }
     count
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::SNAPSHOT_HEADER_SIZE;
+    use crate::body::BodyDef;
+    use crate::codec::{Fnv, Sink};
+    use crate::error::Error;
+    use crate::math::Vec3;
+    use crate::shape::ShapeDef;
+    use crate::world::{World, WorldDef};
+
+    /// A world with one mesh shape on a static body, its contact-event and sensor-event
+    /// flags (the shape fields just before and just after `is_sensor`) as given.
+    fn mesh_world(enable_contact_events: bool, enable_sensor_events: bool) -> World {
+        let mut w = World::new(&WorldDef::default()).unwrap();
+        let body = w.create_body(&BodyDef::default()).unwrap();
+        let v = [Vec3::ZERO, Vec3::X, Vec3::Z];
+        let mesh = w.create_mesh(&v, &[[0, 2, 1]]).unwrap();
+        let def = ShapeDef {
+            enable_contact_events,
+            enable_sensor_events,
+            ..Default::default()
+        };
+        w.create_mesh_shape(body, &def, mesh).unwrap();
+        w
+    }
+
+    fn snapshot(w: &World) -> Vec<u8> {
+        let mut buf = vec![0u8; w.snapshot_size()];
+        let n = w.snapshot(&mut buf).unwrap();
+        buf.truncate(n);
+        buf
+    }
+
+    /// Payload bytes at which two snapshots of the same layout differ.
+    fn differing(a: &[u8], b: &[u8]) -> Vec<usize> {
+        (SNAPSHOT_HEADER_SIZE..a.len())
+            .filter(|&i| a[i] != b[i])
+            .collect()
+    }
+
+    /// Shape creation refuses a mesh, height-field or voxel shape that is a sensor; a
+    /// snapshot that holds one (hand-edited, checksum patched) is refused by restore as a
+    /// format error naming it, and the world restored into is left as it was.
+    #[test]
+    fn restore_refuses_a_mesh_shape_that_is_a_sensor() {
+        let plain = snapshot(&mesh_world(false, false));
+        // The sensor flag's byte lies between the two flags around it.
+        let before = differing(&plain, &snapshot(&mesh_world(true, false)));
+        let after = differing(&plain, &snapshot(&mesh_world(false, true)));
+        assert_eq!(before.len(), 1, "{before:?}");
+        assert_eq!(after, [before[0] + 2]);
+        let at = before[0] + 1;
+        assert_eq!(plain[at], 0, "not a sensor");
+        let mut bad = plain.clone();
+        bad[at] = 1;
+        let mut sum = Fnv::new();
+        sum.put(&bad[SNAPSHOT_HEADER_SIZE..]);
+        bad[24..32].copy_from_slice(&sum.finish().to_le_bytes());
+
+        let mut w = mesh_world(false, false);
+        w.step(1.0 / 60.0, 4).unwrap();
+        let hash = w.hash();
+        assert!(
+            matches!(w.restore(&bad), Err(Error::Format(why)) if why.contains("sensor")),
+            "{:?}",
+            w.restore(&bad)
+        );
+        assert_eq!(w.hash(), hash);
+        // The snapshot as taken restores.
+        w.restore(&plain).unwrap();
+    }
 }
