@@ -339,13 +339,14 @@ pub(crate) fn rebuild_shapes(
 
 #[cfg(test)]
 mod tests {
-    use super::super::SNAPSHOT_HEADER_SIZE;
     use crate::body::BodyDef;
     use crate::codec::{Fnv, Sink};
+    use crate::def::WorldDef;
     use crate::error::Error;
     use crate::math::Vec3;
     use crate::shape::ShapeDef;
-    use crate::world::{World, WorldDef};
+    use crate::snapshot::SNAPSHOT_HEADER_SIZE;
+    use crate::world::World;
 
     /// A world with one mesh shape on a static body, its contact-event and sensor-event
     /// flags (the shape fields just before and just after `is_sensor`) as given.
