@@ -372,14 +372,6 @@ impl World {
         write_header(&mut j.buf, overflowed);
     }
 
-    /// Records a call that succeeded, through one of the op table's typed writers
-    /// (`ops.rs`), if a journal runs: `self.rec(|j| j.destroy_body(id))`.
-    pub(crate) fn rec(&mut self, write: impl FnOnce(&mut Journal)) {
-        if let Some(j) = self.journal.as_mut() {
-            write(j);
-        }
-    }
-
     /// Makes each recorded call again, checking that each create gets its recorded id.
     /// All or nothing: on any refusal the world is restored to its state before the
     /// replay. The memory to back out (a snapshot) is taken before the first call, or the
