@@ -22,6 +22,8 @@
 //! | `body.rs` | bodies: create, destroy, pose, velocity, forces and impulses, type, sleep, settings |
 
 mod body;
+mod content;
+mod shape;
 
 use crate::journal::Journal;
 use crate::world::World;
