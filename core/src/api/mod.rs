@@ -24,6 +24,7 @@
 mod body;
 mod content;
 mod shape;
+mod world;
 
 use crate::journal::Journal;
 use crate::world::World;
