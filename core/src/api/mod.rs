@@ -23,6 +23,7 @@
 
 mod body;
 mod content;
+mod joint;
 mod shape;
 mod world;
 
