@@ -209,8 +209,9 @@ pub struct World {
     /// During a replayed step: the recorded disabled pairs, applied instead of the callback.
     pub(crate) presolve_replay: FixedVec<u64>,
     pub(crate) presolve_replaying: bool,
-    /// The journal, if one was started (not state).
-    pub(crate) journal: Option<crate::journal::Journal>,
+    /// The API layer's recorder (`crate::api`): the journal, if one was started (not
+    /// state).
+    pub(crate) recorder: crate::api::Recorder,
     /// State: steps taken.
     pub(crate) step_index: u64,
     /// State: world origin in 2^-32 units per axis.
@@ -401,7 +402,7 @@ impl World {
             presolve_disabled: FixedVec::with_capacity(nc, alloc, "contact_capacity")?,
             presolve_replay: FixedVec::with_capacity(nc, alloc, "contact_capacity")?,
             presolve_replaying: false,
-            journal: None,
+            recorder: None,
             step_index: 0,
             origin: [0; 3],
             bodies,

@@ -30,13 +30,20 @@ mod world;
 use crate::journal::Journal;
 use crate::world::World;
 
+/// What a world records with (its `recorder`): the journal, if one was started (not
+/// state).
+pub(crate) type Recorder = Option<Journal>;
+
 impl World {
     /// Records a call that succeeded, through one of the op table's typed writers
     /// (`journal/ops.rs`), if a journal runs: `self.rec(|j| j.destroy_body(id))`. Private
     /// to the API layer.
-    pub(crate) fn rec(&mut self, write: impl FnOnce(&mut Journal)) {
-        if let Some(j) = self.journal.as_mut() {
+    fn rec(&mut self, write: impl FnOnce(&mut Journal)) {
+        if let Some(j) = self.recorder.as_mut() {
             write(j);
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

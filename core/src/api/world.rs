@@ -36,7 +36,7 @@ impl World {
     /// Records the step that just ran, with the contacts its pre-solve callback disabled
     /// (a replay applies them instead of calling the callback).
     fn record_step(&mut self, dt: f32, substeps: u32) {
-        if let Some(j) = self.journal.as_mut() {
+        if let Some(j) = self.recorder.as_mut() {
             j.step(dt, substeps, &self.presolve_disabled);
         }
     }

@@ -251,7 +251,7 @@ impl World {
     /// bytes, taken from the world's allocator now (16 bytes or more). Refused with a
     /// state error while a journal runs.
     pub fn start_journal(&mut self, capacity: usize) -> Result<()> {
-        if self.journal.as_ref().is_some_and(|j| j.running) {
+        if self.recorder.as_ref().is_some_and(|j| j.running) {
             return Err(Error::State("a journal is already running"));
         }
         if capacity < TAPE_HEADER_SIZE {
@@ -264,9 +264,9 @@ impl World {
         let mut buf = FixedVec::with_capacity(capacity, self.alloc, "journal capacity")?;
         buf.resize(TAPE_HEADER_SIZE, 0);
         write_header(&mut buf, false);
-        let serial = self.journal.as_ref().map_or(0, |j| j.serial) + 1;
+        let serial = self.recorder.as_ref().map_or(0, |j| j.serial) + 1;
         let start_hash = self.hash();
-        self.journal = Some(Journal {
+        self.recorder = Some(Journal {
             buf,
             running: true,
             overflowed: false,
@@ -282,7 +282,7 @@ impl World {
     /// marked overflowed, so it can never pass for a whole tape. Refused with a state
     /// error when no journal runs.
     pub fn stop_journal(&mut self) -> Result<usize> {
-        let Some(j) = self.journal.as_mut().filter(|j| j.running) else {
+        let Some(j) = self.recorder.as_mut().filter(|j| j.running) else {
             return Err(Error::State("no journal is running"));
         };
         j.running = false;
@@ -297,17 +297,17 @@ impl World {
 
     /// The tape recorded so far (or by the last journal), header included.
     pub fn journal_tape(&self) -> &[u8] {
-        self.journal.as_ref().map_or(&[], |j| &j.buf[..])
+        self.recorder.as_ref().map_or(&[], |j| &j.buf[..])
     }
 
     /// Whether a journal is recording.
     pub fn journal_running(&self) -> bool {
-        self.journal.as_ref().is_some_and(|j| j.running)
+        self.recorder.as_ref().is_some_and(|j| j.running)
     }
 
     /// The running journal's mark for a snapshot taken now (`None` when none runs).
     pub(crate) fn journal_mark(&self) -> Option<SnapshotJournal> {
-        let j = self.journal.as_ref().filter(|j| j.running)?;
+        let j = self.recorder.as_ref().filter(|j| j.running)?;
         Some(SnapshotJournal {
             journal: j.serial,
             start_hash: j.start_hash,
@@ -324,7 +324,7 @@ impl World {
         &self,
         mark: Option<SnapshotJournal>,
     ) -> Result<Option<SnapshotJournal>> {
-        let Some(j) = self.journal.as_ref().filter(|j| j.running) else {
+        let Some(j) = self.recorder.as_ref().filter(|j| j.running) else {
             return Ok(None);
         };
         let Some(m) = mark else {
@@ -362,7 +362,7 @@ impl World {
     /// Rewinds the running journal's tape to a mark `check_journal_restore` accepted: the
     /// tape again holds the history the restored world lived.
     pub(crate) fn rewind_journal(&mut self, m: SnapshotJournal) {
-        let Some(j) = self.journal.as_mut().filter(|j| j.running) else {
+        let Some(j) = self.recorder.as_mut().filter(|j| j.running) else {
             return;
         };
         j.buf.truncate(m.tape_offset as usize);
