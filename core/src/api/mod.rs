@@ -25,6 +25,7 @@ mod body;
 mod content;
 mod joint;
 mod shape;
+mod snapshot;
 mod world;
 
 use crate::journal::Journal;

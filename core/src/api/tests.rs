@@ -25,11 +25,6 @@ const NOT_IN_THE_API_LAYER: &[(&str, &str, &str)] = &[
         "makes the recorded calls again through this layer",
     ),
     (
-        "snapshot/mod.rs",
-        "restore",
-        "state from a snapshot; not recorded, it rewinds a running tape",
-    ),
-    (
         "presolve.rs",
         "set_pre_solve",
         "a host callback (not state); a step records what it decided",
@@ -114,11 +109,7 @@ fn subsystem_sources() -> Vec<(String, String)> {
     sources(&root, &root, &mut all);
     assert!(all.len() > 50, "found the core's sources");
     all.retain(|(rel, _)| {
-        !(rel.starts_with("api/")
-            || rel.starts_with("journal/")
-            || rel == "lib.rs"
-            // For now: the snapshot writes and reads the journal's section itself.
-            || rel == "snapshot/mod.rs")
+        !(rel.starts_with("api/") || rel.starts_with("journal/") || rel == "lib.rs")
     });
     all
 }

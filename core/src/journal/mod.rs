@@ -146,6 +146,44 @@ impl SnapshotJournal {
     }
 }
 
+impl SnapshotJournal {
+    /// A snapshot's journal section as bytes, for the mark of a snapshot taken now.
+    pub(crate) fn section(mark: Option<SnapshotJournal>) -> [u8; SNAPSHOT_JOURNAL_SIZE] {
+        let mut section = Section {
+            bytes: [0; SNAPSHOT_JOURNAL_SIZE],
+            pos: 0,
+        };
+        SnapshotJournal::encode(mark, &mut Enc(&mut section));
+        debug_assert_eq!(section.pos, SNAPSHOT_JOURNAL_SIZE);
+        section.bytes
+    }
+}
+
+/// Writes a journal section.
+struct Section {
+    bytes: [u8; SNAPSHOT_JOURNAL_SIZE],
+    pos: usize,
+}
+
+impl Sink for Section {
+    fn put(&mut self, bytes: &[u8]) {
+        self.bytes[self.pos..self.pos + bytes.len()].copy_from_slice(bytes);
+        self.pos += bytes.len();
+    }
+}
+
+/// Checks a snapshot's header and checksum and reads its journal section: the state (with
+/// host data) and the mark (`None` when no journal ran, and for revision-6 snapshots,
+/// which have no section).
+pub(crate) fn split_snapshot(buf: &[u8]) -> Result<(&[u8], Option<SnapshotJournal>)> {
+    let (state, section) = crate::snapshot::split_snapshot(buf, SNAPSHOT_JOURNAL_SIZE)?;
+    let mark = match section {
+        Some(section) => SnapshotJournal::decode(section)?,
+        None => None,
+    };
+    Ok((state, mark))
+}
+
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// `sum` (an FNV-1a-64 state) with `bytes` hashed in.
