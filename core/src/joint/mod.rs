@@ -18,7 +18,8 @@
 //!   setters and encoding, and its rows (prepare, warm start, solve, reaction);
 //! - `checks.rs`: the range, frame and threshold checks the kinds build on;
 //! - `encoding.rs`: the kind tag, frames, defs and impulses as bytes;
-//! - `api.rs` and `setters.rs`: the calls on [`World`] (validate, apply, record);
+//! - `api.rs` and `setters.rs`: the checks and work of the joint calls on
+//!   [`World`](crate::World) (validate, apply; the API layer, `crate::api`, records them);
 //! - `solver.rs`: preparing joints each step and the passes over all of them, reactions
 //!   and breaking; `rows.rs` and `blocks.rs`: the rows and three-row blocks the kinds
 //!   share.
