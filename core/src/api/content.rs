@@ -6,6 +6,8 @@
 use crate::content::VoxelGridDef;
 use crate::error::Result;
 use crate::geometry::height_field::HeightFieldDef;
+#[cfg(doc)]
+use crate::geometry::{mesh::mesh_content_bytes, voxel::VoxelChunk};
 use crate::id::{BodyId, MeshId, ShapeId};
 use crate::math::Vec3;
 use crate::shape::ShapeDef;
@@ -20,8 +22,7 @@ impl World {
     /// 2^24 vertices, no triangles or more than 2^24, a vertex that is not finite or beyond
     /// ±1e6, an index past the vertex count, or a degenerate triangle (its smallest height
     /// below 1e-6 of its longest edge); with a capacity error when the content budget
-    /// (`content_capacity`, see
-    /// [`mesh_content_bytes`](crate::geometry::mesh::mesh_content_bytes)) or the mesh pool (`mesh_capacity`)
+    /// (`content_capacity`, see [`mesh_content_bytes`]) or the mesh pool (`mesh_capacity`)
     /// is full. Its tree and edge flags are built here from the content alone.
     pub fn create_mesh(&mut self, vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<MeshId> {
         let id = self.create_mesh_unrecorded(vertices, triangles)?;
@@ -47,7 +48,7 @@ impl World {
     /// Refused with an argument error, changing nothing, for a voxel size outside
     /// [1e-3, 1e4] m, data that is not exactly 4096 bytes, or an origin that is not finite
     /// or beyond ±1e6; with a capacity error when the content budget (`content_capacity`,
-    /// [`VoxelChunk::content_size_bytes`](crate::geometry::voxel::VoxelChunk::content_size_bytes) per grid) or the mesh pool (`mesh_capacity`) is
+    /// [`VoxelChunk::content_size_bytes`] per grid) or the mesh pool (`mesh_capacity`) is
     /// full. Its merged boxes are built here from the content alone.
     pub fn create_voxel_grid(&mut self, def: &VoxelGridDef) -> Result<MeshId> {
         let id = self.create_voxel_grid_unrecorded(def)?;

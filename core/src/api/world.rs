@@ -3,6 +3,8 @@
 //! (`world.rs`, `explosion.rs`), then records itself; a step records the contacts its
 //! pre-solve callback disabled with it.
 
+#[cfg(doc)]
+use crate::error::Error;
 use crate::error::Result;
 use crate::explosion::ExplosionDef;
 use crate::math::{DVec3, Vec3};
@@ -24,7 +26,7 @@ impl World {
 
     /// Advances the world by `dt` seconds (1e-4 to 10) in `substeps` substeps (1 to 256).
     /// Refused with nothing changed if an argument is out of range, or if a body could
-    /// leave ±2^22 during the step (see [`Error::BodyOutOfBounds`](crate::Error::BodyOutOfBounds)): the error names the
+    /// leave ±2^22 during the step (see [`Error::BodyOutOfBounds`]): the error names the
     /// first such body, and the world steps again once it is moved, slowed (a kinematic
     /// body), disabled, made static or destroyed.
     pub fn step(&mut self, dt: f32, substeps: u32) -> Result<()> {
