@@ -120,7 +120,12 @@ fn no_core_file_outside_the_api_layer_and_the_journal_names_the_journal() {
     for (rel, code) in subsystem_sources() {
         for (n, line) in code.lines().enumerate() {
             let lower = line.to_ascii_lowercase();
-            if lower.contains("journal") || line.contains(".rec(") || line.contains("record_step") {
+            // `.recorder`: the world's journal, reached without naming it.
+            if lower.contains("journal")
+                || line.contains(".rec(")
+                || line.contains("record_step")
+                || line.contains(".recorder")
+            {
                 found.push(std::format!("{rel}:{}: {}", n + 1, line.trim()));
             }
         }
