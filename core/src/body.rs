@@ -334,8 +334,8 @@ fn check_damping(linear: f32, angular: f32) -> Result<()> {
 }
 
 impl World {
-    /// Creates a body. Refused (nothing changed) for bad values or a full pool.
-    pub fn create_body(&mut self, def: &BodyDef) -> Result<BodyId> {
+    /// [`World::create_body`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_body_unrecorded(&mut self, def: &BodyDef) -> Result<BodyId> {
         let position = check_position("position", def.position)?;
         let rotation = check_rotation(def.rotation)?;
         check_velocities(def.linear_velocity, def.angular_velocity)?;
@@ -373,13 +373,11 @@ impl World {
         self.update_body_mass(slot);
         self.sync_awake(slot);
         let id = self.body_id(slot);
-        self.rec(|j| j.create_body(def, id));
         Ok(id)
     }
 
-    /// Destroys a body, its joints (in ascending joint slot order), shapes and contacts;
-    /// bodies it touched or was joined to wake up.
-    pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
+    /// [`World::destroy_body`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn destroy_body_unrecorded(&mut self, id: BodyId) -> Result<()> {
         let slot = self.body_slot(id)? as u32;
         self.destroy_body_joints(slot);
         self.destroy_body_contacts(slot, None, true);
@@ -397,7 +395,6 @@ impl World {
         let ok = self.bodies.free.push(slot);
         debug_assert!(ok);
         self.bodies.count -= 1;
-        self.rec(|j| j.destroy_body(id));
         Ok(())
     }
 
@@ -471,22 +468,20 @@ impl World {
         Ok(self.body(id)?.user_data)
     }
 
-    /// Sets the host's data (not state: never hashed).
-    pub fn set_body_user_data(&mut self, id: BodyId, data: u64) -> Result<()> {
+    /// [`World::set_body_user_data`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_user_data_unrecorded(&mut self, id: BodyId, data: u64) -> Result<()> {
         let slot = self.body_slot(id)?;
         self.bodies[slot].user_data = data;
-        self.rec(|j| j.set_body_user_data(id, data));
         Ok(())
     }
 
-    /// Teleports the body. Wakes it and whatever it touched.
-    pub fn set_body_transform(
+    /// [`World::set_body_transform`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_transform_unrecorded(
         &mut self,
         id: BodyId,
         position: DVec3,
         rotation: Quat,
     ) -> Result<()> {
-        let raw = (position, rotation);
         let slot = self.body_slot(id)?;
         let position = check_position("position", position)?;
         let rotation = check_rotation(rotation)?;
@@ -496,16 +491,20 @@ impl World {
         b.rotation = rotation;
         self.wake_body(slot as u32);
         self.refresh_body_bounds(slot as u32, true);
-        self.rec(|j| j.set_body_transform(id, raw.0, raw.1));
         Ok(())
     }
 
-    /// Sets both velocities (ignored for static bodies). Wakes the body.
-    pub fn set_body_velocity(&mut self, id: BodyId, linear: Vec3, angular: Vec3) -> Result<()> {
+    /// [`World::set_body_velocity`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_velocity_unrecorded(
+        &mut self,
+        id: BodyId,
+        linear: Vec3,
+        angular: Vec3,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_velocities(linear, angular)?;
-        // Recorded before the no-op return too: every accepted call is on the tape.
-        self.rec(|j| j.set_body_velocity(id, linear, angular));
+        // Accepted, so recorded, though a static body ignores it: every accepted call
+        // is on the tape.
         let b = &mut self.bodies[slot];
         if b.body_type == BodyType::Static {
             return Ok(());
@@ -516,27 +515,15 @@ impl World {
         Ok(())
     }
 
-    /// Sets the linear velocity. Wakes the body.
-    pub fn set_body_linear_velocity(&mut self, id: BodyId, v: Vec3) -> Result<()> {
-        let w = self.body(id)?.angular_velocity;
-        self.set_body_velocity(id, v, w)
-    }
-
-    /// Sets the angular velocity. Wakes the body.
-    pub fn set_body_angular_velocity(&mut self, id: BodyId, w: Vec3) -> Result<()> {
-        let v = self.body(id)?.linear_velocity;
-        self.set_body_velocity(id, v, w)
-    }
-
-    /// Moves a kinematic body so that it reaches `position`/`rotation` after `time_step`
-    /// seconds, by setting its velocities (Box3D's target transform).
-    pub fn set_body_target_transform(
-        &mut self,
+    /// The velocities that carry a kinematic body to `position`/`rotation` in
+    /// `time_step` seconds, for [`World::set_body_target_transform`] (checks included).
+    pub(crate) fn target_velocities(
+        &self,
         id: BodyId,
         position: DVec3,
         rotation: Quat,
         time_step: f32,
-    ) -> Result<()> {
+    ) -> Result<(Vec3, Vec3)> {
         let slot = self.body_slot(id)?;
         let position = check_position("position", position)?;
         let rotation = check_rotation(rotation)?;
@@ -571,11 +558,15 @@ impl World {
             Vec3::ZERO
         };
         let w = axis * (angle * inv);
-        self.set_body_velocity(id, v, w)
+        Ok((v, w))
     }
 
-    /// Adds a force at the centre of mass for the next step. Wakes the body.
-    pub fn apply_force_to_center(&mut self, id: BodyId, force: Vec3) -> Result<()> {
+    /// [`World::apply_force_to_center`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn apply_force_to_center_unrecorded(
+        &mut self,
+        id: BodyId,
+        force: Vec3,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_vec_abs(
             "force",
@@ -583,7 +574,6 @@ impl World {
             MAX_FORCE,
             "finite and within ±1e15 (each component)",
         )?;
-        self.rec(|j| j.apply_force_to_center(id, force));
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
@@ -594,8 +584,13 @@ impl World {
         Ok(())
     }
 
-    /// Adds a force at a world point for the next step. Wakes the body.
-    pub fn apply_force(&mut self, id: BodyId, force: Vec3, point: DVec3) -> Result<()> {
+    /// [`World::apply_force`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn apply_force_unrecorded(
+        &mut self,
+        id: BodyId,
+        force: Vec3,
+        point: DVec3,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_vec_abs(
             "force",
@@ -604,7 +599,6 @@ impl World {
             "finite and within ±1e15 (each component)",
         )?;
         check_point(point)?;
-        self.rec(|j| j.apply_force(id, force, point));
         let b = &mut self.bodies[slot];
         if b.body_type != BodyType::Dynamic {
             return Ok(());
@@ -616,8 +610,8 @@ impl World {
         Ok(())
     }
 
-    /// Adds a torque for the next step. Wakes the body.
-    pub fn apply_torque(&mut self, id: BodyId, torque: Vec3) -> Result<()> {
+    /// [`World::apply_torque`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn apply_torque_unrecorded(&mut self, id: BodyId, torque: Vec3) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_vec_abs(
             "torque",
@@ -625,7 +619,6 @@ impl World {
             MAX_FORCE,
             "finite and within ±1e15 (each component)",
         )?;
-        self.rec(|j| j.apply_torque(id, torque));
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
@@ -635,8 +628,13 @@ impl World {
         Ok(())
     }
 
-    /// Applies an impulse at a world point now. Wakes the body.
-    pub fn apply_linear_impulse(&mut self, id: BodyId, impulse: Vec3, point: DVec3) -> Result<()> {
+    /// [`World::apply_linear_impulse`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn apply_linear_impulse_unrecorded(
+        &mut self,
+        id: BodyId,
+        impulse: Vec3,
+        point: DVec3,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_vec_abs(
             "impulse",
@@ -645,7 +643,6 @@ impl World {
             "finite and within ±1e12 (each component)",
         )?;
         check_point(point)?;
-        self.rec(|j| j.apply_linear_impulse(id, impulse, point));
         if self.bodies[slot].body_type != BodyType::Dynamic {
             return Ok(());
         }
@@ -669,14 +666,12 @@ impl World {
         self.wake_body(slot);
     }
 
-    /// Applies an impulse at the centre of mass now. Wakes the body.
-    pub fn apply_linear_impulse_to_center(&mut self, id: BodyId, impulse: Vec3) -> Result<()> {
-        let c = self.body_center_of_mass(id)?;
-        self.apply_linear_impulse(id, impulse, c)
-    }
-
-    /// Applies an angular impulse now. Wakes the body.
-    pub fn apply_angular_impulse(&mut self, id: BodyId, impulse: Vec3) -> Result<()> {
+    /// [`World::apply_angular_impulse`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn apply_angular_impulse_unrecorded(
+        &mut self,
+        id: BodyId,
+        impulse: Vec3,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_vec_abs(
             "impulse",
@@ -684,7 +679,6 @@ impl World {
             MAX_IMPULSE,
             "finite and within ±1e12 (each component)",
         )?;
-        self.rec(|j| j.apply_angular_impulse(id, impulse));
         let b = &mut self.bodies[slot];
         if b.body_type != BodyType::Dynamic {
             return Ok(());
@@ -696,12 +690,15 @@ impl World {
         Ok(())
     }
 
-    /// Changes the body's type: contacts are rebuilt, mass recomputed, the body woken.
-    pub fn set_body_type(&mut self, id: BodyId, body_type: BodyType) -> Result<()> {
+    /// [`World::set_body_type`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_type_unrecorded(
+        &mut self,
+        id: BodyId,
+        body_type: BodyType,
+    ) -> Result<()> {
         let slot = self.body_slot(id)? as u32;
         if self.bodies[slot as usize].body_type == body_type {
             // Accepted, so recorded, though it changes nothing.
-            self.rec(|j| j.set_body_type(id, body_type));
             return Ok(());
         }
         if body_type != BodyType::Static && self.body_has_plane(slot) {
@@ -730,14 +727,12 @@ impl World {
             self.add_body_proxies(slot);
         }
         self.wake_body(slot);
-        self.rec(|j| j.set_body_type(id, body_type));
         Ok(())
     }
 
-    /// Enables or disables the body. A disabled body has no contacts and is not stepped.
-    pub fn set_body_enabled(&mut self, id: BodyId, enabled: bool) -> Result<()> {
+    /// [`World::set_body_enabled`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_enabled_unrecorded(&mut self, id: BodyId, enabled: bool) -> Result<()> {
         let slot = self.body_slot(id)? as u32;
-        self.rec(|j| j.set_body_enabled(id, enabled));
         if self.bodies[slot as usize].enabled == enabled {
             return Ok(());
         }
@@ -754,50 +749,63 @@ impl World {
         Ok(())
     }
 
-    /// Wakes the body's island, or puts it to sleep at once.
-    pub fn set_body_awake(&mut self, id: BodyId, awake: bool) -> Result<()> {
+    /// [`World::set_body_awake`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_awake_unrecorded(&mut self, id: BodyId, awake: bool) -> Result<()> {
         let slot = self.body_slot(id)? as u32;
         if awake {
             self.wake_island(slot);
         } else {
             self.sleep_island(slot);
         }
-        self.rec(|j| j.set_body_awake(id, awake));
         Ok(())
     }
 
-    /// Lets this body sleep or keeps it always awake.
-    pub fn set_body_sleep_enabled(&mut self, id: BodyId, enable: bool) -> Result<()> {
+    /// [`World::set_body_sleep_enabled`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_sleep_enabled_unrecorded(
+        &mut self,
+        id: BodyId,
+        enable: bool,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         self.bodies[slot].enable_sleep = enable;
         if !enable {
             self.wake_island(slot as u32);
         }
-        self.rec(|j| j.set_body_sleep_enabled(id, enable));
         Ok(())
     }
 
-    /// Sets the speed under which the body may sleep, m/s.
-    pub fn set_body_sleep_threshold(&mut self, id: BodyId, threshold: f32) -> Result<()> {
+    /// [`World::set_body_sleep_threshold`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_sleep_threshold_unrecorded(
+        &mut self,
+        id: BodyId,
+        threshold: f32,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_nonneg("sleep_threshold", threshold, MAX_SETTING, "within [0, 1e6]")?;
         self.bodies[slot].sleep_threshold = threshold;
-        self.rec(|j| j.set_body_sleep_threshold(id, threshold));
         Ok(())
     }
 
-    /// Sets linear and angular damping (≥ 0).
-    pub fn set_body_damping(&mut self, id: BodyId, linear: f32, angular: f32) -> Result<()> {
+    /// [`World::set_body_damping`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_damping_unrecorded(
+        &mut self,
+        id: BodyId,
+        linear: f32,
+        angular: f32,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_damping(linear, angular)?;
         self.bodies[slot].linear_damping = linear;
         self.bodies[slot].angular_damping = angular;
-        self.rec(|j| j.set_body_damping(id, linear, angular));
         Ok(())
     }
 
-    /// Sets the gravity scale.
-    pub fn set_body_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<()> {
+    /// [`World::set_body_gravity_scale`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_gravity_scale_unrecorded(
+        &mut self,
+        id: BodyId,
+        scale: f32,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         check_abs(
             "gravity_scale",
@@ -807,42 +815,49 @@ impl World {
         )?;
         self.bodies[slot].gravity_scale = scale;
         self.wake_body(slot as u32);
-        self.rec(|j| j.set_body_gravity_scale(id, scale));
         Ok(())
     }
 
-    /// Sets the axis locks; locked velocity components are zeroed.
-    pub fn set_body_motion_locks(&mut self, id: BodyId, locks: MotionLocks) -> Result<()> {
+    /// [`World::set_body_motion_locks`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_motion_locks_unrecorded(
+        &mut self,
+        id: BodyId,
+        locks: MotionLocks,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         let b = &mut self.bodies[slot];
         b.locks = locks;
         b.linear_velocity = b.linear_velocity.mul_elements(locks.linear_mask());
         b.angular_velocity = b.angular_velocity.mul_elements(locks.angular_mask());
         self.wake_body(slot as u32);
-        self.rec(|j| j.set_body_motion_locks(id, locks));
         Ok(())
     }
 
-    /// Sets whether the body skips gravity and damping (the host applies its own forces).
-    pub fn set_body_custom_integrator(&mut self, id: BodyId, custom: bool) -> Result<()> {
+    /// [`World::set_body_custom_integrator`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_custom_integrator_unrecorded(
+        &mut self,
+        id: BodyId,
+        custom: bool,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         self.bodies[slot].custom_integrator = custom;
         self.wake_body(slot as u32);
-        self.rec(|j| j.set_body_custom_integrator(id, custom));
         Ok(())
     }
 
-    /// Marks the body as a bullet (continuous collision against everything, Core II).
-    pub fn set_body_bullet(&mut self, id: BodyId, bullet: bool) -> Result<()> {
+    /// [`World::set_body_bullet`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_bullet_unrecorded(&mut self, id: BodyId, bullet: bool) -> Result<()> {
         let slot = self.body_slot(id)?;
         self.bodies[slot].bullet = bullet;
-        self.rec(|j| j.set_body_bullet(id, bullet));
         Ok(())
     }
 
-    /// Overrides mass, centre of mass and inertia (state), or with `None` goes back to
-    /// the shapes' mass.
-    pub fn set_body_mass_data(&mut self, id: BodyId, data: Option<MassData>) -> Result<()> {
+    /// [`World::set_body_mass_data`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_body_mass_data_unrecorded(
+        &mut self,
+        id: BodyId,
+        data: Option<MassData>,
+    ) -> Result<()> {
         let slot = self.body_slot(id)?;
         if let Some(m) = data {
             check_mass_data(&m)?;
@@ -850,7 +865,6 @@ impl World {
         self.bodies[slot].mass_override = data;
         self.update_body_mass(slot as u32);
         self.wake_body(slot as u32);
-        self.rec(|j| j.set_body_mass_data(id, data));
         Ok(())
     }
 

@@ -365,75 +365,46 @@ impl World {
         })
     }
 
-    /// Creates a triangle mesh from vertices (shape frame) and triangles (three vertex
-    /// indices each, counter-clockwise seen from the front), to be shared by any number of
-    /// mesh shapes on static or kinematic bodies.
-    ///
-    /// Refused with an argument error, changing nothing, for fewer than 3 or more than
-    /// 2^24 vertices, no triangles or more than 2^24, a vertex that is not finite or beyond
-    /// ±1e6, an index past the vertex count, or a degenerate triangle (its smallest height
-    /// below 1e-6 of its longest edge); with a capacity error when the content budget
-    /// (`content_capacity`, see [`mesh_content_bytes`]) or the mesh pool (`mesh_capacity`)
-    /// is full. Its tree and edge flags are built here from the content alone.
-    pub fn create_mesh(&mut self, vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<MeshId> {
+    /// [`World::create_mesh`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_mesh_unrecorded(
+        &mut self,
+        vertices: &[Vec3],
+        triangles: &[[u32; 3]],
+    ) -> Result<MeshId> {
         validate_mesh(vertices, triangles)?;
         let bytes = mesh_content_bytes(vertices.len() as u64, triangles.len() as u64);
         self.check_content_room(bytes)?;
         let mesh = TriMesh::build(vertices, triangles, self.alloc)?;
         let id = self.insert_mesh(MeshData::Mesh(mesh))?;
-        self.rec(|j| j.create_mesh((vertices, triangles), id));
         Ok(id)
     }
 
-    /// Creates a height field (see [`HeightFieldDef`]), shared like a mesh through its
-    /// `MeshId`. Refused with an argument error for a side outside [2, 4096] samples,
-    /// heights or holes of the wrong length, a height that is not finite or beyond ±1e6
-    /// once scaled, or a scale outside (0, 1e6]; with a capacity error when the content
-    /// budget or the mesh pool is full.
-    pub fn create_height_field(&mut self, def: &HeightFieldDef) -> Result<MeshId> {
+    /// [`World::create_height_field`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_height_field_unrecorded(
+        &mut self,
+        def: &HeightFieldDef,
+    ) -> Result<MeshId> {
         validate_height_field(def)?;
         let any_hole = def.holes.iter().any(|&h| h);
         let bytes = height_field_content_bytes(def.count_x, def.count_z, any_hole);
         self.check_content_room(bytes)?;
         let hf = HeightField::build(def, self.alloc)?;
         let id = self.insert_mesh(MeshData::HeightField(hf))?;
-        self.rec(|j| j.create_height_field(def, id));
         Ok(id)
     }
 
-    /// Creates a voxel grid: one 16³ chunk of materials (see [`VoxelGridDef`]), shared like
-    /// a mesh through its `MeshId` by voxel shapes on static or kinematic bodies. Many
-    /// chunks tile one body by giving each its own `origin`.
-    ///
-    /// Refused with an argument error, changing nothing, for a voxel size outside
-    /// [1e-3, 1e4] m, data that is not exactly 4096 bytes, or an origin that is not finite
-    /// or beyond ±1e6; with a capacity error when the content budget (`content_capacity`,
-    /// [`VoxelChunk::content_size_bytes`] per grid) or the mesh pool (`mesh_capacity`) is
-    /// full. Its merged boxes are built here from the content alone.
-    pub fn create_voxel_grid(&mut self, def: &VoxelGridDef) -> Result<MeshId> {
+    /// [`World::create_voxel_grid`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_voxel_grid_unrecorded(&mut self, def: &VoxelGridDef) -> Result<MeshId> {
         check_origin(def.origin)?;
         // Validates size and data before anything is taken.
         crate::geometry::voxel::VoxelChunk::validate(def.voxel_size, def.data)?;
         self.check_content_room(VoxelChunk::content_size_bytes() as u64)?;
         let grid = VoxelGrid::build(def.voxel_size, def.data, def.origin, self.alloc)?;
         let id = self.insert_mesh(MeshData::Voxels(grid))?;
-        self.rec(|j| j.create_voxel_grid(def, id));
         Ok(id)
     }
 
-    /// Creates a shape of a voxel grid on a static or kinematic body (as
-    /// [`create_mesh_shape`](Self::create_mesh_shape), which also accepts a grid).
-    pub fn create_voxel_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        grid: MeshId,
-    ) -> Result<ShapeId> {
-        self.voxel_grid_slot(grid)?;
-        self.create_mesh_shape(body, def, grid)
-    }
-
-    fn voxel_grid_slot(&self, id: MeshId) -> Result<usize> {
+    pub(crate) fn voxel_grid_slot(&self, id: MeshId) -> Result<usize> {
         let slot = self.mesh_slot(id)?;
         match self.content.meshes[slot].get() {
             Some(MeshData::Voxels(_)) => Ok(slot),
@@ -450,30 +421,23 @@ impl World {
         }
     }
 
-    /// Sets voxel `voxel` (each coordinate within [0, 15]) of a grid to `material`
-    /// (0 empties it), between steps. Refused with an argument error naming the coordinate
-    /// and the bound, changing nothing. The boxes are rebuilt at once; the grid's child
-    /// contacts are destroyed (they form again next step) and the bodies touching the
-    /// grid wake.
-    pub fn set_voxel(&mut self, grid: MeshId, voxel: [i32; 3], material: u8) -> Result<()> {
+    /// [`World::set_voxel`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_voxel_unrecorded(
+        &mut self,
+        grid: MeshId,
+        voxel: [i32; 3],
+        material: u8,
+    ) -> Result<()> {
         let slot = self.voxel_grid_slot(grid)?;
         let chunk = self.voxel_grid_mut(slot);
         chunk.set(voxel, material)?;
         chunk.rebuild_boxes();
-        self.rec(|j| j.set_voxel(grid, voxel, material));
         self.voxel_grid_edited(slot as u32);
         Ok(())
     }
 
-    /// Empties one voxel: [`set_voxel`](Self::set_voxel) with material 0 (and journaled as
-    /// that).
-    pub fn clear_voxel(&mut self, grid: MeshId, voxel: [i32; 3]) -> Result<()> {
-        self.set_voxel(grid, voxel, 0)
-    }
-
-    /// Sets every voxel of the inclusive box `min..=max` to `material` (0 empties them);
-    /// refused as [`set_voxel`](Self::set_voxel), and for a `max` below its `min`.
-    pub fn fill_voxels(
+    /// [`World::fill_voxels`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn fill_voxels_unrecorded(
         &mut self,
         grid: MeshId,
         min: [i32; 3],
@@ -484,7 +448,6 @@ impl World {
         let chunk = self.voxel_grid_mut(slot);
         chunk.fill_box(min, max, material)?;
         chunk.rebuild_boxes();
-        self.rec(|j| j.fill_voxels(grid, min, max, material));
         self.voxel_grid_edited(slot as u32);
         Ok(())
     }
@@ -531,9 +494,8 @@ impl World {
         }
     }
 
-    /// Destroys a mesh or height field, giving its bytes back to the content budget;
-    /// refused while shapes use it.
-    pub fn destroy_mesh(&mut self, id: MeshId) -> Result<()> {
+    /// [`World::destroy_mesh`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn destroy_mesh_unrecorded(&mut self, id: MeshId) -> Result<()> {
         let slot = self.mesh_slot(id)?;
         if self.content.meshes[slot].ref_count > 0 {
             return Err(Error::State(
@@ -552,15 +514,11 @@ impl World {
         debug_assert!(ok);
         self.content.meshes.count -= 1;
         self.content.used -= bytes;
-        self.rec(|j| j.destroy_mesh(id));
         Ok(())
     }
 
-    /// Creates a shape of a mesh or height field on a static or kinematic body. It adds no
-    /// mass. A dynamic body is refused (as in Jolt: a mesh has no volume to give it mass
-    /// and inertia, and mesh-against-mesh contacts are not computed); so is turning a body
-    /// with such a shape dynamic.
-    pub fn create_mesh_shape(
+    /// [`World::create_mesh_shape`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_mesh_shape_unrecorded(
         &mut self,
         body: BodyId,
         def: &ShapeDef,

@@ -197,9 +197,8 @@ fn closest_and_area(
 }
 
 impl World {
-    /// Applies an explosion's impulses now, waking the bodies it pushes. Recorded in the
-    /// journal. Each shape's impulse is held within `limits::MAX_IMPULSE`.
-    pub fn explode(&mut self, def: &ExplosionDef) -> Result<()> {
+    /// [`World::explode`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn explode_unrecorded(&mut self, def: &ExplosionDef) -> Result<()> {
         use crate::limits::{MAX_IMPULSE, check_abs, check_nonneg};
         crate::error::check_world_point(
             "explosion position",
@@ -256,7 +255,6 @@ impl World {
             let body = s.body;
             self.apply_impulse_quietly(body, impulse, point);
         }
-        self.rec(|j| j.explode(def));
         Ok(())
     }
 }

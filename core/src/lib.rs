@@ -28,6 +28,7 @@
 #![warn(clippy::too_many_lines)]
 
 pub mod alloc;
+mod api;
 mod area;
 mod body;
 pub mod broad_phase;

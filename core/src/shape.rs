@@ -3,7 +3,6 @@
 use crate::body::{BodyType, NONE};
 use crate::broad_phase::{STATIC_TREE, tree_for};
 use crate::error::{Error, Result};
-use crate::field::ShapeContent;
 use crate::geometry::cylinder::{self, CylinderHull, PLANE_EXTENT};
 use crate::geometry::hull::MAX_HULL_POINTS;
 use crate::geometry::hull::{BoxHull, Hull};
@@ -433,8 +432,8 @@ fn check_shape_def(def: &ShapeDef) -> Result<()> {
 }
 
 impl World {
-    /// Creates a sphere shape on a body.
-    pub fn create_sphere_shape(
+    /// [`World::create_sphere_shape`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_sphere_shape_unrecorded(
         &mut self,
         body: BodyId,
         def: &ShapeDef,
@@ -445,8 +444,8 @@ impl World {
         self.create_shape(body, def, ShapeGeometry::Sphere(*sphere))
     }
 
-    /// Creates a capsule shape on a body.
-    pub fn create_capsule_shape(
+    /// [`World::create_capsule_shape`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_capsule_shape_unrecorded(
         &mut self,
         body: BodyId,
         def: &ShapeDef,
@@ -458,19 +457,8 @@ impl World {
         self.create_shape(body, def, ShapeGeometry::Capsule(*capsule))
     }
 
-    /// Creates a box of half-extents `half` centred on the body origin.
-    pub fn create_box_shape(
-        &mut self,
-        body: BodyId,
-        def: &ShapeDef,
-        half: Vec3,
-    ) -> Result<ShapeId> {
-        self.create_offset_box_shape(body, def, half, Vec3::ZERO, Quat::IDENTITY)
-    }
-
-    /// Creates a box of half-extents `half`, centred at `center` and rotated by `rotation`
-    /// in the body frame.
-    pub fn create_offset_box_shape(
+    /// [`World::create_offset_box_shape`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_offset_box_shape_unrecorded(
         &mut self,
         body: BodyId,
         def: &ShapeDef,
@@ -498,10 +486,8 @@ impl World {
         self.create_shape(body, def, ShapeGeometry::Box(b))
     }
 
-    /// Builds a convex hull from points (body frame) that any number of hull shapes can
-    /// share. Refused for fewer than 4 or more than 64 points, non-finite or degenerate
-    /// (coplanar, collinear, coincident) input, or a full hull pool.
-    pub fn create_hull(&mut self, points: &[Vec3]) -> Result<HullId> {
+    /// [`World::create_hull`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_hull_unrecorded(&mut self, points: &[Vec3]) -> Result<HullId> {
         if points.len() > MAX_HULL_POINTS {
             return Err(Error::Argument {
                 name: "hull point count",
@@ -548,12 +534,11 @@ impl World {
             generation: self.content.hulls[slot as usize].generation,
             world: self.tag,
         };
-        self.rec(|j| j.create_hull(points, id));
         Ok(id)
     }
 
-    /// Destroys a hull; refused while shapes use it.
-    pub fn destroy_hull(&mut self, id: HullId) -> Result<()> {
+    /// [`World::destroy_hull`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn destroy_hull_unrecorded(&mut self, id: HullId) -> Result<()> {
         let slot = self.hull_slot(id)?;
         if self.content.hulls[slot].ref_count > 0 {
             return Err(Error::State(
@@ -568,7 +553,6 @@ impl World {
         let ok = self.content.hulls.free.push(slot as u32);
         debug_assert!(ok);
         self.content.hulls.count -= 1;
-        self.rec(|j| j.destroy_hull(id));
         Ok(())
     }
 
@@ -585,9 +569,8 @@ impl World {
         Ok(self.content.hulls[slot].hull.view().vertices)
     }
 
-    /// Creates a cylinder shape on a body: `half_height` and `radius` within (0, 1e6],
-    /// centre within ±1e6 of the body origin, axis along `rotation · y`.
-    pub fn create_cylinder_shape(
+    /// [`World::create_cylinder_shape`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_cylinder_shape_unrecorded(
         &mut self,
         body: BodyId,
         def: &ShapeDef,
@@ -611,10 +594,8 @@ impl World {
         self.create_shape(body, def, ShapeGeometry::Cylinder(c))
     }
 
-    /// Creates a plane shape on a static body: the half-space `normal · x <= offset` of
-    /// the body frame is solid. `normal` must be finite with length in [1e-3, 1e6] (it is
-    /// normalised), `offset` within ±1e6. Refused on a dynamic or kinematic body.
-    pub fn create_plane_shape(
+    /// [`World::create_plane_shape`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_plane_shape_unrecorded(
         &mut self,
         body: BodyId,
         def: &ShapeDef,
@@ -659,8 +640,8 @@ impl World {
         false
     }
 
-    /// Creates a hull shape on a body.
-    pub fn create_hull_shape(
+    /// [`World::create_hull_shape`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_hull_shape_unrecorded(
         &mut self,
         body: BodyId,
         def: &ShapeDef,
@@ -755,25 +736,11 @@ impl World {
         self.update_body_mass(bslot);
         self.wake_body(bslot);
         let id = self.shape_id(slot);
-        let content = match geometry {
-            ShapeGeometry::Hull(h) => ShapeContent::Hull(HullId {
-                index: h + 1,
-                generation: self.content.hulls[h as usize].generation,
-                world: self.tag,
-            }),
-            ShapeGeometry::Mesh(m) => ShapeContent::Mesh(crate::id::MeshId {
-                index: m + 1,
-                generation: self.content.meshes[m as usize].generation,
-                world: self.tag,
-            }),
-            _ => ShapeContent::Geometry(geometry),
-        };
-        self.rec(|j| j.create_shape(body, def, &content, id));
         Ok(id)
     }
 
-    /// Destroys a shape and its contacts; the body's mass is recomputed.
-    pub fn destroy_shape(&mut self, id: ShapeId) -> Result<()> {
+    /// [`World::destroy_shape`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn destroy_shape_unrecorded(&mut self, id: ShapeId) -> Result<()> {
         let slot = self.shape_slot(id)? as u32;
         let body = self.shapes[slot as usize].body;
         self.destroy_body_contacts(body, Some(slot), true);
@@ -797,7 +764,6 @@ impl World {
         self.free_shape(slot);
         self.update_body_mass(body);
         self.wake_body(body);
-        self.rec(|j| j.destroy_shape(id));
         Ok(())
     }
 
@@ -948,35 +914,44 @@ impl World {
         Ok(self.shapes[self.shape_slot(id)?].geometry)
     }
 
-    /// Sets friction (≥ 0); contacts pick it up in the next step.
-    pub fn set_shape_friction(&mut self, id: ShapeId, friction: f32) -> Result<()> {
+    /// [`World::set_shape_friction`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_shape_friction_unrecorded(
+        &mut self,
+        id: ShapeId,
+        friction: f32,
+    ) -> Result<()> {
         let slot = self.shape_slot(id)?;
         check_nonneg("friction", friction, MAX_MATERIAL, "within [0, 1e3]")?;
         self.shapes[slot].friction = friction;
-        self.rec(|j| j.set_shape_friction(id, friction));
         Ok(())
     }
 
-    /// Sets restitution (≥ 0).
-    pub fn set_shape_restitution(&mut self, id: ShapeId, restitution: f32) -> Result<()> {
+    /// [`World::set_shape_restitution`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_shape_restitution_unrecorded(
+        &mut self,
+        id: ShapeId,
+        restitution: f32,
+    ) -> Result<()> {
         let slot = self.shape_slot(id)?;
         check_nonneg("restitution", restitution, MAX_MATERIAL, "within [0, 1e3]")?;
         self.shapes[slot].restitution = restitution;
-        self.rec(|j| j.set_shape_restitution(id, restitution));
         Ok(())
     }
 
-    /// Sets rolling resistance (≥ 0).
-    pub fn set_shape_rolling_resistance(&mut self, id: ShapeId, value: f32) -> Result<()> {
+    /// [`World::set_shape_rolling_resistance`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_shape_rolling_resistance_unrecorded(
+        &mut self,
+        id: ShapeId,
+        value: f32,
+    ) -> Result<()> {
         let slot = self.shape_slot(id)?;
         check_nonneg("rolling_resistance", value, MAX_MATERIAL, "within [0, 1e3]")?;
         self.shapes[slot].rolling_resistance = value;
-        self.rec(|j| j.set_shape_rolling_resistance(id, value));
         Ok(())
     }
 
-    /// Sets density (≥ 0) and recomputes the body's mass.
-    pub fn set_shape_density(&mut self, id: ShapeId, density: f32) -> Result<()> {
+    /// [`World::set_shape_density`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_shape_density_unrecorded(&mut self, id: ShapeId, density: f32) -> Result<()> {
         let slot = self.shape_slot(id)?;
         check_nonneg("density", density, MAX_DENSITY, "within [0, 1e5] kg/m³")?;
         let s = &self.shapes[slot];
@@ -986,13 +961,15 @@ impl World {
         self.shapes[slot].mass_data = md;
         self.update_body_mass(body);
         self.wake_body(body);
-        self.rec(|j| j.set_shape_density(id, density));
         Ok(())
     }
 
-    /// Sets the collision filter; existing contacts that the new filter forbids end in the
-    /// next pair search.
-    pub fn set_shape_filter(&mut self, id: ShapeId, filter: Filter) -> Result<()> {
+    /// [`World::set_shape_filter`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_shape_filter_unrecorded(
+        &mut self,
+        id: ShapeId,
+        filter: Filter,
+    ) -> Result<()> {
         let slot = self.shape_slot(id)?;
         let body = self.shapes[slot].body;
         self.shapes[slot].filter = filter;
@@ -1001,13 +978,11 @@ impl World {
             self.mark_enlarged(slot as u32);
         }
         self.wake_body(body);
-        self.rec(|j| j.set_shape_filter(id, filter));
         Ok(())
     }
 
-    /// Makes a sensor shape an override region (area) that sets or adds gravity and
-    /// damping for the bodies it overlaps, or with `None` a plain sensor again.
-    pub fn set_shape_area(
+    /// [`World::set_shape_area`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_shape_area_unrecorded(
         &mut self,
         id: ShapeId,
         area: Option<crate::area::AreaSettings>,
@@ -1020,7 +995,6 @@ impl World {
             check_area(a)?;
         }
         self.shapes[slot].area = area;
-        self.rec(|j| j.set_shape_area(id, &area));
         Ok(())
     }
 

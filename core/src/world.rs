@@ -48,8 +48,9 @@ pub struct World {
     pub(crate) tag: u32,
     pub(crate) def: WorldDef,
     pub(crate) alloc: WorldAlloc,
-    /// The journal, if one was started (not state).
-    pub(crate) journal: Option<crate::journal::Journal>,
+    /// The API layer's recorder (`crate::api`): the journal, if one was started (not
+    /// state).
+    pub(crate) recorder: crate::api::Recorder,
     /// State: steps taken.
     pub(crate) step_index: u64,
     /// State: world origin in 2^-32 units per axis.
@@ -94,7 +95,7 @@ impl World {
             tag: NEXT_WORLD_TAG.fetch_add(1, Ordering::Relaxed),
             def: *def,
             alloc,
-            journal: None,
+            recorder: None,
             step_index: 0,
             origin: [0; 3],
             bodies: BodyStore::new(nb, alloc)?,
@@ -142,8 +143,8 @@ impl World {
         self.def.gravity
     }
 
-    /// Sets gravity (wakes nothing: sleeping islands stay asleep, as in Box2D).
-    pub fn set_gravity(&mut self, gravity: Vec3) -> Result<()> {
+    /// [`World::set_gravity`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_gravity_unrecorded(&mut self, gravity: Vec3) -> Result<()> {
         check_vec_abs(
             "gravity",
             gravity,
@@ -151,12 +152,11 @@ impl World {
             "finite and within ±1e5 (each component)",
         )?;
         self.def.gravity = gravity;
-        self.rec(|j| j.set_gravity(gravity));
         Ok(())
     }
 
-    /// Turns sleep on or off for the whole world; turning it off wakes every body.
-    pub fn enable_sleep(&mut self, enable: bool) {
+    /// [`World::enable_sleep`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn enable_sleep_unrecorded(&mut self, enable: bool) {
         self.def.enable_sleep = enable;
         if !enable {
             for i in 0..self.bodies.len() {
@@ -168,7 +168,6 @@ impl World {
                 }
             }
         }
-        self.rec(|j| j.enable_sleep(enable));
     }
 
     /// Solves every constraint one at a time instead of four at a time in each graph
@@ -227,22 +226,15 @@ impl World {
         )
     }
 
-    /// Advances the world by `dt` seconds (1e-4 to 10) in `substeps` substeps (1 to 256).
-    /// Refused with nothing changed if an argument is out of range, or if a body could
-    /// leave ±2^22 during the step (see [`Error::BodyOutOfBounds`]): the error names the
-    /// first such body, and the world steps again once it is moved, slowed (a kinematic
-    /// body), disabled, made static or destroyed.
-    pub fn step(&mut self, dt: f32, substeps: u32) -> Result<()> {
+    /// [`World::step`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn step_unrecorded(&mut self, dt: f32, substeps: u32) -> Result<()> {
         self.check_step(dt, substeps)?;
         self.run_step(dt, substeps);
-        self.record_step(dt, substeps);
         Ok(())
     }
 
-    /// Moves the world origin by `offset`: every stored position decreases by it and the
-    /// origin grows by it, exactly. Components must be multiples of 2^-32 within ±2^22, and
-    /// no stored position may leave ±2^22; otherwise refused with nothing changed.
-    pub fn shift_origin(&mut self, offset: DVec3) -> Result<()> {
+    /// [`World::shift_origin`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn shift_origin_unrecorded(&mut self, offset: DVec3) -> Result<()> {
         let names = ["offset.x", "offset.y", "offset.z"];
         let mut units = [0i64; 3];
         for (i, name) in names.iter().enumerate() {
@@ -307,7 +299,6 @@ impl World {
             *o += u;
         }
         self.awake.forget_rest_reach();
-        self.rec(|j| j.shift_origin(offset));
         Ok(())
     }
 

@@ -1,6 +1,7 @@
 //! The joint calls on [`World`] that create, destroy and read joints, and what creating
 //! and destroying do to the pool, the body lists and the contacts between the bodies.
-//! Each public call validates, applies, then records itself (`World::rec`).
+//! Creating and destroying validate and apply here; the public calls (`crate::api`)
+//! record them.
 
 use super::checks::{self, FRAME_A, FRAME_B, no_setting};
 use super::{Joint, JointBreakEvent, JointDef, JointKind, revolute};
@@ -25,12 +26,8 @@ impl World {
         }
     }
 
-    /// Creates a joint between two distinct live bodies and wakes them. Unless
-    /// `collide_connected`, contacts between the two bodies end now and no new ones begin.
-    /// A joint between two bodies that cannot move (static or kinematic) is accepted and
-    /// inert until one of them becomes dynamic. Refused (nothing changed) for bad values
-    /// or a full pool.
-    pub fn create_joint(&mut self, def: &JointDef) -> Result<JointId> {
+    /// [`World::create_joint`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_joint_unrecorded(&mut self, def: &JointDef) -> Result<JointId> {
         let a = self.body_slot(def.body_a)?;
         let b = self.body_slot(def.body_b)?;
         if a == b {
@@ -76,13 +73,11 @@ impl World {
         self.wake_body(a as u32);
         self.wake_body(b as u32);
         let id = self.joint_id(slot);
-        self.rec(|j| j.create_joint(def, id));
         Ok(id)
     }
 
-    /// Destroys a joint and wakes its bodies. If the bodies did not collide because of it,
-    /// they may collide again from the next step.
-    pub fn destroy_joint(&mut self, id: JointId) -> Result<()> {
+    /// [`World::destroy_joint`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn destroy_joint_unrecorded(&mut self, id: JointId) -> Result<()> {
         let slot = self.joint_slot(id)? as u32;
         let (a, b) = {
             let j = &self.joints[slot as usize];
@@ -91,7 +86,6 @@ impl World {
         self.free_joint(slot, true);
         self.wake_body(a);
         self.wake_body(b);
-        self.rec(|j| j.destroy_joint(id));
         Ok(())
     }
 

@@ -1,6 +1,6 @@
-//! The joint calls on [`World`] that change a live joint: each validates (the kind's own
-//! checks, through [`JointKind`]'s dispatch), applies, wakes both bodies and records
-//! itself (`World::rec`, the op table's writers).
+//! The work of the joint calls that change a live joint: each validates (the kind's own
+//! checks, through [`JointKind`]'s dispatch), applies and wakes both bodies; the public
+//! calls (`crate::api`) record them.
 
 use super::axis_drive::DriveSetting::*;
 use super::checks;
@@ -29,60 +29,80 @@ impl World {
         self.wake_body(b);
     }
 
-    /// Turns a revolute, prismatic or wheel joint's motor on or off.
-    pub fn set_joint_enable_motor(&mut self, id: JointId, enable: bool) -> Result<()> {
+    /// [`World::set_joint_enable_motor`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_enable_motor_unrecorded(
+        &mut self,
+        id: JointId,
+        enable: bool,
+    ) -> Result<()> {
         self.change_joint(id, |k| k.set_drive(EnableMotor(enable)))?;
-        self.rec(|j| j.set_joint_enable_motor(id, enable));
         Ok(())
     }
 
-    /// Sets a revolute, prismatic or wheel joint's motor speed (rad/s or m/s).
-    pub fn set_joint_motor_speed(&mut self, id: JointId, motor_speed: f32) -> Result<()> {
+    /// [`World::set_joint_motor_speed`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_motor_speed_unrecorded(
+        &mut self,
+        id: JointId,
+        motor_speed: f32,
+    ) -> Result<()> {
         self.change_joint(id, |k| k.set_drive(MotorSpeed(motor_speed)))?;
-        self.rec(|j| j.set_joint_motor_speed(id, motor_speed));
         Ok(())
     }
 
-    /// Sets the largest motor torque (revolute, wheel), motor force (prismatic) or
-    /// friction torque (cone-twist).
-    pub fn set_joint_max_motor_force(&mut self, id: JointId, max: f32) -> Result<()> {
+    /// [`World::set_joint_max_motor_force`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_max_motor_force_unrecorded(
+        &mut self,
+        id: JointId,
+        max: f32,
+    ) -> Result<()> {
         self.change_joint(id, |k| k.set_drive(MaxMotorForce(max)))?;
-        self.rec(|j| j.set_joint_max_motor_force(id, max));
         Ok(())
     }
 
-    /// Turns a revolute, prismatic or wheel joint's limit on or off.
-    pub fn set_joint_enable_limit(&mut self, id: JointId, enable: bool) -> Result<()> {
+    /// [`World::set_joint_enable_limit`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_enable_limit_unrecorded(
+        &mut self,
+        id: JointId,
+        enable: bool,
+    ) -> Result<()> {
         self.change_joint(id, |k| k.set_drive(EnableLimit(enable)))?;
-        self.rec(|j| j.set_joint_enable_limit(id, enable));
         Ok(())
     }
 
-    /// Sets the limits of a revolute (angle), prismatic (translation), wheel (suspension)
-    /// or cone-twist (twist) joint.
-    pub fn set_joint_limits(&mut self, id: JointId, lower: f32, upper: f32) -> Result<()> {
+    /// [`World::set_joint_limits`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_limits_unrecorded(
+        &mut self,
+        id: JointId,
+        lower: f32,
+        upper: f32,
+    ) -> Result<()> {
         self.change_joint(id, |k| k.set_drive(Limits(lower, upper)))?;
-        self.rec(|j| j.set_joint_limits(id, lower, upper));
         Ok(())
     }
 
-    /// Turns a revolute, prismatic, wheel or distance joint's spring on or off.
-    pub fn set_joint_enable_spring(&mut self, id: JointId, enable: bool) -> Result<()> {
+    /// [`World::set_joint_enable_spring`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_enable_spring_unrecorded(
+        &mut self,
+        id: JointId,
+        enable: bool,
+    ) -> Result<()> {
         self.change_joint(id, |k| k.set_drive(EnableSpring(enable)))?;
-        self.rec(|j| j.set_joint_enable_spring(id, enable));
         Ok(())
     }
 
-    /// Sets the spring of a revolute, prismatic, wheel or distance joint: stiffness (Hz)
-    /// and damping ratio.
-    pub fn set_joint_spring(&mut self, id: JointId, hz: f32, damping_ratio: f32) -> Result<()> {
+    /// [`World::set_joint_spring`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_spring_unrecorded(
+        &mut self,
+        id: JointId,
+        hz: f32,
+        damping_ratio: f32,
+    ) -> Result<()> {
         self.change_joint(id, |k| k.set_drive(Spring(hz, damping_ratio)))?;
-        self.rec(|j| j.set_joint_spring(id, hz, damping_ratio));
         Ok(())
     }
 
-    /// Sets a weld joint's stiffness (0 Hz: rigid) and damping ratio.
-    pub fn set_weld_spring(
+    /// [`World::set_weld_spring`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_weld_spring_unrecorded(
         &mut self,
         id: JointId,
         linear_hertz: f32,
@@ -92,45 +112,53 @@ impl World {
         self.change_joint(id, |k| {
             k.set_weld_spring(linear_hertz, angular_hertz, damping_ratio)
         })?;
-        self.rec(|j| j.set_weld_spring(id, linear_hertz, angular_hertz, damping_ratio));
         Ok(())
     }
 
-    /// Sets a distance joint's spring rest length, m.
-    pub fn set_distance_length(&mut self, id: JointId, length: f32) -> Result<()> {
+    /// [`World::set_distance_length`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_distance_length_unrecorded(
+        &mut self,
+        id: JointId,
+        length: f32,
+    ) -> Result<()> {
         self.change_joint(id, |k| k.set_distance_length(length))?;
-        self.rec(|j| j.set_distance_length(id, length));
         Ok(())
     }
 
-    /// Sets a distance joint's range `[min_length, max_length]`, m.
-    pub fn set_distance_range(
+    /// [`World::set_distance_range`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_distance_range_unrecorded(
         &mut self,
         id: JointId,
         min_length: f32,
         max_length: f32,
     ) -> Result<()> {
         self.change_joint(id, |k| k.set_distance_range(min_length, max_length))?;
-        self.rec(|j| j.set_distance_range(id, min_length, max_length));
         Ok(())
     }
 
-    /// Sets a cone-twist joint's swing limit (half-angle of the cone), radians.
-    pub fn set_cone_swing_limit(&mut self, id: JointId, swing_limit: f32) -> Result<()> {
+    /// [`World::set_cone_swing_limit`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_cone_swing_limit_unrecorded(
+        &mut self,
+        id: JointId,
+        swing_limit: f32,
+    ) -> Result<()> {
         self.change_joint(id, |k| k.set_cone_swing_limit(swing_limit))?;
-        self.rec(|j| j.set_cone_swing_limit(id, swing_limit));
         Ok(())
     }
 
-    /// Sets one axis of a six-DOF joint: 0..3 linear x, y, z; 3..6 angular x, y, z.
-    pub fn set_six_dof_axis(&mut self, id: JointId, axis: u32, value: SixDofAxis) -> Result<()> {
+    /// [`World::set_six_dof_axis`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_six_dof_axis_unrecorded(
+        &mut self,
+        id: JointId,
+        axis: u32,
+        value: SixDofAxis,
+    ) -> Result<()> {
         self.change_joint(id, |k| k.set_six_dof_axis(axis, value))?;
-        self.rec(|j| j.set_six_dof_axis(id, axis, value));
         Ok(())
     }
 
-    /// Sets the reaction force (N) and torque (N·m) above which the joint breaks.
-    pub fn set_joint_break_thresholds(
+    /// [`World::set_joint_break_thresholds`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_break_thresholds_unrecorded(
         &mut self,
         id: JointId,
         break_force: f32,
@@ -142,13 +170,15 @@ impl World {
         let j = &mut self.joints[slot];
         (j.break_force, j.break_torque) = (break_force, break_torque);
         self.wake_joint_bodies(slot);
-        self.rec(|j| j.set_joint_break_thresholds(id, break_force, break_torque));
         Ok(())
     }
 
-    /// Lets the joint's bodies collide with each other or not. Turned off, their contacts
-    /// end now; turned on, the next step looks for their pairs.
-    pub fn set_joint_collide_connected(&mut self, id: JointId, collide: bool) -> Result<()> {
+    /// [`World::set_joint_collide_connected`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_collide_connected_unrecorded(
+        &mut self,
+        id: JointId,
+        collide: bool,
+    ) -> Result<()> {
         let slot = self.joint_slot(id)?;
         let j = &mut self.joints[slot];
         let (a, b) = (j.body_a, j.body_b);
@@ -161,23 +191,20 @@ impl World {
             }
         }
         self.wake_joint_bodies(slot);
-        self.rec(|j| j.set_joint_collide_connected(id, collide));
         Ok(())
     }
 
-    /// Sets the host's data of the joint (not state: never hashed).
-    pub fn set_joint_user_data(&mut self, id: JointId, data: u64) -> Result<()> {
+    /// [`World::set_joint_user_data`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_user_data_unrecorded(&mut self, id: JointId, data: u64) -> Result<()> {
         let slot = self.joint_slot(id)?;
         self.joints[slot].user_data = data;
-        self.rec(|j| j.set_joint_user_data(id, data));
         Ok(())
     }
 
-    /// Sets the world's joint damping ratio (the softness of rigid joint rows).
-    pub fn set_joint_damping_ratio(&mut self, ratio: f32) -> Result<()> {
+    /// [`World::set_joint_damping_ratio`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_damping_ratio_unrecorded(&mut self, ratio: f32) -> Result<()> {
         checks::damping("joint_damping_ratio", ratio)?;
         self.def.joint_damping_ratio = ratio;
-        self.rec(|j| j.set_joint_damping_ratio(ratio));
         Ok(())
     }
 }

@@ -13,7 +13,7 @@ use crate::world::World;
 /// which journal was running when it was taken and where its tape stood, or `None` when
 /// none ran (and for revision-6 snapshots, which have no section).
 pub fn snapshot_journal(snapshot: &[u8]) -> Result<Option<SnapshotJournal>> {
-    let (_, mark) = crate::snapshot::split_snapshot(snapshot)?;
+    let (_, mark) = super::split_snapshot(snapshot)?;
     Ok(mark)
 }
 

@@ -146,6 +146,44 @@ impl SnapshotJournal {
     }
 }
 
+impl SnapshotJournal {
+    /// A snapshot's journal section as bytes, for the mark of a snapshot taken now.
+    pub(crate) fn section(mark: Option<SnapshotJournal>) -> [u8; SNAPSHOT_JOURNAL_SIZE] {
+        let mut section = Section {
+            bytes: [0; SNAPSHOT_JOURNAL_SIZE],
+            pos: 0,
+        };
+        SnapshotJournal::encode(mark, &mut Enc(&mut section));
+        debug_assert_eq!(section.pos, SNAPSHOT_JOURNAL_SIZE);
+        section.bytes
+    }
+}
+
+/// Writes a journal section.
+struct Section {
+    bytes: [u8; SNAPSHOT_JOURNAL_SIZE],
+    pos: usize,
+}
+
+impl Sink for Section {
+    fn put(&mut self, bytes: &[u8]) {
+        self.bytes[self.pos..self.pos + bytes.len()].copy_from_slice(bytes);
+        self.pos += bytes.len();
+    }
+}
+
+/// Checks a snapshot's header and checksum and reads its journal section: the state (with
+/// host data) and the mark (`None` when no journal ran, and for revision-6 snapshots,
+/// which have no section).
+pub(crate) fn split_snapshot(buf: &[u8]) -> Result<(&[u8], Option<SnapshotJournal>)> {
+    let (state, section) = crate::snapshot::split_snapshot(buf, SNAPSHOT_JOURNAL_SIZE)?;
+    let mark = match section {
+        Some(section) => SnapshotJournal::decode(section)?,
+        None => None,
+    };
+    Ok((state, mark))
+}
+
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// `sum` (an FNV-1a-64 state) with `bytes` hashed in.
@@ -251,7 +289,7 @@ impl World {
     /// bytes, taken from the world's allocator now (16 bytes or more). Refused with a
     /// state error while a journal runs.
     pub fn start_journal(&mut self, capacity: usize) -> Result<()> {
-        if self.journal.as_ref().is_some_and(|j| j.running) {
+        if self.recorder.as_ref().is_some_and(|j| j.running) {
             return Err(Error::State("a journal is already running"));
         }
         if capacity < TAPE_HEADER_SIZE {
@@ -264,9 +302,9 @@ impl World {
         let mut buf = FixedVec::with_capacity(capacity, self.alloc, "journal capacity")?;
         buf.resize(TAPE_HEADER_SIZE, 0);
         write_header(&mut buf, false);
-        let serial = self.journal.as_ref().map_or(0, |j| j.serial) + 1;
+        let serial = self.recorder.as_ref().map_or(0, |j| j.serial) + 1;
         let start_hash = self.hash();
-        self.journal = Some(Journal {
+        self.recorder = Some(Journal {
             buf,
             running: true,
             overflowed: false,
@@ -282,7 +320,7 @@ impl World {
     /// marked overflowed, so it can never pass for a whole tape. Refused with a state
     /// error when no journal runs.
     pub fn stop_journal(&mut self) -> Result<usize> {
-        let Some(j) = self.journal.as_mut().filter(|j| j.running) else {
+        let Some(j) = self.recorder.as_mut().filter(|j| j.running) else {
             return Err(Error::State("no journal is running"));
         };
         j.running = false;
@@ -297,17 +335,17 @@ impl World {
 
     /// The tape recorded so far (or by the last journal), header included.
     pub fn journal_tape(&self) -> &[u8] {
-        self.journal.as_ref().map_or(&[], |j| &j.buf[..])
+        self.recorder.as_ref().map_or(&[], |j| &j.buf[..])
     }
 
     /// Whether a journal is recording.
     pub fn journal_running(&self) -> bool {
-        self.journal.as_ref().is_some_and(|j| j.running)
+        self.recorder.as_ref().is_some_and(|j| j.running)
     }
 
     /// The running journal's mark for a snapshot taken now (`None` when none runs).
     pub(crate) fn journal_mark(&self) -> Option<SnapshotJournal> {
-        let j = self.journal.as_ref().filter(|j| j.running)?;
+        let j = self.recorder.as_ref().filter(|j| j.running)?;
         Some(SnapshotJournal {
             journal: j.serial,
             start_hash: j.start_hash,
@@ -324,7 +362,7 @@ impl World {
         &self,
         mark: Option<SnapshotJournal>,
     ) -> Result<Option<SnapshotJournal>> {
-        let Some(j) = self.journal.as_ref().filter(|j| j.running) else {
+        let Some(j) = self.recorder.as_ref().filter(|j| j.running) else {
             return Ok(None);
         };
         let Some(m) = mark else {
@@ -362,7 +400,7 @@ impl World {
     /// Rewinds the running journal's tape to a mark `check_journal_restore` accepted: the
     /// tape again holds the history the restored world lived.
     pub(crate) fn rewind_journal(&mut self, m: SnapshotJournal) {
-        let Some(j) = self.journal.as_mut().filter(|j| j.running) else {
+        let Some(j) = self.recorder.as_mut().filter(|j| j.running) else {
             return;
         };
         j.buf.truncate(m.tape_offset as usize);
@@ -370,14 +408,6 @@ impl World {
         j.overflowed = m.tape_cut;
         let overflowed = j.overflowed;
         write_header(&mut j.buf, overflowed);
-    }
-
-    /// Records a call that succeeded, through one of the op table's typed writers
-    /// (`ops.rs`), if a journal runs: `self.rec(|j| j.destroy_body(id))`.
-    pub(crate) fn rec(&mut self, write: impl FnOnce(&mut Journal)) {
-        if let Some(j) = self.journal.as_mut() {
-            write(j);
-        }
     }
 
     /// Makes each recorded call again, checking that each create gets its recorded id.

@@ -1,8 +1,9 @@
 //! The table of every recorded call: its kind number, its fields in tape order (each a
 //! [`Field`]) and how a replay makes it again. From the one table the `ops!` macro
-//! generates the kind constants, a typed writer per op on [`Journal`] (the public call
-//! records itself with `self.rec(|j| j.set_gravity(gravity))` after it validated and
-//! applied), and the replay dispatch, which reads the fields in the same order and calls
+//! generates the kind constants, a typed writer per op on [`Journal`] (the public call, in
+//! the API layer `crate::api`, records itself with `self.rec(|j| j.set_gravity(gravity))`
+//! after it validated and applied), and the replay dispatch, which reads the fields in
+//! the same order and calls
 //! the same public method, so a replay validates and records exactly as the original and
 //! no call can be recorded without being replayable (as Box3D's `recording_ops.inl`
 //! generates its writer and reader).
@@ -219,13 +220,4 @@ fn replay_step(w: &mut World, dt: f32, substeps: u32, disabled: &[u64]) -> Resul
     let r = w.step(dt, substeps);
     w.presolve.replaying = false;
     r
-}
-
-impl World {
-    /// Records the step that just ran, with the contacts its pre-solve callback disabled.
-    pub(crate) fn record_step(&mut self, dt: f32, substeps: u32) {
-        if let Some(j) = self.journal.as_mut() {
-            j.step(dt, substeps, &self.presolve.disabled);
-        }
-    }
 }

@@ -1,5 +1,7 @@
 //! Snapshots: the canonical encoding of a world's state, and the snapshot, restore and
-//! def-from-snapshot built on it. The hash (`crate::hash`) folds the same encoding.
+//! def-from-snapshot built on it (their public calls are in the API layer, `crate::api`,
+//! which closes a snapshot with the journal's section). The hash (`crate::hash`) folds the
+//! same encoding.
 //!
 //! One encoding, field by field, little-endian, no `usize`, no padding (`crate::codec`),
 //! serves both the hash and the snapshot. It holds everything that shapes the future —
@@ -126,22 +128,20 @@ struct Header {
 }
 
 /// Checks a snapshot's header and checksum and splits its payload into the state (with
-/// host data) and the journal section (revision 7 on; none in revision 6).
-pub(crate) fn split_snapshot(
-    buf: &[u8],
-) -> Result<(&[u8], Option<crate::journal::SnapshotJournal>)> {
-    use crate::journal::{SNAPSHOT_JOURNAL_SIZE, SnapshotJournal};
+/// host data) and the closing section of `section` bytes, the journal's (revision 7 on;
+/// none in revision 6), which the API layer reads (`crate::api`).
+pub(crate) fn split_snapshot(buf: &[u8], section: usize) -> Result<(&[u8], Option<&[u8]>)> {
     let h = read_header(buf)?;
     let payload = &buf[SNAPSHOT_HEADER_SIZE..SNAPSHOT_HEADER_SIZE + h.payload];
     if h.revision == OLDEST_READ_REVISION {
         return Ok((payload, None));
     }
     check(
-        payload.len() >= SNAPSHOT_JOURNAL_SIZE,
+        payload.len() >= section,
         "snapshot shorter than its journal section",
     )?;
-    let (state, section) = payload.split_at(payload.len() - SNAPSHOT_JOURNAL_SIZE);
-    Ok((state, SnapshotJournal::decode(section)?))
+    let (state, section) = payload.split_at(payload.len() - section);
+    Ok((state, Some(section)))
 }
 
 fn read_header(buf: &[u8]) -> Result<Header> {
@@ -193,21 +193,18 @@ fn read_header(buf: &[u8]) -> Result<Header> {
 }
 
 impl World {
-    /// Bytes `snapshot` needs.
-    pub fn snapshot_size(&self) -> usize {
+    /// Bytes of a snapshot closed by a section of `section` bytes.
+    pub(crate) fn snapshot_size_with(&self, section: usize) -> usize {
         let mut c = Count(0);
         encode_state(self, &mut Enc(&mut c));
         encode_host_data(self, &mut Enc(&mut c));
-        SNAPSHOT_HEADER_SIZE + c.0 + crate::journal::SNAPSHOT_JOURNAL_SIZE
+        SNAPSHOT_HEADER_SIZE + c.0 + section
     }
 
-    /// Writes the world's state into `buf` (header with format revision, sizes and a
-    /// checksum, then the state, the host's user data and the journal section: which
-    /// journal runs and where its tape stands, outside the hashed state); returns the
-    /// length written.
-    /// A buffer smaller than `snapshot_size()` is refused with a capacity error.
-    pub fn snapshot(&self, buf: &mut [u8]) -> Result<usize> {
-        let size = self.snapshot_size();
+    /// Writes a snapshot closed by `section` (the journal's, from [`World::snapshot`] in
+    /// `crate::api`) into `buf`; returns the length written.
+    pub(crate) fn write_snapshot(&self, buf: &mut [u8], section: &[u8]) -> Result<usize> {
+        let size = self.snapshot_size_with(section.len());
         if buf.len() < size {
             return Err(Error::Argument {
                 name: "snapshot buffer length",
@@ -223,7 +220,7 @@ impl World {
         };
         encode_state(self, &mut Enc(&mut out));
         encode_host_data(self, &mut Enc(&mut out));
-        crate::journal::SnapshotJournal::encode(self.journal_mark(), &mut Enc(&mut out));
+        out.put(section);
         let payload = out.pos;
         let checksum = out.fnv.finish();
         head[0..8].copy_from_slice(&MAGIC);
@@ -234,10 +231,8 @@ impl World {
         Ok(SNAPSHOT_HEADER_SIZE + payload)
     }
 
-    /// The def (capacities and settings) a snapshot was taken with, so a verifier in
-    /// another process can create the right world. Hooks and allocator are left `None`.
-    pub fn def_from_snapshot(buf: &[u8]) -> Result<WorldDef> {
-        let (payload, _) = split_snapshot(buf)?;
+    /// The def a snapshot's state was taken with (for [`World::def_from_snapshot`]).
+    pub(crate) fn def_from_state(payload: &[u8]) -> Result<WorldDef> {
         let mut d = Dec {
             buf: payload,
             pos: 0,
@@ -245,25 +240,16 @@ impl World {
         decode_def(&mut d)
     }
 
-    /// Brings this world to exactly the state of a snapshot (hash included). The world
-    /// must have the snapshot's capacities. A damaged snapshot is refused with a format
-    /// error, another revision with a version error; a refused restore changes nothing.
-    ///
-    /// Rollback-aware journals: while a journal runs, a snapshot that journal took rewinds
-    /// its tape to where the snapshot was taken (the tape then holds the history the world
-    /// lived); any other snapshot — taken with no journal running, by another journal, or
-    /// on a branch the tape has since been rewound past — is refused with a state error
-    /// naming the journal. With no journal running, the journal section is ignored.
-    pub fn restore(&mut self, buf: &[u8]) -> Result<()> {
-        let (payload, mark) = split_snapshot(buf)?;
-        // Validate everything first, then commit: nothing changes on a refusal.
-        self.decode(payload, false)?;
-        let rewind = self.check_journal_restore(mark)?;
+    /// Checks a snapshot's state against this world, changing nothing (the first half of
+    /// [`World::restore`]).
+    pub(crate) fn check_snapshot_state(&mut self, payload: &[u8]) -> Result<()> {
+        self.decode(payload, false)
+    }
+
+    /// Brings this world to a snapshot's state that `check_snapshot_state` accepted.
+    pub(crate) fn restore_snapshot_state(&mut self, payload: &[u8]) -> Result<()> {
         self.decode(payload, true)?;
         self.rebuild_derived();
-        if let Some(m) = rewind {
-            self.rewind_journal(m);
-        }
         Ok(())
     }
 
