@@ -937,6 +937,11 @@ int main(void)
     m3MotionResult mr;
     CALL(m3Body_TestMotion(&mt, col, 4, &mr));
     CHECK(mr.safeFraction < 0.1f && mr.collisionCount >= 1);
+    /* Against the motion (Godot's body_test_motion): the ground faces against a fall. */
+    m3MotionResult ma;
+    CALL(m3Body_TestMotionAgainst(&mt, col, 4, &ma));
+    CHECK(ma.collisionCount >= 1 && ma.collisionCount <= mr.collisionCount);
+    CHECK(col[0].normal.y > 0.9f && ma.safeFraction == mr.safeFraction);
 
     /* An explosion just under the resting ball throws it up. */
     for (int i = 0; i < 60; ++i)

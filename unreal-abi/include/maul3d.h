@@ -2026,6 +2026,24 @@ enum m3Result m3Body_TestMotion(const struct m3MotionTest *test,
                                 int32_t capacity,
                                 struct m3MotionResult *result);
 
+// Tests moving a body's shapes as `m3Body_TestMotion`, reporting only what the motion
+// runs into, as Godot's `body_test_motion`: with a non-zero motion, only the contacts
+// facing against it (normal · direction < −0.001), most opposed first (ties: deeper
+// first, then found first); `collisionCount` counts those. With a zero motion, every
+// contact, deepest first.
+//
+// # Safety
+// - `test` points to one readable `m3MotionTest`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `collisions` points to `capacity` writable `m3MotionCollision` items, aligned, for
+//   the duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `result` points to one writable `m3MotionResult`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Body_TestMotionAgainst(const struct m3MotionTest *test,
+                                       struct m3MotionCollision *collisions,
+                                       int32_t capacity,
+                                       struct m3MotionResult *result);
+
 // The default explosion def.
 struct m3ExplosionDef m3DefaultExplosionDef(void);
 
