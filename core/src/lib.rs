@@ -60,6 +60,7 @@ mod shape;
 mod snapshot;
 mod solver;
 mod task;
+mod wake;
 mod world;
 
 pub use alloc::HostAllocator;

@@ -5,7 +5,7 @@
  * and height fields (rays, resting height, getters, content bytes, debug draw triangle by
  * triangle, refusals), a body's shapes and a shape's content, per-body contact data
  * (points, separations, impulses against the weight; the shape variant; refusals), calls
- * that change nothing on a journal's tape, the floating-point setting the pre-solve
+ * that change nothing on a journal's tape, waking what a kinematic platform touches, the floating-point setting the pre-solve
  * callback runs in (x87 control word and MXCSR on x86), and task hooks left alone by
  * small worlds. */
 #include "common.h"
@@ -584,6 +584,42 @@ static void contact_data(void)
     CALL(m3World_Destroy(w));
 }
 
+/* A box asleep on a kinematic platform: a velocity on the platform leaves it asleep,
+ * m3Body_WakeTouching wakes it (Box2D's b2Body_WakeTouching); a stale id is refused. */
+static void wake_touching(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 8;
+    def.shapeCapacity = 8;
+    def.enableSleep = true;
+    CALL(m3World_Create(&def, &w));
+    m3ShapeDef plain = m3DefaultShapeDef();
+    m3BodyId platform = body(m3_kinematicBody, 0.0, -0.25, 0.0);
+    m3Box pb = m3MakeBox(2.0f, 0.25f, 2.0f);
+    m3ShapeId platformShape;
+    CALL(m3CreateBoxShape(platform, &plain, &pb, &platformShape));
+    m3BodyId crate = body(m3_dynamicBody, 0.0, 0.25, 0.0);
+    m3Box cb = m3MakeBox(0.25f, 0.25f, 0.25f);
+    m3ShapeId crateShape;
+    CALL(m3CreateBoxShape(crate, &plain, &cb, &crateShape));
+    bool awake = true;
+    for (int i = 0; i < 600 && awake; ++i) {
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+        CALL(m3Body_IsAwake(crate, &awake));
+    }
+    CHECK(!awake);
+    CALL(m3Body_SetLinearVelocity(platform, (m3Vec3){1.0f, 0.0f, 0.0f}));
+    CALL(m3Body_IsAwake(crate, &awake));
+    CHECK(!awake);
+    CALL(m3Body_WakeTouching(platform));
+    CALL(m3Body_IsAwake(crate, &awake));
+    CHECK(awake);
+    m3BodyId gone = body(m3_staticBody, 5.0, 0.0, 0.0);
+    CALL(m3Body_Destroy(gone));
+    CHECK(m3Body_WakeTouching(gone) == m3_errorInvalidId);
+    CALL(m3World_Destroy(w));
+}
+
 /* Calls that change nothing are still on a journal's tape: one record each. */
 static void journal_records_calls_that_change_nothing(void)
 {
@@ -1123,6 +1159,7 @@ int main(void)
     voxels();
     shape_and_body_lists();
     contact_data();
+    wake_touching();
     journal_records_calls_that_change_nothing();
 #if defined(__x86_64__) || defined(__i386__)
     pre_solve_runs_in_the_library_fp_setting();

@@ -1413,6 +1413,12 @@ enum m3Result m3Body_SetEnabled(struct m3BodyId bodyId, bool enabled);
 // Wakes the body (and its island) or puts it to sleep.
 enum m3Result m3Body_SetAwake(struct m3BodyId bodyId, bool awake);
 
+// Wakes every sleeping dynamic body (and its island) that has a contact with the body
+// (its shapes' fat bounds overlap the body's as of the last step), as Box2D's
+// `b2Body_WakeTouching`: call it after giving a kinematic platform a velocity, so that
+// what sleeps on it moves with it (setting a velocity wakes that body only). Journaled.
+enum m3Result m3Body_WakeTouching(struct m3BodyId bodyId);
+
 // Whether the body may sleep.
 enum m3Result m3Body_EnableSleep(struct m3BodyId bodyId, bool enable);
 

@@ -104,6 +104,8 @@ ops! {
     SET_BODY_MASS_DATA = 19: set_body_mass_data(id: BodyId, data: Option<MassData>);
     SET_BODY_USER_DATA = 20: set_body_user_data(id: BodyId, data: u64);
     SET_BODY_CUSTOM_INTEGRATOR = 81: set_body_custom_integrator(id: BodyId, custom: bool);
+    /// Wakes the sleeping dynamic bodies with a contact with the body.
+    WAKE_BODIES_TOUCHING = 89: wake_bodies_touching(id: BodyId);
 
     // Shapes and hulls.
     /// Every shape kind: body, def, content (tags 0 geometry — sphere, capsule, box,

@@ -198,6 +198,7 @@ fn setters(s: &mut Session, b: &[BodyId], s0: ShapeId, s4: ShapeId) {
     s.call(|w| w.set_body_user_data(b[0], 7)).unwrap();
     s.call(|w| w.set_body_custom_integrator(b[2], true))
         .unwrap();
+    s.call(|w| w.wake_bodies_touching(b[4])).unwrap();
 
     // Shapes.
     s.call(|w| w.set_shape_friction(s0, 0.3)).unwrap();
