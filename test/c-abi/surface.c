@@ -1026,6 +1026,32 @@ int main(void)
     CALL(m3Body_GetLinearVelocity(floater, &v2));
     CHECK(v1.y == v2.y && v1.y > -0.5f);
 
+    /* A sensor that detects sensors sees a sensor ball placed in the zone; the zone's
+     * gravity still acts on solid shapes only, and a solid shape cannot detect sensors. */
+    bool detects = true;
+    CALL(m3Shape_GetDetectsSensors(zoneShape, &detects));
+    CHECK(!detects);
+    CALL(m3Shape_SetDetectsSensors(zoneShape, true));
+    CALL(m3Shape_GetDetectsSensors(zoneShape, &detects));
+    CHECK(detects);
+    CHECK(m3Shape_SetDetectsSensors(groundShape, true) == m3_errorState);
+    m3BodyId marker = body(m3_staticBody, 10.0, 5.5, 0.0);
+    m3Sphere dot = {{0.0f, 0.0f, 0.0f}, 0.1f};
+    m3ShapeId markerShape;
+    CALL(m3CreateSphereShape(marker, &sensorDef, &dot, &markerShape));
+    bool visible = false;
+    CALL(m3Shape_AreSensorEventsEnabled(markerShape, &visible));
+    CHECK(visible);
+    CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    CALL(m3Shape_GetSensorOverlaps(zoneShape, found, 8, &n));
+    CHECK(n == 2);
+    CALL(m3Shape_EnableSensorEvents(markerShape, false));
+    CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    CALL(m3Shape_GetSensorOverlaps(zoneShape, found, 8, &n));
+    CHECK(n == 1);
+    CALL(m3World_GetSensorEndEvents(w, sev, 4, &n));
+    CHECK(n == 1 && sev[0].visitorShape.index == markerShape.index);
+
     /* Every joint kind, with its setters; a weld that breaks. */
     m3BodyId anchor = body(m3_staticBody, -10.0, 5.0, 0.0);
     const int kinds[8] = {m3_sphericalJoint, m3_revoluteJoint, m3_prismaticJoint, m3_weldJoint,

@@ -2331,6 +2331,32 @@ enum m3Result m3Shape_GetFatAABB(struct m3ShapeId shapeId, struct m3DAABB *bound
 // the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetUserData(struct m3ShapeId shapeId, uint64_t *userData);
 
+// Lets a sensor detect the sensor shapes it overlaps too (those with sensor events
+// enabled, filters allowing), from the next step on: their pairs come out of the sensor
+// events and `m3Shape_GetSensorOverlaps` like solid shapes' (Godot's area monitoring
+// areas). Off when a shape is created; an area still acts on solid shapes only.
+// `m3_errorState` for a shape that is no sensor. Journaled.
+enum m3Result m3Shape_SetDetectsSensors(struct m3ShapeId shapeId, bool detects);
+
+// Whether a sensor detects sensor shapes too.
+//
+// # Safety
+// `detects` points to one writable `bool`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Shape_GetDetectsSensors(struct m3ShapeId shapeId, bool *detects);
+
+// Whether sensors detect this shape (for a sensor shape: sensors that detect sensors),
+// from the next step on (the def's `enableSensorEvents`; Box2D's
+// `b2Shape_EnableSensorEvents`). Journaled.
+enum m3Result m3Shape_EnableSensorEvents(struct m3ShapeId shapeId, bool enable);
+
+// Whether sensors detect this shape.
+//
+// # Safety
+// `enabled` points to one writable `bool`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Shape_AreSensorEventsEnabled(struct m3ShapeId shapeId, bool *enabled);
+
 // Sets friction.
 enum m3Result m3Shape_SetFriction(struct m3ShapeId shapeId, float friction);
 

@@ -124,6 +124,9 @@ ops! {
     SET_SHAPE_DENSITY = 37: set_shape_density(id: ShapeId, density: f32);
     SET_SHAPE_FILTER = 38: set_shape_filter(id: ShapeId, filter: Filter);
     SET_SHAPE_AREA = 80: set_shape_area(id: ShapeId, area: Option<AreaSettings>);
+    SET_SENSOR_DETECTS_SENSORS = 90: set_sensor_detects_sensors(id: ShapeId, detects: bool);
+    SET_SHAPE_ENABLE_SENSOR_EVENTS = 91:
+        set_shape_enable_sensor_events(id: ShapeId, enable: bool);
 
     // Explosions and content (meshes, height fields, voxel grids).
     EXPLODE = 82: explode(def: ExplosionDef) => |w| w.explode(&def);

@@ -224,6 +224,10 @@ fn setters(s: &mut Session, b: &[BodyId], s0: ShapeId, s4: ShapeId) {
         ..Default::default()
     };
     s.call(|w| w.set_shape_area(area, Some(settings))).unwrap();
+    s.call(|w| w.set_sensor_detects_sensors(area, true))
+        .unwrap();
+    s.call(|w| w.set_shape_enable_sensor_events(area, false))
+        .unwrap();
 }
 
 /// Every joint call but destroy; returns the joints.
