@@ -588,6 +588,7 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         if let Some(o) = self.st.objs.get_mut(&area.to_u64()) {
             o.monitorable = monitorable;
         }
+        self.st.apply_area_monitoring(area.to_u64());
     }
 
     fn area_set_ray_pickable(&mut self, area: Rid, enable: bool) {
@@ -606,6 +607,7 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         if let Some(o) = self.st.objs.get_mut(&area.to_u64()) {
             o.area_monitor = callback.is_valid().then_some(callback);
         }
+        self.st.apply_area_monitoring(area.to_u64());
     }
 
     fn body_create(&mut self) -> Rid {

@@ -319,6 +319,7 @@ impl Records {
         let o = self.objs.get_mut(&rid).expect("object exists");
         o.core = Some(core);
         self.apply_area(rid);
+        self.apply_area_monitoring(rid);
         self.apply_mass(rid);
         self.apply_damping(rid);
         self.remake_joints_of(rid);
