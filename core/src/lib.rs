@@ -65,6 +65,7 @@ mod solver;
 mod step;
 mod store;
 mod task;
+mod wake;
 mod world;
 
 pub use alloc::HostAllocator;

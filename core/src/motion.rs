@@ -260,6 +260,32 @@ impl World {
         t: &MotionTest,
         out: &mut [MotionCollision],
     ) -> Result<MotionResult> {
+        self.motion_test(t, out, false)
+    }
+
+    /// The motion test as [`World::test_body_motion`], reporting only what the motion ran
+    /// into, as Godot's `body_test_motion` does: with a motion, only the contacts facing
+    /// against it (`normal · direction < −1e-3`), most opposed first (ties: deeper first,
+    /// then found first), up to `out.len()`; `collision_count` counts those contacts.
+    /// With a zero motion every contact is reported, deepest first. `move_and_slide`
+    /// slides along collision 0 and takes the deepest floor-like collision as the floor,
+    /// so a floor the body merely stands on while it walks into a wall or ramp must not be
+    /// reported.
+    pub fn test_body_motion_against(
+        &self,
+        t: &MotionTest,
+        out: &mut [MotionCollision],
+    ) -> Result<MotionResult> {
+        self.motion_test(t, out, true)
+    }
+
+    /// Both motion tests; `against`: report only contacts facing against the motion.
+    fn motion_test(
+        &self,
+        t: &MotionTest,
+        out: &mut [MotionCollision],
+        against: bool,
+    ) -> Result<MotionResult> {
         let slot = self.body_slot(t.body)? as u32;
         crate::limits::check_nonneg("margin", t.margin, 1.0e3, "within [0, 1e3]")?;
         crate::limits::check_vec_abs(
@@ -291,7 +317,11 @@ impl World {
             crate::math::max(0.0, t_touch - t.margin / length)
         };
         let end = start + (t.motion * safe).to_f64();
-        let count = self.motion_contacts(slot, end, rotation, t.margin, &accepts, out);
+        let order = match against_direction(t.motion) {
+            Some(direction) if against => Order::Against(direction),
+            _ => Order::Deepest,
+        };
+        let count = self.motion_contacts(slot, end, rotation, t.margin, &accepts, order, out);
         Ok(MotionResult {
             travel: recovered + t.motion * safe,
             remainder: t.motion * (1.0 - safe),
@@ -407,8 +437,10 @@ impl World {
         t_touch
     }
 
-    /// The motion test's last part: the contacts within `margin` where the travel ends,
-    /// deepest first, up to `out.len()`; returns how many were found (may exceed it).
+    /// The motion test's last part: the contacts within `margin` where the travel ends
+    /// that `order` accepts, in its order, up to `out.len()`; returns how many were found
+    /// (may exceed it).
+    #[allow(clippy::too_many_arguments)]
     fn motion_contacts(
         &self,
         slot: u32,
@@ -416,6 +448,7 @@ impl World {
         rotation: Quat,
         margin: f32,
         accepts: &impl Fn(u32) -> bool,
+        order: Order,
         out: &mut [MotionCollision],
     ) -> usize {
         let body = &self.bodies[slot as usize];
@@ -452,24 +485,9 @@ impl World {
                             },
                             local_shape,
                         };
-                        // Keep the deepest, in order (ties: found first).
-                        let mut i = count.min(out.len());
-                        if count < out.len() {
-                            count += 1;
-                        } else if out.is_empty()
-                            || c.contact.depth <= out[out.len() - 1].contact.depth
-                        {
-                            count += 1;
-                            continue;
-                        } else {
-                            count += 1;
-                            i = out.len() - 1;
+                        if order.accepts(&c) {
+                            count = keep_in_order(out, count, c, order);
                         }
-                        while i > 0 && c.contact.depth > out[i - 1].contact.depth {
-                            out[i] = out[i - 1];
-                            i -= 1;
-                        }
-                        out[i] = c;
                     }
                 });
             }
@@ -477,4 +495,77 @@ impl World {
         }
         count
     }
+}
+
+/// How the motion test orders (and filters) the collisions it reports.
+#[derive(Clone, Copy)]
+enum Order {
+    /// Every contact, deepest first (ties: found first).
+    Deepest,
+    /// Only contacts facing against the motion (unit direction), most opposed first (ties:
+    /// deeper first, then found first).
+    Against(Vec3),
+}
+
+/// The threshold below which `normal · direction` counts as facing against the motion
+/// (Godot's: a contact the motion merely grazes is not reported).
+const AGAINST: f32 = -1.0e-3;
+
+/// The unit direction of a motion, `None` for a zero motion (its squared length 0).
+fn against_direction(motion: Vec3) -> Option<Vec3> {
+    let sq = motion.dot(motion);
+    if sq > 0.0 {
+        Some(motion * (1.0 / crate::math::sqrt(sq)))
+    } else {
+        None
+    }
+}
+
+impl Order {
+    /// Whether `c` is reported at all.
+    fn accepts(self, c: &MotionCollision) -> bool {
+        match self {
+            Order::Deepest => true,
+            Order::Against(d) => d.dot(c.contact.normal) < AGAINST,
+        }
+    }
+
+    /// Whether `a` goes strictly before `b`: a total order on the values reported (no NaN
+    /// reaches it: normals are unit vectors and the motion is checked finite), so with
+    /// insertion after equals the order is stable, found order breaking the last ties.
+    fn before(self, a: &MotionCollision, b: &MotionCollision) -> bool {
+        let deeper = a.contact.depth > b.contact.depth;
+        match self {
+            Order::Deepest => deeper,
+            Order::Against(d) => {
+                let (ka, kb) = (d.dot(a.contact.normal), d.dot(b.contact.normal));
+                ka < kb || (ka == kb && deeper)
+            }
+        }
+    }
+}
+
+/// Inserts collision `c`, the `count`-th accepted, into `out` (kept in `order`, the first
+/// `out.len()` of all accepted so far); returns the new count (which may exceed
+/// `out.len()`). Allocates nothing.
+fn keep_in_order(
+    out: &mut [MotionCollision],
+    count: usize,
+    c: MotionCollision,
+    order: Order,
+) -> usize {
+    let kept = count.min(out.len());
+    let mut i = if kept < out.len() {
+        kept
+    } else if kept == 0 || !order.before(&c, &out[kept - 1]) {
+        return count + 1;
+    } else {
+        kept - 1
+    };
+    while i > 0 && order.before(&c, &out[i - 1]) {
+        out[i] = out[i - 1];
+        i -= 1;
+    }
+    out[i] = c;
+    count + 1
 }

@@ -1,7 +1,10 @@
 //! Sensors: shapes that detect the shapes they overlap, without collision response.
 //!
 //! At the end of each step every sensor finds the non-sensor shapes of other bodies that
-//! overlap it (its filter allowing), as a sorted list of (sensor, visitor) pairs. That list
+//! overlap it (its filter allowing, their sensor events enabled), and a sensor that
+//! detects sensors (Godot's area monitoring areas; off by default) the sensor shapes too
+//! (those with sensor events enabled: Godot's monitorable), as a sorted list of (sensor,
+//! visitor) pairs. Override regions act on the solid visitors only. That list
 //! is state — the next step's begin/end events are the difference between it and the new
 //! one — and it also tells override regions which bodies they act on. When the list would
 //! pass `sensor_capacity`, the pairs of the lowest shape indices are kept and the rest
@@ -12,6 +15,7 @@ use crate::broad_phase::push_keep_lowest;
 use crate::collide::SatCache;
 use crate::contact::{collide, order_pair};
 use crate::content::MeshSlot;
+use crate::error::{Error, Result};
 use crate::id::ShapeId;
 use crate::math::{Transform, Vec3};
 use crate::shape::{HullSlot, Shape};
@@ -74,10 +78,11 @@ impl World {
             let fat = sensor.fat_aabb;
             let sensor_body = sensor.body;
             let filter = sensor.filter;
+            let detects_sensors = sensor.detects_sensors;
             let mut visit = |_proxy: u32, t: u32| -> bool {
                 let other = &shapes[t as usize];
                 if t as usize == s
-                    || other.is_sensor
+                    || (other.is_sensor && !detects_sensors)
                     || !other.enable_sensor_events
                     || other.body == sensor_body
                     || !filter.should_collide(&other.filter)
@@ -142,6 +147,43 @@ impl World {
         }
     }
 
+    /// [`World::set_sensor_detects_sensors`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_sensor_detects_sensors_unrecorded(
+        &mut self,
+        id: ShapeId,
+        detects: bool,
+    ) -> Result<()> {
+        let slot = self.shape_slot(id)?;
+        if !self.shapes[slot].is_sensor {
+            return Err(Error::State(
+                "only a sensor shape can detect sensors (set_sensor_detects_sensors)",
+            ));
+        }
+        self.shapes[slot].detects_sensors = detects;
+        Ok(())
+    }
+
+    /// Whether a sensor detects sensor shapes too.
+    pub fn sensor_detects_sensors(&self, id: ShapeId) -> Result<bool> {
+        Ok(self.shapes[self.shape_slot(id)?].detects_sensors)
+    }
+
+    /// [`World::set_shape_enable_sensor_events`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_shape_enable_sensor_events_unrecorded(
+        &mut self,
+        id: ShapeId,
+        enable: bool,
+    ) -> Result<()> {
+        let slot = self.shape_slot(id)?;
+        self.shapes[slot].enable_sensor_events = enable;
+        Ok(())
+    }
+
+    /// Whether sensors detect this shape.
+    pub fn shape_sensor_events_enabled(&self, id: ShapeId) -> Result<bool> {
+        Ok(self.shapes[self.shape_slot(id)?].enable_sensor_events)
+    }
+
     /// Forgets a destroyed shape's sensor overlaps (no events: its id is gone).
     pub(crate) fn forget_sensor_pairs(&mut self, shape: u32) {
         let mut k = 0;
@@ -166,7 +208,7 @@ impl World {
     }
 
     /// The shapes a sensor overlapped at the end of the last step, ascending.
-    pub fn sensor_overlaps(&self, sensor: ShapeId, out: &mut [ShapeId]) -> crate::Result<usize> {
+    pub fn sensor_overlaps(&self, sensor: ShapeId, out: &mut [ShapeId]) -> Result<usize> {
         let s = self.shape_slot(sensor)? as u64;
         let mut n = 0;
         for &key in self.sensors.pairs.iter() {

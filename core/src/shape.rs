@@ -187,6 +187,8 @@ pub(crate) struct Shape {
     pub enable_contact_events: bool,
     pub is_sensor: bool,
     pub enable_sensor_events: bool,
+    /// State: this sensor also detects sensor shapes (encoded in bit 1 of the sensor byte).
+    pub detects_sensors: bool,
     pub enable_hit_events: bool,
     pub enable_pre_solve: bool,
     /// State: the override region this sensor is, if any.
@@ -690,6 +692,7 @@ impl World {
                     enable_contact_events: def.enable_contact_events,
                     is_sensor: def.is_sensor,
                     enable_sensor_events: def.enable_sensor_events,
+                    detects_sensors: false,
                     enable_hit_events: def.enable_hit_events,
                     enable_pre_solve: def.enable_pre_solve,
                     area: None,
@@ -1078,6 +1081,7 @@ pub(crate) fn blank_shape(generation: u32) -> Shape {
         enable_contact_events: false,
         is_sensor: false,
         enable_sensor_events: false,
+        detects_sensors: false,
         enable_hit_events: false,
         enable_pre_solve: false,
         area: None,

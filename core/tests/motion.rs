@@ -247,3 +247,128 @@ fn a_capsule_touching_a_ramp_moves_freely_along_the_ramp_surface() {
         );
     }
 }
+
+/// The capsule of `scene` resting on the floor (0.5 mm above it) 1 cm from the wall.
+fn corner_test(motion: Vec3) -> MotionTest {
+    MotionTest {
+        body: maul3d::BodyId::NULL,
+        position: DVec3::new(4.39, 0.0005, 0.0),
+        rotation: Quat::IDENTITY,
+        motion,
+        margin: 0.02,
+        filter: QueryFilter::default(),
+    }
+}
+
+#[test]
+fn the_motion_test_against_the_motion_reports_the_wall_walked_into_and_not_the_floor_stood_on() {
+    let (w, c) = scene();
+    let t = MotionTest {
+        body: c,
+        ..corner_test(Vec3::new(1.0, 0.0, 0.0))
+    };
+    let mut all = empty();
+    let plain = w.test_body_motion(&t, &mut all).unwrap();
+    assert!(
+        all[..plain.collision_count]
+            .iter()
+            .any(|m| m.contact.normal.y > 0.99),
+        "the plain test reports the floor: {:?}",
+        &all[..plain.collision_count]
+    );
+    let mut out = empty();
+    let r = w.test_body_motion_against(&t, &mut out).unwrap();
+    assert_eq!(
+        (r.travel, r.safe_fraction),
+        (plain.travel, plain.safe_fraction)
+    );
+    assert!(r.collision_count >= 1 && r.collision_count < plain.collision_count);
+    for m in &out[..r.collision_count] {
+        assert!(m.contact.normal.x < -0.99, "only the wall: {m:?}");
+    }
+}
+
+#[test]
+fn the_motion_test_against_the_motion_puts_the_most_opposed_contact_first_even_when_shallower() {
+    let (w, c) = scene();
+    // Down, into the wall and sideways: both the floor and the wall face against it; the
+    // floor is the deeper (0.5 mm away against 1 cm), the wall the more opposed.
+    let t = MotionTest {
+        body: c,
+        ..corner_test(Vec3::new(1.0, -0.2, 0.3))
+    };
+    let mut all = empty();
+    let plain = w.test_body_motion(&t, &mut all).unwrap();
+    assert!(all[0].contact.normal.y > 0.99, "deepest first: the floor");
+    let mut out = empty();
+    let r = w.test_body_motion_against(&t, &mut out).unwrap();
+    assert_eq!(
+        r.collision_count, plain.collision_count,
+        "all face against it"
+    );
+    assert!(
+        out[0].contact.normal.x < -0.99,
+        "the wall first: {:?}",
+        out[0]
+    );
+    assert!(out[r.collision_count - 1].contact.normal.y > 0.99);
+    // A buffer of one keeps the most opposed of them all, and counts them all.
+    let mut one = [out[0]; 1];
+    let r1 = w.test_body_motion_against(&t, &mut one).unwrap();
+    assert_eq!((r1.collision_count, one[0]), (r.collision_count, out[0]));
+}
+
+#[test]
+fn the_motion_test_against_the_motion_equals_the_plain_one_filtered_and_stably_sorted() {
+    let (w, c) = scene();
+    let mut checked = 0;
+    for k in 0..64 {
+        let a = k as f32 * 0.37;
+        let (s, co) = maul3d::math::sin_cos(a);
+        let motion = Vec3::new(co, -0.3 + 0.01 * k as f32, s) * (0.05 + 0.02 * k as f32);
+        let t = MotionTest {
+            body: c,
+            ..corner_test(motion)
+        };
+        let mut all = empty();
+        let plain = w.test_body_motion(&t, &mut all).unwrap();
+        assert!(plain.collision_count <= all.len());
+        // What the Godot layer did: drop the contacts not facing against the motion, then
+        // a stable sort on how much each faces against it.
+        let dir = motion.normalize();
+        let mut expected: Vec<MotionCollision> = all[..plain.collision_count]
+            .iter()
+            .copied()
+            .filter(|m| dir.dot(m.contact.normal) < -1.0e-3)
+            .collect();
+        expected.sort_by(|a, b| {
+            dir.dot(a.contact.normal)
+                .partial_cmp(&dir.dot(b.contact.normal))
+                .unwrap()
+        });
+        let mut out = empty();
+        let r = w.test_body_motion_against(&t, &mut out).unwrap();
+        assert_eq!(
+            &out[..r.collision_count],
+            &expected[..],
+            "motion {motion:?}"
+        );
+        assert_eq!((r.travel, r.remainder), (plain.travel, plain.remainder));
+        checked += usize::from(expected.len() >= 2);
+    }
+    assert!(checked > 4, "ordering seen only {checked} times");
+}
+
+#[test]
+fn the_motion_test_against_a_zero_motion_reports_every_contact_deepest_first() {
+    let (w, c) = scene();
+    let t = MotionTest {
+        body: c,
+        ..corner_test(Vec3::ZERO)
+    };
+    let (mut a, mut b) = (empty(), empty());
+    let plain = w.test_body_motion(&t, &mut a).unwrap();
+    let r = w.test_body_motion_against(&t, &mut b).unwrap();
+    assert!(plain.collision_count >= 2);
+    assert_eq!((r, b), (plain, a));
+}

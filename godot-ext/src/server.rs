@@ -221,37 +221,19 @@ impl Maul3DPhysicsServer {
             local_shape: maul3d::ShapeId::NULL,
         }; 32];
         let cap = max_collisions.clamp(0, 32) as usize;
-        let r = match w.test_body_motion(&test, &mut found) {
+        // Godot reports what the motion ran into: the core's motion test against the
+        // motion keeps only contacts facing against it, most opposed first.
+        // `move_and_slide` slides along collision 0 and takes the deepest floor-like
+        // collision as the floor, so a floor the body merely stands on while it walks into
+        // a ramp must not be reported (it would slide along the flat floor, into the ramp).
+        let r = match w.test_body_motion_against(&test, &mut found[..cap]) {
             Ok(r) => r,
             Err(e) => {
                 crate::errors::error_once("test motion", &format!("body_test_motion refused: {e}"));
                 return false;
             }
         };
-        let count = r.collision_count.min(found.len());
-        // Godot reports what the motion ran into: with a motion, only contacts facing
-        // against it (most opposed first; the core's deepest-first order breaks ties).
-        // `move_and_slide` slides along collision 0 and takes the deepest floor-like
-        // collision as the floor, so a floor the body merely stands on while it walks into
-        // a ramp must not be reported (it would slide along the flat floor, into the ramp).
-        let dir = v3(motion);
-        let mut count = count;
-        if dir.dot(dir) > 0.0 {
-            let dir = dir.normalize();
-            let mut kept = 0;
-            for i in 0..count {
-                if dir.dot(found[i].contact.normal) < -1.0e-3 {
-                    found[kept] = found[i];
-                    kept += 1;
-                }
-            }
-            count = kept;
-            found[..count].sort_by(|a, b| {
-                let (da, db) = (dir.dot(a.contact.normal), dir.dot(b.contact.normal));
-                da.partial_cmp(&db).unwrap_or(std::cmp::Ordering::Equal)
-            });
-        }
-        let count = count.min(cap);
+        let count = r.collision_count.min(cap);
         if let Some(out) = result {
             out.travel = gv(r.travel);
             out.remainder = gv(r.remainder);
@@ -606,6 +588,7 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         if let Some(o) = self.st.objs.get_mut(&area.to_u64()) {
             o.monitorable = monitorable;
         }
+        self.st.apply_area_monitoring(area.to_u64());
     }
 
     fn area_set_ray_pickable(&mut self, area: Rid, enable: bool) {
@@ -624,6 +607,7 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         if let Some(o) = self.st.objs.get_mut(&area.to_u64()) {
             o.area_monitor = callback.is_valid().then_some(callback);
         }
+        self.st.apply_area_monitoring(area.to_u64());
     }
 
     fn body_create(&mut self) -> Rid {

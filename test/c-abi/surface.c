@@ -5,7 +5,7 @@
  * and height fields (rays, resting height, getters, content bytes, debug draw triangle by
  * triangle, refusals), a body's shapes and a shape's content, per-body contact data
  * (points, separations, impulses against the weight; the shape variant; refusals), calls
- * that change nothing on a journal's tape, the floating-point setting the pre-solve
+ * that change nothing on a journal's tape, waking what a kinematic platform touches, the floating-point setting the pre-solve
  * callback runs in (x87 control word and MXCSR on x86), and task hooks left alone by
  * small worlds. */
 #include "common.h"
@@ -584,6 +584,42 @@ static void contact_data(void)
     CALL(m3World_Destroy(w));
 }
 
+/* A box asleep on a kinematic platform: a velocity on the platform leaves it asleep,
+ * m3Body_WakeTouching wakes it (Box2D's b2Body_WakeTouching); a stale id is refused. */
+static void wake_touching(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 8;
+    def.shapeCapacity = 8;
+    def.enableSleep = true;
+    CALL(m3World_Create(&def, &w));
+    m3ShapeDef plain = m3DefaultShapeDef();
+    m3BodyId platform = body(m3_kinematicBody, 0.0, -0.25, 0.0);
+    m3Box pb = m3MakeBox(2.0f, 0.25f, 2.0f);
+    m3ShapeId platformShape;
+    CALL(m3CreateBoxShape(platform, &plain, &pb, &platformShape));
+    m3BodyId crate = body(m3_dynamicBody, 0.0, 0.25, 0.0);
+    m3Box cb = m3MakeBox(0.25f, 0.25f, 0.25f);
+    m3ShapeId crateShape;
+    CALL(m3CreateBoxShape(crate, &plain, &cb, &crateShape));
+    bool awake = true;
+    for (int i = 0; i < 600 && awake; ++i) {
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+        CALL(m3Body_IsAwake(crate, &awake));
+    }
+    CHECK(!awake);
+    CALL(m3Body_SetLinearVelocity(platform, (m3Vec3){1.0f, 0.0f, 0.0f}));
+    CALL(m3Body_IsAwake(crate, &awake));
+    CHECK(!awake);
+    CALL(m3Body_WakeTouching(platform));
+    CALL(m3Body_IsAwake(crate, &awake));
+    CHECK(awake);
+    m3BodyId gone = body(m3_staticBody, 5.0, 0.0, 0.0);
+    CALL(m3Body_Destroy(gone));
+    CHECK(m3Body_WakeTouching(gone) == m3_errorInvalidId);
+    CALL(m3World_Destroy(w));
+}
+
 /* Calls that change nothing are still on a journal's tape: one record each. */
 static void journal_records_calls_that_change_nothing(void)
 {
@@ -937,6 +973,11 @@ int main(void)
     m3MotionResult mr;
     CALL(m3Body_TestMotion(&mt, col, 4, &mr));
     CHECK(mr.safeFraction < 0.1f && mr.collisionCount >= 1);
+    /* Against the motion (Godot's body_test_motion): the ground faces against a fall. */
+    m3MotionResult ma;
+    CALL(m3Body_TestMotionAgainst(&mt, col, 4, &ma));
+    CHECK(ma.collisionCount >= 1 && ma.collisionCount <= mr.collisionCount);
+    CHECK(col[0].normal.y > 0.9f && ma.safeFraction == mr.safeFraction);
 
     /* An explosion just under the resting ball throws it up. */
     for (int i = 0; i < 60; ++i)
@@ -984,6 +1025,32 @@ int main(void)
         CALL(m3World_Step(w, 1.0f / 60.0f, 4));
     CALL(m3Body_GetLinearVelocity(floater, &v2));
     CHECK(v1.y == v2.y && v1.y > -0.5f);
+
+    /* A sensor that detects sensors sees a sensor ball placed in the zone; the zone's
+     * gravity still acts on solid shapes only, and a solid shape cannot detect sensors. */
+    bool detects = true;
+    CALL(m3Shape_GetDetectsSensors(zoneShape, &detects));
+    CHECK(!detects);
+    CALL(m3Shape_SetDetectsSensors(zoneShape, true));
+    CALL(m3Shape_GetDetectsSensors(zoneShape, &detects));
+    CHECK(detects);
+    CHECK(m3Shape_SetDetectsSensors(groundShape, true) == m3_errorState);
+    m3BodyId marker = body(m3_staticBody, 10.0, 5.5, 0.0);
+    m3Sphere dot = {{0.0f, 0.0f, 0.0f}, 0.1f};
+    m3ShapeId markerShape;
+    CALL(m3CreateSphereShape(marker, &sensorDef, &dot, &markerShape));
+    bool visible = false;
+    CALL(m3Shape_AreSensorEventsEnabled(markerShape, &visible));
+    CHECK(visible);
+    CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    CALL(m3Shape_GetSensorOverlaps(zoneShape, found, 8, &n));
+    CHECK(n == 2);
+    CALL(m3Shape_EnableSensorEvents(markerShape, false));
+    CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    CALL(m3Shape_GetSensorOverlaps(zoneShape, found, 8, &n));
+    CHECK(n == 1);
+    CALL(m3World_GetSensorEndEvents(w, sev, 4, &n));
+    CHECK(n == 1 && sev[0].visitorShape.index == markerShape.index);
 
     /* Every joint kind, with its setters; a weld that breaks. */
     m3BodyId anchor = body(m3_staticBody, -10.0, 5.0, 0.0);
@@ -1118,6 +1185,7 @@ int main(void)
     voxels();
     shape_and_body_lists();
     contact_data();
+    wake_touching();
     journal_records_calls_that_change_nothing();
 #if defined(__x86_64__) || defined(__i386__)
     pre_solve_runs_in_the_library_fp_setting();

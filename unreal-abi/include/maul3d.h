@@ -1413,6 +1413,12 @@ enum m3Result m3Body_SetEnabled(struct m3BodyId bodyId, bool enabled);
 // Wakes the body (and its island) or puts it to sleep.
 enum m3Result m3Body_SetAwake(struct m3BodyId bodyId, bool awake);
 
+// Wakes every sleeping dynamic body (and its island) that has a contact with the body
+// (its shapes' fat bounds overlap the body's as of the last step), as Box2D's
+// `b2Body_WakeTouching`: call it after giving a kinematic platform a velocity, so that
+// what sleeps on it moves with it (setting a velocity wakes that body only). Journaled.
+enum m3Result m3Body_WakeTouching(struct m3BodyId bodyId);
+
 // Whether the body may sleep.
 enum m3Result m3Body_EnableSleep(struct m3BodyId bodyId, bool enable);
 
@@ -2026,6 +2032,24 @@ enum m3Result m3Body_TestMotion(const struct m3MotionTest *test,
                                 int32_t capacity,
                                 struct m3MotionResult *result);
 
+// Tests moving a body's shapes as `m3Body_TestMotion`, reporting only what the motion
+// runs into, as Godot's `body_test_motion`: with a non-zero motion, only the contacts
+// facing against it (normal · direction < −0.001), most opposed first (ties: deeper
+// first, then found first); `collisionCount` counts those. With a zero motion, every
+// contact, deepest first.
+//
+// # Safety
+// - `test` points to one readable `m3MotionTest`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `collisions` points to `capacity` writable `m3MotionCollision` items, aligned, for
+//   the duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `result` points to one writable `m3MotionResult`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Body_TestMotionAgainst(const struct m3MotionTest *test,
+                                       struct m3MotionCollision *collisions,
+                                       int32_t capacity,
+                                       struct m3MotionResult *result);
+
 // The default explosion def.
 struct m3ExplosionDef m3DefaultExplosionDef(void);
 
@@ -2306,6 +2330,32 @@ enum m3Result m3Shape_GetFatAABB(struct m3ShapeId shapeId, struct m3DAABB *bound
 // `userData` points to one writable `u64`, aligned for its type, for the duration of
 // the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetUserData(struct m3ShapeId shapeId, uint64_t *userData);
+
+// Lets a sensor detect the sensor shapes it overlaps too (those with sensor events
+// enabled, filters allowing), from the next step on: their pairs come out of the sensor
+// events and `m3Shape_GetSensorOverlaps` like solid shapes' (Godot's area monitoring
+// areas). Off when a shape is created; an area still acts on solid shapes only.
+// `m3_errorState` for a shape that is no sensor. Journaled.
+enum m3Result m3Shape_SetDetectsSensors(struct m3ShapeId shapeId, bool detects);
+
+// Whether a sensor detects sensor shapes too.
+//
+// # Safety
+// `detects` points to one writable `bool`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Shape_GetDetectsSensors(struct m3ShapeId shapeId, bool *detects);
+
+// Whether sensors detect this shape (for a sensor shape: sensors that detect sensors),
+// from the next step on (the def's `enableSensorEvents`; Box2D's
+// `b2Shape_EnableSensorEvents`). Journaled.
+enum m3Result m3Shape_EnableSensorEvents(struct m3ShapeId shapeId, bool enable);
+
+// Whether sensors detect this shape.
+//
+// # Safety
+// `enabled` points to one writable `bool`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Shape_AreSensorEventsEnabled(struct m3ShapeId shapeId, bool *enabled);
 
 // Sets friction.
 enum m3Result m3Shape_SetFriction(struct m3ShapeId shapeId, float friction);

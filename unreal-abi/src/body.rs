@@ -562,6 +562,17 @@ pub extern "C" fn m3Body_SetAwake(bodyId: m3BodyId, awake: bool) -> m3Result {
     set("m3Body_SetAwake", bodyId, |w, b| w.set_body_awake(b, awake))
 }
 
+/// Wakes every sleeping dynamic body (and its island) that has a contact with the body
+/// (its shapes' fat bounds overlap the body's as of the last step), as Box2D's
+/// `b2Body_WakeTouching`: call it after giving a kinematic platform a velocity, so that
+/// what sleeps on it moves with it (setting a velocity wakes that body only). Journaled.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Body_WakeTouching(bodyId: m3BodyId) -> m3Result {
+    set("m3Body_WakeTouching", bodyId, |w, b| {
+        w.wake_bodies_touching(b)
+    })
+}
+
 /// Whether the body may sleep.
 #[unsafe(no_mangle)]
 pub extern "C" fn m3Body_EnableSleep(bodyId: m3BodyId, enable: bool) -> m3Result {

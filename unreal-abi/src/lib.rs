@@ -202,6 +202,7 @@ mod every_export {
             "create_from_content(",
             "overlap(",
             "geometry(",
+            "test_motion(",
         ];
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
         let mut checked = 0;

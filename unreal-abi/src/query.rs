@@ -493,11 +493,69 @@ pub unsafe extern "C" fn m3Body_TestMotion(
     capacity: i32,
     result: *mut m3MotionResult,
 ) -> m3Result {
+    // SAFETY: the caller's contract is this function's.
+    unsafe {
+        test_motion(
+            "m3Body_TestMotion",
+            test,
+            collisions,
+            capacity,
+            result,
+            false,
+        )
+    }
+}
+
+/// Tests moving a body's shapes as `m3Body_TestMotion`, reporting only what the motion
+/// runs into, as Godot's `body_test_motion`: with a non-zero motion, only the contacts
+/// facing against it (normal · direction < −0.001), most opposed first (ties: deeper
+/// first, then found first); `collisionCount` counts those. With a zero motion, every
+/// contact, deepest first.
+///
+/// # Safety
+/// - `test` points to one readable `m3MotionTest`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `collisions` points to `capacity` writable `m3MotionCollision` items, aligned, for
+///   the duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `result` points to one writable `m3MotionResult`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Body_TestMotionAgainst(
+    test: *const m3MotionTest,
+    collisions: *mut m3MotionCollision,
+    capacity: i32,
+    result: *mut m3MotionResult,
+) -> m3Result {
+    // SAFETY: the caller's contract is this function's.
+    unsafe {
+        test_motion(
+            "m3Body_TestMotionAgainst",
+            test,
+            collisions,
+            capacity,
+            result,
+            true,
+        )
+    }
+}
+
+/// Both motion tests, named `call`; `against`: only contacts facing against the motion.
+///
+/// # Safety
+/// As `m3Body_TestMotion`.
+unsafe fn test_motion(
+    call: &'static str,
+    test: *const m3MotionTest,
+    collisions: *mut m3MotionCollision,
+    capacity: i32,
+    result: *mut m3MotionResult,
+    against: bool,
+) -> m3Result {
     // SAFETY: the host passes a valid test or null.
     let t = match unsafe { test.as_ref() } {
         Some(t) => *t,
         None => {
-            return crate::boundary::api("m3Body_TestMotion", || {
+            return crate::boundary::api(call, || {
                 Err(crate::refuse!(
                     m3_errorArgument,
                     "test is a null pointer: it must point to a value"
@@ -505,7 +563,7 @@ pub unsafe extern "C" fn m3Body_TestMotion(
             });
         }
     };
-    api_on("m3Body_TestMotion", t.body.world, || {
+    api_on(call, t.body.world, || {
         let o = out("result", result)?;
         let arr = OutArray::new("collisions", collisions, capacity)?;
         let r = read(t.body.world, |e| {
@@ -530,7 +588,11 @@ pub unsafe extern "C" fn m3Body_TestMotion(
                 local_shape: engine::ShapeId::NULL,
             };
             let r = with_scratch(e, arr.capacity(), blank, |buf| {
-                let r = e.world.test_body_motion(&et, buf)?;
+                let r = if against {
+                    e.world.test_body_motion_against(&et, buf)?
+                } else {
+                    e.world.test_body_motion(&et, buf)?
+                };
                 for (i, c) in buf
                     .iter()
                     .enumerate()

@@ -838,6 +838,66 @@ pub unsafe extern "C" fn m3Shape_GetUserData(shapeId: m3ShapeId, userData: *mut 
     )
 }
 
+/// Lets a sensor detect the sensor shapes it overlaps too (those with sensor events
+/// enabled, filters allowing), from the next step on: their pairs come out of the sensor
+/// events and `m3Shape_GetSensorOverlaps` like solid shapes' (Godot's area monitoring
+/// areas). Off when a shape is created; an area still acts on solid shapes only.
+/// `m3_errorState` for a shape that is no sensor. Journaled.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Shape_SetDetectsSensors(shapeId: m3ShapeId, detects: bool) -> m3Result {
+    set("m3Shape_SetDetectsSensors", shapeId, |w, s| {
+        w.set_sensor_detects_sensors(s, detects)
+    })
+}
+
+/// Whether a sensor detects sensor shapes too.
+///
+/// # Safety
+/// `detects` points to one writable `bool`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetDetectsSensors(
+    shapeId: m3ShapeId,
+    detects: *mut bool,
+) -> m3Result {
+    get(
+        "m3Shape_GetDetectsSensors",
+        shapeId,
+        detects,
+        |w, s, _| w.sensor_detects_sensors(s),
+        |v| v,
+    )
+}
+
+/// Whether sensors detect this shape (for a sensor shape: sensors that detect sensors),
+/// from the next step on (the def's `enableSensorEvents`; Box2D's
+/// `b2Shape_EnableSensorEvents`). Journaled.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Shape_EnableSensorEvents(shapeId: m3ShapeId, enable: bool) -> m3Result {
+    set("m3Shape_EnableSensorEvents", shapeId, |w, s| {
+        w.set_shape_enable_sensor_events(s, enable)
+    })
+}
+
+/// Whether sensors detect this shape.
+///
+/// # Safety
+/// `enabled` points to one writable `bool`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_AreSensorEventsEnabled(
+    shapeId: m3ShapeId,
+    enabled: *mut bool,
+) -> m3Result {
+    get(
+        "m3Shape_AreSensorEventsEnabled",
+        shapeId,
+        enabled,
+        |w, s, _| w.shape_sensor_events_enabled(s),
+        |v| v,
+    )
+}
+
 /// Sets friction.
 #[unsafe(no_mangle)]
 pub extern "C" fn m3Shape_SetFriction(shapeId: m3ShapeId, friction: f32) -> m3Result {

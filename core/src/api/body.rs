@@ -140,6 +140,17 @@ impl World {
         Ok(())
     }
 
+    /// Wakes every sleeping dynamic body (and its island) that has a contact with `id`:
+    /// every body whose shapes' fat bounds overlap the body's as of the last step, touching
+    /// or not, in the order of the body's contact list (Box2D's `b2Body_WakeTouching`).
+    /// Bodies already awake are left as they are (their sleep timers too). Works for every
+    /// body type; recorded even when nothing sleeps.
+    pub fn wake_bodies_touching(&mut self, id: BodyId) -> Result<()> {
+        self.wake_bodies_touching_unrecorded(id)?;
+        self.rec(|j| j.wake_bodies_touching(id));
+        Ok(())
+    }
+
     /// Lets this body sleep or keeps it always awake.
     pub fn set_body_sleep_enabled(&mut self, id: BodyId, enable: bool) -> Result<()> {
         self.set_body_sleep_enabled_unrecorded(id, enable)?;

@@ -147,6 +147,25 @@ impl World {
         Ok(())
     }
 
+    /// Lets a sensor detect the sensor shapes it overlaps too (those whose sensor events
+    /// are enabled, its filter allowing), as it detects solid shapes, from the next step
+    /// on: Godot's area monitoring other areas. Off when a shape is created. Refused with a
+    /// state error for a shape that is no sensor. Journaled.
+    pub fn set_sensor_detects_sensors(&mut self, id: ShapeId, detects: bool) -> Result<()> {
+        self.set_sensor_detects_sensors_unrecorded(id, detects)?;
+        self.rec(|j| j.set_sensor_detects_sensors(id, detects));
+        Ok(())
+    }
+
+    /// Whether sensors detect this shape (a sensor shape: sensors that detect sensors),
+    /// from the next step on: Box2D's `b2Shape_EnableSensorEvents`, Godot's monitorable
+    /// for an area's shapes. Journaled.
+    pub fn set_shape_enable_sensor_events(&mut self, id: ShapeId, enable: bool) -> Result<()> {
+        self.set_shape_enable_sensor_events_unrecorded(id, enable)?;
+        self.rec(|j| j.set_shape_enable_sensor_events(id, enable));
+        Ok(())
+    }
+
     /// Sets friction (≥ 0); contacts pick it up in the next step.
     pub fn set_shape_friction(&mut self, id: ShapeId, friction: f32) -> Result<()> {
         self.set_shape_friction_unrecorded(id, friction)?;

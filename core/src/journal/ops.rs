@@ -105,6 +105,8 @@ ops! {
     SET_BODY_MASS_DATA = 19: set_body_mass_data(id: BodyId, data: Option<MassData>);
     SET_BODY_USER_DATA = 20: set_body_user_data(id: BodyId, data: u64);
     SET_BODY_CUSTOM_INTEGRATOR = 81: set_body_custom_integrator(id: BodyId, custom: bool);
+    /// Wakes the sleeping dynamic bodies with a contact with the body.
+    WAKE_BODIES_TOUCHING = 89: wake_bodies_touching(id: BodyId);
 
     // Shapes and hulls.
     /// Every shape kind: body, def, content (tags 0 geometry — sphere, capsule, box,
@@ -123,6 +125,9 @@ ops! {
     SET_SHAPE_DENSITY = 37: set_shape_density(id: ShapeId, density: f32);
     SET_SHAPE_FILTER = 38: set_shape_filter(id: ShapeId, filter: Filter);
     SET_SHAPE_AREA = 80: set_shape_area(id: ShapeId, area: Option<AreaSettings>);
+    SET_SENSOR_DETECTS_SENSORS = 90: set_sensor_detects_sensors(id: ShapeId, detects: bool);
+    SET_SHAPE_ENABLE_SENSOR_EVENTS = 91:
+        set_shape_enable_sensor_events(id: ShapeId, enable: bool);
 
     // Explosions and content (meshes, height fields, voxel grids).
     EXPLODE = 82: explode(def: ExplosionDef) => |w| w.explode(&def);

@@ -199,6 +199,7 @@ fn setters(s: &mut Session, b: &[BodyId], s0: ShapeId, s4: ShapeId) {
     s.call(|w| w.set_body_user_data(b[0], 7)).unwrap();
     s.call(|w| w.set_body_custom_integrator(b[2], true))
         .unwrap();
+    s.call(|w| w.wake_bodies_touching(b[4])).unwrap();
 
     // Shapes.
     s.call(|w| w.set_shape_friction(s0, 0.3)).unwrap();
@@ -224,6 +225,10 @@ fn setters(s: &mut Session, b: &[BodyId], s0: ShapeId, s4: ShapeId) {
         ..Default::default()
     };
     s.call(|w| w.set_shape_area(area, Some(settings))).unwrap();
+    s.call(|w| w.set_sensor_detects_sensors(area, true))
+        .unwrap();
+    s.call(|w| w.set_shape_enable_sensor_events(area, false))
+        .unwrap();
 }
 
 /// Every joint call but destroy; returns the joints.

@@ -448,7 +448,12 @@ fn gather_awake_set(world: &mut World, dt: f32) {
     links.clear();
     for &key in world.sensors.pairs.iter() {
         let (sensor, visitor) = ((key >> 32) as u32, key as u32);
-        if let Some(a) = &world.shapes[sensor as usize].area {
+        let solid = !world.shapes[visitor as usize].is_sensor;
+        if let Some(a) = world.shapes[sensor as usize]
+            .area
+            .as_ref()
+            .filter(|_| solid)
+        {
             let ok = links.push((world.shapes[visitor as usize].body, a.priority, sensor));
             debug_assert!(ok);
         }

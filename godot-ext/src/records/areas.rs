@@ -1,6 +1,6 @@
 //! Areas: Godot's area parameters (an area's own and a space's default area), as the
-//! core's area settings on the sensor shapes, and what areas overlap (areas monitoring
-//! other areas are probed after each step).
+//! core's area settings on the sensor shapes, and what areas overlap, read from the
+//! core's sensors (which detect other areas' shapes for areas monitoring areas).
 
 use std::collections::BTreeSet;
 
@@ -9,9 +9,9 @@ use godot::prelude::*;
 use maul3d::math::max;
 use maul3d::{AreaGravity, AreaMode, AreaSettings, ShapeId};
 
-use super::{Records, query_shape_of};
+use super::{Obj, Records};
 use crate::conv::{v3, var_f32};
-use crate::errors::{error_once, warn_once};
+use crate::errors::{OrReport, error_once, site, warn_once};
 
 /// What an area sets: Godot's area parameters.
 #[derive(Clone)]
@@ -202,11 +202,40 @@ impl Records {
         }
     }
 
-    /// Areas that monitor other areas: the core's sensors see only solid shapes, so each
-    /// such area's shapes are probed against sensor shapes after the step (in RID and
-    /// shape order) and the difference with what was last reported becomes
-    /// area_entered/area_exited events. A monitored area must be monitorable and have a
-    /// layer the monitoring area's mask sees. Convex polygon areas are not probes yet.
+    /// Makes the core's sensors do Godot's area-vs-area detection for area `rid`: its
+    /// shapes detect sensor shapes while it has an area monitor callback, and sensors
+    /// detect its shapes while it is monitorable. Only changes are made (each is a
+    /// journaled call).
+    pub fn apply_area_monitoring(&mut self, rid: u64) {
+        let Some(o) = self.objs.get(&rid).filter(|o| o.is_area) else {
+            return;
+        };
+        let (Some(core), Some(s)) = (&o.core, o.space.and_then(|s| self.spaces.get_mut(&s))) else {
+            return;
+        };
+        let (detects, visible) = (o.area_monitor.is_some(), o.monitorable);
+        let w = &mut s.world;
+        for id in core.shapes.iter().filter_map(|(s, _)| *s) {
+            if w.sensor_detects_sensors(id).is_ok_and(|d| d != detects) {
+                w.set_sensor_detects_sensors(id, detects)
+                    .or_report(site!("area_set_area_monitor_callback"));
+            }
+            if w.shape_sensor_events_enabled(id)
+                .is_ok_and(|v| v != visible)
+            {
+                w.set_shape_enable_sensor_events(id, visible)
+                    .or_report(site!("area_set_monitorable"));
+            }
+        }
+    }
+
+    /// Areas that monitor other areas, after each step: the core's sensors detect the
+    /// monitorable areas' shapes (`apply_area_monitoring`), so each monitoring area reads
+    /// the sensor shapes its shapes overlap from the core (`sensor_overlaps`, no limit)
+    /// and the difference with what was last reported becomes area_entered/area_exited
+    /// events (in RID and shape order). Godot's rule is one way: an area reports another
+    /// when its mask sees the other's layer (the core's filter pairs them when either one
+    /// sees the other).
     pub(super) fn monitor_areas(&mut self, space: u64) {
         let monitors: Vec<u64> = self
             .objs
@@ -216,41 +245,7 @@ impl Records {
             .collect();
         let mut events = Vec::new();
         for rid in monitors {
-            let o = &self.objs[&rid];
-            let mut now = BTreeSet::new();
-            if let (Some(core), Some(s)) = (&o.core, self.spaces.get(&space)) {
-                let w = &s.world;
-                let filter = maul3d::QueryFilter {
-                    category_bits: u64::MAX,
-                    mask_bits: u64::from(o.mask),
-                    include_sensors: true,
-                };
-                let (Ok(p), Ok(q)) = (w.body_position(core.body), w.body_rotation(core.body))
-                else {
-                    continue;
-                };
-                let mut ids = [ShapeId::NULL; 64];
-                for (i, (id, hull)) in core.shapes.iter().enumerate() {
-                    let Some(probe) = id.and_then(|id| query_shape_of(w, id, *hull)) else {
-                        continue;
-                    };
-                    let n = w
-                        .overlap_shape(&probe, p, q, &filter, &mut ids)
-                        .unwrap_or(0)
-                        .min(ids.len());
-                    for other in &ids[..n] {
-                        let (other_rid, other_shape) = s.shape_owner(*other);
-                        if other_rid != rid
-                            && self
-                                .objs
-                                .get(&other_rid)
-                                .is_some_and(|x| x.is_area && x.monitorable)
-                        {
-                            now.insert((other_rid, other_shape, i as i32));
-                        }
-                    }
-                }
-            }
+            let now = self.area_overlaps_where(rid, |_, other| other.is_area && other.monitorable);
             let o = self.objs.get_mut(&rid).expect("area exists");
             for gone in o.reported_areas.difference(&now) {
                 events.push((rid, 1, gone.0, gone.1, gone.2));
@@ -265,8 +260,20 @@ impl Records {
         }
     }
 
-    /// What an area's sensor shapes overlap now: (object, its shape, area shape).
+    /// What an area's sensor shapes overlap now that are no areas (the bodies Godot's
+    /// monitor callback hears of): (object, its shape, area shape).
     pub(super) fn area_overlaps(&self, area: u64) -> BTreeSet<(u64, i32, i32)> {
+        self.area_overlaps_where(area, |_, other| !other.is_area)
+    }
+
+    /// What an area's sensor shapes overlap now, among the objects `keep(area, other)`
+    /// accepts whose layer the area's mask sees when they are areas: (object, its shape,
+    /// area shape).
+    fn area_overlaps_where(
+        &self,
+        area: u64,
+        keep: impl Fn(&Obj, &Obj) -> bool,
+    ) -> BTreeSet<(u64, i32, i32)> {
         let mut out = BTreeSet::new();
         let Some(o) = self.objs.get(&area) else {
             return out;
@@ -274,13 +281,22 @@ impl Records {
         let (Some(core), Some(s)) = (&o.core, o.space.and_then(|s| self.spaces.get(&s))) else {
             return out;
         };
-        let mut ids = [ShapeId::NULL; 256];
+        let mut ids = vec![ShapeId::NULL; 64];
         for (i, (shape, _)) in core.shapes.iter().enumerate() {
             let Some(shape) = shape else { continue };
-            let n = s.world.sensor_overlaps(*shape, &mut ids).unwrap_or(0);
+            let mut n = s.world.sensor_overlaps(*shape, &mut ids).unwrap_or(0);
+            if n > ids.len() {
+                ids.resize(n, ShapeId::NULL);
+                n = s.world.sensor_overlaps(*shape, &mut ids).unwrap_or(0);
+            }
             for id in &ids[..n.min(ids.len())] {
                 let (other, other_shape) = s.shape_owner(*id);
-                out.insert((other, other_shape, i as i32));
+                let Some(x) = self.objs.get(&other) else {
+                    continue;
+                };
+                if keep(o, x) && (!x.is_area || o.mask & x.layer != 0) {
+                    out.insert((other, other_shape, i as i32));
+                }
             }
         }
         out

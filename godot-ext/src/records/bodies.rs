@@ -319,6 +319,7 @@ impl Records {
         let o = self.objs.get_mut(&rid).expect("object exists");
         o.core = Some(core);
         self.apply_area(rid);
+        self.apply_area_monitoring(rid);
         self.apply_mass(rid);
         self.apply_damping(rid);
         self.remake_joints_of(rid);
@@ -605,11 +606,6 @@ impl Records {
             return;
         };
         let core = o.core.as_ref().map(|c| c.body);
-        let shape_ids: Vec<ShapeId> = o
-            .core
-            .iter()
-            .flat_map(|c| c.shapes.iter().filter_map(|(s, _)| *s))
-            .collect();
         let space = o.space.and_then(|s| self.spaces.get_mut(&s));
         let mut targets = None;
         let w = space.map(|s| {
@@ -638,7 +634,7 @@ impl Records {
                             if let Some(t) = targets {
                                 t.push(b);
                             }
-                            wake_sleepers_touching(w, b, &shape_ids);
+                            wake_sleepers_touching(w, b);
                         })
                     } else if kinematic {
                         w.set_body_velocity(b, Vec3::ZERO, Vec3::ZERO)
@@ -745,45 +741,16 @@ impl Records {
     }
 }
 
-/// Wakes the sleeping dynamic bodies near a kinematic body that starts moving (the core
-/// keeps a sleeping island asleep when a kinematic body it rests on gets a velocity, so
-/// a platform would move out from under the box on it): every dynamic body with a shape in
-/// the kinematic body's fat bounds, in shape slot order.
-fn wake_sleepers_touching(w: &mut World, body: BodyId, shapes: &[ShapeId]) {
+/// Wakes the sleeping dynamic bodies touching a kinematic body that starts moving (the
+/// core keeps a sleeping island asleep when a kinematic body it rests on gets a velocity,
+/// so a platform would move out from under the box on it): the core's
+/// `wake_bodies_touching`, journaled.
+fn wake_sleepers_touching(w: &mut World, body: BodyId) {
     let moving = w.body_linear_velocity(body).is_ok_and(|v| v.dot(v) > 0.0)
         || w.body_angular_velocity(body).is_ok_and(|v| v.dot(v) > 0.0);
-    if !moving {
-        return;
-    }
-    let mut ids = [ShapeId::NULL; 64];
-    let mut bounds: Option<maul3d::math::DAabb> = None;
-    for &id in shapes {
-        if let Ok(b) = w.shape_fat_aabb(id) {
-            bounds = Some(bounds.map_or(b, |a| a.union(&b)));
-        }
-    }
-    let Some(bounds) = bounds else {
-        return;
-    };
-    let everything = maul3d::QueryFilter {
-        category_bits: u64::MAX,
-        mask_bits: u64::MAX,
-        include_sensors: false,
-    };
-    let n = w
-        .overlap_aabb(&bounds, &everything, &mut ids)
-        .min(ids.len());
-    for id in &ids[..n] {
-        let Ok(other) = w.shape_body(*id) else {
-            continue;
-        };
-        if other != body
-            && w.body_type(other).is_ok_and(|t| t == BodyType::Dynamic)
-            && w.body_is_awake(other).is_ok_and(|a| !a)
-        {
-            w.set_body_awake(other, true).or_report(site!(
-                "body_set_state(TRANSFORM): waking what a kinematic body touches"
-            ));
-        }
+    if moving {
+        w.wake_bodies_touching(body).or_report(site!(
+            "body_set_state(TRANSFORM): waking what a kinematic body touches"
+        ));
     }
 }

@@ -31,7 +31,7 @@ pub(crate) use areas::AreaParams;
 pub(crate) use bodies::{CoreObj, Obj};
 pub(crate) use exceptions::{Exceptions, exceptions_pre_solve};
 pub(crate) use joints::{GJoint, GJointKind};
-pub(crate) use shapes::{EMPTY_PAIR, GShape, ShapeSlot, query_shape_of};
+pub(crate) use shapes::{EMPTY_PAIR, GShape, ShapeSlot};
 pub(crate) use step::ReportedContact;
 
 use std::collections::BTreeMap;

@@ -173,24 +173,6 @@ impl Records {
     }
 }
 
-/// A core shape as a query probe in its body's frame (a hull by the id made for it).
-pub(crate) fn query_shape_of(
-    w: &World,
-    id: ShapeId,
-    hull: Option<HullId>,
-) -> Option<maul3d::QueryShape> {
-    use maul3d::{QueryShape, ShapeGeometry};
-    Some(match w.shape_geometry(id).ok()? {
-        ShapeGeometry::Sphere(s) => QueryShape::Sphere(s),
-        ShapeGeometry::Capsule(c) => QueryShape::Capsule(c),
-        ShapeGeometry::Box(b) => QueryShape::Box(b),
-        ShapeGeometry::Hull(_) => QueryShape::Hull(hull?),
-        ShapeGeometry::Cylinder(c) => QueryShape::Cylinder(c),
-        // A half-space is not a query probe, nor is a surface of triangles.
-        ShapeGeometry::Plane(_) | ShapeGeometry::Mesh(_) => return None,
-    })
-}
-
 /// What one Godot shape made in the world: the core shape, and the hull or mesh made
 /// for it alone.
 #[derive(Default)]

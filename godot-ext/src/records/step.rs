@@ -73,6 +73,10 @@ impl Records {
                 for e in events {
                     let (area, area_shape) = s.shape_owner(e.sensor);
                     let (other, other_shape) = s.shape_owner(e.visitor);
+                    // Areas seen by areas are `monitor_areas`' to report.
+                    if self.objs.get(&other).is_some_and(|o| o.is_area) {
+                        continue;
+                    }
                     area_events.push((area, status, other, other_shape, area_shape));
                 }
             }

@@ -96,3 +96,56 @@ func test_area_3d_reports_another_area_passing_through_once_each_way() -> void:
 	await ticks(3)
 	check(areas_entered == 1, "area_entered once (%d)" % areas_entered)
 	check(areas_exited == 1, "area_exited once (%d)" % areas_exited)
+
+
+func _area(shape: Shape3D, at: Vector3) -> Area3D:
+	var a := Area3D.new()
+	var cs := CollisionShape3D.new()
+	cs.shape = shape
+	a.add_child(cs)
+	a.position = at
+	add_child(a)
+	return a
+
+
+func test_area_3d_sees_areas_by_monitorable_and_its_own_mask_only() -> void:
+	var box := BoxShape3D.new()
+	box.size = Vector3(2, 2, 2)
+	var watcher := _area(box, Vector3.ZERO)
+	var seen := {}
+	watcher.area_entered.connect(func(a): seen[a] = seen.get(a, 0) + 1)
+	watcher.area_exited.connect(func(a): seen[a] = seen.get(a, 0) - 10)
+	var ball := SphereShape3D.new()
+	ball.radius = 0.3
+	# Not monitorable: never seen.
+	var hidden := _area(ball, Vector3(0.5, 0, 0))
+	hidden.monitorable = false
+	# Its layer (2) not in the watcher's mask (1), though its mask sees the watcher: the
+	# rule is one way.
+	var other_layer := _area(ball, Vector3(-0.5, 0, 0))
+	other_layer.collision_layer = 2
+	other_layer.collision_mask = 1
+	# Seen, then made unmonitorable while inside: it exits.
+	var plain := _area(ball, Vector3(0, 0.5, 0))
+	await ticks(5)
+	check(not seen.has(hidden), "an unmonitorable area is not reported")
+	check(not seen.has(other_layer), "an area on a layer the mask does not see is not reported")
+	check(seen.get(plain, 0) == 1, "a monitorable area inside is reported once (%s)" % str(seen.get(plain)))
+	plain.monitorable = false
+	await ticks(3)
+	check(seen.get(plain, 0) == -9, "made unmonitorable, it exits once (%s)" % str(seen.get(plain)))
+
+
+func test_a_convex_polygon_area_reports_an_area_inside_it() -> void:
+	var hull := ConvexPolygonShape3D.new()
+	hull.points = PackedVector3Array([
+		Vector3(-1, -1, -1), Vector3(1, -1, -1), Vector3(1, 1, -1), Vector3(-1, 1, -1),
+		Vector3(-1, -1, 1), Vector3(1, -1, 1), Vector3(1, 1, 1), Vector3(-1, 1, 1)])
+	var watcher := _area(hull, Vector3.ZERO)
+	var entered := [0]
+	watcher.area_entered.connect(func(_a): entered[0] += 1)
+	var ball := SphereShape3D.new()
+	ball.radius = 0.3
+	_area(ball, Vector3(0.2, 0, 0))
+	await ticks(5)
+	check(entered[0] == 1, "the convex polygon area saw the ball area enter once (%d)" % entered[0])

@@ -273,3 +273,27 @@ func test_an_animatable_platform_lifts_a_box_and_can_be_teleported() -> void:
 	check(not hit.is_empty() and hit["collider"] == platform,
 		"a platform moved 50 m in one tick is there at once (teleport)")
 	check(absf(platform.position.y) < 1e-4, "and it stopped there (y = %f)" % platform.position.y)
+
+
+func test_a_box_asleep_on_an_animatable_platform_rides_it_when_it_moves() -> void:
+	var platform := AnimatableBody3D.new()
+	var shape := CollisionShape3D.new()
+	var b := BoxShape3D.new()
+	b.size = Vector3(4, 0.2, 4)
+	shape.shape = b
+	platform.add_child(shape)
+	platform.position = Vector3(0, 0, 0)
+	add_child(platform)
+	var box := add_rigid_box(Vector3(0, 0.6, 0), Vector3(0.5, 0.5, 0.5))
+	for i in 300:
+		if box.sleeping:
+			break
+		await get_tree().physics_frame
+	check(box.sleeping, "the box fell asleep on the platform")
+	var x0 := box.position.x
+	for i in 60:
+		await get_tree().physics_frame
+		platform.position.x += 1.0 / 60.0
+	await ticks(2)
+	check(absf(box.position.x - (x0 + 1.0)) < 0.1,
+		"the sleeping box woke and rode the platform 1 m along x (%f -> %f)" % [x0, box.position.x])

@@ -14,8 +14,9 @@ pub(crate) fn encode_sensor_pairs<S: Sink>(e: &mut Enc<S>, pairs: &[u64]) {
 }
 
 /// Reads what `encode_sensor_pairs` wrote into `pairs` (on commit): at most `capacity`
-/// keys, strictly ascending, each a live sensor and a live shape that is no sensor
-/// (`shapes`: the shapes' slot words, see `decode_shapes`).
+/// keys, strictly ascending, each a live sensor and another live shape (a sensor visitor
+/// when the sensor detected sensors at the last step; the flag may have changed since, so
+/// any) (`shapes`: the shapes' slot words, see `decode_shapes`).
 pub(crate) fn decode_sensor_pairs(
     d: &mut Dec,
     commit: bool,
@@ -38,8 +39,7 @@ pub(crate) fn decode_sensor_pairs(
                 && a != b
                 && shapes[a] & 1 == 1
                 && shapes[b] & 1 == 1
-                && (shapes[a] >> 61) & 1 == 1
-                && (shapes[b] >> 61) & 1 == 0,
+                && (shapes[a] >> 61) & 1 == 1,
             "sensor overlap names a missing shape",
         )?;
         check(last.is_none_or(|l| key > l), "sensor overlaps out of order")?;
