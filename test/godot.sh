@@ -4,7 +4,9 @@
 # and runs the tests in test/godot/ in headless Godot 4.6 with Maul3D as the physics
 # server. The runner prints one line per test and `N passed, M failed`; this script
 # fails when Godot exits non-zero or prints no such line, or when a replay file a test
-# saved from Godot does not verify with `m3replay verify`.
+# saved from Godot does not verify with `m3replay verify`; then the comparison pass
+# (test/godot/compare.sh: the cases of test/godot/compare/ under Godot Physics, Jolt and
+# Maul3D, judged against each other).
 #
 # MAUL3D_GODOT_TEST=word runs only the tests whose name contains it.
 set -euo pipefail
@@ -39,5 +41,9 @@ if [[ $status == 0 ]]; then
   while IFS= read -r replay; do
     cargo run -q -p m3replay -- verify "$replay" </dev/null
   done < <(sed -n 's/^replay: //p' "$log")
+fi
+# The comparison pass: the same scenes under Godot Physics, Jolt and Maul3D.
+if [[ $status == 0 ]]; then
+  bash test/godot/compare.sh || status=$?
 fi
 exit "$status"
