@@ -153,6 +153,18 @@ impl<T> FixedVec<T> {
         self.v.truncate(len);
     }
 
+    /// Inserts `x` at `i`, shifting the rest up, or returns `false` (changing nothing)
+    /// when full.
+    #[must_use]
+    pub fn insert(&mut self, i: usize, x: T) -> bool {
+        if self.v.len() < self.v.capacity() {
+            self.v.insert(i, x);
+            true
+        } else {
+            false
+        }
+    }
+
     /// Removes item `i`, shifting the rest down (keeps order).
     pub fn remove_ordered(&mut self, i: usize) -> T {
         self.v.remove(i)

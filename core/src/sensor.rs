@@ -10,8 +10,7 @@
 //! pass `sensor_capacity`, the pairs of the lowest shape indices are kept and the rest
 //! counted, like every per-step buffer.
 
-use crate::body::{Body, NONE};
-use crate::broad_phase::push_keep_lowest;
+use crate::body::Body;
 use crate::collide::SatCache;
 use crate::contact::{collide, order_pair};
 use crate::content::MeshSlot;
@@ -57,94 +56,18 @@ pub(crate) fn shapes_overlap(
 }
 
 impl World {
-    /// Recomputes every sensor's overlaps and reports begin/end against last step's.
+    /// The sensor stage: every sensor's overlaps recomputed, begin/end against last
+    /// step's.
     pub(crate) fn update_sensors(&mut self) {
-        self.sensors.begin_events.clear();
-        self.sensors.end_events.clear();
-        self.counters.dropped_sensor_begin_events = 0;
-        self.counters.dropped_sensor_end_events = 0;
-        self.sensors.scratch.clear();
-        let mut heaped = false;
-        let mut dropped = 0u32;
-        let (shapes, bodies, hulls) = (&self.shapes, &self.bodies, &self.content.hulls);
-        let meshes = &self.content.meshes;
-        let (statics, movable) = (&self.broad.statics, &self.broad.movable);
-        let scratch = &mut self.sensors.scratch;
-        for s in 0..shapes.len() {
-            let sensor = &shapes[s];
-            if !sensor.alive || !sensor.is_sensor || sensor.proxy == NONE {
-                continue;
-            }
-            let fat = sensor.fat_aabb;
-            let sensor_body = sensor.body;
-            let filter = sensor.filter;
-            let detects_sensors = sensor.detects_sensors;
-            let mut visit = |_proxy: u32, t: u32| -> bool {
-                let other = &shapes[t as usize];
-                if t as usize == s
-                    || (other.is_sensor && !detects_sensors)
-                    || !other.enable_sensor_events
-                    || other.body == sensor_body
-                    || !filter.should_collide(&other.filter)
-                {
-                    return true;
-                }
-                if shapes_overlap(shapes, bodies, hulls, meshes, s as u32, t) {
-                    let key = ((s as u64) << 32) | t as u64;
-                    if !push_keep_lowest(scratch, key, &mut heaped) {
-                        dropped += 1;
-                    }
-                }
-                true
-            };
-            statics.query(&fat, &mut visit);
-            movable.query(&fat, &mut visit);
-        }
-        self.counters.dropped_sensor_pairs = dropped;
-        self.sensors.scratch.sort_unstable();
-        // Merge old and new sorted lists: begins are new only, ends old only.
-        let (mut i, mut j) = (0, 0);
-        let (old_len, new_len) = (self.sensors.pairs.len(), self.sensors.scratch.len());
-        while i < old_len || j < new_len {
-            let old = if i < old_len {
-                self.sensors.pairs[i]
-            } else {
-                u64::MAX
-            };
-            let new = if j < new_len {
-                self.sensors.scratch[j]
-            } else {
-                u64::MAX
-            };
-            if old == new {
-                i += 1;
-                j += 1;
-                continue;
-            }
-            let (key, begin) = if new < old {
-                j += 1;
-                (new, true)
-            } else {
-                i += 1;
-                (old, false)
-            };
-            let ev = SensorEvent {
-                sensor: self.shape_id((key >> 32) as u32),
-                visitor: self.shape_id(key as u32),
-            };
-            if begin {
-                if !self.sensors.begin_events.push(ev) {
-                    self.counters.dropped_sensor_begin_events += 1;
-                }
-            } else if !self.sensors.end_events.push(ev) {
-                self.counters.dropped_sensor_end_events += 1;
-            }
-        }
-        self.sensors.pairs.clear();
-        for k in 0..self.sensors.scratch.len() {
-            let ok = self.sensors.pairs.push(self.sensors.scratch[k]);
-            debug_assert!(ok);
-        }
+        let tag = self.tag;
+        self.sensors.update(
+            &self.shapes,
+            &self.bodies,
+            &self.content,
+            &self.broad,
+            &mut self.counters,
+            tag,
+        );
     }
 
     /// [`World::set_sensor_detects_sensors`] without its record (the API layer, `crate::api`, records it).

@@ -715,6 +715,9 @@ impl World {
             self.content.meshes[m as usize].ref_count += 1;
         }
         self.shapes.count += 1;
+        if def.is_sensor {
+            self.sensors.add_shape(slot);
+        }
         // Insert in ascending slot order so the body's shape order is a function of state.
         let head = self.bodies[bslot as usize].shape_head;
         if head == NONE || head > slot {
@@ -774,6 +777,9 @@ impl World {
     pub(crate) fn free_shape(&mut self, slot: u32) {
         self.destroy_proxy(slot);
         self.forget_sensor_pairs(slot);
+        if self.shapes[slot as usize].is_sensor {
+            self.sensors.remove_shape(slot);
+        }
         if let ShapeGeometry::Hull(h) = self.shapes[slot as usize].geometry {
             self.content.hulls[h as usize].ref_count -= 1;
         }

@@ -103,7 +103,7 @@ impl World {
             content: ContentStore::new(nh, nm, alloc)?,
             contacts: ContactStore::new(nc, ne, alloc)?,
             joints: JointStore::new(nj, ne, alloc)?,
-            sensors: SensorStore::new(nsp, ne, alloc)?,
+            sensors: SensorStore::new(nsp, ne, ns, alloc)?,
             presolve: PreSolveStore::new(nc, alloc)?,
             broad: BroadPhase::new(ns, def.pair_capacity as usize, nc, alloc)?,
             restore_info: FixedVec::filled(

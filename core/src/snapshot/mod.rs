@@ -370,6 +370,7 @@ impl World {
             &mut self.content.meshes,
             &mut self.broad,
         );
+        self.sensors.rebuild_shapes(&self.shapes);
         // Mass needs the bodies' shape lists.
         self.bodies.count = bodies::rebuild_bodies(self);
         self.contacts.count = contacts::rebuild_contacts(self);
