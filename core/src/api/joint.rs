@@ -1,7 +1,7 @@
 //! The joint calls that change a world: joints created and destroyed, and every setter of
 //! a live joint (motor, limits, spring, the kinds' own settings, break thresholds,
 //! collide-connected, user data) and the world's joint damping ratio. Each checks and
-//! applies through `joint/api.rs` or `joint/setters.rs`'s `*_unrecorded` function (which
+//! applies through `joint/lifecycle.rs` or `joint/setters.rs`'s `*_unrecorded` function (which
 //! wakes both bodies), then records itself.
 
 use crate::error::Result;

@@ -2,7 +2,7 @@
 //! validate → apply → record.
 //!
 //! Each call hands its arguments to its subsystem's crate-private `*_unrecorded` function
-//! (`body.rs`, `shape.rs`, `content.rs`, `explosion.rs`, `joint/api.rs`,
+//! (`body.rs`, `shape.rs`, `content.rs`, `explosion.rs`, `joint/lifecycle.rs`,
 //! `joint/setters.rs`, `world.rs`), which validates them (bad input gets an error naming
 //! the value and its bound, and changes nothing) and applies them; once that succeeded,
 //! the call records itself on the journal's tape with one line,

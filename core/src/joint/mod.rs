@@ -20,7 +20,7 @@
 //!   joints — their checks, setters, encoding and rows, written once for the three;
 //! - `checks.rs`: the range, frame and threshold checks the kinds build on;
 //! - `encoding.rs`: the kind tag, frames, defs and impulses as bytes;
-//! - `api.rs` and `setters.rs`: the checks and work of the joint calls on
+//! - `lifecycle.rs` and `setters.rs`: the checks and work of the joint calls on
 //!   [`World`](crate::World) (validate, apply; the API layer, `crate::api`, records them);
 //! - `solver.rs`: preparing joints each step and the passes over all of them, reactions
 //!   and breaking; `rows.rs` and `blocks.rs`: the rows and three-row blocks the kinds
@@ -31,13 +31,13 @@
 //! list. Each body's joint list is derived (rebuilt at restore, see `crate::edge`) and
 //! never walked in an order that shapes a result.
 
-mod api;
 mod axis_drive;
 mod blocks;
 mod checks;
 mod cone_twist;
 mod distance;
 mod encoding;
+mod lifecycle;
 mod prismatic;
 mod revolute;
 mod rows;
