@@ -630,14 +630,16 @@ impl Records {
                     });
                     let kinematic = o.mode == BodyMode::KINEMATIC && !o.is_area;
                     if kinematic && !far {
-                        s.set_kinematic_target(KinematicTarget {
-                            body: b,
-                            position: p,
-                            rotation: q,
-                        });
+                        s.kinematic_targets.insert(
+                            b,
+                            KinematicTarget {
+                                position: p,
+                                rotation: q,
+                            },
+                        );
                         Some(())
                     } else {
-                        s.drop_kinematic_target(b);
+                        s.kinematic_targets.remove(&b);
                         let w = &mut s.world;
                         let r = if kinematic {
                             w.set_body_velocity(b, Vec3::ZERO, Vec3::ZERO)

@@ -63,9 +63,10 @@ pub(crate) struct Space {
     /// The snapshot taken when the journal started (the replay's starting point).
     pub journal_start: Option<Vec<u8>>,
     /// Kinematic bodies given a target transform since the last step, with the target
-    /// (the last one given wins): the step gives each the velocity that reaches it in
-    /// that step's length (Godot Physics and Jolt move a kinematic body by transform so).
-    pub kinematic_targets: Vec<KinematicTarget>,
+    /// (the last one given wins), by body id (the order the step applies them in): the
+    /// step gives each the velocity that reaches it in that step's length (Godot Physics
+    /// and Jolt move a kinematic body by transform so).
+    pub kinematic_targets: BTreeMap<BodyId, KinematicTarget>,
     /// Collision exceptions, the pre-solve callback's context (boxed: its address is
     /// handed to the world).
     pub exceptions: Box<Exceptions>,
@@ -78,29 +79,11 @@ pub(crate) struct Space {
 /// Where a kinematic body moved by transform is to be after the next step.
 #[derive(Clone, Copy)]
 pub(crate) struct KinematicTarget {
-    pub body: BodyId,
     pub position: maul3d::math::DVec3,
     pub rotation: maul3d::math::Quat,
 }
 
 impl Space {
-    /// Sets (or replaces) the target of kinematic body `body` for the next step.
-    pub fn set_kinematic_target(&mut self, target: KinematicTarget) {
-        match self
-            .kinematic_targets
-            .iter_mut()
-            .find(|t| t.body == target.body)
-        {
-            Some(t) => *t = target,
-            None => self.kinematic_targets.push(target),
-        }
-    }
-
-    /// Forgets the target of `body` (it was placed, not moved).
-    pub fn drop_kinematic_target(&mut self, body: BodyId) {
-        self.kinematic_targets.retain(|t| t.body != body);
-    }
-
     /// The Godot object and shape index of a core shape; (0, 0), Godot's "none", for a
     /// shape no record holds.
     pub fn shape_owner(&self, id: ShapeId) -> (u64, i32) {
@@ -162,7 +145,7 @@ impl Records {
                         last_step: 1.0 / 60.0,
                         anchor: None,
                         journal_start: None,
-                        kinematic_targets: Vec::new(),
+                        kinematic_targets: BTreeMap::new(),
                         exceptions,
                         shape_owners: BTreeMap::new(),
                     },

@@ -112,7 +112,7 @@ impl Records {
                 continue;
             }
             let b = core.body;
-            if targets.iter().any(|t| t.body == b) {
+            if targets.contains_key(&b) {
                 continue;
             }
             let moving = w.body_linear_velocity(b).is_ok_and(|v| v != Vec3::ZERO)
@@ -122,16 +122,16 @@ impl Records {
                     .or_report(site!("step: stopping a kinematic body not moved since"));
             }
         }
-        for t in targets {
+        for (b, t) in targets {
             // A body freed, rebuilt or made non-kinematic since Godot moved it: no target.
-            if w.body_type(t.body).ok() != Some(BodyType::Kinematic) {
+            if w.body_type(b).ok() != Some(BodyType::Kinematic) {
                 continue;
             }
-            if w.set_body_target_transform(t.body, t.position, t.rotation, dt)
+            if w.set_body_target_transform(b, t.position, t.rotation, dt)
                 .or_report(site!("body_set_state(TRANSFORM): moving to the target"))
                 .is_some()
             {
-                wake_sleepers_touching(w, t.body);
+                wake_sleepers_touching(w, b);
             }
         }
     }
