@@ -372,3 +372,92 @@ fn the_motion_test_against_a_zero_motion_reports_every_contact_deepest_first() {
     assert!(plain.collision_count >= 2);
     assert_eq!((r, b), (plain, a));
 }
+
+/// A kinematic platform (a 3 × 0.4 × 3 m box, top at y = 1.2) moved by target transform
+/// 0.1 m along x and turned 0.05 rad about y in one 1/60 s step: it keeps the velocity
+/// the move implied after the step (6 m/s, 3 rad/s), and a motion test from a capsule
+/// standing on it reports at the contact the platform's velocity there, linear + angular
+/// × (point − centre of mass), the velocity `move_and_slide` rides a platform with.
+#[test]
+fn a_motion_test_reports_the_velocity_of_a_kinematic_platform_at_the_contact() {
+    let mut w = world(false);
+    let platform = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            position: DVec3::new(0.0, 1.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(platform, &ShapeDef::default(), Vec3::new(1.5, 0.2, 1.5))
+        .unwrap();
+    let c = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            position: DVec3::new(0.7, 1.2, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_capsule_shape(
+        c,
+        &ShapeDef::default(),
+        &Capsule {
+            center1: Vec3::new(0.0, 0.5, 0.0),
+            center2: Vec3::new(0.0, 1.5, 0.0),
+            radius: 0.5,
+        },
+    )
+    .unwrap();
+    let turn = Quat::from_axis_angle(Vec3::Y, 0.05);
+    w.set_body_target_transform(platform, DVec3::new(0.1, 1.0, 0.0), turn, DT)
+        .unwrap();
+    w.step(DT, SUBSTEPS).unwrap();
+    let at = w.body_position(platform).unwrap();
+    assert!(
+        (at - DVec3::new(0.1, 1.0, 0.0)).to_f32().length() < 1e-4,
+        "the platform reached its target ({at:?})"
+    );
+    let v = w.body_linear_velocity(platform).unwrap();
+    let spin = w.body_angular_velocity(platform).unwrap();
+    assert!(
+        (v - Vec3::new(6.0, 0.0, 0.0)).length() < 1e-3,
+        "after the step it keeps the velocity of its move ({v:?})"
+    );
+    assert!(
+        (spin - Vec3::new(0.0, 3.0, 0.0)).length() < 1e-3,
+        "and the angular velocity of its turn ({spin:?})"
+    );
+    // The capsule stands on the platform's top, 0.6 m off its axis (+x).
+    let mut out = empty();
+    let r = w
+        .test_body_motion(
+            &MotionTest {
+                body: c,
+                position: DVec3::new(0.7, 1.2005, 0.0),
+                rotation: Quat::IDENTITY,
+                motion: Vec3::new(0.0, -0.05, 0.0),
+                margin: 0.01,
+                filter: QueryFilter::default(),
+            },
+            &mut out,
+        )
+        .unwrap();
+    assert!(r.collision_count >= 1, "the platform is reported");
+    let com = w.body_center_of_mass(platform).unwrap();
+    for hit in &out[..r.collision_count.min(out.len())] {
+        assert_eq!(hit.contact.body, platform);
+        let arm = (hit.contact.point_on_other - com).to_f32();
+        let expected = v + spin.cross(arm);
+        assert!(
+            (hit.contact.velocity - expected).length() < 1e-4,
+            "velocity at {:?}: {:?}, expected {expected:?}",
+            hit.contact.point_on_other,
+            hit.contact.velocity
+        );
+        // Closed form: 3 rad/s about y at 0.6 m along +x is 1.8 m/s along −z.
+        assert!(
+            (hit.contact.velocity - Vec3::new(6.0, 0.0, -1.8)).length() < 0.01,
+            "{:?}",
+            hit.contact.velocity
+        );
+    }
+}

@@ -13,7 +13,7 @@ use maul3d::{
 };
 
 use super::shapes::{Made, create_core_shape, shape_def};
-use super::{AreaParams, Records, ReportedContact, ShapeSlot};
+use super::{AreaParams, KinematicTarget, Records, ReportedContact, ShapeSlot};
 use crate::conv::{dv, gtransform, gv, quat, v3, var_f32};
 use crate::errors::{OrReport, error_once, report_create_error, site};
 
@@ -606,12 +606,7 @@ impl Records {
             return;
         };
         let core = o.core.as_ref().map(|c| c.body);
-        let space = o.space.and_then(|s| self.spaces.get_mut(&s));
-        let mut targets = None;
-        let w = space.map(|s| {
-            targets = Some(&mut s.kinematic_targets);
-            (s.last_step, &mut s.world)
-        });
+        let mut space = o.space.and_then(|s| self.spaces.get_mut(&s));
         // None: refused by the core (and reported).
         let done: Option<()> = match state {
             BodyState::TRANSFORM => {
@@ -619,30 +614,41 @@ impl Records {
                     return;
                 };
                 o.transform = t;
-                if let (Some(b), Some((dt, w))) = (core, w) {
+                if let (Some(b), Some(s)) = (core, space.as_deref_mut()) {
                     let (p, q) = (dv(t.origin), quat(t.basis));
-                    // A kinematic body reaches a new transform by velocity over one tick
-                    // (so it pushes what it touches), unless that is a teleport (faster
-                    // than MAX_KINEMATIC_SPEED): then it is placed there.
-                    let far = w.body_position(b).is_ok_and(|at| {
+                    let dt = s.last_step;
+                    // A kinematic body reaches a new transform by velocity over the next
+                    // step (so it pushes what it touches, and reports that velocity
+                    // until the step after), unless that is a teleport (faster than
+                    // MAX_KINEMATIC_SPEED): then it is placed there. The velocity is set
+                    // at the step, from its length (`Records::step`); until then the
+                    // body keeps the one its last move implied, as under Godot Physics
+                    // and Jolt.
+                    let far = s.world.body_position(b).is_ok_and(|at| {
                         let d = (p - at).to_f32();
                         d.dot(d) > (MAX_KINEMATIC_SPEED * dt) * (MAX_KINEMATIC_SPEED * dt)
                     });
                     let kinematic = o.mode == BodyMode::KINEMATIC && !o.is_area;
-                    let r = if kinematic && !far {
-                        w.set_body_target_transform(b, p, q, dt).inspect(|_| {
-                            if let Some(t) = targets {
-                                t.push(b);
-                            }
-                            wake_sleepers_touching(w, b);
-                        })
-                    } else if kinematic {
-                        w.set_body_velocity(b, Vec3::ZERO, Vec3::ZERO)
-                            .and_then(|_| w.set_body_transform(b, p, q))
+                    if kinematic && !far {
+                        s.kinematic_targets.insert(
+                            b,
+                            KinematicTarget {
+                                position: p,
+                                rotation: q,
+                            },
+                        );
+                        Some(())
                     } else {
-                        w.set_body_transform(b, p, q)
-                    };
-                    r.or_report(site!("body_set_state(TRANSFORM)"))
+                        s.kinematic_targets.remove(&b);
+                        let w = &mut s.world;
+                        let r = if kinematic {
+                            w.set_body_velocity(b, Vec3::ZERO, Vec3::ZERO)
+                                .and_then(|_| w.set_body_transform(b, p, q))
+                        } else {
+                            w.set_body_transform(b, p, q)
+                        };
+                        r.or_report(site!("body_set_state(TRANSFORM)"))
+                    }
                 } else {
                     Some(())
                 }
@@ -652,8 +658,8 @@ impl Records {
                     return;
                 };
                 o.linear_velocity = v;
-                match (core, w) {
-                    (Some(b), Some((_, w))) if o.is_dynamic() => w
+                match (core, space.map(|s| &mut s.world)) {
+                    (Some(b), Some(w)) if o.is_dynamic() => w
                         .set_body_linear_velocity(b, v3(v))
                         .or_report(site!("body_set_state(LINEAR_VELOCITY)")),
                     _ => Some(()),
@@ -664,8 +670,8 @@ impl Records {
                     return;
                 };
                 o.angular_velocity = v;
-                match (core, w) {
-                    (Some(b), Some((_, w))) if o.is_dynamic() => w
+                match (core, space.map(|s| &mut s.world)) {
+                    (Some(b), Some(w)) if o.is_dynamic() => w
                         .set_body_angular_velocity(b, v3(v))
                         .or_report(site!("body_set_state(ANGULAR_VELOCITY)")),
                     _ => Some(()),
@@ -674,8 +680,8 @@ impl Records {
             BodyState::SLEEPING => {
                 let sleeping = value.try_to::<bool>().unwrap_or(false);
                 o.sleeping = sleeping;
-                match (core, w) {
-                    (Some(b), Some((_, w))) => w
+                match (core, space.map(|s| &mut s.world)) {
+                    (Some(b), Some(w)) => w
                         .set_body_awake(b, !sleeping)
                         .or_report(site!("body_set_state(SLEEPING)")),
                     _ => Some(()),
@@ -683,8 +689,8 @@ impl Records {
             }
             BodyState::CAN_SLEEP => {
                 let can = value.try_to::<bool>().unwrap_or(true);
-                let done = match (core, w) {
-                    (Some(b), Some((_, w))) => w
+                let done = match (core, space.map(|s| &mut s.world)) {
+                    (Some(b), Some(w)) => w
                         .set_body_sleep_enabled(b, can)
                         .or_report(site!("body_set_state(CAN_SLEEP)")),
                     _ => Some(()),
@@ -745,12 +751,12 @@ impl Records {
 /// core keeps a sleeping island asleep when a kinematic body it rests on gets a velocity,
 /// so a platform would move out from under the box on it): the core's
 /// `wake_bodies_touching`, journaled.
-fn wake_sleepers_touching(w: &mut World, body: BodyId) {
+pub(super) fn wake_sleepers_touching(w: &mut World, body: BodyId) {
     let moving = w.body_linear_velocity(body).is_ok_and(|v| v.dot(v) > 0.0)
         || w.body_angular_velocity(body).is_ok_and(|v| v.dot(v) > 0.0);
     if moving {
         w.wake_bodies_touching(body).or_report(site!(
-            "body_set_state(TRANSFORM): waking what a kinematic body touches"
+            "step: waking what a kinematic body moved by transform touches"
         ));
     }
 }

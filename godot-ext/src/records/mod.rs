@@ -62,9 +62,11 @@ pub(crate) struct Space {
     pub anchor: Option<BodyId>,
     /// The snapshot taken when the journal started (the replay's starting point).
     pub journal_start: Option<Vec<u8>>,
-    /// Kinematic bodies given a target transform since the last step (they stop after
-    /// the step that takes them there, as Godot's kinematic bodies do).
-    pub kinematic_targets: Vec<BodyId>,
+    /// Kinematic bodies given a target transform since the last step, with the target
+    /// (the last one given wins), by body id (the order the step applies them in): the
+    /// step gives each the velocity that reaches it in that step's length (Godot Physics
+    /// and Jolt move a kinematic body by transform so).
+    pub kinematic_targets: BTreeMap<BodyId, KinematicTarget>,
     /// Collision exceptions, the pre-solve callback's context (boxed: its address is
     /// handed to the world).
     pub exceptions: Box<Exceptions>,
@@ -72,6 +74,13 @@ pub(crate) struct Space {
     /// Godot shape index there. Queries and events name shapes by it (not by packing the
     /// index into the shape's user data), so a body may have any number of shapes.
     pub shape_owners: BTreeMap<ShapeId, (u64, i32)>,
+}
+
+/// Where a kinematic body moved by transform is to be after the next step.
+#[derive(Clone, Copy)]
+pub(crate) struct KinematicTarget {
+    pub position: maul3d::math::DVec3,
+    pub rotation: maul3d::math::Quat,
 }
 
 impl Space {
@@ -136,7 +145,7 @@ impl Records {
                         last_step: 1.0 / 60.0,
                         anchor: None,
                         journal_start: None,
-                        kinematic_targets: Vec::new(),
+                        kinematic_targets: BTreeMap::new(),
                         exceptions,
                         shape_owners: BTreeMap::new(),
                     },

@@ -35,6 +35,8 @@ impl Records {
             .get_mut(&space)
             .ok_or_else(|| format!("RID({space}) is not a Maul3D space"))?;
         s.world.restore(buf).map_err(|e| e.to_string())?;
+        // Kinematic targets given before the restore belong to the state it replaced.
+        s.kinematic_targets.clear();
         let mut inert = 0;
         let mut live = BTreeSet::new();
         for (rid, o) in self.objs.iter_mut().filter(|(_, o)| o.space == Some(space)) {

@@ -3,10 +3,12 @@
 
 use std::collections::BTreeMap;
 
+use godot::classes::physics_server_3d::BodyMode;
 use godot::prelude::*;
 use maul3d::math::Vec3;
-use maul3d::{BodyId, ContactData};
+use maul3d::{BodyId, BodyType, ContactData};
 
+use super::bodies::wake_sleepers_touching;
 use super::{Obj, Records, Space};
 use crate::conv::{gdv, gv, v3};
 use crate::errors::{OrReport, error_once, site};
@@ -44,20 +46,11 @@ impl Records {
             .collect();
         for space in spaces {
             self.apply_constant_forces(space);
+            self.move_kinematic_bodies(space, dt);
             let s = self.spaces.get_mut(&space).expect("space exists");
             s.last_step = dt;
             if let Err(e) = s.world.step(dt, substeps) {
                 error_once("step", &format!("step failed: {e}"));
-            }
-            for b in std::mem::take(&mut s.kinematic_targets) {
-                // A body freed or rebuilt since Godot moved it is gone: nothing to stop.
-                if !s.world.body_is_valid(b) {
-                    continue;
-                }
-                // Reached its target: it stops unless Godot moves it again.
-                s.world
-                    .set_body_velocity(b, Vec3::ZERO, Vec3::ZERO)
-                    .or_report(site!("body_set_state(TRANSFORM): stopping at the target"));
             }
             let moved: Vec<u64> = s
                 .world
@@ -96,6 +89,50 @@ impl Records {
                 self.collect_contacts(rid, substeps);
             }
             self.monitor_areas(space);
+        }
+    }
+
+    /// Before a step of length `dt`: each kinematic body Godot moved by transform since
+    /// the last step gets the velocity that takes it to its target in this step (Godot
+    /// Physics and Jolt do the same, and keep it until the next step: it is the
+    /// platform's velocity `move_and_slide` rides and a motion test reports); every other
+    /// kinematic body stops (it kept the last step's velocity until now). Kinematic
+    /// bodies get no velocity any other way here (Godot's `LINEAR_VELOCITY` does not
+    /// move them), so stopping them is read from their records, not remembered: a
+    /// restored snapshot stops the same way.
+    fn move_kinematic_bodies(&mut self, space: u64, dt: f32) {
+        let Some(s) = self.spaces.get_mut(&space) else {
+            return;
+        };
+        let targets = std::mem::take(&mut s.kinematic_targets);
+        let w = &mut s.world;
+        for o in self.objs.values() {
+            let Some(core) = &o.core else { continue };
+            if o.space != Some(space) || o.is_area || o.mode != BodyMode::KINEMATIC {
+                continue;
+            }
+            let b = core.body;
+            if targets.contains_key(&b) {
+                continue;
+            }
+            let moving = w.body_linear_velocity(b).is_ok_and(|v| v != Vec3::ZERO)
+                || w.body_angular_velocity(b).is_ok_and(|v| v != Vec3::ZERO);
+            if moving {
+                w.set_body_velocity(b, Vec3::ZERO, Vec3::ZERO)
+                    .or_report(site!("step: stopping a kinematic body not moved since"));
+            }
+        }
+        for (b, t) in targets {
+            // A body freed, rebuilt or made non-kinematic since Godot moved it: no target.
+            if w.body_type(b).ok() != Some(BodyType::Kinematic) {
+                continue;
+            }
+            if w.set_body_target_transform(b, t.position, t.rotation, dt)
+                .or_report(site!("body_set_state(TRANSFORM): moving to the target"))
+                .is_some()
+            {
+                wake_sleepers_touching(w, b);
+            }
         }
     }
 

@@ -297,3 +297,33 @@ func test_a_box_asleep_on_an_animatable_platform_rides_it_when_it_moves() -> voi
 	await ticks(2)
 	check(absf(box.position.x - (x0 + 1.0)) < 0.1,
 		"the sleeping box woke and rode the platform 1 m along x (%f -> %f)" % [x0, box.position.x])
+
+
+func test_a_platform_moved_by_script_reports_the_velocity_of_its_move_until_it_stops() -> void:
+	var platform := AnimatableBody3D.new()
+	var shape := CollisionShape3D.new()
+	var b := BoxShape3D.new()
+	b.size = Vector3(4, 0.2, 4)
+	shape.shape = b
+	platform.add_child(shape)
+	add_child(platform)
+	await ticks(2)
+	var rid := platform.get_rid()
+	for i in 10:
+		await get_tree().physics_frame
+		# One transform (with sync_to_physics each assignment is sent, then undone).
+		platform.transform = Transform3D(Basis(Vector3.UP, 0.02 * (i + 1)), Vector3(0.05 * (i + 1), 0, 0))
+	await get_tree().physics_frame
+	# After the step that made the last move, before the next: the move's velocity.
+	var state := PhysicsServer3D.body_get_direct_state(rid)
+	check(state.linear_velocity.distance_to(Vector3(3, 0, 0)) < 1e-3,
+		"0.05 m per 1/60 s tick reads 3 m/s along x (%s)" % state.linear_velocity)
+	check(state.angular_velocity.distance_to(Vector3(0, 1.2, 0)) < 1e-3,
+		"0.02 rad per tick reads 1.2 rad/s about y (%s)" % state.angular_velocity)
+	var v: Vector3 = PhysicsServer3D.body_get_state(rid, PhysicsServer3D.BODY_STATE_LINEAR_VELOCITY)
+	check(v.distance_to(Vector3(3, 0, 0)) < 1e-3, "body_get_state reads it too (%s)" % v)
+	await ticks(2)
+	state = PhysicsServer3D.body_get_direct_state(rid)
+	check(state.linear_velocity == Vector3.ZERO and state.angular_velocity == Vector3.ZERO,
+		"not moved since, it stops (%s, %s)" % [state.linear_velocity, state.angular_velocity])
+	check(absf(platform.position.x - 0.5) < 1e-4, "and stays where it was moved (x = %f)" % platform.position.x)
