@@ -141,3 +141,20 @@ func test_a_concave_floor_and_a_height_map_scaled_ten_times_hold_boxes() -> void
 		"the box rests on the scaled concave floor at y = 1 (y = %f)" % a.position.y)
 	check(absf(b.position.y - 1.0) < 0.02,
 		"the box rests on the scaled height map at y = 1 (y = %f)" % b.position.y)
+
+
+func test_a_box_rides_a_moving_animatable_body_scaled_ten_times() -> void:
+	# Moved every tick with the same scale: the body moves (no remaking), so the box on
+	# it is carried along.
+	var floor := AnimatableBody3D.new()
+	add_body(floor, thin_box(), Transform3D(ten(), Vector3.ZERO))
+	var box := drop_box(Vector3(6, 1.2, 0))
+	await ticks(60)
+	var x0 := box.position.x
+	for i in 60:
+		floor.position.x += 0.02
+		await ticks(1)
+	check(absf(box.position.y - 1.0) < 0.02,
+		"the box stays on the moving floor at y = 1 (y = %f)" % box.position.y)
+	check(absf(box.position.x - x0 - 1.2) < 0.1,
+		"the box is carried 1.2 m with the floor (moved %f)" % (box.position.x - x0))
