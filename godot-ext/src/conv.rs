@@ -1,6 +1,7 @@
 //! Conversions between Godot's math types (f32 `real`) and `maul3d`'s.
 
 use godot::prelude::*;
+use maul3d::math::max;
 use maul3d::math::{DVec3, Quat, Vec3};
 
 pub fn v3(v: Vector3) -> Vec3 {
@@ -28,6 +29,44 @@ pub fn quat(b: Basis) -> Quat {
     } else {
         Quat::IDENTITY
     }
+}
+
+/// A basis as Maul3D's bodies take it: the rotation (Godot's `orthonormalized`; a mirror is
+/// taken out by flipping all three axes first) and what is left of the basis in that
+/// rotated frame, `rotation⁻¹ · basis` (scale, a mirror, a shear). The rest is exactly the
+/// identity when the basis is a rotation (within [`SCALE_TOLERANCE`]), so an unscaled
+/// body's shapes are made from their own transforms, bit for bit.
+pub fn split_basis(b: Basis) -> (Quat, Basis) {
+    let r = if b.determinant() < 0.0 {
+        let [x, y, z] = b.to_cols();
+        quat(Basis::from_cols(-x, -y, -z))
+    } else {
+        quat(b)
+    };
+    let rest = gbasis(r).transposed() * b;
+    if basis_near(rest, Basis::IDENTITY) {
+        (r, Basis::IDENTITY)
+    } else {
+        (r, rest)
+    }
+}
+
+/// Relative tolerance under which two scales (the rests of [`split_basis`]) are the same:
+/// float noise of transforms Godot composes, not a change of size.
+pub const SCALE_TOLERANCE: f32 = 1e-4;
+
+/// Whether two bases are equal within [`SCALE_TOLERANCE`] of their largest element.
+pub fn basis_near(a: Basis, b: Basis) -> bool {
+    let (ca, cb) = (a.to_cols(), b.to_cols());
+    let mut size: f32 = 1.0;
+    let mut diff: f32 = 0.0;
+    for (u, v) in ca.iter().zip(cb.iter()) {
+        for (x, y) in [(u.x, v.x), (u.y, v.y), (u.z, v.z)] {
+            size = max(size, max(x.abs(), y.abs()));
+            diff = max(diff, (x - y).abs());
+        }
+    }
+    diff <= SCALE_TOLERANCE * size
 }
 
 pub fn gbasis(q: Quat) -> Basis {

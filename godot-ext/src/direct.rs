@@ -93,7 +93,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
     fn get_center_of_mass(&self) -> Vector3 {
         self.read(|st, o| {
             let local = Self::local_center(st, o);
-            o.transform.basis * local
+            o.rotation() * local
         })
     }
     fn get_center_of_mass_local(&self) -> Vector3 {
@@ -120,7 +120,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
     fn get_inverse_inertia_tensor(&self) -> Basis {
         self.read(|st, o| {
             let i = Self::inertia(st, o);
-            let b = o.transform.basis;
+            let b = o.rotation();
             b * Basis::from_scale(Vector3::new(inv(i.x), inv(i.y), inv(i.z))) * b.transposed()
         })
     }
@@ -162,7 +162,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
     }
     fn get_velocity_at_local_position(&self, local_position: Vector3) -> Vector3 {
         self.read(|st, o| {
-            let c = o.transform.basis * Self::local_center(st, o);
+            let c = o.rotation() * Self::local_center(st, o);
             o.linear_velocity + o.angular_velocity.cross(local_position - c)
         })
     }

@@ -14,7 +14,7 @@ use maul3d::{
 
 use super::shapes::{Made, create_core_shape, shape_def};
 use super::{AreaParams, KinematicTarget, Records, ReportedContact, ShapeSlot};
-use crate::conv::{dv, gtransform, gv, quat, v3, var_f32};
+use crate::conv::{basis_near, dv, gbasis, gtransform, gv, split_basis, v3, var_f32};
 use crate::errors::{OrReport, error_once, report_create_error, site};
 
 /// Above this speed, m/s, a kinematic body's new transform is a teleport, not a motion.
@@ -40,7 +40,13 @@ pub(crate) struct Obj {
     pub mask: u32,
     pub priority: f32,
     pub user_flags: u32,
+    /// Godot's transform of the object, scale included.
     pub transform: Transform3D,
+    /// What `transform`'s basis has beyond its rotation, in the rotated frame (scale, a
+    /// mirror, a shear: [`split_basis`]): the `maul3d` body takes the rotation and every
+    /// shape is made with this baked in, as Godot's servers collide a body's shapes under
+    /// its whole transform. The identity when the object is not scaled.
+    pub scale: Basis,
     pub linear_velocity: Vector3,
     pub angular_velocity: Vector3,
     pub sleeping: bool,
@@ -99,6 +105,7 @@ impl Obj {
             priority: 1.0,
             user_flags: 0,
             transform: Transform3D::IDENTITY,
+            scale: Basis::IDENTITY,
             linear_velocity: Vector3::ZERO,
             angular_velocity: Vector3::ZERO,
             sleeping: false,
@@ -132,6 +139,25 @@ impl Obj {
             reported: BTreeSet::new(),
             reported_areas: BTreeSet::new(),
             core: None,
+        }
+    }
+
+    /// The rotation of the object's transform (its basis without `scale`).
+    pub fn rotation(&self) -> Basis {
+        if self.scale == Basis::IDENTITY {
+            self.transform.basis
+        } else {
+            gbasis(split_basis(self.transform.basis).0)
+        }
+    }
+
+    /// A shape slot's transform in the `maul3d` body's frame: the object's scale applied
+    /// to the slot's transform.
+    pub fn shape_transform(&self, slot: &ShapeSlot) -> Transform3D {
+        if self.scale == Basis::IDENTITY {
+            slot.transform
+        } else {
+            Transform3D::new(self.scale, Vector3::ZERO) * slot.transform
         }
     }
 
@@ -201,6 +227,9 @@ impl Records {
         let w = &s.world;
         if let (Ok(p), Ok(q)) = (w.body_position(core.body), w.body_rotation(core.body)) {
             o.transform = gtransform(p, q);
+            if o.scale != Basis::IDENTITY {
+                o.transform.basis = o.transform.basis * o.scale;
+            }
         }
         if let Ok(v) = w.body_linear_velocity(core.body) {
             o.linear_velocity = gv(v);
@@ -267,7 +296,7 @@ impl Records {
         let def = BodyDef {
             body_type: o.body_type(),
             position: dv(o.transform.origin),
-            rotation: quat(o.transform.basis),
+            rotation: split_basis(o.transform.basis).0,
             linear_velocity: if o.is_dynamic() {
                 v3(o.linear_velocity)
             } else {
@@ -301,9 +330,13 @@ impl Records {
                 Made::default()
             } else {
                 match self.shapes.get(&slot.shape) {
-                    Some(gs) => {
-                        create_core_shape(w, body, &shape_def(o, rid, i), gs, slot.transform)
-                    }
+                    Some(gs) => create_core_shape(
+                        w,
+                        body,
+                        &shape_def(o, rid, i),
+                        gs,
+                        o.shape_transform(slot),
+                    ),
                     None => Made::default(),
                 }
             };
@@ -601,6 +634,12 @@ impl Records {
     /// `body_set_state`. A value the core refuses is reported (once per kind of error)
     /// and changes nothing: the record reads the body's state back from the world.
     pub fn body_set_state(&mut self, rid: u64, state: BodyState, value: &Variant) {
+        if state == BodyState::TRANSFORM
+            && let Ok(t) = value.try_to::<Transform3D>()
+            && self.set_scaled_transform(rid, t)
+        {
+            return;
+        }
         self.pull(rid);
         let Some(o) = self.objs.get_mut(&rid) else {
             return;
@@ -613,9 +652,10 @@ impl Records {
                 let Ok(t) = value.try_to::<Transform3D>() else {
                     return;
                 };
+                // The same scale within float noise (a new one was handled above).
                 o.transform = t;
                 if let (Some(b), Some(s)) = (core, space.as_deref_mut()) {
-                    let (p, q) = (dv(t.origin), quat(t.basis));
+                    let (p, q) = (dv(t.origin), split_basis(t.basis).0);
                     let dt = s.last_step;
                     // A kinematic body reaches a new transform by velocity over the next
                     // step (so it pushes what it touches, and reports that velocity
@@ -705,6 +745,26 @@ impl Records {
         if done.is_none() {
             self.pull(rid);
         }
+    }
+
+    /// A transform whose scale differs from the object's (beyond float noise): the record
+    /// takes it and the `maul3d` body is made again, every shape with the new scale baked
+    /// in, at the new transform. False (nothing done) when the scale is the same.
+    fn set_scaled_transform(&mut self, rid: u64, t: Transform3D) -> bool {
+        let Some(o) = self.objs.get(&rid) else {
+            return false;
+        };
+        let scale = split_basis(t.basis).1;
+        if basis_near(scale, o.scale) {
+            return false;
+        }
+        self.dematerialize(rid);
+        if let Some(o) = self.objs.get_mut(&rid) {
+            o.transform = t;
+            o.scale = scale;
+        }
+        self.materialize(rid);
+        true
     }
 
     pub fn body_get_state(&self, rid: u64, state: BodyState) -> Variant {

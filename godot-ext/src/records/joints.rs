@@ -186,7 +186,7 @@ impl Records {
             return;
         };
         let (body_b, frame_b) = match self.core_body(j.body_b) {
-            Some((sb, b)) if sb == space => (b, j.frame_b),
+            Some((sb, b)) if sb == space => (b, self.body_frame(j.body_b, j.frame_b)),
             Some(_) => {
                 error_once(
                     "joint spaces",
@@ -208,7 +208,7 @@ impl Records {
         let def = maul3d::JointDef {
             body_a,
             body_b,
-            local_frame_a: core_frame(j.frame_a),
+            local_frame_a: core_frame(self.body_frame(j.body_a, j.frame_a)),
             local_frame_b: core_frame(frame_b),
             collide_connected: !j.disable_collisions,
             user_data: rid,
@@ -225,6 +225,17 @@ impl Records {
                 }
             }
             Err(e) => report_create_error("joint", &e),
+        }
+    }
+
+    /// A joint frame Godot gives in a body's (scaled) frame, in its `maul3d` body's frame:
+    /// the body's scale applied to it.
+    fn body_frame(&self, body: u64, frame: Transform3D) -> Transform3D {
+        match self.objs.get(&body) {
+            Some(o) if o.scale != Basis::IDENTITY => {
+                Transform3D::new(o.scale, Vector3::ZERO) * frame
+            }
+            _ => frame,
         }
     }
 

@@ -12,7 +12,7 @@ use maul3d::{
 };
 
 use super::{Obj, Records};
-use crate::conv::{quat, v3, var_f32};
+use crate::conv::{SCALE_TOLERANCE, split_basis, v3, var_f32};
 use crate::errors::{OrReport, report_create_error, site, warn_once};
 use crate::mesh::{Concave, HeightMap, MeshContent};
 
@@ -90,9 +90,49 @@ pub(super) fn shape_def(o: &Obj, rid: u64, index: usize) -> ShapeDef {
     }
 }
 
-/// Splits a shape transform into rotation and per-axis scale.
-fn rotation_scale(b: Basis) -> (Quat, Vector3) {
-    (quat(b), b.get_scale().abs())
+/// A shape transform's linear part (the body's scale times the shape's own transform) as
+/// the core's primitives can take it: a rotation, the length each of the shape's axes is
+/// scaled to, and whether those axes stay perpendicular (no shear: a box stays a box).
+struct Linear {
+    rot: Quat,
+    scale: Vector3,
+    orthogonal: bool,
+}
+
+impl Linear {
+    fn of(b: Basis) -> Linear {
+        let [x, y, z] = b.to_cols();
+        let (lx, ly, lz) = (x.length(), y.length(), z.length());
+        let perpendicular =
+            |u: Vector3, v: Vector3, lu: f32, lv: f32| u.dot(v).abs() <= SCALE_TOLERANCE * lu * lv;
+        Linear {
+            rot: split_basis(b).0,
+            scale: Vector3::new(lx, ly, lz),
+            orthogonal: perpendicular(x, y, lx, ly)
+                && perpendicular(y, z, ly, lz)
+                && perpendicular(z, x, lz, lx),
+        }
+    }
+
+    /// Whether `a` and `b` are the same scale within float noise.
+    fn same(a: f32, b: f32) -> bool {
+        (a - b).abs() <= SCALE_TOLERANCE * max(a.abs(), b.abs())
+    }
+
+    fn is_uniform(&self) -> bool {
+        let s = self.scale;
+        self.orthogonal && Linear::same(s.x, s.y) && Linear::same(s.y, s.z)
+    }
+}
+
+/// Warns once per shape kind that a non-uniform scale (or a shear) was approximated.
+fn warn_scale(kind: &str, approximation: &str) {
+    warn_once(
+        &format!("non-uniform scale {kind}"),
+        &format!(
+            "a {kind} shape cannot take a non-uniform scale (the body's and the shape's scale together, or a shear); it is made {approximation}, as Jolt Physics does. Scale it uniformly and size the shape resource instead."
+        ),
+    );
 }
 
 impl Records {
@@ -190,9 +230,9 @@ pub(super) fn create_core_shape(
     gs: &GShape,
     transform: Transform3D,
 ) -> Made {
-    let (rot, scale) = rotation_scale(transform.basis);
+    let lin = Linear::of(transform.basis);
+    let (rot, scale) = (lin.rot, lin.scale);
     let center = v3(transform.origin);
-    let s_max = max(max(scale.x, scale.y), scale.z);
     let result = match &gs.geometry {
         Geometry::None => return Made::default(),
         Geometry::Concave(c) => {
@@ -207,17 +247,24 @@ pub(super) fn create_core_shape(
         Geometry::HeightMap(h) => {
             return create_mesh_shape(w, body, def, "height map", || h.content(transform));
         }
-        Geometry::Sphere(r) => w
-            .create_sphere_shape(
+        Geometry::Sphere(r) => {
+            let s = if lin.is_uniform() {
+                scale.x
+            } else {
+                warn_scale("sphere", "a sphere of the mean of its three scales");
+                (scale.x + scale.y + scale.z) / 3.0
+            };
+            w.create_sphere_shape(
                 body,
                 def,
                 &Sphere {
                     center,
-                    radius: r * s_max,
+                    radius: r * s,
                 },
             )
-            .map(|s| (Some(s), None)),
-        Geometry::Box(h) => w
+            .map(|s| (Some(s), None))
+        }
+        Geometry::Box(h) if lin.orthogonal => w
             .create_offset_box_shape(
                 body,
                 def,
@@ -226,9 +273,26 @@ pub(super) fn create_core_shape(
                 rot,
             )
             .map(|s| (Some(s), None)),
+        Geometry::Box(h) => {
+            // Sheared (a non-uniform body scale over a turned box): the exact solid is
+            // the hull of the box's corners under the transform.
+            let mut corners = Vec::with_capacity(8);
+            for i in 0..8 {
+                let sign = |bit: i32| if i & bit == 0 { -1.0 } else { 1.0 };
+                let c = Vector3::new(sign(1) * h.x, sign(2) * h.y, sign(4) * h.z);
+                corners.push(v3(transform * c));
+            }
+            create_hull_shape(w, body, def, &corners)
+        }
         Geometry::Capsule(r, h) => {
-            let r = r * max(scale.x, scale.z);
-            let half = max(h * 0.5 * scale.y - r, 0.0);
+            let s = if lin.is_uniform() {
+                scale.x
+            } else {
+                warn_scale("capsule", "a capsule of the mean of its three scales");
+                (scale.x + scale.y + scale.z) / 3.0
+            };
+            let r = r * s;
+            let half = max(h * 0.5 * s - r, 0.0);
             let axis = rot.rotate(Vec3::new(0.0, half, 0.0));
             w.create_capsule_shape(
                 body,
@@ -241,47 +305,56 @@ pub(super) fn create_core_shape(
             )
             .map(|s| (Some(s), None))
         }
-        Geometry::Cylinder(r, h) => w
-            .create_cylinder_shape(
+        Geometry::Cylinder(r, h) => {
+            let s = if lin.orthogonal && Linear::same(scale.x, scale.z) {
+                scale.x
+            } else {
+                warn_scale(
+                    "cylinder",
+                    "a cylinder of its height's scale and the mean of its two radial scales",
+                );
+                (scale.x + scale.z) * 0.5
+            };
+            w.create_cylinder_shape(
                 body,
                 def,
                 &Cylinder {
                     center,
                     rotation: rot,
                     half_height: h * 0.5 * scale.y,
-                    radius: r * max(scale.x, scale.z),
-                },
-            )
-            .map(|s| (Some(s), None)),
-        Geometry::Plane(n, d) => {
-            // n·x = d in the shape's frame is (R n)·y = d + (R n)·c in the body's.
-            let normal = rot.rotate(*n);
-            w.create_plane_shape(
-                body,
-                def,
-                &PlaneShape {
-                    normal,
-                    offset: d + normal.dot(center),
+                    radius: r * s,
                 },
             )
             .map(|s| (Some(s), None))
         }
+        Geometry::Plane(n, d) => {
+            let rotation_only = lin.is_uniform() && Linear::same(scale.x, 1.0);
+            // Under a scale the plane n·x = d keeps its point n d (to L n d + c) and its
+            // normal goes to L⁻ᵀ n; under a rotation R that is R n and d + (R n)·c.
+            let scaled = (!rotation_only)
+                .then(|| v3(transform.basis.inverse().transposed() * crate::conv::gv(*n)))
+                .filter(|m| m.length() > 0.0 && m.length().is_finite());
+            let (normal, offset) = match scaled {
+                Some(m) => {
+                    let normal = m * (1.0 / m.length());
+                    let point = v3(transform * crate::conv::gv(*n * *d));
+                    (normal, normal.dot(point))
+                }
+                None => {
+                    let normal = rot.rotate(*n);
+                    (normal, d + normal.dot(center))
+                }
+            };
+            w.create_plane_shape(body, def, &PlaneShape { normal, offset })
+                .map(|s| (Some(s), None))
+        }
         Geometry::Convex(points) => {
+            // Any scale, shear or mirror: the points under the whole transform.
             let pts: Vec<Vec3> = points
                 .iter()
                 .map(|p| v3(transform * crate::conv::gv(*p)))
                 .collect();
-            match w.create_hull(&pts) {
-                Ok(h) => match w.create_hull_shape(body, def, h) {
-                    Ok(s) => Ok((Some(s), Some(h))),
-                    Err(e) => {
-                        w.destroy_hull(h)
-                            .or_report(site!("a convex polygon shape refused (destroy_hull)"));
-                        Err(e)
-                    }
-                },
-                Err(e) => Err(e),
-            }
+            create_hull_shape(w, body, def, &pts)
         }
     };
     match result {
@@ -293,6 +366,24 @@ pub(super) fn create_core_shape(
         Err(e) => {
             report_create_error("shape", &e);
             Made::default()
+        }
+    }
+}
+
+/// A hull of `points` (in the body's frame) of its own and a hull shape of it on `body`.
+fn create_hull_shape(
+    w: &mut World,
+    body: BodyId,
+    def: &ShapeDef,
+    points: &[Vec3],
+) -> maul3d::Result<(Option<ShapeId>, Option<HullId>)> {
+    let h = w.create_hull(points)?;
+    match w.create_hull_shape(body, def, h) {
+        Ok(s) => Ok((Some(s), Some(h))),
+        Err(e) => {
+            w.destroy_hull(h)
+                .or_report(site!("a convex polygon shape refused (destroy_hull)"));
+            Err(e)
         }
     }
 }
