@@ -988,17 +988,35 @@ fn build(points: &[Vec3], out: &mut Hull, allow_flat: bool) -> Result<(), Error>
         }
     };
 
+    build_solid(points, &kept, &pts, count, simplex, cloud.max_abs, tol, out)
+}
+
+/// The hull of a solid cloud (its welded points `pts[..count]`, at `kept` in `points`,
+/// spanning `simplex`). In a frame of its own, so that a flat cloud's second build
+/// holds one set of the large working arrays, not two.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn build_solid(
+    points: &[Vec3],
+    kept: &[u8; MAX_HULL_POINTS],
+    pts: &[DVec3; MAX_HULL_POINTS],
+    count: usize,
+    simplex: [u8; 4],
+    max_abs: f64,
+    tol: f64,
+    out: &mut Hull,
+) -> Result<(), Error> {
     // The exact hull's working arrays live in its own frame, gone before the merging.
-    let mut mesh = exact_mesh(points, &kept, count, simplex, cloud.max_abs)?;
+    let mut mesh = exact_mesh(points, kept, count, simplex, max_abs)?;
     let mut scratch = mesh.clone();
-    mesh.merge_coplanar(&mut scratch, &pts, count, tol);
+    mesh.merge_coplanar(&mut scratch, pts, count, tol);
 
     let mut hull = Hull::default();
-    write_hull(&mesh, points, &kept, &pts, count, &mut hull)?;
+    write_hull(&mesh, points, kept, pts, count, &mut hull)?;
     if check_hull(&hull.view()).is_err() {
         return Err(degenerate(
             "points.len()",
-            n as f64,
+            points.len() as f64,
             "enough for a hull valid within tolerance (these points are too thin or too irregular)",
         ));
     }
@@ -2053,7 +2071,12 @@ mod tests {
                     *p = rng.in_ball();
                 }
                 let mut h = Hull::default();
-                build_hull(&pts, &mut h).is_ok()
+                let solid = build_hull(&pts, &mut h).is_ok();
+                // A flat 8 × 8 grid takes the thin-hull path, which builds twice.
+                for (i, p) in pts.iter_mut().enumerate() {
+                    *p = Vec3::new((i % 8) as f32, 0.25 * (i / 8) as f32, (i / 8) as f32);
+                }
+                solid && build_hull(&pts, &mut h).is_ok() && h.vertex_count == 8
             })
             .unwrap();
         assert!(handle.join().unwrap());
