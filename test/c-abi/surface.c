@@ -1140,6 +1140,21 @@ int main(void)
     CALL(m3Body_GetMassData(hb, &md));
     /* A unit right tetrahedron: volume 1/6, density 1000. */
     CHECK(near(md.mass, 1000.0 / 6.0, 1e-2));
+    /* Three points are flat: a thin hull 5 mm thick (its outline moved 2.5 mm to each
+     * side), the input points kept; collinear points are refused. */
+    const m3Vec3 flat[3] = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+    m3HullId flatHull;
+    CALL(m3World_CreateHull(w, flat, 3, &flatHull));
+    CALL(m3Hull_GetPoints(flatHull, hp, 8, &n));
+    CHECK(n == 3 && hp[2].z == 1.0f);
+    m3BodyId fb = body(m3_dynamicBody, 14.0, 1.0, 12.0);
+    m3ShapeId fs;
+    CALL(m3CreateHullShape(fb, &sd, flatHull, &fs));
+    CALL(m3Body_GetMassData(fb, &md));
+    CHECK(near(md.mass, 1000.0 * 0.5 * 0.005, 1e-3));
+    const m3Vec3 line[4] = {{0, 0, 0}, {1, 1, 0}, {2, 2, 0}, {3, 3, 0}};
+    m3HullId lineHull;
+    CHECK(m3World_CreateHull(w, line, 4, &lineHull) == m3_errorArgument);
 
     /* Debug draw sees every shape and joint. */
     m3Counters c;

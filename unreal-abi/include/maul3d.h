@@ -2189,8 +2189,9 @@ enum m3Result m3CreatePlaneShape(struct m3BodyId bodyId,
                                  const struct m3Plane *plane,
                                  struct m3ShapeId *shapeId);
 
-// Builds a convex hull from 4 to 64 points (body frame) that any number of hull shapes
-// share. Degenerate input (coplanar, collinear, coincident) is refused.
+// Builds a convex hull from 3 to 64 points (body frame) that any number of hull shapes
+// share. Flat (coplanar) points give a thin hull: the corners of their outline (at most
+// 32) moved 2.5 mm to each side of their plane. Collinear or coincident input is refused.
 //
 // # Safety
 // - `points` points to `count` readable `m3Vec3` items, aligned, for the duration of

@@ -465,8 +465,9 @@ pub unsafe extern "C" fn m3CreatePlaneShape(
     )
 }
 
-/// Builds a convex hull from 4 to 64 points (body frame) that any number of hull shapes
-/// share. Degenerate input (coplanar, collinear, coincident) is refused.
+/// Builds a convex hull from 3 to 64 points (body frame) that any number of hull shapes
+/// share. Flat (coplanar) points give a thin hull: the corners of their outline (at most
+/// 32) moved 2.5 mm to each side of their plane. Collinear or coincident input is refused.
 ///
 /// # Safety
 /// - `points` points to `count` readable `m3Vec3` items, aligned, for the duration of
@@ -486,7 +487,7 @@ pub unsafe extern "C" fn m3World_CreateHull(
         if n > 64 {
             return Err(crate::refuse!(
                 m3_errorArgument,
-                "count = {n} must be within [4, 64] hull points"
+                "count = {n} must be within [3, 64] hull points"
             ));
         }
         // SAFETY: the host promises `count` points.

@@ -63,8 +63,11 @@ impl World {
     }
 
     /// Builds a convex hull from points (body frame) that any number of hull shapes can
-    /// share. Refused for fewer than 4 or more than 64 points, non-finite or degenerate
-    /// (coplanar, collinear, coincident) input, or a full hull pool.
+    /// share. Flat points (coplanar: a quad, a floor tile, three points) give a thin hull:
+    /// the corners of their outline moved 2.5 mm (or 4 build tolerances, if more) to each
+    /// side of their plane, as in [`crate::geometry::quickhull::build_hull`]. Refused for
+    /// fewer than 3 or more than 64 points, non-finite, coincident or collinear input, a
+    /// flat outline of more than 32 corners, or a full hull pool.
     pub fn create_hull(&mut self, points: &[Vec3]) -> Result<HullId> {
         let id = self.create_hull_unrecorded(points)?;
         self.rec(|j| j.create_hull(points, id));

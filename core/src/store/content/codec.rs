@@ -278,7 +278,7 @@ pub(crate) fn decode_hulls(
         if alive {
             let n = d.u32()? as usize;
             check(
-                (4..=MAX_HULL_POINTS).contains(&n),
+                (3..=MAX_HULL_POINTS).contains(&n),
                 "hull point count out of range",
             )?;
             for p in &mut slot.points[..n] {
