@@ -16,7 +16,7 @@ use crate::geometry::PlaneShape;
 use crate::geometry::bounds::bounds_in_frame;
 use crate::geometry::cylinder::CylinderHull;
 use crate::geometry::hull::HullView;
-use crate::math::{Aabb, Transform, Vec3, max, min, sqrt};
+use crate::math::{Aabb, Transform, Vec3, max, min};
 use crate::shape::{HullSlot, Shape, ShapeGeometry};
 use crate::store::contacts::ContactStore;
 use crate::store::content::ContentStore;
@@ -293,18 +293,6 @@ fn drop_internal_voxel_points(
         }
     }
     m.count = kept as u32;
-}
-
-/// Friction of a contact: √(μa·μb), as Box2D.
-#[inline]
-pub(crate) fn mix_friction(a: f32, b: f32) -> f32 {
-    sqrt(a * b)
-}
-
-/// Restitution of a contact: the larger of the two.
-#[inline]
-pub(crate) fn mix_restitution(a: f32, b: f32) -> f32 {
-    max(a, b)
 }
 
 /// Orders a pair so shape A has the higher kind (ties: lower slot first).

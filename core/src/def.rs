@@ -2,6 +2,7 @@
 //! checks.
 
 use crate::alloc::HostAllocator;
+use crate::combine::CombineRule;
 use crate::error::{Error, Result};
 use crate::limits::{MAX_GRAVITY, MAX_SETTING, check_nonneg, check_vec_abs};
 use crate::math::Vec3;
@@ -28,6 +29,10 @@ pub struct WorldDef {
     pub max_linear_speed: f32,
     /// Whether bodies may sleep.
     pub enable_sleep: bool,
+    /// How a contact combines its shapes' friction (default √(μa·μb)).
+    pub friction_combine: CombineRule,
+    /// How a contact combines its shapes' restitution (default the larger).
+    pub restitution_combine: CombineRule,
     /// Most bodies alive at once.
     pub body_capacity: u32,
     /// Most shapes alive at once.
@@ -72,6 +77,8 @@ impl Default for WorldDef {
             joint_damping_ratio: 2.0,
             max_linear_speed: 400.0,
             enable_sleep: true,
+            friction_combine: crate::combine::DEFAULT_FRICTION_RULE,
+            restitution_combine: crate::combine::DEFAULT_RESTITUTION_RULE,
             body_capacity: 1024,
             shape_capacity: 1024,
             contact_capacity: 4096,

@@ -113,6 +113,16 @@ impl Field for BodyType {
     }
 }
 
+impl Field for crate::combine::CombineRule {
+    type In<'a> = crate::combine::CombineRule;
+    fn put<S: Sink>(r: crate::combine::CombineRule, e: &mut Enc<S>) {
+        e.u8(r as u8);
+    }
+    fn get(d: &mut Dec, _: u32) -> Result<crate::combine::CombineRule> {
+        crate::combine::CombineRule::from_u8(d.u8()?).ok_or(Error::Format("unknown combine rule"))
+    }
+}
+
 impl Field for MotionLocks {
     type In<'a> = MotionLocks;
     fn put<S: Sink>(l: MotionLocks, e: &mut Enc<S>) {
@@ -289,21 +299,36 @@ impl Field for ShapeDef {
         e.f32(d.rolling_resistance);
         Filter::put(d.filter, e);
         e.bool(d.enable_contact_events);
-        e.bool(d.is_sensor);
+        // Bit 0: a sensor; bit 2: rough; bit 3: absorbent (as the shape's state byte; 0 or
+        // 1 in every tape without such shapes).
+        e.u8(d.is_sensor as u8 | (d.rough as u8) << 2 | (d.absorbent as u8) << 3);
         e.bool(d.enable_sensor_events);
         e.bool(d.enable_hit_events);
         e.bool(d.enable_pre_solve);
         e.u64(d.user_data);
     }
     fn get(d: &mut Dec, tag: u32) -> Result<ShapeDef> {
+        let density = d.f32()?;
+        let friction = d.f32()?;
+        let restitution = d.f32()?;
+        let rolling_resistance = d.f32()?;
+        let filter = Filter::get(d, tag)?;
+        let enable_contact_events = d.bool()?;
+        let flags = d.u8()?;
+        check(
+            flags & !0b1101 == 0,
+            "a shape def's sensor byte has bits other than 0, 2 and 3",
+        )?;
         Ok(ShapeDef {
-            density: d.f32()?,
-            friction: d.f32()?,
-            restitution: d.f32()?,
-            rolling_resistance: d.f32()?,
-            filter: Filter::get(d, tag)?,
-            enable_contact_events: d.bool()?,
-            is_sensor: d.bool()?,
+            density,
+            friction,
+            restitution,
+            rough: flags & 4 == 4,
+            absorbent: flags & 8 == 8,
+            rolling_resistance,
+            filter,
+            enable_contact_events,
+            is_sensor: flags & 1 == 1,
             enable_sensor_events: d.bool()?,
             enable_hit_events: d.bool()?,
             enable_pre_solve: d.bool()?,

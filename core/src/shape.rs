@@ -52,10 +52,18 @@ impl Filter {
 pub struct ShapeDef {
     /// Density, kg/m³ (≥ 0).
     pub density: f32,
-    /// Coulomb friction (≥ 0); a contact uses √(μa·μb).
+    /// Coulomb friction (≥ 0); a contact combines the two by the world's friction rule
+    /// (default √(μa·μb); see [`crate::CombineRule`]).
     pub friction: f32,
-    /// Restitution (≥ 0); a contact uses the larger of the two.
+    /// Restitution (≥ 0); a contact combines the two by the world's restitution rule
+    /// (default the larger).
     pub restitution: f32,
+    /// This shape's friction wins over a shape's that is not rough, whatever the rule (the
+    /// larger of two rough shapes'): Godot's `PhysicsMaterial.rough`.
+    pub rough: bool,
+    /// This shape's restitution counts negative in the combine (a sum subtracts it; the
+    /// contact's is never below 0): Godot's `PhysicsMaterial.absorbent`.
+    pub absorbent: bool,
     /// Rolling resistance (≥ 0); a contact uses the larger of the two.
     pub rolling_resistance: f32,
     /// Collision filter.
@@ -82,6 +90,8 @@ impl Default for ShapeDef {
             density: 1000.0,
             friction: 0.6,
             restitution: 0.0,
+            rough: false,
+            absorbent: false,
             rolling_resistance: 0.0,
             filter: Filter::default(),
             enable_contact_events: true,
@@ -182,6 +192,10 @@ pub(crate) struct Shape {
     pub density: f32,
     pub friction: f32,
     pub restitution: f32,
+    /// State: see [`ShapeDef::rough`] (bit 2 of the sensor byte).
+    pub rough: bool,
+    /// State: see [`ShapeDef::absorbent`] (bit 3 of the sensor byte).
+    pub absorbent: bool,
     pub rolling_resistance: f32,
     pub filter: Filter,
     pub enable_contact_events: bool,
@@ -687,6 +701,8 @@ impl World {
                     density: def.density,
                     friction: def.friction,
                     restitution: def.restitution,
+                    rough: def.rough,
+                    absorbent: def.absorbent,
                     rolling_resistance: def.rolling_resistance,
                     filter: def.filter,
                     enable_contact_events: def.enable_contact_events,
@@ -947,6 +963,34 @@ impl World {
         Ok(())
     }
 
+    /// [`World::set_shape_rough`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_shape_rough_unrecorded(&mut self, id: ShapeId, rough: bool) -> Result<()> {
+        let slot = self.shape_slot(id)?;
+        self.shapes[slot].rough = rough;
+        Ok(())
+    }
+
+    /// [`World::set_shape_absorbent`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_shape_absorbent_unrecorded(
+        &mut self,
+        id: ShapeId,
+        absorbent: bool,
+    ) -> Result<()> {
+        let slot = self.shape_slot(id)?;
+        self.shapes[slot].absorbent = absorbent;
+        Ok(())
+    }
+
+    /// Whether the shape is rough (see [`ShapeDef::rough`]).
+    pub fn shape_rough(&self, id: ShapeId) -> Result<bool> {
+        Ok(self.shapes[self.shape_slot(id)?].rough)
+    }
+
+    /// Whether the shape is absorbent (see [`ShapeDef::absorbent`]).
+    pub fn shape_absorbent(&self, id: ShapeId) -> Result<bool> {
+        Ok(self.shapes[self.shape_slot(id)?].absorbent)
+    }
+
     /// [`World::set_shape_rolling_resistance`] without its record (the API layer, `crate::api`, records it).
     pub(crate) fn set_shape_rolling_resistance_unrecorded(
         &mut self,
@@ -1082,6 +1126,8 @@ pub(crate) fn blank_shape(generation: u32) -> Shape {
         density: 0.0,
         friction: 0.0,
         restitution: 0.0,
+        rough: false,
+        absorbent: false,
         rolling_resistance: 0.0,
         filter: Filter::default(),
         enable_contact_events: false,

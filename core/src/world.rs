@@ -155,6 +155,22 @@ impl World {
         Ok(())
     }
 
+    /// The friction and restitution rules of contacts (see [`crate::CombineRule`]).
+    pub fn combine_rules(&self) -> (crate::CombineRule, crate::CombineRule) {
+        (self.def.friction_combine, self.def.restitution_combine)
+    }
+
+    /// [`World::set_combine_rules`] without its record (the API layer, `crate::api`,
+    /// records it).
+    pub(crate) fn set_combine_rules_unrecorded(
+        &mut self,
+        friction: crate::CombineRule,
+        restitution: crate::CombineRule,
+    ) {
+        self.def.friction_combine = friction;
+        self.def.restitution_combine = restitution;
+    }
+
     /// [`World::enable_sleep`] without its record (the API layer, `crate::api`, records it).
     pub(crate) fn enable_sleep_unrecorded(&mut self, enable: bool) {
         self.def.enable_sleep = enable;

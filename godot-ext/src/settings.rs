@@ -5,8 +5,8 @@
 use godot::classes::ProjectSettings;
 use godot::classes::physics_server_3d::SpaceParameter;
 use godot::prelude::*;
-use maul3d::WorldDef;
 use maul3d::math::Vec3;
+use maul3d::{CombineRule, WorldDef};
 
 /// Project settings read when a space is created: `physics/maul3d/<name>` and its default.
 /// Defaults take about 10 MB per space (measured with `World::memory_usage`; every
@@ -90,6 +90,11 @@ pub(crate) fn space_world_def() -> WorldDef {
         mesh_capacity: cap(c[8].0, c[8].1),
         content_capacity: setting_i64(c[9].0, c[9].1).clamp(1, 1 << 40) as u64,
         task_hooks: crate::tasks::hooks(),
+        // Godot Physics' body pair (and Jolt in Godot): friction the smaller of the two,
+        // bounce the sum clamped to [0, 1]; `rough` and `absorbent` reach the shapes as
+        // flags (see `records::shapes::material`).
+        friction_combine: CombineRule::Min,
+        restitution_combine: CombineRule::ClampedSum,
         ..WorldDef::default()
     }
 }

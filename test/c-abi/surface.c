@@ -620,6 +620,68 @@ static void wake_touching(void)
     CALL(m3World_Destroy(w));
 }
 
+/* Combine rules and rough/absorbent: a ball of bounce 0.5 on ground of bounce 0.2 comes back
+ * at 0.5 of its speed by default (the larger), 0.7 with Godot's clamped sum and 0.3 when the
+ * ground is absorbent; bad rules are refused and change nothing. */
+static float rebound_speed(m3CombineRule restitution, bool absorbent)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 4;
+    def.shapeCapacity = 4;
+    CALL(m3World_Create(&def, &w));
+    m3CombineRule f = -1, r = -1;
+    CALL(m3World_GetCombineRules(w, &f, &r));
+    CHECK(f == m3_combineGeometric && r == m3_combineMax);
+    CHECK(m3World_SetCombineRules(w, 6, m3_combineMax) == m3_errorArgument);
+    CHECK(m3World_SetCombineRules(w, m3_combineMin, -1) == m3_errorArgument);
+    CALL(m3World_SetCombineRules(w, m3_combineMin, restitution));
+    CALL(m3World_GetCombineRules(w, &f, &r));
+    CHECK(f == m3_combineMin && r == restitution);
+    m3ShapeDef ground = m3DefaultShapeDef();
+    ground.restitution = 0.2f;
+    m3BodyId floor = body(m3_staticBody, 0.0, -0.5, 0.0);
+    m3Box fb = m3MakeBox(5.0f, 0.5f, 5.0f);
+    m3ShapeId floorShape;
+    CALL(m3CreateBoxShape(floor, &ground, &fb, &floorShape));
+    bool flag = true;
+    CALL(m3Shape_IsAbsorbent(floorShape, &flag));
+    CHECK(!flag);
+    CALL(m3Shape_SetAbsorbent(floorShape, absorbent));
+    CALL(m3Shape_IsAbsorbent(floorShape, &flag));
+    CHECK(flag == absorbent);
+    CALL(m3Shape_IsRough(floorShape, &flag));
+    CHECK(!flag);
+    CALL(m3Shape_SetRough(floorShape, true));
+    CALL(m3Shape_IsRough(floorShape, &flag));
+    CHECK(flag);
+    m3ShapeDef bouncy = m3DefaultShapeDef();
+    bouncy.restitution = 0.5f;
+    m3BodyId ball = body(m3_dynamicBody, 0.0, 3.0, 0.0);
+    m3Sphere s = {{0.0f, 0.0f, 0.0f}, 0.5f};
+    m3ShapeId ballShape;
+    CALL(m3CreateSphereShape(ball, &bouncy, &s, &ballShape));
+    float down = 0.0f, up = 0.0f;
+    for (int i = 0; i < 120 && up <= 0.0f; ++i) {
+        m3Vec3 v;
+        CALL(m3Body_GetLinearVelocity(ball, &v));
+        if (v.y < down)
+            down = v.y;
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+        CALL(m3Body_GetLinearVelocity(ball, &v));
+        if (v.y > 0.0f)
+            up = v.y;
+    }
+    CALL(m3World_Destroy(w));
+    return up / -down;
+}
+
+static void combine_rules(void)
+{
+    CHECK(near(rebound_speed(m3_combineMax, false), 0.5, 0.05));
+    CHECK(near(rebound_speed(m3_combineClampedSum, false), 0.7, 0.05));
+    CHECK(near(rebound_speed(m3_combineClampedSum, true), 0.3, 0.05));
+}
+
 /* Calls that change nothing are still on a journal's tape: one record each. */
 static void journal_records_calls_that_change_nothing(void)
 {
@@ -1201,6 +1263,7 @@ int main(void)
     shape_and_body_lists();
     contact_data();
     wake_touching();
+    combine_rules();
     journal_records_calls_that_change_nothing();
 #if defined(__x86_64__) || defined(__i386__)
     pre_solve_runs_in_the_library_fp_setting();

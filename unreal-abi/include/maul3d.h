@@ -1145,6 +1145,10 @@ typedef struct m3Profile {
   double sensors;
 } m3Profile;
 
+// Combine rules: how a contact combines its two shapes' friction or restitution
+// (`m3World_SetCombineRules`). Values 0–4 are Rapier's `CoefficientCombineRule`.
+typedef int32_t m3CombineRule;
+
 // Never moves; infinite mass.
 #define m3_staticBody 0
 
@@ -1241,6 +1245,24 @@ typedef struct m3Profile {
 // A triangle mesh or height field (`m3World_CreateMesh`, `m3World_CreateHeightField`),
 // or a voxel grid's shape (`m3CreateVoxelShape`); static and kinematic bodies only.
 #define m3_meshShape 6
+
+// (a + b) / 2.
+#define m3_combineAverage 0
+
+// The smaller of the two (Godot's friction).
+#define m3_combineMin 1
+
+// a · b.
+#define m3_combineMultiply 2
+
+// The larger of the two (the default for restitution).
+#define m3_combineMax 3
+
+// a + b, at most 1 (Godot's bounce).
+#define m3_combineClampedSum 4
+
+// √(a · b) (the default for friction).
+#define m3_combineGeometric 5
 
 #ifdef __cplusplus
 extern "C" {
@@ -2358,6 +2380,31 @@ enum m3Result m3Shape_EnableSensorEvents(struct m3ShapeId shapeId, bool enable);
 // the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_AreSensorEventsEnabled(struct m3ShapeId shapeId, bool *enabled);
 
+// Makes a shape rough or not: its friction wins over a shape's that is not rough,
+// whatever the world's friction rule (the larger of two rough shapes'), as Godot's
+// `PhysicsMaterial.rough`. Off when a shape is created. Journaled.
+enum m3Result m3Shape_SetRough(struct m3ShapeId shapeId, bool rough);
+
+// Whether a shape is rough.
+//
+// # Safety
+// `rough` points to one writable `bool`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Shape_IsRough(struct m3ShapeId shapeId, bool *rough);
+
+// Makes a shape absorbent or not: its restitution counts negative when a contact
+// combines the two (the clamped sum and the average subtract it; the result is never
+// below 0), as Godot's `PhysicsMaterial.absorbent`. Off when a shape is created.
+// Journaled.
+enum m3Result m3Shape_SetAbsorbent(struct m3ShapeId shapeId, bool absorbent);
+
+// Whether a shape is absorbent.
+//
+// # Safety
+// `absorbent` points to one writable `bool`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Shape_IsAbsorbent(struct m3ShapeId shapeId, bool *absorbent);
+
 // Sets friction.
 enum m3Result m3Shape_SetFriction(struct m3ShapeId shapeId, float friction);
 
@@ -2583,6 +2630,22 @@ enum m3Result m3World_SetGravity(struct m3WorldId worldId, struct m3Vec3 gravity
 // `gravity` points to one writable `m3Vec3`, aligned for its type, for the duration of
 // the call (null is refused with `m3_errorArgument`).
 enum m3Result m3World_GetGravity(struct m3WorldId worldId, struct m3Vec3 *gravity);
+
+// Sets how contacts combine their shapes' friction and restitution (each an
+// `m3CombineRule`; defaults `m3_combineGeometric` and `m3_combineMax`), from the next
+// step on. Journaled; part of the state (snapshot and hash).
+enum m3Result m3World_SetCombineRules(struct m3WorldId worldId,
+                                      m3CombineRule friction,
+                                      m3CombineRule restitution);
+
+// The world's friction and restitution combine rules.
+//
+// # Safety
+// `friction` and `restitution` each point to one writable `m3CombineRule`, aligned for
+// its type, for the duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_GetCombineRules(struct m3WorldId worldId,
+                                      m3CombineRule *friction,
+                                      m3CombineRule *restitution);
 
 // Turns sleep on or off for the whole world.
 enum m3Result m3World_EnableSleep(struct m3WorldId worldId, bool enable);

@@ -228,6 +228,10 @@ impl From<m3ShapeDef> for engine::ShapeDef {
             enable_hit_events: d.enableHitEvents,
             enable_pre_solve: d.enablePreSolve,
             user_data: d.userData,
+            // Set after creation (`m3Shape_SetRough`, `m3Shape_SetAbsorbent`), so the C
+            // def's layout stays as it was.
+            rough: false,
+            absorbent: false,
         }
     }
 }
@@ -895,6 +899,59 @@ pub unsafe extern "C" fn m3Shape_AreSensorEventsEnabled(
         shapeId,
         enabled,
         |w, s, _| w.shape_sensor_events_enabled(s),
+        |v| v,
+    )
+}
+
+/// Makes a shape rough or not: its friction wins over a shape's that is not rough,
+/// whatever the world's friction rule (the larger of two rough shapes'), as Godot's
+/// `PhysicsMaterial.rough`. Off when a shape is created. Journaled.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Shape_SetRough(shapeId: m3ShapeId, rough: bool) -> m3Result {
+    set("m3Shape_SetRough", shapeId, |w, s| {
+        w.set_shape_rough(s, rough)
+    })
+}
+
+/// Whether a shape is rough.
+///
+/// # Safety
+/// `rough` points to one writable `bool`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_IsRough(shapeId: m3ShapeId, rough: *mut bool) -> m3Result {
+    get(
+        "m3Shape_IsRough",
+        shapeId,
+        rough,
+        |w, s, _| w.shape_rough(s),
+        |v| v,
+    )
+}
+
+/// Makes a shape absorbent or not: its restitution counts negative when a contact
+/// combines the two (the clamped sum and the average subtract it; the result is never
+/// below 0), as Godot's `PhysicsMaterial.absorbent`. Off when a shape is created.
+/// Journaled.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Shape_SetAbsorbent(shapeId: m3ShapeId, absorbent: bool) -> m3Result {
+    set("m3Shape_SetAbsorbent", shapeId, |w, s| {
+        w.set_shape_absorbent(s, absorbent)
+    })
+}
+
+/// Whether a shape is absorbent.
+///
+/// # Safety
+/// `absorbent` points to one writable `bool`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_IsAbsorbent(shapeId: m3ShapeId, absorbent: *mut bool) -> m3Result {
+    get(
+        "m3Shape_IsAbsorbent",
+        shapeId,
+        absorbent,
+        |w, s, _| w.shape_absorbent(s),
         |v| v,
     )
 }

@@ -183,6 +183,9 @@ fn engine_def(d: &m3WorldDef) -> Result<engine::WorldDef, Refusal> {
         event_capacity: capacity("eventCapacity", d.eventCapacity)?,
         sensor_capacity: capacity("sensorCapacity", d.sensorCapacity)?,
         hit_event_threshold: d.hitEventThreshold,
+        // Set after creation (`m3World_SetCombineRules`), so the C def's layout stays.
+        friction_combine: engine::WorldDef::default().friction_combine,
+        restitution_combine: engine::WorldDef::default().restitution_combine,
         mesh_capacity: capacity("meshCapacity", d.meshCapacity)?,
         content_capacity: content_capacity(d.contentCapacity)?,
         allocator: None,
@@ -795,6 +798,77 @@ pub unsafe extern "C" fn m3World_GetGravity(worldId: m3WorldId, gravity: *mut m3
         let g = read(worldId, |e| Ok(e.world.gravity()))?;
         // SAFETY: checked non-null.
         unsafe { put(o, g.into()) };
+        Ok(())
+    })
+}
+
+/// Combine rules: how a contact combines its two shapes' friction or restitution
+/// (`m3World_SetCombineRules`). Values 0–4 are Rapier's `CoefficientCombineRule`.
+pub type m3CombineRule = i32;
+/// (a + b) / 2.
+pub const m3_combineAverage: m3CombineRule = 0;
+/// The smaller of the two (Godot's friction).
+pub const m3_combineMin: m3CombineRule = 1;
+/// a · b.
+pub const m3_combineMultiply: m3CombineRule = 2;
+/// The larger of the two (the default for restitution).
+pub const m3_combineMax: m3CombineRule = 3;
+/// a + b, at most 1 (Godot's bounce).
+pub const m3_combineClampedSum: m3CombineRule = 4;
+/// √(a · b) (the default for friction).
+pub const m3_combineGeometric: m3CombineRule = 5;
+
+fn combine_rule(name: &'static str, v: m3CombineRule) -> Result<engine::CombineRule, Refusal> {
+    u8::try_from(v)
+        .ok()
+        .and_then(engine::CombineRule::from_u8)
+        .ok_or_else(|| {
+            crate::refuse!(
+                m3_errorArgument,
+                "{name} = {v} must be within [0, 5] (m3_combineAverage … m3_combineGeometric)"
+            )
+        })
+}
+
+/// Sets how contacts combine their shapes' friction and restitution (each an
+/// `m3CombineRule`; defaults `m3_combineGeometric` and `m3_combineMax`), from the next
+/// step on. Journaled; part of the state (snapshot and hash).
+#[unsafe(no_mangle)]
+pub extern "C" fn m3World_SetCombineRules(
+    worldId: m3WorldId,
+    friction: m3CombineRule,
+    restitution: m3CombineRule,
+) -> m3Result {
+    api_on("m3World_SetCombineRules", worldId, || {
+        let f = combine_rule("friction", friction)?;
+        let r = combine_rule("restitution", restitution)?;
+        write(worldId, |e| {
+            e.world.set_combine_rules(f, r);
+            Ok(())
+        })
+    })
+}
+
+/// The world's friction and restitution combine rules.
+///
+/// # Safety
+/// `friction` and `restitution` each point to one writable `m3CombineRule`, aligned for
+/// its type, for the duration of the call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3World_GetCombineRules(
+    worldId: m3WorldId,
+    friction: *mut m3CombineRule,
+    restitution: *mut m3CombineRule,
+) -> m3Result {
+    api_on("m3World_GetCombineRules", worldId, || {
+        let of = out("friction", friction)?;
+        let or = out("restitution", restitution)?;
+        let (f, r) = read(worldId, |e| Ok(e.world.combine_rules()))?;
+        // SAFETY: checked non-null.
+        unsafe {
+            put(of, f as m3CombineRule);
+            put(or, r as m3CombineRule);
+        }
         Ok(())
     })
 }

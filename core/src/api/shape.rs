@@ -183,6 +183,22 @@ impl World {
         Ok(())
     }
 
+    /// Makes the shape rough or not (see [`crate::ShapeDef::rough`]); contacts pick it up
+    /// in the next step. Journaled.
+    pub fn set_shape_rough(&mut self, id: ShapeId, rough: bool) -> Result<()> {
+        self.set_shape_rough_unrecorded(id, rough)?;
+        self.rec(|j| j.set_shape_rough(id, rough));
+        Ok(())
+    }
+
+    /// Makes the shape absorbent or not (see [`crate::ShapeDef::absorbent`]); contacts pick
+    /// it up in the next step. Journaled.
+    pub fn set_shape_absorbent(&mut self, id: ShapeId, absorbent: bool) -> Result<()> {
+        self.set_shape_absorbent_unrecorded(id, absorbent)?;
+        self.rec(|j| j.set_shape_absorbent(id, absorbent));
+        Ok(())
+    }
+
     /// Sets rolling resistance (≥ 0).
     pub fn set_shape_rolling_resistance(&mut self, id: ShapeId, value: f32) -> Result<()> {
         self.set_shape_rolling_resistance_unrecorded(id, value)?;

@@ -3,6 +3,7 @@
 //! (`world.rs`, `explosion.rs`), then records itself; a step records the contacts its
 //! pre-solve callback disabled with it.
 
+use crate::combine::CombineRule;
 #[cfg(doc)]
 use crate::error::Error;
 use crate::error::Result;
@@ -22,6 +23,13 @@ impl World {
     pub fn enable_sleep(&mut self, enable: bool) {
         self.enable_sleep_unrecorded(enable);
         self.rec(|j| j.enable_sleep(enable));
+    }
+
+    /// Sets how contacts combine their shapes' friction and restitution (see
+    /// [`CombineRule`]), from the next step on. Journaled.
+    pub fn set_combine_rules(&mut self, friction: CombineRule, restitution: CombineRule) {
+        self.set_combine_rules_unrecorded(friction, restitution);
+        self.rec(|j| j.set_combine_rules(friction, restitution));
     }
 
     /// Advances the world by `dt` seconds (1e-4 to 10) in `substeps` substeps (1 to 256).

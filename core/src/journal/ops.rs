@@ -15,6 +15,7 @@ use super::Journal;
 use crate::area::AreaSettings;
 use crate::body::{BodyDef, BodyType, MotionLocks};
 use crate::codec::{Dec, check};
+use crate::combine::CombineRule;
 use crate::error::{Error, Result};
 use crate::explosion::ExplosionDef;
 use crate::field::{
@@ -128,6 +129,8 @@ ops! {
     SET_SENSOR_DETECTS_SENSORS = 90: set_sensor_detects_sensors(id: ShapeId, detects: bool);
     SET_SHAPE_ENABLE_SENSOR_EVENTS = 91:
         set_shape_enable_sensor_events(id: ShapeId, enable: bool);
+    SET_SHAPE_ROUGH = 93: set_shape_rough(id: ShapeId, rough: bool);
+    SET_SHAPE_ABSORBENT = 94: set_shape_absorbent(id: ShapeId, absorbent: bool);
 
     // Explosions and content (meshes, height fields, voxel grids).
     EXPLODE = 82: explode(def: ExplosionDef) => |w| w.explode(&def);
@@ -152,6 +155,11 @@ ops! {
         w.enable_sleep(enable);
         Ok(())
     };
+    SET_COMBINE_RULES = 92:
+        set_combine_rules(friction: CombineRule, restitution: CombineRule) => |w| {
+            w.set_combine_rules(friction, restitution);
+            Ok(())
+        };
 
     // Joints: 60–79.
     CREATE_JOINT = 60: create_joint(def: JointDef, id: JointId) =>

@@ -6,6 +6,7 @@ use super::ops::OPS;
 use super::{TAPE_HEADER_SIZE, journal_record_ends};
 use crate::area::{AreaGravity, AreaMode, AreaSettings};
 use crate::body::{BodyDef, BodyType, MotionLocks};
+use crate::combine::CombineRule;
 use crate::content::VoxelGridDef;
 use crate::def::WorldDef;
 use crate::explosion::ExplosionDef;
@@ -204,6 +205,8 @@ fn setters(s: &mut Session, b: &[BodyId], s0: ShapeId, s4: ShapeId) {
     // Shapes.
     s.call(|w| w.set_shape_friction(s0, 0.3)).unwrap();
     s.call(|w| w.set_shape_restitution(s0, 0.2)).unwrap();
+    s.call(|w| w.set_shape_rough(s0, true)).unwrap();
+    s.call(|w| w.set_shape_absorbent(s4, true)).unwrap();
     s.call(|w| w.set_shape_rolling_resistance(s0, 0.05))
         .unwrap();
     s.call(|w| w.set_shape_density(s4, 300.0)).unwrap();
@@ -214,6 +217,8 @@ fn setters(s: &mut Session, b: &[BodyId], s0: ShapeId, s4: ShapeId) {
     s.call(|w| w.set_shape_filter(s4, filter)).unwrap();
     let sensor = ShapeDef {
         is_sensor: true,
+        rough: true,
+        absorbent: true,
         ..Default::default()
     };
     let area = s
@@ -289,6 +294,7 @@ fn every_call(w: World) -> (World, std::vec::Vec<u64>) {
     s.call(|w| w.set_gravity(Vec3::new(0.0, -9.0, 0.1)))
         .unwrap();
     s.call(|w| w.enable_sleep(false));
+    s.call(|w| w.set_combine_rules(CombineRule::Min, CombineRule::ClampedSum));
     s.call(|w| w.step(1.0 / 60.0, 4)).unwrap();
     s.call(|w| {
         w.explode(&ExplosionDef {

@@ -24,13 +24,16 @@ pub(super) fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
     e.f32(d.contact_push_max_speed);
     e.f32(d.max_linear_speed);
     e.f32(d.joint_damping_ratio);
-    e.bool(d.enable_sleep);
+    // Bit 0: sleep; bits 1–6: the combine rules (0 for the default ones, see
+    // `combine::encode_rules`).
+    e.u8(d.enable_sleep as u8
+        | crate::combine::encode_rules(d.friction_combine, d.restitution_combine));
     e.f32(d.hit_event_threshold);
 }
 
 /// Reads what `encode_def` wrote (unchecked: the caller checks).
 pub(super) fn decode_def(d: &mut Dec) -> Result<WorldDef> {
-    let def = WorldDef {
+    let mut def = WorldDef {
         body_capacity: d.u32()?,
         shape_capacity: d.u32()?,
         contact_capacity: d.u32()?,
@@ -48,10 +51,18 @@ pub(super) fn decode_def(d: &mut Dec) -> Result<WorldDef> {
         contact_push_max_speed: d.f32()?,
         max_linear_speed: d.f32()?,
         joint_damping_ratio: d.f32()?,
-        enable_sleep: d.bool()?,
-        hit_event_threshold: d.f32()?,
         ..WorldDef::default()
     };
+    let sleep = d.u8()?;
+    let (friction, restitution) = crate::combine::decode_rules(sleep)
+        .filter(|_| sleep & 0x80 == 0)
+        .ok_or(Error::Format(
+            "the sleep and combine-rule byte names no rules",
+        ))?;
+    def.enable_sleep = sleep & 1 == 1;
+    def.friction_combine = friction;
+    def.restitution_combine = restitution;
+    def.hit_event_threshold = d.f32()?;
     Ok(def)
 }
 

@@ -35,7 +35,8 @@ use super::lanes::{F1, F4x2, Lanes, MAX_WIDTH, Q, Sym3, V3, clamp_lanes, prefetc
 use super::{BodyParams, BodyState};
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::body::NONE;
-use crate::contact::{Contact, ContactPoint, mix_friction, mix_restitution};
+use crate::combine::{CombineRule, mix_friction, mix_restitution};
+use crate::contact::{Contact, ContactPoint};
 use crate::error::Result;
 use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
 use crate::math::{Mat3, Vec3, max};
@@ -191,6 +192,8 @@ pub(crate) struct PrepareContext<'a> {
     pub states: &'a [BodyState],
     pub soft: Softness,
     pub static_soft: Softness,
+    pub friction_rule: CombineRule,
+    pub restitution_rule: CombineRule,
 }
 
 const STATIC_STATE: BodyState = BodyState::new(Vec3::ZERO, Vec3::ZERO);
@@ -334,8 +337,20 @@ impl LaneInput {
         if let Some((_, s)) = b {
             (self.vb, self.wb) = (s.v, s.w);
         }
-        self.friction = mix_friction(sa.friction, sb.friction);
-        self.restitution = mix_restitution(sa.restitution, sb.restitution);
+        self.friction = mix_friction(
+            ctx.friction_rule,
+            sa.friction,
+            sa.rough,
+            sb.friction,
+            sb.rough,
+        );
+        self.restitution = mix_restitution(
+            ctx.restitution_rule,
+            sa.restitution,
+            sa.absorbent,
+            sb.restitution,
+            sb.absorbent,
+        );
         self.resistance = resistance;
         self.soft = if ma == Vec3::ZERO || mb == Vec3::ZERO {
             ctx.static_soft

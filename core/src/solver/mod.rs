@@ -742,6 +742,8 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
         states: &s.states,
         soft,
         static_soft,
+        friction_rule: world.def.friction_combine,
+        restitution_rule: world.def.restitution_combine,
     };
     let mut filled = [0usize; COLOR_COUNT];
     for (&slot, &color) in s.touching.iter().zip(s.touching_color.iter()) {

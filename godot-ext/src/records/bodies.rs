@@ -581,7 +581,7 @@ impl Records {
         let Some(o) = self.objs.get(&rid) else {
             return true;
         };
-        let (friction, bounce) = (max(o.friction, 0.0), max(o.bounce, 0.0));
+        let (friction, rough, bounce, absorbent) = super::shapes::material(o);
         let ids: Vec<ShapeId> = o
             .core
             .iter()
@@ -602,6 +602,14 @@ impl Records {
                 .is_some();
             accepted &= w
                 .set_shape_restitution(id, bounce)
+                .or_report(site!("body_set_param(BOUNCE)"))
+                .is_some();
+            accepted &= w
+                .set_shape_rough(id, rough)
+                .or_report(site!("body_set_param(FRICTION)"))
+                .is_some();
+            accepted &= w
+                .set_shape_absorbent(id, absorbent)
                 .or_report(site!("body_set_param(BOUNCE)"))
                 .is_some();
         }

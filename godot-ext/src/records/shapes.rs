@@ -4,8 +4,8 @@
 
 use godot::classes::physics_server_3d::ShapeType;
 use godot::prelude::*;
-use maul3d::math::max;
 use maul3d::math::{DVec3, Quat, Vec3};
+use maul3d::math::{abs, max};
 use maul3d::{
     BodyId, BodyType, BoxShape, Capsule, Cylinder, HullId, MeshId, PlaneShape, ShapeDef, ShapeId,
     Sphere, World,
@@ -73,11 +73,23 @@ pub(crate) struct ShapeSlot {
     pub disabled: bool,
 }
 
+/// A body's friction and bounce as the core takes them: Godot passes
+/// `PhysicsMaterial.computed_friction()` and `computed_bounce()`, negative for a rough or
+/// absorbent material; the core holds the magnitude and the flag. Returns (friction,
+/// rough, restitution, absorbent).
+pub(crate) fn material(o: &Obj) -> (f32, bool, f32, bool) {
+    let (f, b) = (o.friction, o.bounce);
+    (abs(f), f < 0.0, abs(b), b < 0.0)
+}
+
 pub(super) fn shape_def(o: &Obj, rid: u64, index: usize) -> ShapeDef {
+    let (friction, rough, restitution, absorbent) = material(o);
     ShapeDef {
         density: 1.0,
-        friction: max(o.friction, 0.0),
-        restitution: max(o.bounce, 0.0),
+        friction,
+        rough,
+        restitution,
+        absorbent,
         filter: o.filter(),
         is_sensor: o.is_area,
         enable_sensor_events: true,

@@ -360,6 +360,9 @@ pub fn world_def(c: &WorldConfig) -> WorldDef {
         event_capacity: e,
         sensor_capacity: sn,
         hit_event_threshold: c.hit_event_threshold.0,
+        // Not generated yet: the default rules.
+        friction_combine: WorldDef::default().friction_combine,
+        restitution_combine: WorldDef::default().restitution_combine,
         allocator: None,
         task_hooks: if c.task_workers > 0 {
             Some(TaskHooks {
@@ -404,6 +407,9 @@ fn shape_def(d: &ShapeD) -> ShapeDef {
         density: d.density.0,
         friction: d.friction.0,
         restitution: d.restitution.0,
+        // Not generated yet.
+        rough: false,
+        absorbent: false,
         rolling_resistance: d.rolling.0,
         filter: Filter {
             category_bits: d.category,
