@@ -174,14 +174,16 @@ fn collide_mesh(
     data: &MeshData,
     xf_a: &Transform,
     shape_b: &Shape,
+    given_b: Option<HullView>,
     xf_b: &Transform,
     hulls: &[HullSlot],
     speculative: f32,
 ) -> Manifold {
     let cylinder;
-    let convex = match &shape_b.geometry {
+    let convex = match (&shape_b.geometry, given_b) {
+        (_, Some(h)) => Some(Convex::Hull(h)),
         // A cylinder collides as its prism, built here on the stack.
-        ShapeGeometry::Cylinder(c) => {
+        (ShapeGeometry::Cylinder(c), None) => {
             cylinder = CylinderHull::new(c);
             Some(Convex::Hull(cylinder.view()))
         }
@@ -191,7 +193,10 @@ fn collide_mesh(
         return Manifold::default();
     };
     let rel = xf_a.inv_mul(xf_b);
-    let local = crate::shape::local_aabb(shape_b, hulls, rel.q);
+    let local = match given_b {
+        Some(h) => crate::geometry::bounds::hull_aabb(&h, &Transform::new(Vec3::ZERO, rel.q)),
+        None => crate::shape::local_aabb(shape_b, hulls, rel.q),
+    };
     let bounds = Aabb::new(local.lower + rel.p, local.upper + rel.p).inflate(speculative);
     let mut best = Manifold::default();
     let mut deepest = f32::MAX;
@@ -328,16 +333,41 @@ pub(crate) fn collide(
     speculative: f32,
     cache: &mut SatCache,
 ) -> Manifold {
+    collide_with_hulls(
+        (shape_a, None),
+        xf_a,
+        (shape_b, None),
+        xf_b,
+        hulls,
+        meshes,
+        speculative,
+        cache,
+    )
+}
+
+/// [`collide`] where a shape's hull may be given instead of looked up in `hulls` (a
+/// query's hull probe, which lives outside the world's content).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn collide_with_hulls(
+    (shape_a, given_a): (&Shape, Option<HullView>),
+    xf_a: &Transform,
+    (shape_b, given_b): (&Shape, Option<HullView>),
+    xf_b: &Transform,
+    hulls: &[HullSlot],
+    meshes: &[MeshSlot],
+    speculative: f32,
+    cache: &mut SatCache,
+) -> Manifold {
     if let ShapeGeometry::Mesh(m) = shape_a.geometry {
         return match mesh_data(meshes, m) {
-            Some(data) => collide_mesh(data, xf_a, shape_b, xf_b, hulls, speculative),
+            Some(data) => collide_mesh(data, xf_a, shape_b, given_b, xf_b, hulls, speculative),
             None => Manifold::default(),
         };
     }
     let ga = &shape_a.geometry;
     let gb = &shape_b.geometry;
     if let ShapeGeometry::Plane(p) = ga {
-        return collide_plane(p, xf_a, shape_b, xf_b, hulls, speculative);
+        return collide_plane(p, xf_a, shape_b, given_b, xf_b, hulls, speculative);
     }
     // A cylinder collides as its prism, built here on the stack.
     let prism_a;
@@ -347,14 +377,14 @@ pub(crate) fn collide(
             prism_a = CylinderHull::new(c);
             Some(prism_a.view())
         }
-        _ => hull_view(shape_a, hulls),
+        _ => given_a.or_else(|| hull_view(shape_a, hulls)),
     };
     let hb = match gb {
         ShapeGeometry::Cylinder(c) => {
             prism_b = CylinderHull::new(c);
             Some(prism_b.view())
         }
-        _ => hull_view(shape_b, hulls),
+        _ => given_b.or_else(|| hull_view(shape_b, hulls)),
     };
     if let Some(ha) = ha {
         if let Some(hb) = hb {
@@ -396,6 +426,7 @@ fn collide_plane(
     p: &PlaneShape,
     xf_a: &Transform,
     shape_b: &Shape,
+    given_b: Option<HullView>,
     xf_b: &Transform,
     hulls: &[HullSlot],
     speculative: f32,
@@ -405,10 +436,12 @@ fn collide_plane(
         ShapeGeometry::Sphere(s) => cp::collide_plane_and_sphere(p, xf_a, s, xf_b, speculative),
         ShapeGeometry::Capsule(c) => cp::collide_plane_and_capsule(p, xf_a, c, xf_b, speculative),
         ShapeGeometry::Cylinder(c) => cp::collide_plane_and_cylinder(p, xf_a, c, xf_b, speculative),
-        ShapeGeometry::Box(_) | ShapeGeometry::Hull(_) => match hull_view(shape_b, hulls) {
-            Some(h) => cp::collide_plane_and_hull(p, xf_a, &h, xf_b, speculative),
-            None => Manifold::default(),
-        },
+        ShapeGeometry::Box(_) | ShapeGeometry::Hull(_) => {
+            match given_b.or_else(|| hull_view(shape_b, hulls)) {
+                Some(h) => cp::collide_plane_and_hull(p, xf_a, &h, xf_b, speculative),
+                None => Manifold::default(),
+            }
+        }
         ShapeGeometry::Plane(_) | ShapeGeometry::Mesh(_) => Manifold::default(),
     }
 }

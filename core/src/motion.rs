@@ -5,8 +5,9 @@
 use crate::collide::cast::{SHAPE_CAST_TARGET, shape_cast};
 use crate::collide::distance::distance;
 use crate::collide::{Manifold, SatCache};
-use crate::contact::collide;
+use crate::contact::collide_with_hulls;
 use crate::error::Result;
+use crate::geometry::hull::HullView;
 use crate::id::{BodyId, ShapeId};
 use crate::math::{DAabb, DVec3, Quat, Transform, Vec3};
 use crate::query::{QueryFilter, QueryShape};
@@ -36,7 +37,7 @@ pub struct ContactPointPair {
 /// other shape towards the probe, in the frame of the probe's position.
 pub(crate) fn probe_manifold(
     w: &World,
-    probe: &Shape,
+    (probe, probe_hull): (&Shape, Option<HullView>),
     position: DVec3,
     rotation: Quat,
     slot: u32,
@@ -49,10 +50,10 @@ pub(crate) fn probe_manifold(
     let mut cache = SatCache::default();
     if probe.geometry.kind() >= other.geometry.kind() {
         // Normal from the probe to the other: turn it around.
-        let mut m = collide(
-            probe,
+        let mut m = collide_with_hulls(
+            (probe, probe_hull),
             &xf_p,
-            other,
+            (other, None),
             &xf_o,
             &w.content.hulls,
             &w.content.meshes,
@@ -62,10 +63,10 @@ pub(crate) fn probe_manifold(
         m.normal = -m.normal;
         m
     } else {
-        collide(
-            other,
+        collide_with_hulls(
+            (other, None),
             &xf_o,
-            probe,
+            (probe, probe_hull),
             &xf_p,
             &w.content.hulls,
             &w.content.meshes,
@@ -93,7 +94,7 @@ impl World {
         crate::limits::check_nonneg("margin", margin, 1.0e3, "within [0, 1e3]")?;
         let rotation = rotation.normalize();
         let probe = self.query_probe(shape, position, rotation)?;
-        let local = crate::shape::local_aabb(&probe, &self.content.hulls, rotation).inflate(margin);
+        let local = probe.local_aabb(self, rotation).inflate(margin);
         let aabb = DAabb::from_local(position, &local);
         let excluded = exclude
             .and_then(|b| self.body_slot(b).ok())
@@ -106,7 +107,14 @@ impl World {
             if !filter.accepts(s) || Some(s.body) == excluded {
                 return;
             }
-            let m = probe_manifold(self, &probe, position, rotation, slot, margin);
+            let m = probe_manifold(
+                self,
+                (&probe.shape, probe.hull),
+                position,
+                rotation,
+                slot,
+                margin,
+            );
             let b = &self.bodies[s.body as usize];
             for p in &m.points[..m.count as usize] {
                 let depth = -p.separation;
@@ -356,7 +364,7 @@ impl World {
                         if !accepts(other) {
                             return;
                         }
-                        let m = probe_manifold(self, shape, at, rotation, other, 0.0);
+                        let m = probe_manifold(self, (shape, None), at, rotation, other, 0.0);
                         for p in &m.points[..m.count as usize] {
                             if p.separation < 0.0 && deepest.is_none_or(|(d, _)| -p.separation > d)
                             {
@@ -468,7 +476,7 @@ impl World {
                     }
                     let o = &self.shapes[other as usize];
                     let ob = &self.bodies[o.body as usize];
-                    let m = probe_manifold(self, shape, end, rotation, other, reach);
+                    let m = probe_manifold(self, (shape, None), end, rotation, other, reach);
                     for p in &m.points[..m.count as usize] {
                         let half = m.normal * (0.5 * p.separation);
                         let on_other = p.point - half;

@@ -10,7 +10,7 @@ use crate::body::Body;
 use crate::collide::SatCache;
 use crate::collide::cylinder_plane::{ray_cast_cylinder, ray_cast_plane};
 use crate::collide::ray::{RayHit, RayInput, ray_cast_capsule, ray_cast_hull, ray_cast_sphere};
-use crate::contact::collide;
+use crate::contact::collide_with_hulls;
 use crate::error::{Error, Result};
 use crate::geometry::cylinder::{cylinder_contains, plane_contains};
 use crate::geometry::{Capsule, Cylinder, Sphere};
@@ -64,9 +64,58 @@ pub struct RayResult {
     pub fraction: f32,
 }
 
+/// A convex hull built for queries only: it lives with the caller, not in a world, so
+/// making one changes no world state (no hull slot, nothing recorded or hashed). Build it
+/// once and probe with it as often as needed ([`QueryShape::Convex`]).
+#[derive(Clone, Debug)]
+pub struct QueryHull {
+    hull: crate::geometry::hull::Hull,
+}
+
+impl QueryHull {
+    /// The hull of `points` (in the probe's frame), validated and built as
+    /// [`World::create_hull`] does (at most 64 points; coplanar points make a thin hull).
+    pub fn new(points: &[Vec3]) -> Result<QueryHull> {
+        use crate::geometry::hull::MAX_HULL_POINTS;
+        if points.len() > MAX_HULL_POINTS {
+            return Err(Error::Argument {
+                name: "query hull point count",
+                value: points.len() as f64,
+                expected: "at most 64",
+            });
+        }
+        for p in points {
+            crate::limits::check_vec_abs(
+                "query hull point",
+                *p,
+                1.0e6,
+                "finite and within ±1e6 (each component)",
+            )?;
+        }
+        let mut hull = crate::geometry::hull::Hull::default();
+        crate::geometry::quickhull::build_hull(points, &mut hull)?;
+        Ok(QueryHull { hull })
+    }
+
+    /// The hull's vertices (after welding and removing interior points).
+    pub fn vertices(&self) -> &[Vec3] {
+        self.hull.view().vertices
+    }
+
+    pub(crate) fn view(&self) -> crate::geometry::hull::HullView<'_> {
+        self.hull.view()
+    }
+}
+
+impl PartialEq for QueryHull {
+    fn eq(&self, other: &QueryHull) -> bool {
+        self.vertices() == other.vertices()
+    }
+}
+
 /// The geometry of a shape query, in its own frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum QueryShape {
+pub enum QueryShape<'a> {
     /// A sphere.
     Sphere(Sphere),
     /// A capsule.
@@ -77,6 +126,32 @@ pub enum QueryShape {
     Hull(HullId),
     /// A cylinder (dimensions within (0, 1e6]).
     Cylinder(Cylinder),
+    /// A convex hull of the caller's (Godot's `ConvexPolygonShape3D` as a probe).
+    Convex(&'a QueryHull),
+}
+
+/// A query's temporary shape: the shape, and its hull when that lives outside the world.
+pub(crate) struct Probe<'a> {
+    pub shape: Shape,
+    pub hull: Option<crate::geometry::hull::HullView<'a>>,
+}
+
+impl Probe<'_> {
+    /// Bounds relative to the probe's position, rotated by `q`.
+    pub(crate) fn local_aabb(&self, w: &World, q: Quat) -> crate::math::Aabb {
+        match &self.hull {
+            Some(h) => crate::geometry::bounds::hull_aabb(h, &Transform::new(Vec3::ZERO, q)),
+            None => crate::shape::local_aabb(&self.shape, &w.content.hulls, q),
+        }
+    }
+
+    /// The probe as a point set with a radius.
+    pub(crate) fn proxy(&self, w: &World) -> crate::collide::distance::ShapeProxy {
+        match &self.hull {
+            Some(h) => crate::collide::distance::ShapeProxy::hull(h),
+            None => crate::shape::shape_proxy(&self.shape, &w.content.hulls),
+        }
+    }
 }
 
 /// Whether a ray's segment `[0, max]·translation` from `origin` can touch box `b`
@@ -305,7 +380,7 @@ impl World {
         out: &mut [ShapeId],
     ) -> Result<usize> {
         let probe = self.query_probe(shape, position, rotation)?;
-        let local = crate::shape::local_aabb(&probe, &self.content.hulls, rotation);
+        let local = probe.local_aabb(self, rotation);
         let aabb = DAabb::from_local(position, &local);
         let mut n = 0;
         self.for_each_overlap_candidate(
@@ -357,12 +432,12 @@ impl World {
     }
 
     /// A temporary shape for a query geometry.
-    pub(crate) fn query_probe(
+    pub(crate) fn query_probe<'a>(
         &self,
-        shape: &QueryShape,
+        shape: &QueryShape<'a>,
         position: DVec3,
         rotation: Quat,
-    ) -> Result<Shape> {
+    ) -> Result<Probe<'a>> {
         crate::error::check_world_point("query position", position, crate::math::POSITION_LIMIT)?;
         if !rotation.is_valid() || rotation.length_squared() <= 1e-6 {
             return Err(Error::Argument {
@@ -371,7 +446,20 @@ impl World {
                 expected: "a finite quaternion of non-zero norm",
             });
         }
+        let mut hull = None;
         let geometry = match *shape {
+            QueryShape::Convex(h) => {
+                if h.view().vertices.is_empty() {
+                    return Err(Error::Argument {
+                        name: "query hull vertex count",
+                        value: 0.0,
+                        expected: "a built hull",
+                    });
+                }
+                hull = Some(h.view());
+                // Never looked up: the hull above stands in for it.
+                ShapeGeometry::Hull(u32::MAX)
+            }
             QueryShape::Sphere(s) => ShapeGeometry::Sphere(s),
             QueryShape::Capsule(c) => ShapeGeometry::Capsule(c),
             QueryShape::Box(b) => ShapeGeometry::Box(b),
@@ -408,13 +496,16 @@ impl World {
                 })
             }
         };
-        Ok(crate::shape::probe_shape(geometry))
+        Ok(Probe {
+            shape: crate::shape::probe_shape(geometry),
+            hull,
+        })
     }
 
     /// Whether a probe at `position`/`rotation` overlaps shape `slot` (strictly).
     pub(crate) fn probe_overlaps(
         &self,
-        probe: &Shape,
+        probe: &Probe,
         position: DVec3,
         rotation: Quat,
         slot: u32,
@@ -425,11 +516,11 @@ impl World {
         let xf_o = Transform::new((b.position - position).to_f32(), b.rotation);
         let mut cache = SatCache::default();
         // Higher kind first, as contacts order their shapes.
-        let m = if probe.geometry.kind() >= other.geometry.kind() {
-            collide(
-                probe,
+        let m = if probe.shape.geometry.kind() >= other.geometry.kind() {
+            collide_with_hulls(
+                (&probe.shape, probe.hull),
                 &xf_p,
-                other,
+                (other, None),
                 &xf_o,
                 &self.content.hulls,
                 &self.content.meshes,
@@ -437,10 +528,10 @@ impl World {
                 &mut cache,
             )
         } else {
-            collide(
-                other,
+            collide_with_hulls(
+                (other, None),
                 &xf_o,
-                probe,
+                (&probe.shape, probe.hull),
                 &xf_p,
                 &self.content.hulls,
                 &self.content.meshes,
@@ -525,8 +616,8 @@ impl World {
         )?;
         let rotation = rotation.normalize();
         let probe = self.query_probe(shape, position, rotation)?;
-        let proxy = crate::shape::shape_proxy(&probe, &self.content.hulls);
-        let local = crate::shape::local_aabb(&probe, &self.content.hulls, rotation);
+        let proxy = probe.proxy(self);
+        let local = probe.local_aabb(self, rotation);
         let swept = DAabb::from_local(position, &local)
             .union(&DAabb::from_local(position + translation.to_f64(), &local));
         let xf = Transform::new(Vec3::ZERO, rotation);
