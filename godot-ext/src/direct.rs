@@ -552,7 +552,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         };
         let mut ids = [maul3d::ShapeId::NULL; 256];
         let n = match space.world.overlap_shape(
-            &probe,
+            &probe.shape(),
             dv(transform.origin),
             quat(transform.basis),
             &seen.filter(),
@@ -614,7 +614,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             return false;
         };
         let hit = space.world.cast_shape(
-            &probe,
+            &probe.shape(),
             dv(transform.origin),
             quat(transform.basis),
             v3(motion),
@@ -625,10 +625,12 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             Ok(None) => 1.0,
             Err(_) => return false,
         };
-        // SAFETY: Godot passes valid out pointers for the duration of the call.
+        // SAFETY: Godot passes valid out pointers for the duration of the call. They
+        // point at `real_t` (f32 in a single-precision Godot), whatever the binding's
+        // signature says: writing an f64 there is misaligned and overruns the value.
         unsafe {
-            *closest_safe.ptr() = fraction;
-            *closest_unsafe.ptr() = fraction;
+            *(closest_safe.ptr() as *mut godot::builtin::real) = fraction as godot::builtin::real;
+            *(closest_unsafe.ptr() as *mut godot::builtin::real) = fraction as godot::builtin::real;
         }
         true
     }
@@ -663,7 +665,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         let n = space
             .world
             .contact_points(
-                &probe,
+                &probe.shape(),
                 dv(transform.origin),
                 quat(transform.basis),
                 max(margin, 0.0),
@@ -721,7 +723,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             return false;
         };
         let hit = space.world.rest_info(
-            &probe,
+            &probe.shape(),
             dv(transform.origin),
             quat(transform.basis),
             max(margin, 0.0),

@@ -274,7 +274,7 @@ pub struct m3QueryShape {
     pub cylinder: m3Cylinder,
 }
 
-fn query_shape(s: &m3QueryShape, e: &Entry) -> Result<engine::QueryShape, Refusal> {
+fn query_shape(s: &m3QueryShape, e: &Entry) -> Result<engine::QueryShape<'static>, Refusal> {
     Ok(match s.r#type {
         m3_sphereShape => engine::QueryShape::Sphere(engine::Sphere {
             center: s.sphere.center.into(),

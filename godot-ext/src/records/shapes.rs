@@ -469,13 +469,32 @@ pub(crate) const EMPTY_PAIR: maul3d::ContactPointPair = maul3d::ContactPointPair
     velocity: Vec3::ZERO,
 };
 
+/// A Godot shape resource as a query probe: a core query shape, or a hull of its own (a
+/// convex polygon) that the query borrows.
+pub enum Probe {
+    /// Spheres, boxes, capsules, cylinders.
+    Shape(maul3d::QueryShape<'static>),
+    /// A convex polygon: a hull outside the world (no world state changes).
+    Hull(Box<maul3d::QueryHull>),
+}
+
+impl Probe {
+    /// The core's query shape.
+    pub fn shape(&self) -> maul3d::QueryShape<'_> {
+        match self {
+            Probe::Shape(s) => *s,
+            Probe::Hull(h) => maul3d::QueryShape::Convex(h),
+        }
+    }
+}
+
 impl Records {
-    /// A Godot shape resource as a query probe (spheres, boxes and capsules; convex
-    /// polygons need a hull in the world and are not query shapes yet).
-    pub fn query_probe(&self, shape: u64) -> Option<maul3d::QueryShape> {
+    /// A Godot shape resource as a query probe (every convex kind; world boundaries,
+    /// concave polygons and height maps are no probes, as in Godot Physics and Jolt).
+    pub fn query_probe(&self, shape: u64) -> Option<Probe> {
         use maul3d::QueryShape;
         let gs = self.shapes.get(&shape)?;
-        Some(match &gs.geometry {
+        Some(Probe::Shape(match &gs.geometry {
             Geometry::Sphere(r) => QueryShape::Sphere(Sphere {
                 center: Vec3::ZERO,
                 radius: *r,
@@ -513,14 +532,16 @@ impl Records {
                 );
                 return None;
             }
-            Geometry::Convex(_) => {
-                warn_once(
-                    "convex query",
-                    "convex polygon shapes cannot be query shapes yet (core: hull query probes); the query finds nothing",
-                );
-                return None;
+            Geometry::Convex(points) => {
+                return match maul3d::QueryHull::new(points) {
+                    Ok(h) => Some(Probe::Hull(Box::new(h))),
+                    Err(e) => {
+                        report_create_error("query shape", &e);
+                        None
+                    }
+                };
             }
             Geometry::None => return None,
-        })
+        }))
     }
 }

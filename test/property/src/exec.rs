@@ -2303,7 +2303,7 @@ impl Run {
             include_sensors: pick % 2 == 0,
             ..Default::default()
         };
-        let probe = |k: u32| -> QueryShape {
+        let probe = |k: u32| -> QueryShape<'static> {
             match k % 5 {
                 0 => QueryShape::Sphere(Sphere {
                     center: Vec3::ZERO,
