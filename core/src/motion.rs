@@ -107,39 +107,36 @@ impl World {
             if !filter.accepts(s) || Some(s.body) == excluded {
                 return;
             }
-            let m = probe_manifold(
-                self,
-                (&probe.shape, probe.hull),
-                position,
-                rotation,
-                slot,
-                margin,
-            );
             let b = &self.bodies[s.body as usize];
-            for p in &m.points[..m.count as usize] {
-                let depth = -p.separation;
-                if depth <= -margin {
-                    continue;
+            // Every piece's points (a convex probe: its own), piece by piece.
+            probe.each(|hull| {
+                let m =
+                    probe_manifold(self, (&probe.shape, hull), position, rotation, slot, margin);
+                for p in &m.points[..m.count as usize] {
+                    let depth = -p.separation;
+                    if depth <= -margin {
+                        continue;
+                    }
+                    // Manifold points sit midway between the surfaces.
+                    let half = m.normal * (0.5 * p.separation);
+                    let on_query = p.point + half;
+                    let on_other = p.point - half;
+                    let r = (position - b.position).to_f32() + on_other - b.center_offset();
+                    let velocity = b.linear_velocity + b.angular_velocity.cross(r);
+                    if n < out.len() {
+                        out[n] = ContactPointPair {
+                            point_on_query: position + on_query.to_f64(),
+                            point_on_other: position + on_other.to_f64(),
+                            normal: m.normal,
+                            depth,
+                            shape: self.shape_id(slot),
+                            body: self.body_id(s.body),
+                            velocity,
+                        };
+                    }
+                    n += 1;
                 }
-                // Manifold points sit midway between the surfaces.
-                let half = m.normal * (0.5 * p.separation);
-                let on_query = p.point + half;
-                let on_other = p.point - half;
-                let r = (position - b.position).to_f32() + on_other - b.center_offset();
-                let velocity = b.linear_velocity + b.angular_velocity.cross(r);
-                if n < out.len() {
-                    out[n] = ContactPointPair {
-                        point_on_query: position + on_query.to_f64(),
-                        point_on_other: position + on_other.to_f64(),
-                        normal: m.normal,
-                        depth,
-                        shape: self.shape_id(slot),
-                        body: self.body_id(s.body),
-                        velocity,
-                    };
-                }
-                n += 1;
-            }
+            });
         });
         Ok(n)
     }

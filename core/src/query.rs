@@ -128,29 +128,46 @@ pub enum QueryShape<'a> {
     Cylinder(Cylinder),
     /// A convex hull of the caller's (Godot's `ConvexPolygonShape3D` as a probe).
     Convex(&'a QueryHull),
+    /// The union of convex pieces of the caller's (1 to 65,536): a concave probe, such as
+    /// Godot's `ConcavePolygonShape3D` with each triangle a flat hull. It finds what any
+    /// piece finds: overlaps once per shape, contact points of every piece, the earliest
+    /// cast hit of any piece.
+    Pieces(&'a [QueryHull]),
 }
 
-/// A query's temporary shape: the shape, and its hull when that lives outside the world.
+/// A query's temporary shape: the shape, or the hulls that stand in for it when they live
+/// outside the world (`pieces` non-empty).
 pub(crate) struct Probe<'a> {
     pub shape: Shape,
-    pub hull: Option<crate::geometry::hull::HullView<'a>>,
+    pub pieces: &'a [QueryHull],
 }
 
 impl Probe<'_> {
-    /// Bounds relative to the probe's position, rotated by `q`.
-    pub(crate) fn local_aabb(&self, w: &World, q: Quat) -> crate::math::Aabb {
-        match &self.hull {
-            Some(h) => crate::geometry::bounds::hull_aabb(h, &Transform::new(Vec3::ZERO, q)),
-            None => crate::shape::local_aabb(&self.shape, &w.content.hulls, q),
+    /// Each piece's hull, or one `None` for the shape itself.
+    pub(crate) fn each(&self, mut f: impl FnMut(Option<crate::geometry::hull::HullView>)) {
+        if self.pieces.is_empty() {
+            f(None);
+        }
+        for h in self.pieces {
+            f(Some(h.view()));
         }
     }
 
-    /// The probe as a point set with a radius.
-    pub(crate) fn proxy(&self, w: &World) -> crate::collide::distance::ShapeProxy {
-        match &self.hull {
-            Some(h) => crate::collide::distance::ShapeProxy::hull(h),
-            None => crate::shape::shape_proxy(&self.shape, &w.content.hulls),
-        }
+    /// Bounds relative to the probe's position, rotated by `q`.
+    pub(crate) fn local_aabb(&self, w: &World, q: Quat) -> crate::math::Aabb {
+        let xf = Transform::new(Vec3::ZERO, q);
+        let mut out: Option<crate::math::Aabb> = None;
+        self.each(|h| {
+            let b = match h {
+                Some(h) => crate::geometry::bounds::hull_aabb(&h, &xf),
+                None => crate::shape::local_aabb(&self.shape, &w.content.hulls, q),
+            };
+            out = Some(match out {
+                Some(o) => o.union(&b),
+                None => b,
+            });
+        });
+        out.unwrap_or(crate::math::Aabb::new(Vec3::ZERO, Vec3::ZERO))
     }
 }
 
@@ -446,18 +463,22 @@ impl World {
                 expected: "a finite quaternion of non-zero norm",
             });
         }
-        let mut hull = None;
+        let mut pieces: &[QueryHull] = &[];
         let geometry = match *shape {
             QueryShape::Convex(h) => {
-                if h.view().vertices.is_empty() {
+                pieces = core::slice::from_ref(h);
+                // Never looked up: the pieces stand in for it.
+                ShapeGeometry::Hull(u32::MAX)
+            }
+            QueryShape::Pieces(p) => {
+                if p.is_empty() || p.len() > 65_536 {
                     return Err(Error::Argument {
-                        name: "query hull vertex count",
-                        value: 0.0,
-                        expected: "a built hull",
+                        name: "query piece count",
+                        value: p.len() as f64,
+                        expected: "within [1, 65536]",
                     });
                 }
-                hull = Some(h.view());
-                // Never looked up: the hull above stands in for it.
+                pieces = p;
                 ShapeGeometry::Hull(u32::MAX)
             }
             QueryShape::Sphere(s) => ShapeGeometry::Sphere(s),
@@ -498,7 +519,7 @@ impl World {
         };
         Ok(Probe {
             shape: crate::shape::probe_shape(geometry),
-            hull,
+            pieces,
         })
     }
 
@@ -514,11 +535,28 @@ impl World {
         let b = &self.bodies[other.body as usize];
         let xf_p = Transform::new(Vec3::ZERO, rotation.normalize());
         let xf_o = Transform::new((b.position - position).to_f32(), b.rotation);
+        let mut overlaps = false;
+        probe.each(|hull| {
+            overlaps = overlaps || self.piece_overlaps(&probe.shape, hull, &xf_p, other, &xf_o);
+        });
+        overlaps
+    }
+
+    /// Whether one piece of a probe (or the probe shape itself) overlaps `other`.
+    fn piece_overlaps(
+        &self,
+        probe: &Shape,
+        hull: Option<crate::geometry::hull::HullView>,
+        xf_p: &Transform,
+        other: &Shape,
+        xf_o: &Transform,
+    ) -> bool {
+        let (xf_p, xf_o) = (*xf_p, *xf_o);
         let mut cache = SatCache::default();
         // Higher kind first, as contacts order their shapes.
-        let m = if probe.shape.geometry.kind() >= other.geometry.kind() {
+        let m = if probe.geometry.kind() >= other.geometry.kind() {
             collide_with_hulls(
-                (&probe.shape, probe.hull),
+                (probe, hull),
                 &xf_p,
                 (other, None),
                 &xf_o,
@@ -531,7 +569,7 @@ impl World {
             collide_with_hulls(
                 (other, None),
                 &xf_o,
-                (&probe.shape, probe.hull),
+                (probe, hull),
                 &xf_p,
                 &self.content.hulls,
                 &self.content.meshes,
@@ -616,7 +654,6 @@ impl World {
         )?;
         let rotation = rotation.normalize();
         let probe = self.query_probe(shape, position, rotation)?;
-        let proxy = probe.proxy(self);
         let local = probe.local_aabb(self, rotation);
         let swept = DAabb::from_local(position, &local)
             .union(&DAabb::from_local(position + translation.to_f64(), &local));
@@ -630,12 +667,18 @@ impl World {
             let b = &self.bodies[s.body as usize];
             let xf_o = Transform::new((b.position - position).to_f32(), b.rotation);
             // A mesh: each triangle under the swept bounds.
-            self.for_each_proxy(s, &swept, |other| {
-                let max = best.map_or(1.0, |x| x.0);
-                let c = shape_cast(other, &xf_o, &proxy, &xf, translation, max);
-                if c.hit && best.is_none_or(|(f, _, _, _)| c.fraction < f) {
-                    best = Some((c.fraction, slot, c.point, c.normal));
-                }
+            probe.each(|hull| {
+                let proxy = match hull {
+                    Some(h) => crate::collide::distance::ShapeProxy::hull(&h),
+                    None => crate::shape::shape_proxy(&probe.shape, &self.content.hulls),
+                };
+                self.for_each_proxy(s, &swept, |other| {
+                    let max = best.map_or(1.0, |x| x.0);
+                    let c = shape_cast(other, &xf_o, &proxy, &xf, translation, max);
+                    if c.hit && best.is_none_or(|(f, _, _, _)| c.fraction < f) {
+                        best = Some((c.fraction, slot, c.point, c.normal));
+                    }
+                });
             });
         });
         Ok(best.map(|(fraction, slot, point, normal)| ShapeCastResult {

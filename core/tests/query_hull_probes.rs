@@ -265,3 +265,69 @@ fn making_and_using_a_hull_probe_changes_no_world_state() {
         "65 points are refused"
     );
 }
+
+/// A cube's surface as 12 flat triangle hulls: a concave probe.
+fn cube_triangles(h: f32) -> Vec<QueryHull> {
+    let c = cube_points(h);
+    // Two triangles per face: corners of each face by the axis it is normal to.
+    let mut out = Vec::new();
+    for axis in 0..3 {
+        for side in 0..2 {
+            let face: Vec<Vec3> = c
+                .iter()
+                .copied()
+                .filter(|p| (p.get(axis) > 0.0) == (side == 1))
+                .collect();
+            // face holds 4 corners in bit order: 0-1-3 and 0-3-2 cover it.
+            out.push(QueryHull::new(&[face[0], face[1], face[3]]).unwrap());
+            out.push(QueryHull::new(&[face[0], face[3], face[2]]).unwrap());
+        }
+    }
+    out
+}
+
+#[test]
+fn a_concave_probe_of_triangles_finds_what_the_solid_box_finds_at_its_surface() {
+    let w = scene();
+    let tris = cube_triangles(0.5);
+    let probe = QueryShape::Pieces(&tris);
+    let f = QueryFilter::default();
+    for (p, q) in places() {
+        let (mut a, mut b) = ([ShapeId::NULL; 16], [ShapeId::NULL; 16]);
+        let na = w.overlap_shape(&probe, p, q, &f, &mut a).unwrap();
+        let nb = w.overlap_shape(&box_probe(), p, q, &f, &mut b).unwrap();
+        assert_eq!(a[..na], b[..nb], "each shape once, at {p:?}");
+        let r = w.rest_info(&probe, p, q, 0.0, &f, None).unwrap().unwrap();
+        let rb = w
+            .rest_info(&box_probe(), p, q, 0.0, &f, None)
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.shape, rb.shape, "rest shape at {p:?}");
+        assert!(r.normal.y > 0.9, "pushed up out of the tops: {r:?}");
+    }
+    for i in 0..6 {
+        let p = DVec3::new(5.0 * i as f64, 4.5, 0.0);
+        let down = Vec3::new(0.0, -4.0, 0.0);
+        let a = w
+            .cast_shape(&probe, p, Quat::IDENTITY, down, &f)
+            .unwrap()
+            .expect("the concave probe hits");
+        let b = w
+            .cast_shape(&box_probe(), p, Quat::IDENTITY, down, &f)
+            .unwrap()
+            .unwrap();
+        assert_eq!(a.shape, b.shape);
+        assert!((a.fraction - b.fraction).abs() < 0.01, "{a:?} vs {b:?}");
+    }
+    assert!(
+        w.overlap_shape(
+            &QueryShape::Pieces(&[]),
+            DVec3::ZERO,
+            Quat::IDENTITY,
+            &f,
+            &mut []
+        )
+        .is_err(),
+        "no pieces is refused"
+    );
+}
