@@ -472,6 +472,8 @@ pub(crate) const EMPTY_PAIR: maul3d::ContactPointPair = maul3d::ContactPointPair
 /// A Godot shape resource as a query probe: a core query shape, or a hull of its own (a
 /// convex polygon) that the query borrows.
 pub enum Probe {
+    /// A concave polygon or height map: each triangle a flat hull.
+    Pieces(Vec<maul3d::QueryHull>),
     /// Spheres, boxes, capsules, cylinders.
     Shape(maul3d::QueryShape<'static>),
     /// A convex polygon: a hull outside the world (no world state changes).
@@ -484,13 +486,29 @@ impl Probe {
         match self {
             Probe::Shape(s) => *s,
             Probe::Hull(h) => maul3d::QueryShape::Convex(h),
+            Probe::Pieces(p) => maul3d::QueryShape::Pieces(p),
         }
     }
 }
 
+/// A concave probe (Godot Physics collides a concave query shape triangle by triangle
+/// with what it touches): its triangles as flat hulls; degenerate ones are left out.
+fn pieces_probe(m: MeshContent) -> Option<Probe> {
+    let pieces: Vec<maul3d::QueryHull> = m
+        .triangles
+        .iter()
+        .filter_map(|t| {
+            let p = t.map(|i| m.vertices[i as usize]);
+            maul3d::QueryHull::new(&p).ok()
+        })
+        .take(65_536)
+        .collect();
+    (!pieces.is_empty()).then_some(Probe::Pieces(pieces))
+}
+
 impl Records {
-    /// A Godot shape resource as a query probe (every convex kind; world boundaries,
-    /// concave polygons and height maps are no probes, as in Godot Physics and Jolt).
+    /// A Godot shape resource as a query probe (every kind but world boundaries, which
+    /// are half-spaces).
     pub fn query_probe(&self, shape: u64) -> Option<Probe> {
         use maul3d::QueryShape;
         let gs = self.shapes.get(&shape)?;
@@ -525,13 +543,8 @@ impl Records {
                 );
                 return None;
             }
-            Geometry::Concave(_) | Geometry::HeightMap(_) => {
-                warn_once(
-                    "mesh query",
-                    "concave polygon and height map shapes cannot be query shapes (surfaces, not solids); the query finds nothing",
-                );
-                return None;
-            }
+            Geometry::Concave(c) => return pieces_probe(c.content(Transform3D::IDENTITY)),
+            Geometry::HeightMap(h) => return pieces_probe(h.content(Transform3D::IDENTITY)),
             Geometry::Convex(points) => {
                 return match maul3d::QueryHull::new(points) {
                     Ok(h) => Some(Probe::Hull(Box::new(h))),
