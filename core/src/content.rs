@@ -218,15 +218,9 @@ impl MeshData {
         }
     }
 
-    /// The closest triangle along a ray (shape frame), with its index.
-    #[inline]
-    #[cfg(test)]
-    pub(crate) fn ray_cast(&self, input: &RayInput) -> Option<(RayHit, u32)> {
-        self.ray_cast_sided(input, false)
-    }
-
-    /// As [`Self::ray_cast`]; with `front_only`, mesh and height-field triangles met from
-    /// behind are passed through (voxels are solid: every face is a front face).
+    /// The closest triangle along a ray (shape frame), with its index; with `front_only`,
+    /// mesh and height-field triangles met from behind are passed through (voxels are
+    /// solid: every face is a front face).
     pub(crate) fn ray_cast_sided(
         &self,
         input: &RayInput,
