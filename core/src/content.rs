@@ -218,12 +218,17 @@ impl MeshData {
         }
     }
 
-    /// The closest triangle along a ray (shape frame), with its index.
-    #[inline]
-    pub(crate) fn ray_cast(&self, input: &RayInput) -> Option<(RayHit, u32)> {
+    /// The closest triangle along a ray (shape frame), with its index; with `front_only`,
+    /// mesh and height-field triangles met from behind are passed through (voxels are
+    /// solid: every face is a front face).
+    pub(crate) fn ray_cast_sided(
+        &self,
+        input: &RayInput,
+        front_only: bool,
+    ) -> Option<(RayHit, u32)> {
         match self {
-            MeshData::Mesh(m) => m.ray_cast(input),
-            MeshData::HeightField(h) => h.ray_cast(input),
+            MeshData::Mesh(m) => m.ray_cast_sided(input, front_only),
+            MeshData::HeightField(h) => h.ray_cast_sided(input, front_only),
             MeshData::Voxels(v) => {
                 let c = v.chunk();
                 let hit = c.ray_cast(

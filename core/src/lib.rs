@@ -97,7 +97,7 @@ pub use journal::{
 pub use motion::{ContactPointPair, MotionCollision, MotionResult, MotionTest};
 pub use presolve::{PreSolve, PreSolveContact, PreSolveFn};
 pub use profile::Profile;
-pub use query::{QueryFilter, QueryHull, QueryShape, RayResult, ShapeCastResult};
+pub use query::{QueryFilter, QueryHull, QueryShape, RayOptions, RayResult, ShapeCastResult};
 pub use sensor::SensorEvent;
 pub use shape::{BoxShape, Filter, ShapeDef, ShapeGeometry, ShapeKind};
 pub use snapshot::{SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};

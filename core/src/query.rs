@@ -49,6 +49,29 @@ impl QueryFilter {
     }
 }
 
+/// How a ray cast treats shapes it starts in and triangles it meets from behind
+/// (Godot's `hit_from_inside` and `hit_back_faces`; Jolt's `mTreatConvexAsSolid` and
+/// back-face mode). The default is the plain casts' behaviour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RayOptions {
+    /// A ray starting inside a solid shape (anything but a mesh, height field or voxel
+    /// map) hits it at the origin, fraction 0, with a zero normal. Off: that shape is
+    /// not hit at all (a ray finds where it enters a surface).
+    pub hit_from_inside: bool,
+    /// Mesh and height-field triangles met from behind are hit. Off: they are passed
+    /// through, as are the faces of a one-sided mesh seen from its back.
+    pub hit_back_faces: bool,
+}
+
+impl Default for RayOptions {
+    fn default() -> RayOptions {
+        RayOptions {
+            hit_from_inside: false,
+            hit_back_faces: true,
+        }
+    }
+}
+
 /// A ray cast's hit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RayResult {
@@ -58,7 +81,8 @@ pub struct RayResult {
     pub body: BodyId,
     /// Where the ray enters it, relative to the world origin.
     pub point: DVec3,
-    /// The surface normal there.
+    /// The surface normal there (zero for a ray that started inside the shape and was
+    /// cast with [`RayOptions::hit_from_inside`]).
     pub normal: Vec3,
     /// The fraction of the translation at the hit.
     pub fraction: f32,
@@ -213,7 +237,15 @@ fn ray_shape(
     origin: DVec3,
     translation: Vec3,
     max: f32,
+    options: &RayOptions,
 ) -> Option<RayHit> {
+    if options.hit_from_inside && shape_contains(w, s, b, origin) {
+        return Some(RayHit {
+            fraction: 0.0,
+            point: (origin - b.position).to_f32(),
+            normal: Vec3::ZERO,
+        });
+    }
     let input = RayInput {
         origin: (origin - b.position).to_f32(),
         translation,
@@ -235,7 +267,7 @@ fn ray_shape(
                 translation: b.rotation.inv_rotate(input.translation),
                 max_fraction: max,
             };
-            let (hit, _) = data.ray_cast(&local)?;
+            let (hit, _) = data.ray_cast_sided(&local, !options.hit_back_faces)?;
             Some(RayHit {
                 fraction: hit.fraction,
                 point: b.rotation.rotate(hit.point),
@@ -288,6 +320,18 @@ impl World {
         translation: Vec3,
         filter: &QueryFilter,
     ) -> Result<Option<RayResult>> {
+        self.cast_ray_closest_with(origin, translation, filter, &RayOptions::default())
+    }
+
+    /// [`World::cast_ray_closest`] with [`RayOptions`]: whether shapes the ray starts in
+    /// are hit (at the origin) and whether triangles met from behind are.
+    pub fn cast_ray_closest_with(
+        &self,
+        origin: DVec3,
+        translation: Vec3,
+        filter: &QueryFilter,
+        options: &RayOptions,
+    ) -> Result<Option<RayResult>> {
         check_ray(origin, translation)?;
         let mut best: Option<(f32, u32, RayHit)> = None;
         self.for_each_ray_candidate(origin, translation, |slot| {
@@ -296,7 +340,7 @@ impl World {
             if !s.alive || !b.enabled || !filter.accepts(s) {
                 return;
             }
-            if let Some(hit) = ray_shape(self, s, b, origin, translation, 1.0) {
+            if let Some(hit) = ray_shape(self, s, b, origin, translation, 1.0, options) {
                 let better = match &best {
                     None => true,
                     Some((f, k, _)) => hit.fraction < *f || (hit.fraction == *f && slot < *k),
@@ -318,6 +362,18 @@ impl World {
         filter: &QueryFilter,
         out: &mut [RayResult],
     ) -> Result<usize> {
+        self.cast_ray_all_with(origin, translation, filter, &RayOptions::default(), out)
+    }
+
+    /// [`World::cast_ray_all`] with [`RayOptions`].
+    pub fn cast_ray_all_with(
+        &self,
+        origin: DVec3,
+        translation: Vec3,
+        filter: &QueryFilter,
+        options: &RayOptions,
+        out: &mut [RayResult],
+    ) -> Result<usize> {
         check_ray(origin, translation)?;
         let mut count = 0usize;
         let mut filled = 0usize;
@@ -327,7 +383,7 @@ impl World {
             if !s.alive || !b.enabled || !filter.accepts(s) {
                 return;
             }
-            let Some(hit) = ray_shape(self, s, b, origin, translation, 1.0) else {
+            let Some(hit) = ray_shape(self, s, b, origin, translation, 1.0, options) else {
                 return;
             };
             count += 1;

@@ -360,6 +360,53 @@ fn a_box_slides_across_a_flat_height_field_without_jumping() {
 }
 
 #[test]
+fn rays_pass_triangles_met_from_behind_only_without_hit_back_faces() {
+    let mut w = mesh_world();
+    let (v, t) = grid(10, 1.0, |_, _| 0.0);
+    let mesh = w.create_mesh(&v, &t).unwrap();
+    static_mesh(&mut w, mesh, DVec3::new(100.0, 0.0, 0.0), 0.6);
+    let heights = vec![0.0f32; 25];
+    let holes = vec![false; 16];
+    let hf = w
+        .create_height_field(&HeightFieldDef {
+            count_x: 5,
+            count_z: 5,
+            heights: &heights,
+            holes: &holes,
+            scale: Vec3::new(2.0, 1.0, 2.0),
+        })
+        .unwrap();
+    static_mesh(&mut w, hf, DVec3::new(-50.0, 0.0, -50.0), 0.6);
+    let f = QueryFilter::default();
+    let front_only = maul3d::RayOptions {
+        hit_back_faces: false,
+        ..Default::default()
+    };
+    for at in [DVec3::new(101.3, 0.0, 0.7), DVec3::new(-45.0, 0.0, -43.0)] {
+        let above = at + DVec3::new(0.0, 2.0, 0.0);
+        let below = at - DVec3::new(0.0, 2.0, 0.0);
+        let (down, up) = (Vec3::new(0.0, -4.0, 0.0), Vec3::new(0.0, 4.0, 0.0));
+        // From in front (above): hit either way, at the surface, normal up.
+        for o in [Default::default(), front_only] {
+            let hit = w
+                .cast_ray_closest_with(above, down, &f, &o)
+                .unwrap()
+                .unwrap();
+            assert!((hit.fraction - 0.5).abs() < 1e-6);
+            assert!((hit.normal - Vec3::Y).length() < 1e-6, "{:?}", hit.normal);
+        }
+        // From behind (below): hit with back faces (the default), passed through without.
+        let back = w.cast_ray_closest(below, up, &f).unwrap().unwrap();
+        assert!((back.fraction - 0.5).abs() < 1e-6);
+        assert!((back.normal + Vec3::Y).length() < 1e-6, "{:?}", back.normal);
+        assert_eq!(
+            w.cast_ray_closest_with(below, up, &f, &front_only).unwrap(),
+            None
+        );
+    }
+}
+
+#[test]
 fn rays_meet_meshes_and_height_fields_where_the_closed_form_says() {
     let mut w = mesh_world();
     // A slope: y = 0.5·x over the grid.

@@ -412,3 +412,78 @@ fn shape_casts_stop_where_closed_forms_say() {
         .is_none()
     );
 }
+
+#[test]
+fn rays_starting_inside_hit_at_their_origin_only_with_hit_from_inside() {
+    let (mut w, shapes) = scene();
+    let b = w
+        .create_body(&BodyDef {
+            position: DVec3::new(20.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let cylinder = w
+        .create_cylinder_shape(
+            b,
+            &ShapeDef::default(),
+            &maul3d::Cylinder {
+                half_height: 1.0,
+                radius: 1.0,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+    let f = QueryFilter::default();
+    let inside = maul3d::RayOptions {
+        hit_from_inside: true,
+        ..Default::default()
+    };
+    let centres = [
+        DVec3::new(10.0, 2.0, 0.0),
+        DVec3::new(0.0, 10.0, 0.0),
+        DVec3::new(-10.0, 0.0, 0.0),
+        DVec3::new(0.0, -10.0, 0.0),
+        DVec3::new(20.0, 0.0, 0.0),
+    ];
+    let all = [shapes[0], shapes[1], shapes[2], shapes[3], cylinder];
+    let dirs = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
+    let mut out = [RayResult {
+        shape: ShapeId::default(),
+        body: maul3d::BodyId::default(),
+        point: DVec3::ZERO,
+        normal: Vec3::ZERO,
+        fraction: 0.0,
+    }; 4];
+    for (c, shape) in centres.iter().zip(all) {
+        for off in [Vec3::ZERO, Vec3::new(0.1, 0.2, -0.1)] {
+            for d in dirs {
+                let o = *c + off.to_f64();
+                let t = d * 3.0;
+                // Plain casts, and the options' default: the shape the ray is in is not hit.
+                assert_eq!(w.cast_ray_closest(o, t, &f).unwrap(), None, "{o:?} {d:?}");
+                let plain = w
+                    .cast_ray_closest_with(o, t, &f, &Default::default())
+                    .unwrap();
+                assert_eq!(plain, None);
+                assert_eq!(w.cast_ray_all(o, t, &f, &mut out).unwrap(), 0);
+                // With hit_from_inside: a hit at the origin, fraction 0, no normal.
+                let hit = w.cast_ray_closest_with(o, t, &f, &inside).unwrap().unwrap();
+                assert_eq!(hit.shape, shape);
+                assert_eq!(hit.fraction, 0.0);
+                assert_eq!(hit.normal, Vec3::ZERO);
+                assert!(close(hit.point, o), "{:?} vs {o:?}", hit.point);
+                assert_eq!(w.cast_ray_all_with(o, t, &f, &inside, &mut out).unwrap(), 1);
+                assert_eq!(out[0], hit);
+            }
+        }
+        // From outside, hit_from_inside changes nothing: the entry point, as before.
+        let o = *c + DVec3::new(0.0, 0.0, -5.0);
+        let t = Vec3::new(0.0, 0.0, 8.0);
+        let entry = w.cast_ray_closest(o, t, &f).unwrap().unwrap();
+        assert!(entry.fraction > 0.0);
+        assert_eq!(
+            w.cast_ray_closest_with(o, t, &f, &inside).unwrap(),
+            Some(entry)
+        );
+    }
+}

@@ -22,7 +22,7 @@ use maul3d::math::max;
 
 use crate::Maul3DPhysicsServer;
 use crate::conv::{dv, gdv, gv, quat, v3};
-use crate::records::{Obj, Records, ReportedContact};
+use crate::records::{GShape, Obj, Records, ReportedContact};
 
 #[derive(GodotClass)]
 #[class(base = PhysicsDirectBodyState3DExtension, no_init, tool)]
@@ -416,8 +416,8 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         collision_mask: u32,
         collide_with_bodies: bool,
         collide_with_areas: bool,
-        _hit_from_inside: bool,
-        _hit_back_faces: bool,
+        hit_from_inside: bool,
+        hit_back_faces: bool,
         _pick_ray: bool,
         result: RawPtr<*mut PhysicsServer3DExtensionRayResult>,
     ) -> bool {
@@ -438,13 +438,38 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             normal: Vec3::ZERO,
             fraction: 0.0,
         }; 64];
-        let n = space
-            .world
-            .cast_ray_all(dv(from), v3(to - from), &seen.filter(), &mut hits)
-            .unwrap_or(0)
-            .min(hits.len());
+        let cast = |back: bool, out: &mut [maul3d::RayResult]| {
+            let options = maul3d::RayOptions {
+                hit_from_inside,
+                hit_back_faces: back,
+            };
+            let n = space
+                .world
+                .cast_ray_all_with(dv(from), v3(to - from), &seen.filter(), &options, out)
+                .unwrap_or(0);
+            n.min(out.len())
+        };
+        let n = cast(hit_back_faces, &mut hits);
+        // A ConcavePolygonShape3D without `backface_collision` is one-sided for rays too
+        // (Godot Physics and Jolt never hit its back faces): its hits come from a cast
+        // that passes back faces.
+        let one_sided = |h: &maul3d::RayResult| {
+            let (rid, i) = space.shape_owner(h.shape);
+            s.st.objs
+                .get(&rid)
+                .and_then(|o| o.shapes.get(usize::try_from(i).ok()?))
+                .and_then(|slot| s.st.shapes.get(&slot.shape))
+                .is_some_and(GShape::is_one_sided_concave)
+        };
+        let mut front = hits;
+        let split = hit_back_faces && hits[..n].iter().any(one_sided);
+        let n_front = if split { cast(false, &mut front) } else { 0 };
+        let hits_seen = hits[..n]
+            .iter()
+            .filter(|h| !split || !one_sided(h))
+            .chain(front[..n_front].iter().filter(|h| one_sided(h)));
         let mut best: Option<(f32, &maul3d::RayResult, u64)> = None;
-        for h in &hits[..n] {
+        for h in hits_seen {
             let rid = space.world.body_user_data(h.body).unwrap_or(0);
             let Some(o) = s.st.objs.get(&rid) else {
                 continue;
@@ -682,9 +707,22 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
                 break;
             }
             let rid = space.world.body_user_data(c.body).unwrap_or(0);
-            match s.st.objs.get(&rid) {
-                Some(o) if seen.accepts(o) && !self.excluded(rid) => {}
+            let o = match s.st.objs.get(&rid) {
+                Some(o) if seen.accepts(o) && !self.excluded(rid) => o,
                 _ => continue,
+            };
+            // A ConcavePolygonShape3D without `backface_collision` does not collide with a
+            // probe whose centre is behind the surface it touches (Godot Physics and Jolt
+            // ignore back-facing triangles).
+            let (_, i) = space.shape_owner(c.shape);
+            let one_sided = usize::try_from(i)
+                .ok()
+                .and_then(|i| o.shapes.get(i))
+                .and_then(|slot| s.st.shapes.get(&slot.shape))
+                .is_some_and(GShape::is_one_sided_concave);
+            let centre = dv(transform.origin);
+            if one_sided && (centre - c.point_on_other).to_f32().dot(c.normal) < 0.0 {
+                continue;
             }
             // SAFETY: Godot passes room for `max_results` pairs of points.
             unsafe {

@@ -148,6 +148,24 @@ static void cylinders_and_planes(void)
     CALL(m3World_CastRayClosest(w, (m3DVec3){300.0, 0.5, -40.0}, (m3Vec3){0.0f, -8.0f, 0.0f},
                                 qf, &ray));
     CHECK(!ray.hit);
+    /* With hitFromInside the ray starting in the solid hits it at its origin, fraction 0,
+     * with a zero normal; the default options are the plain cast's. */
+    m3RayOptions inside = m3DefaultRayOptions();
+    CHECK(!inside.hitFromInside && inside.hitBackFaces);
+    CALL(m3World_CastRayClosestEx(w, (m3DVec3){300.0, 0.5, -40.0},
+                                  (m3Vec3){0.0f, -8.0f, 0.0f}, qf, inside, &ray));
+    CHECK(!ray.hit);
+    inside.hitFromInside = true;
+    CALL(m3World_CastRayClosestEx(w, (m3DVec3){300.0, 0.5, -40.0},
+                                  (m3Vec3){0.0f, -8.0f, 0.0f}, qf, inside, &ray));
+    CHECK(ray.hit && ray.shape.index == floorShape.index && ray.fraction == 0.0f);
+    CHECK(ray.point.y == 0.5 && ray.normal.x == 0.0f && ray.normal.y == 0.0f &&
+          ray.normal.z == 0.0f);
+    m3RayResult rays[2];
+    int rayCount = -1;
+    CALL(m3World_CastRayEx(w, (m3DVec3){300.0, 0.5, -40.0}, (m3Vec3){0.0f, -8.0f, 0.0f}, qf,
+                           inside, rays, 2, &rayCount));
+    CHECK(rayCount == 1 && rays[0].fraction == 0.0f);
 
     /* Mass: density 1000 × π r² × 2h, with r = 0.4, h = 0.5: 502.65 kg; inertia about the
      * axis m r² / 2, across it m (3 r² + (2h)²) / 12. */

@@ -696,6 +696,16 @@ typedef struct m3QueryFilter {
   bool includeSensors;
 } m3QueryFilter;
 
+// How a ray cast treats shapes it starts in and triangles it meets from behind (Godot's
+// `hit_from_inside` and `hit_back_faces`).
+typedef struct m3RayOptions {
+  // A ray starting inside a solid shape hits it at the origin, fraction 0, with a zero
+  // normal; false: that shape is not hit.
+  bool hitFromInside;
+  // Mesh and height-field triangles met from behind are hit; false: passed through.
+  bool hitBackFaces;
+} m3RayOptions;
+
 // A ray's hit.
 typedef struct m3RayResult {
   // Whether anything was hit (the closest cast only).
@@ -1950,6 +1960,10 @@ struct m3Vec3 m3InvRotateVector(struct m3Quat q, struct m3Vec3 v);
 // The default query filter: sees every category, no sensors.
 struct m3QueryFilter m3DefaultQueryFilter(void);
 
+// The default ray options (those of `m3World_CastRayClosest` and `m3World_CastRay`):
+// shapes the ray starts in are not hit; back faces are.
+struct m3RayOptions m3DefaultRayOptions(void);
+
 // The first shape the segment `origin + t·translation`, t in [0, 1], enters; `hit` is
 // false when none.
 //
@@ -1961,6 +1975,18 @@ enum m3Result m3World_CastRayClosest(struct m3WorldId worldId,
                                      struct m3Vec3 translation,
                                      struct m3QueryFilter filter,
                                      struct m3RayResult *result);
+
+// `m3World_CastRayClosest` with `options`: whether shapes the ray starts in are hit (at
+// the origin, zero normal) and whether triangles met from behind are.
+//
+// # Safety
+// As `m3World_CastRayClosest`.
+enum m3Result m3World_CastRayClosestEx(struct m3WorldId worldId,
+                                       struct m3DVec3 origin,
+                                       struct m3Vec3 translation,
+                                       struct m3QueryFilter filter,
+                                       struct m3RayOptions options,
+                                       struct m3RayResult *result);
 
 // Every shape the segment enters, by fraction then shape slot: up to `capacity` into
 // `results` and how many (which may exceed the capacity) into `count`.
@@ -1977,6 +2003,19 @@ enum m3Result m3World_CastRay(struct m3WorldId worldId,
                               struct m3RayResult *results,
                               int32_t capacity,
                               int32_t *count);
+
+// `m3World_CastRay` with `options` (see `m3World_CastRayClosestEx`).
+//
+// # Safety
+// As `m3World_CastRay`.
+enum m3Result m3World_CastRayEx(struct m3WorldId worldId,
+                                struct m3DVec3 origin,
+                                struct m3Vec3 translation,
+                                struct m3QueryFilter filter,
+                                struct m3RayOptions options,
+                                struct m3RayResult *results,
+                                int32_t capacity,
+                                int32_t *count);
 
 // Shapes whose current bounds overlap `bounds`, by shape slot.
 //

@@ -203,6 +203,8 @@ mod every_export {
             "overlap(",
             "geometry(",
             "test_motion(",
+            "cast_closest(",
+            "cast_all(",
         ];
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
         let mut checked = 0;

@@ -75,6 +75,72 @@ fn ray(r: &engine::RayResult, e: &Entry) -> m3RayResult {
     }
 }
 
+/// How a ray cast treats shapes it starts in and triangles it meets from behind (Godot's
+/// `hit_from_inside` and `hit_back_faces`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct m3RayOptions {
+    /// A ray starting inside a solid shape hits it at the origin, fraction 0, with a zero
+    /// normal; false: that shape is not hit.
+    pub hitFromInside: bool,
+    /// Mesh and height-field triangles met from behind are hit; false: passed through.
+    pub hitBackFaces: bool,
+}
+
+impl From<m3RayOptions> for engine::RayOptions {
+    fn from(o: m3RayOptions) -> engine::RayOptions {
+        engine::RayOptions {
+            hit_from_inside: o.hitFromInside,
+            hit_back_faces: o.hitBackFaces,
+        }
+    }
+}
+
+fn default_ray_options() -> m3RayOptions {
+    let o = engine::RayOptions::default();
+    m3RayOptions {
+        hitFromInside: o.hit_from_inside,
+        hitBackFaces: o.hit_back_faces,
+    }
+}
+
+/// The default ray options (those of `m3World_CastRayClosest` and `m3World_CastRay`):
+/// shapes the ray starts in are not hit; back faces are.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3DefaultRayOptions() -> m3RayOptions {
+    crate::boundary::value(
+        "m3DefaultRayOptions",
+        default_ray_options(),
+        default_ray_options,
+    )
+}
+
+fn cast_closest(
+    name: &'static str,
+    worldId: m3WorldId,
+    origin: m3DVec3,
+    translation: m3Vec3,
+    filter: m3QueryFilter,
+    options: m3RayOptions,
+    result: *mut m3RayResult,
+) -> m3Result {
+    api_on(name, worldId, || {
+        let o = out("result", result)?;
+        let r = read(worldId, |e| {
+            let hit = e.world.cast_ray_closest_with(
+                origin.into(),
+                translation.into(),
+                &filter.into(),
+                &options.into(),
+            )?;
+            Ok(hit.map_or_else(m3RayResult::default, |h| ray(&h, e)))
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, r) };
+        Ok(())
+    })
+}
+
 /// The first shape the segment `origin + t·translation`, t in [0, 1], enters; `hit` is
 /// false when none.
 ///
@@ -89,16 +155,70 @@ pub unsafe extern "C" fn m3World_CastRayClosest(
     filter: m3QueryFilter,
     result: *mut m3RayResult,
 ) -> m3Result {
-    api_on("m3World_CastRayClosest", worldId, || {
-        let o = out("result", result)?;
-        let r = read(worldId, |e| {
-            let hit =
-                e.world
-                    .cast_ray_closest(origin.into(), translation.into(), &filter.into())?;
-            Ok(hit.map_or_else(m3RayResult::default, |h| ray(&h, e)))
+    let options = default_ray_options();
+    let name = "m3World_CastRayClosest";
+    cast_closest(name, worldId, origin, translation, filter, options, result)
+}
+
+/// `m3World_CastRayClosest` with `options`: whether shapes the ray starts in are hit (at
+/// the origin, zero normal) and whether triangles met from behind are.
+///
+/// # Safety
+/// As `m3World_CastRayClosest`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3World_CastRayClosestEx(
+    worldId: m3WorldId,
+    origin: m3DVec3,
+    translation: m3Vec3,
+    filter: m3QueryFilter,
+    options: m3RayOptions,
+    result: *mut m3RayResult,
+) -> m3Result {
+    let name = "m3World_CastRayClosestEx";
+    cast_closest(name, worldId, origin, translation, filter, options, result)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cast_all(
+    name: &'static str,
+    worldId: m3WorldId,
+    origin: m3DVec3,
+    translation: m3Vec3,
+    filter: m3QueryFilter,
+    options: m3RayOptions,
+    results: *mut m3RayResult,
+    capacity: i32,
+    count: *mut i32,
+) -> m3Result {
+    api_on(name, worldId, || {
+        let o = out("count", count)?;
+        let arr = OutArray::new("results", results, capacity)?;
+        let n = read(worldId, |e| {
+            let blank = engine::RayResult {
+                shape: engine::ShapeId::NULL,
+                body: engine::BodyId::NULL,
+                point: engine::math::DVec3::ZERO,
+                normal: engine::math::Vec3::ZERO,
+                fraction: 0.0,
+            };
+            let n = with_scratch(e, arr.capacity(), blank, |buf| {
+                let n = e.world.cast_ray_all_with(
+                    origin.into(),
+                    translation.into(),
+                    &filter.into(),
+                    &options.into(),
+                    buf,
+                )?;
+                for (i, r) in buf.iter().enumerate().take(n.min(arr.capacity())) {
+                    // SAFETY: within the host's capacity.
+                    unsafe { arr.set(i, ray(r, e)) };
+                }
+                Ok::<usize, engine::Error>(n)
+            })??;
+            Ok(n)
         })?;
         // SAFETY: checked non-null.
-        unsafe { put(o, r) };
+        unsafe { put(o, to_i32(n)) };
         Ok(())
     })
 }
@@ -121,33 +241,48 @@ pub unsafe extern "C" fn m3World_CastRay(
     capacity: i32,
     count: *mut i32,
 ) -> m3Result {
-    api_on("m3World_CastRay", worldId, || {
-        let o = out("count", count)?;
-        let arr = OutArray::new("results", results, capacity)?;
-        let n = read(worldId, |e| {
-            let blank = engine::RayResult {
-                shape: engine::ShapeId::NULL,
-                body: engine::BodyId::NULL,
-                point: engine::math::DVec3::ZERO,
-                normal: engine::math::Vec3::ZERO,
-                fraction: 0.0,
-            };
-            let n = with_scratch(e, arr.capacity(), blank, |buf| {
-                let n =
-                    e.world
-                        .cast_ray_all(origin.into(), translation.into(), &filter.into(), buf)?;
-                for (i, r) in buf.iter().enumerate().take(n.min(arr.capacity())) {
-                    // SAFETY: within the host's capacity.
-                    unsafe { arr.set(i, ray(r, e)) };
-                }
-                Ok::<usize, engine::Error>(n)
-            })??;
-            Ok(n)
-        })?;
-        // SAFETY: checked non-null.
-        unsafe { put(o, to_i32(n)) };
-        Ok(())
-    })
+    let (name, options) = ("m3World_CastRay", default_ray_options());
+    cast_all(
+        name,
+        worldId,
+        origin,
+        translation,
+        filter,
+        options,
+        results,
+        capacity,
+        count,
+    )
+}
+
+/// `m3World_CastRay` with `options` (see `m3World_CastRayClosestEx`).
+///
+/// # Safety
+/// As `m3World_CastRay`.
+#[allow(clippy::too_many_arguments)]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3World_CastRayEx(
+    worldId: m3WorldId,
+    origin: m3DVec3,
+    translation: m3Vec3,
+    filter: m3QueryFilter,
+    options: m3RayOptions,
+    results: *mut m3RayResult,
+    capacity: i32,
+    count: *mut i32,
+) -> m3Result {
+    let name = "m3World_CastRayEx";
+    cast_all(
+        name,
+        worldId,
+        origin,
+        translation,
+        filter,
+        options,
+        results,
+        capacity,
+        count,
+    )
 }
 
 /// Refuses a point with a non-finite component, naming it (any finite point may be

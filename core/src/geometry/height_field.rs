@@ -8,7 +8,9 @@
 //! meshes (flat and valley edges inactive, edges along holes and the border active). No
 //! tree: a box maps straight to a range of cells, visited in index order.
 
-use super::mesh::{MAX_MESH_EXTENT, Triangle, edge_is_active, ray_touches_box, ray_triangle};
+#[cfg(test)]
+use super::mesh::ray_triangle;
+use super::mesh::{MAX_MESH_EXTENT, Triangle, edge_is_active, ray_touches_box, ray_triangle_sided};
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::collide::ray::{RayHit, RayInput};
 use crate::error::{Error, Result};
@@ -316,7 +318,17 @@ impl HeightField {
 
     /// The closest triangle the ray enters (ties: the lower index), with its index. Walks
     /// the rows the ray crosses and, in each, the cells under its span there.
+    #[cfg(test)]
     pub(crate) fn ray_cast(&self, input: &RayInput) -> Option<(RayHit, u32)> {
+        self.ray_cast_sided(input, false)
+    }
+
+    /// As [`Self::ray_cast`]; with `front_only`, triangles met from below are passed through.
+    pub(crate) fn ray_cast_sided(
+        &self,
+        input: &RayInput,
+        front_only: bool,
+    ) -> Option<(RayHit, u32)> {
         let d = input.translation;
         let inv = Vec3::new(inv(d.x), inv(d.y), inv(d.z));
         if !ray_touches_box(input.origin, d, inv, input.max_fraction, &self.bounds) {
@@ -350,7 +362,7 @@ impl HeightField {
                 let cell = z * cx + x;
                 for i in [2 * cell, 2 * cell + 1] {
                     let Some(t) = self.triangle(i) else { continue };
-                    let Some(hit) = ray_triangle(&t, input) else {
+                    let Some(hit) = ray_triangle_sided(&t, input, front_only) else {
                         continue;
                     };
                     let better = match best {

@@ -308,7 +308,18 @@ impl TriMesh {
 
     /// The closest triangle the ray enters (ties: the lower triangle index), in the shape's
     /// frame, with the triangle's index.
+    #[cfg(test)]
     pub(crate) fn ray_cast(&self, input: &RayInput) -> Option<(RayHit, u32)> {
+        self.ray_cast_sided(input, false)
+    }
+
+    /// As [`Self::ray_cast`]; with `front_only`, triangles the ray meets from behind are
+    /// passed through.
+    pub(crate) fn ray_cast_sided(
+        &self,
+        input: &RayInput,
+        front_only: bool,
+    ) -> Option<(RayHit, u32)> {
         let d = input.translation;
         let inv = Vec3::new(inverse(d.x), inverse(d.y), inverse(d.z));
         let mut best: Option<(RayHit, u32)> = None;
@@ -328,7 +339,7 @@ impl TriMesh {
                         let Some(t) = self.triangle(tri) else {
                             continue;
                         };
-                        let Some(hit) = ray_triangle(&t, input) else {
+                        let Some(hit) = ray_triangle_sided(&t, input, front_only) else {
                             continue;
                         };
                         let better = match best {
@@ -423,12 +434,23 @@ pub(crate) fn ray_touches_box(origin: Vec3, d: Vec3, inv: Vec3, limit: f32, b: &
 
 /// Where the ray enters a triangle (either side: meshes are two-sided), with the normal
 /// facing the ray's origin. A ray parallel to the triangle's plane misses.
+#[cfg(test)]
 pub(crate) fn ray_triangle(t: &Triangle, input: &RayInput) -> Option<RayHit> {
+    ray_triangle_sided(t, input, false)
+}
+
+/// As [`ray_triangle`]; with `front_only`, a ray meeting the triangle from behind (moving
+/// along its counter-clockwise normal) misses.
+pub(crate) fn ray_triangle_sided(
+    t: &Triangle,
+    input: &RayInput,
+    front_only: bool,
+) -> Option<RayHit> {
     let [a, b, c] = t.v;
     let n = (b - a).cross(c - a);
     let d = input.translation;
     let denom = n.dot(d);
-    if denom == 0.0 || !denom.is_finite() {
+    if denom == 0.0 || !denom.is_finite() || (front_only && denom > 0.0) {
         return None;
     }
     let fraction = n.dot(a - input.origin) / denom;

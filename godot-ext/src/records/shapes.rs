@@ -45,6 +45,11 @@ pub(crate) struct GShape {
 }
 
 impl GShape {
+    /// A ConcavePolygonShape3D without `backface_collision`: rays pass its back faces.
+    pub fn is_one_sided_concave(&self) -> bool {
+        matches!(&self.geometry, Geometry::Concave(c) if !c.backface_collision)
+    }
+
     fn new(ty: ShapeType) -> GShape {
         GShape {
             ty,
@@ -251,7 +256,7 @@ pub(super) fn create_core_shape(
             if c.backface_collision {
                 warn_once(
                     "concave backface",
-                    "concave polygon shapes with backface_collision collide through their front faces only (core triangles are one-sided; rays see both sides)",
+                    "concave polygon shapes with backface_collision collide through their front faces only (core triangles are one-sided)",
                 );
             }
             return create_mesh_shape(w, body, def, "concave polygon", || c.content(transform));
