@@ -27,20 +27,15 @@ func ticks(n: int) -> void:
 
 ## A static box body of half-extents `half` at `at` (rotated by `basis`).
 func static_box(half: Vector3, at: Vector3, basis := Basis.IDENTITY) -> StaticBody3D:
-	var b := StaticBody3D.new()
-	var s := CollisionShape3D.new()
-	var box := BoxShape3D.new()
-	box.size = half * 2.0
-	s.shape = box
-	b.add_child(s)
-	b.transform = Transform3D(basis, at)
-	add_child(b)
-	return b
+	return _box_body(StaticBody3D.new(), half, at, basis)
 
 
 ## A rigid box body of half-extents `half` at `at`.
 func rigid_box(half: Vector3, at: Vector3, basis := Basis.IDENTITY) -> RigidBody3D:
-	var b := RigidBody3D.new()
+	return _box_body(RigidBody3D.new(), half, at, basis)
+
+
+func _box_body(b: PhysicsBody3D, half: Vector3, at: Vector3, basis: Basis) -> PhysicsBody3D:
 	var s := CollisionShape3D.new()
 	var box := BoxShape3D.new()
 	box.size = half * 2.0
