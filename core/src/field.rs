@@ -546,6 +546,12 @@ pub(crate) fn decode_height_field(
         )?;
         for c in 0..cells.div_ceil(8) {
             let b = d.u8()?;
+            // Bits past the last cell are 0 (they would not write back).
+            let used = (cells - 8 * c).min(8);
+            check(
+                used == 8 || b >> used == 0,
+                "height field hole bits past the last cell",
+            )?;
             for i in 0..8 {
                 if 8 * c + i < cells {
                     holes.push(b & (1 << i) != 0);
