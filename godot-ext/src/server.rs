@@ -476,14 +476,24 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         Some(self.space_state(space).upcast())
     }
 
-    fn space_set_debug_contacts(&mut self, _space: Rid, _max_contacts: i32) {}
-
-    fn space_get_contacts(&self, _space: Rid) -> PackedVector3Array {
-        PackedVector3Array::new()
+    fn space_set_debug_contacts(&mut self, space: Rid, max_contacts: i32) {
+        if let Some(s) = self.st.spaces.get_mut(&space.to_u64()) {
+            s.debug_contacts = max_contacts.max(0);
+        }
     }
 
-    fn space_get_contact_count(&self, _space: Rid) -> i32 {
-        0
+    fn space_get_contacts(&self, space: Rid) -> PackedVector3Array {
+        match self.st.spaces.get(&space.to_u64()) {
+            Some(s) => s.debug_contact_points().into_iter().collect(),
+            None => PackedVector3Array::new(),
+        }
+    }
+
+    fn space_get_contact_count(&self, space: Rid) -> i32 {
+        self.st
+            .spaces
+            .get(&space.to_u64())
+            .map_or(0, |s| s.debug_contact_points().len() as i32)
     }
 
     fn area_create(&mut self) -> Rid {

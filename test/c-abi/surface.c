@@ -566,6 +566,17 @@ static void contact_data(void)
     CALL(m3Shape_GetContactData(groundShape, &one, 1, &n));
     CHECK(n == 1 && memcmp(&one, &cd[0], sizeof one) == 0);
 
+    /* The world's contacts: the crate's and the marble's, once each, in slot order. */
+    m3ContactData all[4];
+    CALL(m3World_GetContactCapacity(w, &cap));
+    CHECK(cap >= 2);
+    CALL(m3World_GetContactData(w, all, 4, &n));
+    CHECK(n == 2 && same_shape(all[0].shapeA, groundShape) && same_shape(all[0].shapeB, crateShape));
+    CHECK(all[0].manifold.pointCount == 4 && all[0].manifold.points[3].normalImpulse == cd[0].manifold.points[3].normalImpulse);
+    CHECK(same_shape(all[1].shapeB, marbleShape) && all[1].child == 1);
+    CHECK(m3World_GetContactData(w, NULL, 1, &n) == m3_errorArgument);
+    CHECK(m3World_GetContactCapacity(w, NULL) == m3_errorArgument);
+
     /* The ball touches triangle 1 of the mesh, the mesh being shape A. */
     CALL(m3Body_GetContactData(marble, cd, 4, &n));
     CHECK(n == 1 && same_shape(cd[0].shapeA, floorShape) && same_shape(cd[0].shapeB, marbleShape));

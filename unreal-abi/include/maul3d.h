@@ -1528,6 +1528,28 @@ enum m3Result m3Shape_GetContactData(struct m3ShapeId shapeId,
                                      int32_t capacity,
                                      int32_t *count);
 
+// How many contacts the world has, touching or not: room enough for
+// `m3World_GetContactData`.
+//
+// # Safety
+// `capacity` points to one writable `i32`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_GetContactCapacity(struct m3WorldId worldId, int32_t *capacity);
+
+// Every touching contact of the world, as `m3Body_GetContactData` gives one body's, by
+// (shape A, shape B, child) slot: up to `capacity` into `data`, and how many there are
+// into `count` (a debug view of contacts draws these). Changes nothing.
+//
+// # Safety
+// - `data` points to `capacity` writable `m3ContactData` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_GetContactData(struct m3WorldId worldId,
+                                     struct m3ContactData *data,
+                                     int32_t capacity,
+                                     int32_t *count);
+
 // The default height field def: no samples yet, no holes, scale 1.
 struct m3HeightFieldDef m3DefaultHeightFieldDef(void);
 
