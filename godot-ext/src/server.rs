@@ -182,6 +182,7 @@ impl Maul3DPhysicsServer {
     }
 
     /// `body_test_motion`: the core's motion test from `from` along `motion`.
+    #[allow(clippy::too_many_arguments)]
     fn test_motion(
         &self,
         body: Rid,

@@ -182,7 +182,7 @@ impl Records {
             // The basis's z column: the ray's direction and its scale.
             let z = v3(t.basis.col_c());
             let scale = z.length();
-            if scale <= 0.0 || !(*length >= 0.0) {
+            if scale <= 0.0 || length.is_nan() || *length < 0.0 {
                 continue;
             }
             rays.push(maul3d::SeparationRay {
