@@ -226,11 +226,14 @@ impl Maul3DPhysicsServer {
         // The body's separation rays (Godot shape index kept to name them), in its frame.
         let (rays, ray_shapes) = self.st.separation_rays(rid);
         // Godot's exclusion sets (PhysicsTestMotionParameters3D.exclude_bodies and
-        // exclude_objects) are asked per body the test meets.
+        // exclude_objects) are asked per body the test meets; collision exceptions
+        // (add_collision_exception_with) leave bodies out too, as in Godot's engines.
         let base = self.base();
+        let exceptions = &self.st.spaces[&space].exceptions.pairs;
         let excluded = |b: maul3d::BodyId| {
             let other = w.body_user_data(b).unwrap_or(0);
-            base.body_test_motion_is_excluding_body(Rid::new(other))
+            exceptions.contains(&(rid.min(other), rid.max(other)))
+                || base.body_test_motion_is_excluding_body(Rid::new(other))
                 || self.st.objs.get(&other).is_some_and(|o| {
                     o.instance_id != 0 && base.body_test_motion_is_excluding_object(o.instance_id)
                 })

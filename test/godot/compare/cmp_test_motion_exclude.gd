@@ -1,6 +1,7 @@
 extends "res://compare_case.gd"
 # body_test_motion toward a wall: stopped by it, and not when the wall is excluded
-# (PhysicsTestMotionParameters3D.exclude_bodies / exclude_objects).
+# (PhysicsTestMotionParameters3D.exclude_bodies / exclude_objects) or excepted
+# (add_collision_exception_with).
 
 
 func run() -> void:
@@ -28,12 +29,18 @@ func run() -> void:
 	params.exclude_bodies = []
 	params.exclude_objects = [wall.get_instance_id()]
 	var hit_by_object := PhysicsServer3D.body_test_motion(c.get_rid(), params, result)
+	# A collision exception leaves the wall out of the motion test too.
+	params.exclude_objects = []
+	c.add_collision_exception_with(wall)
+	var hit_with_exception := PhysicsServer3D.body_test_motion(c.get_rid(), params, result)
+	c.remove_collision_exception_with(wall)
 	values = {
 		"hit": hit,
 		"travel": travel,
 		"hit_excluded": hit_excluded,
 		"travel_excluded": travel_excluded,
 		"hit_by_object": hit_by_object,
+		"hit_with_exception": hit_with_exception,
 	}
 
 
@@ -44,7 +51,7 @@ func judge(by: Dictionary) -> PackedStringArray:
 		var r: Dictionary = by[e]
 		if r.is_empty() or m.is_empty():
 			continue
-		for k in ["hit", "hit_excluded", "hit_by_object"]:
+		for k in ["hit", "hit_excluded", "hit_by_object", "hit_with_exception"]:
 			if m[k] != r[k]:
 				out.append("%s: %s vs %s's %s" % [k, m[k], e, r[k]])
 		for p in [near("travel vs " + e, m.travel, r.travel, 0.05),
