@@ -262,6 +262,32 @@ impl World {
         Ok(self.touching_contacts(b, |_| true, out))
     }
 
+    /// How many contacts the world has (touching or not): enough room for
+    /// [`World::contact_data`].
+    pub fn contact_data_capacity(&self) -> usize {
+        self.contacts.count as usize
+    }
+
+    /// Every touching contact of the world, as [`World::body_contact_data`] gives one
+    /// body's, by (shape A, shape B, child) slot: fills `out` with the first `out.len()`
+    /// and returns how many there are. What a host's debug view of contacts shows
+    /// (Godot's `space_get_contacts`). Changes nothing; never allocates.
+    pub fn contact_data(&self, out: &mut [ContactData]) -> usize {
+        let mut sel = Selection {
+            out,
+            filled: 0,
+            seen: 0,
+        };
+        for c in self.contacts.iter() {
+            let used =
+                c.alive && c.flags & CONTACT_TOUCHING != 0 && c.flags & CONTACT_DISABLED == 0;
+            if used && c.point_count > 0 {
+                sel.offer(key_of(c), || self.contact_data_of(c));
+            }
+        }
+        sel.finish()
+    }
+
     /// The shape's touching contacts, as [`World::body_contact_data`] gives its body's.
     pub fn shape_contact_data(&self, shape: ShapeId, out: &mut [ContactData]) -> Result<usize> {
         let s = self.shape_slot(shape)? as u32;

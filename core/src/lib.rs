@@ -94,7 +94,9 @@ pub use journal::{
     SnapshotJournal, TAPE_HEADER_SIZE, TAPE_MAJOR, TAPE_MINOR, decode_replay, describe_journal,
     encode_replay, encoded_replay_size, journal_record_ends, snapshot_journal,
 };
-pub use motion::{ContactPointPair, MotionCollision, MotionResult, MotionTest};
+pub use motion::{
+    ContactPointPair, MotionCollision, MotionOptions, MotionResult, MotionTest, SeparationRay,
+};
 pub use presolve::{PreSolve, PreSolveContact, PreSolveFn};
 pub use profile::Profile;
 pub use query::{QueryFilter, QueryHull, QueryShape, RayOptions, RayResult, ShapeCastResult};

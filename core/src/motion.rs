@@ -228,12 +228,46 @@ pub struct MotionTest {
     pub filter: QueryFilter,
 }
 
+/// A separation ray of the moving body (Godot's `SeparationRayShape3D`): a segment from
+/// `origin` along `direction` of `length`, in the body's frame, that separates the body
+/// only along its own direction (a character standing on it: `length` above the floor).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeparationRay {
+    /// Where the ray starts, body frame.
+    pub origin: Vec3,
+    /// Its direction, body frame (any length above zero; normalised).
+    pub direction: Vec3,
+    /// Its length, m, in [0, 1e3].
+    pub length: f32,
+    /// Separate along the surface normal rather than the ray (Godot's `slide_on_slope`);
+    /// such a ray also takes part in the cast, like a shape.
+    pub slide_on_slope: bool,
+}
+
+/// What a motion test takes besides the [`MotionTest`]: bodies to leave out (Godot's
+/// `PhysicsTestMotionParameters3D.exclude_bodies` / `exclude_objects`) and the moving
+/// body's separation rays.
+#[derive(Clone, Copy, Default)]
+pub struct MotionOptions<'a> {
+    /// Bodies the test ignores (each a live body of this world).
+    pub exclude: &'a [BodyId],
+    /// Bodies the test ignores, asked per body met (a host's own exclusion set).
+    pub exclude_where: Option<&'a dyn Fn(BodyId) -> bool>,
+    /// The moving body's separation rays: they push it out of what they pierce at the
+    /// start and report contacts at the end.
+    pub separation_rays: &'a [SeparationRay],
+    /// Whether separation rays also stop the cast (Godot's `collide_separation_ray`:
+    /// `move_and_slide` snapping to the floor); a `slide_on_slope` ray always does.
+    pub collide_separation_rays: bool,
+}
+
 /// One collision a motion test reports.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MotionCollision {
     /// The contact (`normal` points from the collider towards the moving body).
     pub contact: ContactPointPair,
-    /// The moving body's shape involved.
+    /// The moving body's shape involved; [`ShapeId::NULL`] for a separation ray (the one
+    /// whose tip is `contact.point_on_query`).
     pub local_shape: ShapeId,
 }
 
@@ -284,12 +318,65 @@ impl World {
         self.motion_test(t, out, true)
     }
 
+    /// [`World::test_body_motion_against`] with [`MotionOptions`]: bodies left out and
+    /// separation rays. Refused (nothing computed) when an excluded id is no live body
+    /// of this world or a ray is not finite, has a zero direction or a length outside
+    /// [0, 1e3].
+    pub fn test_body_motion_against_with(
+        &self,
+        t: &MotionTest,
+        options: &MotionOptions,
+        out: &mut [MotionCollision],
+    ) -> Result<MotionResult> {
+        for &b in options.exclude {
+            self.body_slot(b)?;
+        }
+        for r in options.separation_rays {
+            crate::limits::check_vec_abs(
+                "separation ray origin",
+                r.origin,
+                1.0e6,
+                "finite and within ±1e6",
+            )?;
+            crate::limits::check_vec_abs(
+                "separation ray direction",
+                r.direction,
+                1.0e6,
+                "finite and within ±1e6",
+            )?;
+            crate::limits::check_nonneg(
+                "separation ray length",
+                r.length,
+                1.0e3,
+                "within [0, 1e3]",
+            )?;
+            if r.direction.dot(r.direction) <= 0.0 {
+                return Err(crate::error::Error::Argument {
+                    name: "separation ray direction",
+                    value: 0.0,
+                    expected: "a nonzero vector",
+                });
+            }
+        }
+        self.motion_test_with(t, out, true, options)
+    }
+
     /// Both motion tests; `against`: report only contacts facing against the motion.
     fn motion_test(
         &self,
         t: &MotionTest,
         out: &mut [MotionCollision],
         against: bool,
+    ) -> Result<MotionResult> {
+        self.motion_test_with(t, out, against, &MotionOptions::default())
+    }
+
+    fn motion_test_with(
+        &self,
+        t: &MotionTest,
+        out: &mut [MotionCollision],
+        against: bool,
+        options: &MotionOptions,
     ) -> Result<MotionResult> {
         let slot = self.body_slot(t.body)? as u32;
         crate::limits::check_nonneg("margin", t.margin, 1.0e3, "within [0, 1e3]")?;
@@ -310,12 +397,29 @@ impl World {
         )?;
         let accepts = |other: u32| {
             let s = &self.shapes[other as usize];
-            s.body != slot && !s.is_sensor && t.filter.accepts(s)
+            if s.body == slot || s.is_sensor || !t.filter.accepts(s) {
+                return false;
+            }
+            if options.exclude.is_empty() && options.exclude_where.is_none() {
+                return true;
+            }
+            let id = self.body_id(s.body);
+            !options.exclude.contains(&id) && !options.exclude_where.is_some_and(|f| f(id))
         };
-        let recovered = self.motion_recovery(slot, t.position, rotation, &accepts);
+        let rays = options.separation_rays;
+        let recovered = self.motion_recovery(slot, t.position, rotation, &accepts, rays);
         let start = t.position + recovered.to_f64();
         let length = t.motion.length();
-        let t_touch = self.motion_cast(slot, start, rotation, t.motion, &accepts);
+        let mut t_touch = self.motion_cast(slot, start, rotation, t.motion, &accepts);
+        for r in rays {
+            if options.collide_separation_rays || r.slide_on_slope {
+                if let Some(f) = self.ray_cast_along(r, start, rotation, t.motion, &accepts) {
+                    if f < t_touch {
+                        t_touch = f;
+                    }
+                }
+            }
+        }
         let safe = if t_touch >= 1.0 {
             1.0
         } else {
@@ -326,7 +430,14 @@ impl World {
             Some(direction) if against => Order::Against(direction),
             _ => Order::Deepest,
         };
-        let count = self.motion_contacts(slot, end, rotation, t.margin, &accepts, order, out);
+        let mut count = self.motion_contacts(slot, end, rotation, t.margin, &accepts, order, out);
+        for r in rays {
+            if let Some(c) = self.ray_contact(r, end, rotation, t.margin, &accepts) {
+                if order.accepts(&c) {
+                    count = keep_in_order(out, count, c, order);
+                }
+            }
+        }
         Ok(MotionResult {
             travel: recovered + t.motion * safe,
             remainder: t.motion * (1.0 - safe),
@@ -343,12 +454,20 @@ impl World {
         position: DVec3,
         rotation: Quat,
         accepts: &impl Fn(u32) -> bool,
+        rays: &[SeparationRay],
     ) -> Vec3 {
         let body = &self.bodies[slot as usize];
         let mut recovered = Vec3::ZERO;
         for _ in 0..4 {
             let at = position + recovered.to_f64();
             let mut deepest: Option<(f32, Vec3)> = None;
+            for r in rays {
+                if let Some((depth, n)) = self.ray_push(r, at, rotation, accepts) {
+                    if depth > 0.0 && deepest.is_none_or(|(d, _)| depth > d) {
+                        deepest = Some((depth, n));
+                    }
+                }
+            }
             let mut s = body.shape_head;
             while s != crate::body::NONE {
                 let shape = &self.shapes[s as usize];
@@ -499,6 +618,120 @@ impl World {
             s = shape.next_in_body;
         }
         count
+    }
+}
+
+impl World {
+    /// A separation ray of a body at `at`/`rotation` in world terms: its origin, unit
+    /// direction and the translation to its tip.
+    fn ray_in_world(r: &SeparationRay, at: DVec3, rotation: Quat) -> (DVec3, Vec3, Vec3) {
+        let d = rotation.rotate(r.direction);
+        let unit = d * (1.0 / crate::math::sqrt(d.dot(d)));
+        (
+            at + rotation.rotate(r.origin).to_f64(),
+            unit,
+            unit * r.length,
+        )
+    }
+
+    /// What the ray pierces at `at` (the first hit along it, within `reach` past its
+    /// tip): the depth of its tip past the surface (negative: short of it), the push's
+    /// direction (against the ray; the surface normal for `slide_on_slope`, the depth
+    /// measured along it), the hit slot and point.
+    fn ray_hit(
+        &self,
+        r: &SeparationRay,
+        at: DVec3,
+        rotation: Quat,
+        reach: f32,
+        accepts: &impl Fn(u32) -> bool,
+    ) -> Option<(f32, Vec3, u32, DVec3)> {
+        let (origin, unit, _) = Self::ray_in_world(r, at, rotation);
+        let total = r.length + reach;
+        if total <= 0.0 {
+            return None;
+        }
+        let (slot, hit) = self.ray_closest_where(origin, unit * total, accepts)?;
+        let b = &self.bodies[self.shapes[slot as usize].body as usize];
+        let depth = r.length - hit.fraction * total;
+        let point = b.position + hit.point.to_f64();
+        if r.slide_on_slope {
+            let along = -unit.dot(hit.normal);
+            Some((depth * along, hit.normal, slot, point))
+        } else {
+            Some((depth, -unit, slot, point))
+        }
+    }
+
+    /// The recovery push of a separation ray at `at`: depth and direction.
+    fn ray_push(
+        &self,
+        r: &SeparationRay,
+        at: DVec3,
+        rotation: Quat,
+        accepts: &impl Fn(u32) -> bool,
+    ) -> Option<(f32, Vec3)> {
+        self.ray_hit(r, at, rotation, 0.0, accepts)
+            .map(|(d, n, _, _)| (d, n))
+    }
+
+    /// The fraction of `motion` at which the ray's tip, moved from `start`, meets a
+    /// shape (only when the motion carries the tip ahead: it has a part along the ray).
+    fn ray_cast_along(
+        &self,
+        r: &SeparationRay,
+        start: DVec3,
+        rotation: Quat,
+        motion: Vec3,
+        accepts: &impl Fn(u32) -> bool,
+    ) -> Option<f32> {
+        let (origin, unit, tip) = Self::ray_in_world(r, start, rotation);
+        if motion.dot(unit) <= 0.0 {
+            return None;
+        }
+        // The tip on a surface already (as recovery leaves it): moving on is blocked.
+        let touch = 2.0 * SHAPE_CAST_TARGET;
+        if self
+            .ray_hit(r, start, rotation, touch, accepts)
+            .is_some_and(|(depth, ..)| depth > -touch)
+        {
+            return Some(0.0);
+        }
+        self.ray_closest_where(origin + tip.to_f64(), motion, accepts)
+            .map(|(_, hit)| hit.fraction)
+    }
+
+    /// The contact a separation ray reports at the end of the travel: what it pierces or
+    /// reaches within `margin` past its tip.
+    fn ray_contact(
+        &self,
+        r: &SeparationRay,
+        end: DVec3,
+        rotation: Quat,
+        margin: f32,
+        accepts: &impl Fn(u32) -> bool,
+    ) -> Option<MotionCollision> {
+        let reach = crate::math::max(margin, 2.0 * SHAPE_CAST_TARGET) + margin;
+        let (depth, normal, slot, point) = self.ray_hit(r, end, rotation, reach, accepts)?;
+        if depth <= -reach {
+            return None;
+        }
+        let (origin, _, tip) = Self::ray_in_world(r, end, rotation);
+        let o = &self.shapes[slot as usize];
+        let ob = &self.bodies[o.body as usize];
+        let rel = (point - ob.position).to_f32() - ob.center_offset();
+        Some(MotionCollision {
+            contact: ContactPointPair {
+                point_on_query: origin + tip.to_f64(),
+                point_on_other: point,
+                normal,
+                depth,
+                shape: self.shape_id(slot),
+                body: self.body_id(o.body),
+                velocity: ob.linear_velocity + ob.angular_velocity.cross(rel),
+            },
+            local_shape: ShapeId::NULL,
+        })
     }
 }
 

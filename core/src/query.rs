@@ -312,6 +312,38 @@ impl World {
         }
     }
 
+    /// The first shape slot `accepts` takes that the segment `origin + t·translation`,
+    /// t ∈ [0, 1], enters (ties: the lower slot), with the hit (its point relative to the
+    /// hit shape's body origin). Unchecked input: for the motion test's separation rays.
+    pub(crate) fn ray_closest_where(
+        &self,
+        origin: DVec3,
+        translation: Vec3,
+        accepts: &impl Fn(u32) -> bool,
+    ) -> Option<(u32, RayHit)> {
+        let mut best: Option<(u32, RayHit)> = None;
+        let options = RayOptions::default();
+        self.for_each_ray_candidate(origin, translation, |slot| {
+            let s = &self.shapes[slot as usize];
+            let b = &self.bodies[s.body as usize];
+            if !s.alive || !b.enabled || !accepts(slot) {
+                return;
+            }
+            if let Some(hit) = ray_shape(self, s, b, origin, translation, 1.0, &options) {
+                let better = match &best {
+                    None => true,
+                    Some((k, h)) => {
+                        hit.fraction < h.fraction || (hit.fraction == h.fraction && slot < *k)
+                    }
+                };
+                if better {
+                    best = Some((slot, hit));
+                }
+            }
+        });
+        best
+    }
+
     /// The first shape the segment `origin + t·translation`, t ∈ [0, 1], enters (ties: the
     /// lower shape slot). A ray starting inside a shape does not hit that shape.
     pub fn cast_ray_closest(

@@ -434,3 +434,24 @@ fn a_contact_the_pre_solve_callback_disabled_is_left_out() {
     step_n(&mut w, 1);
     assert_eq!(contacts_of(&w, b).len(), 1);
 }
+
+#[test]
+fn the_world_contact_data_holds_every_touching_contact_once_in_slot_order() {
+    let mut w = world(false);
+    let (_, boxes) = row_of_boxes(&mut w, 5);
+    step_n(&mut w, 60);
+    let cap = w.contact_data_capacity();
+    let mut all = vec![ContactData::default(); cap];
+    let n = w.contact_data(&mut all);
+    all.truncate(n);
+    assert_eq!(n, 5, "each box rests on the ground, touching no other box");
+    // The same contacts each body reports, once each, in (shape A, shape B, child) order.
+    let mut from_bodies: Vec<ContactData> =
+        boxes.iter().flat_map(|&b| contacts_of(&w, b)).collect();
+    from_bodies.sort_by_key(|c| (c.shape_a.index, c.shape_b.index, c.child));
+    assert_eq!(all, from_bodies);
+    // A short array: the first ones and the count of all.
+    let mut two = [ContactData::default(); 2];
+    assert_eq!(w.contact_data(&mut two), 5);
+    assert_eq!(two[..], all[..2]);
+}

@@ -461,3 +461,151 @@ fn a_motion_test_reports_the_velocity_of_a_kinematic_platform_at_the_contact() {
         );
     }
 }
+
+fn toward_wall(c: maul3d::BodyId) -> MotionTest {
+    MotionTest {
+        body: c,
+        position: DVec3::new(0.0, 0.0005, 0.0),
+        rotation: Quat::IDENTITY,
+        motion: Vec3::new(10.0, 0.0, 0.0),
+        margin: 0.01,
+        filter: QueryFilter::default(),
+    }
+}
+
+#[test]
+fn a_motion_test_passes_through_an_excluded_wall_and_stops_at_one_not_excluded() {
+    let (w, c) = scene();
+    let mut out = empty();
+    let plain = w
+        .test_body_motion_against_with(&toward_wall(c), &maul3d::MotionOptions::default(), &mut out)
+        .unwrap();
+    assert!(
+        plain.safe_fraction < 0.5 && plain.collision_count >= 1,
+        "{plain:?}"
+    );
+    assert!(
+        out[0].contact.normal.x < -0.99,
+        "the wall faces the motion: {:?}",
+        out[0]
+    );
+    let wall = out[0].contact.body;
+    for options in [
+        maul3d::MotionOptions {
+            exclude: &[wall],
+            ..Default::default()
+        },
+        maul3d::MotionOptions {
+            exclude_where: Some(&|b| b == wall),
+            ..Default::default()
+        },
+    ] {
+        let r = w
+            .test_body_motion_against_with(&toward_wall(c), &options, &mut out)
+            .unwrap();
+        assert_eq!(
+            r.safe_fraction, 1.0,
+            "the excluded wall does not stop the motion"
+        );
+        assert_eq!(r.collision_count, 0);
+    }
+    // An id that is no live body is refused.
+    let err = w.test_body_motion_against_with(
+        &toward_wall(c),
+        &maul3d::MotionOptions {
+            exclude: &[maul3d::BodyId::default()],
+            ..Default::default()
+        },
+        &mut out,
+    );
+    assert!(err.is_err());
+}
+
+#[test]
+fn a_separation_ray_holds_a_body_its_length_above_the_floor() {
+    let mut w = world(false);
+    ground(&mut w, 0.6);
+    let c = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_sphere_shape(
+        c,
+        &ShapeDef::default(),
+        &maul3d::Sphere {
+            center: Vec3::ZERO,
+            radius: 0.25,
+        },
+    )
+    .unwrap();
+    // Pointing down, 1 m long; the body starts 0.9 m above the floor (the ray 0.1 m in).
+    let ray = maul3d::SeparationRay {
+        origin: Vec3::ZERO,
+        direction: Vec3::new(0.0, -1.0, 0.0),
+        length: 1.0,
+        slide_on_slope: false,
+    };
+    let options = maul3d::MotionOptions {
+        separation_rays: &[ray],
+        ..Default::default()
+    };
+    let mut out = empty();
+    let t = MotionTest {
+        body: c,
+        position: DVec3::new(0.0, 0.9, 0.0),
+        rotation: Quat::IDENTITY,
+        motion: Vec3::new(0.0, -0.05, 0.0),
+        margin: 0.001,
+        filter: QueryFilter::default(),
+    };
+    let r = w
+        .test_body_motion_against_with(&t, &options, &mut out)
+        .unwrap();
+    // Recovered 0.1 m up, then moved down freely (the ray does not stop the cast).
+    assert!((r.travel.y - 0.05).abs() < 1e-4, "{:?}", r.travel);
+    assert_eq!(r.collision_count, 1, "the floor under the ray is reported");
+    let hit = out[0].contact;
+    assert!(
+        (hit.normal.y - 1.0).abs() < 1e-5 && (hit.depth - 0.05).abs() < 1e-4,
+        "{hit:?}"
+    );
+    assert_eq!(out[0].local_shape, maul3d::ShapeId::NULL);
+    // Snapping (collide_separation_rays): the ray's tip stops the cast at the floor.
+    let snap = maul3d::MotionOptions {
+        collide_separation_rays: true,
+        ..options
+    };
+    let t = MotionTest {
+        position: DVec3::new(0.0, 1.5, 0.0),
+        motion: Vec3::new(0.0, -1.0, 0.0),
+        ..t
+    };
+    let r = w
+        .test_body_motion_against_with(&t, &snap, &mut out)
+        .unwrap();
+    assert!(
+        (r.travel.y + 0.5).abs() < 0.01,
+        "snaps down to 1 m above the floor: {:?}",
+        r.travel
+    );
+    let r = w
+        .test_body_motion_against_with(&t, &options, &mut out)
+        .unwrap();
+    assert!(
+        (r.travel.y + 1.0).abs() < 1e-4,
+        "without snapping the ray does not stop it: {:?}",
+        r.travel
+    );
+    // A zero direction is refused.
+    let bad = maul3d::SeparationRay {
+        direction: Vec3::ZERO,
+        ..ray
+    };
+    let bad = maul3d::MotionOptions {
+        separation_rays: &[bad],
+        ..Default::default()
+    };
+    assert!(w.test_body_motion_against_with(&t, &bad, &mut out).is_err());
+}

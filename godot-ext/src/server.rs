@@ -182,6 +182,7 @@ impl Maul3DPhysicsServer {
     }
 
     /// `body_test_motion`: the core's motion test from `from` along `motion`.
+    #[allow(clippy::too_many_arguments)]
     fn test_motion(
         &self,
         body: Rid,
@@ -189,6 +190,7 @@ impl Maul3DPhysicsServer {
         motion: Vector3,
         margin: f32,
         max_collisions: i32,
+        collide_separation_ray: bool,
         result: Option<&mut PhysicsServer3DExtensionMotionResult>,
     ) -> bool {
         let rid = body.to_u64();
@@ -221,12 +223,33 @@ impl Maul3DPhysicsServer {
             local_shape: maul3d::ShapeId::NULL,
         }; 32];
         let cap = max_collisions.clamp(0, 32) as usize;
+        // The body's separation rays (Godot shape index kept to name them), in its frame.
+        let (rays, ray_shapes) = self.st.separation_rays(rid);
+        // Godot's exclusion sets (PhysicsTestMotionParameters3D.exclude_bodies and
+        // exclude_objects) are asked per body the test meets; collision exceptions
+        // (add_collision_exception_with) leave bodies out too, as in Godot's engines.
+        let base = self.base();
+        let exceptions = &self.st.spaces[&space].exceptions.pairs;
+        let excluded = |b: maul3d::BodyId| {
+            let other = w.body_user_data(b).unwrap_or(0);
+            exceptions.contains(&(rid.min(other), rid.max(other)))
+                || base.body_test_motion_is_excluding_body(Rid::new(other))
+                || self.st.objs.get(&other).is_some_and(|o| {
+                    o.instance_id != 0 && base.body_test_motion_is_excluding_object(o.instance_id)
+                })
+        };
+        let options = maul3d::MotionOptions {
+            exclude: &[],
+            exclude_where: Some(&excluded),
+            separation_rays: &rays,
+            collide_separation_rays: collide_separation_ray,
+        };
         // Godot reports what the motion ran into: the core's motion test against the
         // motion keeps only contacts facing against it, most opposed first.
         // `move_and_slide` slides along collision 0 and takes the deepest floor-like
         // collision as the floor, so a floor the body merely stands on while it walks into
         // a ramp must not be reported (it would slide along the flat floor, into the ramp).
-        let r = match w.test_body_motion_against(&test, &mut found[..cap]) {
+        let r = match w.test_body_motion_against_with(&test, &options, &mut found[..cap]) {
             Ok(r) => r,
             Err(e) => {
                 crate::errors::error_once("test motion", &format!("body_test_motion refused: {e}"));
@@ -252,7 +275,17 @@ impl Maul3DPhysicsServer {
                     .map_or(Vector3::ZERO, gv);
                 d.depth = c.contact.depth;
                 out.collision_depth = max(out.collision_depth, c.contact.depth);
-                d.local_shape = self.st.spaces[&space].shape_owner(c.local_shape).1;
+                d.local_shape = if c.local_shape == maul3d::ShapeId::NULL {
+                    ray_shape_of(
+                        &rays,
+                        &ray_shapes,
+                        &test,
+                        r.travel,
+                        c.contact.point_on_query,
+                    )
+                } else {
+                    self.st.spaces[&space].shape_owner(c.local_shape).1
+                };
                 d.collider_id = ObjectId {
                     id: self.st.objs.get(&other).map_or(0, |o| o.instance_id),
                 };
@@ -476,14 +509,24 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         Some(self.space_state(space).upcast())
     }
 
-    fn space_set_debug_contacts(&mut self, _space: Rid, _max_contacts: i32) {}
-
-    fn space_get_contacts(&self, _space: Rid) -> PackedVector3Array {
-        PackedVector3Array::new()
+    fn space_set_debug_contacts(&mut self, space: Rid, max_contacts: i32) {
+        if let Some(s) = self.st.spaces.get_mut(&space.to_u64()) {
+            s.debug_contacts = max_contacts.max(0);
+        }
     }
 
-    fn space_get_contact_count(&self, _space: Rid) -> i32 {
-        0
+    fn space_get_contacts(&self, space: Rid) -> PackedVector3Array {
+        match self.st.spaces.get(&space.to_u64()) {
+            Some(s) => s.debug_contact_points().into_iter().collect(),
+            None => PackedVector3Array::new(),
+        }
+    }
+
+    fn space_get_contact_count(&self, space: Rid) -> i32 {
+        self.st
+            .spaces
+            .get(&space.to_u64())
+            .map_or(0, |s| s.debug_contact_points().len() as i32)
     }
 
     fn area_create(&mut self) -> Rid {
@@ -974,13 +1017,21 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         motion: Vector3,
         margin: f32,
         max_collisions: i32,
-        _collide_separation_ray: bool,
+        collide_separation_ray: bool,
         _recovery_as_collision: bool,
         result: RawPtr<*mut PhysicsServer3DExtensionMotionResult>,
     ) -> bool {
         // SAFETY: Godot passes a valid result struct (or null) for the call's duration.
         let result = unsafe { result.ptr().as_mut() };
-        self.test_motion(body, from, motion, margin, max_collisions, result)
+        self.test_motion(
+            body,
+            from,
+            motion,
+            margin,
+            max_collisions,
+            collide_separation_ray,
+            result,
+        )
     }
 
     fn body_get_direct_state(&mut self, body: Rid) -> Option<Gd<PhysicsDirectBodyState3D>> {
@@ -1550,4 +1601,27 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
             _ => 0,
         }
     }
+}
+
+/// The Godot shape index of the separation ray whose tip is `tip` (the one nearest it)
+/// for a motion test `test` that ended at its travel.
+fn ray_shape_of(
+    rays: &[maul3d::SeparationRay],
+    shapes: &[i32],
+    test: &maul3d::MotionTest,
+    travel: maul3d::math::Vec3,
+    tip: maul3d::math::DVec3,
+) -> i32 {
+    let mut best = (f64::INFINITY, shapes.first().copied().unwrap_or(0));
+    for (r, &i) in rays.iter().zip(shapes) {
+        let d = test.rotation.rotate(r.direction);
+        let unit = d * (1.0 / maul3d::math::sqrt(d.dot(d)));
+        let local = test.rotation.rotate(r.origin) + unit * r.length;
+        let off = (tip - test.position).to_f32() - travel - local;
+        let dist = f64::from(off.dot(off));
+        if dist < best.0 {
+            best = (dist, i);
+        }
+    }
+    best.1
 }

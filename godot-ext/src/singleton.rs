@@ -150,6 +150,19 @@ impl Maul3D {
         let r = with_state(|st| st.compare(a.to_u64(), b.to_u64()));
         report("compare_spaces", r).map_or(-1, |n| n as i64)
     }
+
+    /// What `PhysicsServer3D.space_get_contacts` gives Godot's debug view of a space
+    /// (Godot binds it for engines only): both surface points of every touching contact
+    /// point, at most as many as Godot asked for with `space_set_debug_contacts` (a
+    /// viewport entering the tree with "Visible Collision Shapes" on); empty otherwise.
+    #[func]
+    pub fn space_debug_contacts(&self, space: Rid) -> PackedVector3Array {
+        with_state(|st| {
+            st.space(space.to_u64())
+                .map(|s| s.debug_contact_points().into_iter().collect())
+        })
+        .unwrap_or_default()
+    }
 }
 
 fn server_or_error(what: &str) -> Option<Gd<Maul3DPhysicsServer>> {

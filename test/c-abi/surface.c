@@ -566,6 +566,17 @@ static void contact_data(void)
     CALL(m3Shape_GetContactData(groundShape, &one, 1, &n));
     CHECK(n == 1 && memcmp(&one, &cd[0], sizeof one) == 0);
 
+    /* The world's contacts: the crate's and the marble's, once each, in slot order. */
+    m3ContactData all[4];
+    CALL(m3World_GetContactCapacity(w, &cap));
+    CHECK(cap >= 2);
+    CALL(m3World_GetContactData(w, all, 4, &n));
+    CHECK(n == 2 && same_shape(all[0].shapeA, groundShape) && same_shape(all[0].shapeB, crateShape));
+    CHECK(all[0].manifold.pointCount == 4 && all[0].manifold.points[3].normalImpulse == cd[0].manifold.points[3].normalImpulse);
+    CHECK(same_shape(all[1].shapeB, marbleShape) && all[1].child == 1);
+    CHECK(m3World_GetContactData(w, NULL, 1, &n) == m3_errorArgument);
+    CHECK(m3World_GetContactCapacity(w, NULL) == m3_errorArgument);
+
     /* The ball touches triangle 1 of the mesh, the mesh being shape A. */
     CALL(m3Body_GetContactData(marble, cd, 4, &n));
     CHECK(n == 1 && same_shape(cd[0].shapeA, floorShape) && same_shape(cd[0].shapeB, marbleShape));
@@ -1058,6 +1069,26 @@ int main(void)
     CALL(m3Body_TestMotionAgainst(&mt, col, 4, &ma));
     CHECK(ma.collisionCount >= 1 && ma.collisionCount <= mr.collisionCount);
     CHECK(col[0].normal.y > 0.9f && ma.safeFraction == mr.safeFraction);
+    /* The Ex call: the ground excluded, the fall is free; a 1 m separation ray pointing
+       down from the centre of the ball (radius 0.5) resting on the ground lifts it 0.5 m
+       and, snapping, holds it there. */
+    m3MotionOptions mo;
+    memset(&mo, 0, sizeof mo);
+    mo.exclude = &ground;
+    mo.excludeCount = 1;
+    CALL(m3Body_TestMotionAgainstEx(&mt, &mo, col, 4, &ma));
+    CHECK(ma.safeFraction == 1.0f && ma.collisionCount == 0);
+    m3SeparationRay sray = {{0.0f, 0.0f, 0.0f}, {0.0f, -1.0f, 0.0f}, 1.0f, false};
+    memset(&mo, 0, sizeof mo);
+    mo.separationRays = &sray;
+    mo.rayCount = 1;
+    mo.collideSeparationRays = true;
+    CALL(m3Body_TestMotionAgainstEx(&mt, &mo, col, 4, &ma));
+    CHECK(ma.collisionCount >= 1 && col[0].localShape.index == 0);
+    CHECK(near(ma.travel.y, mr.travel.y + 0.5, 0.02));
+    mo.rayCount = 17;
+    CHECK(m3Body_TestMotionAgainstEx(&mt, &mo, col, 4, &ma) == m3_errorArgument);
+    CHECK(m3Body_TestMotionAgainstEx(&mt, NULL, col, 4, &ma) == m3_errorArgument);
 
     /* An explosion just under the resting ball throws it up. */
     for (int i = 0; i < 60; ++i)

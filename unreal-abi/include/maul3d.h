@@ -22,6 +22,12 @@
 // The `child` of a contact between two whole shapes.
 #define M3_NO_CHILD 4294967295
 
+// At most this many excluded bodies and this many separation rays in `m3MotionOptions`.
+#define M3_MAX_MOTION_EXCLUDES 64
+
+// At most this many separation rays in `m3MotionOptions`.
+#define M3_MAX_SEPARATION_RAYS 16
+
 // Voxels along each edge of a voxel grid; a grid holds `16³ = 4096` materials.
 #define M3_VOXEL_CHUNK 16
 
@@ -816,6 +822,36 @@ typedef struct m3MotionResult {
   int32_t collisionCount;
 } m3MotionResult;
 
+// A separation ray of the moving body (Godot's `SeparationRayShape3D`): a segment from
+// `origin` along `direction` of `length`, body frame, that separates the body only along
+// its own direction.
+typedef struct m3SeparationRay {
+  // Where the ray starts, body frame.
+  struct m3Vec3 origin;
+  // Its direction, body frame (nonzero; normalised).
+  struct m3Vec3 direction;
+  // Its length, m, in [0, 1e3].
+  float length;
+  // Separate along the surface normal (Godot's `slide_on_slope`); such a ray also stops
+  // the cast.
+  bool slideOnSlope;
+} m3SeparationRay;
+
+// What `m3Body_TestMotionAgainstEx` takes besides the test: bodies left out and the
+// moving body's separation rays (zeroed: none).
+typedef struct m3MotionOptions {
+  // `excludeCount` bodies the test ignores (null only with a count of 0).
+  const struct m3BodyId *exclude;
+  // How many, 0 to `M3_MAX_MOTION_EXCLUDES`.
+  int32_t excludeCount;
+  // `rayCount` separation rays (null only with a count of 0).
+  const struct m3SeparationRay *separationRays;
+  // How many, 0 to `M3_MAX_SEPARATION_RAYS`.
+  int32_t rayCount;
+  // Whether separation rays also stop the cast (snapping to the floor).
+  bool collideSeparationRays;
+} m3MotionOptions;
+
 // An explosion: an impulse on every shape within `radius` of `position`, by exposed
 // area, falling off over `falloff` beyond it.
 typedef struct m3ExplosionDef {
@@ -1528,6 +1564,28 @@ enum m3Result m3Shape_GetContactData(struct m3ShapeId shapeId,
                                      int32_t capacity,
                                      int32_t *count);
 
+// How many contacts the world has, touching or not: room enough for
+// `m3World_GetContactData`.
+//
+// # Safety
+// `capacity` points to one writable `i32`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_GetContactCapacity(struct m3WorldId worldId, int32_t *capacity);
+
+// Every touching contact of the world, as `m3Body_GetContactData` gives one body's, by
+// (shape A, shape B, child) slot: up to `capacity` into `data`, and how many there are
+// into `count` (a debug view of contacts draws these). Changes nothing.
+//
+// # Safety
+// - `data` points to `capacity` writable `m3ContactData` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_GetContactData(struct m3WorldId worldId,
+                                     struct m3ContactData *data,
+                                     int32_t capacity,
+                                     int32_t *count);
+
 // The default height field def: no samples yet, no holes, scale 1.
 struct m3HeightFieldDef m3DefaultHeightFieldDef(void);
 
@@ -2110,6 +2168,26 @@ enum m3Result m3Body_TestMotionAgainst(const struct m3MotionTest *test,
                                        struct m3MotionCollision *collisions,
                                        int32_t capacity,
                                        struct m3MotionResult *result);
+
+// `m3Body_TestMotionAgainst` with `m3MotionOptions`: bodies left out (Godot's
+// `exclude_bodies`) and separation rays (reported with a null `localShape`). Refused
+// when an excluded id is no live body of the world or a ray is not finite, has a zero
+// direction or a length outside [0, 1e3].
+//
+// # Safety
+// - `test` points to one readable `m3MotionTest`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `options` points to one readable `m3MotionOptions` whose arrays hold their counts of
+//   readable, aligned items, for the duration of the call (null is refused).
+// - `collisions` points to `capacity` writable `m3MotionCollision` items, aligned, for
+//   the duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `result` points to one writable `m3MotionResult`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Body_TestMotionAgainstEx(const struct m3MotionTest *test,
+                                         const struct m3MotionOptions *options,
+                                         struct m3MotionCollision *collisions,
+                                         int32_t capacity,
+                                         struct m3MotionResult *result);
 
 // The default explosion def.
 struct m3ExplosionDef m3DefaultExplosionDef(void);

@@ -169,6 +169,17 @@ inline int32_t BodyContactCapacity(m3BodyId body)
     int32_t n = 0;
     return m3Body_GetContactCapacity(body, &n) == m3_success ? n : 0;
 }
+// Every touching contact of a world, as BodyContactData gives one body's.
+inline m3Result WorldContactData(m3WorldId world, m3ContactData* data, int32_t capacity, int32_t* count)
+{
+    return m3World_GetContactData(world, data, capacity, count);
+}
+// How many contacts a world has, touching or not (0 when refused).
+inline int32_t WorldContactCapacity(m3WorldId world)
+{
+    int32_t n = 0;
+    return m3World_GetContactCapacity(world, &n) == m3_success ? n : 0;
+}
 // A shape's touching contacts, as BodyContactData gives its body's.
 inline m3Result ShapeContactData(m3ShapeId shape, m3ContactData* data, int32_t capacity, int32_t* count)
 {

@@ -222,3 +222,52 @@ pub unsafe extern "C" fn m3Shape_GetContactData(
         Ok(())
     })
 }
+
+/// How many contacts the world has, touching or not: room enough for
+/// `m3World_GetContactData`.
+///
+/// # Safety
+/// `capacity` points to one writable `i32`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3World_GetContactCapacity(
+    worldId: m3WorldId,
+    capacity: *mut i32,
+) -> m3Result {
+    api_on("m3World_GetContactCapacity", worldId, || {
+        let o = out("capacity", capacity)?;
+        let n = read(worldId, |e| Ok(e.world.contact_data_capacity()))?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, to_i32(n)) };
+        Ok(())
+    })
+}
+
+/// Every touching contact of the world, as `m3Body_GetContactData` gives one body's, by
+/// (shape A, shape B, child) slot: up to `capacity` into `data`, and how many there are
+/// into `count` (a debug view of contacts draws these). Changes nothing.
+///
+/// # Safety
+/// - `data` points to `capacity` writable `m3ContactData` items, aligned, for the
+///   duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of
+///   the call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3World_GetContactData(
+    worldId: m3WorldId,
+    data: *mut m3ContactData,
+    capacity: i32,
+    count: *mut i32,
+) -> m3Result {
+    api_on("m3World_GetContactData", worldId, || {
+        let o = out("count", count)?;
+        let arr = OutArray::new("data", data, capacity)?;
+        let n = read(worldId, |e| {
+            let bound = e.world.contact_data_capacity();
+            copy(e, &arr, bound, |w, buf| Ok(w.contact_data(buf)))
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, to_i32(n)) };
+        Ok(())
+    })
+}

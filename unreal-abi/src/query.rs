@@ -637,6 +637,7 @@ pub unsafe extern "C" fn m3Body_TestMotion(
             capacity,
             result,
             false,
+            None,
         )
     }
 }
@@ -670,14 +671,108 @@ pub unsafe extern "C" fn m3Body_TestMotionAgainst(
             capacity,
             result,
             true,
+            None,
         )
     }
 }
 
-/// Both motion tests, named `call`; `against`: only contacts facing against the motion.
+/// A separation ray of the moving body (Godot's `SeparationRayShape3D`): a segment from
+/// `origin` along `direction` of `length`, body frame, that separates the body only along
+/// its own direction.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct m3SeparationRay {
+    /// Where the ray starts, body frame.
+    pub origin: m3Vec3,
+    /// Its direction, body frame (nonzero; normalised).
+    pub direction: m3Vec3,
+    /// Its length, m, in [0, 1e3].
+    pub length: f32,
+    /// Separate along the surface normal (Godot's `slide_on_slope`); such a ray also stops
+    /// the cast.
+    pub slideOnSlope: bool,
+}
+
+/// At most this many excluded bodies and this many separation rays in `m3MotionOptions`.
+pub const M3_MAX_MOTION_EXCLUDES: i32 = 64;
+/// At most this many separation rays in `m3MotionOptions`.
+pub const M3_MAX_SEPARATION_RAYS: i32 = 16;
+
+/// What `m3Body_TestMotionAgainstEx` takes besides the test: bodies left out and the
+/// moving body's separation rays (zeroed: none).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct m3MotionOptions {
+    /// `excludeCount` bodies the test ignores (null only with a count of 0).
+    pub exclude: *const m3BodyId,
+    /// How many, 0 to `M3_MAX_MOTION_EXCLUDES`.
+    pub excludeCount: i32,
+    /// `rayCount` separation rays (null only with a count of 0).
+    pub separationRays: *const m3SeparationRay,
+    /// How many, 0 to `M3_MAX_SEPARATION_RAYS`.
+    pub rayCount: i32,
+    /// Whether separation rays also stop the cast (snapping to the floor).
+    pub collideSeparationRays: bool,
+}
+
+/// `m3Body_TestMotionAgainst` with `m3MotionOptions`: bodies left out (Godot's
+/// `exclude_bodies`) and separation rays (reported with a null `localShape`). Refused
+/// when an excluded id is no live body of the world or a ray is not finite, has a zero
+/// direction or a length outside [0, 1e3].
 ///
 /// # Safety
-/// As `m3Body_TestMotion`.
+/// - `test` points to one readable `m3MotionTest`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+/// - `options` points to one readable `m3MotionOptions` whose arrays hold their counts of
+///   readable, aligned items, for the duration of the call (null is refused).
+/// - `collisions` points to `capacity` writable `m3MotionCollision` items, aligned, for
+///   the duration of the call (they may be uninitialised; null only with `capacity` 0).
+/// - `result` points to one writable `m3MotionResult`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Body_TestMotionAgainstEx(
+    test: *const m3MotionTest,
+    options: *const m3MotionOptions,
+    collisions: *mut m3MotionCollision,
+    capacity: i32,
+    result: *mut m3MotionResult,
+) -> m3Result {
+    const CALL: &str = "m3Body_TestMotionAgainstEx";
+    // SAFETY: the host passes a valid options struct or null.
+    let Some(opt) = (unsafe { options.as_ref() }) else {
+        return crate::boundary::api(CALL, || {
+            Err(crate::refuse!(
+                m3_errorArgument,
+                "options is a null pointer: it must point to a value"
+            ))
+        });
+    };
+    let bad_count = |n: i32, max: i32, null: bool| n < 0 || n > max || (null && n > 0);
+    if bad_count(
+        opt.excludeCount,
+        M3_MAX_MOTION_EXCLUDES,
+        opt.exclude.is_null(),
+    ) || bad_count(
+        opt.rayCount,
+        M3_MAX_SEPARATION_RAYS,
+        opt.separationRays.is_null(),
+    ) {
+        return crate::boundary::api(CALL, || {
+            Err(crate::refuse!(
+                m3_errorArgument,
+                "options: excludeCount within [0, 64] and rayCount within [0, 16], with non-null arrays"
+            ))
+        });
+    }
+    // SAFETY: the caller's contract is this function's; counts checked above.
+    unsafe { test_motion(CALL, test, collisions, capacity, result, true, Some(opt)) }
+}
+
+/// Both motion tests, named `call`; `against`: only contacts facing against the motion;
+/// `options`: checked counts (the Ex call).
+///
+/// # Safety
+/// As `m3Body_TestMotion`, and `options`' arrays as `m3Body_TestMotionAgainstEx` says.
 unsafe fn test_motion(
     call: &'static str,
     test: *const m3MotionTest,
@@ -685,6 +780,7 @@ unsafe fn test_motion(
     capacity: i32,
     result: *mut m3MotionResult,
     against: bool,
+    options: Option<&m3MotionOptions>,
 ) -> m3Result {
     // SAFETY: the host passes a valid test or null.
     let t = match unsafe { test.as_ref() } {
@@ -722,8 +818,43 @@ unsafe fn test_motion(
                 },
                 local_shape: engine::ShapeId::NULL,
             };
+            let mut exclude = [engine::BodyId::NULL; M3_MAX_MOTION_EXCLUDES as usize];
+            let mut rays = [engine::SeparationRay {
+                origin: engine::math::Vec3::ZERO,
+                direction: engine::math::Vec3::ZERO,
+                length: 0.0,
+                slide_on_slope: false,
+            }; M3_MAX_SEPARATION_RAYS as usize];
+            let (mut ne, mut nr, mut collide) = (0usize, 0usize, false);
+            if let Some(o) = options {
+                ne = o.excludeCount as usize;
+                nr = o.rayCount as usize;
+                collide = o.collideSeparationRays;
+                for (i, slot) in exclude.iter_mut().enumerate().take(ne) {
+                    // SAFETY: the host's array holds `excludeCount` ids (checked count).
+                    *slot = unsafe { *o.exclude.add(i) }.to_core(e.tag);
+                }
+                for (i, slot) in rays.iter_mut().enumerate().take(nr) {
+                    // SAFETY: the host's array holds `rayCount` rays (checked count).
+                    let r = unsafe { *o.separationRays.add(i) };
+                    *slot = engine::SeparationRay {
+                        origin: r.origin.into(),
+                        direction: r.direction.into(),
+                        length: r.length,
+                        slide_on_slope: r.slideOnSlope,
+                    };
+                }
+            }
+            let mo = engine::MotionOptions {
+                exclude: &exclude[..ne],
+                exclude_where: None,
+                separation_rays: &rays[..nr],
+                collide_separation_rays: collide,
+            };
             let r = with_scratch(e, arr.capacity(), blank, |buf| {
-                let r = if against {
+                let r = if options.is_some() {
+                    e.world.test_body_motion_against_with(&et, &mo, buf)?
+                } else if against {
                     e.world.test_body_motion_against(&et, buf)?
                 } else {
                     e.world.test_body_motion(&et, buf)?

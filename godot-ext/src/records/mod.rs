@@ -74,6 +74,9 @@ pub(crate) struct Space {
     /// Godot shape index there. Queries and events name shapes by it (not by packing the
     /// index into the shape's user data), so a body may have any number of shapes.
     pub shape_owners: BTreeMap<ShapeId, (u64, i32)>,
+    /// At most this many debug contact points (`space_set_debug_contacts`; 0: none, as
+    /// when "Visible Collision Shapes" is off).
+    pub debug_contacts: i32,
 }
 
 /// Where a kinematic body moved by transform is to be after the next step.
@@ -148,6 +151,7 @@ impl Records {
                         kinematic_targets: BTreeMap::new(),
                         exceptions,
                         shape_owners: BTreeMap::new(),
+                        debug_contacts: 0,
                     },
                 );
                 rid

@@ -34,6 +34,9 @@ pub(crate) enum Geometry {
     Concave(Concave),
     /// Height map: a core mesh per use.
     HeightMap(HeightMap),
+    /// Separation ray: length and `slide_on_slope`. No core shape: the motion test
+    /// (`body_test_motion`, so `move_and_slide`) takes the body's rays.
+    SeparationRay(f32, bool),
 }
 
 pub(crate) struct GShape {
@@ -64,7 +67,6 @@ impl GShape {
 /// The feature a shape type still needs from the core, if any.
 pub(crate) fn missing_shape_feature(ty: ShapeType) -> Option<&'static str> {
     match ty {
-        ShapeType::SEPARATION_RAY => Some("separation ray shapes"),
         ShapeType::SOFT_BODY => Some("soft bodies"),
         ShapeType::CUSTOM => Some("custom shapes"),
         _ => None,
@@ -159,6 +161,41 @@ impl Records {
         rid
     }
 
+    /// The enabled separation ray shapes of object `rid` as the core's motion test takes
+    /// them (Godot's ray runs along the shape's +Z for `length`), in the body's frame,
+    /// with their Godot shape indices.
+    pub fn separation_rays(&self, rid: u64) -> (Vec<maul3d::SeparationRay>, Vec<i32>) {
+        let (mut rays, mut indices) = (Vec::new(), Vec::new());
+        let Some(o) = self.objs.get(&rid) else {
+            return (rays, indices);
+        };
+        for (i, slot) in o.shapes.iter().enumerate() {
+            let Some(Geometry::SeparationRay(length, slide)) =
+                self.shapes.get(&slot.shape).map(|g| &g.geometry)
+            else {
+                continue;
+            };
+            if slot.disabled {
+                continue;
+            }
+            let t = o.shape_transform(slot);
+            // The basis's z column: the ray's direction and its scale.
+            let z = v3(t.basis.col_c());
+            let scale = z.length();
+            if scale <= 0.0 || length.is_nan() || *length < 0.0 {
+                continue;
+            }
+            rays.push(maul3d::SeparationRay {
+                origin: v3(t.origin),
+                direction: z * (1.0 / scale),
+                length: *length * scale,
+                slide_on_slope: *slide,
+            });
+            indices.push(i as i32);
+        }
+        (rays, indices)
+    }
+
     pub fn shape_set_data(&mut self, shape: u64, data: Variant) {
         let Some(s) = self.shapes.get_mut(&shape) else {
             return;
@@ -204,6 +241,17 @@ impl Records {
             ShapeType::HEIGHTMAP => {
                 HeightMap::from_data(&data).map_or(Geometry::None, Geometry::HeightMap)
             }
+            ShapeType::SEPARATION_RAY => match data.try_to::<Dictionary<Variant, Variant>>() {
+                Ok(d) => {
+                    let length = d.get("length").as_ref().and_then(var_f32);
+                    let slide = d
+                        .get("slide_on_slope")
+                        .and_then(|v| v.try_to::<bool>().ok())
+                        .unwrap_or(false);
+                    length.map_or(Geometry::None, |l| Geometry::SeparationRay(l, slide))
+                }
+                Err(_) => Geometry::None,
+            },
             ty => {
                 if let Some(feature) = missing_shape_feature(ty) {
                     warn_once(
@@ -252,6 +300,8 @@ pub(super) fn create_core_shape(
     let center = v3(transform.origin);
     let result = match &gs.geometry {
         Geometry::None => return Made::default(),
+        // Motion tests take the body's rays; rigid bodies do not collide with them.
+        Geometry::SeparationRay(..) => return Made::default(),
         Geometry::Concave(c) => {
             if c.backface_collision {
                 warn_once(
@@ -559,7 +609,7 @@ impl Records {
                     }
                 };
             }
-            Geometry::None => return None,
+            Geometry::None | Geometry::SeparationRay(..) => return None,
         }))
     }
 }

@@ -189,6 +189,41 @@ impl Records {
     }
 }
 
+impl Space {
+    /// The world's touching contact points for Godot's debug view (`space_get_contacts`):
+    /// both surface points of every manifold point that touches, as Godot Physics and
+    /// Jolt give them (two per point), read from the core's contact data; at most
+    /// `debug_contacts` of them.
+    pub fn debug_contact_points(&self) -> Vec<Vector3> {
+        let max = self.debug_contacts.max(0) as usize;
+        if max == 0 {
+            return Vec::new();
+        }
+        let mut data = vec![ContactData::default(); self.world.contact_data_capacity()];
+        let n = self.world.contact_data(&mut data).min(data.len());
+        let mut out = Vec::new();
+        for c in &data[..n] {
+            let m = &c.manifold;
+            for p in m.points().iter().filter(|p| touches(p)) {
+                let mid = gdv(p.point);
+                let half = gv(m.normal) * (0.5 * p.separation);
+                for q in [mid - half, mid + half] {
+                    if out.len() < max {
+                        out.push(q);
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether a manifold point is one Godot reports: touching, or a speculative point the
+/// solver pushed on.
+fn touches(p: &maul3d::ContactManifoldPoint) -> bool {
+    p.separation <= 0.0 || p.max_normal_impulse > 0.0 || p.normal_impulse > 0.0
+}
+
 /// The points of one touching contact of `body`, as Godot reports them to it: positions
 /// global (Godot 4's `get_contact_local_position`), the normal from the collider toward
 /// the body, the impulse the contact gave the body over the step. A speculative point
@@ -222,7 +257,7 @@ fn report_points(
     let steps = substeps as f32;
     m.points()
         .iter()
-        .filter(|p| p.separation <= 0.0 || p.max_normal_impulse > 0.0 || p.normal_impulse > 0.0)
+        .filter(|p| touches(p))
         .map(|p| {
             let (anchor_self, anchor_other) = if self_is_a {
                 (p.anchor_a, p.anchor_b)

@@ -327,3 +327,45 @@ func test_a_platform_moved_by_script_reports_the_velocity_of_its_move_until_it_s
 	check(state.linear_velocity == Vector3.ZERO and state.angular_velocity == Vector3.ZERO,
 		"not moved since, it stops (%s, %s)" % [state.linear_velocity, state.angular_velocity])
 	check(absf(platform.position.x - 0.5) < 1e-4, "and stays where it was moved (x = %f)" % platform.position.x)
+
+
+func test_space_get_contacts_shows_the_points_of_a_box_resting_on_the_floor() -> void:
+	# A viewport with a world of its own entering the tree with "Visible Collision
+	# Shapes" on asks its space for debug contacts (space_set_debug_contacts), as Godot
+	# does at start with --debug-collisions; one entering with it off does not.
+	var off := SubViewport.new()
+	off.own_world_3d = true
+	add_child(off)
+	var tree := get_tree()
+	var was := tree.debug_collisions_hint
+	tree.debug_collisions_hint = true
+	var view := SubViewport.new()
+	view.own_world_3d = true
+	add_child(view)
+	tree.debug_collisions_hint = was
+	var floor_body := add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	var box := add_rigid_box(Vector3(2, 0.55, 0), Vector3(0.5, 0.5, 0.5))
+	for n in [floor_body, box]:
+		remove_child(n)
+		view.add_child(n)
+	var twin := add_rigid_box(Vector3(2, 0.55, 0), Vector3(0.5, 0.5, 0.5))
+	remove_child(twin)
+	off.add_child(twin)
+	off.add_child(add_floor_copy())
+	await ticks(60)
+	var points := Maul3D.space_debug_contacts(view.find_world_3d().space)
+	# Both surface points of each of the 4 corner contacts, as Godot Physics and Jolt.
+	check(points.size() == 8, "8 debug contact points (%d)" % points.size())
+	for p in points:
+		check(absf(p.y) < 0.02 and absf(absf(p.x - 2.0) - 0.5) < 0.02 and absf(absf(p.z) - 0.5) < 0.02,
+			"a debug contact point at a bottom corner of the box (%s)" % p)
+	var none := Maul3D.space_debug_contacts(off.find_world_3d().space)
+	check(none.is_empty(), "no debug contacts where they were not asked for (%d)" % none.size())
+	view.queue_free()
+	off.queue_free()
+
+
+func add_floor_copy() -> StaticBody3D:
+	var b := add_static_box(Vector3(0, -0.5, 0), Vector3(10, 0.5, 10))
+	remove_child(b)
+	return b

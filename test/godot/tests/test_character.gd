@@ -102,3 +102,51 @@ func test_a_character_lands_from_a_jump() -> void:
 	check(absf(peak - 0.9 - 1.28) < 0.15, "it rises about 1.28 m (%f)" % (peak - 0.9))
 	check(c.is_on_floor(), "it lands")
 	check(absf(c.position.y - 0.9) < 0.05, "back at standing height (y = %f)" % c.position.y)
+
+
+## A character whose only shape is a SeparationRayShape3D of `length` pointing down
+## (the shape's +Z turned to -Y), dropped from `pos`.
+func add_ray_character(pos: Vector3, length: float) -> CharacterBody3D:
+	var c := CharacterBody3D.new()
+	var shape := CollisionShape3D.new()
+	var ray := SeparationRayShape3D.new()
+	ray.length = length
+	shape.shape = ray
+	shape.rotation_degrees = Vector3(90, 0, 0)
+	c.add_child(shape)
+	c.position = pos
+	add_child(c)
+	return c
+
+
+func test_a_character_on_a_separation_ray_of_length_1_stands_1_m_above_the_floor() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(20, 0.5, 20))
+	var c := add_ray_character(Vector3(0, 1.5, 0), 1.0)
+	await walk(c, Vector3.ZERO, 90)
+	check(absf(c.position.y - 1.0) < 0.03, "it stands on the ray, 1 m above the floor (y = %f)" % c.position.y)
+	check(c.is_on_floor(), "on the floor")
+	await walk(c, Vector3(2, 0, 0), 30)
+	check(absf(c.position.y - 1.0) < 0.03, "walking, still 1 m above the floor (y = %f)" % c.position.y)
+	check(c.position.x > 0.8, "it walks (x = %f)" % c.position.x)
+
+
+func test_a_motion_test_ignores_an_excluded_wall() -> void:
+	add_static_box(Vector3(0, -0.5, 0), Vector3(20, 0.5, 20))
+	var wall := add_static_box(Vector3(3.5, 1.5, 0), Vector3(0.5, 1.5, 5))  # face at x = 3
+	var c := add_character(Vector3(0, 1.0, 0))
+	await ticks(2)
+	var params := PhysicsTestMotionParameters3D.new()
+	params.from = c.global_transform
+	params.motion = Vector3(5, 0, 0)
+	var result := PhysicsTestMotionResult3D.new()
+	var hit := PhysicsServer3D.body_test_motion(c.get_rid(), params, result)
+	check(hit and result.get_collider_id() == wall.get_instance_id(), "the wall stops the motion")
+	check(absf(result.get_travel().x - 2.6) < 0.05, "at the wall (travel %s)" % result.get_travel())
+	params.exclude_bodies = [wall.get_rid()]
+	hit = PhysicsServer3D.body_test_motion(c.get_rid(), params, result)
+	check(not hit, "excluded by RID, the wall is not hit")
+	check(absf(result.get_travel().x - 5.0) < 1e-3, "the whole motion is made (%s)" % result.get_travel())
+	params.exclude_bodies = []
+	params.exclude_objects = [wall.get_instance_id()]
+	hit = PhysicsServer3D.body_test_motion(c.get_rid(), params, result)
+	check(not hit, "excluded by object id, the wall is not hit")
