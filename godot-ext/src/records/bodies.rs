@@ -245,13 +245,7 @@ impl Records {
     /// Removes an object's `maul3d` body (its record keeps the state).
     pub(super) fn dematerialize(&mut self, rid: u64) {
         self.pull(rid);
-        let joints: Vec<u64> = self
-            .joints
-            .iter()
-            .filter(|(_, j)| j.body_a == rid || j.body_b == rid)
-            .map(|(r, _)| *r)
-            .collect();
-        for j in joints {
+        for j in self.joints_of(rid) {
             self.joint_unmake(j);
         }
         let Some(o) = self.objs.get_mut(&rid) else {
@@ -356,7 +350,20 @@ impl Records {
         self.apply_mass(rid);
         self.apply_damping(rid);
         self.remake_joints_of(rid);
-        self.refresh_exceptions(space);
+        // The tables walk every object: only when this one has exceptions or the space
+        // has any (a space without exceptions stays without; creation stays O(1)).
+        let has_exceptions = self
+            .objs
+            .get(&rid)
+            .is_some_and(|o| !o.exceptions.is_empty());
+        if has_exceptions
+            || self
+                .spaces
+                .get(&space)
+                .is_some_and(|s| !s.exceptions.pairs.is_empty())
+        {
+            self.refresh_exceptions(space);
+        }
     }
 
     /// Rebuilds an object's `maul3d` body after its shapes or space changed.
@@ -384,13 +391,19 @@ impl Records {
                 transform,
                 disabled,
             });
+            self.shape_users.entry(shape).or_default().insert(rid);
             self.rebuild(rid);
         }
     }
 
     pub fn obj_edit_shapes(&mut self, rid: u64, edit: impl FnOnce(&mut Vec<ShapeSlot>)) {
         if let Some(o) = self.objs.get_mut(&rid) {
-            edit(&mut o.shapes);
+            let before = std::mem::take(&mut o.shapes);
+            let mut after = before.clone();
+            edit(&mut after);
+            o.shapes = after.clone();
+            self.forget_shape_users(rid, &before);
+            self.note_shape_users(rid, &after);
             self.rebuild(rid);
         }
     }

@@ -261,20 +261,42 @@ impl Records {
 
     /// Remakes the joints that use a body (after its `maul3d` body was rebuilt).
     pub fn remake_joints_of(&mut self, body: u64) {
-        let ids: Vec<u64> = self
-            .joints
-            .iter()
-            .filter(|(_, j)| j.body_a == body || j.body_b == body)
-            .map(|(r, _)| *r)
-            .collect();
-        for id in ids {
+        for id in self.joints_of(body) {
             self.joint_make(id);
+        }
+    }
+
+    /// The joints attached to object `body`, in RID order (from `body_joints`, so making
+    /// or freeing a body does not walk every joint).
+    pub(super) fn joints_of(&self, body: u64) -> Vec<u64> {
+        self.body_joints
+            .get(&body)
+            .map_or_else(Vec::new, |j| j.iter().copied().collect())
+    }
+
+    /// Moves joint `rid` in `body_joints` from bodies `old` to bodies `new` (0: none).
+    pub(super) fn index_joint(&mut self, rid: u64, old: [u64; 2], new: [u64; 2]) {
+        for b in old {
+            if let Some(set) = self.body_joints.get_mut(&b) {
+                set.remove(&rid);
+                if set.is_empty() {
+                    self.body_joints.remove(&b);
+                }
+            }
+        }
+        for b in new.into_iter().filter(|b| *b != 0) {
+            self.body_joints.entry(b).or_default().insert(rid);
         }
     }
 
     pub fn joint_set(&mut self, rid: u64, f: impl FnOnce(&mut GJoint)) {
         if let Some(j) = self.joints.get_mut(&rid) {
+            let old = [j.body_a, j.body_b];
             f(j);
+            let new = [j.body_a, j.body_b];
+            if old != new {
+                self.index_joint(rid, old, new);
+            }
             self.joint_make(rid);
         }
     }

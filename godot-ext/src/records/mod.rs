@@ -34,7 +34,7 @@ pub(crate) use joints::{GJoint, GJointKind};
 pub(crate) use shapes::{EMPTY_PAIR, GShape, ShapeSlot};
 pub(crate) use step::ReportedContact;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use godot::classes::physics_server_3d::{AreaSpaceOverrideMode, SpaceParameter};
 use godot::prelude::*;
@@ -111,12 +111,46 @@ pub(crate) struct Records {
     pub shapes: BTreeMap<u64, GShape>,
     pub objs: BTreeMap<u64, Obj>,
     pub joints: BTreeMap<u64, GJoint>,
+    /// Which objects use each shape resource (shape RID → object RIDs, in RID order, the
+    /// order a walk of `objs` would find them in): a shape's new data or its free reaches
+    /// its users without walking every object (creating N bodies stays O(N), not O(N²)).
+    /// Kept by `obj_add_shape`, `obj_edit_shapes` and `free`.
+    pub shape_users: BTreeMap<u64, BTreeSet<u64>>,
+    /// The joints attached to each object (object RID → joint RIDs, in RID order), kept
+    /// by `joint_set` and `free`.
+    pub body_joints: BTreeMap<u64, BTreeSet<u64>>,
     /// Godot pauses physics with `set_active(false)`; a server starts active.
     pub paused: bool,
     pub flushing: bool,
 }
 
 impl Records {
+    /// The objects that use shape resource `shape`, in RID order.
+    pub fn shape_users_of(&self, shape: u64) -> Vec<u64> {
+        self.shape_users
+            .get(&shape)
+            .map_or_else(Vec::new, |u| u.iter().copied().collect())
+    }
+
+    /// Drops object `rid` from the users of the shapes in `slots`.
+    pub(super) fn forget_shape_users(&mut self, rid: u64, slots: &[ShapeSlot]) {
+        for slot in slots {
+            if let Some(users) = self.shape_users.get_mut(&slot.shape) {
+                users.remove(&rid);
+                if users.is_empty() {
+                    self.shape_users.remove(&slot.shape);
+                }
+            }
+        }
+    }
+
+    /// Adds object `rid` to the users of the shapes in `slots`.
+    pub(super) fn note_shape_users(&mut self, rid: u64, slots: &[ShapeSlot]) {
+        for slot in slots {
+            self.shape_users.entry(slot.shape).or_default().insert(rid);
+        }
+    }
+
     pub fn new_rid(&mut self) -> Rid {
         self.next_rid += 1;
         Rid::new(self.next_rid)
@@ -181,26 +215,25 @@ impl Records {
     pub fn free(&mut self, rid: u64) {
         if self.joints.contains_key(&rid) {
             self.joint_unmake(rid);
-            self.joints.remove(&rid);
+            if let Some(j) = self.joints.remove(&rid) {
+                self.index_joint(rid, [j.body_a, j.body_b], [0, 0]);
+            }
             return;
         }
         if self.objs.contains_key(&rid) {
             self.dematerialize(rid);
-            if let Some(o) = self.objs.remove(&rid)
-                && let Some(space) = o.space
-                && let Some(s) = self.spaces.get_mut(&space)
-            {
-                s.moved.retain(|m| *m != rid);
+            if let Some(o) = self.objs.remove(&rid) {
+                self.forget_shape_users(rid, &o.shapes);
+                if let Some(space) = o.space
+                    && let Some(s) = self.spaces.get_mut(&space)
+                {
+                    s.moved.retain(|m| *m != rid);
+                }
             }
             return;
         }
         if self.shapes.remove(&rid).is_some() {
-            let users: Vec<u64> = self
-                .objs
-                .iter()
-                .filter(|(_, o)| o.shapes.iter().any(|s| s.shape == rid))
-                .map(|(r, _)| *r)
-                .collect();
+            let users: Vec<u64> = self.shape_users_of(rid);
             for u in users {
                 self.obj_edit_shapes(u, |shapes| shapes.retain(|s| s.shape != rid));
             }

@@ -266,13 +266,7 @@ impl Records {
         };
         s.data = data;
         s.geometry = geometry;
-        let users: Vec<u64> = self
-            .objs
-            .iter()
-            .filter(|(_, o)| o.shapes.iter().any(|sl| sl.shape == shape))
-            .map(|(r, _)| *r)
-            .collect();
-        for u in users {
+        for u in self.shape_users_of(shape) {
             self.rebuild(u);
         }
     }
