@@ -18,12 +18,14 @@ mod direct;
 mod errors;
 mod mesh;
 mod records;
+mod rollback;
 mod server;
 mod settings;
 mod singleton;
 mod tasks;
 
 pub use server::Maul3DPhysicsServer;
+pub use rollback::Maul3DRollback;
 pub use singleton::Maul3D;
 
 /// The name under which the server is registered and selected in project settings.

@@ -74,6 +74,13 @@ pub(crate) struct Space {
     /// Godot shape index there. Queries and events name shapes by it (not by packing the
     /// index into the shape's user data), so a body may have any number of shapes.
     pub shape_owners: BTreeMap<ShapeId, (u64, i32)>,
+    /// Manual step mode (`Maul3D.set_space_manual_step`): Godot's automatic step leaves
+    /// the space alone; only `Maul3D.step_space` steps it.
+    pub manual_step: bool,
+    /// While set (`Maul3D.set_space_block_signals`), the nodes whose callbacks a flush of
+    /// this space runs have their signals blocked during the call: they still follow the
+    /// state (transforms, overlap and contact lists), but emit nothing.
+    pub block_signals: bool,
 }
 
 /// Where a kinematic body moved by transform is to be after the next step.
@@ -148,6 +155,8 @@ impl Records {
                         kinematic_targets: BTreeMap::new(),
                         exceptions,
                         shape_owners: BTreeMap::new(),
+                        manual_step: false,
+                        block_signals: false,
                     },
                 );
                 rid
