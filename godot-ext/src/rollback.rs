@@ -9,7 +9,9 @@
 use godot::classes::{Engine, INode, Node, ProjectSettings};
 use godot::prelude::*;
 
-use crate::singleton::{report, restore, set_block_signals, step_space, with_state, with_state_mut};
+use crate::singleton::{
+    report, restore, set_block_signals, step_space, with_state, with_state_mut,
+};
 
 /// One captured tick: its number, the world's snapshot, the world's hash then.
 struct Slot {

@@ -362,9 +362,9 @@ impl Maul3DPhysicsServer {
                 if !cb.is_valid() {
                     continue;
                 }
-                let node = node
-                    .filter(|id| *id != 0)
-                    .and_then(|id| Gd::<Object>::try_from_instance_id(InstanceId::from_i64(id as i64)).ok());
+                let node = node.filter(|id| *id != 0).and_then(|id| {
+                    Gd::<Object>::try_from_instance_id(InstanceId::from_i64(id as i64)).ok()
+                });
                 match node {
                     Some(mut n) => {
                         let was = n.is_blocking_signals();

@@ -266,7 +266,9 @@ pub(crate) fn with_state<R>(f: impl FnOnce(&Records) -> Result<R, String>) -> Re
     f(&s.st)
 }
 
-pub(crate) fn with_state_mut<R>(f: impl FnOnce(&mut Records) -> Result<R, String>) -> Result<R, String> {
+pub(crate) fn with_state_mut<R>(
+    f: impl FnOnce(&mut Records) -> Result<R, String>,
+) -> Result<R, String> {
     let mut server = server().ok_or("Maul3D is not the running physics server")?;
     let mut s = server.bind_mut();
     f(&mut s.st)
