@@ -270,7 +270,9 @@ func test_a_rollback_from_tick_100_to_90_resimulated_with_the_same_inputs_matche
 			moved += 1
 	print("  boxes disturbed by tick 100: ", moved)
 	# Roll back to 90, resimulate to 100 with the same inputs.
+	var t0 := Time.get_ticks_usec()
 	check(g.roll_back_and_resimulate(90, 100), "rolled back to 90 and resimulated to 100")
+	print("  rollback 100 -> 90 and 10 ticks resimulated: %d us (this build); a snapshot: %d bytes" % [Time.get_ticks_usec() - t0, Maul3D.snapshot(g.rollback.get_target_space()).size()])
 	check(g.rollback.get_current_tick() == 100, "the world is at tick 100 again")
 	check(Maul3D.space_hash(g.rollback.get_target_space()) == hashes[100], "the resimulated tick 100 has the first run's hash")
 	var same := 0
