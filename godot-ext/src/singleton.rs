@@ -141,7 +141,7 @@ impl Maul3D {
     /// Restores a space's world from `snapshot` (of the same space, or one with the same
     /// capacities). Then every body's state-sync callback runs (rigid bodies' nodes move
     /// to the restored state), areas report exits and entries against what they last
-    /// reported, objects created after the snapshot are inert (one warning) and bodies
+    /// reported (signals blocked if the space blocks them: `set_space_block_signals`), objects created after the snapshot are inert (one warning) and bodies
     /// freed since are removed. False (with an error) when the snapshot is refused;
     /// nothing changes then. While a journal runs the restore is a rollback the journal
     /// keeps: a snapshot that journal took rewinds its tape to where it was taken (so
