@@ -6,7 +6,8 @@
 # fails when Godot exits non-zero or prints no such line, or when a replay file a test
 # saved from Godot does not verify with `m3replay verify`; then the comparison pass
 # (test/godot/compare.sh: the cases of test/godot/compare/ under Godot Physics, Jolt and
-# Maul3D, judged against each other).
+# Maul3D, judged against each other); then, without a test filter, the example projects
+# (test/godot-examples.sh).
 #
 # MAUL3D_GODOT_TEST=word runs only the tests whose name contains it.
 set -euo pipefail
@@ -45,5 +46,9 @@ fi
 # The comparison pass: the same scenes under Godot Physics, Jolt and Maul3D.
 if [[ $status == 0 ]]; then
   bash test/godot/compare.sh || status=$?
+fi
+# The example projects (examples/godot/*/), headless for a few seconds each.
+if [[ $status == 0 && -z ${MAUL3D_GODOT_TEST:-} ]]; then
+  bash test/godot-examples.sh || status=$?
 fi
 exit "$status"

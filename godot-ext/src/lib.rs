@@ -5,7 +5,8 @@
 //! initialisation level, before Godot creates its physics server; a project selects it
 //! with `physics/3d/physics_engine = "Maul3D"`. The `Maul3D` engine singleton gives
 //! GDScript what the server interface has no place for (whether Maul3D runs, the state
-//! hash of a space).
+//! hash of a space, snapshots, stepping a space now); the `Maul3DRollback` node keeps a
+//! ring of snapshots for rollback netcode.
 //!
 //! This layer translates between Godot's server calls and `maul3d`'s world API; it does
 //! not simulate. Each Godot space is one `maul3d::World`.
@@ -18,11 +19,13 @@ mod direct;
 mod errors;
 mod mesh;
 mod records;
+mod rollback;
 mod server;
 mod settings;
 mod singleton;
 mod tasks;
 
+pub use rollback::Maul3DRollback;
 pub use server::Maul3DPhysicsServer;
 pub use singleton::Maul3D;
 

@@ -301,10 +301,21 @@ impl Maul3DPhysicsServer {
     /// callbacks. The server's borrow is released while they run, since they call back
     /// into the server.
     pub(crate) fn flush(&mut self) {
-        let mut calls: Vec<(Callable, Array<Variant>)> = Vec::new();
         let spaces: Vec<u64> = self.st.spaces.keys().copied().collect();
-        for space in spaces {
-            let s = self.st.spaces.get_mut(&space).expect("space exists");
+        self.flush_spaces(&spaces);
+    }
+
+    /// `flush` for the given spaces only (`Maul3D.step_space` flushes the space it
+    /// stepped). In a space that blocks signals each call runs with its node's signals
+    /// blocked (`Object.set_block_signals`), the node's own setting put back after.
+    pub(crate) fn flush_spaces(&mut self, spaces: &[u64]) {
+        // (callback, arguments, the node to block signals of during the call)
+        let mut calls: Vec<(Callable, Array<Variant>, Option<u64>)> = Vec::new();
+        for &space in spaces {
+            let Some(s) = self.st.spaces.get_mut(&space) else {
+                continue;
+            };
+            let block = s.block_signals;
             let moved = std::mem::take(&mut s.moved);
             let area_events = std::mem::take(&mut s.area_events);
             let area_area_events = std::mem::take(&mut s.area_area_events);
@@ -316,6 +327,7 @@ impl Maul3DPhysicsServer {
                 if sync.is_none() && fi.is_none() {
                     continue;
                 }
+                let node = block.then_some(o.instance_id);
                 let state = self.body_state(Rid::new(rid)).to_variant();
                 if let Some((cb, udata)) = fi {
                     let mut args: Array<Variant> = Array::new();
@@ -323,12 +335,12 @@ impl Maul3DPhysicsServer {
                     if !udata.is_nil() {
                         args.push(&udata);
                     }
-                    calls.push((cb, args));
+                    calls.push((cb, args, node));
                 }
                 if let Some(cb) = sync {
                     let mut args: Array<Variant> = Array::new();
                     args.push(&state);
-                    calls.push((cb, args));
+                    calls.push((cb, args, node));
                 }
             }
             for (area, status, other, other_shape, area_shape) in area_events {
@@ -344,6 +356,7 @@ impl Maul3DPhysicsServer {
                 let Some(cb) = a.monitor.clone() else {
                     continue;
                 };
+                let node = block.then_some(a.instance_id);
                 let Some(o) = self.st.objs.get(&other) else {
                     continue;
                 };
@@ -353,12 +366,16 @@ impl Maul3DPhysicsServer {
                 args.push(&(o.instance_id as i64).to_variant());
                 args.push(&other_shape.to_variant());
                 args.push(&area_shape.to_variant());
-                calls.push((cb, args));
+                calls.push((cb, args, node));
             }
             for (area, status, other, other_shape, area_shape) in area_area_events {
-                let Some(cb) = self.st.objs.get(&area).and_then(|a| a.area_monitor.clone()) else {
+                let Some(a) = self.st.objs.get(&area) else {
                     continue;
                 };
+                let Some(cb) = a.area_monitor.clone() else {
+                    continue;
+                };
+                let node = block.then_some(a.instance_id);
                 let Some(o) = self.st.objs.get(&other) else {
                     continue;
                 };
@@ -368,15 +385,32 @@ impl Maul3DPhysicsServer {
                 args.push(&(o.instance_id as i64).to_variant());
                 args.push(&other_shape.to_variant());
                 args.push(&area_shape.to_variant());
-                calls.push((cb, args));
+                calls.push((cb, args, node));
             }
         }
         self.st.flushing = true;
         {
             let _guard = self.base_mut();
-            for (cb, args) in calls {
-                if cb.is_valid() {
-                    cb.callv(&args);
+            for (cb, args, node) in calls {
+                if !cb.is_valid() {
+                    continue;
+                }
+                let node = node.filter(|id| *id != 0).and_then(|id| {
+                    Gd::<Object>::try_from_instance_id(InstanceId::from_i64(id as i64)).ok()
+                });
+                match node {
+                    Some(mut n) => {
+                        let was = n.is_blocking_signals();
+                        n.set_block_signals(true);
+                        cb.callv(&args);
+                        // The callback may have freed its node.
+                        if n.is_instance_valid() {
+                            n.set_block_signals(was);
+                        }
+                    }
+                    None => {
+                        cb.callv(&args);
+                    }
                 }
             }
         }

@@ -76,6 +76,60 @@ impl Maul3D {
         crate::tasks::group_count() as i64
     }
 
+    /// One step of a space's world by `delta` seconds, now, whatever Godot's own step
+    /// does: then the space's flush runs at once, as Godot's `flush_queries` would after
+    /// its step — state-sync callbacks (rigid body nodes move), force-integration
+    /// callbacks (`_integrate_forces`), and the areas' monitor callbacks (`Area3D`
+    /// overlaps and signals) — with signals blocked if the space blocks them
+    /// (`set_space_block_signals`). This is how rollback netcode resimulates ticks inside
+    /// one frame; a space in manual step mode (`set_space_manual_step`) is stepped only
+    /// so. Runs while Godot's physics is paused too. False (with an error, nothing
+    /// stepped) for an unknown space, a `delta` that is not finite or not in (0, 1], or
+    /// a call from inside a physics callback of a flush.
+    #[func]
+    pub fn step_space(&self, space: Rid, delta: f64) -> bool {
+        step_space(space, delta)
+    }
+
+    /// Takes a space out of Godot's automatic step (`manual` true) or puts it back
+    /// (false). In manual step mode Godot's physics frames leave the space's world alone
+    /// and only `step_space` steps it, so a netcode addon owns every step; queries, body
+    /// calls and `move_and_slide` work as always. False (with an error) for an unknown
+    /// space.
+    #[func]
+    pub fn set_space_manual_step(&self, space: Rid, manual: bool) -> bool {
+        let r = with_state_mut(|st| {
+            st.spaces
+                .get_mut(&space.to_u64())
+                .map(|s| s.manual_step = manual)
+                .ok_or_else(|| format!("{space} is not a Maul3D space"))
+        });
+        report("set_space_manual_step", r).is_some()
+    }
+
+    /// Whether a space is in manual step mode (false for an unknown RID).
+    #[func]
+    pub fn is_space_manual_step(&self, space: Rid) -> bool {
+        with_state(|st| st.space(space.to_u64()).map(|s| s.manual_step)).unwrap_or(false)
+    }
+
+    /// While `block` is true, every callback a flush of the space runs (after a step,
+    /// `step_space` or `restore`) runs with its node's signals blocked: rigid bodies
+    /// still move and keep their contact lists, areas still track what overlaps them,
+    /// `_integrate_forces` still runs, but no `body_entered`, `body_exited`,
+    /// `sleeping_state_changed`, ... is emitted. Rollback uses it so a resimulated tick
+    /// does not fire signals a second time. False (with an error) for an unknown space.
+    #[func]
+    pub fn set_space_block_signals(&self, space: Rid, block: bool) -> bool {
+        report("set_space_block_signals", set_block_signals(space, block)).is_some()
+    }
+
+    /// Whether a space blocks the signals of its flushes (false for an unknown RID).
+    #[func]
+    pub fn is_space_blocking_signals(&self, space: Rid) -> bool {
+        with_state(|st| st.space(space.to_u64()).map(|s| s.block_signals)).unwrap_or(false)
+    }
+
     /// A snapshot of a space's world (its whole simulation state); empty on error.
     #[func]
     pub fn snapshot(&self, space: Rid) -> PackedByteArray {
@@ -87,7 +141,7 @@ impl Maul3D {
     /// Restores a space's world from `snapshot` (of the same space, or one with the same
     /// capacities). Then every body's state-sync callback runs (rigid bodies' nodes move
     /// to the restored state), areas report exits and entries against what they last
-    /// reported, objects created after the snapshot are inert (one warning) and bodies
+    /// reported (signals blocked if the space blocks them: `set_space_block_signals`), objects created after the snapshot are inert (one warning) and bodies
     /// freed since are removed. False (with an error) when the snapshot is refused;
     /// nothing changes then. While a journal runs the restore is a rollback the journal
     /// keeps: a snapshot that journal took rewinds its tape to where it was taken (so
@@ -96,20 +150,7 @@ impl Maul3D {
     /// was rewound past — is refused with an error naming the journal.
     #[func]
     pub fn restore(&self, space: Rid, snapshot: PackedByteArray) -> bool {
-        let Some(mut server) = server_or_error("restore") else {
-            return false;
-        };
-        let mut s = server.bind_mut();
-        match s.st.restore(space.to_u64(), snapshot.as_slice()) {
-            Ok(()) => {
-                s.flush();
-                true
-            }
-            Err(e) => {
-                godot_error!("Maul3D.restore: {e}");
-                false
-            }
-        }
+        restore(space, snapshot.as_slice())
     }
 
     /// Starts recording every call that changes a space's world into a journal of at most
@@ -165,6 +206,65 @@ impl Maul3D {
     }
 }
 
+/// `Maul3D.step_space` (also `Maul3DRollback`'s step).
+pub(crate) fn step_space(space: Rid, delta: f64) -> bool {
+    let Some(mut server) = server_or_error("step_space") else {
+        return false;
+    };
+    if !(delta.is_finite() && delta > 0.0 && delta <= 1.0) {
+        godot_error!("Maul3D.step_space: delta {delta} is not in (0, 1] seconds");
+        return false;
+    }
+    let mut s = server.bind_mut();
+    if s.st.flushing {
+        godot_error!(
+            "Maul3D.step_space: called from a physics callback (a flush is running); step outside callbacks"
+        );
+        return false;
+    }
+    let id = space.to_u64();
+    if !s.st.spaces.contains_key(&id) {
+        godot_error!("Maul3D.step_space: {space} is not a Maul3D space");
+        return false;
+    }
+    s.st.step_space(id, delta as f32);
+    s.flush_spaces(&[id]);
+    true
+}
+
+/// `Maul3D.restore` (also `Maul3DRollback.rollback_to`'s).
+pub(crate) fn restore(space: Rid, snapshot: &[u8]) -> bool {
+    let Some(mut server) = server_or_error("restore") else {
+        return false;
+    };
+    let mut s = server.bind_mut();
+    if s.st.flushing {
+        godot_error!("Maul3D.restore: called from a physics callback (a flush is running)");
+        return false;
+    }
+    match s.st.restore(space.to_u64(), snapshot) {
+        Ok(()) => {
+            s.flush();
+            true
+        }
+        Err(e) => {
+            godot_error!("Maul3D.restore: {e}");
+            false
+        }
+    }
+}
+
+/// Sets a space's signal blocking; its previous setting.
+pub(crate) fn set_block_signals(space: Rid, block: bool) -> Result<bool, String> {
+    with_state_mut(|st| {
+        let s = st
+            .spaces
+            .get_mut(&space.to_u64())
+            .ok_or_else(|| format!("{space} is not a Maul3D space"))?;
+        Ok(std::mem::replace(&mut s.block_signals, block))
+    })
+}
+
 fn server_or_error(what: &str) -> Option<Gd<Maul3DPhysicsServer>> {
     let s = server();
     if s.is_none() {
@@ -173,19 +273,21 @@ fn server_or_error(what: &str) -> Option<Gd<Maul3DPhysicsServer>> {
     s
 }
 
-fn with_state<R>(f: impl FnOnce(&Records) -> Result<R, String>) -> Result<R, String> {
+pub(crate) fn with_state<R>(f: impl FnOnce(&Records) -> Result<R, String>) -> Result<R, String> {
     let server = server().ok_or("Maul3D is not the running physics server")?;
     let s = server.bind();
     f(&s.st)
 }
 
-fn with_state_mut<R>(f: impl FnOnce(&mut Records) -> Result<R, String>) -> Result<R, String> {
+pub(crate) fn with_state_mut<R>(
+    f: impl FnOnce(&mut Records) -> Result<R, String>,
+) -> Result<R, String> {
     let mut server = server().ok_or("Maul3D is not the running physics server")?;
     let mut s = server.bind_mut();
     f(&mut s.st)
 }
 
-fn report<R>(what: &str, r: Result<R, String>) -> Option<R> {
+pub(crate) fn report<R>(what: &str, r: Result<R, String>) -> Option<R> {
     match r {
         Ok(v) => Some(v),
         Err(e) => {

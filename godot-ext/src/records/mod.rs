@@ -77,6 +77,13 @@ pub(crate) struct Space {
     /// At most this many debug contact points (`space_set_debug_contacts`; 0: none, as
     /// when "Visible Collision Shapes" is off).
     pub debug_contacts: i32,
+    /// Manual step mode (`Maul3D.set_space_manual_step`): Godot's automatic step leaves
+    /// the space alone; only `Maul3D.step_space` steps it.
+    pub manual_step: bool,
+    /// While set (`Maul3D.set_space_block_signals`), the nodes whose callbacks a flush of
+    /// this space runs have their signals blocked during the call: they still follow the
+    /// state (transforms, overlap and contact lists), but emit nothing.
+    pub block_signals: bool,
 }
 
 /// Where a kinematic body moved by transform is to be after the next step.
@@ -186,6 +193,8 @@ impl Records {
                         exceptions,
                         shape_owners: BTreeMap::new(),
                         debug_contacts: 0,
+                        manual_step: false,
+                        block_signals: false,
                     },
                 );
                 rid

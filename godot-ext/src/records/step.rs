@@ -35,61 +35,72 @@ pub(crate) struct ReportedContact {
 }
 
 impl Records {
-    /// Steps every active space by `dt`, then reads back what moved and what areas saw.
+    /// Steps every active space by `dt` (Godot's automatic step; spaces in manual step
+    /// mode are left to `Maul3D.step_space`), then reads back what moved and what areas
+    /// saw.
     pub fn step(&mut self, dt: f32) {
-        let substeps = substeps();
         let spaces: Vec<u64> = self
             .spaces
             .iter()
-            .filter(|(_, s)| s.active)
+            .filter(|(_, s)| s.active && !s.manual_step)
             .map(|(r, _)| *r)
             .collect();
         for space in spaces {
-            self.apply_constant_forces(space);
-            self.move_kinematic_bodies(space, dt);
-            let s = self.spaces.get_mut(&space).expect("space exists");
-            s.last_step = dt;
-            if let Err(e) = s.world.step(dt, substeps) {
-                error_once("step", &format!("step failed: {e}"));
-            }
-            let moved: Vec<u64> = s
-                .world
-                .body_move_events()
-                .iter()
-                .map(|e| s.world.body_user_data(e.body).unwrap_or(0))
-                .collect();
-            let mut area_events = Vec::new();
-            for (events, status) in [
-                (s.world.sensor_begin_events(), 0),
-                (s.world.sensor_end_events(), 1),
-            ] {
-                for e in events {
-                    let (area, area_shape) = s.shape_owner(e.sensor);
-                    let (other, other_shape) = s.shape_owner(e.visitor);
-                    // Areas seen by areas are `monitor_areas`' to report.
-                    if self.objs.get(&other).is_some_and(|o| o.is_area) {
-                        continue;
-                    }
-                    area_events.push((area, status, other, other_shape, area_shape));
-                }
-            }
-            s.moved = moved;
-            s.area_events = area_events;
-            let moved = s.moved.clone();
-            for rid in moved {
-                self.pull(rid);
-            }
-            let reporting: Vec<u64> = self
-                .objs
-                .iter()
-                .filter(|(_, o)| o.space == Some(space) && o.max_contacts > 0)
-                .map(|(r, _)| *r)
-                .collect();
-            for rid in reporting {
-                self.collect_contacts(rid, substeps);
-            }
-            self.monitor_areas(space);
+            self.step_space(space, dt);
         }
+    }
+
+    /// One step of one space by `dt`, then what moved and what areas saw is read back
+    /// and queued for the space's flush. Unknown spaces are ignored.
+    pub fn step_space(&mut self, space: u64, dt: f32) {
+        let substeps = substeps();
+        if !self.spaces.contains_key(&space) {
+            return;
+        }
+        self.apply_constant_forces(space);
+        self.move_kinematic_bodies(space, dt);
+        let s = self.spaces.get_mut(&space).expect("space exists");
+        s.last_step = dt;
+        if let Err(e) = s.world.step(dt, substeps) {
+            error_once("step", &format!("step failed: {e}"));
+        }
+        let moved: Vec<u64> = s
+            .world
+            .body_move_events()
+            .iter()
+            .map(|e| s.world.body_user_data(e.body).unwrap_or(0))
+            .collect();
+        let mut area_events = Vec::new();
+        for (events, status) in [
+            (s.world.sensor_begin_events(), 0),
+            (s.world.sensor_end_events(), 1),
+        ] {
+            for e in events {
+                let (area, area_shape) = s.shape_owner(e.sensor);
+                let (other, other_shape) = s.shape_owner(e.visitor);
+                // Areas seen by areas are `monitor_areas`' to report.
+                if self.objs.get(&other).is_some_and(|o| o.is_area) {
+                    continue;
+                }
+                area_events.push((area, status, other, other_shape, area_shape));
+            }
+        }
+        s.moved = moved;
+        s.area_events = area_events;
+        let moved = s.moved.clone();
+        for rid in moved {
+            self.pull(rid);
+        }
+        let reporting: Vec<u64> = self
+            .objs
+            .iter()
+            .filter(|(_, o)| o.space == Some(space) && o.max_contacts > 0)
+            .map(|(r, _)| *r)
+            .collect();
+        for rid in reporting {
+            self.collect_contacts(rid, substeps);
+        }
+        self.monitor_areas(space);
     }
 
     /// Before a step of length `dt`: each kinematic body Godot moved by transform since
