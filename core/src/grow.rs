@@ -154,20 +154,52 @@ impl World {
     pub(crate) fn check_growth(&self, c: &Capacities) -> Result<WorldDef> {
         let now = self.capacities();
         let pairs: [(&'static str, u64, u64); 10] = [
-            ("body_capacity", c.body_capacity as u64, now.body_capacity as u64),
-            ("shape_capacity", c.shape_capacity as u64, now.shape_capacity as u64),
+            (
+                "body_capacity",
+                c.body_capacity as u64,
+                now.body_capacity as u64,
+            ),
+            (
+                "shape_capacity",
+                c.shape_capacity as u64,
+                now.shape_capacity as u64,
+            ),
             (
                 "contact_capacity",
                 c.contact_capacity as u64,
                 now.contact_capacity as u64,
             ),
-            ("pair_capacity", c.pair_capacity as u64, now.pair_capacity as u64),
-            ("hull_capacity", c.hull_capacity as u64, now.hull_capacity as u64),
-            ("joint_capacity", c.joint_capacity as u64, now.joint_capacity as u64),
-            ("mesh_capacity", c.mesh_capacity as u64, now.mesh_capacity as u64),
+            (
+                "pair_capacity",
+                c.pair_capacity as u64,
+                now.pair_capacity as u64,
+            ),
+            (
+                "hull_capacity",
+                c.hull_capacity as u64,
+                now.hull_capacity as u64,
+            ),
+            (
+                "joint_capacity",
+                c.joint_capacity as u64,
+                now.joint_capacity as u64,
+            ),
+            (
+                "mesh_capacity",
+                c.mesh_capacity as u64,
+                now.mesh_capacity as u64,
+            ),
             ("content_capacity", c.content_capacity, now.content_capacity),
-            ("event_capacity", c.event_capacity as u64, now.event_capacity as u64),
-            ("sensor_capacity", c.sensor_capacity as u64, now.sensor_capacity as u64),
+            (
+                "event_capacity",
+                c.event_capacity as u64,
+                now.event_capacity as u64,
+            ),
+            (
+                "sensor_capacity",
+                c.sensor_capacity as u64,
+                now.sensor_capacity as u64,
+            ),
         ];
         for (name, new, old) in pairs {
             if new < old {
@@ -209,7 +241,10 @@ impl World {
         grown.solver.one_at_a_time = self.solver.one_at_a_time;
         grown.counters = self.counters;
         grown.profile = self.profile;
-        copy_events(&mut grown.contacts.begin_events, &self.contacts.begin_events);
+        copy_events(
+            &mut grown.contacts.begin_events,
+            &self.contacts.begin_events,
+        );
         copy_events(&mut grown.contacts.end_events, &self.contacts.end_events);
         copy_events(&mut grown.contacts.hit_events, &self.contacts.hit_events);
         copy_events(&mut grown.sensors.begin_events, &self.sensors.begin_events);

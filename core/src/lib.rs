@@ -83,9 +83,9 @@ pub use def::WorldDef;
 pub use error::{Error, Result};
 pub use events::{BodyMoveEvent, ContactEvent, ContactHitEvent};
 pub use explosion::ExplosionDef;
-pub use grow::Capacities;
 pub use geometry::height_field::HeightFieldDef;
 pub use geometry::{Capsule, Cylinder, MassData, PlaneShape, Sphere};
+pub use grow::Capacities;
 pub use id::{BodyId, HullId, JointId, MeshId, ShapeId};
 pub use joint::{
     AxisMode, ConeTwistJoint, DistanceJoint, JointBreakEvent, JointDef, JointKind, PrismaticJoint,

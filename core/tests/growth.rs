@@ -280,7 +280,11 @@ fn a_snapshot_taken_before_a_growth_restores_after_it_and_steps_to_the_same_hash
     }
     step_n(&mut w, 10);
     w.restore(&snap).unwrap();
-    assert_eq!(w.capacities().body_capacity, 64, "a restore keeps the capacities");
+    assert_eq!(
+        w.capacities().body_capacity,
+        64,
+        "a restore keeps the capacities"
+    );
     let got: Vec<u64> = (0..30)
         .map(|_| {
             w.step(DT, SUBSTEPS).unwrap();
