@@ -2671,9 +2671,10 @@ enum m3Result m3World_Snapshot(struct m3WorldId worldId,
                                int64_t capacity,
                                int64_t *written);
 
-// Brings a world of the same capacities to exactly a snapshot's state. A damaged
-// snapshot is `m3_errorFormat`, one of another format revision `m3_errorVersion`; a
-// refused restore changes nothing. Not recorded by a running journal, but rollback-aware:
+// Brings a world to exactly a snapshot's state; the world keeps its own capacities,
+// which must hold the snapshot (`m3_errorCapacity` naming the first that does not: grow
+// it with `m3World_Grow`). A damaged snapshot is `m3_errorFormat`, one of another format
+// revision `m3_errorVersion`; a refused restore changes nothing. Not recorded by a running journal, but rollback-aware:
 // a snapshot that journal took rewinds its tape (and the host's buffer) to where the
 // snapshot was taken; any other snapshot while a journal runs (taken with no journal
 // running, by another journal, or on a branch the tape has been rewound past) is
@@ -2683,7 +2684,9 @@ enum m3Result m3World_Snapshot(struct m3WorldId worldId,
 // # Safety
 // `snapshot` points to `length` readable bytes (any alignment) for the duration of the
 // call (null only with `length` 0).
-enum m3Result m3World_Restore(struct m3WorldId worldId, const uint8_t *snapshot, int64_t length);
+enum m3Result m3World_Restore(struct m3WorldId worldId,
+                              const uint8_t *snapshot,
+                              int64_t length);
 
 // Reads the settings and capacities of the world a snapshot was taken from (hooks
 // null), so a verifier builds a world the snapshot restores into.
