@@ -24,6 +24,17 @@ pub enum Error {
         /// Its value.
         capacity: u64,
     },
+    /// A world too small for what it is given: a snapshot whose pools (slot counts, content
+    /// bytes, sensor overlaps) do not fit the restoring world's capacities. Grow the world
+    /// (`World::grow`) or make one with `World::def_from_snapshot`.
+    TooSmall {
+        /// Which capacity (the world def's field).
+        what: &'static str,
+        /// What is needed.
+        needed: u64,
+        /// The world's capacity.
+        capacity: u64,
+    },
     /// A stale, null or foreign id.
     InvalidId {
         /// What kind of object.
@@ -83,6 +94,14 @@ impl fmt::Display for Error {
                     "{what} is full: capacity {capacity} (raise it in the world def)"
                 )
             }
+            Error::TooSmall {
+                what,
+                needed,
+                capacity,
+            } => write!(
+                f,
+                "{what} = {capacity} is too small: {needed} needed (grow the world first)"
+            ),
             Error::InvalidId {
                 what,
                 index,
@@ -126,6 +145,18 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// `needed` within `capacity`, else [`Error::TooSmall`] naming `what`.
+pub(crate) fn check_fits(what: &'static str, needed: u64, capacity: u64) -> Result<()> {
+    if needed > capacity {
+        return Err(Error::TooSmall {
+            what,
+            needed,
+            capacity,
+        });
+    }
+    Ok(())
+}
 
 /// A number as a message shows it: the shortest decimal that reads back to the same value
 /// (read as an `f32` when it is one, as most arguments are), with an exponent when its

@@ -123,6 +123,36 @@ impl Field for crate::combine::CombineRule {
     }
 }
 
+impl Field for crate::grow::Capacities {
+    type In<'a> = &'a crate::grow::Capacities;
+    fn put<S: Sink>(c: &crate::grow::Capacities, e: &mut Enc<S>) {
+        e.u32(c.body_capacity);
+        e.u32(c.shape_capacity);
+        e.u32(c.contact_capacity);
+        e.u32(c.pair_capacity);
+        e.u32(c.hull_capacity);
+        e.u32(c.joint_capacity);
+        e.u32(c.mesh_capacity);
+        e.u64(c.content_capacity);
+        e.u32(c.event_capacity);
+        e.u32(c.sensor_capacity);
+    }
+    fn get(d: &mut Dec, _: u32) -> Result<crate::grow::Capacities> {
+        Ok(crate::grow::Capacities {
+            body_capacity: d.u32()?,
+            shape_capacity: d.u32()?,
+            contact_capacity: d.u32()?,
+            pair_capacity: d.u32()?,
+            hull_capacity: d.u32()?,
+            joint_capacity: d.u32()?,
+            mesh_capacity: d.u32()?,
+            content_capacity: d.u64()?,
+            event_capacity: d.u32()?,
+            sensor_capacity: d.u32()?,
+        })
+    }
+}
+
 impl Field for MotionLocks {
     type In<'a> = MotionLocks;
     fn put<S: Sink>(l: MotionLocks, e: &mut Enc<S>) {

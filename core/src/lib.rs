@@ -49,6 +49,7 @@ mod explosion;
 mod field;
 pub mod fp;
 pub mod geometry;
+mod grow;
 mod hash;
 pub mod id;
 pub mod joint;
@@ -84,6 +85,7 @@ pub use events::{BodyMoveEvent, ContactEvent, ContactHitEvent};
 pub use explosion::ExplosionDef;
 pub use geometry::height_field::HeightFieldDef;
 pub use geometry::{Capsule, Cylinder, MassData, PlaneShape, Sphere};
+pub use grow::Capacities;
 pub use id::{BodyId, HullId, JointId, MeshId, ShapeId};
 pub use joint::{
     AxisMode, ConeTwistJoint, DistanceJoint, JointBreakEvent, JointDef, JointKind, PrismaticJoint,

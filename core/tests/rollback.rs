@@ -398,9 +398,20 @@ fn damaged_snapshots_are_refused_and_change_nothing() {
         w.restore(&other),
         Err(Error::Version { found, expected }) if found == rev + 1 && expected == rev
     ));
-    // A world of other capacities is refused too.
-    let mut small = World::new(&WorldDef::default()).unwrap();
-    assert!(matches!(small.restore(&good), Err(Error::State(_))));
+    // A world too small to hold the snapshot is refused, naming the capacity.
+    let mut small = World::new(&WorldDef {
+        body_capacity: 1,
+        ..WorldDef::default()
+    })
+    .unwrap();
+    assert!(matches!(
+        small.restore(&good),
+        Err(Error::TooSmall {
+            what: "body_capacity",
+            capacity: 1,
+            ..
+        })
+    ));
     w.restore(&good).unwrap();
     assert_ne!(w.hash(), before);
 }

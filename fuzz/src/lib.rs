@@ -240,11 +240,17 @@ fn check_accepted_state(w: &mut World) {
     );
 }
 
+/// Bytes of the capacities at the head of a snapshot's payload (nine u32 and a u64): a
+/// restoring world keeps its own, so they write back as the world's.
+const CAPACITIES_SIZE: usize = 44;
+
 /// What an accepted snapshot writes back as in a world with no journal running: the same
-/// state at the current revision, with an empty journal section (restore ignores the
-/// section then; a revision-6 snapshot has none).
-fn written_back(snap: &[u8]) -> Vec<u8> {
+/// state at the current revision, with `w`'s capacities and an empty journal section
+/// (restore ignores the section then; a revision-6 snapshot has none).
+fn written_back(snap: &[u8], w: &World) -> Vec<u8> {
     let mut b = snap.to_vec();
+    let head = SNAPSHOT_HEADER_SIZE..SNAPSHOT_HEADER_SIZE + CAPACITIES_SIZE;
+    b[head.clone()].copy_from_slice(&snapshot(w)[head]);
     if get_u32(snap, 8) == 6 {
         b.extend_from_slice(&[0; SNAPSHOT_JOURNAL_SIZE]);
     } else {
@@ -263,7 +269,7 @@ fn restore_into(w: &mut World, snap: &[u8]) -> bool {
         Ok(()) => {
             assert_eq!(
                 snapshot(w),
-                written_back(snap),
+                written_back(snap, w),
                 "an accepted snapshot did not write back the same"
             );
             check_accepted_state(w);

@@ -115,7 +115,7 @@ fn error_kind(e: &maul3d::Error) -> u32 {
     use maul3d::Error;
     match e {
         Error::Argument { .. } => 0,
-        Error::Capacity { .. } => 1,
+        Error::Capacity { .. } | Error::TooSmall { .. } => 1,
         Error::InvalidId { .. } => 2,
         Error::State(_) => 3,
         Error::OutOfBounds { .. } => 4,

@@ -976,6 +976,50 @@ static void trust_counters_and_the_coordinate_edge(void)
     CALL(m3World_Destroy(w));
 }
 
+/* A world grows between steps: a full pool refuses, m3World_GrowthNeeded says so, the
+ * grown world takes the create, the hash does not move; a smaller capacity is refused; a
+ * snapshot too big for a world is m3_errorCapacity until that world grows. */
+static void growth(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 2;
+    m3WorldId g;
+    CALL(m3World_Create(&def, &g));
+    m3BodyDef bd = m3DefaultBodyDef();
+    m3BodyId b;
+    CALL(m3Body_Create(g, &bd, &b));
+    CALL(m3Body_Create(g, &bd, &b));
+    CHECK(m3Body_Create(g, &bd, &b) == m3_errorCapacity);
+    m3Capacities c;
+    bool needed = false;
+    CALL(m3World_GrowthNeeded(g, &c, &needed));
+    CHECK(needed && c.bodyCapacity == 4);
+    uint64_t h = m3World_Hash(g);
+    CALL(m3World_Grow(g, &c));
+    CHECK(m3World_Hash(g) == h);
+    CALL(m3Body_Create(g, &bd, &b));
+    m3Capacities now;
+    CALL(m3World_GetCapacities(g, &now));
+    CHECK(now.bodyCapacity == 4 && now.shapeCapacity == def.shapeCapacity);
+    now.bodyCapacity = 1;
+    CHECK(m3World_Grow(g, &now) == m3_errorArgument);
+    /* Three bodies do not fit a world of two until it grows. */
+    int64_t n = 0;
+    CALL(m3World_GetSnapshotSize(g, &n));
+    uint8_t *snap = (uint8_t *)malloc((size_t)n);
+    int64_t written = 0;
+    CALL(m3World_Snapshot(g, snap, n, &written));
+    m3WorldId small;
+    CALL(m3World_Create(&def, &small));
+    CHECK(m3World_Restore(small, snap, written) == m3_errorCapacity);
+    CALL(m3World_Grow(small, &c));
+    CALL(m3World_Restore(small, snap, written));
+    CHECK(m3World_Hash(small) == m3World_Hash(g));
+    free(snap);
+    CALL(m3World_Destroy(small));
+    CALL(m3World_Destroy(g));
+}
+
 int main(void)
 {
     m3WorldDef def = m3DefaultWorldDef();
@@ -1338,9 +1382,10 @@ int main(void)
 #endif
     small_worlds_never_call_the_task_hooks();
     trust_counters_and_the_coordinate_edge();
+    growth();
     printf("surface: events, queries, motion test, explosion, area, joints, draw, counters, "
            "origin shift, host math, cylinders and planes, meshes and height fields, voxels, "
            "shape and body lists, contact data, no-op calls journaled, pre-solve fp setting, task hooks, "
-           "speed-cap and time-of-impact counters, the coordinate edge as expected\n");
+           "speed-cap and time-of-impact counters, the coordinate edge, growth as expected\n");
     return 0;
 }

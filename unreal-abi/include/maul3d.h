@@ -340,6 +340,30 @@ typedef struct m3JointBreakEvent {
   struct m3JointId joint;
 } m3JointBreakEvent;
 
+// A world's capacities (the capacity fields of `m3WorldDef`).
+typedef struct m3Capacities {
+  // Most bodies alive at once (1 to 2^24).
+  int32_t bodyCapacity;
+  // Most shapes alive at once.
+  int32_t shapeCapacity;
+  // Most contacts at once.
+  int32_t contactCapacity;
+  // Most new broad-phase pairs kept in one step.
+  int32_t pairCapacity;
+  // Most convex hulls alive at once.
+  int32_t hullCapacity;
+  // Most triangle meshes, height fields and voxel grids alive at once.
+  int32_t meshCapacity;
+  // Content budget, bytes (within [0, 2^40]).
+  int64_t contentCapacity;
+  // Most joints alive at once.
+  int32_t jointCapacity;
+  // Most events of each kind kept per step.
+  int32_t eventCapacity;
+  // Most (sensor, shape) overlaps at once.
+  int32_t sensorCapacity;
+} m3Capacities;
+
 // Shape kinds.
 typedef int32_t m3ShapeType;
 
@@ -1751,6 +1775,38 @@ enum m3Result m3Shape_GetSensorOverlaps(struct m3ShapeId sensorId,
                                         int32_t capacity,
                                         int32_t *count);
 
+// The world's capacities now (as created, or as grown since).
+//
+// # Safety
+// `capacities` points to one writable `m3Capacities`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_GetCapacities(struct m3WorldId worldId, struct m3Capacities *capacities);
+
+// Whether the world should grow before its next step, and to what: each pool's live
+// count (for contacts, the live ones plus the pairs the next step begins; for pairs,
+// those) must stay within three quarters of its capacity; each that does not is
+// doubled. `*needed` is set, and `capacities` gets what to pass to `m3World_Grow` (the
+// current capacities when nothing is needed). Reads only.
+//
+// # Safety
+// `capacities` points to one writable `m3Capacities` and `needed` to one writable
+// `bool`, each aligned for its type, for the duration of the call (null is refused with
+// `m3_errorArgument`).
+enum m3Result m3World_GrowthNeeded(struct m3WorldId worldId,
+                                   struct m3Capacities *capacities,
+                                   bool *needed);
+
+// Enlarges the world's capacities, between steps (the one call after creation that
+// takes memory from the world's allocator). State, ids, hash, user data and the journal
+// stay; the world steps on as one created this large would. Recorded in the journal. A
+// capacity below the world's own or past 2^24 is refused with `m3_errorArgument`, a
+// refused allocation with `m3_errorCapacity`; either way nothing changes.
+//
+// # Safety
+// `capacities` points to one readable `m3Capacities`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_Grow(struct m3WorldId worldId, const struct m3Capacities *capacities);
+
 // A debug draw with shapes on and no functions.
 struct m3DebugDraw m3DefaultDebugDraw(void);
 
@@ -2693,9 +2749,10 @@ enum m3Result m3World_Snapshot(struct m3WorldId worldId,
                                int64_t capacity,
                                int64_t *written);
 
-// Brings a world of the same capacities to exactly a snapshot's state. A damaged
-// snapshot is `m3_errorFormat`, one of another format revision `m3_errorVersion`; a
-// refused restore changes nothing. Not recorded by a running journal, but rollback-aware:
+// Brings a world to exactly a snapshot's state; the world keeps its own capacities,
+// which must hold the snapshot (`m3_errorCapacity` naming the first that does not: grow
+// it with `m3World_Grow`). A damaged snapshot is `m3_errorFormat`, one of another format
+// revision `m3_errorVersion`; a refused restore changes nothing. Not recorded by a running journal, but rollback-aware:
 // a snapshot that journal took rewinds its tape (and the host's buffer) to where the
 // snapshot was taken; any other snapshot while a journal runs (taken with no journal
 // running, by another journal, or on a branch the tape has been rewound past) is
@@ -2705,7 +2762,9 @@ enum m3Result m3World_Snapshot(struct m3WorldId worldId,
 // # Safety
 // `snapshot` points to `length` readable bytes (any alignment) for the duration of the
 // call (null only with `length` 0).
-enum m3Result m3World_Restore(struct m3WorldId worldId, const uint8_t *snapshot, int64_t length);
+enum m3Result m3World_Restore(struct m3WorldId worldId,
+                              const uint8_t *snapshot,
+                              int64_t length);
 
 // Reads the settings and capacities of the world a snapshot was taken from (hooks
 // null), so a verifier builds a world the snapshot restores into.

@@ -125,6 +125,12 @@ public:
         return m3World_Snapshot(m_id, buffer, capacity, written);
     }
     m3Result Restore(const uint8_t* snapshot, int64_t length) { return m3World_Restore(m_id, snapshot, length); }
+    m3Result Capacities(m3Capacities* capacities) const { return m3World_GetCapacities(m_id, capacities); }
+    m3Result GrowthNeeded(m3Capacities* capacities, bool* needed) const
+    {
+        return m3World_GrowthNeeded(m_id, capacities, needed);
+    }
+    m3Result Grow(const m3Capacities& capacities) { return m3World_Grow(m_id, &capacities); }
     m3Result StartJournal(uint8_t* buffer, int64_t capacity) { return m3World_StartJournal(m_id, buffer, capacity); }
     m3Result StopJournal(int64_t* bytes) { return m3World_StopJournal(m_id, bytes); }
     m3Result ReplayJournal(const uint8_t* tape, int64_t length) { return m3World_ReplayJournal(m_id, tape, length); }

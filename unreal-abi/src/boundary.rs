@@ -130,7 +130,7 @@ impl From<engine::Error> for Refusal {
         use engine::Error as E;
         let code = match e {
             E::Argument { .. } => m3Result::m3_errorArgument,
-            E::Capacity { .. } => m3Result::m3_errorCapacity,
+            E::Capacity { .. } | E::TooSmall { .. } => m3Result::m3_errorCapacity,
             E::InvalidId { .. } => m3Result::m3_errorInvalidId,
             E::State(_) => m3Result::m3_errorState,
             E::OutOfBounds { .. } | E::BodyOutOfBounds { .. } => m3Result::m3_errorOutOfBounds,

@@ -46,6 +46,7 @@ mod boundary;
 mod contact_data;
 mod content;
 mod events;
+mod grow;
 mod hooks;
 mod joint;
 mod journal;

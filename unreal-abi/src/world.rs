@@ -526,9 +526,10 @@ pub unsafe extern "C" fn m3World_Snapshot(
     })
 }
 
-/// Brings a world of the same capacities to exactly a snapshot's state. A damaged
-/// snapshot is `m3_errorFormat`, one of another format revision `m3_errorVersion`; a
-/// refused restore changes nothing. Not recorded by a running journal, but rollback-aware:
+/// Brings a world to exactly a snapshot's state; the world keeps its own capacities,
+/// which must hold the snapshot (`m3_errorCapacity` naming the first that does not: grow
+/// it with `m3World_Grow`). A damaged snapshot is `m3_errorFormat`, one of another format
+/// revision `m3_errorVersion`; a refused restore changes nothing. Not recorded by a running journal, but rollback-aware:
 /// a snapshot that journal took rewinds its tape (and the host's buffer) to where the
 /// snapshot was taken; any other snapshot while a journal runs (taken with no journal
 /// running, by another journal, or on a branch the tape has been rewound past) is

@@ -5,6 +5,8 @@
 //! the history the restored world lived.
 
 use crate::def::WorldDef;
+#[cfg(doc)]
+use crate::error::Error;
 use crate::error::Result;
 use crate::journal::{SNAPSHOT_JOURNAL_SIZE, SnapshotJournal, split_snapshot};
 use crate::world::World;
@@ -33,7 +35,9 @@ impl World {
     }
 
     /// Brings this world to exactly the state of a snapshot (hash included). The world
-    /// must have the snapshot's capacities. A damaged snapshot is refused with a format
+    /// keeps its own capacities, which must hold the snapshot (each pool's slots, the
+    /// content bytes, the sensor overlaps): [`Error::TooSmall`] names the first that does
+    /// not; a world grown since the snapshot was taken takes it. A damaged snapshot is refused with a format
     /// error, another revision with a version error; a refused restore changes nothing.
     ///
     /// Rollback-aware journals: while a journal runs, a snapshot that journal took rewinds
@@ -49,6 +53,13 @@ impl World {
         self.restore_snapshot_state(payload)?;
         if let Some(m) = rewind {
             self.rewind_journal(m);
+            // The rewound tape's world has the snapshot's capacities; this one keeps its
+            // own (a rollback across a growth), so the tape grows its world to them here.
+            let taken = World::def_from_state(payload)?.capacities();
+            if taken != self.capacities() {
+                let now = self.capacities();
+                self.rec(|j| j.grow(&now));
+            }
         }
         Ok(())
     }

@@ -8,6 +8,7 @@ use crate::combine::CombineRule;
 use crate::error::Error;
 use crate::error::Result;
 use crate::explosion::ExplosionDef;
+use crate::grow::Capacities;
 use crate::math::{DVec3, Vec3};
 use crate::world::World;
 
@@ -57,6 +58,24 @@ impl World {
     pub fn shift_origin(&mut self, offset: DVec3) -> Result<()> {
         self.shift_origin_unrecorded(offset)?;
         self.rec(|j| j.shift_origin(offset));
+        Ok(())
+    }
+
+    /// Enlarges the world's capacities to `capacities`, between steps (the only call that
+    /// allocates after `new`: the grown buffers, through the world's allocator). The state,
+    /// ids, hash, user data, journal and the last step's events stay as they were;
+    /// capacities are not state, so the world steps on exactly as one created this large
+    /// would. A capacity below the world's own, or past `WorldDef`'s bounds, is refused
+    /// with an argument error; a refused allocation is a capacity error; either way nothing
+    /// changes. Equal capacities change nothing. Recorded in the journal, so a replay grows
+    /// at the same point. [`World::growth_needed`] says when and how much.
+    pub fn grow(&mut self, capacities: &Capacities) -> Result<()> {
+        // The grown world replaces this one; the journal goes across.
+        let recorder = self.recorder.take();
+        let grown = self.grow_unrecorded(capacities);
+        self.recorder = recorder;
+        grown?;
+        self.rec(|j| j.grow(capacities));
         Ok(())
     }
 

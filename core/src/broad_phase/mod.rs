@@ -162,39 +162,9 @@ impl BroadPhase {
                 let body = &bodies[shape.body as usize];
                 let fat = shape.fat_aabb;
                 let mut visit = |_proxy: u32, t: u32| -> bool {
-                    if t == s {
-                        return true;
-                    }
-                    let other = &shapes[t as usize];
-                    // Sensors never collide: their overlaps are found at the end of a step.
-                    if other.is_sensor {
-                        return true;
-                    }
-                    // Both moved: the lower slot's query finds the pair.
-                    if other.enlarged && t < s {
-                        return true;
-                    }
-                    if other.body == shape.body {
-                        return true;
-                    }
-                    let other_body = &bodies[other.body as usize];
-                    if body.body_type != BodyType::Dynamic
-                        && other_body.body_type != BodyType::Dynamic
+                    if let Some(key) = new_pair(shapes, bodies, pair_set, &kept_apart, s, t)
+                        && !push_keep_lowest(pairs, key, &mut heaped)
                     {
-                        return true;
-                    }
-                    if !shape.filter.should_collide(&other.filter) {
-                        return true;
-                    }
-                    // A joint with collide_connected off keeps its bodies apart.
-                    if kept_apart(shape.body, other.body) {
-                        return true;
-                    }
-                    let key = pair_key(s, t);
-                    if pair_set.contains(key) {
-                        return true;
-                    }
-                    if !push_keep_lowest(pairs, key, &mut heaped) {
                         dropped += 1;
                     }
                     true
@@ -207,6 +177,86 @@ impl BroadPhase {
         }
         dropped
     }
+}
+
+impl BroadPhase {
+    /// How many pairs `find_new_pairs` would find now, before any cap: the same search,
+    /// reading only (a shape listed twice in the move buffer counts twice, so this never
+    /// undercounts). For [`World::growth_needed`].
+    pub(crate) fn count_new_pairs(
+        &self,
+        shapes: &[Shape],
+        bodies: &[Body],
+        pair_set: &PairSet,
+        kept_apart: impl Fn(u32, u32) -> bool,
+    ) -> u32 {
+        let mut found = 0u32;
+        for &s in self.moved.iter() {
+            let shape = &shapes[s as usize];
+            if !shape.alive || !shape.enlarged || shape.is_sensor {
+                continue;
+            }
+            let fat = shape.fat_aabb;
+            let mut visit = |_proxy: u32, t: u32| -> bool {
+                if new_pair(shapes, bodies, pair_set, &kept_apart, s, t).is_some() {
+                    found = found.saturating_add(1);
+                }
+                true
+            };
+            if bodies[shape.body as usize].body_type == BodyType::Dynamic {
+                self.statics.query(&fat, &mut visit);
+            }
+            self.movable.query(&fat, &mut visit);
+        }
+        found
+    }
+}
+
+/// The key of the pair moved shape `s` and shape `t` (whose bounds overlap) begin, or
+/// `None` when they begin none: a sensor, the same shape or body, both moved and `t` the
+/// lower (its own search finds the pair), no dynamic body, filtered out, kept apart by a
+/// joint, or already a contact.
+fn new_pair(
+    shapes: &[Shape],
+    bodies: &[Body],
+    pair_set: &PairSet,
+    kept_apart: &impl Fn(u32, u32) -> bool,
+    s: u32,
+    t: u32,
+) -> Option<u64> {
+    if t == s {
+        return None;
+    }
+    let shape = &shapes[s as usize];
+    let other = &shapes[t as usize];
+    // Sensors never collide: their overlaps are found at the end of a step.
+    if other.is_sensor {
+        return None;
+    }
+    // Both moved: the lower slot's query finds the pair.
+    if other.enlarged && t < s {
+        return None;
+    }
+    if other.body == shape.body {
+        return None;
+    }
+    let body = &bodies[shape.body as usize];
+    let other_body = &bodies[other.body as usize];
+    if body.body_type != BodyType::Dynamic && other_body.body_type != BodyType::Dynamic {
+        return None;
+    }
+    if !shape.filter.should_collide(&other.filter) {
+        return None;
+    }
+    // A joint with collide_connected off keeps its bodies apart.
+    if kept_apart(shape.body, other.body) {
+        return None;
+    }
+    let key = pair_key(s, t);
+    if pair_set.contains(key) {
+        return None;
+    }
+    Some(key)
 }
 
 impl World {

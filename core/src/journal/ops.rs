@@ -23,6 +23,7 @@ use crate::field::{
     VoxelGridContent,
 };
 use crate::geometry::MassData;
+use crate::grow::Capacities;
 use crate::id::{BodyId, HullId, JointId, MeshId, ShapeId};
 use crate::joint::{JointDef, SixDofAxis};
 use crate::math::{DVec3, Quat, Vec3};
@@ -155,6 +156,8 @@ ops! {
         w.enable_sleep(enable);
         Ok(())
     };
+    /// A growth of the world's capacities (between steps).
+    GROW = 95: grow(capacities: Capacities) => |w| w.grow(&capacities);
     SET_COMBINE_RULES = 92:
         set_combine_rules(friction: CombineRule, restitution: CombineRule) => |w| {
             w.set_combine_rules(friction, restitution);

@@ -297,6 +297,15 @@ fn every_call(w: World) -> (World, std::vec::Vec<u64>) {
     s.call(|w| w.set_combine_rules(CombineRule::Min, CombineRule::ClampedSum));
     s.call(|w| w.step(1.0 / 60.0, 4)).unwrap();
     s.call(|w| {
+        let c = w.capacities();
+        w.grow(&crate::Capacities {
+            body_capacity: c.body_capacity * 2,
+            contact_capacity: c.contact_capacity + 7,
+            ..c
+        })
+    })
+    .unwrap();
+    s.call(|w| {
         w.explode(&ExplosionDef {
             position: DVec3::new(-1.0, 1.0, 0.0),
             radius: 3.0,

@@ -41,8 +41,12 @@ use settings::decode_def;
 pub(crate) use shapes::{decode_geometry, encode_geometry};
 
 /// Layout revision of snapshots: bumped on any change to the encoding (7: the journal
-/// section at the end of the payload).
-pub const SNAPSHOT_REVISION: u32 = 7;
+/// section at the end of the payload; 8: the capacities at the head of the payload left
+/// the hashed state and a restore takes any world that holds the snapshot — the bytes
+/// are laid out as in 7, so 7 reads as 8).
+pub const SNAPSHOT_REVISION: u32 = 8;
+/// Revision 7, read as 8 (the same layout).
+const REVISION_7: u32 = 7;
 /// The oldest revision `restore` still reads: 6, the same state without the journal
 /// section (read as taken with no journal running).
 const OLDEST_READ_REVISION: u32 = 6;
@@ -66,7 +70,10 @@ impl Sink for Out<'_> {
 }
 
 /// The canonical state encoding (without host data), store by store. The order of the
-/// stores and of each store's fields is the hash and the snapshot format.
+/// stores and of each store's fields is the hash and the snapshot format. The capacities
+/// are not in it (a snapshot writes them before it: `encode_payload_head`): they shape no
+/// future bits while no pool overflows, and a world grows (`World::grow`) without
+/// changing its hash.
 pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
     settings::encode_settings(e, &w.def, w.step_index, &w.origin);
     content::encode_hulls(e, &w.content.hulls, &w.content.hulls.free);
@@ -76,6 +83,12 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
     contacts::encode_contacts(e, &w.contacts, &w.contacts.free);
     sensors::encode_sensor_pairs(e, &w.sensors.pairs);
     joints::encode_joints(e, &w.joints, &w.joints.free);
+}
+
+/// The head of a snapshot's payload, before the state: the capacities, read back by
+/// `def_from_snapshot` (not hashed).
+fn encode_payload_head<S: Sink>(w: &World, e: &mut Enc<S>) {
+    settings::encode_capacities(e, &w.def);
 }
 
 fn encode_host_data<S: Sink>(w: &World, e: &mut Enc<S>) {
@@ -157,7 +170,7 @@ fn read_header(buf: &[u8]) -> Result<Header> {
     let payload = u64::from_le_bytes(p);
     p.copy_from_slice(&buf[24..32]);
     let checksum = u64::from_le_bytes(p);
-    if rev != SNAPSHOT_REVISION && rev != OLDEST_READ_REVISION {
+    if rev != SNAPSHOT_REVISION && rev != REVISION_7 && rev != OLDEST_READ_REVISION {
         // A revision we do not read; but a flipped bit in the revision field must not
         // pass for a version problem: the checksum covers the payload only, so also
         // require the rest of the header to be consistent.
@@ -196,6 +209,7 @@ impl World {
     /// Bytes of a snapshot closed by a section of `section` bytes.
     pub(crate) fn snapshot_size_with(&self, section: usize) -> usize {
         let mut c = Count(0);
+        encode_payload_head(self, &mut Enc(&mut c));
         encode_state(self, &mut Enc(&mut c));
         encode_host_data(self, &mut Enc(&mut c));
         SNAPSHOT_HEADER_SIZE + c.0 + section
@@ -218,6 +232,7 @@ impl World {
             pos: 0,
             fnv: Fnv::new(),
         };
+        encode_payload_head(self, &mut Enc(&mut out));
         encode_state(self, &mut Enc(&mut out));
         encode_host_data(self, &mut Enc(&mut out));
         out.put(section);
@@ -253,6 +268,14 @@ impl World {
         Ok(())
     }
 
+    /// Takes the state of a payload written by `write_snapshot` (a world growing moves
+    /// its state into the grown one this way).
+    pub(crate) fn take_state(&mut self, payload: &[u8]) -> Result<()> {
+        self.decode(payload, true)?;
+        self.rebuild_derived();
+        Ok(())
+    }
+
     /// Decodes the payload, store by store in encoding order; with `commit` false it only
     /// validates. Both passes run the same code, so what the dry run accepts the commit
     /// applies whole. Each store is checked against the stores decoded before it through
@@ -262,7 +285,7 @@ impl World {
             buf: payload,
             pos: 0,
         };
-        let head = settings::decode_settings(&mut d, &self.def)?;
+        let head = settings::decode_settings(&mut d)?;
         let info = SlotInfo::split(&mut self.restore_info, &self.def);
 
         let (hulls_slots, hulls_free) = self.content.hulls.slots_and_free();
@@ -339,12 +362,22 @@ impl World {
 
         if commit {
             self.content.used = content_used;
-            // The host's hooks and allocator stay: they are not state.
-            let allocator = self.def.allocator;
-            let task_hooks = self.def.task_hooks;
+            // The settings are the snapshot's; the capacities, hooks and allocator stay
+            // this world's (they are not state).
+            let current = self.def;
             self.def = WorldDef {
-                allocator,
-                task_hooks,
+                allocator: current.allocator,
+                task_hooks: current.task_hooks,
+                body_capacity: current.body_capacity,
+                shape_capacity: current.shape_capacity,
+                contact_capacity: current.contact_capacity,
+                pair_capacity: current.pair_capacity,
+                hull_capacity: current.hull_capacity,
+                joint_capacity: current.joint_capacity,
+                mesh_capacity: current.mesh_capacity,
+                content_capacity: current.content_capacity,
+                event_capacity: current.event_capacity,
+                sensor_capacity: current.sensor_capacity,
                 ..head.def
             };
             self.step_index = head.step_index;

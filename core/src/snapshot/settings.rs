@@ -1,12 +1,15 @@
-//! The head of the state encoding: the world's settings and capacities (its def), the
-//! step count and the origin.
+//! The head of the state encoding: the world's capacities (in a snapshot, not in the
+//! hash: they do not shape the future), its settings, the step count and the origin.
 
 use crate::codec::{Dec, Enc, Sink};
 use crate::def::WorldDef;
 use crate::error::{Error, Result};
 
-/// The def's capacities and settings (hooks and allocator are not state).
-pub(super) fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
+/// The def's capacities: the head of a snapshot's payload, outside the hashed state. Ids
+/// (each pool's slot count and free list) and results do not depend on them while no pool
+/// overflows, so two worlds of different capacities given the same calls hash the same;
+/// a snapshot keeps them so `def_from_snapshot` makes a world that holds it.
+pub(super) fn encode_capacities<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
     e.u32(d.body_capacity);
     e.u32(d.shape_capacity);
     e.u32(d.contact_capacity);
@@ -17,6 +20,10 @@ pub(super) fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
     e.u32(d.joint_capacity);
     e.u32(d.mesh_capacity);
     e.u64(d.content_capacity);
+}
+
+/// The def's settings (hooks and allocator are not state).
+fn encode_def_settings<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
     e.vec3(d.gravity);
     e.f32(d.restitution_threshold);
     e.f32(d.contact_hertz);
@@ -31,7 +38,8 @@ pub(super) fn encode_def<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
     e.f32(d.hit_event_threshold);
 }
 
-/// Reads what `encode_def` wrote (unchecked: the caller checks).
+/// Reads what `encode_capacities` and then `encode_settings`' def part wrote (unchecked:
+/// the caller checks).
 pub(super) fn decode_def(d: &mut Dec) -> Result<WorldDef> {
     let mut def = WorldDef {
         body_capacity: d.u32()?,
@@ -66,14 +74,14 @@ pub(super) fn decode_def(d: &mut Dec) -> Result<WorldDef> {
     Ok(def)
 }
 
-/// The def, the step count and the origin.
+/// The def's settings, the step count and the origin (the head of the hashed state).
 pub(super) fn encode_settings<S: Sink>(
     e: &mut Enc<S>,
     def: &WorldDef,
     step_index: u64,
     origin: &[i64; 3],
 ) {
-    encode_def(e, def);
+    encode_def_settings(e, def);
     e.u64(step_index);
     for &o in origin {
         e.i64(o);
@@ -92,25 +100,12 @@ pub(super) struct Settings {
     pub out_of_bounds: Option<u32>,
 }
 
-/// Reads what `encode_settings` wrote. The capacities must be the world's own (a state
-/// error otherwise) and the settings those `World::new` accepts.
-pub(super) fn decode_settings(d: &mut Dec, current: &WorldDef) -> Result<Settings> {
+/// Reads what `encode_capacities` and `encode_settings` wrote. The snapshot's capacities
+/// are not checked here: each store's decoder checks that what it holds fits the
+/// restoring world's pools (`Error::TooSmall` otherwise); the settings must be those
+/// `World::new` accepts.
+pub(super) fn decode_settings(d: &mut Dec) -> Result<Settings> {
     let def = decode_def(d)?;
-    let same = def.body_capacity == current.body_capacity
-        && def.shape_capacity == current.shape_capacity
-        && def.contact_capacity == current.contact_capacity
-        && def.pair_capacity == current.pair_capacity
-        && def.hull_capacity == current.hull_capacity
-        && def.event_capacity == current.event_capacity
-        && def.sensor_capacity == current.sensor_capacity
-        && def.joint_capacity == current.joint_capacity
-        && def.mesh_capacity == current.mesh_capacity
-        && def.content_capacity == current.content_capacity;
-    if !same {
-        return Err(Error::State(
-            "restore needs a world with the snapshot's capacities (see def_from_snapshot)",
-        ));
-    }
     // The settings World::new accepts, and no others.
     crate::def::check_settings(&def).map_err(|_| Error::Format("world settings out of range"))?;
     let step_index = d.u64()?;

@@ -310,6 +310,7 @@ impl Records {
             user_data: rid,
             ..BodyDef::default()
         };
+        super::growth::make_room(w, 1, o.shapes.len() as u32, 0);
         let body = match w.create_body(&def) {
             Ok(b) => b,
             Err(e) => {

@@ -218,6 +218,7 @@ impl Records {
         let Some(w) = self.world_mut(space) else {
             return;
         };
+        super::growth::make_room(w, 0, 0, 1);
         match w.create_joint(&def) {
             Ok(id) => {
                 if let Some(j) = self.joints.get_mut(&rid) {
@@ -247,6 +248,7 @@ impl Records {
         {
             return Some(a);
         }
+        super::growth::make_room(&mut s.world, 1, 0, 0);
         match s.world.create_body(&BodyDef::default()) {
             Ok(a) => {
                 s.anchor = Some(a);

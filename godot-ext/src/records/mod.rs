@@ -22,6 +22,7 @@
 mod areas;
 mod bodies;
 mod exceptions;
+mod growth;
 mod joints;
 mod persistence;
 mod shapes;

@@ -289,6 +289,7 @@ pub(super) fn create_core_shape(
     gs: &GShape,
     transform: Transform3D,
 ) -> Made {
+    super::growth::make_room(w, 0, 1, 0);
     let lin = Linear::of(transform.basis);
     let (rot, scale) = (lin.rot, lin.scale);
     let center = v3(transform.origin);

@@ -61,6 +61,7 @@ impl Records {
         self.move_kinematic_bodies(space, dt);
         let s = self.spaces.get_mut(&space).expect("space exists");
         s.last_step = dt;
+        super::growth::grow_before_step(&mut s.world);
         if let Err(e) = s.world.step(dt, substeps) {
             error_once("step", &format!("step failed: {e}"));
         }

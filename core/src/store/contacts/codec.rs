@@ -67,7 +67,7 @@ pub(crate) fn decode_contacts(
     keys: &mut FixedVec<u64>,
 ) -> Result<usize> {
     let len = d.u32()? as usize;
-    check(len <= info.len(), "more contact slots than the capacity")?;
+    crate::error::check_fits("contact_capacity", len as u64, info.len() as u64)?;
     keys.clear();
     for (i, word) in info[..len].iter_mut().enumerate() {
         let alive = d.bool()?;

@@ -97,7 +97,7 @@ pub(crate) fn decode_meshes(
     alloc: WorldAlloc,
 ) -> Result<(usize, u64)> {
     let len = d.u32()? as usize;
-    check(len <= info.len(), "more mesh slots than the capacity")?;
+    crate::error::check_fits("mesh_capacity", len as u64, info.len() as u64)?;
     let mut content_used = 0u64;
     let mut scratch = Scratch::default();
     for (i, word) in info[..len].iter_mut().enumerate() {
@@ -113,10 +113,7 @@ pub(crate) fn decode_meshes(
                 _ => return Err(Error::Format("unknown mesh kind")),
             };
             content_used += bytes;
-            check(
-                content_used <= content_capacity,
-                "content beyond content_capacity",
-            )?;
+            crate::error::check_fits("content_capacity", content_used, content_capacity)?;
             *word = 1;
         }
         if commit {
@@ -265,7 +262,7 @@ pub(crate) fn decode_hulls(
     info: &mut [u64],
 ) -> Result<usize> {
     let len = d.u32()? as usize;
-    check(len <= info.len(), "more hull slots than the capacity")?;
+    crate::error::check_fits("hull_capacity", len as u64, info.len() as u64)?;
     let mut scratch = Hull::default();
     for (i, word) in info[..len].iter_mut().enumerate() {
         let generation = d.u32()?;

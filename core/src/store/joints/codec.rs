@@ -49,7 +49,7 @@ pub(crate) fn decode_joints(
     bodies: &[u64],
 ) -> Result<usize> {
     let len = d.u32()? as usize;
-    check(len <= info.len(), "more joint slots than the capacity")?;
+    crate::error::check_fits("joint_capacity", len as u64, info.len() as u64)?;
     for (i, word) in info[..len].iter_mut().enumerate() {
         let generation = d.u32()?;
         let alive = d.bool()?;

@@ -25,7 +25,7 @@ pub(crate) fn decode_sensor_pairs(
     shapes: &[u64],
 ) -> Result<()> {
     let n = d.u32()? as usize;
-    check(n <= capacity, "more sensor overlaps than the capacity")?;
+    crate::error::check_fits("sensor_capacity", n as u64, capacity as u64)?;
     if commit {
         pairs.clear();
     }

@@ -193,7 +193,7 @@ pub(crate) fn decode_shapes(
     refs: &ShapeRefs,
 ) -> Result<usize> {
     let len = d.u32()? as usize;
-    check(len <= info.len(), "more shape slots than the capacity")?;
+    crate::error::check_fits("shape_capacity", len as u64, info.len() as u64)?;
     for (i, word) in info[..len].iter_mut().enumerate() {
         let generation = d.u32()?;
         let alive = d.bool()?;
