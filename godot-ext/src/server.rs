@@ -1423,13 +1423,6 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         flag: G6dofJointAxisFlag,
         enable: bool,
     ) {
-        // Springs (flags ENABLE_ANGULAR_SPRING 2, ENABLE_LINEAR_SPRING 3) are not mapped.
-        if matches!(flag.ord(), 2 | 3) && enable {
-            warn_once(
-                "6dof springs",
-                "6-DOF joint springs are not mapped yet (limits and motors apply); the axis stays as its limits say",
-            );
-        }
         let key = axis.ord() * 100 + flag.ord();
         self.st.joint_set(joint.to_u64(), |j| {
             j.flags.insert(key, enable);

@@ -593,6 +593,13 @@ typedef struct m3SixDofAxis {
   float motorSpeed;
   // Motor force or torque limit (0: no motor).
   float maxMotorForce;
+  // Where the spring pulls the axis to (m, or radians): its equilibrium point.
+  float springTarget;
+  // Stiffness of a spring in force units, N/m (N·m/rad on the angular axes), used
+  // instead of `springHertz` (keep that 0); the same force on any mass.
+  float springStiffness;
+  // Damping of that spring, N·s/m (N·m·s/rad).
+  float springDamping;
 } m3SixDofAxis;
 
 // A six-dof joint's settings.

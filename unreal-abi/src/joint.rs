@@ -146,6 +146,13 @@ pub struct m3SixDofAxis {
     pub motorSpeed: f32,
     /// Motor force or torque limit (0: no motor).
     pub maxMotorForce: f32,
+    /// Where the spring pulls the axis to (m, or radians): its equilibrium point.
+    pub springTarget: f32,
+    /// Stiffness of a spring in force units, N/m (N·m/rad on the angular axes), used
+    /// instead of `springHertz` (keep that 0); the same force on any mass.
+    pub springStiffness: f32,
+    /// Damping of that spring, N·s/m (N·m·s/rad).
+    pub springDamping: f32,
 }
 
 /// A six-dof joint's settings.
@@ -232,6 +239,9 @@ fn c_axis(a: engine::SixDofAxis) -> m3SixDofAxis {
         springDampingRatio: a.spring_damping_ratio,
         motorSpeed: a.motor_speed,
         maxMotorForce: a.max_motor_force,
+        springTarget: a.spring_target,
+        springStiffness: a.spring_stiffness,
+        springDamping: a.spring_damping,
     }
 }
 
@@ -256,6 +266,9 @@ fn engine_axis(i: usize, a: &m3SixDofAxis) -> Result<engine::SixDofAxis, Refusal
         spring_damping_ratio: a.springDampingRatio,
         motor_speed: a.motorSpeed,
         max_motor_force: a.maxMotorForce,
+        spring_target: a.springTarget,
+        spring_stiffness: a.springStiffness,
+        spring_damping: a.springDamping,
     })
 }
 

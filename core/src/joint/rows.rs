@@ -136,6 +136,36 @@ impl Row {
         self.apply(c, a, b, *impulse - old);
     }
 
+    /// A spring of stiffness `k` and damping `damp` (force units: N/m and N·s/m, or
+    /// N·m/rad and N·m·s/rad) towards `pos` = 0, soft in both passes: Catto's soft
+    /// constraint in `k` and `c` directly, `g = h (c + h k)`, bias rate `k / (c + h k)`,
+    /// `λ = −(g (ċ + bias) + λ_acc) / (1 + g K)` with `K` the row's inverse mass — the
+    /// same force on any mass (Jolt's `StiffnessAndDamping` spring).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn force_spring(
+        &self,
+        c: &JointConstraint,
+        a: &mut BodyState,
+        b: &mut BodyState,
+        pos: f32,
+        k: f32,
+        damp: f32,
+        h: f32,
+        impulse: &mut f32,
+    ) {
+        let d = damp + h * k;
+        let g = h * d;
+        if !(g > 0.0 && g.is_finite()) {
+            return;
+        }
+        let cdot = self.speed(a, b);
+        let bias = k / d * pos;
+        let l = -(g * (cdot + bias) + *impulse) / (1.0 + g * self.k(c, self));
+        let old = *impulse;
+        *impulse = bound(old + l);
+        self.apply(c, a, b, *impulse - old);
+    }
+
     /// A velocity motor towards `target`, its accumulated impulse within `±max_impulse`.
     pub(super) fn motor(
         &self,

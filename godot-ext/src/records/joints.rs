@@ -130,6 +130,31 @@ impl GJoint {
                         axis.motor_speed = self.param(a + speed, 0.0);
                         axis.max_motor_force = max(self.param(a + force, 0.0), 0.0);
                     }
+                    // Springs: LINEAR_SPRING_STIFFNESS 7 / DAMPING 8 / EQUILIBRIUM_POINT 9
+                    // with flag ENABLE_LINEAR_SPRING 3; ANGULAR_SPRING_STIFFNESS 19 /
+                    // DAMPING 20 / EQUILIBRIUM_POINT 21 with flag ENABLE_ANGULAR_SPRING 2.
+                    // Godot's stiffness and damping are force units (as Jolt's
+                    // StiffnessAndDamping spring): the core's stiffness spring, towards the
+                    // equilibrium point.
+                    let (k, c, eq, spring_flag) =
+                        if i < 3 { (7, 8, 9, 3) } else { (19, 20, 21, 2) };
+                    if self.flag(a + spring_flag, false) {
+                        let big = 1.0e15;
+                        axis.spring_stiffness =
+                            maul3d::math::clamp(self.param(a + k, 0.0), 0.0, big);
+                        axis.spring_damping = maul3d::math::clamp(self.param(a + c, 0.0), 0.0, big);
+                        let reach = if i < 3 { 1.0e6 } else { core::f32::consts::PI };
+                        // The core measures B's frame in A's. Jolt (the engine of
+                        // Godot's with 6-DOF springs; Godot Physics has none) pulls the
+                        // body to +equilibrium along the axis and to −equilibrium about
+                        // it, a body joined alone (to the world) too: with the body as
+                        // A, the world anchor is B, whose offset is minus the body's.
+                        let alone = self.body_b == 0;
+                        let flip = if i < 3 { alone } else { !alone };
+                        let target = self.param(a + eq, 0.0);
+                        let target = if flip { -target } else { target };
+                        axis.spring_target = maul3d::math::clamp(target, -reach, reach);
+                    }
                     axis.mode = if !self.flag(a + flag, true) {
                         AxisMode::Free
                     } else if lower == upper {

@@ -469,6 +469,7 @@ fn axis(a: &AxisD) -> SixDofAxis {
         spring_damping_ratio: a.damping.0,
         motor_speed: a.speed.0,
         max_motor_force: a.force.0,
+        ..SixDofAxis::FREE
     }
 }
 
