@@ -1326,8 +1326,10 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
     }
 
     fn slider_joint_set_param(&mut self, joint: Rid, param: SliderJointParam, value: f32) {
-        // Only the linear limits (0, 1) map to the core's prismatic joint; Godot sets every
-        // parameter when it makes the joint, so the rest are stored silently (README).
+        // The linear limits (0, 1) and their softness, restitution and damping (2, 3, 4: a
+        // soft limit, `records::joints::soft_limit`) map to the core's prismatic joint;
+        // Godot sets every parameter when it makes the joint, so the rest are stored
+        // silently (README).
         self.st.joint_set(joint.to_u64(), |j| {
             j.params.insert(param.ord(), value);
         });

@@ -1824,6 +1824,10 @@ enum m3Result m3Joint_EnableSpring(struct m3JointId jointId, bool enable);
 // Sets the spring's stiffness (Hz) and damping ratio.
 enum m3Result m3Joint_SetSpring(struct m3JointId jointId, float hertz, float dampingRatio);
 
+// Makes a revolute or prismatic joint's limits soft: once reached, a limit gives like a
+// spring of `hertz` and `dampingRatio` and pushes back; 0 Hz: rigid (the default).
+enum m3Result m3Joint_SetLimitSpring(struct m3JointId jointId, float hertz, float dampingRatio);
+
 // Sets a weld joint's stiffness and damping.
 enum m3Result m3Joint_SetWeldSpring(struct m3JointId jointId,
                                     float linearHertz,

@@ -375,6 +375,8 @@ fn engine_kind(d: &m3JointDef) -> Result<JointKind, Refusal> {
                 enable_spring: r.enableSpring,
                 hertz: r.hertz,
                 damping_ratio: r.dampingRatio,
+                // Rigid limits; m3Joint_SetLimitSpring makes them soft.
+                ..Default::default()
             })
         }
         m3_prismaticJoint => {
@@ -389,6 +391,8 @@ fn engine_kind(d: &m3JointDef) -> Result<JointKind, Refusal> {
                 enable_spring: p.enableSpring,
                 hertz: p.hertz,
                 damping_ratio: p.dampingRatio,
+                // Rigid limits; m3Joint_SetLimitSpring makes them soft.
+                ..Default::default()
             })
         }
         m3_weldJoint => JointKind::Weld(engine::WeldJoint {
@@ -874,6 +878,19 @@ pub extern "C" fn m3Joint_EnableSpring(jointId: m3JointId, enable: bool) -> m3Re
 pub extern "C" fn m3Joint_SetSpring(jointId: m3JointId, hertz: f32, dampingRatio: f32) -> m3Result {
     set("m3Joint_SetSpring", jointId, |w, j| {
         w.set_joint_spring(j, hertz, dampingRatio)
+    })
+}
+
+/// Makes a revolute or prismatic joint's limits soft: once reached, a limit gives like a
+/// spring of `hertz` and `dampingRatio` and pushes back; 0 Hz: rigid (the default).
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Joint_SetLimitSpring(
+    jointId: m3JointId,
+    hertz: f32,
+    dampingRatio: f32,
+) -> m3Result {
+    set("m3Joint_SetLimitSpring", jointId, |w, j| {
+        w.set_joint_limit_spring(j, hertz, dampingRatio)
     })
 }
 

@@ -223,6 +223,64 @@ impl Row {
         self.apply(c, a, b, -l);
     }
 
+    /// A soft lower limit: nothing while not reached (`pos` > 0: the kept impulse let go),
+    /// then a one-sided spring of softness `soft` in both passes, so the limit gives and
+    /// pushes back.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn soft_lower(
+        &self,
+        c: &JointConstraint,
+        a: &mut BodyState,
+        b: &mut BodyState,
+        pos: f32,
+        soft: &Softness,
+        impulse: &mut f32,
+    ) {
+        // Not reached: no push (a soft limit is not speculative, the body may cross it
+        // within a substep and the spring takes it from there).
+        if pos > 0.0 {
+            let l = -*impulse;
+            *impulse = 0.0;
+            self.apply(c, a, b, l);
+            return;
+        }
+        let cdot = self.speed(a, b);
+        let bias = soft.bias_rate * pos;
+        let l = -self.mass(c) * soft.mass_scale * (cdot + bias) - soft.impulse_scale * *impulse;
+        let new = clamp(*impulse + l, 0.0, MAX_IMPULSE);
+        let l = new - *impulse;
+        *impulse = new;
+        self.apply(c, a, b, l);
+    }
+
+    /// A soft upper limit (see [`Row::soft_lower`]); `pos` = upper − value.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn soft_upper(
+        &self,
+        c: &JointConstraint,
+        a: &mut BodyState,
+        b: &mut BodyState,
+        pos: f32,
+        soft: &Softness,
+        impulse: &mut f32,
+    ) {
+        // Not reached: no push (a soft limit is not speculative, the body may cross it
+        // within a substep and the spring takes it from there).
+        if pos > 0.0 {
+            let l = -*impulse;
+            *impulse = 0.0;
+            self.apply(c, a, b, -l);
+            return;
+        }
+        let cdot = -self.speed(a, b);
+        let bias = soft.bias_rate * pos;
+        let l = -self.mass(c) * soft.mass_scale * (cdot + bias) - soft.impulse_scale * *impulse;
+        let new = clamp(*impulse + l, 0.0, MAX_IMPULSE);
+        let l = new - *impulse;
+        *impulse = new;
+        self.apply(c, a, b, -l);
+    }
+
     /// Holds the row's value at 0; `pos` is the value.
     pub(super) fn lock(
         &self,

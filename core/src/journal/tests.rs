@@ -263,6 +263,8 @@ fn joints(s: &mut Session, b: &[BodyId]) -> std::vec::Vec<JointId> {
     s.call(|w| w.set_joint_max_motor_force(j[0], 5.0)).unwrap();
     s.call(|w| w.set_joint_enable_limit(j[0], true)).unwrap();
     s.call(|w| w.set_joint_limits(j[0], -0.5, 0.5)).unwrap();
+    s.call(|w| w.set_joint_limit_spring(j[0], 4.0, 0.3))
+        .unwrap();
     s.call(|w| w.set_joint_enable_spring(j[1], true)).unwrap();
     s.call(|w| w.set_joint_spring(j[1], 2.0, 0.5)).unwrap();
     s.call(|w| w.set_distance_length(j[1], 1.5)).unwrap();

@@ -86,7 +86,18 @@ impl GJoint {
                     enable_motor: self.flag(1, false),
                     motor_speed: self.param(6, 0.0),
                     max_motor_torque: max(self.param(7, 1.0), 0.0) * 60.0,
-                    ..RevoluteJoint::default()
+                    // LIMIT_BIAS 3, LIMIT_SOFTNESS 4, LIMIT_RELAXATION 5.
+                    ..soft_limit(
+                        [self.param(4, 0.9), self.param(3, 0.3), self.param(5, 1.0)],
+                        [0.9, 0.3, 1.0],
+                    )
+                    .map_or(RevoluteJoint::default(), |(hz, zeta)| {
+                        RevoluteJoint {
+                            limit_hertz: hz,
+                            limit_damping_ratio: zeta,
+                            ..RevoluteJoint::default()
+                        }
+                    })
                 })
             }
             GJointKind::Slider => {
@@ -97,7 +108,19 @@ impl GJoint {
                     enable_limit: limit,
                     lower: if limit { lower } else { 0.0 },
                     upper: if limit { upper } else { 0.0 },
-                    ..PrismaticJoint::default()
+                    // LINEAR_LIMIT_SOFTNESS 2, LINEAR_LIMIT_RESTITUTION 3,
+                    // LINEAR_LIMIT_DAMPING 4.
+                    ..soft_limit(
+                        [self.param(2, 1.0), self.param(3, 0.7), self.param(4, 1.0)],
+                        [1.0, 0.7, 1.0],
+                    )
+                    .map_or(PrismaticJoint::default(), |(hz, zeta)| {
+                        PrismaticJoint {
+                            limit_hertz: hz,
+                            limit_damping_ratio: zeta,
+                            ..PrismaticJoint::default()
+                        }
+                    })
                 })
             }
             GJointKind::ConeTwist => {
@@ -169,6 +192,26 @@ impl GJoint {
             }
         })
     }
+}
+
+/// The core's soft limit (Hz, damping ratio) for a Godot limit's softness `s`, bias `b`
+/// (the slider's "restitution", the hinge's limit bias) and damping `d` (the hinge's
+/// relaxation); `None` (a rigid limit) at Godot's defaults, as Jolt (which ignores these)
+/// and as Godot Physics nearly is there. Otherwise Godot Physics' limit impulse per tick,
+/// `m·s·(b·depth/h − d·v)`, read as a spring and damper: `k/m = s·b/h²`, `c/m = s·d/h`, so
+/// `ω = √(s·b)/h` and `ζ = d·√s / (2√b)`, at Godot's default tick `h` = 1/60 s.
+fn soft_limit([s, b, d]: [f32; 3], defaults: [f32; 3]) -> Option<(f32, f32)> {
+    if [s, b, d] == defaults {
+        return None;
+    }
+    let h = 1.0 / 60.0;
+    let (s, b, d) = (max(s, 0.0), max(b, 1.0e-6), max(d, 0.0));
+    let omega = (s * b).sqrt() / h;
+    let hz = maul3d::math::clamp(omega / core::f32::consts::TAU, 0.0, 1.0e6);
+    // A zero stiffness would be a rigid limit; keep it just soft.
+    let hz = max(hz, 1.0e-3);
+    let zeta = maul3d::math::clamp(d * s.sqrt() / (2.0 * b.sqrt()), 0.0, 1.0e6);
+    Some((hz, zeta))
 }
 
 /// Splits a Godot frame into the core's (translation, rotation without scale).

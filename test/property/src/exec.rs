@@ -496,6 +496,7 @@ fn joint_kind(k: &JointD) -> JointKind {
             enable_spring: spring,
             hertz: hertz.0,
             damping_ratio: damping.0,
+            ..Default::default()
         }),
         JointD::Prismatic {
             limit,
@@ -517,6 +518,7 @@ fn joint_kind(k: &JointD) -> JointKind {
             enable_spring: spring,
             hertz: hertz.0,
             damping_ratio: damping.0,
+            ..Default::default()
         }),
         JointD::Weld {
             linear_hertz,
