@@ -1164,7 +1164,7 @@ int main(void)
     CALL(m3Joint_SetWeldSpring(joints[3], 0.0f, 0.0f, 1.0f));
     CALL(m3Joint_SetDistanceRange(joints[4], 0.5f, 2.0f));
     CALL(m3Joint_SetConeSwingLimit(joints[5], 0.5f));
-    m3SixDofAxis axis = {m3_axisLimited, -0.1f, 0.1f, 0.0f, 0.0f, 0.0f, 0.0f};
+    m3SixDofAxis axis = {m3_axisLimited, -0.1f, 0.1f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     CALL(m3Joint_SetSixDofAxis(joints[6], 1, axis));
     CHECK(m3Joint_SetSixDofAxis(joints[6], 6, axis) == m3_errorArgument);
     CHECK(m3Joint_SetConeSwingLimit(joints[1], 0.5f) != m3_success);

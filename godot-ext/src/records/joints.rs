@@ -145,12 +145,22 @@ impl GJoint {
                     let a = (i % 3) as i32 * 100;
                     let (lo, hi, flag) = if i < 3 { (0, 1, 0) } else { (10, 11, 1) };
                     let (lower, upper) = (self.param(a + lo, 0.0), self.param(a + hi, 0.0));
+                    // Godot's angular axes turn the other way round from the core's (B's
+                    // frame in A's): Godot Physics and Jolt both hold a [0, 0.5] limit about
+                    // z at body angles [−0.5, 0], and a +1 rad/s motor spins the body at
+                    // −1. So angular limits, motor speeds and spring targets are negated.
+                    let (lower, upper) = if i < 3 {
+                        (lower, upper)
+                    } else {
+                        (-upper, -lower)
+                    };
                     // Motors: LINEAR_MOTOR_TARGET_VELOCITY 5 / FORCE_LIMIT 6 with flag
                     // ENABLE_LINEAR_MOTOR 5; ANGULAR_MOTOR_TARGET_VELOCITY 17 /
                     // FORCE_LIMIT 18 with flag ENABLE_MOTOR 4.
                     let (speed, force, motor_flag) = if i < 3 { (5, 6, 5) } else { (17, 18, 4) };
                     if self.flag(a + motor_flag, false) {
-                        axis.motor_speed = self.param(a + speed, 0.0);
+                        let v = self.param(a + speed, 0.0);
+                        axis.motor_speed = if i < 3 { v } else { -v };
                         axis.max_motor_force = max(self.param(a + force, 0.0), 0.0);
                     }
                     // Springs: LINEAR_SPRING_STIFFNESS 7 / DAMPING 8 / EQUILIBRIUM_POINT 9
