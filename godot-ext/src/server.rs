@@ -1411,8 +1411,10 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
     }
 
     fn slider_joint_set_param(&mut self, joint: Rid, param: SliderJointParam, value: f32) {
-        // Only the linear limits (0, 1) map to the core's prismatic joint; Godot sets every
-        // parameter when it makes the joint, so the rest are stored silently (README).
+        // The linear limits (0, 1) and their softness, restitution and damping (2, 3, 4: a
+        // soft limit, `records::joints::soft_limit`) map to the core's prismatic joint;
+        // Godot sets every parameter when it makes the joint, so the rest are stored
+        // silently (README).
         self.st.joint_set(joint.to_u64(), |j| {
             j.params.insert(param.ord(), value);
         });
@@ -1508,13 +1510,6 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         flag: G6dofJointAxisFlag,
         enable: bool,
     ) {
-        // Springs (flags ENABLE_ANGULAR_SPRING 2, ENABLE_LINEAR_SPRING 3) are not mapped.
-        if matches!(flag.ord(), 2 | 3) && enable {
-            warn_once(
-                "6dof springs",
-                "6-DOF joint springs are not mapped yet (limits and motors apply); the axis stays as its limits say",
-            );
-        }
         let key = axis.ord() * 100 + flag.ord();
         self.st.joint_set(joint.to_u64(), |j| {
             j.flags.insert(key, enable);

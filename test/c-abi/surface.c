@@ -1249,12 +1249,16 @@ int main(void)
     CALL(m3Joint_SetMaxMotorForce(joints[1], 10.0f));
     CALL(m3Joint_EnableLimit(joints[2], true));
     CALL(m3Joint_SetLimits(joints[2], -0.5f, 0.5f));
+    CALL(m3Joint_SetLimitSpring(joints[2], 4.0f, 0.5f));
+    CHECK(m3Joint_SetLimitSpring(joints[2], -1.0f, 0.0f) == m3_errorArgument);
+    CHECK(m3Joint_SetLimitSpring(joints[7], 4.0f, 0.5f) != m3_success);
+    CALL(m3Joint_SetLimitSpring(joints[2], 0.0f, 0.0f)); /* rigid again */
     CALL(m3Joint_EnableSpring(joints[7], true));
     CALL(m3Joint_SetSpring(joints[7], 2.0f, 0.5f));
     CALL(m3Joint_SetWeldSpring(joints[3], 0.0f, 0.0f, 1.0f));
     CALL(m3Joint_SetDistanceRange(joints[4], 0.5f, 2.0f));
     CALL(m3Joint_SetConeSwingLimit(joints[5], 0.5f));
-    m3SixDofAxis axis = {m3_axisLimited, -0.1f, 0.1f, 0.0f, 0.0f, 0.0f, 0.0f};
+    m3SixDofAxis axis = {m3_axisLimited, -0.1f, 0.1f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     CALL(m3Joint_SetSixDofAxis(joints[6], 1, axis));
     CHECK(m3Joint_SetSixDofAxis(joints[6], 6, axis) == m3_errorArgument);
     CHECK(m3Joint_SetConeSwingLimit(joints[1], 0.5f) != m3_success);

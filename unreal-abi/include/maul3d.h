@@ -623,6 +623,13 @@ typedef struct m3SixDofAxis {
   float motorSpeed;
   // Motor force or torque limit (0: no motor).
   float maxMotorForce;
+  // Where the spring pulls the axis to (m, or radians): its equilibrium point.
+  float springTarget;
+  // Stiffness of a spring in force units, N/m (N·m/rad on the angular axes), used
+  // instead of `springHertz` (keep that 0); the same force on any mass.
+  float springStiffness;
+  // Damping of that spring, N·s/m (N·m·s/rad).
+  float springDamping;
 } m3SixDofAxis;
 
 // A six-dof joint's settings.
@@ -1930,6 +1937,10 @@ enum m3Result m3Joint_EnableSpring(struct m3JointId jointId, bool enable);
 
 // Sets the spring's stiffness (Hz) and damping ratio.
 enum m3Result m3Joint_SetSpring(struct m3JointId jointId, float hertz, float dampingRatio);
+
+// Makes a revolute or prismatic joint's limits soft: once reached, a limit gives like a
+// spring of `hertz` and `dampingRatio` and pushes back; 0 Hz: rigid (the default).
+enum m3Result m3Joint_SetLimitSpring(struct m3JointId jointId, float hertz, float dampingRatio);
 
 // Sets a weld joint's stiffness and damping.
 enum m3Result m3Joint_SetWeldSpring(struct m3JointId jointId,

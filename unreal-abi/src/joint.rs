@@ -146,6 +146,13 @@ pub struct m3SixDofAxis {
     pub motorSpeed: f32,
     /// Motor force or torque limit (0: no motor).
     pub maxMotorForce: f32,
+    /// Where the spring pulls the axis to (m, or radians): its equilibrium point.
+    pub springTarget: f32,
+    /// Stiffness of a spring in force units, N/m (N·m/rad on the angular axes), used
+    /// instead of `springHertz` (keep that 0); the same force on any mass.
+    pub springStiffness: f32,
+    /// Damping of that spring, N·s/m (N·m·s/rad).
+    pub springDamping: f32,
 }
 
 /// A six-dof joint's settings.
@@ -232,6 +239,9 @@ fn c_axis(a: engine::SixDofAxis) -> m3SixDofAxis {
         springDampingRatio: a.spring_damping_ratio,
         motorSpeed: a.motor_speed,
         maxMotorForce: a.max_motor_force,
+        springTarget: a.spring_target,
+        springStiffness: a.spring_stiffness,
+        springDamping: a.spring_damping,
     }
 }
 
@@ -256,6 +266,9 @@ fn engine_axis(i: usize, a: &m3SixDofAxis) -> Result<engine::SixDofAxis, Refusal
         spring_damping_ratio: a.springDampingRatio,
         motor_speed: a.motorSpeed,
         max_motor_force: a.maxMotorForce,
+        spring_target: a.springTarget,
+        spring_stiffness: a.springStiffness,
+        spring_damping: a.springDamping,
     })
 }
 
@@ -362,6 +375,8 @@ fn engine_kind(d: &m3JointDef) -> Result<JointKind, Refusal> {
                 enable_spring: r.enableSpring,
                 hertz: r.hertz,
                 damping_ratio: r.dampingRatio,
+                // Rigid limits; m3Joint_SetLimitSpring makes them soft.
+                ..Default::default()
             })
         }
         m3_prismaticJoint => {
@@ -376,6 +391,8 @@ fn engine_kind(d: &m3JointDef) -> Result<JointKind, Refusal> {
                 enable_spring: p.enableSpring,
                 hertz: p.hertz,
                 damping_ratio: p.dampingRatio,
+                // Rigid limits; m3Joint_SetLimitSpring makes them soft.
+                ..Default::default()
             })
         }
         m3_weldJoint => JointKind::Weld(engine::WeldJoint {
@@ -861,6 +878,19 @@ pub extern "C" fn m3Joint_EnableSpring(jointId: m3JointId, enable: bool) -> m3Re
 pub extern "C" fn m3Joint_SetSpring(jointId: m3JointId, hertz: f32, dampingRatio: f32) -> m3Result {
     set("m3Joint_SetSpring", jointId, |w, j| {
         w.set_joint_spring(j, hertz, dampingRatio)
+    })
+}
+
+/// Makes a revolute or prismatic joint's limits soft: once reached, a limit gives like a
+/// spring of `hertz` and `dampingRatio` and pushes back; 0 Hz: rigid (the default).
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Joint_SetLimitSpring(
+    jointId: m3JointId,
+    hertz: f32,
+    dampingRatio: f32,
+) -> m3Result {
+    set("m3Joint_SetLimitSpring", jointId, |w, j| {
+        w.set_joint_limit_spring(j, hertz, dampingRatio)
     })
 }
 

@@ -81,6 +81,20 @@ impl World {
         Ok(())
     }
 
+    /// Makes a revolute or prismatic joint's limits soft: once reached, a limit gives like
+    /// a spring of `hz` (Hz) and `damping_ratio` and pushes back; 0 Hz: rigid (the
+    /// default, with the joint softness).
+    pub fn set_joint_limit_spring(
+        &mut self,
+        id: JointId,
+        hz: f32,
+        damping_ratio: f32,
+    ) -> Result<()> {
+        self.set_joint_limit_spring_unrecorded(id, hz, damping_ratio)?;
+        self.rec(|j| j.set_joint_limit_spring(id, hz, damping_ratio));
+        Ok(())
+    }
+
     /// Sets a weld joint's stiffness (0 Hz: rigid) and damping ratio.
     pub fn set_weld_spring(
         &mut self,

@@ -19,6 +19,9 @@ use crate::codec::{Dec, Enc, Sink};
 use crate::error::Result;
 use crate::solver::BodyState;
 
+/// Bit 1 of the limit's switch byte: the soft limit's two numbers follow the limit's.
+const SOFT_LIMIT_BIT: u8 = 2;
+
 /// A limit, a motor and a spring on one axis, as the kinds' settings hold them.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(super) struct AxisDrive {
@@ -32,6 +35,10 @@ pub(super) struct AxisDrive {
     pub enable_spring: bool,
     pub hertz: f32,
     pub damping_ratio: f32,
+    /// A soft limit's stiffness, Hz (0: rigid, with the joint softness).
+    pub limit_hertz: f32,
+    /// A soft limit's damping ratio.
+    pub limit_damping_ratio: f32,
 }
 
 /// The three parts of a drive, each a switch and two numbers.
@@ -56,6 +63,8 @@ pub(super) struct DriveSpec {
     pub max_name: &'static str,
     /// The parts in wire order, which is also the order of the checks.
     pub order: [Part; 3],
+    /// Whether the kind keeps a soft limit (`limit_hertz`, `limit_damping_ratio`).
+    pub soft_limit: bool,
 }
 
 /// A kind whose settings are an axis drive; `driven!` implements it.
@@ -97,16 +106,33 @@ pub(super) trait Driven: Copy {
 /// parts in the order given (`Limit`, `Motor`, `Spring`).
 macro_rules! driven {
     ($kind:ident, $max:ident, limits: $limits:path, order: [$($part:ident),+]) => {
+        driven!(@ $kind, $max, $limits, [$($part),+], false, |_k| (0.0, 0.0), |_k, _d| {});
+    };
+    ($kind:ident, $max:ident, limits: $limits:path, order: [$($part:ident),+], soft_limit) => {
+        driven!(@ $kind, $max, $limits, [$($part),+], true,
+            |k: &$kind| (k.limit_hertz, k.limit_damping_ratio),
+            |k: &mut $kind, d: &$crate::joint::axis_drive::AxisDrive| {
+                k.limit_hertz = d.limit_hertz;
+                k.limit_damping_ratio = d.limit_damping_ratio;
+            });
+    };
+    (@ $kind:ident, $max:ident, $limits:path, [$($part:ident),+], $soft:expr, $get:expr,
+        $put:expr) => {
         impl $crate::joint::axis_drive::Driven for $kind {
             const SPEC: $crate::joint::axis_drive::DriveSpec =
                 $crate::joint::axis_drive::DriveSpec {
                     limits: $limits,
                     max_name: stringify!($max),
                     order: [$($crate::joint::axis_drive::Part::$part),+],
+                    soft_limit: $soft,
                 };
 
+            #[allow(clippy::redundant_closure_call)]
             fn drive(&self) -> $crate::joint::axis_drive::AxisDrive {
+                let (limit_hertz, limit_damping_ratio) = ($get)(self);
                 $crate::joint::axis_drive::AxisDrive {
+                    limit_hertz,
+                    limit_damping_ratio,
                     enable_limit: self.enable_limit,
                     lower: self.lower,
                     upper: self.upper,
@@ -119,8 +145,10 @@ macro_rules! driven {
                 }
             }
 
+            #[allow(clippy::redundant_closure_call, clippy::needless_update)]
             fn from_drive(d: $crate::joint::axis_drive::AxisDrive) -> $kind {
-                $kind {
+                #[allow(unused_mut)]
+                let mut k = $kind {
                     enable_limit: d.enable_limit,
                     lower: d.lower,
                     upper: d.upper,
@@ -130,7 +158,10 @@ macro_rules! driven {
                     enable_spring: d.enable_spring,
                     hertz: d.hertz,
                     damping_ratio: d.damping_ratio,
-                }
+                    ..Default::default()
+                };
+                ($put)(&mut k, &d);
+                k
             }
         }
     };
@@ -150,6 +181,8 @@ pub(super) enum DriveSetting {
     EnableSpring(bool),
     /// Stiffness, Hz, and damping ratio (a distance joint's spring too).
     Spring(f32, f32),
+    /// A soft limit's stiffness, Hz (0: rigid), and damping ratio.
+    LimitSpring(f32, f32),
 }
 
 impl DriveSetting {
@@ -162,6 +195,10 @@ impl DriveSetting {
             DriveSetting::Spring(hz, zeta) => {
                 hertz("hertz", hz)?;
                 damping("damping_ratio", zeta)
+            }
+            DriveSetting::LimitSpring(hz, zeta) => {
+                hertz("limit_hertz", hz)?;
+                damping("limit_damping_ratio", zeta)
             }
             _ => Ok(()),
         }
@@ -177,6 +214,9 @@ impl DriveSetting {
             | DriveSetting::MaxMotorForce(_) => "this joint kind has no motor",
             DriveSetting::EnableSpring(_) => "this joint kind has no spring switch",
             DriveSetting::Spring(..) => "this joint kind has no spring (weld: set_weld_spring)",
+            DriveSetting::LimitSpring(..) => {
+                "this joint kind has no soft limit (revolute and prismatic joints have)"
+            }
         }
     }
 }
@@ -202,7 +242,11 @@ impl AxisDrive {
     fn check(&self, spec: &DriveSpec) -> Result<()> {
         for part in spec.order {
             match part {
-                Part::Limit => (spec.limits)(("lower", "upper"), self.lower, self.upper)?,
+                Part::Limit => {
+                    (spec.limits)(("lower", "upper"), self.lower, self.upper)?;
+                    hertz("limit_hertz", self.limit_hertz)?;
+                    damping("limit_damping_ratio", self.limit_damping_ratio)?;
+                }
                 Part::Motor => {
                     speed("motor_speed", self.motor_speed)?;
                     force(spec.max_name, self.max_motor_force)?;
@@ -228,17 +272,37 @@ impl AxisDrive {
             DriveSetting::MaxMotorForce(v) => self.max_motor_force = v,
             DriveSetting::EnableSpring(on) => self.enable_spring = on,
             DriveSetting::Spring(hz, zeta) => (self.hertz, self.damping_ratio) = (hz, zeta),
+            DriveSetting::LimitSpring(hz, zeta) => {
+                if !spec.soft_limit {
+                    return Err(super::checks::no_setting(s.missing()));
+                }
+                (self.limit_hertz, self.limit_damping_ratio) = (hz, zeta);
+            }
         }
         Ok(())
     }
 
-    /// Each part as its switch and two numbers, in the kind's order.
+    /// Each part as its switch and two numbers, in the kind's order. The soft limit came
+    /// after the format was fixed: it rides on bit 1 of the limit's switch byte (then its
+    /// two numbers follow the limit's), written only when not 0, so a rigid limit encodes
+    /// to the bytes it always did and no existing world's hash moves.
     fn encode<S: Sink>(mut self, spec: &DriveSpec, e: &mut Enc<S>) {
+        let soft = self.limit_hertz != 0.0 || self.limit_damping_ratio != 0.0;
+        let (lh, lz) = (self.limit_hertz, self.limit_damping_ratio);
         for part in spec.order {
+            let is_limit = matches!(part, Part::Limit);
             let (on, x, y) = self.part(part);
-            e.bool(*on);
+            if is_limit && soft {
+                e.u8(*on as u8 | SOFT_LIMIT_BIT);
+            } else {
+                e.bool(*on);
+            }
             e.f32(*x);
             e.f32(*y);
+            if is_limit && soft {
+                e.f32(lh);
+                e.f32(lz);
+            }
         }
     }
 
@@ -246,10 +310,25 @@ impl AxisDrive {
     fn decode(spec: &DriveSpec, d: &mut Dec) -> Result<AxisDrive> {
         let mut k = AxisDrive::default();
         for part in spec.order {
+            let is_limit = matches!(part, Part::Limit);
             let (on, x, y) = k.part(part);
-            *on = d.bool()?;
+            let soft = if is_limit {
+                let b = d.u8()?;
+                if b & !(1 | SOFT_LIMIT_BIT) != 0 {
+                    return Err(crate::error::Error::Format("a flag is neither 0 nor 1"));
+                }
+                *on = b & 1 != 0;
+                b & SOFT_LIMIT_BIT != 0
+            } else {
+                *on = d.bool()?;
+                false
+            };
             *x = d.f32()?;
             *y = d.f32()?;
+            if soft {
+                k.limit_hertz = d.f32()?;
+                k.limit_damping_ratio = d.f32()?;
+            }
         }
         Ok(k)
     }
@@ -276,6 +355,8 @@ impl AxisDrive {
         if !self.enable_limit {
             axes[0].lower = 0.0;
             axes[0].upper = 0.0;
+        } else if self.limit_hertz > 0.0 {
+            c.springs[1] = spring_soft(self.limit_hertz, self.limit_damping_ratio, h);
         }
         if !self.enable_motor {
             axes[motor_axis].motor = 0.0;
@@ -338,7 +419,11 @@ impl AxisDrive {
         p: &Pass,
         ax: &mut AxisImpulse,
     ) {
-        if self.enable_limit {
+        if self.enable_limit && self.limit_hertz > 0.0 {
+            let soft = &c.springs[1];
+            row.soft_lower(c, a, b, value - self.lower, soft, &mut ax.lower);
+            row.soft_upper(c, a, b, self.upper - value, soft, &mut ax.upper);
+        } else if self.enable_limit {
             row.lower(c, a, b, value - self.lower, p, &mut ax.lower);
             row.upper(c, a, b, self.upper - value, p, &mut ax.upper);
         }

@@ -206,6 +206,7 @@ mod tests {
             enable_spring: true,
             hertz: 4.0,
             damping_ratio: 0.25,
+            ..Default::default()
         };
         let p = PrismaticJoint {
             enable_limit: true,
@@ -217,6 +218,7 @@ mod tests {
             enable_spring: true,
             hertz: 4.0,
             damping_ratio: 0.25,
+            ..Default::default()
         };
         let w = WheelJoint {
             enable_spring: true,

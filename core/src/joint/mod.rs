@@ -72,6 +72,9 @@ use checks::no_setting;
 pub const MAX_JOINT_LENGTH: f32 = 1.0e6;
 
 /// What a joint constrains, with the settings of its kind.
+// Six axes of settings make the 6-DOF variant the largest; boxing it would allocate (a
+// step never does) and lose `Copy`, and joints are few.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum JointKind {
     /// Ball and socket: the anchors coincide.

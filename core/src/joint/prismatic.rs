@@ -37,9 +37,14 @@ pub struct PrismaticJoint {
     pub hertz: f32,
     /// Spring damping ratio.
     pub damping_ratio: f32,
+    /// A soft limit: its stiffness, Hz (0: a rigid limit, with the joint softness).
+    /// Once reached, the limit gives like a spring of this frequency and pushes back.
+    pub limit_hertz: f32,
+    /// The soft limit's damping ratio (1: critical).
+    pub limit_damping_ratio: f32,
 }
 
-driven!(PrismaticJoint, max_motor_force, limits: translations, order: [Limit, Motor, Spring]);
+driven!(PrismaticJoint, max_motor_force, limits: translations, order: [Limit, Motor, Spring], soft_limit);
 
 pub(super) fn prepare(c: &mut JointConstraint, j: &mut Joint, h: f32) {
     if let JointKind::Prismatic(k) = j.kind {

@@ -40,9 +40,14 @@ pub struct RevoluteJoint {
     pub hertz: f32,
     /// Spring damping ratio (1: critical).
     pub damping_ratio: f32,
+    /// A soft limit: its stiffness, Hz (0: a rigid limit, with the joint softness).
+    /// Once reached, the limit gives like a spring of this frequency and pushes back.
+    pub limit_hertz: f32,
+    /// The soft limit's damping ratio (1: critical).
+    pub limit_damping_ratio: f32,
 }
 
-driven!(RevoluteJoint, max_motor_torque, limits: angles, order: [Limit, Motor, Spring]);
+driven!(RevoluteJoint, max_motor_torque, limits: angles, order: [Limit, Motor, Spring], soft_limit);
 
 /// The hinge angle: frame B about frame A's z axis, radians in `[-π, π]`.
 #[inline]

@@ -136,6 +136,36 @@ impl Row {
         self.apply(c, a, b, *impulse - old);
     }
 
+    /// A spring of stiffness `k` and damping `damp` (force units: N/m and N·s/m, or
+    /// N·m/rad and N·m·s/rad) towards `pos` = 0, soft in both passes: Catto's soft
+    /// constraint in `k` and `c` directly, `g = h (c + h k)`, bias rate `k / (c + h k)`,
+    /// `λ = −(g (ċ + bias) + λ_acc) / (1 + g K)` with `K` the row's inverse mass — the
+    /// same force on any mass (Jolt's `StiffnessAndDamping` spring).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn force_spring(
+        &self,
+        c: &JointConstraint,
+        a: &mut BodyState,
+        b: &mut BodyState,
+        pos: f32,
+        k: f32,
+        damp: f32,
+        h: f32,
+        impulse: &mut f32,
+    ) {
+        let d = damp + h * k;
+        let g = h * d;
+        if !(g > 0.0 && g.is_finite()) {
+            return;
+        }
+        let cdot = self.speed(a, b);
+        let bias = k / d * pos;
+        let l = -(g * (cdot + bias) + *impulse) / (1.0 + g * self.k(c, self));
+        let old = *impulse;
+        *impulse = bound(old + l);
+        self.apply(c, a, b, *impulse - old);
+    }
+
     /// A velocity motor towards `target`, its accumulated impulse within `±max_impulse`.
     pub(super) fn motor(
         &self,
@@ -187,6 +217,64 @@ impl Row {
         let (bias, ms, is) = limit_terms(&c.soft, pos, p);
         let cdot = -self.speed(a, b);
         let l = -self.mass(c) * ms * (cdot + bias) - is * *impulse;
+        let new = clamp(*impulse + l, 0.0, MAX_IMPULSE);
+        let l = new - *impulse;
+        *impulse = new;
+        self.apply(c, a, b, -l);
+    }
+
+    /// A soft lower limit: nothing while not reached (`pos` > 0: the kept impulse let go),
+    /// then a one-sided spring of softness `soft` in both passes, so the limit gives and
+    /// pushes back.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn soft_lower(
+        &self,
+        c: &JointConstraint,
+        a: &mut BodyState,
+        b: &mut BodyState,
+        pos: f32,
+        soft: &Softness,
+        impulse: &mut f32,
+    ) {
+        // Not reached: no push (a soft limit is not speculative, the body may cross it
+        // within a substep and the spring takes it from there).
+        if pos > 0.0 {
+            let l = -*impulse;
+            *impulse = 0.0;
+            self.apply(c, a, b, l);
+            return;
+        }
+        let cdot = self.speed(a, b);
+        let bias = soft.bias_rate * pos;
+        let l = -self.mass(c) * soft.mass_scale * (cdot + bias) - soft.impulse_scale * *impulse;
+        let new = clamp(*impulse + l, 0.0, MAX_IMPULSE);
+        let l = new - *impulse;
+        *impulse = new;
+        self.apply(c, a, b, l);
+    }
+
+    /// A soft upper limit (see [`Row::soft_lower`]); `pos` = upper − value.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn soft_upper(
+        &self,
+        c: &JointConstraint,
+        a: &mut BodyState,
+        b: &mut BodyState,
+        pos: f32,
+        soft: &Softness,
+        impulse: &mut f32,
+    ) {
+        // Not reached: no push (a soft limit is not speculative, the body may cross it
+        // within a substep and the spring takes it from there).
+        if pos > 0.0 {
+            let l = -*impulse;
+            *impulse = 0.0;
+            self.apply(c, a, b, -l);
+            return;
+        }
+        let cdot = -self.speed(a, b);
+        let bias = soft.bias_rate * pos;
+        let l = -self.mass(c) * soft.mass_scale * (cdot + bias) - soft.impulse_scale * *impulse;
         let new = clamp(*impulse + l, 0.0, MAX_IMPULSE);
         let l = new - *impulse;
         *impulse = new;

@@ -101,6 +101,17 @@ impl World {
         Ok(())
     }
 
+    /// [`World::set_joint_limit_spring`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_limit_spring_unrecorded(
+        &mut self,
+        id: JointId,
+        hz: f32,
+        damping_ratio: f32,
+    ) -> Result<()> {
+        self.change_joint(id, |k| k.set_drive(LimitSpring(hz, damping_ratio)))?;
+        Ok(())
+    }
+
     /// [`World::set_weld_spring`] without its record (the API layer, `crate::api`, records it).
     pub(crate) fn set_weld_spring_unrecorded(
         &mut self,

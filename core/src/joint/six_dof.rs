@@ -12,15 +12,29 @@
 //!
 //! Impulses: `axes[k]` per axis (spring, motor, lower, upper, lock); `linear` and
 //! `angular` the blocks. Springs: `springs[k]`.
+//!
+//! A spring pulls its axis towards `spring_target`, given either as a frequency and
+//! damping ratio (`spring_hertz`, `spring_damping_ratio`: the pull scales with the mass the
+//! axis moves) or as a stiffness and damping coefficient (`spring_stiffness`,
+//! `spring_damping`: N/m and N·s/m, or N·m/rad and N·m·s/rad, Jolt's and Godot's
+//! "stiffness and damping" spring, the same force whatever the mass). The stiffness
+//! spring's row is Catto's soft constraint in `k`, `c` directly: with `g = h (c + h k)`
+//! and the row's inverse mass `K`, `λ = −(g (ċ + k/(c + h k) C) + λ_acc) / (1 + g K)`.
+//!
+//! Encoding: the target and the stiffness spring were added after the format was fixed;
+//! they ride on spare bits of the mode byte (bit 7: the target follows, bit 6: stiffness
+//! and damping follow), written only when not 0, so every axis without them encodes to
+//! the bytes it always did and no existing world's hash moves.
 
+use super::MAX_JOINT_LENGTH;
 use super::blocks::{angular_mass, solve_angular_lock, solve_point, warm_point};
-use super::checks::{angles, damping, force, hertz, speed, translations};
+use super::checks::{angles, damping, force, hertz, range, speed, translations};
 use super::rows::{Row, anchors, apply_angular, axis_total, frames, separation, spring_soft};
 use super::solver::{JointConstraint, Pass};
 use super::{AxisImpulse, Joint, JointImpulses, JointKind};
 use crate::codec::{Dec, Enc, Sink};
 use crate::error::{Error, Result};
-use crate::math::{Mat3, Quat, Vec3, atan2, sqrt};
+use crate::math::{Mat3, PI, Quat, Vec3, atan2, sqrt};
 use crate::solver::BodyState;
 
 /// How one axis of a [`SixDofJoint`] may move.
@@ -52,6 +66,13 @@ pub struct SixDofAxis {
     pub motor_speed: f32,
     /// Largest force (N) or torque (N·m) of the motor (0: no motor).
     pub max_motor_force: f32,
+    /// Where the spring pulls the axis to (m, or radians), its equilibrium point.
+    pub spring_target: f32,
+    /// Stiffness of a spring given in force units, N/m (N·m/rad on the angular axes);
+    /// with `spring_damping`, instead of `spring_hertz` (keep that 0).
+    pub spring_stiffness: f32,
+    /// Damping of that spring, N·s/m (N·m·s/rad).
+    pub spring_damping: f32,
 }
 
 impl Default for SixDofAxis {
@@ -63,6 +84,9 @@ impl Default for SixDofAxis {
             spring_damping_ratio: 0.0,
             motor_speed: 0.0,
             max_motor_force: 0.0,
+            spring_target: 0.0,
+            spring_stiffness: 0.0,
+            spring_damping: 0.0,
         }
     }
 }
@@ -75,7 +99,20 @@ impl SixDofAxis {
         spring_damping_ratio: 0.0,
         motor_speed: 0.0,
         max_motor_force: 0.0,
+        spring_target: 0.0,
+        spring_stiffness: 0.0,
+        spring_damping: 0.0,
     };
+
+    /// Whether a stiffness spring acts (stiffness or damping above 0).
+    fn has_force_spring(&self) -> bool {
+        self.spring_stiffness > 0.0 || self.spring_damping > 0.0
+    }
+
+    /// Whether a spring of either kind acts.
+    fn has_spring(&self) -> bool {
+        self.spring_hertz > 0.0 || self.has_force_spring()
+    }
 
     /// Checks axis `i`'s settings (0..3 linear: limits in m; 3..6 angular: radians).
     pub(super) fn check(&self, i: usize) -> Result<()> {
@@ -89,27 +126,73 @@ impl SixDofAxis {
         hertz("axes.spring_hertz", self.spring_hertz)?;
         damping("axes.spring_damping_ratio", self.spring_damping_ratio)?;
         speed("axes.motor_speed", self.motor_speed)?;
-        force("axes.max_motor_force", self.max_motor_force)
+        force("axes.max_motor_force", self.max_motor_force)?;
+        if i < 3 {
+            let m = MAX_JOINT_LENGTH;
+            range(
+                "axes.spring_target",
+                self.spring_target,
+                -m,
+                m,
+                "within [-1e6, 1e6] m",
+            )?;
+        } else {
+            range(
+                "axes.spring_target",
+                self.spring_target,
+                -PI,
+                PI,
+                "within [-π, π] radians",
+            )?;
+        }
+        force("axes.spring_stiffness", self.spring_stiffness)?;
+        force("axes.spring_damping", self.spring_damping)?;
+        if self.spring_hertz > 0.0 && self.has_force_spring() {
+            return Err(Error::Argument {
+                name: "axes.spring_stiffness",
+                value: if self.spring_stiffness > 0.0 {
+                    self.spring_stiffness
+                } else {
+                    self.spring_damping
+                } as f64,
+                expected: "0 (with spring_damping) while spring_hertz is above 0: one spring per axis",
+            });
+        }
+        Ok(())
     }
 
     pub(super) fn encode<S: Sink>(&self, e: &mut Enc<S>) {
+        // Bits 6 and 7 of the mode byte: spare until the stiffness spring and the target
+        // came (module doc), so an axis without them writes the bytes it always did.
+        // `!= 0.0` keeps a -0.0 target out too: it pulls to the same place as 0.
+        let has_target = self.spring_target != 0.0;
+        let has_force = self.spring_stiffness != 0.0 || self.spring_damping != 0.0;
+        let extra = if has_target { TARGET_BIT } else { 0 } | if has_force { FORCE_BIT } else { 0 };
         match self.mode {
-            AxisMode::Free => e.u8(0),
+            AxisMode::Free => e.u8(extra),
             AxisMode::Limited { lower, upper } => {
-                e.u8(1);
+                e.u8(1 | extra);
                 e.f32(lower);
                 e.f32(upper);
             }
-            AxisMode::Locked => e.u8(2),
+            AxisMode::Locked => e.u8(2 | extra),
         }
         e.f32(self.spring_hertz);
         e.f32(self.spring_damping_ratio);
         e.f32(self.motor_speed);
         e.f32(self.max_motor_force);
+        if has_target {
+            e.f32(self.spring_target);
+        }
+        if has_force {
+            e.f32(self.spring_stiffness);
+            e.f32(self.spring_damping);
+        }
     }
 
     pub(super) fn decode(d: &mut Dec) -> Result<SixDofAxis> {
-        let mode = match d.u8()? {
+        let tag = d.u8()?;
+        let mode = match tag & !(TARGET_BIT | FORCE_BIT) {
             0 => AxisMode::Free,
             1 => AxisMode::Limited {
                 lower: d.f32()?,
@@ -118,13 +201,22 @@ impl SixDofAxis {
             2 => AxisMode::Locked,
             _ => return Err(Error::Format("unknown joint axis mode")),
         };
-        Ok(SixDofAxis {
+        let mut axis = SixDofAxis {
             mode,
             spring_hertz: d.f32()?,
             spring_damping_ratio: d.f32()?,
             motor_speed: d.f32()?,
             max_motor_force: d.f32()?,
-        })
+            ..SixDofAxis::FREE
+        };
+        if tag & TARGET_BIT != 0 {
+            axis.spring_target = d.f32()?;
+        }
+        if tag & FORCE_BIT != 0 {
+            axis.spring_stiffness = d.f32()?;
+            axis.spring_damping = d.f32()?;
+        }
+        Ok(axis)
     }
 }
 
@@ -181,6 +273,11 @@ impl SixDofJoint {
 
 const UNIT: [Vec3; 3] = [Vec3::X, Vec3::Y, Vec3::Z];
 
+/// Mode-byte bit: the spring's target follows the axis's other numbers.
+const TARGET_BIT: u8 = 0x80;
+/// Mode-byte bit: the stiffness spring's stiffness and damping follow.
+const FORCE_BIT: u8 = 0x40;
+
 fn all_locked(axes: &[SixDofAxis]) -> bool {
     axes.iter().all(|a| a.mode == AxisMode::Locked)
 }
@@ -193,7 +290,7 @@ pub(super) fn prepare(c: &mut JointConstraint, j: &mut Joint, h: f32) {
     for (n, (ax, imp)) in k.axes.iter().zip(i.axes.iter_mut()).enumerate() {
         if ax.spring_hertz > 0.0 {
             c.springs[n] = spring_soft(ax.spring_hertz, ax.spring_damping_ratio, h);
-        } else {
+        } else if !ax.has_spring() {
             imp.spring = 0.0;
         }
         if ax.max_motor_force <= 0.0 {
@@ -259,7 +356,26 @@ fn axis_rows(
     p: &Pass,
 ) {
     if ax.spring_hertz > 0.0 {
-        row.spring(c, a, b, value, &c.springs[n], &mut imp.spring);
+        row.spring(
+            c,
+            a,
+            b,
+            value - ax.spring_target,
+            &c.springs[n],
+            &mut imp.spring,
+        );
+    } else if ax.has_force_spring() {
+        let (k, damp) = (ax.spring_stiffness, ax.spring_damping);
+        row.force_spring(
+            c,
+            a,
+            b,
+            value - ax.spring_target,
+            k,
+            damp,
+            p.h,
+            &mut imp.spring,
+        );
     }
     if ax.max_motor_force > 0.0 {
         let max = ax.max_motor_force * p.h;

@@ -175,6 +175,8 @@ ops! {
     SET_JOINT_LIMITS = 66: set_joint_limits(id: JointId, lower: f32, upper: f32);
     SET_JOINT_ENABLE_SPRING = 67: set_joint_enable_spring(id: JointId, enable: bool);
     SET_JOINT_SPRING = 68: set_joint_spring(id: JointId, hz: f32, damping_ratio: f32);
+    SET_JOINT_LIMIT_SPRING = 100:
+        set_joint_limit_spring(id: JointId, hz: f32, damping_ratio: f32);
     SET_DISTANCE_LENGTH = 69: set_distance_length(id: JointId, length: f32);
     SET_DISTANCE_RANGE = 70: set_distance_range(id: JointId, min: f32, max: f32);
     SET_JOINT_BREAK_THRESHOLDS = 71:

@@ -263,6 +263,8 @@ fn joints(s: &mut Session, b: &[BodyId]) -> std::vec::Vec<JointId> {
     s.call(|w| w.set_joint_max_motor_force(j[0], 5.0)).unwrap();
     s.call(|w| w.set_joint_enable_limit(j[0], true)).unwrap();
     s.call(|w| w.set_joint_limits(j[0], -0.5, 0.5)).unwrap();
+    s.call(|w| w.set_joint_limit_spring(j[0], 4.0, 0.3))
+        .unwrap();
     s.call(|w| w.set_joint_enable_spring(j[1], true)).unwrap();
     s.call(|w| w.set_joint_spring(j[1], 2.0, 0.5)).unwrap();
     s.call(|w| w.set_distance_length(j[1], 1.5)).unwrap();
@@ -276,6 +278,14 @@ fn joints(s: &mut Session, b: &[BodyId]) -> std::vec::Vec<JointId> {
     s.call(|w| w.set_weld_spring(j[3], 1.0, 1.0, 0.5)).unwrap();
     s.call(|w| w.set_six_dof_axis(j[4], 0, SixDofAxis::FREE))
         .unwrap();
+    // The spring's target and stiffness spring (spare bits of the axis's mode byte).
+    let sprung = SixDofAxis {
+        spring_target: 0.2,
+        spring_stiffness: 50.0,
+        spring_damping: 1.0,
+        ..SixDofAxis::FREE
+    };
+    s.call(|w| w.set_six_dof_axis(j[4], 1, sprung)).unwrap();
     s.call(|w| w.set_joint_damping_ratio(2.0)).unwrap();
     j
 }

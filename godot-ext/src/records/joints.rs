@@ -86,7 +86,18 @@ impl GJoint {
                     enable_motor: self.flag(1, false),
                     motor_speed: self.param(6, 0.0),
                     max_motor_torque: max(self.param(7, 1.0), 0.0) * 60.0,
-                    ..RevoluteJoint::default()
+                    // LIMIT_BIAS 3, LIMIT_SOFTNESS 4, LIMIT_RELAXATION 5.
+                    ..soft_limit(
+                        [self.param(4, 0.9), self.param(3, 0.3), self.param(5, 1.0)],
+                        [0.9, 0.3, 1.0],
+                    )
+                    .map_or(RevoluteJoint::default(), |(hz, zeta)| {
+                        RevoluteJoint {
+                            limit_hertz: hz,
+                            limit_damping_ratio: zeta,
+                            ..RevoluteJoint::default()
+                        }
+                    })
                 })
             }
             GJointKind::Slider => {
@@ -97,7 +108,19 @@ impl GJoint {
                     enable_limit: limit,
                     lower: if limit { lower } else { 0.0 },
                     upper: if limit { upper } else { 0.0 },
-                    ..PrismaticJoint::default()
+                    // LINEAR_LIMIT_SOFTNESS 2, LINEAR_LIMIT_RESTITUTION 3,
+                    // LINEAR_LIMIT_DAMPING 4.
+                    ..soft_limit(
+                        [self.param(2, 1.0), self.param(3, 0.7), self.param(4, 1.0)],
+                        [1.0, 0.7, 1.0],
+                    )
+                    .map_or(PrismaticJoint::default(), |(hz, zeta)| {
+                        PrismaticJoint {
+                            limit_hertz: hz,
+                            limit_damping_ratio: zeta,
+                            ..PrismaticJoint::default()
+                        }
+                    })
                 })
             }
             GJointKind::ConeTwist => {
@@ -122,13 +145,48 @@ impl GJoint {
                     let a = (i % 3) as i32 * 100;
                     let (lo, hi, flag) = if i < 3 { (0, 1, 0) } else { (10, 11, 1) };
                     let (lower, upper) = (self.param(a + lo, 0.0), self.param(a + hi, 0.0));
+                    // Godot's angular axes turn the other way round from the core's (B's
+                    // frame in A's): Godot Physics and Jolt both hold a [0, 0.5] limit about
+                    // z at body angles [−0.5, 0], and a +1 rad/s motor spins the body at
+                    // −1. So angular limits, motor speeds and spring targets are negated.
+                    let (lower, upper) = if i < 3 {
+                        (lower, upper)
+                    } else {
+                        (-upper, -lower)
+                    };
                     // Motors: LINEAR_MOTOR_TARGET_VELOCITY 5 / FORCE_LIMIT 6 with flag
                     // ENABLE_LINEAR_MOTOR 5; ANGULAR_MOTOR_TARGET_VELOCITY 17 /
                     // FORCE_LIMIT 18 with flag ENABLE_MOTOR 4.
                     let (speed, force, motor_flag) = if i < 3 { (5, 6, 5) } else { (17, 18, 4) };
                     if self.flag(a + motor_flag, false) {
-                        axis.motor_speed = self.param(a + speed, 0.0);
+                        let v = self.param(a + speed, 0.0);
+                        axis.motor_speed = if i < 3 { v } else { -v };
                         axis.max_motor_force = max(self.param(a + force, 0.0), 0.0);
+                    }
+                    // Springs: LINEAR_SPRING_STIFFNESS 7 / DAMPING 8 / EQUILIBRIUM_POINT 9
+                    // with flag ENABLE_LINEAR_SPRING 3; ANGULAR_SPRING_STIFFNESS 19 /
+                    // DAMPING 20 / EQUILIBRIUM_POINT 21 with flag ENABLE_ANGULAR_SPRING 2.
+                    // Godot's stiffness and damping are force units (as Jolt's
+                    // StiffnessAndDamping spring): the core's stiffness spring, towards the
+                    // equilibrium point.
+                    let (k, c, eq, spring_flag) =
+                        if i < 3 { (7, 8, 9, 3) } else { (19, 20, 21, 2) };
+                    if self.flag(a + spring_flag, false) {
+                        let big = 1.0e15;
+                        axis.spring_stiffness =
+                            maul3d::math::clamp(self.param(a + k, 0.0), 0.0, big);
+                        axis.spring_damping = maul3d::math::clamp(self.param(a + c, 0.0), 0.0, big);
+                        let reach = if i < 3 { 1.0e6 } else { core::f32::consts::PI };
+                        // The core measures B's frame in A's. Jolt (the engine of
+                        // Godot's with 6-DOF springs; Godot Physics has none) pulls the
+                        // body to +equilibrium along the axis and to −equilibrium about
+                        // it, a body joined alone (to the world) too: with the body as
+                        // A, the world anchor is B, whose offset is minus the body's.
+                        let alone = self.body_b == 0;
+                        let flip = if i < 3 { alone } else { !alone };
+                        let target = self.param(a + eq, 0.0);
+                        let target = if flip { -target } else { target };
+                        axis.spring_target = maul3d::math::clamp(target, -reach, reach);
                     }
                     axis.mode = if !self.flag(a + flag, true) {
                         AxisMode::Free
@@ -144,6 +202,26 @@ impl GJoint {
             }
         })
     }
+}
+
+/// The core's soft limit (Hz, damping ratio) for a Godot limit's softness `s`, bias `b`
+/// (the slider's "restitution", the hinge's limit bias) and damping `d` (the hinge's
+/// relaxation); `None` (a rigid limit) at Godot's defaults, as Jolt (which ignores these)
+/// and as Godot Physics nearly is there. Otherwise Godot Physics' limit impulse per tick,
+/// `m·s·(b·depth/h − d·v)`, read as a spring and damper: `k/m = s·b/h²`, `c/m = s·d/h`, so
+/// `ω = √(s·b)/h` and `ζ = d·√s / (2√b)`, at Godot's default tick `h` = 1/60 s.
+fn soft_limit([s, b, d]: [f32; 3], defaults: [f32; 3]) -> Option<(f32, f32)> {
+    if [s, b, d] == defaults {
+        return None;
+    }
+    let h = 1.0 / 60.0;
+    let (s, b, d) = (max(s, 0.0), max(b, 1.0e-6), max(d, 0.0));
+    let omega = (s * b).sqrt() / h;
+    let hz = maul3d::math::clamp(omega / core::f32::consts::TAU, 0.0, 1.0e6);
+    // A zero stiffness would be a rigid limit; keep it just soft.
+    let hz = max(hz, 1.0e-3);
+    let zeta = maul3d::math::clamp(d * s.sqrt() / (2.0 * b.sqrt()), 0.0, 1.0e6);
+    Some((hz, zeta))
 }
 
 /// Splits a Godot frame into the core's (translation, rotation without scale).

@@ -469,6 +469,7 @@ fn axis(a: &AxisD) -> SixDofAxis {
         spring_damping_ratio: a.damping.0,
         motor_speed: a.speed.0,
         max_motor_force: a.force.0,
+        ..SixDofAxis::FREE
     }
 }
 
@@ -495,6 +496,7 @@ fn joint_kind(k: &JointD) -> JointKind {
             enable_spring: spring,
             hertz: hertz.0,
             damping_ratio: damping.0,
+            ..Default::default()
         }),
         JointD::Prismatic {
             limit,
@@ -516,6 +518,7 @@ fn joint_kind(k: &JointD) -> JointKind {
             enable_spring: spring,
             hertz: hertz.0,
             damping_ratio: damping.0,
+            ..Default::default()
         }),
         JointD::Weld {
             linear_hertz,
