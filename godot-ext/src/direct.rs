@@ -21,7 +21,7 @@ use maul3d::math::Vec3;
 use maul3d::math::max;
 
 use crate::Maul3DPhysicsServer;
-use crate::conv::{dv, gdv, gv, quat, v3};
+use crate::conv::{dv, gdv, gv, v3};
 use crate::records::{GShape, Obj, Records, ReportedContact};
 
 #[derive(GodotClass)]
@@ -572,14 +572,14 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         let Some(space) = s.st.spaces.get(&self.space.to_u64()) else {
             return 0;
         };
-        let Some(probe) = s.st.query_probe(shape_rid.to_u64()) else {
+        let Some((probe, rotation)) = s.st.query_probe(shape_rid.to_u64(), transform.basis) else {
             return 0;
         };
         let mut ids = [maul3d::ShapeId::NULL; 256];
         let n = match space.world.overlap_shape(
             &probe.shape(),
             dv(transform.origin),
-            quat(transform.basis),
+            rotation,
             &seen.filter(),
             &mut ids,
         ) {
@@ -635,13 +635,13 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         let Some(space) = s.st.spaces.get(&self.space.to_u64()) else {
             return false;
         };
-        let Some(probe) = s.st.query_probe(shape_rid.to_u64()) else {
+        let Some((probe, rotation)) = s.st.query_probe(shape_rid.to_u64(), transform.basis) else {
             return false;
         };
         let hit = space.world.cast_shape(
             &probe.shape(),
             dv(transform.origin),
-            quat(transform.basis),
+            rotation,
             v3(motion),
             &seen.filter(),
         );
@@ -683,7 +683,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         let Some(space) = s.st.spaces.get(&self.space.to_u64()) else {
             return false;
         };
-        let Some(probe) = s.st.query_probe(shape_rid.to_u64()) else {
+        let Some((probe, rotation)) = s.st.query_probe(shape_rid.to_u64(), transform.basis) else {
             return false;
         };
         let mut pairs = [crate::records::EMPTY_PAIR; 64];
@@ -692,7 +692,7 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
             .contact_points(
                 &probe.shape(),
                 dv(transform.origin),
-                quat(transform.basis),
+                rotation,
                 max(margin, 0.0),
                 &seen.filter(),
                 None,
@@ -757,13 +757,13 @@ impl IPhysicsDirectSpaceState3DExtension for Maul3DSpaceState {
         let Some(space) = s.st.spaces.get(&self.space.to_u64()) else {
             return false;
         };
-        let Some(probe) = s.st.query_probe(shape_rid.to_u64()) else {
+        let Some((probe, rotation)) = s.st.query_probe(shape_rid.to_u64(), transform.basis) else {
             return false;
         };
         let hit = space.world.rest_info(
             &probe.shape(),
             dv(transform.origin),
-            quat(transform.basis),
+            rotation,
             max(margin, 0.0),
             &seen.filter(),
             None,

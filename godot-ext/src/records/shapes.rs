@@ -543,7 +543,7 @@ impl Probe {
 
 /// A concave probe (Godot Physics collides a concave query shape triangle by triangle
 /// with what it touches): its triangles as flat hulls; degenerate ones are left out.
-fn pieces_probe(m: MeshContent) -> Option<Probe> {
+fn pieces_probe(m: MeshContent) -> Option<(Probe, Quat)> {
     let pieces: Vec<maul3d::QueryHull> = m
         .triangles
         .iter()
@@ -553,39 +553,81 @@ fn pieces_probe(m: MeshContent) -> Option<Probe> {
         })
         .take(65_536)
         .collect();
-    (!pieces.is_empty()).then_some(Probe::Pieces(pieces))
+    (!pieces.is_empty()).then_some((Probe::Pieces(pieces), Quat::IDENTITY))
 }
 
 impl Records {
-    /// A Godot shape resource as a query probe (every kind but world boundaries, which
-    /// are half-spaces).
-    pub fn query_probe(&self, shape: u64) -> Option<Probe> {
+    /// A Godot shape resource as a query probe under the linear part `basis` of the
+    /// query's transform (every kind but world boundaries, which are half-spaces), with
+    /// the rotation to place it at. The basis's scale is baked into the probe as a body's
+    /// scale is into its shapes (Godot Physics and Jolt scale a query shape so).
+    pub fn query_probe(&self, shape: u64, basis: Basis) -> Option<(Probe, Quat)> {
         use maul3d::QueryShape;
         let gs = self.shapes.get(&shape)?;
-        Some(Probe::Shape(match &gs.geometry {
-            Geometry::Sphere(r) => QueryShape::Sphere(Sphere {
-                center: Vec3::ZERO,
-                radius: *r,
-            }),
-            Geometry::Box(h) => QueryShape::Box(BoxShape {
-                half: *h,
+        let lin = Linear::of(basis);
+        let (rot, scale) = (lin.rot, lin.scale);
+        // Kinds without a rotation of their own: the whole linear part in their points.
+        let whole = Transform3D::new(basis, Vector3::ZERO);
+        let probe = match &gs.geometry {
+            Geometry::Sphere(r) => {
+                let s = if lin.is_uniform() {
+                    scale.x
+                } else {
+                    warn_scale("sphere", "a sphere of the mean of its three scales");
+                    (scale.x + scale.y + scale.z) / 3.0
+                };
+                QueryShape::Sphere(Sphere {
+                    center: Vec3::ZERO,
+                    radius: r * s,
+                })
+            }
+            Geometry::Box(h) if lin.orthogonal => QueryShape::Box(BoxShape {
+                half: Vec3::new(h.x * scale.x, h.y * scale.y, h.z * scale.z),
                 center: Vec3::ZERO,
                 rotation: Quat::IDENTITY,
             }),
+            Geometry::Box(h) => {
+                // Sheared: the hull of the box's corners under the basis.
+                let corners: Vec<Vec3> = (0..8)
+                    .map(|i| {
+                        let sign = |bit: i32| if i & bit == 0 { -1.0 } else { 1.0 };
+                        v3(basis * Vector3::new(sign(1) * h.x, sign(2) * h.y, sign(4) * h.z))
+                    })
+                    .collect();
+                return hull_probe(&corners);
+            }
             Geometry::Capsule(r, h) => {
+                let s = if lin.is_uniform() {
+                    scale.x
+                } else {
+                    warn_scale("capsule", "a capsule of the mean of its three scales");
+                    (scale.x + scale.y + scale.z) / 3.0
+                };
+                let (r, h) = (r * s, h * s);
                 let half = max(h * 0.5 - r, 0.0);
                 QueryShape::Capsule(Capsule {
                     center1: Vec3::new(0.0, -half, 0.0),
                     center2: Vec3::new(0.0, half, 0.0),
-                    radius: *r,
+                    radius: r,
                 })
             }
-            Geometry::Cylinder(r, h) => QueryShape::Cylinder(Cylinder {
-                center: Vec3::ZERO,
-                rotation: Quat::IDENTITY,
-                half_height: h * 0.5,
-                radius: *r,
-            }),
+            Geometry::Cylinder(r, h) => {
+                let s = if lin.orthogonal && Linear::same(scale.x, scale.z) {
+                    scale.x
+                } else {
+                    warn_scale(
+                        "cylinder",
+                        "a cylinder of its height's scale and the mean of its two radial scales",
+                    );
+                    (scale.x + scale.z) * 0.5
+                };
+                QueryShape::Cylinder(Cylinder {
+                    center: Vec3::ZERO,
+                    rotation: Quat::IDENTITY,
+                    half_height: h * 0.5 * scale.y,
+                    radius: r * s,
+                })
+            }
             Geometry::Plane(..) => {
                 warn_once(
                     "plane query",
@@ -593,18 +635,28 @@ impl Records {
                 );
                 return None;
             }
-            Geometry::Concave(c) => return pieces_probe(c.content(Transform3D::IDENTITY)),
-            Geometry::HeightMap(h) => return pieces_probe(h.content(Transform3D::IDENTITY)),
+            Geometry::Concave(c) => return pieces_probe(c.content(whole)),
+            Geometry::HeightMap(h) => return pieces_probe(h.content(whole)),
             Geometry::Convex(points) => {
-                return match maul3d::QueryHull::new(points) {
-                    Ok(h) => Some(Probe::Hull(Box::new(h))),
-                    Err(e) => {
-                        report_create_error("query shape", &e);
-                        None
-                    }
-                };
+                let pts: Vec<Vec3> = points
+                    .iter()
+                    .map(|p| v3(basis * crate::conv::gv(*p)))
+                    .collect();
+                return hull_probe(&pts);
             }
             Geometry::None | Geometry::SeparationRay(..) => return None,
-        }))
+        };
+        Some((Probe::Shape(probe), rot))
+    }
+}
+
+/// A hull probe of points already under the query's whole linear part (placed unturned).
+fn hull_probe(points: &[Vec3]) -> Option<(Probe, Quat)> {
+    match maul3d::QueryHull::new(points) {
+        Ok(h) => Some((Probe::Hull(Box::new(h)), Quat::IDENTITY)),
+        Err(e) => {
+            report_create_error("query shape", &e);
+            None
+        }
     }
 }
