@@ -239,14 +239,16 @@ impl Records {
 fn core_matches(w: &World, core: &CoreObj) -> bool {
     let ids: Vec<_> = core.shapes.iter().filter_map(|(s, _)| *s).collect();
     ids.iter().all(|s| w.shape_body(*s).ok() == Some(core.body))
-        && w.body_shapes(core.body).is_ok_and(|it| it.count() == ids.len())
+        && w.body_shapes(core.body)
+            .is_ok_and(|it| it.count() == ids.len())
 }
 
 /// An object's core read from the world, for a body its record no longer remembers: each
 /// shape at the Godot index its user data holds (`shape_def`: the index modulo 256), the
 /// hull or mesh it uses, at least `slots` entries.
 fn core_from_world(w: &World, body: BodyId, slots: usize) -> CoreObj {
-    let mut shapes: Vec<(Option<maul3d::ShapeId>, Option<maul3d::HullId>)> = vec![(None, None); slots];
+    let mut shapes: Vec<(Option<maul3d::ShapeId>, Option<maul3d::HullId>)> =
+        vec![(None, None); slots];
     let mut found: Vec<(usize, maul3d::ShapeId)> = w
         .body_shapes(body)
         .map(|it| {
