@@ -453,6 +453,37 @@ impl World {
         })
     }
 
+    /// The body's linear and angular damping.
+    pub fn body_damping(&self, id: BodyId) -> Result<(f32, f32)> {
+        let b = self.body(id)?;
+        Ok((b.linear_damping, b.angular_damping))
+    }
+
+    /// The body's gravity scale.
+    pub fn body_gravity_scale(&self, id: BodyId) -> Result<f32> {
+        Ok(self.body(id)?.gravity_scale)
+    }
+
+    /// Whether the body may fall asleep.
+    pub fn body_sleep_enabled(&self, id: BodyId) -> Result<bool> {
+        Ok(self.body(id)?.enable_sleep)
+    }
+
+    /// Whether the body is a bullet (continuous collision against dynamic bodies too).
+    pub fn body_is_bullet(&self, id: BodyId) -> Result<bool> {
+        Ok(self.body(id)?.bullet)
+    }
+
+    /// The body's motion locks.
+    pub fn body_motion_locks(&self, id: BodyId) -> Result<MotionLocks> {
+        Ok(self.body(id)?.locks)
+    }
+
+    /// Whether the body skips gravity and damping (a custom integrator).
+    pub fn body_custom_integrator(&self, id: BodyId) -> Result<bool> {
+        Ok(self.body(id)?.custom_integrator)
+    }
+
     /// Whether the body is awake.
     pub fn body_is_awake(&self, id: BodyId) -> Result<bool> {
         Ok(self.body(id)?.awake)

@@ -991,6 +991,21 @@ impl World {
         Ok(self.shapes[self.shape_slot(id)?].absorbent)
     }
 
+    /// The shape's collision filter.
+    pub fn shape_filter(&self, id: ShapeId) -> Result<Filter> {
+        Ok(self.shapes[self.shape_slot(id)?].filter)
+    }
+
+    /// The shape's friction coefficient.
+    pub fn shape_friction(&self, id: ShapeId) -> Result<f32> {
+        Ok(self.shapes[self.shape_slot(id)?].friction)
+    }
+
+    /// The shape's restitution.
+    pub fn shape_restitution(&self, id: ShapeId) -> Result<f32> {
+        Ok(self.shapes[self.shape_slot(id)?].restitution)
+    }
+
     /// [`World::set_shape_rolling_resistance`] without its record (the API layer, `crate::api`, records it).
     pub(crate) fn set_shape_rolling_resistance_unrecorded(
         &mut self,

@@ -2,7 +2,7 @@
 //! while it is in a space (made, rebuilt and removed from the record), and the body
 //! calls: mode, parameters, state, mass, damping, materials, filters and locks.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 
 use godot::classes::physics_server_3d::{BodyDampMode, BodyMode, BodyParameter, BodyState};
 use godot::prelude::*;
@@ -23,6 +23,7 @@ const MAX_KINEMATIC_SPEED: f32 = 100.0;
 /// A body or area in its world: its `maul3d` body, per Godot shape index the `maul3d`
 /// shape (none when disabled or not representable) and hull made for it, and the meshes
 /// made for its concave polygon and height map shapes.
+#[derive(Clone)]
 pub(crate) struct CoreObj {
     pub body: BodyId,
     pub shapes: Vec<(Option<ShapeId>, Option<HullId>)>,
@@ -86,6 +87,23 @@ pub(crate) struct Obj {
     /// The other areas an area with an area-monitor callback last reported inside it.
     pub reported_areas: BTreeSet<(u64, i32, i32)>,
     pub core: Option<CoreObj>,
+    /// The last [`PAST_BODIES`] `maul3d` bodies this object was made as (the newest last,
+    /// the current one among them), each with the Godot-side values it was made from: a
+    /// restore that brings back an earlier body of the object (made before a rebuild: a
+    /// mode change, shapes added or removed, a new scale) re-attaches the object to it
+    /// with the shape slots and scale it had then (`Records::restore`).
+    pub past: VecDeque<PastBody>,
+}
+
+/// How many earlier bodies of an object its record remembers for a restore.
+pub(crate) const PAST_BODIES: usize = 16;
+
+/// One body an object was made as, with the record's Godot-side values at that time.
+#[derive(Clone)]
+pub(crate) struct PastBody {
+    pub core: CoreObj,
+    pub slots: Vec<ShapeSlot>,
+    pub scale: Basis,
 }
 
 impl Obj {
@@ -139,6 +157,7 @@ impl Obj {
             reported: BTreeSet::new(),
             reported_areas: BTreeSet::new(),
             core: None,
+            past: VecDeque::new(),
         }
     }
 
@@ -345,6 +364,14 @@ impl Records {
         };
         s.own_shapes(rid, &core);
         let o = self.objs.get_mut(&rid).expect("object exists");
+        if o.past.len() == PAST_BODIES {
+            o.past.pop_front();
+        }
+        o.past.push_back(PastBody {
+            core: core.clone(),
+            slots: o.shapes.clone(),
+            scale: o.scale,
+        });
         o.core = Some(core);
         self.apply_area(rid);
         self.apply_area_monitoring(rid);
@@ -402,6 +429,12 @@ impl Records {
             let before = std::mem::take(&mut o.shapes);
             let mut after = before.clone();
             edit(&mut after);
+            if after == before {
+                // Nothing changed (a node setting what the record holds, or removing a
+                // slot it does not have after a restore): the body stays as it is.
+                o.shapes = before;
+                return;
+            }
             o.shapes = after.clone();
             self.forget_shape_users(rid, &before);
             self.note_shape_users(rid, &after);

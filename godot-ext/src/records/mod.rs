@@ -29,7 +29,7 @@ mod shapes;
 mod step;
 
 pub(crate) use areas::AreaParams;
-pub(crate) use bodies::{CoreObj, Obj};
+pub(crate) use bodies::{CoreObj, Obj, PAST_BODIES};
 pub(crate) use exceptions::{Exceptions, exceptions_pre_solve};
 pub(crate) use joints::{GJoint, GJointKind};
 pub(crate) use shapes::{EMPTY_PAIR, GShape, ShapeSlot};

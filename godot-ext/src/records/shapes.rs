@@ -73,7 +73,7 @@ pub(crate) fn missing_shape_feature(ty: ShapeType) -> Option<&'static str> {
     }
 }
 
-#[derive(Clone)]
+#[derive(Clone, PartialEq)]
 pub(crate) struct ShapeSlot {
     pub shape: u64,
     pub transform: Transform3D,

@@ -429,3 +429,150 @@ func test_a_body_parked_at_95_instead_of_freed_rolls_back_and_resimulates_exactl
 		if g.rollback.get_tick_hash(t) == first[t]:
 			same += 1
 	check(same == 10, "%d of ticks 91..100 hash as the first run" % same)
+
+
+## Rebuilds inside the rollback window (README "Rebuilt bodies and settings"): a box on a
+## floor frozen at 95 and unfrozen at 97; a box that gains a second CollisionShape3D at
+## 95; a ball whose layers change at 95.
+class RebuildGame:
+	var world: SubViewport
+	var rollback: Maul3DRollback
+	var body: RigidBody3D
+	var extra: CollisionShape3D = null
+	var mode := "freeze"
+	var owner_test
+
+	func apply(tick: int) -> void:
+		match mode:
+			"freeze":
+				if tick == 95:
+					body.freeze = true
+				elif tick == 97:
+					body.freeze = false
+			"shape":
+				if tick == 95:
+					extra = CollisionShape3D.new()
+					var s := SphereShape3D.new()
+					s.radius = 0.25
+					extra.shape = s
+					extra.position = Vector3(0.4, 0, 0)
+					body.add_child(extra)
+			"layer":
+				if tick == 95:
+					body.collision_layer = 2
+					body.collision_mask = 2
+
+
+func rebuild_game(mode: String) -> RebuildGame:
+	var g := RebuildGame.new()
+	g.owner_test = self
+	g.mode = mode
+	g.world = new_world()
+	box(g.world, Vector3(0, -0.5, 0), Vector3(10, 0.5, 10), false)
+	for i in 3:
+		box(g.world, Vector3(-2.0 + i * 0.1, 0.3 + i * 0.7, 0), Vector3(0.3, 0.3, 0.3), true)
+	# Sliding along the floor, so every tick moves it.
+	g.body = box(g.world, Vector3(1.0, 0.31, 0), Vector3(0.3, 0.3, 0.3), true) as RigidBody3D
+	g.body.linear_velocity = Vector3(3, 0, 0)
+	g.body.physics_material_override = PhysicsMaterial.new()
+	g.body.physics_material_override.friction = 0.1
+	g.rollback = rollback_node(g.world, 64)
+	return g
+
+
+## Runs the first run to 100, rolls back to 90 and resimulates to 100; returns how many
+## of ticks 91..100 hash as the first run.
+func first_run_then_rollback(g: RebuildGame, reset_nodes: Callable) -> int:
+	g.rollback.capture(0)
+	run_to(g, 100)
+	var first := {}
+	for t in range(90, 101):
+		first[t] = g.rollback.get_tick_hash(t)
+	check(g.rollback.rollback_to(90), "rolled back to 90")
+	check(Maul3D.space_hash(g.rollback.get_target_space()) == first[90], "the restored world is tick 90's")
+	reset_nodes.call()
+	run_to(g, 100)
+	var same := 0
+	for t in range(91, 101):
+		if g.rollback.get_tick_hash(t) == first[t]:
+			same += 1
+	return same
+
+
+func test_a_body_frozen_at_95_and_unfrozen_at_97_resimulates_exactly_and_keeps_moving() -> void:
+	var g := rebuild_game("freeze")
+	await ticks(1)
+	var same := first_run_then_rollback(g, func(): pass)
+	check(same == 10, "%d of ticks 91..100 hash as the first run" % same)
+	# Unfreezing left it at rest (Godot's unfreeze drops the velocity): a push moves it.
+	var at100 := g.body.global_position
+	g.mode = "none"
+	g.body.apply_central_impulse(Vector3(2, 3, 0))
+	run_to(g, 110)
+	check(g.body.global_position.distance_to(at100) > 0.05, "the body keeps moving after the resimulation (%s -> %s)" % [at100, g.body.global_position])
+	check(PhysicsServer3D.body_get_mode(g.body.get_rid()) == PhysicsServer3D.BODY_MODE_RIGID, "the server's mode is rigid")
+
+
+func test_a_rollback_into_a_freeze_gives_back_the_rigid_body_of_the_tick() -> void:
+	var g := rebuild_game("freeze")
+	await ticks(1)
+	g.rollback.capture(0)
+	run_to(g, 96)
+	check(PhysicsServer3D.body_get_mode(g.body.get_rid()) == PhysicsServer3D.BODY_MODE_STATIC, "frozen at 96")
+	var h90: int = g.rollback.get_tick_hash(90)
+	check(g.rollback.rollback_to(90), "rolled back to 90")
+	check(Maul3D.space_hash(g.rollback.get_target_space()) == h90, "the restored world is tick 90's")
+	check(PhysicsServer3D.body_get_mode(g.body.get_rid()) == PhysicsServer3D.BODY_MODE_RIGID, "the records follow the world: rigid at 90")
+	# The node keeps its own property (README): the game sets it back.
+	g.body.freeze = false
+	var at90 := g.body.global_position
+	g.mode = "none"
+	run_to(g, 100)
+	check(g.body.global_position.distance_to(at90) > 0.05, "the body moves after the rollback (%s -> %s)" % [at90, g.body.global_position])
+
+
+func test_a_body_that_gains_a_second_collision_shape_at_95_resimulates_exactly() -> void:
+	var g := rebuild_game("shape")
+	await ticks(1)
+	var rid := g.body.get_rid()
+	var same := first_run_then_rollback(g, func():
+		# Which nodes exist is the game's (README): the shape added at 95 goes, and the
+		# resimulation adds it again at 95.
+		check(PhysicsServer3D.body_get_shape_count(rid) == 1, "the records hold tick 90's one shape")
+		g.extra.free()
+		g.extra = null)
+	check(same == 10, "%d of ticks 91..100 hash as the first run" % same)
+	check(PhysicsServer3D.body_get_shape_count(rid) == 2, "two shapes again after 95")
+	var at100 := g.body.global_position
+	g.mode = "none"
+	run_to(g, 110)
+	check(g.body.global_position.distance_to(at100) > 0.05, "the body keeps moving")
+
+
+func test_a_layer_change_at_95_rolled_back_to_90_leaves_the_records_as_the_world() -> void:
+	var g := rebuild_game("layer")
+	await ticks(1)
+	var rid := g.body.get_rid()
+	g.rollback.capture(0)
+	run_to(g, 100)
+	check(PhysicsServer3D.body_get_collision_layer(rid) == 2, "layer 2 at 100")
+	var h100: int = g.rollback.get_tick_hash(100)
+	check(g.rollback.rollback_to(90), "rolled back to 90")
+	check(PhysicsServer3D.body_get_collision_layer(rid) == 1 and PhysicsServer3D.body_get_collision_mask(rid) == 1, "the records hold tick 90's layer and mask")
+	# A rebuild at 92 (a second shape) makes the body from the records: with tick 90's
+	# layers it keeps colliding with the floor.
+	g.mode = "none"
+	run_to(g, 92)
+	var extra := CollisionShape3D.new()
+	var s := SphereShape3D.new()
+	s.radius = 0.2
+	extra.shape = s
+	g.body.add_child(extra)
+	run_to(g, 150)
+	check(g.body.global_position.y > 0.2, "the body still rests on the floor (y %.2f)" % g.body.global_position.y)
+	check(g.rollback.get_tick_hash(100) != h100, "another resimulation")
+	# And a layer change in the resimulation takes effect: it falls through.
+	g.body.collision_layer = 2
+	g.body.collision_mask = 2
+	run_to(g, 200)
+	check(g.body.global_position.y < -1.0, "with layer and mask 2 it falls through the floor (y %.2f)" % g.body.global_position.y)
