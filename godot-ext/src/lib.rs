@@ -22,6 +22,7 @@ mod server;
 mod settings;
 mod singleton;
 mod tasks;
+mod tracked;
 
 pub use server::Maul3DPhysicsServer;
 pub use singleton::Maul3D;

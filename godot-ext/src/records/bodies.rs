@@ -364,6 +364,7 @@ impl Records {
         {
             self.refresh_exceptions(space);
         }
+        self.watch(rid);
     }
 
     /// Rebuilds an object's `maul3d` body after its shapes or space changed.
@@ -382,6 +383,7 @@ impl Records {
             o.space = space;
         }
         self.materialize(rid);
+        self.watch(rid);
     }
 
     pub fn obj_add_shape(&mut self, rid: u64, shape: u64, transform: Transform3D, disabled: bool) {
@@ -417,6 +419,7 @@ impl Records {
         }
         o.mode = mode;
         self.rebuild(rid);
+        self.watch(rid);
     }
 
     /// Mass, centre of mass and inertia as Godot sets them: the mass is Godot's

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use godot::classes::physics_server_3d::BodyMode;
 use maul3d::{BodyId, MeshId, World};
 
 use super::{Records, Space};
@@ -45,6 +46,10 @@ impl Records {
                 && s.world.body_user_data(core.body).ok() == Some(*rid);
             if ok {
                 live.insert(core.body);
+                // The restored state may give it a velocity the step must stop.
+                if !o.is_area && o.mode == BodyMode::KINEMATIC {
+                    s.watch.kinematic.insert(*rid);
+                }
             } else {
                 o.core = None;
                 inert += 1;
