@@ -6,6 +6,8 @@
 //! server is inside `flush_queries` (which releases its own borrow first) or from
 //! scripts between ticks.
 
+use std::sync::{Arc, Mutex};
+
 use godot::classes::native::{
     PhysicsServer3DExtensionRayResult, PhysicsServer3DExtensionShapeRestInfo,
     PhysicsServer3DExtensionShapeResult,
@@ -23,18 +25,94 @@ use maul3d::math::max;
 use crate::Maul3DPhysicsServer;
 use crate::conv::{dv, gdv, gv, v3};
 use crate::records::{GShape, Obj, Records, ReportedContact};
+use crate::tracked::Epoch;
 
 #[derive(GodotClass)]
 #[class(base = PhysicsDirectBodyState3DExtension, no_init, tool)]
 pub struct Maul3DBodyState {
     server: Gd<Maul3DPhysicsServer>,
     body: Rid,
+    /// The server's records epoch (`Tracked`): `snap` holds while it has not moved.
+    epoch: Epoch,
+    /// The body's state filled by the server before the state-sync callbacks
+    /// (`Maul3DPhysicsServer::flush_spaces`), so their reads do not lock the server.
+    snap: SnapSlot,
     base: Base<PhysicsDirectBodyState3DExtension>,
 }
 
+/// Where the server puts a body state's `BodySnap` (shared with the state object).
+pub(crate) type SnapSlot = Arc<Mutex<Option<BodySnap>>>;
+
+/// What a body state's getters read, taken from the records at one epoch: each field is
+/// the same function of the records the live getter computes, so reading the snapshot
+/// or the records gives the same bits while the epoch has not moved.
+#[derive(Clone)]
+pub(crate) struct BodySnap {
+    epoch: u64,
+    transform: Transform3D,
+    linear_velocity: Vector3,
+    angular_velocity: Vector3,
+    sleeping: bool,
+    total_gravity: Vector3,
+    total_linear_damp: f32,
+    total_angular_damp: f32,
+    center_of_mass: Vector3,
+    center_of_mass_local: Vector3,
+    inverse_mass: f32,
+    inverse_inertia: Vector3,
+    inverse_inertia_tensor: Basis,
+    constant_force: Vector3,
+    constant_torque: Vector3,
+    layer: u32,
+    mask: u32,
+    step: f32,
+    contacts: Vec<ReportedContact>,
+}
+
+impl BodySnap {
+    /// Object `o`'s state now, the records being at `epoch`.
+    pub fn of(st: &Records, o: &Obj, epoch: u64) -> BodySnap {
+        type S = Maul3DBodyState;
+        BodySnap {
+            epoch,
+            transform: o.transform,
+            linear_velocity: o.linear_velocity,
+            angular_velocity: o.angular_velocity,
+            sleeping: o.sleeping,
+            total_gravity: S::space_gravity(st, o),
+            total_linear_damp: S::total_linear_damp(st, o),
+            total_angular_damp: S::total_angular_damp(st, o),
+            center_of_mass: S::center_of_mass(st, o),
+            center_of_mass_local: S::local_center(st, o),
+            inverse_mass: S::inverse_mass(st, o),
+            inverse_inertia: S::inverse_inertia(st, o),
+            inverse_inertia_tensor: S::inverse_inertia_tensor(st, o),
+            constant_force: o.constant_force,
+            constant_torque: o.constant_torque,
+            layer: o.layer,
+            mask: o.mask,
+            step: S::step(st, o),
+            contacts: o.contacts.clone(),
+        }
+    }
+}
+
 impl Maul3DBodyState {
-    pub fn create(server: Gd<Maul3DPhysicsServer>, body: Rid) -> Gd<Maul3DBodyState> {
-        Gd::from_init_fn(|base| Maul3DBodyState { server, body, base })
+    pub fn create(
+        server: Gd<Maul3DPhysicsServer>,
+        body: Rid,
+        epoch: Epoch,
+    ) -> (Gd<Maul3DBodyState>, SnapSlot) {
+        let snap = SnapSlot::default();
+        let slot = snap.clone();
+        let state = Gd::from_init_fn(|base| Maul3DBodyState {
+            server,
+            body,
+            epoch,
+            snap,
+            base,
+        });
+        (state, slot)
     }
 
     fn read<R: Default>(&self, f: impl FnOnce(&Records, &Obj) -> R) -> R {
@@ -45,13 +123,40 @@ impl Maul3DBodyState {
         }
     }
 
-    fn write(&mut self, f: impl FnOnce(&mut Records, u64)) {
-        let mut s = self.server.bind_mut();
-        f(&mut s.st, self.body.to_u64());
+    /// `cached` of the snapshot while it holds (no lock on the server), else `live` of
+    /// the records.
+    fn get<R: Default>(
+        &self,
+        cached: impl FnOnce(&BodySnap) -> R,
+        live: impl FnOnce(&Records, &Obj) -> R,
+    ) -> R {
+        if let Ok(g) = self.snap.lock()
+            && let Some(s) = g.as_ref()
+            && s.epoch == self.epoch.now()
+        {
+            return cached(s);
+        }
+        self.read(live)
     }
 
-    fn contact<R: Default>(&self, i: i32, f: impl FnOnce(&ReportedContact) -> R) -> R {
-        self.read(|_, o| o.contacts.get(i as usize).map(f).unwrap_or_default())
+    /// A change to this body through its state. It changes this body's record and world
+    /// body only, so only this state's snapshot is dropped (the others still hold: the
+    /// epoch is left alone, and the state-sync callbacks of the other bodies keep reading
+    /// theirs).
+    fn write(&mut self, f: impl FnOnce(&mut Records, u64)) {
+        if let Ok(mut g) = self.snap.lock() {
+            *g = None;
+        }
+        let mut s = self.server.bind_mut();
+        f(s.st.untracked(), self.body.to_u64());
+    }
+
+    fn contact<R: Default>(&self, i: i32, f: impl Fn(&ReportedContact) -> R) -> R {
+        let i = i as usize;
+        self.get(
+            |s| s.contacts.get(i).map(&f).unwrap_or_default(),
+            |_, o| o.contacts.get(i).map(&f).unwrap_or_default(),
+        )
     }
 
     fn space_gravity(st: &Records, o: &Obj) -> Vector3 {
@@ -59,6 +164,49 @@ impl Maul3DBodyState {
             .and_then(|s| st.spaces.get(&s))
             .map_or(Vector3::ZERO, |s| gv(s.world.gravity()))
             * o.gravity_scale
+    }
+
+    fn total_linear_damp(st: &Records, o: &Obj) -> f32 {
+        o.linear_damp
+            + o.space
+                .and_then(|s| st.spaces.get(&s))
+                .map_or(0.0, |s| s.default_area.linear_damp)
+    }
+
+    fn total_angular_damp(st: &Records, o: &Obj) -> f32 {
+        o.angular_damp
+            + o.space
+                .and_then(|s| st.spaces.get(&s))
+                .map_or(0.0, |s| s.default_area.angular_damp)
+    }
+
+    fn center_of_mass(st: &Records, o: &Obj) -> Vector3 {
+        o.rotation() * Self::local_center(st, o)
+    }
+
+    fn inverse_mass(_: &Records, o: &Obj) -> f32 {
+        if o.is_dynamic() {
+            1.0 / max(o.mass, 1e-6)
+        } else {
+            0.0
+        }
+    }
+
+    fn inverse_inertia(st: &Records, o: &Obj) -> Vector3 {
+        let i = Self::inertia(st, o);
+        Vector3::new(inv(i.x), inv(i.y), inv(i.z))
+    }
+
+    fn inverse_inertia_tensor(st: &Records, o: &Obj) -> Basis {
+        let i = Self::inertia(st, o);
+        let b = o.rotation();
+        b * Basis::from_scale(Vector3::new(inv(i.x), inv(i.y), inv(i.z))) * b.transposed()
+    }
+
+    fn step(st: &Records, o: &Obj) -> f32 {
+        o.space
+            .and_then(|s| st.spaces.get(&s))
+            .map_or(1.0 / 60.0, |s| s.last_step)
     }
 
     fn impulse(
@@ -72,57 +220,31 @@ impl Maul3DBodyState {
 #[godot_api]
 impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
     fn get_total_gravity(&self) -> Vector3 {
-        self.read(Self::space_gravity)
+        self.get(|s| s.total_gravity, Self::space_gravity)
     }
     fn get_total_linear_damp(&self) -> f32 {
-        self.read(|st, o| {
-            o.linear_damp
-                + o.space
-                    .and_then(|s| st.spaces.get(&s))
-                    .map_or(0.0, |s| s.default_area.linear_damp)
-        })
+        self.get(|s| s.total_linear_damp, Self::total_linear_damp)
     }
     fn get_total_angular_damp(&self) -> f32 {
-        self.read(|st, o| {
-            o.angular_damp
-                + o.space
-                    .and_then(|s| st.spaces.get(&s))
-                    .map_or(0.0, |s| s.default_area.angular_damp)
-        })
+        self.get(|s| s.total_angular_damp, Self::total_angular_damp)
     }
     fn get_center_of_mass(&self) -> Vector3 {
-        self.read(|st, o| {
-            let local = Self::local_center(st, o);
-            o.rotation() * local
-        })
+        self.get(|s| s.center_of_mass, Self::center_of_mass)
     }
     fn get_center_of_mass_local(&self) -> Vector3 {
-        self.read(Self::local_center)
+        self.get(|s| s.center_of_mass_local, Self::local_center)
     }
     fn get_principal_inertia_axes(&self) -> Basis {
         Basis::IDENTITY
     }
     fn get_inverse_mass(&self) -> f32 {
-        self.read(|_, o| {
-            if o.is_dynamic() {
-                1.0 / max(o.mass, 1e-6)
-            } else {
-                0.0
-            }
-        })
+        self.get(|s| s.inverse_mass, Self::inverse_mass)
     }
     fn get_inverse_inertia(&self) -> Vector3 {
-        self.read(|st, o| {
-            let i = Self::inertia(st, o);
-            Vector3::new(inv(i.x), inv(i.y), inv(i.z))
-        })
+        self.get(|s| s.inverse_inertia, Self::inverse_inertia)
     }
     fn get_inverse_inertia_tensor(&self) -> Basis {
-        self.read(|st, o| {
-            let i = Self::inertia(st, o);
-            let b = o.rotation();
-            b * Basis::from_scale(Vector3::new(inv(i.x), inv(i.y), inv(i.z))) * b.transposed()
-        })
+        self.get(|s| s.inverse_inertia_tensor, Self::inverse_inertia_tensor)
     }
     fn set_linear_velocity(&mut self, velocity: Vector3) {
         self.write(|st, rid| {
@@ -134,7 +256,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
         });
     }
     fn get_linear_velocity(&self) -> Vector3 {
-        self.read(|_, o| o.linear_velocity)
+        self.get(|s| s.linear_velocity, |_, o| o.linear_velocity)
     }
     fn set_angular_velocity(&mut self, velocity: Vector3) {
         self.write(|st, rid| {
@@ -146,7 +268,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
         });
     }
     fn get_angular_velocity(&self) -> Vector3 {
-        self.read(|_, o| o.angular_velocity)
+        self.get(|s| s.angular_velocity, |_, o| o.angular_velocity)
     }
     fn set_transform(&mut self, transform: Transform3D) {
         self.write(|st, rid| {
@@ -158,13 +280,17 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
         });
     }
     fn get_transform(&self) -> Transform3D {
-        self.read(|_, o| o.transform)
+        self.get(|s| s.transform, |_, o| o.transform)
     }
     fn get_velocity_at_local_position(&self, local_position: Vector3) -> Vector3 {
-        self.read(|st, o| {
-            let c = o.rotation() * Self::local_center(st, o);
-            o.linear_velocity + o.angular_velocity.cross(local_position - c)
-        })
+        let (v, w, c) = self.get(
+            |s| (s.linear_velocity, s.angular_velocity, s.center_of_mass),
+            |st, o| {
+                let c = Self::center_of_mass(st, o);
+                (o.linear_velocity, o.angular_velocity, c)
+            },
+        );
+        v + w.cross(local_position - c)
     }
     fn apply_central_impulse(&mut self, impulse: Vector3) {
         self.impulse(|w, b| w.apply_linear_impulse_to_center(b, v3(impulse)));
@@ -191,6 +317,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
             if let Some(o) = st.objs.get_mut(&rid) {
                 o.constant_force += force;
             }
+            st.watch(rid);
         });
     }
     fn add_constant_force(&mut self, force: Vector3, position: Vector3) {
@@ -199,6 +326,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
                 o.constant_force += force;
                 o.constant_torque += position.cross(force);
             }
+            st.watch(rid);
         });
     }
     fn add_constant_torque(&mut self, torque: Vector3) {
@@ -206,6 +334,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
             if let Some(o) = st.objs.get_mut(&rid) {
                 o.constant_torque += torque;
             }
+            st.watch(rid);
         });
     }
     fn set_constant_force(&mut self, force: Vector3) {
@@ -213,20 +342,22 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
             if let Some(o) = st.objs.get_mut(&rid) {
                 o.constant_force = force;
             }
+            st.watch(rid);
         });
     }
     fn get_constant_force(&self) -> Vector3 {
-        self.read(|_, o| o.constant_force)
+        self.get(|s| s.constant_force, |_, o| o.constant_force)
     }
     fn set_constant_torque(&mut self, torque: Vector3) {
         self.write(|st, rid| {
             if let Some(o) = st.objs.get_mut(&rid) {
                 o.constant_torque = torque;
             }
+            st.watch(rid);
         });
     }
     fn get_constant_torque(&self) -> Vector3 {
-        self.read(|_, o| o.constant_torque)
+        self.get(|s| s.constant_torque, |_, o| o.constant_torque)
     }
     fn set_sleep_state(&mut self, enabled: bool) {
         self.write(|st, rid| {
@@ -238,7 +369,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
         });
     }
     fn is_sleeping(&self) -> bool {
-        self.read(|_, o| o.sleeping)
+        self.get(|s| s.sleeping, |_, o| o.sleeping)
     }
     fn set_collision_layer(&mut self, layer: u32) {
         self.write(|st, rid| {
@@ -249,7 +380,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
         });
     }
     fn get_collision_layer(&self) -> u32 {
-        self.read(|_, o| o.layer)
+        self.get(|s| s.layer, |_, o| o.layer)
     }
     fn set_collision_mask(&mut self, mask: u32) {
         self.write(|st, rid| {
@@ -260,10 +391,10 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
         });
     }
     fn get_collision_mask(&self) -> u32 {
-        self.read(|_, o| o.mask)
+        self.get(|s| s.mask, |_, o| o.mask)
     }
     fn get_contact_count(&self) -> i32 {
-        self.read(|_, o| o.contacts.len() as i32)
+        self.get(|s| s.contacts.len() as i32, |_, o| o.contacts.len() as i32)
     }
     fn get_contact_local_position(&self, contact_idx: i32) -> Vector3 {
         self.contact(contact_idx, |c| c.local_position)
@@ -300,11 +431,7 @@ impl IPhysicsDirectBodyState3DExtension for Maul3DBodyState {
         self.contact(contact_idx, |c| c.collider_velocity)
     }
     fn get_step(&self) -> f32 {
-        self.read(|st, o| {
-            o.space
-                .and_then(|s| st.spaces.get(&s))
-                .map_or(1.0 / 60.0, |s| s.last_step)
-        })
+        self.get(|s| s.step, Self::step)
     }
     fn integrate_forces(&mut self) {
         // Gravity and damping for one step, as Godot's own body state does it.

@@ -24,6 +24,7 @@ mod server;
 mod settings;
 mod singleton;
 mod tasks;
+mod tracked;
 
 pub use rollback::Maul3DRollback;
 pub use server::Maul3DPhysicsServer;

@@ -20,9 +20,10 @@ use godot::prelude::*;
 use maul3d::math::max;
 
 use crate::conv::{dv, gdv, gv, quat, v3};
-use crate::direct::{Maul3DBodyState, Maul3DSpaceState};
+use crate::direct::{BodySnap, Maul3DBodyState, Maul3DSpaceState, SnapSlot};
 use crate::errors::warn_once;
 use crate::records::{GJointKind, Records, ShapeSlot};
+use crate::tracked::Tracked;
 
 /// Warns once per method that the server does not support it yet.
 fn unsupported(method: &'static str, feature: &'static str) {
@@ -35,17 +36,23 @@ fn unsupported(method: &'static str, feature: &'static str) {
 #[derive(GodotClass)]
 #[class(base = PhysicsServer3DExtension, init, tool)]
 pub struct Maul3DPhysicsServer {
-    pub(crate) st: Records,
-    /// Direct body states handed out, by body RID (freed with the body).
-    body_states: BTreeMap<u64, Gd<Maul3DBodyState>>,
+    /// Every mutable access bumps its epoch (`Tracked`): body states filled before the
+    /// state-sync callbacks read their snapshot while it has not moved.
+    pub(crate) st: Tracked<Records>,
+    /// Direct body states handed out, by body RID (freed with the body), each with where
+    /// its snapshot goes.
+    body_states: BTreeMap<u64, (Gd<Maul3DBodyState>, SnapSlot)>,
     base: Base<PhysicsServer3DExtension>,
 }
 
 impl Maul3DPhysicsServer {
     pub(crate) fn space_state(&mut self, space: Rid) -> Gd<Maul3DSpaceState> {
         let me = self.to_gd();
+        // Untracked: making the query object changes no body's state (a body's
+        // `_integrate_forces` asking for it keeps the other snapshots).
         let s = self
             .st
+            .untracked()
             .spaces
             .get_mut(&space.to_u64())
             .expect("space_state of a known space");
@@ -55,10 +62,15 @@ impl Maul3DPhysicsServer {
     }
 
     pub(crate) fn body_state(&mut self, body: Rid) -> Gd<Maul3DBodyState> {
+        self.body_state_and_slot(body).0
+    }
+
+    fn body_state_and_slot(&mut self, body: Rid) -> (Gd<Maul3DBodyState>, SnapSlot) {
         let me = self.to_gd();
+        let epoch = self.st.epoch().clone();
         self.body_states
             .entry(body.to_u64())
-            .or_insert_with(|| Maul3DBodyState::create(me, body))
+            .or_insert_with(|| Maul3DBodyState::create(me, body, epoch))
             .clone()
     }
 
@@ -311,6 +323,8 @@ impl Maul3DPhysicsServer {
     pub(crate) fn flush_spaces(&mut self, spaces: &[u64]) {
         // (callback, arguments, the node to block signals of during the call)
         let mut calls: Vec<(Callable, Array<Variant>, Option<u64>)> = Vec::new();
+        // The body states the callbacks get, filled below with what the records hold.
+        let mut fills: Vec<(u64, SnapSlot)> = Vec::new();
         for &space in spaces {
             let Some(s) = self.st.spaces.get_mut(&space) else {
                 continue;
@@ -328,7 +342,9 @@ impl Maul3DPhysicsServer {
                     continue;
                 }
                 let node = block.then_some(o.instance_id);
-                let state = self.body_state(Rid::new(rid)).to_variant();
+                let (state, slot) = self.body_state_and_slot(Rid::new(rid));
+                fills.push((rid, slot));
+                let state = state.to_variant();
                 if let Some((cb, udata)) = fi {
                     let mut args: Array<Variant> = Array::new();
                     args.push(&state);
@@ -389,6 +405,17 @@ impl Maul3DPhysicsServer {
             }
         }
         self.st.flushing = true;
+        // Filled at the epoch the callbacks start at: their reads of these states lock
+        // no server until something changes the records (a state's own write drops only
+        // its own snapshot).
+        let epoch = self.st.epoch().now();
+        for (rid, slot) in fills {
+            if let Some(o) = self.st.objs.get(&rid)
+                && let Ok(mut g) = slot.lock()
+            {
+                *g = Some(BodySnap::of(&self.st, o, epoch));
+            }
+        }
         {
             let _guard = self.base_mut();
             for (cb, args, node) in calls {
@@ -685,6 +712,7 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
             o.area_monitor = callback.is_valid().then_some(callback);
         }
         self.st.apply_area_monitoring(area.to_u64());
+        self.st.watch(area.to_u64());
     }
 
     fn body_create(&mut self) -> Rid {
@@ -873,6 +901,7 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
             o.constant_force += force;
         }
+        self.st.watch(body.to_u64());
     }
 
     fn body_add_constant_force(&mut self, body: Rid, force: Vector3, position: Vector3) {
@@ -880,18 +909,21 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
             o.constant_force += force;
             o.constant_torque += position.cross(force);
         }
+        self.st.watch(body.to_u64());
     }
 
     fn body_add_constant_torque(&mut self, body: Rid, torque: Vector3) {
         if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
             o.constant_torque += torque;
         }
+        self.st.watch(body.to_u64());
     }
 
     fn body_set_constant_force(&mut self, body: Rid, force: Vector3) {
         if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
             o.constant_force = force;
         }
+        self.st.watch(body.to_u64());
     }
 
     fn body_get_constant_force(&self, body: Rid) -> Vector3 {
@@ -905,6 +937,7 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
             o.constant_torque = torque;
         }
+        self.st.watch(body.to_u64());
     }
 
     fn body_get_constant_torque(&self, body: Rid) -> Vector3 {
@@ -983,6 +1016,7 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
                 o.contacts.clear();
             }
         }
+        self.st.watch(body.to_u64());
     }
 
     fn body_get_max_contacts_reported(&self, body: Rid) -> i32 {
@@ -1567,7 +1601,7 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
 
     fn free_rid(&mut self, rid: Rid) {
         let id = rid.to_u64();
-        if let Some(d) = self.body_states.remove(&id) {
+        if let Some((d, _)) = self.body_states.remove(&id) {
             d.free();
         }
         self.st.free(id);
@@ -1601,7 +1635,7 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
 
     fn finish(&mut self) {
         crate::singleton::set_server_active(false);
-        for (_, d) in std::mem::take(&mut self.body_states) {
+        for (_, (d, _)) in std::mem::take(&mut self.body_states) {
             d.free();
         }
         for s in self.st.spaces.values_mut() {

@@ -237,11 +237,18 @@ impl Records {
     /// when its mask sees the other's layer (the core's filter pairs them when either one
     /// sees the other).
     pub(super) fn monitor_areas(&mut self, space: u64) {
-        let monitors: Vec<u64> = self
-            .objs
+        let Some(watch) = self.spaces.get(&space).map(|s| &s.watch) else {
+            return;
+        };
+        let monitors: Vec<u64> = watch
+            .area_monitors
             .iter()
-            .filter(|(_, o)| o.space == Some(space) && o.is_area && o.area_monitor.is_some())
-            .map(|(r, _)| *r)
+            .copied()
+            .filter(|r| {
+                self.objs.get(r).is_some_and(|o| {
+                    o.space == Some(space) && o.is_area && o.area_monitor.is_some()
+                })
+            })
             .collect();
         let mut events = Vec::new();
         for rid in monitors {

@@ -392,6 +392,7 @@ impl Records {
         {
             self.refresh_exceptions(space);
         }
+        self.watch(rid);
     }
 
     /// Rebuilds an object's `maul3d` body after its shapes or space changed.
@@ -410,6 +411,7 @@ impl Records {
             o.space = space;
         }
         self.materialize(rid);
+        self.watch(rid);
     }
 
     pub fn obj_add_shape(&mut self, rid: u64, shape: u64, transform: Transform3D, disabled: bool) {
@@ -451,6 +453,7 @@ impl Records {
         }
         o.mode = mode;
         self.rebuild(rid);
+        self.watch(rid);
     }
 
     /// Mass, centre of mass and inertia as Godot sets them: the mass is Godot's

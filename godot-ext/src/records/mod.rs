@@ -85,6 +85,36 @@ pub(crate) struct Space {
     /// this space runs have their signals blocked during the call: they still follow the
     /// state (transforms, overlap and contact lists), but emit nothing.
     pub block_signals: bool,
+    /// The objects the step has per-tick work for, so a tick's cost follows them, not
+    /// every object of the space (sleeping ones included).
+    pub watch: Watch,
+}
+
+/// The objects of a space that a step does work for besides the world's own step, each
+/// set by RID (the order a walk of every object would find them in, so the world gets
+/// the same calls in the same order). Kept by `Records::watch` from the setters;
+/// `Records::step` walks these instead of every object.
+#[derive(Default)]
+pub(crate) struct Watch {
+    /// Objects with a constant force or torque (applied each step while dynamic).
+    pub forced: BTreeSet<u64>,
+    /// Bodies reporting contacts (`max_contacts_reported` > 0).
+    pub reporters: BTreeSet<u64>,
+    /// Areas with an area-monitor callback.
+    pub area_monitors: BTreeSet<u64>,
+    /// Kinematic bodies that may have a velocity (given a target in the last step, made,
+    /// changed or restored since): every kinematic body with a velocity is here, so the
+    /// step stops the ones not moved since; the ones it finds still drop out.
+    pub kinematic: BTreeSet<u64>,
+}
+
+impl Watch {
+    fn forget(&mut self, rid: u64) {
+        self.forced.remove(&rid);
+        self.reporters.remove(&rid);
+        self.area_monitors.remove(&rid);
+        self.kinematic.remove(&rid);
+    }
 }
 
 /// Where a kinematic body moved by transform is to be after the next step.
@@ -196,6 +226,7 @@ impl Records {
                         debug_contacts: 0,
                         manual_step: false,
                         block_signals: false,
+                        watch: Watch::default(),
                     },
                 );
                 rid
@@ -210,6 +241,39 @@ impl Records {
     pub fn space_set_param(&mut self, space: u64, param: SpaceParameter, value: f32) {
         if let Some(s) = self.spaces.get_mut(&space) {
             s.params.insert(param.ord(), value);
+        }
+    }
+
+    /// Puts object `rid` in its space's `Watch` sets by what its record says now, and out
+    /// of every other space's (call after a setter changes what the step does for it:
+    /// constant forces, contact reporting, area monitoring, mode, space; and when it is
+    /// made or freed).
+    pub fn watch(&mut self, rid: u64) {
+        let o = self.objs.get(&rid);
+        let home = o.and_then(|o| o.space);
+        for (id, s) in self.spaces.iter_mut() {
+            if Some(*id) != home {
+                s.watch.forget(rid);
+            }
+        }
+        let (Some(o), Some(s)) = (o, home.and_then(|h| self.spaces.get_mut(&h))) else {
+            return;
+        };
+        let w = &mut s.watch;
+        let mark = |set: &mut BTreeSet<u64>, on: bool| {
+            if on {
+                set.insert(rid);
+            } else {
+                set.remove(&rid);
+            }
+        };
+        let forced = o.constant_force != Vector3::ZERO || o.constant_torque != Vector3::ZERO;
+        mark(&mut w.forced, forced);
+        mark(&mut w.reporters, o.max_contacts > 0);
+        mark(&mut w.area_monitors, o.is_area && o.area_monitor.is_some());
+        // Left in when no longer kinematic: the step drops it (it checks the record).
+        if !o.is_area && o.mode == godot::classes::physics_server_3d::BodyMode::KINEMATIC {
+            w.kinematic.insert(rid);
         }
     }
 
@@ -238,6 +302,7 @@ impl Records {
                     && let Some(s) = self.spaces.get_mut(&space)
                 {
                     s.moved.retain(|m| *m != rid);
+                    s.watch.forget(rid);
                 }
             }
             return;

@@ -94,12 +94,20 @@ impl Records {
             self.note_shape_users(rid, &after);
         }
         let s = self.spaces.get_mut(&space).expect("space exists");
-        for (_, o) in self.objs.iter_mut().filter(|(_, o)| o.space == Some(space)) {
+        let mut rewatch = Vec::new();
+        for (rid, o) in self.objs.iter_mut().filter(|(_, o)| o.space == Some(space)) {
             if let Some(core) = &o.core {
                 let core = core.clone();
                 settings_from_world(&s.world, &s.default_area, o, &core);
+                rewatch.push(*rid);
             }
         }
+        // The per-tick sets follow the restored settings; every kinematic body goes in
+        // (the restored state may give it a velocity the step must stop).
+        for rid in rewatch {
+            self.watch(rid);
+        }
+        let s = self.spaces.get_mut(&space).expect("space exists");
         if derived > 0 {
             warn_once(
                 "restore derived",

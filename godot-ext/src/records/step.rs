@@ -92,11 +92,16 @@ impl Records {
         for rid in moved {
             self.pull(rid);
         }
-        let reporting: Vec<u64> = self
-            .objs
+        let reporting: Vec<u64> = self.spaces[&space]
+            .watch
+            .reporters
             .iter()
-            .filter(|(_, o)| o.space == Some(space) && o.max_contacts > 0)
-            .map(|(r, _)| *r)
+            .copied()
+            .filter(|r| {
+                self.objs
+                    .get(r)
+                    .is_some_and(|o| o.space == Some(space) && o.max_contacts > 0)
+            })
             .collect();
         for rid in reporting {
             self.collect_contacts(rid, substeps);
@@ -118,7 +123,13 @@ impl Records {
         };
         let targets = std::mem::take(&mut s.kinematic_targets);
         let w = &mut s.world;
-        for o in self.objs.values() {
+        // Only the kinematic bodies that may have a velocity (`Watch::kinematic`), in RID
+        // order; each is stopped unless moved again, and then drops out of the set.
+        let watched = std::mem::take(&mut s.watch.kinematic);
+        for &rid in &watched {
+            let Some(o) = self.objs.get(&rid) else {
+                continue;
+            };
             let Some(core) = &o.core else { continue };
             if o.space != Some(space) || o.is_area || o.mode != BodyMode::KINEMATIC {
                 continue;
@@ -134,10 +145,15 @@ impl Records {
                     .or_report(site!("step: stopping a kinematic body not moved since"));
             }
         }
+        let mut moving = watched;
+        moving.clear();
         for (b, t) in targets {
             // A body freed, rebuilt or made non-kinematic since Godot moved it: no target.
             if w.body_type(b).ok() != Some(BodyType::Kinematic) {
                 continue;
+            }
+            if let Ok(rid) = w.body_user_data(b) {
+                moving.insert(rid);
             }
             if w.set_body_target_transform(b, t.position, t.rotation, dt)
                 .or_report(site!("body_set_state(TRANSFORM): moving to the target"))
@@ -146,12 +162,18 @@ impl Records {
                 wake_sleepers_touching(w, b);
             }
         }
+        // Moved now: stopped at the next step unless moved again.
+        s.watch.kinematic = moving;
     }
 
     fn apply_constant_forces(&mut self, space: u64) {
-        let pushed: Vec<(BodyId, Vec3, Vec3)> = self
-            .objs
-            .values()
+        let Some(watch) = self.spaces.get(&space).map(|s| &s.watch) else {
+            return;
+        };
+        let pushed: Vec<(BodyId, Vec3, Vec3)> = watch
+            .forced
+            .iter()
+            .filter_map(|r| self.objs.get(r))
             .filter(|o| o.space == Some(space) && o.is_dynamic())
             .filter(|o| o.constant_force != Vector3::ZERO || o.constant_torque != Vector3::ZERO)
             .filter_map(|o| {
