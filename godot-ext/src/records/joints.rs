@@ -77,14 +77,18 @@ impl GJoint {
             GJointKind::Hinge => {
                 // HingeJointParam: LIMIT_UPPER 1, LIMIT_LOWER 2, MOTOR_TARGET_VELOCITY 6,
                 // MOTOR_MAX_IMPULSE 7; flags USE_LIMIT 0, ENABLE_MOTOR 1.
+                // Godot's hinge angle turns the other way round from the core's (A's
+                // frame in B's, where the core measures B's in A's): Jolt and Godot
+                // Physics hold a [0, 0.5] limit at body angles [−0.5, 0] (B the body,
+                // cmp_joint_alone), so the limits and the motor speed are negated.
                 let (lower, upper) = (self.param(2, deg(-90.0)), self.param(1, deg(90.0)));
                 let limit = self.flag(0, false) && lower <= upper;
                 JointKind::Revolute(RevoluteJoint {
                     enable_limit: limit,
-                    lower: if limit { lower } else { 0.0 },
-                    upper: if limit { upper } else { 0.0 },
+                    lower: if limit { -upper } else { 0.0 },
+                    upper: if limit { -lower } else { 0.0 },
                     enable_motor: self.flag(1, false),
-                    motor_speed: self.param(6, 0.0),
+                    motor_speed: -self.param(6, 0.0),
                     max_motor_torque: max(self.param(7, 1.0), 0.0) * 60.0,
                     // LIMIT_BIAS 3, LIMIT_SOFTNESS 4, LIMIT_RELAXATION 5.
                     ..soft_limit(
@@ -177,15 +181,12 @@ impl GJoint {
                             maul3d::math::clamp(self.param(a + k, 0.0), 0.0, big);
                         axis.spring_damping = maul3d::math::clamp(self.param(a + c, 0.0), 0.0, big);
                         let reach = if i < 3 { 1.0e6 } else { core::f32::consts::PI };
-                        // The core measures B's frame in A's. Jolt (the engine of
-                        // Godot's with 6-DOF springs; Godot Physics has none) pulls the
-                        // body to +equilibrium along the axis and to −equilibrium about
-                        // it, a body joined alone (to the world) too: with the body as
-                        // A, the world anchor is B, whose offset is minus the body's.
-                        let alone = self.body_b == 0;
-                        let flip = if i < 3 { alone } else { !alone };
+                        // The core measures B's frame in A's (a body joined alone is
+                        // B, `joint_make`). Jolt (the engine of Godot's with 6-DOF
+                        // springs; Godot Physics has none) pulls the body to
+                        // +equilibrium along the axis and to −equilibrium about it.
                         let target = self.param(a + eq, 0.0);
-                        let target = if flip { -target } else { target };
+                        let target = if i < 3 { target } else { -target };
                         axis.spring_target = maul3d::math::clamp(target, -reach, reach);
                     }
                     axis.mode = if !self.flag(a + flag, true) {
@@ -263,6 +264,7 @@ impl Records {
         let Some((space, body_a)) = self.core_body(j.body_a) else {
             return;
         };
+        let frame_a = self.body_frame(j.body_a, j.frame_a);
         let (body_b, frame_b) = match self.core_body(j.body_b) {
             Some((sb, b)) if sb == space => (b, self.body_frame(j.body_b, j.frame_b)),
             Some(_) => {
@@ -282,11 +284,21 @@ impl Records {
             }
             None => return,
         };
+        // A joint with one body: Godot's Joint3D node passes the body as A whichever of
+        // node_a / node_b names it. Jolt (its default `joints/world_node`, Node A) then
+        // measures the body in the world's frame; Godot Physics measures the world in the
+        // body's, the mirror image. Maul3D follows Jolt, the default engine of new
+        // projects: the world anchor is the core's body A (cmp_joint_alone).
         let j = &self.joints[&rid];
+        let ((body_a, frame_a), (body_b, frame_b)) = if j.body_b == 0 {
+            ((body_b, frame_b), (body_a, frame_a))
+        } else {
+            ((body_a, frame_a), (body_b, frame_b))
+        };
         let def = maul3d::JointDef {
             body_a,
             body_b,
-            local_frame_a: core_frame(self.body_frame(j.body_a, j.frame_a)),
+            local_frame_a: core_frame(frame_a),
             local_frame_b: core_frame(frame_b),
             collide_connected: !j.disable_collisions,
             user_data: rid,
