@@ -108,6 +108,39 @@ impl GJoint {
                 // SliderJointParam: LINEAR_LIMIT_UPPER 0, LINEAR_LIMIT_LOWER 1.
                 let (lower, upper) = (self.param(1, -1.0), self.param(0, 1.0));
                 let limit = lower <= upper;
+                // ANGULAR_LIMIT_UPPER 11, ANGULAR_LIMIT_LOWER 12: rotation about the slide
+                // axis. Jolt always locks it (and warns the limits are unsupported). Godot
+                // Physics holds it at its limits and, inside them, takes
+                // ANGULAR_MOTION_SOFTNESS 16 × DAMPING 18 of the relative spin away each
+                // tick: at its defaults (1 × 1) all of it, so both engines lock it then.
+                // With that product 0 the body turns freely within the limits (B's frame
+                // in A's, as the core measures; lower > upper: no limit): Maul3D follows
+                // Godot Physics there, as a 6-DOF joint (rigid limits: the soft linear
+                // limit is the prismatic's). A product between 0 and 1 (a partial
+                // per-tick damper) is not mapped: locked, as at the defaults (README).
+                let (ang_lower, ang_upper) = (self.param(12, 0.0), self.param(11, 0.0));
+                let spin_kept = self.param(16, 1.0) * self.param(18, 1.0) == 0.0;
+                if spin_kept && (ang_lower != 0.0 || ang_upper != 0.0) {
+                    let mut axes = [SixDofAxis::default(); 6];
+                    axes[0].mode = if limit && lower == upper {
+                        AxisMode::Locked
+                    } else if limit {
+                        AxisMode::Limited { lower, upper }
+                    } else {
+                        AxisMode::Free
+                    };
+                    axes[3].mode = if ang_lower < ang_upper {
+                        AxisMode::Limited {
+                            lower: ang_lower,
+                            upper: ang_upper,
+                        }
+                    } else if ang_lower == ang_upper {
+                        AxisMode::Locked
+                    } else {
+                        AxisMode::Free
+                    };
+                    return Some(JointKind::SixDof(SixDofJoint { axes }));
+                }
                 JointKind::Prismatic(PrismaticJoint {
                     enable_limit: limit,
                     lower: if limit { lower } else { 0.0 },
