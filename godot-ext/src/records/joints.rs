@@ -77,14 +77,18 @@ impl GJoint {
             GJointKind::Hinge => {
                 // HingeJointParam: LIMIT_UPPER 1, LIMIT_LOWER 2, MOTOR_TARGET_VELOCITY 6,
                 // MOTOR_MAX_IMPULSE 7; flags USE_LIMIT 0, ENABLE_MOTOR 1.
+                // Godot's hinge angle turns the other way round from the core's (A's
+                // frame in B's, where the core measures B's in A's): Jolt and Godot
+                // Physics hold a [0, 0.5] limit at body angles [−0.5, 0] (B the body,
+                // cmp_joint_alone), so the limits and the motor speed are negated.
                 let (lower, upper) = (self.param(2, deg(-90.0)), self.param(1, deg(90.0)));
                 let limit = self.flag(0, false) && lower <= upper;
                 JointKind::Revolute(RevoluteJoint {
                     enable_limit: limit,
-                    lower: if limit { lower } else { 0.0 },
-                    upper: if limit { upper } else { 0.0 },
+                    lower: if limit { -upper } else { 0.0 },
+                    upper: if limit { -lower } else { 0.0 },
                     enable_motor: self.flag(1, false),
-                    motor_speed: self.param(6, 0.0),
+                    motor_speed: -self.param(6, 0.0),
                     max_motor_torque: max(self.param(7, 1.0), 0.0) * 60.0,
                     // LIMIT_BIAS 3, LIMIT_SOFTNESS 4, LIMIT_RELAXATION 5.
                     ..soft_limit(
@@ -104,6 +108,39 @@ impl GJoint {
                 // SliderJointParam: LINEAR_LIMIT_UPPER 0, LINEAR_LIMIT_LOWER 1.
                 let (lower, upper) = (self.param(1, -1.0), self.param(0, 1.0));
                 let limit = lower <= upper;
+                // ANGULAR_LIMIT_UPPER 11, ANGULAR_LIMIT_LOWER 12: rotation about the slide
+                // axis. Jolt always locks it (and warns the limits are unsupported). Godot
+                // Physics holds it at its limits and, inside them, takes
+                // ANGULAR_MOTION_SOFTNESS 16 × DAMPING 18 of the relative spin away each
+                // tick: at its defaults (1 × 1) all of it, so both engines lock it then.
+                // With that product 0 the body turns freely within the limits (B's frame
+                // in A's, as the core measures; lower > upper: no limit): Maul3D follows
+                // Godot Physics there, as a 6-DOF joint (rigid limits: the soft linear
+                // limit is the prismatic's). A product between 0 and 1 (a partial
+                // per-tick damper) is not mapped: locked, as at the defaults (README).
+                let (ang_lower, ang_upper) = (self.param(12, 0.0), self.param(11, 0.0));
+                let spin_kept = self.param(16, 1.0) * self.param(18, 1.0) == 0.0;
+                if spin_kept && (ang_lower != 0.0 || ang_upper != 0.0) {
+                    let mut axes = [SixDofAxis::default(); 6];
+                    axes[0].mode = if limit && lower == upper {
+                        AxisMode::Locked
+                    } else if limit {
+                        AxisMode::Limited { lower, upper }
+                    } else {
+                        AxisMode::Free
+                    };
+                    axes[3].mode = if ang_lower < ang_upper {
+                        AxisMode::Limited {
+                            lower: ang_lower,
+                            upper: ang_upper,
+                        }
+                    } else if ang_lower == ang_upper {
+                        AxisMode::Locked
+                    } else {
+                        AxisMode::Free
+                    };
+                    return Some(JointKind::SixDof(SixDofJoint { axes }));
+                }
                 JointKind::Prismatic(PrismaticJoint {
                     enable_limit: limit,
                     lower: if limit { lower } else { 0.0 },
@@ -177,15 +214,12 @@ impl GJoint {
                             maul3d::math::clamp(self.param(a + k, 0.0), 0.0, big);
                         axis.spring_damping = maul3d::math::clamp(self.param(a + c, 0.0), 0.0, big);
                         let reach = if i < 3 { 1.0e6 } else { core::f32::consts::PI };
-                        // The core measures B's frame in A's. Jolt (the engine of
-                        // Godot's with 6-DOF springs; Godot Physics has none) pulls the
-                        // body to +equilibrium along the axis and to −equilibrium about
-                        // it, a body joined alone (to the world) too: with the body as
-                        // A, the world anchor is B, whose offset is minus the body's.
-                        let alone = self.body_b == 0;
-                        let flip = if i < 3 { alone } else { !alone };
+                        // The core measures B's frame in A's (a body joined alone is
+                        // B, `joint_make`). Jolt (the engine of Godot's with 6-DOF
+                        // springs; Godot Physics has none) pulls the body to
+                        // +equilibrium along the axis and to −equilibrium about it.
                         let target = self.param(a + eq, 0.0);
-                        let target = if flip { -target } else { target };
+                        let target = if i < 3 { target } else { -target };
                         axis.spring_target = maul3d::math::clamp(target, -reach, reach);
                     }
                     axis.mode = if !self.flag(a + flag, true) {
@@ -263,6 +297,7 @@ impl Records {
         let Some((space, body_a)) = self.core_body(j.body_a) else {
             return;
         };
+        let frame_a = self.body_frame(j.body_a, j.frame_a);
         let (body_b, frame_b) = match self.core_body(j.body_b) {
             Some((sb, b)) if sb == space => (b, self.body_frame(j.body_b, j.frame_b)),
             Some(_) => {
@@ -282,11 +317,21 @@ impl Records {
             }
             None => return,
         };
+        // A joint with one body: Godot's Joint3D node passes the body as A whichever of
+        // node_a / node_b names it. Jolt (its default `joints/world_node`, Node A) then
+        // measures the body in the world's frame; Godot Physics measures the world in the
+        // body's, the mirror image. Maul3D follows Jolt, the default engine of new
+        // projects: the world anchor is the core's body A (cmp_joint_alone).
         let j = &self.joints[&rid];
+        let ((body_a, frame_a), (body_b, frame_b)) = if j.body_b == 0 {
+            ((body_b, frame_b), (body_a, frame_a))
+        } else {
+            ((body_a, frame_a), (body_b, frame_b))
+        };
         let def = maul3d::JointDef {
             body_a,
             body_b,
-            local_frame_a: core_frame(self.body_frame(j.body_a, j.frame_a)),
+            local_frame_a: core_frame(frame_a),
             local_frame_b: core_frame(frame_b),
             collide_connected: !j.disable_collisions,
             user_data: rid,
