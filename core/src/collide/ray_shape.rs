@@ -62,7 +62,7 @@ pub(crate) fn collide_ray(
     let origin = xf_a.apply(ray.origin);
     let dir = xf_a.q.rotate(ray.direction);
     let total = ray.length + speculative;
-    if !(total > 0.0) {
+    if total.is_nan() || total <= 0.0 {
         return Manifold::default();
     }
     let input = RayInput {
@@ -74,12 +74,13 @@ pub(crate) fn collide_ray(
         return Manifold::default();
     };
     // Only surfaces facing the ray (the normal against it), as Godot discards the rest.
-    if !(hit.normal.dot(dir) < 0.0) {
+    let facing = hit.normal.dot(dir);
+    if facing.is_nan() || facing >= 0.0 {
         return Manifold::default();
     }
     let distance = hit.fraction * total;
     let separation = distance - ray.length;
-    if !(separation <= speculative) {
+    if separation.is_nan() || separation > speculative {
         return Manifold::default();
     }
     let normal = if ray.slide_on_slope { -hit.normal } else { dir };
