@@ -973,7 +973,7 @@ impl World {
         let mut s = self.bodies[slot as usize].shape_head;
         while s != NONE {
             let shape = &self.shapes[s as usize];
-            if !shape.is_sensor {
+            if !shape.is_sensor && !shape.is_ray() {
                 min_extent = crate::math::min(
                     min_extent,
                     crate::shape::shape_min_extent(shape, &self.content.hulls),

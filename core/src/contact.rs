@@ -7,6 +7,8 @@ use crate::collide::manifold::{
     collide_capsule_and_sphere, collide_capsules, collide_hull_and_capsule,
     collide_hull_and_sphere, collide_hulls, collide_spheres,
 };
+use crate::collide::ray::{RayHit, RayInput};
+use crate::collide::ray_shape::{RayShape, collide_ray, flipped};
 use crate::collide::triangle::{Convex, collide_triangle};
 use crate::collide::{Manifold, SatCache};
 use crate::content::{Child, MeshData, MeshSlot, mesh_data};
@@ -179,6 +181,11 @@ fn collide_mesh(
     hulls: &[HullSlot],
     speculative: f32,
 ) -> Manifold {
+    if let ShapeGeometry::Ray(r) = &shape_b.geometry {
+        return flipped(collide_ray(r, xf_b, speculative, |input| {
+            ray_cast_content(data, xf_a, input)
+        }));
+    }
     let cylinder;
     let convex = match (&shape_b.geometry, given_b) {
         (_, Some(h)) => Some(Convex::Hull(h)),
@@ -366,6 +373,9 @@ pub(crate) fn collide_with_hulls(
     }
     let ga = &shape_a.geometry;
     let gb = &shape_b.geometry;
+    if let ShapeGeometry::Ray(r) = ga {
+        return collide_ray_and_shape(r, xf_a, shape_b, given_b, xf_b, hulls, meshes, speculative);
+    }
     if let ShapeGeometry::Plane(p) = ga {
         return collide_plane(p, xf_a, shape_b, given_b, xf_b, hulls, speculative);
     }
@@ -442,8 +452,85 @@ fn collide_plane(
                 None => Manifold::default(),
             }
         }
-        ShapeGeometry::Plane(_) | ShapeGeometry::Mesh(_) => Manifold::default(),
+        ShapeGeometry::Plane(_) | ShapeGeometry::Mesh(_) | ShapeGeometry::Ray(_) => {
+            Manifold::default()
+        }
     }
+}
+
+/// The manifold of ray A and any other shape B as one manifold (a mesh B: its closest
+/// triangle facing the ray); see `crate::collide::ray_shape`.
+#[allow(clippy::too_many_arguments)]
+fn collide_ray_and_shape(
+    r: &RayShape,
+    xf_a: &Transform,
+    shape_b: &Shape,
+    given_b: Option<HullView>,
+    xf_b: &Transform,
+    hulls: &[HullSlot],
+    meshes: &[MeshSlot],
+    speculative: f32,
+) -> Manifold {
+    use crate::collide::cylinder_plane::{ray_cast_cylinder, ray_cast_plane};
+    use crate::collide::ray::{ray_cast_capsule, ray_cast_hull, ray_cast_sphere};
+    collide_ray(r, xf_a, speculative, |input| match &shape_b.geometry {
+        ShapeGeometry::Sphere(s) => ray_cast_sphere(s, xf_b, input),
+        ShapeGeometry::Capsule(c) => ray_cast_capsule(c, xf_b, input),
+        ShapeGeometry::Box(_) | ShapeGeometry::Hull(_) => {
+            ray_cast_hull(&given_b.or_else(|| hull_view(shape_b, hulls))?, xf_b, input)
+        }
+        ShapeGeometry::Cylinder(c) => ray_cast_cylinder(c, xf_b, input),
+        ShapeGeometry::Plane(p) => ray_cast_plane(p, xf_b, input),
+        ShapeGeometry::Mesh(m) => ray_cast_content(mesh_data(meshes, *m)?, xf_b, input),
+        ShapeGeometry::Ray(_) => None,
+    })
+}
+
+/// The first triangle (or voxel) facing the ray, of content placed by `xf`; ray and hit
+/// in the common frame.
+fn ray_cast_content(data: &MeshData, xf: &Transform, input: &RayInput) -> Option<RayHit> {
+    let local = RayInput {
+        origin: xf.apply_inv(input.origin),
+        translation: xf.q.inv_rotate(input.translation),
+        max_fraction: input.max_fraction,
+    };
+    let (hit, _) = data.ray_cast_sided(&local, true)?;
+    Some(RayHit {
+        fraction: hit.fraction,
+        point: xf.apply(hit.point),
+        normal: xf.q.rotate(hit.normal),
+    })
+}
+
+/// The manifold of mesh child A (a triangle, one-sided as Godot's and Jolt's concave
+/// shapes are to rays, or a voxel box) placed by `xf_a` and ray B placed by `xf_b`.
+fn collide_child_and_ray(
+    child: &Child,
+    xf_a: &Transform,
+    r: &RayShape,
+    xf_b: &Transform,
+    speculative: f32,
+) -> Manifold {
+    flipped(collide_ray(r, xf_b, speculative, |input| match child {
+        Child::Triangle(tri) => {
+            let local = RayInput {
+                origin: xf_a.apply_inv(input.origin),
+                translation: xf_a.q.inv_rotate(input.translation),
+                max_fraction: input.max_fraction,
+            };
+            let hit = crate::geometry::mesh::ray_triangle_sided(tri, &local, true)?;
+            Some(RayHit {
+                fraction: hit.fraction,
+                point: xf_a.apply(hit.point),
+                normal: xf_a.q.rotate(hit.normal),
+            })
+        }
+        Child::Box { half, center } => {
+            let bh =
+                crate::geometry::hull::BoxHull::new(*half, *center, crate::math::Quat::IDENTITY);
+            crate::collide::ray::ray_cast_hull(&bh.view(), xf_a, input)
+        }
+    }))
 }
 
 /// Recomputes a contact's manifold, carrying impulses over by feature id, and sets
@@ -517,8 +604,12 @@ pub(crate) fn update_contact(
         }
         _ => convex_of(sb, hulls),
     };
-    let manifold = match (&triangle, convex) {
-        (Some(child), Some(convex)) => collide_child(
+    let manifold = match (&triangle, convex, &sb.geometry) {
+        // A ray is B only against a mesh (always A), per child.
+        (Some(child), _, ShapeGeometry::Ray(r)) => {
+            collide_child_and_ray(child, &xf_a, r, &xf_b, speculative)
+        }
+        (Some(child), Some(convex), _) => collide_child(
             child,
             &xf_a,
             &convex,
@@ -526,8 +617,8 @@ pub(crate) fn update_contact(
             speculative,
             &mut contact.cache,
         ),
-        (Some(_), None) => Manifold::default(),
-        (None, _) => collide(
+        (Some(_), None, _) => Manifold::default(),
+        (None, _, _) => collide(
             sa,
             &xf_a,
             sb,

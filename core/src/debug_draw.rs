@@ -189,6 +189,8 @@ impl World {
                         ShapeGeometry::Mesh(_) => continue,
                         ShapeGeometry::Cylinder(c) => DebugGeometry::Cylinder(c),
                         ShapeGeometry::Plane(p) => DebugGeometry::Plane(p),
+                        // Not drawn: a ray is a segment, not a surface.
+                        ShapeGeometry::Ray(_) => continue,
                     };
                     fp::call_host(host, || {
                         draw.shape(

@@ -193,6 +193,8 @@ fn closest_and_area(
         }
         // Planes sit on static bodies, which explosions do not push.
         ShapeGeometry::Plane(pl) => (p, -pl.normal, 0.0),
+        // Never reached: explosions leave rays out (no surface to push on).
+        ShapeGeometry::Ray(_) => (p, Vec3::ZERO, 0.0),
     }
 }
 
@@ -220,6 +222,7 @@ impl World {
             let s = &self.shapes[slot];
             if !s.alive
                 || s.is_sensor
+                || s.is_ray()
                 || s.filter.category_bits & def.mask_bits == 0
                 || !s.fat_aabb.overlaps(&blast)
             {

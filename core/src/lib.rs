@@ -103,7 +103,7 @@ pub use presolve::{PreSolve, PreSolveContact, PreSolveFn};
 pub use profile::Profile;
 pub use query::{QueryFilter, QueryHull, QueryShape, RayOptions, RayResult, ShapeCastResult};
 pub use sensor::SensorEvent;
-pub use shape::{BoxShape, Filter, ShapeDef, ShapeGeometry, ShapeKind};
+pub use shape::{BoxShape, Filter, RayShape, ShapeDef, ShapeGeometry, ShapeKind};
 pub use snapshot::{SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};
 pub use solver::continuous::{MAX_SWEEP_CANDIDATES, MAX_SWEEP_PIECES};
 pub use task::{TaskFn, TaskHooks};

@@ -471,7 +471,8 @@ impl World {
             let mut s = body.shape_head;
             while s != crate::body::NONE {
                 let shape = &self.shapes[s as usize];
-                if !shape.is_sensor {
+                // The body's ray shapes take part through `separation_rays` only.
+                if !shape.is_sensor && !shape.is_ray() {
                     let aabb = DAabb::from_local(
                         at,
                         &crate::shape::local_aabb(shape, &self.content.hulls, rotation),
@@ -517,7 +518,7 @@ impl World {
             let mut s = body.shape_head;
             while s != crate::body::NONE {
                 let shape = &self.shapes[s as usize];
-                if shape.is_sensor {
+                if shape.is_sensor || shape.is_ray() {
                     s = shape.next_in_body;
                     continue;
                 }
@@ -581,7 +582,7 @@ impl World {
         let mut s = body.shape_head;
         while s != crate::body::NONE {
             let shape = &self.shapes[s as usize];
-            if !shape.is_sensor {
+            if !shape.is_sensor && !shape.is_ray() {
                 let local =
                     crate::shape::local_aabb(shape, &self.content.hulls, rotation).inflate(reach);
                 let aabb = DAabb::from_local(end, &local);

@@ -46,6 +46,7 @@ impl QueryFilter {
         (s.filter.category_bits & self.mask_bits) != 0
             && (s.filter.mask_bits & self.category_bits) != 0
             && (self.include_sensors || !s.is_sensor)
+            && !s.is_ray()
     }
 }
 
@@ -276,6 +277,8 @@ fn ray_shape(
         }
         ShapeGeometry::Cylinder(c) => ray_cast_cylinder(c, &xf, &input),
         ShapeGeometry::Plane(p) => ray_cast_plane(p, &xf, &input),
+        // Infinitely thin: never hit (as Godot's separation ray shape).
+        ShapeGeometry::Ray(_) => None,
     }
 }
 
@@ -702,6 +705,7 @@ fn shape_contains(w: &World, s: &Shape, b: &Body, point: DVec3) -> bool {
         ShapeGeometry::Mesh(_) => false,
         ShapeGeometry::Cylinder(c) => cylinder_contains(c, p),
         ShapeGeometry::Plane(pl) => plane_contains(pl, p),
+        ShapeGeometry::Ray(_) => false,
     }
 }
 

@@ -2,6 +2,7 @@
 
 use crate::body::{BodyType, NONE};
 use crate::broad_phase::{STATIC_TREE, tree_for};
+pub use crate::collide::ray_shape::RayShape;
 use crate::error::{Error, Result};
 use crate::geometry::cylinder::{self, CylinderHull, PLANE_EXTENT};
 use crate::geometry::hull::MAX_HULL_POINTS;
@@ -133,6 +134,8 @@ pub enum ShapeGeometry {
     Cylinder(Cylinder),
     /// A plane bounding a solid half-space (static bodies only).
     Plane(PlaneShape),
+    /// A ray that separates its body along its direction (see [`RayShape`]).
+    Ray(RayShape),
 }
 
 /// Kinds in the order that decides which shape of a contact is A (lower kind first),
@@ -154,6 +157,8 @@ pub enum ShapeKind {
     Cylinder = 4,
     /// Plane (half-space).
     Plane = 5,
+    /// Ray (A against every kind but a mesh).
+    Ray = 6,
 }
 
 impl ShapeGeometry {
@@ -167,6 +172,7 @@ impl ShapeGeometry {
             ShapeGeometry::Mesh(_) => ShapeKind::Mesh,
             ShapeGeometry::Cylinder(_) => ShapeKind::Cylinder,
             ShapeGeometry::Plane(_) => ShapeKind::Plane,
+            ShapeGeometry::Ray(_) => ShapeKind::Ray,
         }
     }
 }
@@ -221,6 +227,15 @@ pub(crate) struct Shape {
     pub tree: u8,
 }
 
+impl Shape {
+    /// Whether the shape is a ray: it acts in the simulation's contacts only (queries,
+    /// motion tests, explosions and continuous collision leave it out).
+    #[inline]
+    pub(crate) fn is_ray(&self) -> bool {
+        matches!(self.geometry, ShapeGeometry::Ray(_))
+    }
+}
+
 /// A hull slot: the input points are content (state), the hull is rebuilt from them.
 #[derive(Clone, Debug)]
 pub(crate) struct HullSlot {
@@ -265,6 +280,8 @@ pub(crate) fn compute_mass(
         ShapeGeometry::Mesh(_) => MassData::default(),
         ShapeGeometry::Cylinder(c) => cylinder::cylinder_mass(c, density),
         ShapeGeometry::Plane(_) => MassData::default(),
+        // A ray has no volume: it adds no mass.
+        ShapeGeometry::Ray(_) => MassData::default(),
     }
 }
 
@@ -280,6 +297,10 @@ pub(crate) fn local_aabb(shape: &Shape, hulls: &[HullSlot], q: Quat) -> Aabb {
         ShapeGeometry::Mesh(_) => bounds::rotated_aabb(&shape.mesh_bounds, q),
         ShapeGeometry::Cylinder(c) => cylinder::cylinder_aabb(c, &xf),
         ShapeGeometry::Plane(p) => cylinder::plane_aabb(p, q),
+        ShapeGeometry::Ray(r) => {
+            let (a, b) = (q.rotate(r.origin), q.rotate(r.tip()));
+            Aabb::new(a.min(b), a.max(b))
+        }
     }
 }
 
@@ -300,6 +321,7 @@ pub(crate) fn shape_extent(shape: &Shape, hulls: &[HullSlot], center: Vec3) -> f
         ShapeGeometry::Cylinder(c) => cylinder::cylinder_max_extent(c, center),
         // Only static bodies hold planes, and they are never swept.
         ShapeGeometry::Plane(_) => 0.0,
+        ShapeGeometry::Ray(r) => max((r.origin - center).length(), (r.tip() - center).length()),
     }
 }
 
@@ -313,6 +335,7 @@ pub(crate) fn shape_centroid(shape: &Shape, hulls: &[HullSlot]) -> Vec3 {
         ShapeGeometry::Mesh(_) => shape.mesh_bounds.center(),
         ShapeGeometry::Cylinder(c) => c.center,
         ShapeGeometry::Plane(p) => p.normal * p.offset,
+        ShapeGeometry::Ray(r) => (r.origin + r.tip()) * 0.5,
     }
 }
 
@@ -335,6 +358,8 @@ pub(crate) fn shape_min_extent(shape: &Shape, hulls: &[HullSlot]) -> f32 {
         ShapeGeometry::Mesh(_) => 0.0,
         ShapeGeometry::Cylinder(c) => crate::math::min(c.radius, c.half_height),
         ShapeGeometry::Plane(_) => PLANE_EXTENT,
+        // Never swept (continuous collision leaves rays out).
+        ShapeGeometry::Ray(_) => 0.0,
     }
 }
 
@@ -356,6 +381,8 @@ pub(crate) fn shape_proxy(
         ShapeGeometry::Plane(p) => {
             ShapeProxy::from_points(&cylinder::plane_slab(p, Vec3::ZERO, 1.0), 0.0)
         }
+        // The segment (for sensors, which see a ray as its segment).
+        ShapeGeometry::Ray(r) => ShapeProxy::from_points(&[r.origin, r.tip()], 0.0),
     }
 }
 
@@ -642,6 +669,37 @@ impl World {
             offset: plane.offset,
         };
         self.create_shape(body, def, ShapeGeometry::Plane(p))
+    }
+
+    /// [`World::create_ray_shape`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn create_ray_shape_unrecorded(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        ray: &RayShape,
+    ) -> Result<ShapeId> {
+        check_local_point("ray.origin", ray.origin)?;
+        check_local_point("ray.direction", ray.direction)?;
+        let len = ray.direction.length();
+        if len.is_nan() || len < 1.0e-3 {
+            return Err(Error::Argument {
+                name: "ray.direction length",
+                value: len as f64,
+                expected: "within [1e-3, 1e6]",
+            });
+        }
+        if !(ray.length.is_finite() && ray.length >= 0.0 && ray.length <= 1.0e6) {
+            return Err(Error::Argument {
+                name: "ray.length",
+                value: ray.length as f64,
+                expected: "finite and within [0, 1e6]",
+            });
+        }
+        let r = RayShape {
+            direction: settle_unit(ray.direction),
+            ..*ray
+        };
+        self.create_shape(body, def, ShapeGeometry::Ray(r))
     }
 
     /// Whether any shape of the body (slot) is a plane.

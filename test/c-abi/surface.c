@@ -227,6 +227,54 @@ static void cylinders_and_planes(void)
     CALL(m3World_Destroy(w));
 }
 
+/* Ray shapes (Godot's SeparationRayShape3D), in a world of their own: a box with a
+ * downward ray of length 1 from its bottom face rests 1 m above a plane floor; the
+ * getters; a zero direction is refused and changes nothing; queries do not see rays. */
+static void ray_shapes(void)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 8;
+    def.shapeCapacity = 8;
+    CALL(m3World_Create(&def, &w));
+    m3ShapeDef plain = m3DefaultShapeDef();
+    m3BodyId fixed = body(m3_staticBody, 0.0, 0.0, 0.0);
+    m3Plane floorPlane = {{0.0f, 1.0f, 0.0f}, 0.0f};
+    m3ShapeId floorShape;
+    CALL(m3CreatePlaneShape(fixed, &plain, &floorPlane, &floorShape));
+    m3BodyId crate = body(m3_dynamicBody, 0.0, 3.0, 0.0);
+    m3Box half = {{0.5f, 0.5f, 0.5f}, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 1.0f}};
+    m3ShapeId boxShape, rayShape;
+    CALL(m3CreateBoxShape(crate, &plain, &half, &boxShape));
+    /* A non-unit direction is normalised. */
+    m3Ray down = {{0.0f, -0.5f, 0.0f}, {0.0f, -3.0f, 0.0f}, 1.0f, false};
+    CALL(m3CreateRayShape(crate, &plain, &down, &rayShape));
+    int st = -1;
+    CALL(m3Shape_GetType(rayShape, &st));
+    CHECK(st == m3_rayShape);
+    m3Ray got;
+    CALL(m3Shape_GetRay(rayShape, &got));
+    CHECK(got.direction.y == -1.0f && got.length == 1.0f && !got.slideOnSlope);
+    CHECK(m3Shape_GetRay(boxShape, &got) == m3_errorArgument);
+    for (int i = 0; i < 240; ++i) {
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    }
+    m3DVec3 p;
+    CALL(m3Body_GetPosition(crate, &p));
+    CHECK(near(p.y, 1.5, 0.01));
+    /* A ray across the segment below the box meets the floor only. */
+    m3RayResult hit;
+    CALL(m3World_CastRayClosest(w, (m3DVec3){-1.0, 0.5, 0.0}, (m3Vec3){2.0f, 0.0f, 0.0f},
+                                m3DefaultQueryFilter(), &hit));
+    CHECK(!hit.hit);
+    uint64_t h = m3World_Hash(w);
+    m3Ray flat = down;
+    flat.direction.y = 0.0f;
+    m3ShapeId refused;
+    CHECK(m3CreateRayShape(crate, &plain, &flat, &refused) == m3_errorArgument);
+    CHECK(m3World_Hash(w) == h);
+    CALL(m3World_Destroy(w));
+}
+
 /* Meshes and height fields, in a world of their own with a content budget of 200 bytes:
  * a flat two-triangle floor y = 1 (10 × 10 m, content 12·4 + 17·2 + 32·1 = 114 bytes),
  * a 3 × 3-sample height field sloping up along x with a hole in its last cell (4·9 + 2·4
@@ -1374,6 +1422,7 @@ int main(void)
 
     CALL(m3World_Destroy(w));
     cylinders_and_planes();
+    ray_shapes();
     meshes_and_height_fields();
     voxels();
     shape_and_body_lists();

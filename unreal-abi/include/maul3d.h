@@ -982,6 +982,21 @@ typedef struct m3ShapeDef {
   uint64_t userData;
 } m3ShapeDef;
 
+// A ray in the body frame (Godot's SeparationRayShape3D): the segment from `origin`
+// along `direction` for `length` pushes its body out of what it pierces, along the ray
+// (or along the hit surface's normal with `slideOnSlope`), as deep as its tip is past
+// the surface. It adds no mass; queries do not see it.
+typedef struct m3Ray {
+  // Where the ray starts (within ±1e6).
+  struct m3Vec3 origin;
+  // Its direction (normalised at create; length within [1e-3, 1e6]).
+  struct m3Vec3 direction;
+  // Its length, m, within [0, 1e6].
+  float length;
+  // Separate along the hit surface's normal rather than the ray.
+  bool slideOnSlope;
+} m3Ray;
+
 // A voxel grid (one 16³ chunk of materials) that any number of voxel shapes share. Zero
 // is null. It lives in the engine's mesh pool (`mesh_capacity`, `content_capacity`).
 typedef struct m3VoxelGridId {
@@ -1322,6 +1337,9 @@ typedef int32_t m3CombineRule;
 // A triangle mesh or height field (`m3World_CreateMesh`, `m3World_CreateHeightField`),
 // or a voxel grid's shape (`m3CreateVoxelShape`); static and kinematic bodies only.
 #define m3_meshShape 6
+
+// A ray that separates its body along its direction (Godot's SeparationRayShape3D).
+#define m3_rayShape 7
 
 // (a + b) / 2.
 #define m3_combineAverage 0
@@ -2395,6 +2413,20 @@ enum m3Result m3CreatePlaneShape(struct m3BodyId bodyId,
                                  const struct m3Plane *plane,
                                  struct m3ShapeId *shapeId);
 
+// Creates a ray shape on a body (see `m3Ray`).
+//
+// # Safety
+// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `ray` points to one readable `m3Ray`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3CreateRayShape(struct m3BodyId bodyId,
+                               const struct m3ShapeDef *def,
+                               const struct m3Ray *ray,
+                               struct m3ShapeId *shapeId);
+
 // Builds a convex hull from 3 to 64 points (body frame) that any number of hull shapes
 // share. Flat (coplanar) points give a thin hull: the corners of their outline (at most
 // 32) moved 2.5 mm to each side of their plane. Collinear or coincident input is refused.
@@ -2639,6 +2671,14 @@ enum m3Result m3Shape_GetCylinder(struct m3ShapeId shapeId, struct m3Cylinder *c
 // `plane` points to one writable `m3Plane`, aligned for its type, for the duration of
 // the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_GetPlane(struct m3ShapeId shapeId, struct m3Plane *plane);
+
+// A ray shape's geometry, its direction as stored (unit) (`m3_errorArgument` for another
+// kind).
+//
+// # Safety
+// `ray` points to one writable `m3Ray`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Shape_GetRay(struct m3ShapeId shapeId, struct m3Ray *ray);
 
 // The mesh or height field a mesh shape uses (`m3_errorArgument` for another kind).
 //

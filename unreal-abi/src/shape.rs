@@ -25,6 +25,8 @@ pub const m3_planeShape: m3ShapeType = 5;
 /// A triangle mesh or height field (`m3World_CreateMesh`, `m3World_CreateHeightField`),
 /// or a voxel grid's shape (`m3CreateVoxelShape`); static and kinematic bodies only.
 pub const m3_meshShape: m3ShapeType = 6;
+/// A ray that separates its body along its direction (Godot's SeparationRayShape3D).
+pub const m3_rayShape: m3ShapeType = 7;
 
 /// A sphere in the body frame.
 #[repr(C)]
@@ -85,6 +87,44 @@ pub struct m3Plane {
     pub normal: m3Vec3,
     /// Offset of the surface along the normal from the body origin (within ±1e6).
     pub offset: f32,
+}
+
+/// A ray in the body frame (Godot's SeparationRayShape3D): the segment from `origin`
+/// along `direction` for `length` pushes its body out of what it pierces, along the ray
+/// (or along the hit surface's normal with `slideOnSlope`), as deep as its tip is past
+/// the surface. It adds no mass; queries do not see it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct m3Ray {
+    /// Where the ray starts (within ±1e6).
+    pub origin: m3Vec3,
+    /// Its direction (normalised at create; length within [1e-3, 1e6]).
+    pub direction: m3Vec3,
+    /// Its length, m, within [0, 1e6].
+    pub length: f32,
+    /// Separate along the hit surface's normal rather than the ray.
+    pub slideOnSlope: bool,
+}
+
+impl From<engine::RayShape> for m3Ray {
+    fn from(r: engine::RayShape) -> m3Ray {
+        m3Ray {
+            origin: r.origin.into(),
+            direction: r.direction.into(),
+            length: r.length,
+            slideOnSlope: r.slide_on_slope,
+        }
+    }
+}
+impl From<m3Ray> for engine::RayShape {
+    fn from(r: m3Ray) -> engine::RayShape {
+        engine::RayShape {
+            origin: r.origin.into(),
+            direction: r.direction.into(),
+            length: r.length,
+            slide_on_slope: r.slideOnSlope,
+        }
+    }
 }
 
 impl From<engine::Sphere> for m3Sphere {
@@ -469,6 +509,32 @@ pub unsafe extern "C" fn m3CreatePlaneShape(
     )
 }
 
+/// Creates a ray shape on a body (see `m3Ray`).
+///
+/// # Safety
+/// - `def` points to one readable `m3ShapeDef`, aligned for its type, for the duration
+///   of the call (null is refused with `m3_errorArgument`).
+/// - `ray` points to one readable `m3Ray`, aligned for its type, for the duration of the
+///   call (null is refused with `m3_errorArgument`).
+/// - `shapeId` points to one writable `m3ShapeId`, aligned for its type, for the
+///   duration of the call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3CreateRayShape(
+    bodyId: m3BodyId,
+    def: *const m3ShapeDef,
+    ray: *const m3Ray,
+    shapeId: *mut m3ShapeId,
+) -> m3Result {
+    create(
+        "m3CreateRayShape",
+        bodyId,
+        def,
+        ray,
+        shapeId,
+        |w, b, d, r| w.create_ray_shape(b, d, &r.into()),
+    )
+}
+
 /// Builds a convex hull from 3 to 64 points (body frame) that any number of hull shapes
 /// share. Flat (coplanar) points give a thin hull: the corners of their outline (at most
 /// 32) moved 2.5 mm to each side of their plane. Collinear or coincident input is refused.
@@ -791,6 +857,7 @@ pub unsafe extern "C" fn m3Shape_GetType(shapeId: m3ShapeId, r#type: *mut m3Shap
             engine::ShapeGeometry::Cylinder(_) => m3_cylinderShape,
             engine::ShapeGeometry::Plane(_) => m3_planeShape,
             engine::ShapeGeometry::Mesh(_) => m3_meshShape,
+            engine::ShapeGeometry::Ray(_) => m3_rayShape,
         },
     )
 }
@@ -1114,6 +1181,20 @@ pub unsafe extern "C" fn m3Shape_GetCylinder(
 pub unsafe extern "C" fn m3Shape_GetPlane(shapeId: m3ShapeId, plane: *mut m3Plane) -> m3Result {
     geometry("m3Shape_GetPlane", shapeId, plane, "plane", |g| match g {
         engine::ShapeGeometry::Plane(p) => Some(p.into()),
+        _ => None,
+    })
+}
+
+/// A ray shape's geometry, its direction as stored (unit) (`m3_errorArgument` for another
+/// kind).
+///
+/// # Safety
+/// `ray` points to one writable `m3Ray`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_GetRay(shapeId: m3ShapeId, ray: *mut m3Ray) -> m3Result {
+    geometry("m3Shape_GetRay", shapeId, ray, "ray", |g| match g {
+        engine::ShapeGeometry::Ray(r) => Some(r.into()),
         _ => None,
     })
 }

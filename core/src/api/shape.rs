@@ -9,7 +9,7 @@ use crate::field::ShapeContent;
 use crate::geometry::{Capsule, Cylinder, PlaneShape, Sphere};
 use crate::id::{BodyId, HullId, ShapeId};
 use crate::math::{Quat, Vec3};
-use crate::shape::{Filter, ShapeDef, ShapeGeometry};
+use crate::shape::{Filter, RayShape, ShapeDef, ShapeGeometry};
 use crate::world::World;
 
 impl World {
@@ -104,6 +104,23 @@ impl World {
         plane: &PlaneShape,
     ) -> Result<ShapeId> {
         let id = self.create_plane_shape_unrecorded(body, def, plane)?;
+        self.record_shape(body, def, id);
+        Ok(id)
+    }
+
+    /// Creates a ray shape on a body (Godot's `SeparationRayShape3D`): the segment from
+    /// `origin` along `direction` for `length` (body frame) pushes its body out of what it
+    /// pierces, along the ray (or along the hit surface's normal with `slide_on_slope`),
+    /// as deep as its tip is past the surface. It adds no mass; ray casts, shape queries,
+    /// motion tests and explosions do not see it. `direction` must be finite with length
+    /// in [1e-3, 1e6] (it is normalised), `length` within [0, 1e6], `origin` within ±1e6.
+    pub fn create_ray_shape(
+        &mut self,
+        body: BodyId,
+        def: &ShapeDef,
+        ray: &RayShape,
+    ) -> Result<ShapeId> {
+        let id = self.create_ray_shape_unrecorded(body, def, ray)?;
         self.record_shape(body, def, id);
         Ok(id)
     }

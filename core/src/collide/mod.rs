@@ -19,6 +19,7 @@ pub mod hull_sphere;
 pub mod hulls;
 pub mod manifold;
 pub mod ray;
+pub mod ray_shape;
 mod sat;
 mod segment;
 pub mod sphere;

@@ -218,6 +218,7 @@ fn replay_create_shape(
             }
             ShapeGeometry::Cylinder(c) => w.create_cylinder_shape(body, def, &c)?,
             ShapeGeometry::Plane(p) => w.create_plane_shape(body, def, &p)?,
+            ShapeGeometry::Ray(r) => w.create_ray_shape(body, def, &r)?,
         },
     })
 }

@@ -115,6 +115,13 @@ fn bodies_and_shapes(s: &mut Session) -> (std::vec::Vec<BodyId>, ShapeId, ShapeI
         .unwrap();
     s.call(|w| w.create_box_shape(b[5], &sd, Vec3::splat(0.3)))
         .unwrap();
+    let ray = crate::RayShape {
+        origin: Vec3::new(0.0, -0.3, 0.0),
+        direction: Vec3::new(0.0, -2.0, 0.0),
+        length: 0.5,
+        slide_on_slope: true,
+    };
+    s.call(|w| w.create_ray_shape(b[5], &sd, &ray)).unwrap();
     let plane = s.call(|w| w.create_body(&BodyDef::default())).unwrap();
     s.call(|w| w.create_plane_shape(plane, &sd, &PlaneShape::default()))
         .unwrap();

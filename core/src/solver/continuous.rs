@@ -94,6 +94,8 @@ fn may_collide(w: &World, a: u32, b: u32) -> bool {
         && sb.alive
         && !sa.is_sensor
         && !sb.is_sensor
+        && !sa.is_ray()
+        && !sb.is_ray()
         && sa.body != sb.body
         && sa.filter.should_collide(&sb.filter)
         && w.bodies_may_collide(sa.body, sb.body)
@@ -261,7 +263,7 @@ impl World {
         while s != NONE && !work.cut_short {
             let shape = &self.shapes[s as usize];
             let next = shape.next_in_body;
-            if !shape.is_sensor {
+            if !shape.is_sensor && !shape.is_ray() {
                 let swept = self.swept_shape(s, &sweep, start, end);
                 self.sweep_statics(&swept, &sweep, origin, &mut t_min, &mut work);
                 if bullet && !work.cut_short {

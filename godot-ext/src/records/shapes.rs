@@ -295,8 +295,27 @@ pub(super) fn create_core_shape(
     let center = v3(transform.origin);
     let result = match &gs.geometry {
         Geometry::None => return Made::default(),
-        // Motion tests take the body's rays; rigid bodies do not collide with them.
-        Geometry::SeparationRay(..) => return Made::default(),
+        // The ray along the shape's +Z for `length`, scaled as the motion test's rays
+        // (`Records::separation_rays`, which motion tests keep taking: the core leaves a
+        // body's own ray shapes out of its motion test).
+        Geometry::SeparationRay(length, slide) => {
+            let z = v3(transform.basis.col_c());
+            let scale = z.length();
+            if scale.is_nan() || scale <= 0.0 || length.is_nan() || *length < 0.0 {
+                return Made::default();
+            }
+            w.create_ray_shape(
+                body,
+                def,
+                &maul3d::RayShape {
+                    origin: center,
+                    direction: z * (1.0 / scale),
+                    length: *length * scale,
+                    slide_on_slope: *slide,
+                },
+            )
+            .map(|s| (Some(s), None))
+        }
         Geometry::Concave(c) => {
             if c.backface_collision {
                 warn_once(

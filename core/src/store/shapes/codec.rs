@@ -12,7 +12,7 @@ use crate::geometry::hull::BoxHull;
 use crate::geometry::{Capsule, Cylinder, PlaneShape, Sphere};
 use crate::limits::{MAX_DENSITY, MAX_MATERIAL, check_nonneg};
 use crate::math::Vec3;
-use crate::shape::{BoxShape, Filter, HullSlot, Shape, ShapeGeometry};
+use crate::shape::{BoxShape, Filter, HullSlot, RayShape, Shape, ShapeGeometry};
 use crate::snapshot::is_live;
 
 /// A shape's geometry: a kind byte, then its fields (hulls and meshes by slot).
@@ -50,6 +50,15 @@ pub(crate) fn encode_geometry<S: Sink>(e: &mut Enc<S>, g: &ShapeGeometry) {
             e.u8(5);
             e.vec3(p.normal);
             e.f32(p.offset);
+        }
+        // Kind 6 only in worlds that hold a ray shape: every other world's bytes are as
+        // before rays existed.
+        ShapeGeometry::Ray(r) => {
+            e.u8(6);
+            e.vec3(r.origin);
+            e.vec3(r.direction);
+            e.f32(r.length);
+            e.bool(r.slide_on_slope);
         }
         ShapeGeometry::Mesh(m) => {
             e.u8(8);
@@ -168,6 +177,20 @@ pub(crate) fn decode_geometry(d: &mut Dec) -> Result<ShapeGeometry> {
                 "plane out of range",
             )?;
             ShapeGeometry::Plane(p)
+        }
+        6 => {
+            let r = RayShape {
+                origin: d.vec3()?,
+                direction: d.vec3()?,
+                length: d.f32()?,
+                slide_on_slope: d.bool()?,
+            };
+            let n2 = r.direction.dot(r.direction);
+            check(
+                local(r.origin) && (n2 - 1.0).abs() <= 1e-3 && r.length >= 0.0 && r.length <= 1.0e6,
+                "ray out of range",
+            )?;
+            ShapeGeometry::Ray(r)
         }
         _ => return Err(Error::Format("unknown shape kind")),
     })
