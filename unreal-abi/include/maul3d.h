@@ -11,7 +11,7 @@
 #define M3_ABI_VERSION_MAJOR 0
 
 // Minor version of the ABI: a header of another minor version is refused.
-#define M3_ABI_VERSION_MINOR 4
+#define M3_ABI_VERSION_MINOR 5
 
 // The ABI version a header was generated with; `m3World_Create` passes it to the library.
 #define M3_ABI_VERSION ((M3_ABI_VERSION_MAJOR << 16) | M3_ABI_VERSION_MINOR)
