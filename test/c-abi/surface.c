@@ -1309,6 +1309,10 @@ int main(void)
     m3SixDofAxis axis = {m3_axisLimited, -0.1f, 0.1f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     CALL(m3Joint_SetSixDofAxis(joints[6], 1, axis));
     CHECK(m3Joint_SetSixDofAxis(joints[6], 6, axis) == m3_errorArgument);
+    CALL(m3Joint_SetSixDofLimitSpring(joints[6], 1, 4.0f, 0.5f));
+    CHECK(m3Joint_SetSixDofLimitSpring(joints[6], 6, 4.0f, 0.5f) == m3_errorArgument);
+    CHECK(m3Joint_SetSixDofLimitSpring(joints[2], 0, 4.0f, 0.5f) != m3_success);
+    CALL(m3Joint_SetSixDofLimitSpring(joints[6], 1, 0.0f, 0.0f)); /* rigid again */
     CHECK(m3Joint_SetConeSwingLimit(joints[1], 0.5f) != m3_success);
     CALL(m3Joint_SetUserData(joints[0], 42));
     uint64_t ud = 0;

@@ -1960,6 +1960,15 @@ enum m3Result m3Joint_SetSpring(struct m3JointId jointId, float hertz, float dam
 // spring of `hertz` and `dampingRatio` and pushes back; 0 Hz: rigid (the default).
 enum m3Result m3Joint_SetLimitSpring(struct m3JointId jointId, float hertz, float dampingRatio);
 
+// Makes a limited six-DOF axis's limits soft (`axis` 0..3 linear x, y, z; 3..6 angular
+// x, y, z): once reached, a limit gives like a spring of `hertz` and `dampingRatio` and
+// pushes back; 0 Hz: rigid (the default). `m3Joint_SetSixDofAxis` makes the axis's limits
+// rigid again.
+enum m3Result m3Joint_SetSixDofLimitSpring(struct m3JointId jointId,
+                                           uint32_t axis,
+                                           float hertz,
+                                           float dampingRatio);
+
 // Sets a weld joint's stiffness and damping.
 enum m3Result m3Joint_SetWeldSpring(struct m3JointId jointId,
                                     float linearHertz,

@@ -269,6 +269,9 @@ fn engine_axis(i: usize, a: &m3SixDofAxis) -> Result<engine::SixDofAxis, Refusal
         spring_target: a.springTarget,
         spring_stiffness: a.springStiffness,
         spring_damping: a.springDamping,
+        // Rigid limits; m3Joint_SetSixDofLimitSpring makes them soft.
+        limit_hertz: 0.0,
+        limit_damping_ratio: 0.0,
     })
 }
 
@@ -891,6 +894,22 @@ pub extern "C" fn m3Joint_SetLimitSpring(
 ) -> m3Result {
     set("m3Joint_SetLimitSpring", jointId, |w, j| {
         w.set_joint_limit_spring(j, hertz, dampingRatio)
+    })
+}
+
+/// Makes a limited six-DOF axis's limits soft (`axis` 0..3 linear x, y, z; 3..6 angular
+/// x, y, z): once reached, a limit gives like a spring of `hertz` and `dampingRatio` and
+/// pushes back; 0 Hz: rigid (the default). `m3Joint_SetSixDofAxis` makes the axis's limits
+/// rigid again.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Joint_SetSixDofLimitSpring(
+    jointId: m3JointId,
+    axis: u32,
+    hertz: f32,
+    dampingRatio: f32,
+) -> m3Result {
+    set("m3Joint_SetSixDofLimitSpring", jointId, |w, j| {
+        w.set_six_dof_limit_spring(j, axis, hertz, dampingRatio)
     })
 }
 

@@ -141,6 +141,23 @@ impl World {
         Ok(())
     }
 
+    /// Makes a limited six-DOF axis's limits soft (0..3 linear x, y, z; 3..6 angular x, y,
+    /// z): once reached, a limit gives like a spring of `hz` (Hz) and `damping_ratio` and
+    /// pushes back; 0 Hz: rigid (the default, with the joint softness). The same as
+    /// setting the axis's `limit_hertz` and `limit_damping_ratio` with
+    /// [`World::set_six_dof_axis`], the rest of the axis kept.
+    pub fn set_six_dof_limit_spring(
+        &mut self,
+        id: JointId,
+        axis: u32,
+        hz: f32,
+        damping_ratio: f32,
+    ) -> Result<()> {
+        self.set_six_dof_limit_spring_unrecorded(id, axis, hz, damping_ratio)?;
+        self.rec(|j| j.set_six_dof_limit_spring(id, axis, hz, damping_ratio));
+        Ok(())
+    }
+
     /// Sets the reaction force (N) and torque (N·m) above which the joint breaks.
     pub fn set_joint_break_thresholds(
         &mut self,

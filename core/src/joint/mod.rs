@@ -205,6 +205,20 @@ impl JointKind {
         s.set_axis(axis, value);
         Ok(())
     }
+
+    pub(crate) fn set_six_dof_limit_spring(
+        &mut self,
+        axis: u32,
+        hz: f32,
+        damping_ratio: f32,
+    ) -> Result<()> {
+        SixDofJoint::check_limit_spring(axis, hz, damping_ratio)?;
+        let JointKind::SixDof(s) = self else {
+            return Err(no_setting("set_six_dof_limit_spring needs a six-DOF joint"));
+        };
+        s.set_limit_spring(axis, hz, damping_ratio);
+        Ok(())
+    }
 }
 
 /// Everything needed to create a joint. Change the fields you need and keep

@@ -168,6 +168,18 @@ impl World {
         Ok(())
     }
 
+    /// [`World::set_six_dof_limit_spring`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_six_dof_limit_spring_unrecorded(
+        &mut self,
+        id: JointId,
+        axis: u32,
+        hz: f32,
+        damping_ratio: f32,
+    ) -> Result<()> {
+        self.change_joint(id, |k| k.set_six_dof_limit_spring(axis, hz, damping_ratio))?;
+        Ok(())
+    }
+
     /// [`World::set_joint_break_thresholds`] without its record (the API layer, `crate::api`, records it).
     pub(crate) fn set_joint_break_thresholds_unrecorded(
         &mut self,

@@ -24,7 +24,10 @@
 //! Encoding: the target and the stiffness spring were added after the format was fixed;
 //! they ride on spare bits of the mode byte (bit 7: the target follows, bit 6: stiffness
 //! and damping follow), written only when not 0, so every axis without them encodes to
-//! the bytes it always did and no existing world's hash moves.
+//! the bytes it always did and no existing world's hash moves. The soft limit
+//! (`limit_hertz`, `limit_damping_ratio`: a limited axis's limits give like a one-sided
+//! spring once reached, as the revolute's and prismatic's soft limits) came later still,
+//! on bit 5 the same way.
 
 use super::MAX_JOINT_LENGTH;
 use super::blocks::{angular_mass, solve_angular_lock, solve_point, warm_point};
@@ -73,6 +76,12 @@ pub struct SixDofAxis {
     pub spring_stiffness: f32,
     /// Damping of that spring, N·s/m (N·m·s/rad).
     pub spring_damping: f32,
+    /// Stiffness of a limited axis's limits, Hz (0: rigid, the default): once reached, a
+    /// limit gives like a one-sided spring and pushes back (not speculative: the axis may
+    /// cross it within a substep).
+    pub limit_hertz: f32,
+    /// Damping ratio of that soft limit.
+    pub limit_damping_ratio: f32,
 }
 
 impl Default for SixDofAxis {
@@ -87,6 +96,8 @@ impl Default for SixDofAxis {
             spring_target: 0.0,
             spring_stiffness: 0.0,
             spring_damping: 0.0,
+            limit_hertz: 0.0,
+            limit_damping_ratio: 0.0,
         }
     }
 }
@@ -102,6 +113,8 @@ impl SixDofAxis {
         spring_target: 0.0,
         spring_stiffness: 0.0,
         spring_damping: 0.0,
+        limit_hertz: 0.0,
+        limit_damping_ratio: 0.0,
     };
 
     /// Whether a stiffness spring acts (stiffness or damping above 0).
@@ -147,6 +160,8 @@ impl SixDofAxis {
         }
         force("axes.spring_stiffness", self.spring_stiffness)?;
         force("axes.spring_damping", self.spring_damping)?;
+        hertz("axes.limit_hertz", self.limit_hertz)?;
+        damping("axes.limit_damping_ratio", self.limit_damping_ratio)?;
         if self.spring_hertz > 0.0 && self.has_force_spring() {
             return Err(Error::Argument {
                 name: "axes.spring_stiffness",
@@ -167,7 +182,10 @@ impl SixDofAxis {
         // `!= 0.0` keeps a -0.0 target out too: it pulls to the same place as 0.
         let has_target = self.spring_target != 0.0;
         let has_force = self.spring_stiffness != 0.0 || self.spring_damping != 0.0;
-        let extra = if has_target { TARGET_BIT } else { 0 } | if has_force { FORCE_BIT } else { 0 };
+        let has_soft = self.limit_hertz != 0.0 || self.limit_damping_ratio != 0.0;
+        let extra = if has_target { TARGET_BIT } else { 0 }
+            | if has_force { FORCE_BIT } else { 0 }
+            | if has_soft { SOFT_LIMIT_BIT } else { 0 };
         match self.mode {
             AxisMode::Free => e.u8(extra),
             AxisMode::Limited { lower, upper } => {
@@ -188,11 +206,15 @@ impl SixDofAxis {
             e.f32(self.spring_stiffness);
             e.f32(self.spring_damping);
         }
+        if has_soft {
+            e.f32(self.limit_hertz);
+            e.f32(self.limit_damping_ratio);
+        }
     }
 
     pub(super) fn decode(d: &mut Dec) -> Result<SixDofAxis> {
         let tag = d.u8()?;
-        let mode = match tag & !(TARGET_BIT | FORCE_BIT) {
+        let mode = match tag & !(TARGET_BIT | FORCE_BIT | SOFT_LIMIT_BIT) {
             0 => AxisMode::Free,
             1 => AxisMode::Limited {
                 lower: d.f32()?,
@@ -215,6 +237,10 @@ impl SixDofAxis {
         if tag & FORCE_BIT != 0 {
             axis.spring_stiffness = d.f32()?;
             axis.spring_damping = d.f32()?;
+        }
+        if tag & SOFT_LIMIT_BIT != 0 {
+            axis.limit_hertz = d.f32()?;
+            axis.limit_damping_ratio = d.f32()?;
         }
         Ok(axis)
     }
@@ -251,6 +277,25 @@ impl SixDofJoint {
         value.check(axis as usize)
     }
 
+    /// Checks an axis index and a soft limit's stiffness (Hz) and damping ratio.
+    pub(super) fn check_limit_spring(axis: u32, hz: f32, damping_ratio: f32) -> Result<()> {
+        if axis >= 6 {
+            return Err(Error::Argument {
+                name: "axis",
+                value: axis as f64,
+                expected: "within [0, 5]",
+            });
+        }
+        hertz("limit_hertz", hz)?;
+        damping("limit_damping_ratio", damping_ratio)
+    }
+
+    /// Sets one axis's soft limit (checked by the caller with `check_limit_spring`).
+    pub(super) fn set_limit_spring(&mut self, axis: u32, hz: f32, damping_ratio: f32) {
+        let a = &mut self.axes[axis as usize];
+        (a.limit_hertz, a.limit_damping_ratio) = (hz, damping_ratio);
+    }
+
     /// Sets one axis (checked by the caller with `check_axis`).
     pub(super) fn set_axis(&mut self, axis: u32, value: SixDofAxis) {
         self.axes[axis as usize] = value;
@@ -277,6 +322,8 @@ const UNIT: [Vec3; 3] = [Vec3::X, Vec3::Y, Vec3::Z];
 const TARGET_BIT: u8 = 0x80;
 /// Mode-byte bit: the stiffness spring's stiffness and damping follow.
 const FORCE_BIT: u8 = 0x40;
+/// Mode-byte bit: the soft limit's stiffness and damping ratio follow.
+const SOFT_LIMIT_BIT: u8 = 0x20;
 
 fn all_locked(axes: &[SixDofAxis]) -> bool {
     axes.iter().all(|a| a.mode == AxisMode::Locked)
@@ -383,6 +430,11 @@ fn axis_rows(
     }
     match ax.mode {
         AxisMode::Free => {}
+        AxisMode::Limited { lower, upper } if ax.limit_hertz > 0.0 => {
+            let soft = spring_soft(ax.limit_hertz, ax.limit_damping_ratio, p.h);
+            row.soft_lower(c, a, b, value - lower, &soft, &mut imp.lower);
+            row.soft_upper(c, a, b, upper - value, &soft, &mut imp.upper);
+        }
         AxisMode::Limited { lower, upper } => {
             row.lower(c, a, b, value - lower, p, &mut imp.lower);
             row.upper(c, a, b, upper - value, p, &mut imp.upper);

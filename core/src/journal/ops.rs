@@ -187,6 +187,8 @@ ops! {
     SET_WELD_SPRING = 75:
         set_weld_spring(id: JointId, linear_hz: f32, angular_hz: f32, damping_ratio: f32);
     SET_SIX_DOF_AXIS = 76: set_six_dof_axis(id: JointId, axis: u32, value: SixDofAxis);
+    SET_SIX_DOF_LIMIT_SPRING = 101:
+        set_six_dof_limit_spring(id: JointId, axis: u32, hz: f32, damping_ratio: f32);
     SET_JOINT_DAMPING_RATIO = 77: set_joint_damping_ratio(ratio: f32);
 }
 

@@ -293,6 +293,17 @@ fn joints(s: &mut Session, b: &[BodyId]) -> std::vec::Vec<JointId> {
         ..SixDofAxis::FREE
     };
     s.call(|w| w.set_six_dof_axis(j[4], 1, sprung)).unwrap();
+    // A soft limit on a limited axis (spare bit 5 of the axis's mode byte).
+    let limited = SixDofAxis {
+        mode: crate::AxisMode::Limited {
+            lower: -0.5,
+            upper: 0.5,
+        },
+        ..SixDofAxis::FREE
+    };
+    s.call(|w| w.set_six_dof_axis(j[4], 2, limited)).unwrap();
+    s.call(|w| w.set_six_dof_limit_spring(j[4], 2, 3.0, 0.4))
+        .unwrap();
     s.call(|w| w.set_joint_damping_ratio(2.0)).unwrap();
     j
 }

@@ -231,6 +231,38 @@ impl GJoint {
                     } else {
                         AxisMode::Free
                     };
+                    // Limit softness: LINEAR_LIMIT_SOFTNESS 2 / RESTITUTION 3 / DAMPING 4
+                    // (Godot Physics' impulse m·s·(r·depth/h − d·v), as the slider's);
+                    // ANGULAR_LIMIT_SOFTNESS 12 / DAMPING 13 / RESTITUTION 14 / ERP 16
+                    // (its impulse (1 + r)·m·s·(erp·depth/h − d·v)). A soft limit away from
+                    // the defaults; rigid at them (Jolt ignores all of these).
+                    // ANGULAR_FORCE_LIMIT 15 (a cap on the limit's torque) is not mapped.
+                    if matches!(axis.mode, AxisMode::Limited { .. }) {
+                        let soft = if i < 3 {
+                            soft_limit(
+                                [
+                                    self.param(a + 2, 0.7),
+                                    self.param(a + 3, 0.5),
+                                    self.param(a + 4, 1.0),
+                                ],
+                                [0.7, 0.5, 1.0],
+                            )
+                        } else {
+                            let bounce = 1.0 + max(self.param(a + 14, 0.0), 0.0);
+                            soft_limit(
+                                [
+                                    self.param(a + 12, 0.5) * bounce,
+                                    self.param(a + 16, 0.5),
+                                    self.param(a + 13, 1.0),
+                                ],
+                                [0.5, 0.5, 1.0],
+                            )
+                        };
+                        if let Some((hz, zeta)) = soft {
+                            axis.limit_hertz = hz;
+                            axis.limit_damping_ratio = zeta;
+                        }
+                    }
                 }
                 JointKind::SixDof(SixDofJoint { axes })
             }
