@@ -6,6 +6,8 @@
 //! per-step hashes (`scene step hash`). With `--check FILE` it compares them with a
 //! committed file and exits non-zero on any difference; `--write FILE` regenerates it;
 //! `--fp-modes` runs the C harness (thread in flush-to-zero and every rounding mode).
+//! Each scene also runs in a world that starts as small as it can and grows before each
+//! step as `World::growth_needed` asks: it must hash as the large world at every step.
 //! Each scene runs on a thread with a small stack: 48 KiB in release, 64 KiB in debug.
 
 use maul3d_determinism::{Driver, SCENES, STEPS, format_lines, tasks::TestTasks};
@@ -70,6 +72,101 @@ fn run_scene(scene: usize, threaded: bool) -> Result<Vec<u64>, String> {
         ));
     }
     Ok(single)
+}
+
+/// The scene again in a world that starts as small as its first snapshot allows and grows
+/// before each step as `growth_needed` asks (what the Godot server does): every step must
+/// hash as in the world made large from the start, since capacities are not state (issue
+/// 14). Returns the steps before which the world grew (0: right after the restore).
+fn run_grown(scene: usize, reference: &[u64]) -> Result<Vec<u32>, String> {
+    let (big, mut d) = Driver::build(scene, None);
+    let mut snap = vec![0u8; big.snapshot_size()];
+    big.snapshot(&mut snap).map_err(|e| e.to_string())?;
+    drop(big);
+    let mut def = maul3d::World::def_from_snapshot(&snap).map_err(|e| e.to_string())?;
+    let c = maul3d::Capacities {
+        body_capacity: 1,
+        shape_capacity: 1,
+        contact_capacity: 1,
+        pair_capacity: 1,
+        hull_capacity: 1,
+        joint_capacity: 1,
+        mesh_capacity: 1,
+        content_capacity: 1,
+        event_capacity: 1,
+        sensor_capacity: 1,
+    };
+    set_capacities(&mut def, &c);
+    // Each refusal names the capacity to raise and what it needs.
+    let mut w = loop {
+        let mut w = maul3d::World::new(&def).map_err(|e| e.to_string())?;
+        match w.restore(&snap) {
+            Ok(()) => break w,
+            Err(maul3d::Error::TooSmall { what, needed, .. }) => {
+                let mut c = def.capacities();
+                let n = needed as u32;
+                match what {
+                    "body_capacity" => c.body_capacity = n,
+                    "shape_capacity" => c.shape_capacity = n,
+                    "contact_capacity" => c.contact_capacity = n,
+                    "pair_capacity" => c.pair_capacity = n,
+                    "hull_capacity" => c.hull_capacity = n,
+                    "joint_capacity" => c.joint_capacity = n,
+                    "mesh_capacity" => c.mesh_capacity = n,
+                    "content_capacity" => c.content_capacity = needed,
+                    "event_capacity" => c.event_capacity = n,
+                    "sensor_capacity" => c.sensor_capacity = n,
+                    _ => return Err(format!("{}: restore names {what}", SCENES[scene])),
+                }
+                set_capacities(&mut def, &c);
+            }
+            Err(e) => return Err(format!("{}: small restore: {e}", SCENES[scene])),
+        }
+    };
+    let mut grew = Vec::new();
+    let mut k = 0u32;
+    let mut grow = |w: &mut maul3d::World, k: u32| -> Result<(), String> {
+        if let Some(c) = w.growth_needed() {
+            w.grow(&c).map_err(|e| e.to_string())?;
+            grew.push(k);
+        }
+        Ok(())
+    };
+    grow(&mut w, 0)?;
+    let mut failed = None;
+    let hashes = with_small_stack_stepper(|step| {
+        d.run(&mut w, STEPS, &mut |w: &mut maul3d::World| {
+            if let Err(e) = grow(w, k) {
+                failed.get_or_insert(e);
+            }
+            k += 1;
+            step(w);
+        })
+    });
+    if let Some(e) = failed {
+        return Err(format!("{}: growth refused: {e}", SCENES[scene]));
+    }
+    if let Some(step) = hashes.iter().zip(reference).position(|(a, b)| a != b) {
+        return Err(format!(
+            "{}: a world grown as it fills differs from one made large at step {}",
+            SCENES[scene],
+            step + 1
+        ));
+    }
+    Ok(grew)
+}
+
+fn set_capacities(def: &mut maul3d::WorldDef, c: &maul3d::Capacities) {
+    def.body_capacity = c.body_capacity;
+    def.shape_capacity = c.shape_capacity;
+    def.contact_capacity = c.contact_capacity;
+    def.pair_capacity = c.pair_capacity;
+    def.hull_capacity = c.hull_capacity;
+    def.joint_capacity = c.joint_capacity;
+    def.mesh_capacity = c.mesh_capacity;
+    def.content_capacity = c.content_capacity;
+    def.event_capacity = c.event_capacity;
+    def.sensor_capacity = c.sensor_capacity;
 }
 
 /// Gives `f` a step function that runs each step on one thread whose stack is 48 KiB
@@ -144,13 +241,24 @@ fn main() -> ExitCode {
     let threaded = !cfg!(target_family = "wasm");
     let mut out = String::new();
     for scene in 0..SCENES.len() {
-        match run_scene(scene, threaded) {
-            Ok(h) => format_lines(scene, &h, &mut out),
+        let h = match run_scene(scene, threaded) {
+            Ok(h) => h,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        match run_grown(scene, &h) {
+            Ok(grew) => println!(
+                "grown {}: from its snapshot's size, grew before steps {grew:?}, every hash as made large",
+                SCENES[scene]
+            ),
             Err(e) => {
                 eprintln!("{e}");
                 return ExitCode::FAILURE;
             }
         }
+        format_lines(scene, &h, &mut out);
     }
     // The committed replay file, recorded on x86_64: every target must replay it to the
     // recorder's final hash.
