@@ -240,7 +240,7 @@ fn main() -> ExitCode {
     };
     let threaded = !cfg!(target_family = "wasm");
     let mut out = String::new();
-    for scene in 0..SCENES.len() {
+    for (scene, name) in SCENES.iter().enumerate() {
         let h = match run_scene(scene, threaded) {
             Ok(h) => h,
             Err(e) => {
@@ -250,8 +250,7 @@ fn main() -> ExitCode {
         };
         match run_grown(scene, &h) {
             Ok(grew) => println!(
-                "grown {}: from its snapshot's size, grew before steps {grew:?}, every hash as made large",
-                SCENES[scene]
+                "grown {name}: from its snapshot's size, grew before steps {grew:?}, every hash as made large"
             ),
             Err(e) => {
                 eprintln!("{e}");
