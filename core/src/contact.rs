@@ -172,8 +172,10 @@ pub(crate) fn fat_in_mesh_frame(convex: &Shape, mesh_body: &Body) -> Aabb {
 /// The manifold of a mesh (A) against a convex shape (B) as one manifold: the deepest of
 /// its triangles' manifolds (ties: the first in the content's order). For queries and
 /// sensors, which ask about whole shapes; contacts use one child per triangle.
+#[allow(clippy::too_many_arguments)]
 fn collide_mesh(
     data: &MeshData,
+    two_sided: bool,
     xf_a: &Transform,
     shape_b: &Shape,
     given_b: Option<HullView>,
@@ -205,12 +207,16 @@ fn collide_mesh(
         None => crate::shape::local_aabb(shape_b, hulls, rel.q),
     };
     let bounds = Aabb::new(local.lower + rel.p, local.upper + rel.p).inflate(speculative);
+    let centroid = rel.apply(convex.centroid());
     let mut best = Manifold::default();
     let mut deepest = f32::MAX;
     data.query(&bounds, |i| {
-        let Some(child) = data.child(i) else {
+        let Some(mut child) = data.child(i) else {
             return true;
         };
+        if two_sided {
+            child = data.two_sided_facing(i, child, centroid).unwrap_or(child);
+        }
         let mut cache = SatCache::default();
         let m = collide_child(&child, xf_a, &convex, xf_b, speculative, &mut cache);
         for p in &m.points[..m.count as usize] {
@@ -367,7 +373,16 @@ pub(crate) fn collide_with_hulls(
 ) -> Manifold {
     if let ShapeGeometry::Mesh(m) = shape_a.geometry {
         return match mesh_data(meshes, m) {
-            Some(data) => collide_mesh(data, xf_a, shape_b, given_b, xf_b, hulls, speculative),
+            Some(data) => collide_mesh(
+                data,
+                shape_a.two_sided,
+                xf_a,
+                shape_b,
+                given_b,
+                xf_b,
+                hulls,
+                speculative,
+            ),
             None => Manifold::default(),
         };
     }
@@ -604,6 +619,18 @@ pub(crate) fn update_contact(
         }
         _ => convex_of(sb, hulls),
     };
+    // A two-sided mesh's triangle turned towards the convex shape's centroid (a one-sided
+    // triangle collides as its prism, whichever side the shape is on).
+    if let (true, Some(child), Some(convex), ShapeGeometry::Mesh(m)) =
+        (sa.two_sided, triangle, &convex, sa.geometry)
+    {
+        if let Some(d) = mesh_data(meshes, m) {
+            let centroid = xf_a.inv_mul(&xf_b).apply(convex.centroid());
+            triangle = d
+                .two_sided_facing(contact.child, child, centroid)
+                .or(triangle);
+        }
+    }
     let manifold = match (&triangle, convex, &sb.geometry) {
         // A ray is B only against a mesh (always A), per child.
         (Some(child), _, ShapeGeometry::Ray(r)) => {

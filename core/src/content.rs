@@ -198,6 +198,20 @@ impl MeshData {
         }
     }
 
+    /// Child `i` of a two-sided shape as it collides with a convex shape whose centroid is
+    /// at `c` (shape frame): a triangle-mesh triangle with `c` behind it comes back
+    /// flipped (its back face, with the back face's active edges, as the front); `None`
+    /// for anything else (used as it is: a height field is one-sided, voxels are solid).
+    #[inline]
+    pub(crate) fn two_sided_facing(&self, i: u32, child: Child, c: Vec3) -> Option<Child> {
+        match (self, child) {
+            (MeshData::Mesh(m), Child::Triangle(t)) if t.normal().dot(c - t.v[0]) < 0.0 => Some(
+                Child::Triangle(t.flipped(m.back_active(i).unwrap_or(0b111))),
+            ),
+            _ => None,
+        }
+    }
+
     /// Calls `f(i)` for every triangle whose bounds overlap `aabb` (shape frame), in an
     /// order fixed by the content, until `f` returns false.
     #[inline]

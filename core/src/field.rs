@@ -329,9 +329,12 @@ impl Field for ShapeDef {
         e.f32(d.rolling_resistance);
         Filter::put(d.filter, e);
         e.bool(d.enable_contact_events);
-        // Bit 0: a sensor; bit 2: rough; bit 3: absorbent (as the shape's state byte; 0 or
-        // 1 in every tape without such shapes).
-        e.u8(d.is_sensor as u8 | (d.rough as u8) << 2 | (d.absorbent as u8) << 3);
+        // Bit 0: a sensor; bit 2: rough; bit 3: absorbent; bit 4: two-sided (as the shape's
+        // state byte; 0 or 1 in every tape without such shapes).
+        e.u8(d.is_sensor as u8
+            | (d.rough as u8) << 2
+            | (d.absorbent as u8) << 3
+            | (d.two_sided as u8) << 4);
         e.bool(d.enable_sensor_events);
         e.bool(d.enable_hit_events);
         e.bool(d.enable_pre_solve);
@@ -346,8 +349,8 @@ impl Field for ShapeDef {
         let enable_contact_events = d.bool()?;
         let flags = d.u8()?;
         check(
-            flags & !0b1101 == 0,
-            "a shape def's sensor byte has bits other than 0, 2 and 3",
+            flags & !0b1_1101 == 0,
+            "a shape def's sensor byte has bits other than 0, 2, 3 and 4",
         )?;
         Ok(ShapeDef {
             density,
@@ -355,6 +358,7 @@ impl Field for ShapeDef {
             restitution,
             rough: flags & 4 == 4,
             absorbent: flags & 8 == 8,
+            two_sided: flags & 16 == 16,
             rolling_resistance,
             filter,
             enable_contact_events,

@@ -65,6 +65,12 @@ pub struct ShapeDef {
     /// This shape's restitution counts negative in the combine (a sum subtracts it; the
     /// contact's is never below 0): Godot's `PhysicsMaterial.absorbent`.
     pub absorbent: bool,
+    /// A triangle-mesh shape whose triangles collide from both sides: a convex shape
+    /// whose centroid lies behind a triangle is pushed out through its back face (Godot's
+    /// `ConcavePolygonShape3D.backface_collision`). Off: triangles are one-sided, and
+    /// what reaches them from behind passes through. Height fields, voxel grids and
+    /// convex shapes ignore it.
+    pub two_sided: bool,
     /// Rolling resistance (≥ 0); a contact uses the larger of the two.
     pub rolling_resistance: f32,
     /// Collision filter.
@@ -93,6 +99,7 @@ impl Default for ShapeDef {
             restitution: 0.0,
             rough: false,
             absorbent: false,
+            two_sided: false,
             rolling_resistance: 0.0,
             filter: Filter::default(),
             enable_contact_events: true,
@@ -202,6 +209,8 @@ pub(crate) struct Shape {
     pub rough: bool,
     /// State: see [`ShapeDef::absorbent`] (bit 3 of the sensor byte).
     pub absorbent: bool,
+    /// State: see [`ShapeDef::two_sided`] (bit 4 of the sensor byte).
+    pub two_sided: bool,
     pub rolling_resistance: f32,
     pub filter: Filter,
     pub enable_contact_events: bool,
@@ -761,6 +770,7 @@ impl World {
                     restitution: def.restitution,
                     rough: def.rough,
                     absorbent: def.absorbent,
+                    two_sided: def.two_sided,
                     rolling_resistance: def.rolling_resistance,
                     filter: def.filter,
                     enable_contact_events: def.enable_contact_events,
@@ -1039,6 +1049,24 @@ impl World {
         Ok(())
     }
 
+    /// [`World::set_shape_two_sided`] without its record (the API layer, `crate::api`,
+    /// records it).
+    pub(crate) fn set_shape_two_sided_unrecorded(
+        &mut self,
+        id: ShapeId,
+        two_sided: bool,
+    ) -> Result<()> {
+        let slot = self.shape_slot(id)?;
+        self.shapes[slot].two_sided = two_sided;
+        Ok(())
+    }
+
+    /// Whether the shape's triangles collide from both sides (see
+    /// [`ShapeDef::two_sided`]).
+    pub fn shape_two_sided(&self, id: ShapeId) -> Result<bool> {
+        Ok(self.shapes[self.shape_slot(id)?].two_sided)
+    }
+
     /// Whether the shape is rough (see [`ShapeDef::rough`]).
     pub fn shape_rough(&self, id: ShapeId) -> Result<bool> {
         Ok(self.shapes[self.shape_slot(id)?].rough)
@@ -1201,6 +1229,7 @@ pub(crate) fn blank_shape(generation: u32) -> Shape {
         restitution: 0.0,
         rough: false,
         absorbent: false,
+        two_sided: false,
         rolling_resistance: 0.0,
         filter: Filter::default(),
         enable_contact_events: false,

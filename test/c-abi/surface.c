@@ -778,6 +778,48 @@ static void combine_rules(void)
     CHECK(near(rebound_speed(m3_combineClampedSum, true), 0.3, 0.05));
 }
 
+/* A two-sided mesh: a box dropped onto the back face of a quad whose face points down
+ * rests on it; one-sided, it is not held there. */
+static double box_on_downward_quad(bool twoSided)
+{
+    m3WorldDef def = m3DefaultWorldDef();
+    def.bodyCapacity = 4;
+    def.shapeCapacity = 4;
+    CALL(m3World_Create(&def, &w));
+    const m3Vec3 corners[4] = {
+        {-2.0f, 0.0f, -2.0f}, {2.0f, 0.0f, -2.0f}, {2.0f, 0.0f, 2.0f}, {-2.0f, 0.0f, 2.0f}};
+    const uint32_t quad[6] = {0, 1, 2, 0, 2, 3};
+    m3MeshId mesh;
+    CALL(m3World_CreateMesh(w, corners, 4, quad, 2, &mesh));
+    m3ShapeDef plain = m3DefaultShapeDef();
+    m3BodyId floor = body(m3_staticBody, 0.0, 0.0, 0.0);
+    m3ShapeId floorShape;
+    CALL(m3CreateMeshShape(floor, &plain, mesh, &floorShape));
+    bool flag = true;
+    CALL(m3Shape_IsTwoSided(floorShape, &flag));
+    CHECK(!flag);
+    CHECK(m3Shape_IsTwoSided(floorShape, NULL) == m3_errorArgument);
+    CALL(m3Shape_SetTwoSided(floorShape, twoSided));
+    CALL(m3Shape_IsTwoSided(floorShape, &flag));
+    CHECK(flag == twoSided);
+    m3BodyId crate = body(m3_dynamicBody, 0.1, 1.0, 0.05);
+    m3Box cb = m3MakeBox(0.25f, 0.25f, 0.25f);
+    m3ShapeId crateShape;
+    CALL(m3CreateBoxShape(crate, &plain, &cb, &crateShape));
+    for (int i = 0; i < 180; ++i)
+        CALL(m3World_Step(w, 1.0f / 60.0f, 4));
+    m3DVec3 p;
+    CALL(m3Body_GetPosition(crate, &p));
+    CALL(m3World_Destroy(w));
+    return p.y;
+}
+
+static void two_sided_meshes(void)
+{
+    CHECK(near(box_on_downward_quad(true), 0.25, 0.02));
+    CHECK(!near(box_on_downward_quad(false), 0.25, 0.05));
+}
+
 /* Calls that change nothing are still on a journal's tape: one record each. */
 static void journal_records_calls_that_change_nothing(void)
 {
@@ -1433,6 +1475,7 @@ int main(void)
     contact_data();
     wake_touching();
     combine_rules();
+    two_sided_meshes();
     journal_records_calls_that_change_nothing();
 #if defined(__x86_64__) || defined(__i386__)
     pre_solve_runs_in_the_library_fp_setting();

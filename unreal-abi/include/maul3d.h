@@ -2630,6 +2630,20 @@ enum m3Result m3Shape_SetAbsorbent(struct m3ShapeId shapeId, bool absorbent);
 // the call (null is refused with `m3_errorArgument`).
 enum m3Result m3Shape_IsAbsorbent(struct m3ShapeId shapeId, bool *absorbent);
 
+// Makes a triangle-mesh shape two-sided or not: a convex shape whose centroid lies
+// behind one of its triangles is pushed out through the back face (Godot's
+// `ConcavePolygonShape3D.backface_collision`); one-sided, what reaches a triangle from
+// behind is not held by it. Height fields, voxel grids and convex shapes ignore it. Off
+// when a shape is created. Journaled.
+enum m3Result m3Shape_SetTwoSided(struct m3ShapeId shapeId, bool twoSided);
+
+// Whether a shape is two-sided.
+//
+// # Safety
+// `twoSided` points to one writable `bool`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Shape_IsTwoSided(struct m3ShapeId shapeId, bool *twoSided);
+
 // Sets friction.
 enum m3Result m3Shape_SetFriction(struct m3ShapeId shapeId, float friction);
 

@@ -268,10 +268,11 @@ impl From<m3ShapeDef> for engine::ShapeDef {
             enable_hit_events: d.enableHitEvents,
             enable_pre_solve: d.enablePreSolve,
             user_data: d.userData,
-            // Set after creation (`m3Shape_SetRough`, `m3Shape_SetAbsorbent`), so the C
-            // def's layout stays as it was.
+            // Set after creation (`m3Shape_SetRough`, `m3Shape_SetAbsorbent`,
+            // `m3Shape_SetTwoSided`), so the C def's layout stays as it was.
             rough: false,
             absorbent: false,
+            two_sided: false,
         }
     }
 }
@@ -1019,6 +1020,34 @@ pub unsafe extern "C" fn m3Shape_IsAbsorbent(shapeId: m3ShapeId, absorbent: *mut
         shapeId,
         absorbent,
         |w, s, _| w.shape_absorbent(s),
+        |v| v,
+    )
+}
+
+/// Makes a triangle-mesh shape two-sided or not: a convex shape whose centroid lies
+/// behind one of its triangles is pushed out through the back face (Godot's
+/// `ConcavePolygonShape3D.backface_collision`); one-sided, what reaches a triangle from
+/// behind is not held by it. Height fields, voxel grids and convex shapes ignore it. Off
+/// when a shape is created. Journaled.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Shape_SetTwoSided(shapeId: m3ShapeId, twoSided: bool) -> m3Result {
+    set("m3Shape_SetTwoSided", shapeId, |w, s| {
+        w.set_shape_two_sided(s, twoSided)
+    })
+}
+
+/// Whether a shape is two-sided.
+///
+/// # Safety
+/// `twoSided` points to one writable `bool`, aligned for its type, for the duration of
+/// the call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Shape_IsTwoSided(shapeId: m3ShapeId, twoSided: *mut bool) -> m3Result {
+    get(
+        "m3Shape_IsTwoSided",
+        shapeId,
+        twoSided,
+        |w, s, _| w.shape_two_sided(s),
         |v| v,
     )
 }

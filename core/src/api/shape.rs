@@ -208,6 +208,14 @@ impl World {
         Ok(())
     }
 
+    /// Makes a triangle-mesh shape two-sided or not (see [`crate::ShapeDef::two_sided`]);
+    /// contacts pick it up in the next step. Journaled.
+    pub fn set_shape_two_sided(&mut self, id: ShapeId, two_sided: bool) -> Result<()> {
+        self.set_shape_two_sided_unrecorded(id, two_sided)?;
+        self.rec(|j| j.set_shape_two_sided(id, two_sided));
+        Ok(())
+    }
+
     /// Makes the shape absorbent or not (see [`crate::ShapeDef::absorbent`]); contacts pick
     /// it up in the next step. Journaled.
     pub fn set_shape_absorbent(&mut self, id: ShapeId, absorbent: bool) -> Result<()> {

@@ -8,7 +8,9 @@
 //! and the ordinary hull, hull–capsule and hull–sphere manifolds apply unchanged — to
 //! every convex shape, present (sphere, capsule, box, hull) and hull-backed ones to come.
 //! A triangle pushes bodies out through its front face (counter-clockwise side); a body
-//! that reaches it from behind passes through (ray casts see both sides).
+//! that reaches it from behind passes through (ray casts see both sides), unless its
+//! mesh shape is two-sided: then the triangle is flipped towards a shape whose centroid
+//! lies behind it (`MeshData::facing`), and pushes it out through its back face.
 //!
 //! Smooth internal edges, after Jolt's active edges and Bullet's internal-edge utility:
 //! each triangle edge is *active* or not (see `geometry::mesh`: flat and valley edges
@@ -156,6 +158,17 @@ pub(crate) enum Convex<'a> {
     Sphere(&'a Sphere),
     Capsule(&'a Capsule),
     Hull(HullView<'a>),
+}
+
+impl Convex<'_> {
+    /// The shape's centroid in its own frame (a hull's centroid, a capsule's midpoint).
+    pub(crate) fn centroid(&self) -> Vec3 {
+        match self {
+            Convex::Sphere(s) => s.center,
+            Convex::Capsule(c) => (c.center1 + c.center2) * 0.5,
+            Convex::Hull(h) => h.centroid,
+        }
+    }
 }
 
 /// Whether a manifold normal (triangle frame, out of the triangle) should give way to the

@@ -50,6 +50,18 @@ pub struct Triangle {
 }
 
 impl Triangle {
+    /// The same triangle seen from behind (for a two-sided mesh): `v0, v2, v1`, so the
+    /// front face is the old back face, with `back` the back face's active edge bits by
+    /// the old edge order (bit `k`: old edge `k`), renumbered for the new order.
+    #[inline]
+    pub fn flipped(&self, back: u8) -> Triangle {
+        // New edge 0 (v0→v2) is old edge 2, new 1 (v2→v1) old 1, new 2 (v1→v0) old 0.
+        Triangle {
+            v: [self.v[0], self.v[2], self.v[1]],
+            active: ((back >> 2) & 1) | (back & 2) | ((back & 1) << 2),
+        }
+    }
+
     /// The front face's unit normal (`(v1 − v0) × (v2 − v0)`, normalised).
     #[inline]
     pub fn normal(&self) -> Vec3 {
@@ -92,6 +104,16 @@ pub(crate) fn edge_is_active(n: Vec3, m: Vec3, a: Vec3, c: Vec3) -> bool {
     }
     // The neighbour rises above this triangle's plane: a valley, covered by the neighbour.
     n.dot(c - a) < 0.0
+}
+
+/// [`edge_is_active`] for the back face (normals `−n`, `−m`): flat edges stay inactive,
+/// and a valley seen from the front is a ridge seen from behind.
+#[inline]
+pub(crate) fn back_edge_is_active(n: Vec3, m: Vec3, a: Vec3, c: Vec3) -> bool {
+    if n.dot(m) >= FLAT_EDGE_COS {
+        return false;
+    }
+    n.dot(c - a) > 0.0
 }
 
 /// Refuses a point that is not finite or is too far from the body origin.
@@ -210,7 +232,8 @@ pub(crate) struct TriMesh {
     pub vertices: FixedVec<Vec3>,
     /// Content: vertex indices, counter-clockwise seen from the front.
     pub triangles: FixedVec<[u32; 3]>,
-    /// Derived: active edge bits per triangle.
+    /// Derived: active edge bits per triangle, front face in bits 0–2 and back face (for
+    /// two-sided shapes) in bits 3–5.
     pub edge_flags: FixedVec<u8>,
     /// Derived: triangle indices in tree-leaf order.
     pub order: FixedVec<u32>,
@@ -268,8 +291,15 @@ impl TriMesh {
         let v = |k: usize| self.vertices.get(tri[k] as usize).copied();
         Some(Triangle {
             v: [v(0)?, v(1)?, v(2)?],
-            active: *self.edge_flags.get(i as usize)?,
+            active: *self.edge_flags.get(i as usize)? & 0b111,
         })
+    }
+
+    /// Triangle `i`'s back-face active edge bits (by its own edge order), or `None` past
+    /// the end.
+    #[inline]
+    pub(crate) fn back_active(&self, i: u32) -> Option<u8> {
+        Some(*self.edge_flags.get(i as usize)? >> 3)
     }
 
     /// Calls `f(triangle index)` for every triangle whose bounds overlap `aabb` (in the
@@ -498,7 +528,7 @@ fn build_edge_flags(
         }
     }
     edges.sort_unstable();
-    let mut flags = FixedVec::filled(t, 0b111u8, alloc, what)?;
+    let mut flags = FixedVec::filled(t, 0b111_111u8, alloc, what)?;
     let mut i = 0;
     while i < edges.len() {
         let mut j = i + 1;
@@ -522,6 +552,12 @@ fn build_edge_flags(
                 }
                 if !edge_is_active(n2, n1, vertices[from2 as usize], c1) {
                     flags[t2 as usize] &= !(1 << k2);
+                }
+                if !back_edge_is_active(n1, n2, a, c2) {
+                    flags[t1 as usize] &= !(8 << k1);
+                }
+                if !back_edge_is_active(n2, n1, vertices[from2 as usize], c1) {
+                    flags[t2 as usize] &= !(8 << k2);
                 }
             }
         }

@@ -132,6 +132,7 @@ ops! {
         set_shape_enable_sensor_events(id: ShapeId, enable: bool);
     SET_SHAPE_ROUGH = 93: set_shape_rough(id: ShapeId, rough: bool);
     SET_SHAPE_ABSORBENT = 94: set_shape_absorbent(id: ShapeId, absorbent: bool);
+    SET_SHAPE_TWO_SIDED = 105: set_shape_two_sided(id: ShapeId, two_sided: bool);
 
     // Explosions and content (meshes, height fields, voxel grids).
     EXPLODE = 82: explode(def: ExplosionDef) => |w| w.explode(&def);

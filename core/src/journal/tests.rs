@@ -214,6 +214,7 @@ fn setters(s: &mut Session, b: &[BodyId], s0: ShapeId, s4: ShapeId) {
     s.call(|w| w.set_shape_restitution(s0, 0.2)).unwrap();
     s.call(|w| w.set_shape_rough(s0, true)).unwrap();
     s.call(|w| w.set_shape_absorbent(s4, true)).unwrap();
+    s.call(|w| w.set_shape_two_sided(s4, true)).unwrap();
     s.call(|w| w.set_shape_rolling_resistance(s0, 0.05))
         .unwrap();
     s.call(|w| w.set_shape_density(s4, 300.0)).unwrap();
@@ -226,6 +227,7 @@ fn setters(s: &mut Session, b: &[BodyId], s0: ShapeId, s4: ShapeId) {
         is_sensor: true,
         rough: true,
         absorbent: true,
+        two_sided: true,
         ..Default::default()
     };
     let area = s

@@ -23,7 +23,8 @@
 //!   than `R` (plus the contact gap) from the centre's segment up to the earliest hit
 //!   found so far: no part of the shape can reach it before then;
 //! - a triangle is skipped, as Box3D does, when the shape's centroid starts behind it
-//!   (triangles are one-sided: their contacts never push back what comes from behind) or
+//!   (triangles are one-sided: their contacts never push back what comes from behind;
+//!   a two-sided mesh's triangle is seen from the side the centroid starts on) or
 //!   ends more than half the shape's thinnest extent in front after approaching by less
 //!   than that (no faster than a body that is not fast; its speculative contact holds
 //!   it). A shape sliding fast over a fine mesh so never pauses on the triangles under it;
@@ -411,6 +412,8 @@ impl World {
                 // gathered in. A voxel grid's boxes, whose query rounds to its voxels,
                 // are all examined in the first piece that meets the grid.
                 let voxels = matches!(data, MeshData::Voxels(_));
+                // A two-sided mesh's triangles stop what comes from either side.
+                let two_sided = other.two_sided && matches!(data, MeshData::Mesh(_));
                 let mut earlier = [Aabb::default(); MAX_SWEEP_PIECES];
                 let mut n = 0;
                 for b in boxes[..j].iter().filter(|b| b.overlaps(&other.fat_aabb)) {
@@ -441,7 +444,7 @@ impl World {
                         return false;
                     }
                     if let crate::content::Child::Triangle(tri) = c {
-                        if !approaches(swept, &tri.v, centroid_path) {
+                        if !approaches(swept, &tri.v, centroid_path, two_sided) {
                             return true;
                         }
                     }
@@ -583,12 +586,16 @@ fn within_reach(other: &ShapeProxy, (a, b): (Vec3, Vec3), reach: f32) -> bool {
 /// behind, as its contacts never push it out), nor if it ends more than `fast_approach`
 /// in front and came closer by less than that (no faster than a body that is not fast:
 /// the speculative contact takes it). A centroid that would pass through the surface
-/// crosses some triangle from in front to behind, which both tests keep.
-fn approaches(swept: &Swept, v: &[Vec3; 3], (c1, c2): (Vec3, Vec3)) -> bool {
+/// crosses some triangle from in front to behind, which both tests keep. A triangle of
+/// a two-sided mesh is seen from the side the centroid starts on.
+fn approaches(swept: &Swept, v: &[Vec3; 3], (c1, c2): (Vec3, Vec3), two_sided: bool) -> bool {
     let n = (v[1] - v[0]).cross(v[2] - v[0]).normalize();
-    let (o1, o2) = (n.dot(c1 - v[0]), n.dot(c2 - v[0]));
+    let (mut o1, mut o2) = (n.dot(c1 - v[0]), n.dot(c2 - v[0]));
     if o1 < 0.0 {
-        return false;
+        if !two_sided {
+            return false;
+        }
+        (o1, o2) = (-o1, -o2);
     }
     let r = swept.fast_approach;
     !(o1 - o2 < r && o2 > r)

@@ -317,13 +317,13 @@ pub(super) fn create_core_shape(
             .map(|s| (Some(s), None))
         }
         Geometry::Concave(c) => {
-            if c.backface_collision {
-                warn_once(
-                    "concave backface",
-                    "concave polygon shapes with backface_collision collide through their front faces only (core triangles are one-sided)",
-                );
-            }
-            return create_mesh_shape(w, body, def, "concave polygon", || c.content(transform));
+            // `backface_collision`: the core's two-sided mesh (its triangles push a body
+            // out through whichever face its centre is on), as Godot Physics and Jolt.
+            let def = ShapeDef {
+                two_sided: c.backface_collision,
+                ..*def
+            };
+            return create_mesh_shape(w, body, &def, "concave polygon", || c.content(transform));
         }
         Geometry::HeightMap(h) => {
             return create_mesh_shape(w, body, def, "height map", || h.content(transform));

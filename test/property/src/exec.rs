@@ -410,6 +410,7 @@ fn shape_def(d: &ShapeD) -> ShapeDef {
         // Not generated yet.
         rough: false,
         absorbent: false,
+        two_sided: false,
         rolling_resistance: d.rolling.0,
         filter: Filter {
             category_bits: d.category,

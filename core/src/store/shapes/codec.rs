@@ -88,13 +88,14 @@ pub(crate) fn encode_shapes<S: Sink>(e: &mut Enc<S>, shapes: &[Shape], free: &[u
         e.u64(s.filter.mask_bits);
         e.i32(s.filter.group_index);
         e.bool(s.enable_contact_events);
-        // Bit 0: a sensor; bit 1: it detects sensors; bit 2: rough; bit 3: absorbent (bits
-        // 1–3 are 0 in every world that has none such, so their bytes and hashes are those
-        // of a plain flag).
+        // Bit 0: a sensor; bit 1: it detects sensors; bit 2: rough; bit 3: absorbent; bit
+        // 4: two-sided (bits 1–4 are 0 in every world that has none such, so their bytes
+        // and hashes are those of a plain flag).
         e.u8(s.is_sensor as u8
             | (s.detects_sensors as u8) << 1
             | (s.rough as u8) << 2
-            | (s.absorbent as u8) << 3);
+            | (s.absorbent as u8) << 3
+            | (s.two_sided as u8) << 4);
         e.bool(s.enable_sensor_events);
         e.bool(s.enable_hit_events);
         e.bool(s.enable_pre_solve);
@@ -277,13 +278,14 @@ fn decode_shape(d: &mut Dec, s: &mut Shape, refs: &ShapeRefs) -> Result<()> {
     s.enable_contact_events = d.bool()?;
     let sensor = d.u8()?;
     check(
-        sensor & 3 != 2 && sensor < 16,
-        "a sensor byte is neither 0, 1 nor 3 (with bits 2 and 3 for rough and absorbent)",
+        sensor & 3 != 2 && sensor < 32,
+        "a sensor byte is neither 0, 1 nor 3 (with bits 2–4 for rough, absorbent and two-sided)",
     )?;
     s.is_sensor = sensor & 1 == 1;
     s.detects_sensors = sensor & 2 == 2;
     s.rough = sensor & 4 == 4;
     s.absorbent = sensor & 8 == 8;
+    s.two_sided = sensor & 16 == 16;
     // As `create_mesh_shape` refuses: a mesh, height field or voxel grid is no sensor.
     check(
         !(s.is_sensor && matches!(s.geometry, ShapeGeometry::Mesh(_))),
