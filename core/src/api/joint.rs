@@ -141,6 +141,22 @@ impl World {
         Ok(())
     }
 
+    /// Gives a spherical or revolute joint's pivot (its point rows) a softness of its own:
+    /// stiffness `hz` (0: the world's joint softness, as at creation) and damping ratio
+    /// (1: critical). A soft pivot pulls its anchors together like a damped spring of that
+    /// frequency instead of within a few substeps. Refused for another kind or values out
+    /// of range.
+    pub fn set_joint_pivot_spring(
+        &mut self,
+        id: JointId,
+        hz: f32,
+        damping_ratio: f32,
+    ) -> Result<()> {
+        self.set_joint_pivot_spring_unrecorded(id, hz, damping_ratio)?;
+        self.rec(|j| j.set_joint_pivot_spring(id, hz, damping_ratio));
+        Ok(())
+    }
+
     /// Makes a limited six-DOF axis's limits soft (0..3 linear x, y, z; 3..6 angular x, y,
     /// z): once reached, a limit gives like a spring of `hz` (Hz) and `damping_ratio` and
     /// pushes back; 0 Hz: rigid (the default, with the joint softness). The same as

@@ -84,6 +84,18 @@ pub(super) fn solve_point(
     apply_point(c, a, b, ra, rb, *impulse - old);
 }
 
+/// The point constraint of a spherical or revolute joint: with the world's softness
+/// (rigid in the relax pass), or with the joint's own pivot softness in both passes.
+pub(super) fn solve_pivot(
+    c: &JointConstraint,
+    a: &mut BodyState,
+    b: &mut BodyState,
+    p: &Pass,
+    impulse: &mut Vec3,
+) {
+    solve_point(c, a, b, &c.pivot, p.use_bias || c.own_pivot, impulse);
+}
+
 /// Warm-starts the point constraint.
 pub(super) fn warm_point(c: &JointConstraint, a: &mut BodyState, b: &mut BodyState, l: Vec3) {
     let (ra, rb) = anchors(c, a, b);

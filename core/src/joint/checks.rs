@@ -127,7 +127,21 @@ pub(crate) fn check_decoded(j: &Joint) -> Result<()> {
     }
     threshold("", j.break_force).map_err(|_| bad)?;
     threshold("", j.break_torque).map_err(|_| bad)?;
+    pivot_spring(&j.kind, j.pivot_hertz, j.pivot_damping_ratio).map_err(|_| bad)?;
     j.kind.check().map_err(|_| bad)
+}
+
+/// An own pivot softness: a spherical or revolute joint's, hertz and damping ratio within
+/// their ranges.
+pub(super) fn pivot_spring(kind: &super::JointKind, hz: f32, damping_ratio: f32) -> Result<()> {
+    hertz("hertz", hz)?;
+    damping("damping_ratio", damping_ratio)?;
+    match kind {
+        super::JointKind::Spherical | super::JointKind::Revolute(_) => Ok(()),
+        _ => Err(no_setting(
+            "set_joint_pivot_spring needs a spherical or revolute joint",
+        )),
+    }
 }
 
 #[cfg(test)]

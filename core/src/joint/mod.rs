@@ -304,6 +304,12 @@ pub(crate) struct Joint {
     pub break_force: f32,
     pub break_torque: f32,
     pub kind: JointKind,
+    /// A spherical or revolute joint's own pivot softness: stiffness, Hz (0: the world's
+    /// joint softness, rigid in the relax pass), and damping ratio. Above 0 Hz the point
+    /// rows are a spring-damper in both passes (Box2D's soft constraint), so the pivot
+    /// closes a gap like a damped spring of this frequency.
+    pub pivot_hertz: f32,
+    pub pivot_damping_ratio: f32,
     pub broken: bool,
     pub impulses: JointImpulses,
     /// Reaction force and torque on body B in the last step the joint was solved.
@@ -326,6 +332,8 @@ impl Joint {
             break_force: f32::MAX,
             break_torque: f32::MAX,
             kind: JointKind::Spherical,
+            pivot_hertz: 0.0,
+            pivot_damping_ratio: 1.0,
             broken: false,
             impulses: JointImpulses::default(),
             reaction_force: Vec3::ZERO,

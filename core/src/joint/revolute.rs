@@ -10,7 +10,7 @@
 //! and the point, so the rigid rows have the last word.
 
 use super::axis_drive::{Driven, driven};
-use super::blocks::{solve_hinge_lock, solve_point, warm_point};
+use super::blocks::{solve_hinge_lock, solve_pivot, warm_point};
 use super::checks::angles;
 use super::rows::{Row, apply_angular, axis_total, frames, hinge_torque, twist_angle};
 use super::solver::{JointConstraint, Pass};
@@ -86,7 +86,7 @@ pub(super) fn solve(
     let angle = angle(qa, qb);
     r.drive().solve((&row, angle), c, a, b, p, &mut i.axes[0]);
     solve_hinge_lock(c, a, b, qa, qb, p, &mut i.angular);
-    solve_point(c, a, b, &c.soft, p.use_bias, &mut i.linear);
+    solve_pivot(c, a, b, p, &mut i.linear);
 }
 
 pub(super) fn reaction(

@@ -168,6 +168,27 @@ impl World {
         Ok(())
     }
 
+    /// [`World::set_joint_pivot_spring`] without its record (the API layer, `crate::api`, records it).
+    pub(crate) fn set_joint_pivot_spring_unrecorded(
+        &mut self,
+        id: JointId,
+        hz: f32,
+        damping_ratio: f32,
+    ) -> Result<()> {
+        let slot = self.joint_slot(id)?;
+        let j = &mut self.joints[slot];
+        checks::pivot_spring(&j.kind, hz, damping_ratio)?;
+        // 0 Hz: the world's softness; the ratio is then kept at its default so a joint
+        // without its own softness has one state.
+        (j.pivot_hertz, j.pivot_damping_ratio) = if hz > 0.0 {
+            (hz, damping_ratio)
+        } else {
+            (0.0, 1.0)
+        };
+        self.wake_joint_bodies(slot);
+        Ok(())
+    }
+
     /// [`World::set_six_dof_limit_spring`] without its record (the API layer, `crate::api`, records it).
     pub(crate) fn set_six_dof_limit_spring_unrecorded(
         &mut self,

@@ -71,6 +71,10 @@ pub(crate) struct JointConstraint {
     pub delta_center: Vec3,
     /// The world's joint softness for rigid rows.
     pub soft: Softness,
+    /// The point rows' softness of a spherical or revolute joint with an own pivot
+    /// softness (`own_pivot`: then soft in both passes); otherwise `soft`.
+    pub pivot: Softness,
+    pub own_pivot: bool,
     /// `(I_a⁻¹ + I_b⁻¹)⁻¹`, for kinds with a three-row angular block.
     pub angular_mass: Mat3,
     /// Spring softness per axis (the kind's file says which).
@@ -190,6 +194,12 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
             delta_center: (bb.position - ba.position).to_f32() + bb.center_offset()
                 - ba.center_offset(),
             soft,
+            pivot: if j.pivot_hertz > 0.0 {
+                super::rows::spring_soft(j.pivot_hertz, j.pivot_damping_ratio, h)
+            } else {
+                soft
+            },
+            own_pivot: j.pivot_hertz > 0.0,
             springs: [Softness::default(); 6],
             angular_mass: Mat3::ZERO,
         };

@@ -4,7 +4,7 @@
 //! Impulses: `linear`, the point constraint's (world vector on B).
 
 use super::JointImpulses;
-use super::blocks::{solve_point, warm_point};
+use super::blocks::{solve_pivot, warm_point};
 use super::solver::{JointConstraint, Pass};
 use crate::math::Vec3;
 use crate::solver::BodyState;
@@ -25,7 +25,7 @@ pub(super) fn solve(
     b: &mut BodyState,
     p: &Pass,
 ) {
-    solve_point(c, a, b, &c.soft, p.use_bias, &mut i.linear);
+    solve_pivot(c, a, b, p, &mut i.linear);
 }
 
 pub(super) fn reaction(i: &JointImpulses) -> (Vec3, Vec3) {

@@ -190,6 +190,8 @@ ops! {
     SET_SIX_DOF_AXIS = 76: set_six_dof_axis(id: JointId, axis: u32, value: SixDofAxis);
     SET_SIX_DOF_LIMIT_SPRING = 101:
         set_six_dof_limit_spring(id: JointId, axis: u32, hz: f32, damping_ratio: f32);
+    SET_JOINT_PIVOT_SPRING = 102:
+        set_joint_pivot_spring(id: JointId, hz: f32, damping_ratio: f32);
     SET_JOINT_DAMPING_RATIO = 77: set_joint_damping_ratio(ratio: f32);
 }
 

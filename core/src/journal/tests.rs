@@ -274,6 +274,9 @@ fn joints(s: &mut Session, b: &[BodyId]) -> std::vec::Vec<JointId> {
     s.call(|w| w.set_joint_limits(j[0], -0.5, 0.5)).unwrap();
     s.call(|w| w.set_joint_limit_spring(j[0], 4.0, 0.3))
         .unwrap();
+    // An own pivot softness (spare bit 1 of the joint's flags byte).
+    s.call(|w| w.set_joint_pivot_spring(j[0], 2.0, 0.7))
+        .unwrap();
     s.call(|w| w.set_joint_enable_spring(j[1], true)).unwrap();
     s.call(|w| w.set_joint_spring(j[1], 2.0, 0.5)).unwrap();
     s.call(|w| w.set_distance_length(j[1], 1.5)).unwrap();

@@ -11,7 +11,8 @@ use crate::joint::{
 use crate::snapshot::is_live;
 use crate::world::World;
 
-/// Every joint slot (generation, alive; a live joint's bodies, frames, settings, kind,
+/// Every joint slot (generation, alive; a live joint's bodies, frames, settings, kind, own
+/// pivot softness,
 /// broken flag, impulses and last reactions), then the free list. Edges are derived.
 pub(crate) fn encode_joints<S: Sink>(e: &mut Enc<S>, joints: &[Joint], free: &[u32]) {
     e.u32(joints.len() as u32);
@@ -25,10 +26,17 @@ pub(crate) fn encode_joints<S: Sink>(e: &mut Enc<S>, joints: &[Joint], free: &[u
         e.u32(j.body_b);
         encode_transform(e, &j.frame_a);
         encode_transform(e, &j.frame_b);
-        e.bool(j.collide_connected);
+        // Bit 0: collide connected; bit 1: an own pivot softness, its numbers after the
+        // kind (a byte that was a plain flag before, so worlds without one encode as then).
+        let pivot = j.pivot_hertz > 0.0;
+        e.u8(j.collide_connected as u8 | (pivot as u8) << 1);
         e.f32(j.break_force);
         e.f32(j.break_torque);
         encode_kind(e, &j.kind);
+        if pivot {
+            e.f32(j.pivot_hertz);
+            e.f32(j.pivot_damping_ratio);
+        }
         e.bool(j.broken);
         encode_impulses(e, &j.kind, &j.impulses);
         e.vec3(j.reaction_force);
@@ -64,10 +72,17 @@ pub(crate) fn decode_joints(
             )?;
             j.frame_a = decode_transform(d)?;
             j.frame_b = decode_transform(d)?;
-            j.collide_connected = d.bool()?;
+            let flags = d.u8()?;
+            check(flags <= 3, "a joint's flags byte has unknown bits")?;
+            j.collide_connected = flags & 1 != 0;
             j.break_force = d.f32()?;
             j.break_torque = d.f32()?;
             j.kind = decode_kind(d)?;
+            if flags & 2 != 0 {
+                j.pivot_hertz = d.f32()?;
+                j.pivot_damping_ratio = d.f32()?;
+                check(j.pivot_hertz > 0.0, "a joint's own pivot softness of 0 Hz")?;
+            }
             j.broken = d.bool()?;
             j.impulses = decode_impulses(d, &j.kind)?;
             j.reaction_force = d.vec3()?;
