@@ -127,7 +127,9 @@ pub(crate) fn check_decoded(j: &Joint) -> Result<()> {
     }
     threshold("", j.break_force).map_err(|_| bad)?;
     threshold("", j.break_torque).map_err(|_| bad)?;
-    pivot_spring(&j.kind, j.pivot_hertz, j.pivot_damping_ratio).map_err(|_| bad)?;
+    if j.pivot_hertz != 0.0 {
+        pivot_spring(&j.kind, j.pivot_hertz, j.pivot_damping_ratio).map_err(|_| bad)?;
+    }
     j.kind.check().map_err(|_| bad)
 }
 
