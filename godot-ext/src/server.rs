@@ -1320,15 +1320,21 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
     }
 
     fn pin_joint_set_param(&mut self, joint: Rid, param: PinJointParam, value: f32) {
-        // Bias, damping and impulse clamp tune Godot's own solver; the core's soft
-        // constraint has its own stiffness. Stored for pin_joint_get_param.
+        // Bias and damping away from Godot's defaults give the pivot its own softness
+        // (records/joints.rs `pivot_spring`); the impulse clamp is stored only.
         self.st.joint_set(joint.to_u64(), |j| {
             j.params.insert(param.ord(), value);
         });
     }
 
     fn pin_joint_get_param(&self, joint: Rid, param: PinJointParam) -> f32 {
-        self.joint_param(joint, param.ord(), 0.0)
+        // Godot's defaults: BIAS 0.3, DAMPING 1, IMPULSE_CLAMP 0.
+        let default = match param.ord() {
+            0 => 0.3,
+            1 => 1.0,
+            _ => 0.0,
+        };
+        self.joint_param(joint, param.ord(), default)
     }
 
     fn pin_joint_set_local_a(&mut self, joint: Rid, local_a: Vector3) {
@@ -1405,6 +1411,9 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
 
     fn hinge_joint_get_param(&self, joint: Rid, param: HingeJointParam) -> f32 {
         let default = match param.ord() {
+            0 | 3 => 0.3,
+            4 => 0.9,
+            5 => 1.0,
             1 => 90f32.to_radians(),
             2 => -90f32.to_radians(),
             7 => 1.0,

@@ -270,6 +270,48 @@ impl GJoint {
     }
 }
 
+/// The core's own pivot softness (Hz, damping ratio 1) for a pin's `bias` and `damping`
+/// or a hinge's `bias` (its damping is 1); `None` (the world's joint softness, today's
+/// behaviour) at Godot's defaults 0.3 and 1, or where Godot Physics corrects at least
+/// as much per tick as there (the world's softness is stiffer still). Godot Physics
+/// sets the pivot's closing speed, per solver iteration, to
+/// `(b·depth/h − d·v)` in velocity units: with `d` in (0, 2] its 16 iterations settle at
+/// `v = b·depth/(d·h)`, so each tick closes the fraction `f = b/d` of the gap, an
+/// exponential decay at rate `−ln(1 − f)/h`. The core's critically damped pivot of
+/// `ω = 1.55·(−ln(1 − f))/h` closes a gap to 1/30 in the same time
+/// (`(1 + ωt)e^{−ωt} = 1/30` at `ωt ≈ 5.25`, `ln 30 ≈ 3.40`), at Godot's default tick
+/// `h` = 1/60 s; `−ln(1 − f) ≈ f + f²/2 + f³/3` below 0.3.
+fn pivot_spring(bias: f32, damping: f32) -> Option<(f32, f32)> {
+    if bias == 0.3 && damping == 1.0 {
+        return None;
+    }
+    let d = maul3d::math::clamp(damping, 0.0, 2.0);
+    if !(d > 0.0 && bias >= 0.0) {
+        // No damping lets Godot Physics' 16 iterations pile the correction up: stiff,
+        // the world's softness (and a negative or NaN bias is no softness at all).
+        return None;
+    }
+    let f = bias / d;
+    if f >= 0.3 {
+        return None;
+    }
+    let rate = (f + f * f / 2.0 + f * f * f / 3.0) * 60.0;
+    let hz = max(1.55 * rate / core::f32::consts::TAU, 1.0e-3);
+    Some((hz, 1.0))
+}
+
+impl GJoint {
+    /// The own pivot softness of a pin (PinJointParam BIAS 0, DAMPING 1) or hinge
+    /// (HingeJointParam BIAS 0) joint; see [`pivot_spring`].
+    pub fn pivot_spring(&self) -> Option<(f32, f32)> {
+        match self.kind {
+            GJointKind::Pin => pivot_spring(self.param(0, 0.3), self.param(1, 1.0)),
+            GJointKind::Hinge => pivot_spring(self.param(0, 0.3), 1.0),
+            _ => None,
+        }
+    }
+}
+
 /// The core's soft limit (Hz, damping ratio) for a Godot limit's softness `s`, bias `b`
 /// (the slider's "restitution", the hinge's limit bias) and damping `d` (the hinge's
 /// relaxation); `None` (a rigid limit) at Godot's defaults, as Jolt (which ignores these)
@@ -355,6 +397,7 @@ impl Records {
         // body's, the mirror image. Maul3D follows Jolt, the default engine of new
         // projects: the world anchor is the core's body A (cmp_joint_alone).
         let j = &self.joints[&rid];
+        let pivot = j.pivot_spring();
         let ((body_a, frame_a), (body_b, frame_b)) = if j.body_b == 0 {
             ((body_b, frame_b), (body_a, frame_a))
         } else {
@@ -376,6 +419,11 @@ impl Records {
         super::growth::make_room(w, 0, 0, 1);
         match w.create_joint(&def) {
             Ok(id) => {
+                if let Some((hz, zeta)) = pivot {
+                    if let Err(e) = w.set_joint_pivot_spring(id, hz, zeta) {
+                        report_create_error("joint", &e);
+                    }
+                }
                 if let Some(j) = self.joints.get_mut(&rid) {
                     j.core = Some((space, id));
                 }
