@@ -1960,6 +1960,12 @@ enum m3Result m3Joint_SetSpring(struct m3JointId jointId, float hertz, float dam
 // spring of `hertz` and `dampingRatio` and pushes back; 0 Hz: rigid (the default).
 enum m3Result m3Joint_SetLimitSpring(struct m3JointId jointId, float hertz, float dampingRatio);
 
+// Gives a spherical or revolute joint's pivot a softness of its own: stiffness `hertz`
+// (0: the world's joint softness, as at creation) and `dampingRatio` (1: critical); the
+// anchors then come together like a damped spring of that frequency. Refused for
+// another kind or values out of range.
+enum m3Result m3Joint_SetPivotSpring(struct m3JointId jointId, float hertz, float dampingRatio);
+
 // Makes a limited six-DOF axis's limits soft (`axis` 0..3 linear x, y, z; 3..6 angular
 // x, y, z): once reached, a limit gives like a spring of `hertz` and `dampingRatio` and
 // pushes back; 0 Hz: rigid (the default). `m3Joint_SetSixDofAxis` makes the axis's limits

@@ -897,6 +897,21 @@ pub extern "C" fn m3Joint_SetLimitSpring(
     })
 }
 
+/// Gives a spherical or revolute joint's pivot a softness of its own: stiffness `hertz`
+/// (0: the world's joint softness, as at creation) and `dampingRatio` (1: critical); the
+/// anchors then come together like a damped spring of that frequency. Refused for
+/// another kind or values out of range.
+#[unsafe(no_mangle)]
+pub extern "C" fn m3Joint_SetPivotSpring(
+    jointId: m3JointId,
+    hertz: f32,
+    dampingRatio: f32,
+) -> m3Result {
+    set("m3Joint_SetPivotSpring", jointId, |w, j| {
+        w.set_joint_pivot_spring(j, hertz, dampingRatio)
+    })
+}
+
 /// Makes a limited six-DOF axis's limits soft (`axis` 0..3 linear x, y, z; 3..6 angular
 /// x, y, z): once reached, a limit gives like a spring of `hertz` and `dampingRatio` and
 /// pushes back; 0 Hz: rigid (the default). `m3Joint_SetSixDofAxis` makes the axis's limits
