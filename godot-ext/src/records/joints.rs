@@ -419,10 +419,10 @@ impl Records {
         super::growth::make_room(w, 0, 0, 1);
         match w.create_joint(&def) {
             Ok(id) => {
-                if let Some((hz, zeta)) = pivot {
-                    if let Err(e) = w.set_joint_pivot_spring(id, hz, zeta) {
-                        report_create_error("joint", &e);
-                    }
+                if let Some((hz, zeta)) = pivot
+                    && let Err(e) = w.set_joint_pivot_spring(id, hz, zeta)
+                {
+                    report_create_error("joint", &e);
                 }
                 if let Some(j) = self.joints.get_mut(&rid) {
                     j.core = Some((space, id));
