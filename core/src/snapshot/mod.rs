@@ -290,6 +290,7 @@ impl World {
 
         let (hulls_slots, hulls_free) = self.content.hulls.slots_and_free();
         let n = content::decode_hulls(&mut d, commit, hulls_slots, hulls_free, info.hulls)?;
+        own_capacity(n as u64, head.def.hull_capacity as u64)?;
         let hulls = &info.hulls[..n];
         let (meshes_slots, meshes_free) = self.content.meshes.slots_and_free();
         let (n, content_used) = content::decode_meshes(
@@ -301,9 +302,12 @@ impl World {
             self.def.content_capacity,
             self.alloc,
         )?;
+        own_capacity(n as u64, head.def.mesh_capacity as u64)?;
+        own_capacity(content_used, head.def.content_capacity)?;
         let meshes = &info.meshes[..n];
         let (bodies_slots, bodies_free) = self.bodies.slots_and_free();
         let n = bodies::decode_bodies(&mut d, commit, bodies_slots, bodies_free, info.bodies)?;
+        own_capacity(n as u64, head.def.body_capacity as u64)?;
         let bodies = &info.bodies[..n];
         if let Some(b) = head.out_of_bounds {
             check(is_live(bodies, b), "out-of-bounds body is missing")?;
@@ -322,6 +326,7 @@ impl World {
             info.shapes,
             &refs,
         )?;
+        own_capacity(n as u64, head.def.shape_capacity as u64)?;
         let shapes = &info.shapes[..n];
         let (contacts_slots, contacts_free) = self.contacts.slots_and_free();
         contacts::decode_contacts(
@@ -350,6 +355,7 @@ impl World {
             info.joints,
             bodies,
         )?;
+        own_capacity(n as u64, head.def.joint_capacity as u64)?;
         let joints = &info.joints[..n];
         host::decode_host_data(
             &mut d,
@@ -417,4 +423,13 @@ impl World {
         self.joints.break_events.clear();
         self.counters = Default::default();
     }
+}
+
+/// A snapshot's pools fit the capacities it records (what `def_from_snapshot` gives), so a
+/// world made from its own def restores it whenever a larger one does.
+fn own_capacity(used: u64, capacity: u64) -> Result<()> {
+    check(
+        used <= capacity,
+        "a snapshot holds more than the capacities it records",
+    )
 }
