@@ -329,7 +329,7 @@ impl World {
         own_capacity(n as u64, head.def.shape_capacity as u64)?;
         let shapes = &info.shapes[..n];
         let (contacts_slots, contacts_free) = self.contacts.slots_and_free();
-        contacts::decode_contacts(
+        let n = contacts::decode_contacts(
             &mut d,
             commit,
             contacts_slots,
@@ -338,7 +338,9 @@ impl World {
             shapes,
             &mut self.broad.restore_keys,
         )?;
-        let sensor_capacity = self.def.sensor_capacity as usize;
+        own_capacity(n as u64, head.def.contact_capacity as u64)?;
+        // Within the world's capacity and the snapshot's own.
+        let sensor_capacity = self.def.sensor_capacity.min(head.def.sensor_capacity) as usize;
         sensors::decode_sensor_pairs(
             &mut d,
             commit,
