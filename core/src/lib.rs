@@ -92,9 +92,10 @@ pub use joint::{
     RevoluteJoint, SixDofAxis, SixDofJoint, WeldJoint, WheelJoint,
 };
 pub use journal::{
-    CONTAINER_HEADER_SIZE, CONTAINER_REVISION, JournalInfo, ReplayView, SNAPSHOT_JOURNAL_SIZE,
-    SnapshotJournal, TAPE_HEADER_SIZE, TAPE_MAJOR, TAPE_MINOR, decode_replay, describe_journal,
-    encode_replay, encoded_replay_size, journal_record_ends, snapshot_journal,
+    CONTAINER_HEADER_SIZE, CONTAINER_REVISION, JournalInfo, KEYFRAME_BUDGET, KEYFRAME_MIN_EVERY,
+    Parting, ReplayPlayer, ReplayView, SNAPSHOT_JOURNAL_SIZE, SnapshotJournal, TAPE_HEADER_SIZE,
+    TAPE_MAJOR, TAPE_MINOR, Verdict, decode_replay, describe_journal, encode_replay,
+    encoded_replay_size, journal_record_ends, snapshot_journal,
 };
 pub use motion::{
     ContactPointPair, MotionCollision, MotionOptions, MotionResult, MotionTest, SeparationRay,

@@ -35,12 +35,14 @@
 
 mod container;
 mod ops;
+mod player;
 
 pub use container::{
     CONTAINER_HEADER_SIZE, CONTAINER_REVISION, JournalInfo, ReplayView, decode_replay,
     describe_journal, encode_replay, encoded_replay_size, journal_record_ends, snapshot_journal,
 };
 use ops::kind;
+pub use player::{KEYFRAME_BUDGET, KEYFRAME_MIN_EVERY, Parting, ReplayPlayer, Verdict};
 
 use crate::alloc::FixedVec;
 use crate::codec::{Dec, Enc, Fnv, Sink, check};

@@ -1,0 +1,404 @@
+//! The replay player: a replay container in memory, a world that walks it step by step,
+//! keyframes that make seeking fast, verification and the comparison of two recordings.
+//! Written once here for every host: `m3replay`, the C ABI (`m3ReplayPlayer_*`, which the
+//! Unreal plugin uses) and Godot's `Maul3DReplayPlayer` are thin layers over it.
+//!
+//! "The state at step S" is the world after the tape's S-th step record, before any call
+//! that follows it; step 0 is the starting snapshot. Cutting the tape just past a record
+//! leaves a whole tape, so the calls of one step, behind a copy of the tape's header, are
+//! a tape of their own that replays into the world where the previous step ended.
+//!
+//! Keyframes are snapshots at steps 0, K, 2K, ... taken as the player passes them, so
+//! opening a file replays nothing and a near seek only walks forward from the nearest
+//! known point. K is chosen when the file opens so that keyframes of the whole session
+//! stay within [`KEYFRAME_BUDGET`] bytes (estimated from the starting snapshot's size),
+//! and never below [`KEYFRAME_MIN_EVERY`]; [`ReplayPlayer::open_with`] picks it by hand.
+//! A player is a tool for hosts, outside the step: it allocates as it needs.
+
+use super::container::decode_replay;
+use super::{TAPE_HEADER_SIZE, journal_record_ends};
+use crate::compare::BodyDiff;
+use crate::def::WorldDef;
+use crate::error::{Error, Result};
+use crate::world::World;
+
+/// The keyframes of a session are kept within about this many bytes.
+pub const KEYFRAME_BUDGET: usize = 64 << 20;
+/// Keyframes are never closer than this many steps.
+pub const KEYFRAME_MIN_EVERY: u64 = 30;
+
+/// What replaying a whole recording gave ([`ReplayPlayer::verify`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The hash the recorder stored after its last call.
+    pub recorded: u64,
+    /// The hash here after replaying every call.
+    pub replayed: u64,
+}
+
+impl Verdict {
+    /// The replay ended on the recorded state.
+    pub fn matches(&self) -> bool {
+        self.recorded == self.replayed
+    }
+}
+
+/// Where two recordings part ([`ReplayPlayer::diff`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Parting {
+    /// Same hash at every step both have, and the same number of steps.
+    Agree {
+        /// Steps of each recording.
+        steps: u64,
+        /// The hash at the last step.
+        hash: u64,
+    },
+    /// Same hash at every step both have; one recording goes on longer.
+    Length {
+        /// Steps of the first recording.
+        steps_a: u64,
+        /// Steps of the second recording.
+        steps_b: u64,
+    },
+    /// The first step whose states differ, and the bodies that differ there.
+    At {
+        /// The step.
+        step: u64,
+        /// The first recording's hash there.
+        hash_a: u64,
+        /// The second recording's hash there.
+        hash_b: u64,
+        /// How many body slots differ (rows may hold fewer).
+        differing: usize,
+        /// The worst differing bodies, worst first (`World::compare`).
+        rows: Vec<BodyDiff>,
+    },
+}
+
+/// A replay file opened for playing: the decoded parts, a world in the state of one step,
+/// and the keyframes passed so far. The player's world is only changed by the player.
+pub struct ReplayPlayer {
+    snapshot: Vec<u8>,
+    tape: Vec<u8>,
+    final_hash: u64,
+    records: u64,
+    file_len: usize,
+    /// Offsets just past each step record: `step_ends[k]` ends step `k + 1`.
+    step_ends: Vec<usize>,
+    world: World,
+    at: u64,
+    every: u64,
+    /// `keyframes[k]`: the snapshot at step `k * every`, once the player has been there.
+    keyframes: Vec<Option<Vec<u8>>>,
+    /// The tape header followed by one step's records, rebuilt for each step.
+    segment: Vec<u8>,
+}
+
+impl ReplayPlayer {
+    /// Opens a replay container (checked by `decode_replay`: damaged files and files of
+    /// another format version are refused) at step 0, with keyframes chosen for its size.
+    pub fn open(bytes: &[u8]) -> Result<ReplayPlayer> {
+        let view = decode_replay(bytes)?;
+        let per_keyframe = view.snapshot.len().max(1) as u64;
+        let kept = (KEYFRAME_BUDGET as u64 / per_keyframe).max(1);
+        let every = view.steps.div_ceil(kept).max(KEYFRAME_MIN_EVERY);
+        ReplayPlayer::open_with(bytes, every)
+    }
+
+    /// Opens a replay container keeping a keyframe every `keyframe_every` steps (at
+    /// least 1).
+    pub fn open_with(bytes: &[u8], keyframe_every: u64) -> Result<ReplayPlayer> {
+        if keyframe_every == 0 {
+            return Err(Error::Argument {
+                name: "keyframe_every",
+                value: 0.0,
+                expected: "at least 1 step",
+            });
+        }
+        let view = decode_replay(bytes)?;
+        let mut step_ends = Vec::with_capacity(view.steps as usize);
+        journal_record_ends(view.tape, |end, is_step| {
+            if is_step {
+                step_ends.push(end);
+            }
+        })?;
+        let def = World::def_from_snapshot(view.snapshot)?;
+        let mut world = World::new(&def)?;
+        world.restore(view.snapshot)?;
+        let slots = (step_ends.len() as u64 / keyframe_every + 1) as usize;
+        let mut keyframes = vec![None; slots];
+        keyframes[0] = Some(view.snapshot.to_vec());
+        Ok(ReplayPlayer {
+            snapshot: view.snapshot.to_vec(),
+            tape: view.tape.to_vec(),
+            final_hash: view.final_hash,
+            records: view.records,
+            file_len: bytes.len(),
+            step_ends,
+            world,
+            at: 0,
+            every: keyframe_every,
+            keyframes,
+            segment: Vec::new(),
+        })
+    }
+
+    /// Steps on the tape: the player's steps are `0..=step_count()`.
+    pub fn step_count(&self) -> u64 {
+        self.step_ends.len() as u64
+    }
+
+    /// The step whose state the world holds.
+    pub fn current_step(&self) -> u64 {
+        self.at
+    }
+
+    /// The world in the state of the current step (read it; the player owns it).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The world's hash at the current step.
+    pub fn hash_at_current(&self) -> u64 {
+        self.world.hash()
+    }
+
+    /// The hash the recorder stored after its last call.
+    pub fn recorded_final_hash(&self) -> u64 {
+        self.final_hash
+    }
+
+    /// Records on the tape.
+    pub fn record_count(&self) -> u64 {
+        self.records
+    }
+
+    /// Bytes of the container.
+    pub fn file_len(&self) -> usize {
+        self.file_len
+    }
+
+    /// The starting snapshot.
+    pub fn start_snapshot(&self) -> &[u8] {
+        &self.snapshot
+    }
+
+    /// The tape, header included.
+    pub fn tape(&self) -> &[u8] {
+        &self.tape
+    }
+
+    /// The def (capacities, settings) of the recorded world.
+    pub fn def(&self) -> Result<WorldDef> {
+        World::def_from_snapshot(&self.snapshot)
+    }
+
+    /// Keyframes are kept every this many steps.
+    pub fn keyframe_every(&self) -> u64 {
+        self.every
+    }
+
+    /// Bytes the keyframes taken so far hold.
+    pub fn keyframe_bytes(&self) -> usize {
+        self.keyframes.iter().flatten().map(Vec::len).sum()
+    }
+
+    /// The tape cut just past step `step`: a whole tape of the session's first `step`
+    /// steps (step 0: the header alone).
+    pub fn tape_prefix(&self, step: u64) -> Result<&[u8]> {
+        self.check_step(step, "step")?;
+        let end = match step {
+            0 => TAPE_HEADER_SIZE,
+            s => self.step_ends[s as usize - 1],
+        };
+        Ok(&self.tape[..end])
+    }
+
+    fn check_step(&self, step: u64, name: &'static str) -> Result<()> {
+        if step > self.step_count() {
+            return Err(Error::Argument {
+                name,
+                value: step as f64,
+                expected: "at most the recording's step count",
+            });
+        }
+        Ok(())
+    }
+
+    /// Replays the calls of the next step; returns false (and changes nothing) at the last
+    /// step.
+    pub fn step_forward(&mut self) -> Result<bool> {
+        if self.at == self.step_count() {
+            return Ok(false);
+        }
+        let next = self.at + 1;
+        let start = match next {
+            1 => TAPE_HEADER_SIZE,
+            s => self.step_ends[s as usize - 2],
+        };
+        self.segment.clear();
+        self.segment
+            .extend_from_slice(&self.tape[..TAPE_HEADER_SIZE]);
+        self.segment
+            .extend_from_slice(&self.tape[start..self.step_ends[next as usize - 1]]);
+        if let Err(e) = self.world.replay_journal(&self.segment) {
+            // Leave the player on a state it can name: back to the step it was at.
+            let at = self.at;
+            self.seek(at)?;
+            return Err(e);
+        }
+        self.at = next;
+        if next % self.every == 0 {
+            let k = (next / self.every) as usize;
+            if self.keyframes[k].is_none() {
+                let mut snap = vec![0u8; self.world.snapshot_size()];
+                let n = self.world.snapshot(&mut snap)?;
+                snap.truncate(n);
+                self.keyframes[k] = Some(snap);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Goes back one step (a seek); returns false at step 0.
+    pub fn step_back(&mut self) -> Result<bool> {
+        if self.at == 0 {
+            return Ok(false);
+        }
+        self.seek(self.at - 1)?;
+        Ok(true)
+    }
+
+    /// Brings the world to step `step`: from the current step when it lies between the
+    /// nearest keyframe and the target, else from the nearest keyframe at or before it.
+    pub fn seek(&mut self, step: u64) -> Result<()> {
+        self.check_step(step, "seek step")?;
+        let k = (step / self.every) as usize;
+        let known = (0..=k)
+            .rev()
+            .find(|&i| self.keyframes[i].is_some())
+            .unwrap_or(0);
+        let from = known as u64 * self.every;
+        if !(self.at <= step && self.at >= from) {
+            let snap = self.keyframes[known].as_ref().unwrap_or(&self.snapshot);
+            self.world.restore(snap)?;
+            self.at = from;
+        }
+        while self.at < step {
+            self.step_forward()?;
+        }
+        Ok(())
+    }
+
+    /// Walks the whole recording once so every keyframe exists (later seeks anywhere
+    /// replay at most `keyframe_every() - 1` steps); `on_step` sees each step reached.
+    /// Ends at the last step.
+    pub fn index(&mut self, mut on_step: impl FnMut(u64)) -> Result<()> {
+        let last_known = (0..self.keyframes.len())
+            .rev()
+            .find(|&i| self.keyframes[i].is_some())
+            .unwrap_or(0) as u64
+            * self.every;
+        if self.at < last_known {
+            self.seek(last_known)?;
+        }
+        while self.step_forward()? {
+            on_step(self.at);
+        }
+        Ok(())
+    }
+
+    /// Replays the whole recording — every step, then any calls after the last step — and
+    /// compares the hash with the one the recorder stored. Leaves the player at the last
+    /// step.
+    pub fn verify(&mut self) -> Result<Verdict> {
+        self.verify_with(|_| {})
+    }
+
+    /// [`verify`](Self::verify), with `on_step` called at each step reached.
+    pub fn verify_with(&mut self, on_step: impl FnMut(u64)) -> Result<Verdict> {
+        self.index(on_step)?;
+        let tail_start = self.step_ends.last().copied().unwrap_or(TAPE_HEADER_SIZE);
+        if tail_start == self.tape.len() {
+            return Ok(Verdict {
+                recorded: self.final_hash,
+                replayed: self.world.hash(),
+            });
+        }
+        // Calls after the last step: replay them, then put the last step's state back.
+        let mut here = vec![0u8; self.world.snapshot_size()];
+        let n = self.world.snapshot(&mut here)?;
+        here.truncate(n);
+        self.segment.clear();
+        self.segment
+            .extend_from_slice(&self.tape[..TAPE_HEADER_SIZE]);
+        self.segment.extend_from_slice(&self.tape[tail_start..]);
+        let replayed = self
+            .world
+            .replay_journal(&self.segment)
+            .map(|()| self.world.hash());
+        self.world.restore(&here)?;
+        Ok(Verdict {
+            recorded: self.final_hash,
+            replayed: replayed?,
+        })
+    }
+
+    /// Compares two recordings step by step from the start: the first step where their
+    /// hashes differ and the worst `max_rows` differing bodies there. Recordings of
+    /// worlds with different capacities cannot be compared slot by slot and are refused.
+    /// Both players are left at the parting step (or the last shared step).
+    pub fn diff(a: &mut ReplayPlayer, b: &mut ReplayPlayer, max_rows: usize) -> Result<Parting> {
+        let (da, db) = (a.def()?, b.def()?);
+        let caps = |d: &WorldDef| {
+            [
+                d.body_capacity,
+                d.shape_capacity,
+                d.contact_capacity,
+                d.pair_capacity,
+                d.hull_capacity,
+                d.event_capacity,
+            ]
+        };
+        if caps(&da) != caps(&db) {
+            return Err(Error::Argument {
+                name: "second recording's capacities",
+                value: db.body_capacity as f64,
+                expected: "the same world capacities as the first recording (bodies, shapes, contacts, pairs, hulls, events)",
+            });
+        }
+        a.seek(0)?;
+        b.seek(0)?;
+        let shared = a.step_count().min(b.step_count());
+        loop {
+            let (ha, hb) = (a.world.hash(), b.world.hash());
+            if ha != hb {
+                let mut rows = vec![BodyDiff::default(); max_rows];
+                let differing = World::compare(&a.world, &b.world, &mut rows);
+                rows.truncate(differing.min(max_rows));
+                return Ok(Parting::At {
+                    step: a.at,
+                    hash_a: ha,
+                    hash_b: hb,
+                    differing,
+                    rows,
+                });
+            }
+            if a.at == shared {
+                break;
+            }
+            a.step_forward()?;
+            b.step_forward()?;
+        }
+        if a.step_count() != b.step_count() {
+            return Ok(Parting::Length {
+                steps_a: a.step_count(),
+                steps_b: b.step_count(),
+            });
+        }
+        Ok(Parting::Agree {
+            steps: shared,
+            hash: a.world.hash(),
+        })
+    }
+}

@@ -1,0 +1,210 @@
+//! The replay player: seeking agrees with replaying the cut tape from the start, in any
+//! order; keyframes stay within their spacing; verify, damage, diff.
+
+mod common;
+use common::*;
+use maul3d::math::{DVec3, Vec3};
+use maul3d::{
+    Error, Parting, ReplayPlayer, ShapeDef, World, encode_replay, encoded_replay_size,
+    snapshot_journal,
+};
+
+/// A recorded session: a pyramid, a box dropped on it, a kick at `kick_step`, and a call
+/// after the last step (so the final hash is not the last step's).
+fn record(steps: usize, kick_step: usize, kick: f32) -> Vec<u8> {
+    let mut w = world(true);
+    ground(&mut w, 0.6);
+    pyramid(&mut w, 4, DVec3::ZERO);
+    let start = {
+        let mut b = vec![0u8; w.snapshot_size()];
+        let n = w.snapshot(&mut b).unwrap();
+        b.truncate(n);
+        b
+    };
+    assert!(snapshot_journal(&start).unwrap().is_none());
+    w.start_journal(1 << 20).unwrap();
+    let dropped = dynamic_box(
+        &mut w,
+        DVec3::new(0.3, 6.0, 0.0),
+        Vec3::splat(0.4),
+        &ShapeDef::default(),
+    );
+    for s in 0..steps {
+        if s == kick_step {
+            w.apply_linear_impulse_to_center(dropped, Vec3::new(kick, 0.0, 0.0))
+                .unwrap();
+        }
+        step_n(&mut w, 1);
+    }
+    w.set_body_linear_velocity(dropped, Vec3::new(0.0, 1.0, 0.0))
+        .unwrap();
+    w.stop_journal().unwrap();
+    let tape = w.journal_tape().to_vec();
+    let mut buf = vec![0u8; encoded_replay_size(start.len(), tape.len())];
+    encode_replay(&start, &tape, w.hash(), &mut buf).unwrap();
+    buf
+}
+
+/// The hash at every step, by replaying the tape cut at each step from the start.
+fn direct_hashes(file: &[u8]) -> Vec<u64> {
+    let p = ReplayPlayer::open(file).unwrap();
+    (0..=p.step_count())
+        .map(|s| {
+            let mut w = World::new(&p.def().unwrap()).unwrap();
+            w.restore(p.start_snapshot()).unwrap();
+            w.replay_journal(p.tape_prefix(s).unwrap()).unwrap();
+            w.hash()
+        })
+        .collect()
+}
+
+#[test]
+fn seeks_in_any_order_agree_with_replaying_from_the_start() {
+    let file = record(70, 25, 3.0);
+    let want = direct_hashes(&file);
+    assert_eq!(want.len(), 71);
+    let mut p = ReplayPlayer::open_with(&file, 8).unwrap();
+    assert_eq!(p.step_count(), 70);
+    // Forward, step by step.
+    for (s, h) in want.iter().enumerate() {
+        assert_eq!(p.current_step(), s as u64);
+        assert_eq!(p.hash_at_current(), *h, "forward at {s}");
+        p.step_forward().unwrap();
+    }
+    assert!(!p.step_forward().unwrap(), "past the end");
+    // A scrambled order (a fixed permutation), fresh player and used one.
+    let order: Vec<u64> = (0..=70u64).map(|i| (i * 37 + 11) % 71).collect();
+    let mut fresh = ReplayPlayer::open_with(&file, 8).unwrap();
+    for &s in &order {
+        p.seek(s).unwrap();
+        fresh.seek(s).unwrap();
+        assert_eq!(p.hash_at_current(), want[s as usize], "seek {s}");
+        assert_eq!(fresh.hash_at_current(), want[s as usize], "fresh seek {s}");
+    }
+    // Backwards.
+    p.seek(70).unwrap();
+    for s in (0..70).rev() {
+        assert!(p.step_back().unwrap());
+        assert_eq!(p.hash_at_current(), want[s], "back to {s}");
+    }
+    assert!(!p.step_back().unwrap());
+}
+
+#[test]
+fn keyframes_are_taken_as_passed_and_bound_each_seek() {
+    let file = record(64, 10, 2.0);
+    let mut p = ReplayPlayer::open_with(&file, 16).unwrap();
+    let start_bytes = p.keyframe_bytes();
+    assert_eq!(start_bytes, p.start_snapshot().len(), "only step 0 at open");
+    p.seek(20).unwrap();
+    let one = p.keyframe_bytes();
+    assert!(one > start_bytes, "step 16 kept on the way");
+    p.index(|_| {}).unwrap();
+    assert_eq!(p.current_step(), 64);
+    // Steps 0, 16, 32, 48, 64 are all kept now: five snapshots.
+    assert!(p.keyframe_bytes() > 4 * start_bytes);
+    // The automatic spacing: at least the minimum, and within the budget.
+    let auto = ReplayPlayer::open(&file).unwrap();
+    assert_eq!(auto.keyframe_every(), maul3d::KEYFRAME_MIN_EVERY);
+    assert!(matches!(
+        ReplayPlayer::open_with(&file, 0),
+        Err(Error::Argument {
+            name: "keyframe_every",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn verify_replays_the_calls_after_the_last_step_and_keeps_the_last_step() {
+    let file = record(40, 5, 1.0);
+    let mut p = ReplayPlayer::open(&file).unwrap();
+    let want = direct_hashes(&file);
+    let v = p.verify().unwrap();
+    assert!(v.matches(), "{v:?}");
+    assert_eq!(v.recorded, p.recorded_final_hash());
+    // The final call (a velocity set after the last step) moved the hash ...
+    assert_ne!(v.replayed, want[40]);
+    // ... and the player still shows the last step.
+    assert_eq!(p.current_step(), 40);
+    assert_eq!(p.hash_at_current(), want[40]);
+    // The container's checksum covers the stored hash: changing it is damage.
+    let mut forged = file.clone();
+    let at = maul3d::CONTAINER_HEADER_SIZE - 32; // the final hash field (bytes 32..40)
+    forged[at] ^= 1;
+    assert!(matches!(ReplayPlayer::open(&forged), Err(Error::Format(_))));
+}
+
+#[test]
+fn damaged_files_and_bad_steps_are_refused() {
+    let file = record(10, 2, 1.0);
+    for cut in [0, 10, 63, 64, file.len() - 1] {
+        assert!(
+            matches!(ReplayPlayer::open(&file[..cut]), Err(Error::Format(_))),
+            "cut at {cut}"
+        );
+    }
+    let mut bad = file.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x40;
+    assert!(matches!(ReplayPlayer::open(&bad), Err(Error::Format(_))));
+    let mut p = ReplayPlayer::open(&file).unwrap();
+    p.seek(4).unwrap();
+    let h = p.hash_at_current();
+    let e = p.seek(11).unwrap_err();
+    assert!(e.to_string().contains("seek step"), "{e}");
+    assert_eq!(p.current_step(), 4, "a refused seek changes nothing");
+    assert_eq!(p.hash_at_current(), h);
+    assert!(p.tape_prefix(11).is_err());
+}
+
+#[test]
+fn diff_finds_the_first_parting_step_and_the_worst_bodies() {
+    let a = record(60, 30, 3.0);
+    let b = record(60, 30, 3.5);
+    let c = record(45, 30, 3.0);
+    let mut pa = ReplayPlayer::open(&a).unwrap();
+    let mut pb = ReplayPlayer::open(&b).unwrap();
+    let ha = direct_hashes(&a);
+    let hb = direct_hashes(&b);
+    let first = (0..ha.len()).find(|&s| ha[s] != hb[s]).unwrap() as u64;
+    // The kick is recorded before step 31's step record: step 31 is the first to differ.
+    assert_eq!(first, 31);
+    match ReplayPlayer::diff(&mut pa, &mut pb, 4).unwrap() {
+        Parting::At {
+            step,
+            hash_a,
+            hash_b,
+            differing,
+            rows,
+        } => {
+            assert_eq!(step, first);
+            assert_eq!((hash_a, hash_b), (ha[31], hb[31]));
+            assert!(differing >= 1);
+            assert_eq!(rows.len(), differing.min(4));
+            // Worst first, and the kicked box (the last body created) is among them.
+            for pair in rows.windows(2) {
+                assert!(pair[0].position_error >= pair[1].position_error);
+            }
+            assert!(rows[0].velocity_error > 0.0);
+        }
+        other => panic!("expected a parting step, got {other:?}"),
+    }
+    let mut pc = ReplayPlayer::open(&c).unwrap();
+    let mut pa = ReplayPlayer::open(&a).unwrap();
+    assert_eq!(
+        ReplayPlayer::diff(&mut pa, &mut pc, 4).unwrap(),
+        Parting::Length {
+            steps_a: 60,
+            steps_b: 45
+        }
+    );
+    let mut pa2 = ReplayPlayer::open(&a).unwrap();
+    assert_eq!(
+        ReplayPlayer::diff(&mut pa, &mut pa2, 4).unwrap(),
+        Parting::Agree {
+            steps: 60,
+            hash: ha[60]
+        }
+    );
+}
