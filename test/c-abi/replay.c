@@ -311,7 +311,7 @@ int main(int argc, char **argv)
     free(other);
     printf("replay: %llu steps seeked in order, back and forward, 400 scrambled seeks: hashes equal "
            "to m3replay hashes; verify ok; %d bodies read at step %llu; %d damaged copies refused; "
-           "diff parts at step %llu with %d bodies as m3replay diff\n",
+           "diff parts at step %llu with %d differing bodies, as m3replay diff says\n",
            (unsigned long long)steps, count, (unsigned long long)mid, flips,
            (unsigned long long)part_step, part_differing);
     return 0;

@@ -744,6 +744,24 @@ mod tests {
     }
 
     #[test]
+    fn a_panic_inside_a_call_poisons_the_player_and_destroy_still_frees_it() {
+        let p = open_demo();
+        let r = api("test", || {
+            write("player", p, |_| -> Result<(), Refusal> {
+                panic!("injected")
+            })
+        });
+        assert_eq!(r, R::m3_errorState);
+        let mut h = 0;
+        // SAFETY: a live (poisoned) player and valid pointers.
+        unsafe {
+            assert_eq!(m3ReplayPlayer_GetHash(p, &mut h), R::m3_errorState);
+            assert_eq!(m3ReplayPlayer_Seek(p, 1), R::m3_errorState);
+            assert_eq!(m3ReplayPlayer_Destroy(p), R::m3_success);
+        }
+    }
+
+    #[test]
     fn a_drawing_function_calling_back_finds_the_player_busy() {
         unsafe extern "C" fn shape(
             _s: m3ShapeId,
