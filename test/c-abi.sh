@@ -19,6 +19,13 @@
 #                snapshots from before the journal, another journal or a rewound branch
 #                are m3_errorState
 #   version      a header with a bumped ABI version is refused with m3_errorVersion
+#   replay       the replay player (m3ReplayPlayer_*) on test/demo.m3replay: every step
+#                seeked, stepped back and forward, scrambled seeks with other keyframes,
+#                hashes equal to `m3replay hashes`; verify; bodies and debug draw at a
+#                step; damaged copies are m3_errorFormat; bad arguments refused with the
+#                player unchanged; diff against a seed-2 recording parts at the step and
+#                with the body count `m3replay diff` prints
+#   cpp_replay   the same (shorter) through maul3d.hpp's m3::ReplayPlayer
 # and the C programs again under AddressSanitizer + UndefinedBehaviorSanitizer.
 # Idempotent: builds into a temporary folder, installs gcc/g++ only if missing.
 set -euo pipefail
@@ -30,7 +37,7 @@ if ! command -v gcc >/dev/null || ! command -v g++ >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q gcc g++ >/dev/null
 fi
 
-cargo build -q --release -p maul3d-abi
+cargo build -q --release -p maul3d-abi -p m3replay
 lib=${CARGO_TARGET_DIR:-target}/release
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -50,11 +57,14 @@ cc test/c-abi/threads.c -o "$out/threads" "${libs[@]}"
 cc test/c-abi/rollback.c -o "$out/rollback" "${libs[@]}"
 cc test/c-abi/scenes.c -o "$out/scenes" "${libs[@]}"
 cc test/c-abi/version.c -o "$out/version" "${libs[@]}"
+cc test/c-abi/replay.c -o "$out/replay" "${libs[@]}"
 gcc -std=c11 -O2 -ffast-math "${inc[@]}" test/c-abi/scenes.c -o "$out/scenes-fast" "${libs[@]}"
 gcc -std=c11 -O2 "${strict[@]}" "${inc[@]}" test/c-abi/scenes.c -o "$out/scenes-shared" \
   -L"$lib" -lmaul3d -Wl,-rpath,"$(cd "$lib" && pwd)" -lpthread -lm
 g++ -std=c++17 -O2 -fno-exceptions -fno-rtti -Wall -Wextra -Werror -ffp-contract=off "${inc[@]}" \
   test/c-abi/cpp_scenes.cpp -o "$out/cpp_scenes" "${libs[@]}"
+g++ -std=c++17 -O2 -fno-exceptions -fno-rtti -Wall -Wextra -Werror -ffp-contract=off "${inc[@]}" \
+  test/c-abi/cpp_replay.cpp -o "$out/cpp_replay" "${libs[@]}"
 mkdir -p "$out/bumped"
 sed 's/^#define M3_ABI_VERSION_MINOR \([0-9]*\)$/echo "#define M3_ABI_VERSION_MINOR $((\1 + 1))"/e' \
   unreal-abi/include/maul3d.h >"$out/bumped/maul3d.h"
@@ -65,7 +75,7 @@ fi
 gcc -std=c11 -O2 "${strict[@]}" -DM3_BUMPED_HEADER -I"$out/bumped" test/c-abi/version.c \
   -o "$out/version-bumped" "${libs[@]}"
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1)
-for p in seeds errors surface threads rollback scenes; do
+for p in seeds errors surface threads rollback scenes replay; do
   gcc -std=c11 "${san[@]}" "${strict[@]}" "${inc[@]}" "test/c-abi/$p.c" -o "$out/$p-asan" "${libs[@]}"
 done
 
@@ -93,6 +103,22 @@ tail -1 "$out/errors.txt"
 "$out/rollback"
 "$out/version"
 "$out/version-bumped"
+# What the replay player must agree with: m3replay's per-step hashes of the demo, and
+# where it says the demo and a seed-2 recording part.
+m3replay=${CARGO_TARGET_DIR:-target}/release/m3replay
+"$m3replay" hashes test/demo.m3replay --out "$out/demo_hashes.txt"
+"$m3replay" record --seed 2 --steps 300 --out "$out/b.m3replay" >/dev/null
+"$m3replay" diff test/demo.m3replay "$out/b.m3replay" >"$out/diff.txt" || true
+part_step=$(sed -n 's/^the sessions part at step \([0-9]*\):.*/\1/p' "$out/diff.txt")
+part_bodies=$(sed -n 's/^\([0-9]*\) bod\(y\|ies\) differ.*/\1/p' "$out/diff.txt")
+if [ -z "$part_step" ] || [ -z "$part_bodies" ]; then
+  echo "m3replay diff did not print a parting step and body count:" >&2
+  cat "$out/diff.txt" >&2
+  exit 1
+fi
+replay_args=(test/demo.m3replay "$out/demo_hashes.txt" "$out/b.m3replay" "$part_step" "$part_bodies")
+"$out/replay" "${replay_args[@]}"
+"$out/cpp_replay" "${replay_args[@]:0:4}"
 hashes "scenes (1 thread)" "$out/scenes"
 hashes "scenes (4 pthread workers)" "$out/scenes" --workers 4
 hashes "scenes (FE_UPWARD + FTZ/DAZ, 4 workers)" "$out/scenes" --workers 4 --odd-fp
@@ -107,5 +133,6 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktra
 "$out/surface-asan" >/dev/null
 "$out/threads-asan" >/dev/null
 "$out/rollback-asan" >/dev/null
+"$out/replay-asan" "${replay_args[@]}" >/dev/null
 hashes "scenes (ASan + UBSan, 4 workers)" "$out/scenes-asan" --workers 4
-echo "sanitizers: seeds, errors, surface, threads, rollback and scenes ran clean under ASan + UBSan"
+echo "sanitizers: seeds, errors, surface, threads, rollback, replay and scenes ran clean under ASan + UBSan"

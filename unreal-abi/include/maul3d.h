@@ -62,6 +62,12 @@ typedef enum m3Result {
   m3_errorInvalidId = 8,
 } m3Result;
 
+// A replay file opened for playing: the decoded recording, a world in the state of one
+// step, and the keyframes passed so far. Opaque; made by `m3ReplayPlayer_Open`, freed by
+// `m3ReplayPlayer_Destroy`. One thread may change it at a time (others are refused as
+// busy); any number may read it together.
+typedef struct m3ReplayPlayer m3ReplayPlayer;
+
 // The library's version.
 typedef struct m3Version {
   // Major version.
@@ -945,6 +951,69 @@ typedef struct m3ContactPoint {
   struct m3Vec3 velocity;
 } m3ContactPoint;
 
+// One body slot that differs between two worlds.
+typedef struct m3BodyDiff {
+  // The body slot (the index of its id minus one).
+  uint32_t slot;
+  // Whether a body lives in that slot in world A.
+  bool aliveInA;
+  // Whether one lives there in world B.
+  bool aliveInB;
+  // Distance between the positions, m (infinite when alive in one world only).
+  double positionError;
+  // Angle between the rotations, radians.
+  float rotationError;
+  // Largest difference of linear and angular velocity.
+  float velocityError;
+} m3BodyDiff;
+
+// How two recordings compare (`m3ReplayParting.kind`): `m3_replaysAgree`,
+// `m3_replaysDifferInLength`, `m3_replaysPart`.
+typedef int32_t m3ReplayPartingKind;
+
+// Where two recordings part (`m3ReplayPlayer_Diff`).
+typedef struct m3ReplayParting {
+  // `m3_replaysAgree`, `m3_replaysDifferInLength` or `m3_replaysPart`.
+  m3ReplayPartingKind kind;
+  // The first step whose states differ (`m3_replaysPart`), else the last step both
+  // recordings have.
+  uint64_t step;
+  // The first recording's hash at `step`.
+  uint64_t hashA;
+  // The second recording's hash at `step`.
+  uint64_t hashB;
+  // Steps of the first recording.
+  uint64_t stepsA;
+  // Steps of the second recording.
+  uint64_t stepsB;
+  // Body slots that differ at `step` (0 unless `m3_replaysPart`; 0 there too when
+  // only shapes, contacts or settings differ).
+  int32_t differing;
+  // Rows written to `rows`: the worst `min(differing, capacity)`.
+  int32_t rowCount;
+} m3ReplayParting;
+
+// A body of the player's world at the current step.
+typedef struct m3ReplayBody {
+  // Its id in the player's world (its `world` is the null id: for
+  // `m3ReplayPlayer_GetBody`, not for `m3Body_*`).
+  struct m3BodyId id;
+  // Static, kinematic or dynamic.
+  m3BodyType type;
+  // The body origin's position, relative to the world origin.
+  struct m3DVec3 position;
+  // Its rotation.
+  struct m3Quat rotation;
+  // The velocity of the centre of mass.
+  struct m3Vec3 linearVelocity;
+  // The angular velocity.
+  struct m3Vec3 angularVelocity;
+  // Whether it is awake (false: sleeping).
+  bool awake;
+  // Whether it is enabled.
+  bool enabled;
+} m3ReplayBody;
+
 // Which shapes collide (Box2D's rule): each one's category in the other's mask, unless
 // they share a non-zero group (positive: always, negative: never).
 typedef struct m3Filter {
@@ -1130,22 +1199,6 @@ typedef struct m3WorldDef {
   void *preSolveContext;
 } m3WorldDef;
 
-// One body slot that differs between two worlds.
-typedef struct m3BodyDiff {
-  // The body slot (the index of its id minus one).
-  uint32_t slot;
-  // Whether a body lives in that slot in world A.
-  bool aliveInA;
-  // Whether one lives there in world B.
-  bool aliveInB;
-  // Distance between the positions, m (infinite when alive in one world only).
-  double positionError;
-  // Angle between the rotations, radians.
-  float rotationError;
-  // Largest difference of linear and angular velocity.
-  float velocityError;
-} m3BodyDiff;
-
 // What a world holds in memory.
 typedef struct m3MemoryUsage {
   // Every byte the world took from its allocator (fixed at create, plus a running
@@ -1315,6 +1368,15 @@ typedef int32_t m3CombineRule;
 
 // Replace, go on.
 #define m3_areaReplaceCombine 4
+
+// The same hash at every step, and the same number of steps.
+#define m3_replaysAgree 0
+
+// The same hash at every step both have; one recording goes on longer.
+#define m3_replaysDifferInLength 1
+
+// The states differ first at `step`.
+#define m3_replaysPart 2
 
 // A sphere.
 #define m3_sphereShape 0
@@ -2349,6 +2411,198 @@ enum m3Result m3World_GetRestInfo(struct m3WorldId worldId,
                                   struct m3BodyId excludeBody,
                                   struct m3ContactPoint *point,
                                   bool *found);
+
+// Opens a replay container (`m3EncodeReplay`'s format; the bytes are copied, so the
+// buffer may go once this returns) at step 0, with keyframes spaced so those of the whole
+// recording stay within about 64 MiB (never closer than 30 steps). Opening replays
+// nothing. A damaged container is `m3_errorFormat`, one of another format version
+// `m3_errorVersion`; then nothing is made and `*player` is left as it was. The player's
+// memory comes from the library's heap (not a world's allocator).
+//
+// # Safety
+// - `bytes` points to `length` readable bytes (any alignment) for the duration of the
+//   call (null only with `length` 0).
+// - `player` points to one writable `m3ReplayPlayer*`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_Open(const uint8_t *bytes,
+                                  int64_t length,
+                                  struct m3ReplayPlayer **player);
+
+// `m3ReplayPlayer_Open` keeping a keyframe every `keyframeEvery` steps (at least 1):
+// memory for speed, a seek replays at most `keyframeEvery - 1` steps once the keyframes
+// before it exist.
+//
+// # Safety
+// - `bytes` points to `length` readable bytes (any alignment) for the duration of the
+//   call (null only with `length` 0).
+// - `player` points to one writable `m3ReplayPlayer*`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_OpenWith(const uint8_t *bytes,
+                                      int64_t length,
+                                      uint64_t keyframeEvery,
+                                      struct m3ReplayPlayer **player);
+
+// Frees a player and all its memory (also a poisoned one). Refused with `m3_errorBusy`
+// while another call uses it (from its drawing functions, or another thread).
+//
+// # Safety
+// `player` is null (refused with `m3_errorArgument`) or a player from
+// `m3ReplayPlayer_Open` not yet destroyed; after `m3_success` it must not be used again.
+enum m3Result m3ReplayPlayer_Destroy(struct m3ReplayPlayer *player);
+
+// Steps on the recording's tape: the player's steps are 0 (the starting snapshot) to
+// this, inclusive.
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `steps` points to one writable `u64`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_GetStepCount(const struct m3ReplayPlayer *player, uint64_t *steps);
+
+// The step whose state the player's world holds (the world after the tape's step-th
+// step, before any call that follows it).
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `step` points to one writable `u64`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_GetCurrentStep(const struct m3ReplayPlayer *player, uint64_t *step);
+
+// The hash of the player's world at the current step (as `m3World_GetHash`).
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `hash` points to one writable `u64`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_GetHash(const struct m3ReplayPlayer *player, uint64_t *hash);
+
+// The hash the recorder stored after its last call.
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `hash` points to one writable `u64`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_GetRecordedFinalHash(const struct m3ReplayPlayer *player,
+                                                  uint64_t *hash);
+
+// The keyframe spacing in steps.
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `keyframeEvery` points to one writable `u64`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_GetKeyframeEvery(const struct m3ReplayPlayer *player,
+                                              uint64_t *keyframeEvery);
+
+// Brings the player's world to step `step` (0 to the step count), from the current step
+// or the nearest keyframe before it. A step past the end is `m3_errorArgument` and
+// leaves the player where it was.
+//
+// # Safety
+// `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+// `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_Seek(struct m3ReplayPlayer *player, uint64_t step);
+
+// Replays the calls of the next step; `moved` is false (and nothing changes) at the
+// last step.
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `moved` points to one writable `bool`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_StepForward(struct m3ReplayPlayer *player, bool *moved);
+
+// Goes back one step (a seek); `moved` is false (and nothing changes) at step 0.
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `moved` points to one writable `bool`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_StepBack(struct m3ReplayPlayer *player, bool *moved);
+
+// Replays the whole recording (every step, then any calls after the last step) and
+// writes the hash the recorder stored and the one replaying gave: equal means the
+// recording replays here bit for bit (`m3_success` either way). Leaves the player at the
+// last step, with every keyframe taken.
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `recorded` and `replayed` each point to one writable `u64`, aligned for its type,
+//   for the duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_Verify(struct m3ReplayPlayer *player,
+                                    uint64_t *recorded,
+                                    uint64_t *replayed);
+
+// Compares two recordings step by step from the start: where they first part, and the
+// bodies that differ there, worst first (position, then rotation, then velocity error,
+// as `m3World_Compare`), up to `capacity` rows. Both players are moved: they are left at
+// the parting step (or the last step both have). Recordings of worlds with different
+// capacities cannot be compared slot by slot: `m3_errorArgument`, as are `a` and `b`
+// the same player.
+//
+// # Safety
+// - `a` and `b` are live players from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `rows` points to `capacity` writable `m3BodyDiff` items, aligned, for the duration
+//   of the call (they may be uninitialised; null only with `capacity` 0).
+// - `parting` points to one writable `m3ReplayParting`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_Diff(struct m3ReplayPlayer *a,
+                                  struct m3ReplayPlayer *b,
+                                  struct m3BodyDiff *rows,
+                                  int32_t capacity,
+                                  struct m3ReplayParting *parting);
+
+// The live bodies of the player's world at the current step, in slot order: up to
+// `capacity` of them into `bodies`, and how many live (which may exceed the capacity)
+// into `count`. A capacity of 0 (and a null `bodies`) only counts them.
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `bodies` points to `capacity` writable `m3ReplayBody` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of
+//   the call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_GetBodies(const struct m3ReplayPlayer *player,
+                                       struct m3ReplayBody *bodies,
+                                       int32_t capacity,
+                                       int32_t *count);
+
+// One body of the player's world at the current step, by an id the player gave
+// (`m3ReplayPlayer_GetBodies`, its debug draw). An id of a table world, or of a body
+// not alive at this step, is `m3_errorInvalidId`.
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `body` points to one writable `m3ReplayBody`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_GetBody(const struct m3ReplayPlayer *player,
+                                     struct m3BodyId bodyId,
+                                     struct m3ReplayBody *body);
+
+// Describes the player's world at the current step to the host's drawing functions, as
+// `m3World_Draw` does a world's (the ids they get carry the null world id). They run in
+// the host's floating-point setting; a call on this player from them is refused as
+// busy.
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `draw` points to one readable `m3DebugDraw`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - Each drawing function in `*draw` is null or callable with its signature for the
+//   duration of the call; `draw->context` is passed to them as is.
+enum m3Result m3ReplayPlayer_Draw(struct m3ReplayPlayer *player, const struct m3DebugDraw *draw);
 
 // The default shape def: density 1000, friction 0.6, contact events on.
 struct m3ShapeDef m3DefaultShapeDef(void);

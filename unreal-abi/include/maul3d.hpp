@@ -10,6 +10,10 @@
 //   m3::BodyContactData, m3::ShapeContactData (and their capacities)
 //                  a body's or shape's touching contacts as the last step's solver left
 //                  them: manifold points, separations, impulses.
+//   m3::ReplayPlayer
+//                  RAII owner of a replay player (a .m3replay file opened for scrubbing:
+//                  seek, step, verify, diff, the bodies and debug draw at the current
+//                  step); move-only.
 //   m3::JobSystemHooks<JobSystem>
 //                  turns any job system with "launch N jobs / wait for them" into the
 //                  enqueueTask / finishTask pair of m3WorldDef.
@@ -197,6 +201,113 @@ inline int32_t ShapeContactCapacity(m3ShapeId shape)
     int32_t n = 0;
     return m3Shape_GetContactCapacity(shape, &n) == m3_success ? n : 0;
 }
+
+// Owns a replay player (m3ReplayPlayer_*): a replay container opened for scrubbing, its
+// world at one step, keyframes for fast seeks. Destroys it when it goes out of scope.
+// Move-only. The bytes are copied when it opens. Its world is the player's alone: the
+// reads (bodies, debug draw) are the player's own calls, and the ids they give carry the
+// null world id (m3Body_* refuses them).
+class ReplayPlayer {
+public:
+    ReplayPlayer() = default;
+    // Opens a container with the library's keyframe spacing.
+    ReplayPlayer(const uint8_t* bytes, int64_t length) { m_result = m3ReplayPlayer_Open(bytes, length, &m_player); }
+    // Opens a container keeping a keyframe every `keyframeEvery` steps (at least 1).
+    ReplayPlayer(const uint8_t* bytes, int64_t length, uint64_t keyframeEvery)
+    {
+        m_result = m3ReplayPlayer_OpenWith(bytes, length, keyframeEvery, &m_player);
+    }
+    ~ReplayPlayer() { Reset(); }
+    ReplayPlayer(const ReplayPlayer&) = delete;
+    ReplayPlayer& operator=(const ReplayPlayer&) = delete;
+    ReplayPlayer(ReplayPlayer&& other) noexcept : m_player(other.m_player), m_result(other.m_result)
+    {
+        other.m_player = nullptr;
+    }
+    ReplayPlayer& operator=(ReplayPlayer&& other) noexcept
+    {
+        if (this != &other) {
+            Reset();
+            m_player = other.m_player;
+            m_result = other.m_result;
+            other.m_player = nullptr;
+        }
+        return *this;
+    }
+
+    // Destroys the player now (no-op when empty; m3_errorBusy from its drawing functions).
+    m3Result Reset()
+    {
+        m3Result r = m3_success;
+        if (m_player != nullptr) {
+            r = m3ReplayPlayer_Destroy(m_player);
+            if (r == m3_success) m_player = nullptr;
+        }
+        return r;
+    }
+
+    // Whether opening succeeded; `OpenResult` says why not (m3_errorFormat: damaged).
+    bool IsValid() const { return m_player != nullptr; }
+    explicit operator bool() const { return IsValid(); }
+    m3Result OpenResult() const { return m_result; }
+    m3ReplayPlayer* Handle() const { return m_player; }
+
+    // Steps on the tape: the player's steps are 0 to StepCount() (0 when empty).
+    uint64_t StepCount() const { return U64(m3ReplayPlayer_GetStepCount); }
+    // The step whose state the world holds (0 when empty).
+    uint64_t CurrentStep() const { return U64(m3ReplayPlayer_GetCurrentStep); }
+    // The world's hash at the current step; 0 when refused, but 0 is also a hash: GetHash
+    // tells the two apart.
+    uint64_t Hash() const { return U64(m3ReplayPlayer_GetHash); }
+    m3Result GetHash(uint64_t* hash) const { return m3ReplayPlayer_GetHash(m_player, hash); }
+    // The hash the recorder stored after its last call.
+    uint64_t RecordedFinalHash() const { return U64(m3ReplayPlayer_GetRecordedFinalHash); }
+    uint64_t KeyframeEvery() const { return U64(m3ReplayPlayer_GetKeyframeEvery); }
+
+    // Brings the world to `step` (m3_errorArgument past StepCount(): nothing moves).
+    m3Result Seek(uint64_t step) { return m3ReplayPlayer_Seek(m_player, step); }
+    // One step forward or back; `moved` is false at the end or at step 0.
+    m3Result StepForward(bool* moved) { return m3ReplayPlayer_StepForward(m_player, moved); }
+    m3Result StepBack(bool* moved) { return m3ReplayPlayer_StepBack(m_player, moved); }
+    // Replays the whole recording; the recording verifies when the two hashes are equal.
+    m3Result Verify(uint64_t* recorded, uint64_t* replayed)
+    {
+        return m3ReplayPlayer_Verify(m_player, recorded, replayed);
+    }
+    // Where this recording and `other` part, and the worst differing bodies there (up to
+    // `capacity` rows); moves both players to that step.
+    m3Result Diff(ReplayPlayer& other, m3BodyDiff* rows, int32_t capacity, m3ReplayParting* parting)
+    {
+        return m3ReplayPlayer_Diff(m_player, other.m_player, rows, capacity, parting);
+    }
+
+    // The live bodies at the current step in slot order (capacity 0 and null bodies: only
+    // count them).
+    m3Result Bodies(m3ReplayBody* bodies, int32_t capacity, int32_t* count) const
+    {
+        return m3ReplayPlayer_GetBodies(m_player, bodies, capacity, count);
+    }
+    // How many bodies live at the current step (0 when refused).
+    int32_t BodyCount() const
+    {
+        int32_t n = 0;
+        return m3ReplayPlayer_GetBodies(m_player, nullptr, 0, &n) == m3_success ? n : 0;
+    }
+    // One body at the current step, by an id the player gave.
+    m3Result Body(m3BodyId id, m3ReplayBody* body) const { return m3ReplayPlayer_GetBody(m_player, id, body); }
+    // The world at the current step, to the host's drawing functions.
+    m3Result Draw(const m3DebugDraw& draw) { return m3ReplayPlayer_Draw(m_player, &draw); }
+
+private:
+    uint64_t U64(m3Result (*get)(const m3ReplayPlayer*, uint64_t*)) const
+    {
+        uint64_t v = 0;
+        return m_player != nullptr && get(m_player, &v) == m3_success ? v : 0;
+    }
+
+    m3ReplayPlayer* m_player = nullptr;
+    m3Result m_result = m3_errorState;
+};
 
 // Adapts a job system to the world's task hooks. `JobSystem` needs two members:
 //

@@ -27,7 +27,7 @@ fn body_type(t: m3BodyType) -> Result<engine::BodyType, Refusal> {
     })
 }
 
-fn c_body_type(t: engine::BodyType) -> m3BodyType {
+pub(crate) fn c_body_type(t: engine::BodyType) -> m3BodyType {
     match t {
         engine::BodyType::Static => m3_staticBody,
         engine::BodyType::Kinematic => m3_kinematicBody,

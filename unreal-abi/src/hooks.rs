@@ -375,6 +375,18 @@ pub struct m3DebugDraw {
     pub context: *mut c_void,
 }
 
+impl m3DebugDraw {
+    /// What the engine is asked to draw.
+    pub(crate) fn options(&self) -> engine::DebugDrawOptions {
+        engine::DebugDrawOptions {
+            shapes: self.drawShapes,
+            contacts: self.drawContacts,
+            bounds: self.drawBounds,
+            joints: self.drawJoints,
+        }
+    }
+}
+
 /// A debug draw with shapes on and no functions.
 #[unsafe(no_mangle)]
 pub extern "C" fn m3DefaultDebugDraw() -> m3DebugDraw {

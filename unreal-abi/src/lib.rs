@@ -10,6 +10,9 @@
 //!   generation); every object id (`m3BodyId`, `m3ShapeId`, `m3HullId`, `m3MeshId`,
 //!   `m3JointId`) carries its index and generation and the id of its world, so a stale or
 //!   foreign id is refused, never followed.
+//! - **Replay players.** `m3ReplayPlayer*` (`m3ReplayPlayer_Open`) is the one object held
+//!   by pointer: the core's replay player, whose world is its own (not in the table, so no
+//!   world call reaches it); it has a state word like a world's (busy, poison).
 //! - **Results.** Every call that can be refused returns an [`m3Result`]; the reason, with
 //!   the value and the bound it broke, is in [`m3GetLastErrorMessage`] on the calling
 //!   thread. A refusal changes nothing. Refusals for programmer error (everything but
@@ -52,6 +55,7 @@ mod joint;
 mod journal;
 mod math;
 mod query;
+mod replay;
 mod shape;
 mod types;
 mod world;
@@ -66,6 +70,7 @@ pub use joint::*;
 pub use journal::*;
 pub use math::*;
 pub use query::*;
+pub use replay::*;
 pub use shape::*;
 pub use types::*;
 pub use world::*;

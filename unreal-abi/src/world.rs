@@ -421,6 +421,19 @@ pub struct m3BodyDiff {
     pub velocityError: f32,
 }
 
+impl From<engine::BodyDiff> for m3BodyDiff {
+    fn from(r: engine::BodyDiff) -> m3BodyDiff {
+        m3BodyDiff {
+            slot: r.slot,
+            aliveInA: r.alive_in_a,
+            aliveInB: r.alive_in_b,
+            positionError: r.position_error,
+            rotationError: r.rotation_error,
+            velocityError: r.velocity_error,
+        }
+    }
+}
+
 /// Lists the body slots that differ between two worlds, worst first (position, then
 /// rotation, then velocity error), including bodies alive in one of them only. Writes up
 /// to `capacity` rows and the number of differing slots (which may exceed the capacity)
@@ -448,19 +461,7 @@ pub unsafe extern "C" fn m3World_Compare(
                 let total = World::compare(&a.world, &b.world, buf);
                 for (i, r) in buf.iter().enumerate().take(total.min(n)) {
                     // SAFETY: within the capacity the host gave.
-                    unsafe {
-                        rows.set(
-                            i,
-                            m3BodyDiff {
-                                slot: r.slot,
-                                aliveInA: r.alive_in_a,
-                                aliveInB: r.alive_in_b,
-                                positionError: r.position_error,
-                                rotationError: r.rotation_error,
-                                velocityError: r.velocity_error,
-                            },
-                        )
-                    };
+                    unsafe { rows.set(i, (*r).into()) };
                 }
                 total
             })?;
@@ -1046,13 +1047,7 @@ pub unsafe extern "C" fn m3World_Draw(worldId: m3WorldId, draw: *const m3DebugDr
                 draw: d,
                 world: e.id,
             };
-            let options = engine::DebugDrawOptions {
-                shapes: d.drawShapes,
-                contacts: d.drawContacts,
-                bounds: d.drawBounds,
-                joints: d.drawJoints,
-            };
-            e.world.debug_draw(&options, &mut host);
+            e.world.debug_draw(&d.options(), &mut host);
             Ok(())
         })
     })
