@@ -18,7 +18,9 @@ mod conv;
 mod direct;
 mod errors;
 mod mesh;
+mod recorder;
 mod records;
+mod replay_player;
 mod rollback;
 mod server;
 mod settings;
@@ -26,6 +28,8 @@ mod singleton;
 mod tasks;
 mod tracked;
 
+pub use recorder::Maul3DRecorder;
+pub use replay_player::Maul3DReplayPlayer;
 pub use rollback::Maul3DRollback;
 pub use server::Maul3DPhysicsServer;
 pub use singleton::Maul3D;
