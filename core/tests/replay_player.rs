@@ -116,6 +116,48 @@ fn keyframes_are_taken_as_passed_and_bound_each_seek() {
 }
 
 #[test]
+fn keyframes_past_the_budget_double_the_spacing_and_seeks_still_agree() {
+    let file = record(70, 25, 3.0);
+    let want = direct_hashes(&file);
+    let mut p = ReplayPlayer::open_with(&file, 2).unwrap();
+    let start = p.start_snapshot().len();
+    // Room for about six snapshots: far fewer than the 36 that spacing 2 would keep.
+    let budget = 6 * start;
+    p.set_keyframe_budget(budget);
+    p.index(|_| {}).unwrap();
+    assert!(
+        p.keyframe_bytes() <= budget,
+        "{} > {budget}",
+        p.keyframe_bytes()
+    );
+    assert!(p.keyframe_bytes() > start, "more than step 0 is kept");
+    let every = p.keyframe_every();
+    assert!(
+        every > 2 && every.is_power_of_two(),
+        "doubled from 2: {every}"
+    );
+    let order: Vec<u64> = (0..=70u64).map(|i| (i * 29 + 5) % 71).collect();
+    for &s in &order {
+        p.seek(s).unwrap();
+        assert_eq!(p.hash_at_current(), want[s as usize], "seek {s}");
+    }
+    assert!(p.keyframe_bytes() <= budget);
+    // A budget below the starting snapshot keeps step 0 alone; seeks still agree.
+    p.set_keyframe_budget(0);
+    assert_eq!(p.keyframe_bytes(), start);
+    assert!(p.keyframe_every() > 70);
+    for &s in &order[..10] {
+        p.seek(s).unwrap();
+        assert_eq!(
+            p.hash_at_current(),
+            want[s as usize],
+            "seek {s} from step 0"
+        );
+    }
+    assert_eq!(p.keyframe_bytes(), start);
+}
+
+#[test]
 fn verify_replays_the_calls_after_the_last_step_and_keeps_the_last_step() {
     let file = record(40, 5, 1.0);
     let mut p = ReplayPlayer::open(&file).unwrap();
