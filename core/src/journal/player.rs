@@ -277,9 +277,11 @@ impl ReplayPlayer {
             .extend_from_slice(&self.tape[..TAPE_HEADER_SIZE]);
         self.segment
             .extend_from_slice(&self.tape[start..self.step_ends[next as usize - 1]]);
-        if let Err(e) = self.world.replay_journal(&self.segment) {
-            // Leave the player on a state it can name: back to the step it was at.
+        if let Err(e) = self.world.replay_journal_unguarded(&self.segment) {
+            // The world stopped part way through the step: put it back on the step it was
+            // at, from a keyframe (the steps up to it replayed before, so they replay again).
             let at = self.at;
+            self.restore_keyframe_before(at)?;
             self.seek(at)?;
             return Err(e);
         }
@@ -311,20 +313,32 @@ impl ReplayPlayer {
     /// nearest keyframe and the target, else from the nearest keyframe at or before it.
     pub fn seek(&mut self, step: u64) -> Result<()> {
         self.check_step(step, "seek step")?;
+        let from = self.keyframe_before(step).1;
+        if !(self.at <= step && self.at >= from) {
+            self.restore_keyframe_before(step)?;
+        }
+        while self.at < step {
+            self.step_forward()?;
+        }
+        Ok(())
+    }
+
+    /// The nearest keyframe at or before `step`: its index and its step.
+    fn keyframe_before(&self, step: u64) -> (usize, u64) {
         let k = (step / self.every) as usize;
         let known = (0..=k)
             .rev()
             .find(|&i| self.keyframes[i].is_some())
             .unwrap_or(0);
-        let from = known as u64 * self.every;
-        if !(self.at <= step && self.at >= from) {
-            let snap = self.keyframes[known].as_ref().unwrap_or(&self.snapshot);
-            self.world.restore(snap)?;
-            self.at = from;
-        }
-        while self.at < step {
-            self.step_forward()?;
-        }
+        (known, known as u64 * self.every)
+    }
+
+    /// Restores the nearest keyframe at or before `step`.
+    fn restore_keyframe_before(&mut self, step: u64) -> Result<()> {
+        let (known, from) = self.keyframe_before(step);
+        let snap = self.keyframes[known].as_ref().unwrap_or(&self.snapshot);
+        self.world.restore(snap)?;
+        self.at = from;
         Ok(())
     }
 
