@@ -193,10 +193,15 @@ fn main() {
         })
         .collect();
     times.sort_by(f64::total_cmp);
-    let median = times.get(times.len() / 2).copied().unwrap_or(0.0);
-    let max = times.last().copied().unwrap_or(0.0);
+    let at = |q: f64| {
+        times
+            .get(((times.len() as f64 - 1.0) * q) as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    let (median, p95, max) = (at(0.5), at(0.95), at(1.0));
     println!(
-        "{seeks} random seeks: median {median:.2} ms, max {max:.2} ms (K = {}, keyframes {:.1} MiB)",
+        "{seeks} random seeks: median {median:.2} ms, p95 {p95:.2} ms, max {max:.2} ms (K = {}, keyframes {:.1} MiB)",
         p.keyframe_every(),
         p.keyframe_bytes() as f64 / (1 << 20) as f64
     );
