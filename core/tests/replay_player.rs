@@ -116,6 +116,48 @@ fn keyframes_are_taken_as_passed_and_bound_each_seek() {
 }
 
 #[test]
+fn keyframes_past_the_budget_double_the_spacing_and_seeks_still_agree() {
+    let file = record(70, 25, 3.0);
+    let want = direct_hashes(&file);
+    let mut p = ReplayPlayer::open_with(&file, 2).unwrap();
+    let start = p.start_snapshot().len();
+    // Room for about six snapshots: far fewer than the 36 that spacing 2 would keep.
+    let budget = 6 * start;
+    p.set_keyframe_budget(budget);
+    p.index(|_| {}).unwrap();
+    assert!(
+        p.keyframe_bytes() <= budget,
+        "{} > {budget}",
+        p.keyframe_bytes()
+    );
+    assert!(p.keyframe_bytes() > start, "more than step 0 is kept");
+    let every = p.keyframe_every();
+    assert!(
+        every > 2 && every.is_power_of_two(),
+        "doubled from 2: {every}"
+    );
+    let order: Vec<u64> = (0..=70u64).map(|i| (i * 29 + 5) % 71).collect();
+    for &s in &order {
+        p.seek(s).unwrap();
+        assert_eq!(p.hash_at_current(), want[s as usize], "seek {s}");
+    }
+    assert!(p.keyframe_bytes() <= budget);
+    // A budget below the starting snapshot keeps step 0 alone; seeks still agree.
+    p.set_keyframe_budget(0);
+    assert_eq!(p.keyframe_bytes(), start);
+    assert!(p.keyframe_every() > 70);
+    for &s in &order[..10] {
+        p.seek(s).unwrap();
+        assert_eq!(
+            p.hash_at_current(),
+            want[s as usize],
+            "seek {s} from step 0"
+        );
+    }
+    assert_eq!(p.keyframe_bytes(), start);
+}
+
+#[test]
 fn verify_replays_the_calls_after_the_last_step_and_keeps_the_last_step() {
     let file = record(40, 5, 1.0);
     let mut p = ReplayPlayer::open(&file).unwrap();
@@ -156,6 +198,67 @@ fn damaged_files_and_bad_steps_are_refused() {
     assert_eq!(p.current_step(), 4, "a refused seek changes nothing");
     assert_eq!(p.hash_at_current(), h);
     assert!(p.tape_prefix(11).is_err());
+}
+
+/// A snapshot of a world, as bytes.
+fn snapshot_of(w: &World) -> Vec<u8> {
+    let mut b = vec![0u8; w.snapshot_size()];
+    let n = w.snapshot(&mut b).unwrap();
+    b.truncate(n);
+    b
+}
+
+#[test]
+fn a_step_the_world_refuses_leaves_the_player_on_the_step_before() {
+    // The tape destroys a box before step 11; the file's starting snapshot is a world
+    // where that box was already destroyed, so step 11's call is refused on replay.
+    let build = || {
+        let mut w = world(true);
+        ground(&mut w, 0.6);
+        let boxes = pyramid(&mut w, 3, DVec3::ZERO);
+        let doomed = dynamic_box(
+            &mut w,
+            DVec3::new(3.0, 0.5, 0.0),
+            Vec3::splat(0.4),
+            &ShapeDef::default(),
+        );
+        (w, boxes[0], doomed)
+    };
+    let (mut w, pushed, doomed) = build();
+    let (mut other, _, gone) = build();
+    other.destroy_body(gone).unwrap();
+    w.start_journal(1 << 20).unwrap();
+    step_n(&mut w, 10);
+    // A call that replays, then the one that is refused: the step is undone as a whole.
+    w.apply_linear_impulse_to_center(pushed, Vec3::new(0.0, 5.0, 0.0))
+        .unwrap();
+    w.destroy_body(doomed).unwrap();
+    step_n(&mut w, 5);
+    w.stop_journal().unwrap();
+    let start = snapshot_of(&other);
+    let tape = w.journal_tape().to_vec();
+    let mut file = vec![0u8; encoded_replay_size(start.len(), tape.len())];
+    encode_replay(&start, &tape, w.hash(), &mut file).unwrap();
+
+    let mut p = ReplayPlayer::open_with(&file, 4).unwrap();
+    p.seek(10).unwrap();
+    let at_10 = p.hash_at_current();
+    assert!(matches!(p.step_forward(), Err(Error::Format(_))));
+    assert_eq!(p.current_step(), 10);
+    assert_eq!(p.hash_at_current(), at_10, "back on step 10's state");
+    // A seek past it stops there too, from a fresh player and from one further back.
+    let mut fresh = ReplayPlayer::open_with(&file, 4).unwrap();
+    assert!(fresh.seek(13).is_err());
+    assert_eq!(fresh.current_step(), 10);
+    assert_eq!(fresh.hash_at_current(), at_10);
+    p.seek(3).unwrap();
+    assert!(p.seek(12).is_err());
+    assert_eq!(p.hash_at_current(), at_10);
+    // Step 10 is the tape cut there, replayed into the file's start.
+    let mut direct = World::new(&p.def().unwrap()).unwrap();
+    direct.restore(&start).unwrap();
+    direct.replay_journal(p.tape_prefix(10).unwrap()).unwrap();
+    assert_eq!(direct.hash(), at_10);
 }
 
 #[test]

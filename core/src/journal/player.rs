@@ -11,8 +11,13 @@
 //! Keyframes are snapshots at steps 0, K, 2K, ... taken as the player passes them, so
 //! opening a file replays nothing and a near seek only walks forward from the nearest
 //! known point. K is chosen when the file opens so that keyframes of the whole session
-//! stay within [`KEYFRAME_BUDGET`] bytes (estimated from the starting snapshot's size),
+//! would stay within [`KEYFRAME_BUDGET`] bytes if each were the starting snapshot's size,
 //! and never below [`KEYFRAME_MIN_EVERY`]; [`ReplayPlayer::open_with`] picks it by hand.
+//! Later snapshots are larger than the first (contacts, islands; about twice the size in
+//! a 200-body pile), so the estimate alone does not bound memory: when the keyframes
+//! taken pass the budget, K doubles and the keyframes off the new spacing are dropped
+//! (they all sit on multiples of the old K, so every other one stays). Memory stays
+//! within the budget and a seek replays at most K - 1 steps.
 //! A player is a tool for hosts, outside the step: it allocates as it needs.
 
 use super::container::decode_replay;
@@ -90,6 +95,9 @@ pub struct ReplayPlayer {
     every: u64,
     /// `keyframes[k]`: the snapshot at step `k * every`, once the player has been there.
     keyframes: Vec<Option<Vec<u8>>>,
+    /// Bytes the keyframes hold, and the most they may.
+    keyframe_bytes: usize,
+    budget: usize,
     /// The tape header followed by one step's records, rebuilt for each step.
     segment: Vec<u8>,
 }
@@ -129,6 +137,8 @@ impl ReplayPlayer {
         let mut keyframes = vec![None; slots];
         keyframes[0] = Some(view.snapshot.to_vec());
         Ok(ReplayPlayer {
+            keyframe_bytes: view.snapshot.len(),
+            budget: KEYFRAME_BUDGET,
             snapshot: view.snapshot.to_vec(),
             tape: view.tape.to_vec(),
             final_hash: view.final_hash,
@@ -200,7 +210,33 @@ impl ReplayPlayer {
 
     /// Bytes the keyframes taken so far hold.
     pub fn keyframe_bytes(&self) -> usize {
-        self.keyframes.iter().flatten().map(Vec::len).sum()
+        self.keyframe_bytes
+    }
+
+    /// Keeps the keyframes within `bytes` from now on (default [`KEYFRAME_BUDGET`]), for a
+    /// host with less memory to spare: past it the spacing doubles. The starting
+    /// snapshot is always kept, whatever its size.
+    pub fn set_keyframe_budget(&mut self, bytes: usize) {
+        self.budget = bytes;
+        self.thin_to_budget();
+    }
+
+    /// Doubles the spacing, keeping the keyframes on the new one, until the keyframes fit
+    /// the budget or only step 0's is left.
+    fn thin_to_budget(&mut self) {
+        while self.keyframe_bytes > self.budget && self.keyframes.len() > 1 {
+            self.every *= 2;
+            let kept: Vec<Option<Vec<u8>>> = self
+                .keyframes
+                .iter_mut()
+                .step_by(2)
+                .map(Option::take)
+                .collect();
+            self.keyframes = kept;
+            self.keyframes
+                .resize((self.step_count() / self.every + 1) as usize, None);
+            self.keyframe_bytes = self.keyframes.iter().flatten().map(Vec::len).sum();
+        }
     }
 
     /// The tape cut just past step `step`: a whole tape of the session's first `step`
@@ -241,9 +277,11 @@ impl ReplayPlayer {
             .extend_from_slice(&self.tape[..TAPE_HEADER_SIZE]);
         self.segment
             .extend_from_slice(&self.tape[start..self.step_ends[next as usize - 1]]);
-        if let Err(e) = self.world.replay_journal(&self.segment) {
-            // Leave the player on a state it can name: back to the step it was at.
+        if let Err(e) = self.world.replay_journal_unguarded(&self.segment) {
+            // The world stopped part way through the step: put it back on the step it was
+            // at, from a keyframe (the steps up to it replayed before, so they replay again).
             let at = self.at;
+            self.restore_keyframe_before(at)?;
             self.seek(at)?;
             return Err(e);
         }
@@ -254,7 +292,9 @@ impl ReplayPlayer {
                 let mut snap = vec![0u8; self.world.snapshot_size()];
                 let n = self.world.snapshot(&mut snap)?;
                 snap.truncate(n);
+                self.keyframe_bytes += n;
                 self.keyframes[k] = Some(snap);
+                self.thin_to_budget();
             }
         }
         Ok(true)
@@ -273,20 +313,32 @@ impl ReplayPlayer {
     /// nearest keyframe and the target, else from the nearest keyframe at or before it.
     pub fn seek(&mut self, step: u64) -> Result<()> {
         self.check_step(step, "seek step")?;
+        let from = self.keyframe_before(step).1;
+        if !(self.at <= step && self.at >= from) {
+            self.restore_keyframe_before(step)?;
+        }
+        while self.at < step {
+            self.step_forward()?;
+        }
+        Ok(())
+    }
+
+    /// The nearest keyframe at or before `step`: its index and its step.
+    fn keyframe_before(&self, step: u64) -> (usize, u64) {
         let k = (step / self.every) as usize;
         let known = (0..=k)
             .rev()
             .find(|&i| self.keyframes[i].is_some())
             .unwrap_or(0);
-        let from = known as u64 * self.every;
-        if !(self.at <= step && self.at >= from) {
-            let snap = self.keyframes[known].as_ref().unwrap_or(&self.snapshot);
-            self.world.restore(snap)?;
-            self.at = from;
-        }
-        while self.at < step {
-            self.step_forward()?;
-        }
+        (known, known as u64 * self.every)
+    }
+
+    /// Restores the nearest keyframe at or before `step`.
+    fn restore_keyframe_before(&mut self, step: u64) -> Result<()> {
+        let (known, from) = self.keyframe_before(step);
+        let snap = self.keyframes[known].as_ref().unwrap_or(&self.snapshot);
+        self.world.restore(snap)?;
+        self.at = from;
         Ok(())
     }
 

@@ -171,16 +171,25 @@ fn hashes_are_the_same_bytes_on_every_run() {
 
     let text = stdout(&first);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 120);
+    // Step 0 (the starting snapshot) and every step after it.
+    assert_eq!(lines.len(), 121);
     for (i, line) in lines.iter().enumerate() {
         let (step, hash) = line.split_once(' ').unwrap();
-        assert_eq!(step, (i + 1).to_string());
+        assert_eq!(step, i.to_string());
         assert_eq!(hash.len(), 16);
         assert!(
             hash.bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         );
     }
+}
+
+/// The hash `hashes` prints for `step`.
+fn hash_at(hashes: &str, step: usize) -> &str {
+    let line = hashes.lines().nth(step).unwrap();
+    let (s, hash) = line.split_once(' ').unwrap();
+    assert_eq!(s, step.to_string());
+    hash
 }
 
 #[test]
@@ -190,42 +199,199 @@ fn seeking_equals_replaying_to_the_step_directly() {
     let f = path_str(&file);
     let hashes = stdout(&run(&["hashes", f]));
     // Before the first keyframe, on keyframes, between them, and across creates and
-    // destroys (steps 31, 91, 101, 151).
+    // destroys (steps 31, 91, 101, 151); in every format.
     for step in [0, 1, 29, 30, 31, 47, 60, 95, 101, 150, 151, 179, 200] {
         let s = step.to_string();
-        let seek = run(&["seek", f, &s]);
-        let direct = run(&["seek", f, &s, "--direct"]);
-        assert_eq!(code(&seek), 0);
-        assert_eq!(code(&direct), 0);
-        assert_eq!(stdout(&seek), stdout(&direct), "step {step}");
-        if step > 0 {
-            let hash = hashes
-                .lines()
-                .nth(step - 1)
-                .unwrap()
-                .split(' ')
-                .nth(1)
-                .unwrap();
-            assert!(stdout(&seek).starts_with(&format!("step {step}  hash {hash}")));
+        for format in ["text", "csv", "json"] {
+            let seek = run(&["seek", f, &s, "--format", format]);
+            let direct = run(&["seek", f, &s, "--direct", "--format", format]);
+            assert_eq!(code(&seek), 0);
+            assert_eq!(code(&direct), 0);
+            assert_eq!(stdout(&seek), stdout(&direct), "step {step} {format}");
         }
+        let seek = stdout(&run(&["seek", f, &s]));
+        let hash = hash_at(&hashes, step);
+        assert!(seek.starts_with(&format!("step {step}  hash {hash}  bodies ")));
     }
-    // play prints the same blocks as seek, one per step, a blank line between.
-    let play = run(&["play", f, "--from", "45", "--to", "47"]);
-    assert_eq!(code(&play), 0);
-    let blocks: Vec<String> = ["45", "46", "47"]
-        .iter()
-        .map(|s| stdout(&run(&["seek", f, s])))
-        .collect();
-    assert_eq!(stdout(&play), blocks.join("\n"));
 }
 
 #[test]
-fn a_step_past_the_end_is_refused() {
-    let dir = scratch("a_step_past_the_end_is_refused");
+fn play_prints_the_summary_line_of_each_step() {
+    let dir = scratch("play_prints_the_summary_line_of_each_step");
+    let file = record(&dir, "s.m3replay", &["--steps", "120"]);
+    let f = path_str(&file);
+    let play = run(&["play", f, "--from", "45", "--to", "47"]);
+    assert_eq!(code(&play), 0);
+    let firsts: Vec<String> = ["45", "46", "47"]
+        .iter()
+        .map(|s| {
+            stdout(&run(&["seek", f, s]))
+                .lines()
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(stdout(&play), firsts.join("\n") + "\n");
+    // The whole session: one line per step, 0 to the end, each with the step's hash.
+    let hashes = stdout(&run(&["hashes", f]));
+    let all = stdout(&run(&["play", f]));
+    assert_eq!(all.lines().count(), 121);
+    for (step, line) in all.lines().enumerate() {
+        let want = format!("step {step}  hash {}  bodies ", hash_at(&hashes, step));
+        assert!(line.starts_with(&want), "{line}");
+        assert!(
+            line.contains("  awake ") && line.contains("  fastest "),
+            "{line}"
+        );
+    }
+}
+
+/// Splits CSV output into its header and rows, checking every row has the header's width.
+fn csv(text: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    for r in &rows {
+        assert_eq!(r.len(), header.len(), "{r:?}");
+    }
+    (header, rows)
+}
+
+#[test]
+fn play_follows_one_body_in_every_format() {
+    let dir = scratch("play_follows_one_body_in_every_format");
+    let file = record(&dir, "s.m3replay", &["--steps", "60"]);
+    let f = path_str(&file);
+    let hashes = stdout(&run(&["hashes", f]));
+    // Slot 22 is the projectile, created before step 31; slot 5 lives throughout.
+    let o = run(&["play", f, "--from", "28", "--to", "33", "--body", "22"]);
+    assert_eq!(code(&o), 0);
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 7, "{text}");
+    assert!(
+        lines[0].trim_start().starts_with("step  slot  type"),
+        "{text}"
+    );
+    assert!(lines[1].ends_with("28  slot 22 holds no body"), "{text}");
+    assert!(
+        lines[4].trim_start().starts_with("31    22  dynamic"),
+        "{text}"
+    );
+
+    let o = run(&["play", f, "--body", "5", "--format", "csv"]);
+    assert_eq!(code(&o), 0);
+    let (header, rows) = csv(&stdout(&o));
+    assert_eq!(header[..4], ["step", "hash", "slot", "type"]);
+    assert_eq!(rows.len(), 61);
+    for (step, r) in rows.iter().enumerate() {
+        assert_eq!(r[0], step.to_string());
+        assert_eq!(r[1], hash_at(&hashes, step));
+        assert_eq!(r[2], "5");
+        // Full precision: every coordinate reads back as a number.
+        for v in &r[4..17] {
+            v.parse::<f64>().unwrap();
+        }
+    }
+    // Every body at one step: one row each, as many as the summary line counts.
+    let o = run(&["seek", f, "40", "--format", "csv"]);
+    let (_, rows) = csv(&stdout(&o));
+    let summary = stdout(&run(&["seek", f, "40"]));
+    assert!(
+        summary.contains(&format!("  bodies {}  ", rows.len())),
+        "{summary}"
+    );
+
+    let o = run(&[
+        "play", f, "--from", "29", "--to", "32", "--body", "22", "--format", "json",
+    ]);
+    assert_eq!(code(&o), 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let steps = v.as_array().unwrap();
+    assert_eq!(steps.len(), 4);
+    for (i, s) in steps.iter().enumerate() {
+        let step = 29 + i;
+        assert_eq!(s["step"], step);
+        assert_eq!(s["hash"], hash_at(&hashes, step));
+        let bodies = s["bodies"].as_array().unwrap();
+        // The projectile exists from step 31.
+        assert_eq!(bodies.len(), usize::from(step >= 31), "{s}");
+        if let Some(b) = bodies.first() {
+            assert_eq!(b["slot"], 22);
+            assert_eq!(b["position"].as_array().unwrap().len(), 3);
+            assert_eq!(b["rotation"].as_array().unwrap().len(), 4);
+        }
+    }
+    let o = run(&["seek", f, "40", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["bodies"].as_array().unwrap().len(), rows.len());
+    assert_eq!(v["body_count"], rows.len());
+}
+
+#[test]
+fn a_step_past_the_end_is_a_usage_error() {
+    let dir = scratch("a_step_past_the_end_is_a_usage_error");
     let file = record(&dir, "s.m3replay", &["--steps", "20"]);
-    assert_eq!(code(&run(&["seek", path_str(&file), "21"])), 4);
-    assert_eq!(code(&run(&["play", path_str(&file), "--to", "21"])), 4);
+    let f = path_str(&file);
+    for args in [
+        &["seek", f, "21"][..],
+        &["play", f, "--to", "21"],
+        &["play", f, "--from", "10", "--to", "5"],
+        &["seek", f, "3", "--body", "128"],
+    ] {
+        let o = run(args);
+        assert_eq!(code(&o), 64, "{args:?}");
+        assert!(String::from_utf8_lossy(&o.stderr).starts_with("m3replay: "));
+    }
+    // A missing file is not a usage error.
     assert_eq!(code(&run(&["verify", path_str(&dir.join("missing"))])), 4);
+}
+
+#[test]
+fn usage_errors_exit_64_not_the_damaged_file_code() {
+    for args in [
+        &["seek"][..],
+        &["seek", "x.m3replay", "not-a-step"],
+        &["play", "x.m3replay", "--format", "xml"],
+        &["verify", "x.m3replay", "--no-such-flag"],
+        &["no-such-command"],
+        &[],
+    ] {
+        let o = run(args);
+        assert_eq!(code(&o), 64, "{args:?}");
+        assert!(!o.stderr.is_empty(), "{args:?}");
+    }
+    // Help is not an error; it documents the codes.
+    let o = run(&["--help"]);
+    assert_eq!(code(&o), 0);
+    let help = stdout(&o);
+    for line in ["  2   a damaged replay file", "  64  a usage error"] {
+        assert!(help.contains(line), "{help}");
+    }
+}
+
+#[test]
+fn record_refuses_to_overwrite_without_force() {
+    let dir = scratch("record_refuses_to_overwrite_without_force");
+    let file = record(&dir, "s.m3replay", &["--steps", "10"]);
+    let before = fs::read(&file).unwrap();
+    let f = path_str(&file);
+    let o = run(&["record", "--out", f, "--steps", "20"]);
+    assert_eq!(code(&o), 64);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(f) && err.contains("--force"), "{err}");
+    assert_eq!(fs::read(&file).unwrap(), before, "the file is untouched");
+    let o = run(&["demo", "--steps", "20", "--out", f]);
+    assert_eq!(code(&o), 64);
+    assert_eq!(fs::read(&file).unwrap(), before, "the file is untouched");
+
+    let o = run(&["record", "--out", f, "--steps", "20", "--force"]);
+    assert_eq!(code(&o), 0);
+    let info = stdout(&run(&["info", f]));
+    assert!(info.contains("steps        20\n"), "{info}");
 }
 
 #[test]
@@ -258,8 +424,9 @@ fn diff_finds_the_step_where_two_recordings_part() {
     let ha = stdout(&run(&["hashes", path_str(&a)]));
     let hb = stdout(&run(&["hashes", path_str(&b)]));
     let (la, lb): (Vec<&str>, Vec<&str>) = (ha.lines().collect(), hb.lines().collect());
-    assert_eq!(la[..30], lb[..30]);
-    assert_ne!(la[30], lb[30]);
+    // (Lines are steps 0, 1, ...: step 31 is line 31.)
+    assert_eq!(la[..31], lb[..31]);
+    assert_ne!(la[31], lb[31]);
 }
 
 #[test]
@@ -273,7 +440,7 @@ fn demo_records_verifies_and_exits_zero() {
 
 #[test]
 fn the_committed_demo_file_verifies() {
-    // Regenerate with `cargo run --release -p m3replay -- record --out test/demo.m3replay`
+    // Regenerate with `cargo run --release -p m3replay -- record --out test/demo.m3replay --force`
     // from the repository root when a change moves results.
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../test/demo.m3replay");
     let o = run(&["verify", path_str(&file)]);
