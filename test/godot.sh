@@ -24,6 +24,18 @@ lib=$target/debug/libmaul3d_godot.so
 project=$repo/test/godot
 bash test/godot-link-addon.sh "$project" "$lib"
 
+# The replay player's tests (tests/test_replay_player.gd) read the demo replay, `m3replay
+# hashes` of it, a second recording that parts from it (seed 2) and `m3replay diff` of
+# the two, all made here into res://replays/.
+replays=$project/replays
+mkdir -p "$replays"
+cp test/demo.m3replay "$replays/demo.m3replay"
+cargo run -q --release -p m3replay -- hashes test/demo.m3replay >"$replays/demo_hashes.txt"
+rm -f "$replays/seed2.m3replay"
+cargo run -q --release -p m3replay -- record --seed 2 --out "$replays/seed2.m3replay" >/dev/null
+# diff exits non-zero when the sessions part, which is what this pair does.
+cargo run -q --release -p m3replay -- diff test/demo.m3replay "$replays/seed2.m3replay" >"$replays/diff.txt" || true
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0

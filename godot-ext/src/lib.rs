@@ -19,6 +19,7 @@ mod direct;
 mod errors;
 mod mesh;
 mod records;
+mod replay_player;
 mod rollback;
 mod server;
 mod settings;
@@ -26,6 +27,7 @@ mod singleton;
 mod tasks;
 mod tracked;
 
+pub use replay_player::Maul3DReplayPlayer;
 pub use rollback::Maul3DRollback;
 pub use server::Maul3DPhysicsServer;
 pub use singleton::Maul3D;
