@@ -25,10 +25,14 @@ func _enter_tree() -> void:
 	if problem.is_empty():
 		# Loaded only now: the dock's scripts name the extension's classes, which do not
 		# exist when the library failed to load.
-		var content: Control = load(base_dir() + "/dock/replay_dock.gd").new()
-		content.name = "ReplayDock"
-		dock.add_child(content)
-	else:
+		var script: Script = load(base_dir() + "/dock/replay_dock.gd")
+		if script != null and script.can_instantiate():
+			var content: Control = script.new()
+			content.name = "ReplayDock"
+			dock.add_child(content)
+		else:
+			problem = "Maul3D: the replay dock's script %s/dock/replay_dock.gd did not load (see the Output panel)." % base_dir()
+	if not problem.is_empty():
 		push_warning(problem)
 		EditorInterface.get_editor_toaster().push_toast(problem, EditorToaster.SEVERITY_WARNING)
 		var label := Label.new()

@@ -193,14 +193,14 @@ func apply_theme() -> void:
 		var base := t.get_color("base_color", "Editor")
 		var font := t.get_color("font_color", "Editor")
 		view.set_palette({
-			background = t.get_color("dark_color_2", "Editor"),
-			static = base.lerp(font, 0.3),
-			kinematic = t.get_color("success_color", "Editor"),
-			dynamic = accent,
-			sleeping = accent.lerp(base, 0.6),
-			selected = t.get_color("warning_color", "Editor"),
-			differing = t.get_color("error_color", "Editor"),
-			contact = t.get_color("warning_color", "Editor").lightened(0.3),
+			"background": t.get_color("dark_color_2", "Editor"),
+			"static": base.lerp(font, 0.3),
+			"kinematic": t.get_color("success_color", "Editor"),
+			"dynamic": accent,
+			"sleeping": accent.lerp(base, 0.6),
+			"selected": t.get_color("warning_color", "Editor"),
+			"differing": t.get_color("error_color", "Editor"),
+			"contact": t.get_color("warning_color", "Editor").lightened(0.3),
 		})
 	refresh()
 
@@ -447,7 +447,7 @@ func diff_with(path: String) -> Dictionary:
 				var alive := ""
 				if not row.alive_in_a or not row.alive_in_b:
 					alive = "  only in %s" % ("A" if row.alive_in_a else "B")
-				diff_list.add_item("slot %d  pos %.3g  rot %.3g  vel %.3g%s" % [row.slot, row.position_error, row.rotation_error, row.velocity_error, alive])
+				diff_list.add_item("slot %d  position %s  rotation %s  velocity %s%s" % [row.slot, String.num_scientific(row.position_error), String.num_scientific(row.rotation_error), String.num_scientific(row.velocity_error), alive])
 				diff_list.set_item_metadata(diff_list.item_count - 1, int(row.slot))
 		_:
 			show_status("Diff with %s failed: %s" % [path.get_file(), r.error], false)

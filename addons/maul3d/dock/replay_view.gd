@@ -101,18 +101,18 @@ func set_palette(colours: Dictionary) -> void:
 	var base := theme.get_color("font_color", "Label")
 	var accent := theme.get_color("font_focus_color", "LineEdit")
 	var fallback := {
-		background = theme.get_color("font_outline_color", "Label").lerp(base, 0.15),
-		static = base.darkened(0.45),
-		kinematic = accent.lerp(base, 0.5),
-		dynamic = accent,
-		sleeping = base.darkened(0.65),
-		selected = theme.get_color("font_hover_color", "Button"),
-		differing = theme.get_color("font_pressed_color", "Button"),
-		contact = theme.get_color("selection_color", "LineEdit"),
+		"background": theme.get_color("font_outline_color", "Label").lerp(base, 0.15),
+		"static": base.darkened(0.45),
+		"kinematic": accent.lerp(base, 0.5),
+		"dynamic": accent,
+		"sleeping": base.darkened(0.65),
+		"selected": theme.get_color("font_hover_color", "Button"),
+		"differing": theme.get_color("font_pressed_color", "Button"),
+		"contact": theme.get_color("selection_color", "LineEdit"),
 	}
 	palette = fallback.merged(colours, true)
 	environment.background_color = palette.background
-	environment.ambient_light_color = palette.static.lerp(palette.background, 0.3)
+	environment.ambient_light_color = palette["static"].lerp(palette.background, 0.3)
 	materials.clear()
 	var dot_material := StandardMaterial3D.new()
 	dot_material.shading_mode = BaseMaterial3D.SHADING_MODE_UNSHADED
@@ -306,8 +306,8 @@ func shape_transform(s: Dictionary) -> Transform3D:
 
 func update_camera() -> void:
 	var dir := Vector3(cos(pitch) * sin(yaw), -sin(pitch), cos(pitch) * cos(yaw))
-	camera.position = target + dir * distance
-	camera.look_at(target, Vector3.UP)
+	# Set as a transform: look_at needs the camera in the tree, which it is not in _init.
+	camera.transform = Transform3D(Basis.looking_at(-dir, Vector3.UP), target + dir * distance)
 
 
 ## The body under a point of the view (its local coordinates), or -1: the nearest shape
