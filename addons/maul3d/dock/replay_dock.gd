@@ -49,7 +49,8 @@ func _init() -> void:
 	name = "ReplayDock"
 	size_flags_vertical = Control.SIZE_EXPAND_FILL
 	custom_minimum_size = Vector2(0, 260)
-	var bar := HBoxContainer.new()
+	# A flow container: on a narrow panel the tools wrap instead of widening the dock.
+	var bar := HFlowContainer.new()
 	add_child(bar)
 	open_button = tool_button(bar, "OpenButton", "Open a replay file (.m3replay)")
 	open_button.text = "Open…"
@@ -87,9 +88,7 @@ func _init() -> void:
 	hash_label.tooltip_text = "State hash at this step (as `m3replay hashes` prints it)"
 	hash_label.mouse_filter = Control.MOUSE_FILTER_PASS
 	bar.add_child(hash_label)
-	var spacer := Control.new()
-	spacer.size_flags_horizontal = Control.SIZE_EXPAND_FILL
-	bar.add_child(spacer)
+	bar.add_child(VSeparator.new())
 	contacts_toggle = CheckBox.new()
 	contacts_toggle.name = "ContactsToggle"
 	contacts_toggle.text = "Contacts"
@@ -118,8 +117,10 @@ func _init() -> void:
 	view.name = "ReplayView"
 	view.body_picked.connect(select_body)
 	split.add_child(view)
+	# The side panel's labels trim rather than grow it, so the view keeps its size
+	# whatever they say.
 	var side := VBoxContainer.new()
-	side.custom_minimum_size.x = 280
+	side.custom_minimum_size.x = 340
 	split.add_child(side)
 	file_label = Label.new()
 	file_label.name = "FileLabel"
@@ -133,6 +134,7 @@ func _init() -> void:
 	body_label = Label.new()
 	body_label.name = "BodyLabel"
 	body_label.text = "Click a body in the view."
+	body_label.text_overrun_behavior = TextServer.OVERRUN_TRIM_ELLIPSIS
 	side.add_child(body_label)
 	diff_list = ItemList.new()
 	diff_list.name = "DiffList"
@@ -192,8 +194,9 @@ func apply_theme() -> void:
 		var accent := t.get_color("accent_color", "Editor")
 		var base := t.get_color("base_color", "Editor")
 		var font := t.get_color("font_color", "Editor")
-		view.set_palette({
-			"background": t.get_color("dark_color_2", "Editor"),
+		# Opaque: some of the theme's colours (dark_color_*, font_color) are overlays.
+		var palette := {
+			"background": base.darkened(0.35),
 			"static": base.lerp(font, 0.3),
 			"kinematic": t.get_color("success_color", "Editor"),
 			"dynamic": accent,
@@ -201,7 +204,10 @@ func apply_theme() -> void:
 			"selected": t.get_color("warning_color", "Editor"),
 			"differing": t.get_color("error_color", "Editor"),
 			"contact": t.get_color("warning_color", "Editor").lightened(0.3),
-		})
+		}
+		for k in palette:
+			palette[k].a = 1.0
+		view.set_palette(palette)
 	refresh()
 
 

@@ -123,12 +123,16 @@ func set_palette(colours: Dictionary) -> void:
 		instances[i].material_override = material_for(instances[i].get_meta(&"state", "dynamic"))
 
 
-## Frames the camera on the drawn shapes (planes left out).
+## Frames the camera on the moving bodies' shapes (on every shape but planes when
+## nothing moves).
 func frame_all() -> void:
 	var box := AABB()
 	var first := true
+	var moving := false
+	for inst in instances:
+		moving = moving or inst.get_meta(&"state", "static") != "static"
 	for i in instances.size():
-		if instance_is_plane[i]:
+		if instance_is_plane[i] or (moving and instances[i].get_meta(&"state", "static") == "static"):
 			continue
 		var b: AABB = instances[i].transform * instances[i].get_aabb()
 		box = b if first else box.merge(b)
@@ -138,7 +142,7 @@ func frame_all() -> void:
 		distance = 14.0
 	else:
 		target = box.get_center()
-		distance = clampf(box.size.length() * 1.1, 2.0, 500.0)
+		distance = clampf(box.size.length() * 0.9, 2.0, 500.0)
 	plane_extent = maxf(50.0, distance * 6.0)
 	update_camera()
 
