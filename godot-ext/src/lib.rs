@@ -18,6 +18,7 @@ mod conv;
 mod direct;
 mod errors;
 mod mesh;
+mod recorder;
 mod records;
 mod replay_player;
 mod rollback;
@@ -27,6 +28,7 @@ mod singleton;
 mod tasks;
 mod tracked;
 
+pub use recorder::Maul3DRecorder;
 pub use replay_player::Maul3DReplayPlayer;
 pub use rollback::Maul3DRollback;
 pub use server::Maul3DPhysicsServer;

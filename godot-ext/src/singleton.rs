@@ -157,31 +157,20 @@ impl Maul3D {
     /// `capacity` bytes (with a snapshot of the world now, the replay's start).
     #[func]
     pub fn start_journal(&self, space: Rid, capacity: i64) -> bool {
-        let r = with_state_mut(|st| st.start_journal(space.to_u64(), capacity.max(0) as usize));
-        report("start_journal", r).is_some()
+        report("start_journal", start_journal(space, capacity)).is_some()
     }
 
     /// Stops the journal; its length in bytes, or -1 (with an error) if it overflowed.
     #[func]
     pub fn stop_journal(&self, space: Rid) -> i64 {
-        let r = with_state_mut(|st| st.stop_journal(space.to_u64()));
-        report("stop_journal", r).map_or(-1, |n| n as i64)
+        report("stop_journal", stop_journal(space)).map_or(-1, |n| n as i64)
     }
 
     /// Saves the last journal as a replay file (starting snapshot, tape, final hash) that
     /// `m3replay verify` replays; `path` may be `user://...`.
     #[func]
     pub fn save_replay(&self, space: Rid, path: GString) -> bool {
-        let Some(bytes) = report("save_replay", with_state(|st| st.replay(space.to_u64()))) else {
-            return false;
-        };
-        let Some(mut f) = FileAccess::open(&path, ModeFlags::WRITE) else {
-            godot_error!("Maul3D.save_replay: cannot write {path}");
-            return false;
-        };
-        f.store_buffer(&PackedByteArray::from(bytes.as_slice()));
-        f.close();
-        true
+        report("save_replay", save_replay(space, &path)).is_some()
     }
 
     /// The number of body slots whose state differs between two spaces' worlds (0: the
@@ -204,6 +193,26 @@ impl Maul3D {
         })
         .unwrap_or_default()
     }
+}
+
+/// `Maul3D.start_journal` (also `Maul3DRecorder`'s start).
+pub(crate) fn start_journal(space: Rid, capacity: i64) -> Result<(), String> {
+    with_state_mut(|st| st.start_journal(space.to_u64(), capacity.max(0) as usize))
+}
+
+/// `Maul3D.stop_journal` (also `Maul3DRecorder`'s save).
+pub(crate) fn stop_journal(space: Rid) -> Result<usize, String> {
+    with_state_mut(|st| st.stop_journal(space.to_u64()))
+}
+
+/// `Maul3D.save_replay` (also `Maul3DRecorder`'s save).
+pub(crate) fn save_replay(space: Rid, path: &GString) -> Result<(), String> {
+    let bytes = with_state(|st| st.replay(space.to_u64()))?;
+    let mut f = FileAccess::open(path, ModeFlags::WRITE)
+        .ok_or_else(|| format!("cannot write {path} ({:?})", FileAccess::get_open_error()))?;
+    f.store_buffer(&PackedByteArray::from(bytes.as_slice()));
+    f.close();
+    Ok(())
 }
 
 /// `Maul3D.step_space` (also `Maul3DRollback`'s step).
