@@ -8,6 +8,9 @@ extends EditorPlugin
 # res://replays/). Prints one line per check and `dock test: N passed, M failed`, then
 # quits with 0 only when every check passed.
 #
+# `--dock-test=missing` (the project copied without the library) checks that the dock
+# shows the plugin's message naming the platform and the file instead.
+#
 # `--dock-test=picture:<dir>` (the editor under Xvfb with OpenGL) also renders the dock's
 # 3D view at two steps, saves both as PNG in <dir>, checks that the pixels differ where
 # bodies moved and nowhere else, and saves the dock as it looks as dock.png.
@@ -60,6 +63,10 @@ func run() -> void:
 		return
 	check(dock is EditorDock and dock.title == "Maul3D Replay", "it is an EditorDock titled 'Maul3D Replay'")
 	check(dock.default_slot == EditorDock.DOCK_SLOT_BOTTOM, "it docks in the bottom panel")
+	if mode == "missing":
+		missing(dock)
+		finish()
+		return
 	var ui: Node = dock.find_child("ReplayDock", true, false)
 	if ui == null:
 		var missing: Node = dock.find_child("LibraryMissing", true, false)
@@ -147,6 +154,31 @@ func drive(ui: Node) -> void:
 	var body_label: Label = ui.find_child("BodyLabel", true, false)
 	check(picked == target and body_label.text.begins_with("slot %d  dynamic" % target),
 		"a click on dynamic body %d picks it and the panel shows it ('%s')" % [target, body_label.text.get_slice("\n", 0)])
+	# Contacts as points.
+	var contacts_toggle: CheckBox = ui.find_child("ContactsToggle", true, false)
+	contacts_toggle.button_pressed = true
+	var contact_count: int = reference.get_contacts().size()
+	check(contact_count > 0 and view.contact_mesh.multimesh.instance_count == contact_count and view.contact_mesh.visible,
+		"Contacts on: %d points drawn of the player's %d" % [view.contact_mesh.multimesh.instance_count, contact_count])
+	contacts_toggle.button_pressed = false
+	# Play at 8x until the step moves on, then pause: the labels follow.
+	var speed: OptionButton = ui.find_child("Speed", true, false)
+	speed.select(speed.item_count - 1)
+	var play: Button = ui.find_child("PlayButton", true, false)
+	var from: int = int(timeline.value)
+	play.button_pressed = true
+	for i in MAX_WAIT_FRAMES:
+		await get_tree().process_frame
+		if int(timeline.value) >= from + 5:
+			break
+	play.button_pressed = false
+	var now := int(timeline.value)
+	reference.seek(now)
+	check(now >= from + 5 and step_label.text == "step %d / %d" % [now, count] and hash_label.text == "hash " + reference.hash_at_current(),
+		"Play moves from step %d to %d, labels following ('%s', '%s')" % [from, now, step_label.text, hash_label.text])
+	speed.select(2)
+	at = now - 1
+	ui.seek(at + 1)
 	# Verify.
 	var r: Dictionary = ui.verify()
 	check(r.get("ok", false) and r.recorded == r.replayed, "Verify: ok, %s = %s" % [r.get("recorded"), r.get("replayed")])
@@ -161,6 +193,33 @@ func drive(ui: Node) -> void:
 	var list: ItemList = ui.find_child("DiffList", true, false)
 	check(list.item_count == mini(int(d.get("differing", 0)), 16) and list.item_count > 0, "the differing bodies are listed (%d of %d)" % [list.item_count, d.get("differing", 0)])
 	check(ui.view.differing_slots.size() == list.item_count, "and highlighted in the view (%d)" % ui.view.differing_slots.size())
+	# The recordings list: what the project saved under user://maul3d_replays/.
+	DirAccess.make_dir_recursive_absolute("user://maul3d_replays")
+	DirAccess.copy_absolute(DEMO, "user://maul3d_replays/dock-test.m3replay")
+	(ui.find_child("RefreshButton", true, false) as Button).pressed.emit()
+	var recent: OptionButton = ui.find_child("Recent", true, false)
+	var index := -1
+	for i in recent.item_count:
+		if recent.get_item_text(i) == "dock-test.m3replay":
+			index = i
+	check(index > 0, "the recordings list shows user://maul3d_replays/dock-test.m3replay")
+	if index > 0:
+		recent.item_selected.emit(index)
+		var file_label: Label = ui.find_child("FileLabel", true, false)
+		check(file_label.text == "dock-test.m3replay" and step_label.text == "step 0 / %d" % count, "picking it opens it at step 0 ('%s', '%s')" % [file_label.text, step_label.text])
+	DirAccess.remove_absolute("user://maul3d_replays/dock-test.m3replay")
+
+
+## `--dock-test=missing`: the library is not there; the dock says so instead of its UI.
+func missing(dock: Node) -> void:
+	var label: Node = dock.find_child("LibraryMissing", true, false)
+	check(dock.find_child("ReplayDock", true, false) == null, "without the library the dock has no replay UI")
+	check(label is Label, "it shows a message instead")
+	if label is Label:
+		var text: String = label.text
+		var platform := "%s %s" % [OS.get_name(), Engine.get_architecture_name()]
+		check(text.contains(platform) and text.contains("res://addons/maul3d/") and text.contains(".so") and text.contains("missing"),
+			"the message names the platform (%s) and the missing file: '%s'" % [platform, text])
 
 
 ## Renders the view at two steps and compares the pictures.
