@@ -40,8 +40,8 @@ rm -rf "$shots"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-timeout 300 xvfb-run -a -s "-screen 0 1600x900x24" \
-  "${GODOT[@]}" --editor --rendering-driver opengl3 --audio-driver Dummy --resolution 1600x900 \
+timeout 300 xvfb-run -a -s "-screen 0 1920x1080x24" \
+  "${GODOT[@]}" --editor --rendering-driver opengl3 --audio-driver Dummy --resolution 1920x1080 \
   --path "$project" -- "--dock-test=picture:$shots" >"$log" 2>&1 || status=$?
 grep -E '^(ok|FAIL) |^dock test:|^picture:|OpenGL API' "$log" || true
 if [[ $status != 0 ]] || ! grep -Eq '^dock test: [0-9]+ passed, 0 failed$' "$log"; then

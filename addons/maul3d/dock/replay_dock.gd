@@ -120,7 +120,7 @@ func _init() -> void:
 	# The side panel's labels trim rather than grow it, so the view keeps its size
 	# whatever they say.
 	var side := VBoxContainer.new()
-	side.custom_minimum_size.x = 340
+	side.custom_minimum_size.x = 390
 	split.add_child(side)
 	file_label = Label.new()
 	file_label.name = "FileLabel"

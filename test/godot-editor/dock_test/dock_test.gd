@@ -82,11 +82,8 @@ func run() -> void:
 	check(dock.is_visible_in_tree(), "the dock shows in the bottom panel")
 	if mode.begins_with("picture:"):
 		# Room for the picture: the bottom panel taller than its default.
-		var split := dock.get_parent()
-		while split != null and not split is VSplitContainer:
-			split = split.get_parent()
-		if split != null:
-			split.split_offset -= 220
+		(dock.find_child("ReplayDock", true, false) as Control).custom_minimum_size.y = 440
+		await get_tree().process_frame
 	await drive(ui)
 	if mode.begins_with("picture:"):
 		await picture(dock, ui, mode.trim_prefix("picture:"))
