@@ -4,7 +4,8 @@
 # and runs the tests in test/godot/ in headless Godot 4.6 with Maul3D as the physics
 # server. The runner prints one line per test and `N passed, M failed`; this script
 # fails when Godot exits non-zero or prints no such line, or when a replay file a test
-# saved from Godot does not verify with `m3replay verify`; then the comparison pass
+# saved from Godot does not verify with `m3replay verify`, or when the editor help pages
+# of the classes lack their doc comments; then the comparison pass
 # (test/godot/compare.sh: the cases of test/godot/compare/ under Godot Physics, Jolt and
 # Maul3D, judged against each other); then, without a test filter, the example projects
 # (test/godot-examples.sh), the editor dock in the headless editor (test/godot-editor.sh)
@@ -49,6 +50,21 @@ if [[ $status == 0 ]]; then
   while IFS= read -r replay; do
     cargo run -q -p m3replay -- verify "$replay" </dev/null
   done < <(sed -n 's/^replay: //p' "$log")
+fi
+# The editor help pages (gdext's register-docs): the headless editor opens each Maul3D
+# class's page and test/godot/docs/doc_check.gd checks the doc comments are on it.
+if [[ $status == 0 ]]; then
+  docs=$repo/test/godot/docs
+  mkdir -p "$docs/addons/maul3d/bin" "$docs/.godot"
+  cp "$repo"/addons/maul3d/maul3d.gdextension "$docs/addons/maul3d/"
+  ln -sf "$lib" "$docs/addons/maul3d/bin/libmaul3d_godot.so"
+  echo "res://addons/maul3d/maul3d.gdextension" >"$docs/.godot/extension_list.cfg"
+  doclog=$(timeout 300 "${GODOT[@]}" --headless --editor --path "$docs" 2>&1) || status=$?
+  grep '^docs: ' <<<"$doclog" || true
+  if ! grep -q '^docs: ok$' <<<"$doclog"; then
+    echo "godot.sh: the editor help check did not pass (Godot exit $status)" >&2
+    status=1
+  fi
 fi
 # The comparison pass: the same scenes under Godot Physics, Jolt and Maul3D.
 if [[ $status == 0 ]]; then

@@ -27,6 +27,9 @@ use crate::conv::{dv, gdv, gv, v3};
 use crate::records::{GShape, Obj, Records, ReportedContact};
 use crate::tracked::Epoch;
 
+/// A body's state as Maul3D hands it to `_integrate_forces` and
+/// `PhysicsServer3D.body_get_direct_state` (Godot's `PhysicsDirectBodyState3D`); made by
+/// the Maul3D server, never by scripts.
 #[derive(GodotClass)]
 #[class(base = PhysicsDirectBodyState3DExtension, no_init, tool)]
 pub struct Maul3DBodyState {
@@ -486,6 +489,9 @@ impl Maul3DBodyState {
     }
 }
 
+/// A space's queries (ray casts, shape casts, overlaps, rest info) as Maul3D answers them
+/// (Godot's `PhysicsDirectSpaceState3D`, from `World3D.direct_space_state`); made by the
+/// Maul3D server, never by scripts.
 #[derive(GodotClass)]
 #[class(base = PhysicsDirectSpaceState3DExtension, no_init, tool)]
 pub struct Maul3DSpaceState {

@@ -20,7 +20,15 @@ struct Slot {
     hash: i64,
 }
 
-/// `Maul3DRollback` in GDScript (see the module comment).
+/// Rollback for netcode: keeps a ring of snapshots of one space, one per tick, restores
+/// any of them and resimulates from it, stepping with `Maul3D.step_space`.
+///
+/// The snapshot of tick `t` is the world before tick `t`'s inputs are applied and its step
+/// taken (the state after `t` steps from tick 0). `resimulate(to, input)` runs, for each
+/// `t` from the current tick to `to - 1`: `input.call(t)`, one step, then `capture(t + 1)`;
+/// so advancing one ordinary tick is `resimulate(tick + 1, input)`. By default the node
+/// puts its space in manual step mode (`manual_step`), so only `resimulate` steps it, and
+/// blocks signals while rolling back (`emit_signals`).
 #[derive(GodotClass)]
 #[class(base = Node)]
 pub struct Maul3DRollback {
@@ -94,11 +102,14 @@ impl INode for Maul3DRollback {
 
 #[godot_api]
 impl Maul3DRollback {
+    /// How many ticks the ring keeps.
     #[func]
     fn get_capacity(&self) -> i64 {
         self.capacity
     }
 
+    /// Sets how many ticks the ring keeps (2 to 65536) and clears the ring; out of range:
+    /// an error, nothing changes.
     #[func]
     fn set_capacity(&mut self, capacity: i64) {
         if !(2..=65536).contains(&capacity) {

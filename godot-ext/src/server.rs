@@ -33,6 +33,14 @@ fn unsupported(method: &'static str, feature: &'static str) {
     );
 }
 
+/// Maul3D, a deterministic 3D physics engine, as Godot's 3D physics server.
+///
+/// Registered with `PhysicsServer3DManager` as "Maul3D"; a project selects it with the
+/// project setting `physics/3d/physics_engine = "Maul3D"` (the `physics/maul3d/*`
+/// settings tune it). Every Godot space is one Maul3D world: the same inputs give the same
+/// state bit for bit on every machine, which the `Maul3D` singleton's hashes, snapshots
+/// and journals, `Maul3DRollback` and `Maul3DRecorder` build on. Scripts do not call this
+/// class; they use `PhysicsServer3D` and the physics nodes as with any engine.
 #[derive(GodotClass)]
 #[class(base = PhysicsServer3DExtension, init, tool)]
 pub struct Maul3DPhysicsServer {

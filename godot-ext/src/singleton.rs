@@ -26,7 +26,14 @@ pub(crate) fn server() -> Option<Gd<Maul3DPhysicsServer>> {
         .ok()
 }
 
-/// `Maul3D` in GDScript.
+/// What GDScript needs of Maul3D beyond Godot's physics server interface: whether Maul3D
+/// runs, the state hash of a space, snapshots and restores, journals saved as replay files,
+/// stepping a space now (rollback netcode) and comparing two spaces.
+///
+/// A space is a `World3D.space` RID. The state hash and snapshots are the same on every
+/// machine for the same inputs: compare hashes between peers to find a desync, restore a
+/// snapshot to roll back. See also `Maul3DRollback`, `Maul3DRecorder` and
+/// `Maul3DReplayPlayer`.
 #[derive(GodotClass)]
 #[class(init, singleton, base = Object)]
 pub struct Maul3D {
