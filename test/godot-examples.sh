@@ -4,7 +4,8 @@
 # `cargo build -p maul3d-godot`): links the addon into each project, runs it with a fixed
 # 60 fps for 300 ticks (`-- --quit-after-ticks=300`, which each example honours by
 # printing a summary and quitting with its verdict), and fails when Godot exits non-zero,
-# times out, or prints an error.
+# times out, or prints an error, or when a replay the example saved (a `replay: <path>`
+# line) or committed (replays/*.m3replay) does not verify with `m3replay verify`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -17,11 +18,7 @@ lib=$target/debug/libmaul3d_godot.so
 status=0
 for project in "$repo"/examples/godot/*/; do
   project=${project%/}
-  addon=$project/addons/maul3d
-  mkdir -p "$addon/bin" "$project/.godot"
-  cp "$repo"/addons/maul3d/maul3d.gdextension "$repo"/addons/maul3d/plugin.cfg "$repo"/addons/maul3d/plugin.gd "$addon/"
-  ln -sf "$lib" "$addon/bin/libmaul3d_godot.so"
-  echo "res://addons/maul3d/maul3d.gdextension" >"$project/.godot/extension_list.cfg"
+  bash test/godot-link-addon.sh "$project" "$lib"
   log=$(mktemp)
   rc=0
   timeout 120 "${GODOT[@]}" --headless --fixed-fps 60 --path "$project" -- --quit-after-ticks=300 >"$log" 2>&1 || rc=$?
@@ -32,6 +29,15 @@ for project in "$repo"/examples/godot/*/; do
     status=1
   else
     echo "godot-examples: $name ok: $(grep -v '^\s*$' "$log" | tail -1)"
+    # The replays it saved (lines `replay: <path>`) and the ones committed under
+    # replays/ must verify in the replay tool.
+    while IFS= read -r replay; do
+      [[ -n $replay ]] || continue
+      if ! cargo run -q -p m3replay -- verify "$replay" </dev/null; then
+        echo "godot-examples: $name: $replay does not verify" >&2
+        status=1
+      fi
+    done < <(sed -n 's/^replay: //p' "$log"; compgen -G "$project/replays/*.m3replay" || true)
   fi
   rm -f "$log"
 done

@@ -8,7 +8,8 @@
 # of the classes lack their doc comments; then the comparison pass
 # (test/godot/compare.sh: the cases of test/godot/compare/ under Godot Physics, Jolt and
 # Maul3D, judged against each other); then, without a test filter, the example projects
-# (test/godot-examples.sh).
+# (test/godot-examples.sh), the editor dock in the headless editor (test/godot-editor.sh)
+# and the dock's picture under Xvfb (test/godot-picture.sh).
 #
 # MAUL3D_GODOT_TEST=word runs only the tests whose name contains it.
 set -euo pipefail
@@ -22,13 +23,7 @@ target=${CARGO_TARGET_DIR:-$repo/target}
 lib=$target/debug/libmaul3d_godot.so
 
 project=$repo/test/godot
-addon=$project/addons/maul3d
-mkdir -p "$addon/bin" "$project/.godot"
-cp "$repo"/addons/maul3d/maul3d.gdextension "$repo"/addons/maul3d/plugin.cfg "$repo"/addons/maul3d/plugin.gd "$addon/"
-ln -sf "$lib" "$addon/bin/libmaul3d_godot.so"
-# Godot loads the extensions listed here at start; the editor writes it when it imports
-# a project, which a headless test run never does.
-echo "res://addons/maul3d/maul3d.gdextension" >"$project/.godot/extension_list.cfg"
+bash test/godot-link-addon.sh "$project" "$lib"
 
 # The replay player's tests (tests/test_replay_player.gd) read the demo replay, `m3replay
 # hashes` of it, a second recording that parts from it (seed 2) and `m3replay diff` of
@@ -78,5 +73,12 @@ fi
 # The example projects (examples/godot/*/), headless for a few seconds each.
 if [[ $status == 0 && -z ${MAUL3D_GODOT_TEST:-} ]]; then
   bash test/godot-examples.sh || status=$?
+fi
+# The editor's replay dock: driven in the headless editor, then its picture under Xvfb.
+if [[ $status == 0 && -z ${MAUL3D_GODOT_TEST:-} ]]; then
+  bash test/godot-editor.sh || status=$?
+fi
+if [[ $status == 0 && -z ${MAUL3D_GODOT_TEST:-} ]]; then
+  bash test/godot-picture.sh || status=$?
 fi
 exit "$status"
