@@ -17,11 +17,7 @@ lib=$target/debug/libmaul3d_godot.so
 status=0
 for project in "$repo"/examples/godot/*/; do
   project=${project%/}
-  addon=$project/addons/maul3d
-  mkdir -p "$addon/bin" "$project/.godot"
-  cp "$repo"/addons/maul3d/maul3d.gdextension "$repo"/addons/maul3d/plugin.cfg "$repo"/addons/maul3d/plugin.gd "$addon/"
-  ln -sf "$lib" "$addon/bin/libmaul3d_godot.so"
-  echo "res://addons/maul3d/maul3d.gdextension" >"$project/.godot/extension_list.cfg"
+  bash test/godot-link-addon.sh "$project" "$lib"
   log=$(mktemp)
   rc=0
   timeout 120 "${GODOT[@]}" --headless --fixed-fps 60 --path "$project" -- --quit-after-ticks=300 >"$log" 2>&1 || rc=$?

@@ -21,13 +21,7 @@ target=${CARGO_TARGET_DIR:-$repo/target}
 lib=$target/debug/libmaul3d_godot.so
 
 project=$repo/test/godot
-addon=$project/addons/maul3d
-mkdir -p "$addon/bin" "$project/.godot"
-cp "$repo"/addons/maul3d/maul3d.gdextension "$repo"/addons/maul3d/plugin.cfg "$repo"/addons/maul3d/plugin.gd "$addon/"
-ln -sf "$lib" "$addon/bin/libmaul3d_godot.so"
-# Godot loads the extensions listed here at start; the editor writes it when it imports
-# a project, which a headless test run never does.
-echo "res://addons/maul3d/maul3d.gdextension" >"$project/.godot/extension_list.cfg"
+bash test/godot-link-addon.sh "$project" "$lib"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
