@@ -307,7 +307,7 @@ check() {
     echo "platform|file|bytes|MiB|entry symbol|imports|machine|loads in Godot"
     printf '%s\n' "${rows[@]}"
   } | awk -F'|' '{ n = NR; for (i = 1; i <= NF; i++) { c[n, i] = $i; if (length($i) > w[i]) w[i] = length($i) } nf = NF }
-      END { for (r = 1; r <= n; r++) { line = ""; for (i = 1; i <= nf; i++) line = line sprintf(i < nf ? "%-*s  " : "%s", w[i], c[r, i]); print line } }'
+      END { for (r = 1; r <= n; r++) { line = ""; for (i = 1; i <= nf; i++) line = line (i < nf ? sprintf("%-*s  ", w[i], c[r, i]) : c[r, i]); print line } }'
   if [[ $failed != 0 ]]; then
     echo "package-addon: checks FAILED" >&2
     exit 1
