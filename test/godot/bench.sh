@@ -14,16 +14,12 @@ eval "$(bash test/godot-setup.sh --env)"
 cargo build --release -p maul3d-godot
 target=${CARGO_TARGET_DIR:-$repo/target}
 project=$repo/test/godot
-addon=$project/addons/maul3d
-mkdir -p "$addon/bin" "$project/.godot"
-cp "$repo"/addons/maul3d/maul3d.gdextension "$repo"/addons/maul3d/plugin.cfg "$repo"/addons/maul3d/plugin.gd "$addon/"
-echo "res://addons/maul3d/maul3d.gdextension" >"$project/.godot/extension_list.cfg"
 restore_debug() {
   rm -f "$project/override.cfg"
-  ln -sf "$target/debug/libmaul3d_godot.so" "$addon/bin/libmaul3d_godot.so"
+  bash test/godot-link-addon.sh "$project" "$target/debug/libmaul3d_godot.so"
 }
 trap restore_debug EXIT
-ln -sf "$target/release/libmaul3d_godot.so" "$addon/bin/libmaul3d_godot.so"
+bash test/godot-link-addon.sh "$project" "$target/release/libmaul3d_godot.so"
 echo "Godot $("${GODOT[@]}" --headless --version 2>/dev/null), $(nproc) cores; 600 ticks at 1/60 s"
 scenes=("$@")
 [[ ${#scenes[@]} -eq 0 ]] && scenes=(stack contacts islands create capacity)
