@@ -55,10 +55,7 @@ fi
 # class's page and test/godot/docs/doc_check.gd checks the doc comments are on it.
 if [[ $status == 0 ]]; then
   docs=$repo/test/godot/docs
-  mkdir -p "$docs/addons/maul3d/bin" "$docs/.godot"
-  cp "$repo"/addons/maul3d/maul3d.gdextension "$docs/addons/maul3d/"
-  ln -sf "$lib" "$docs/addons/maul3d/bin/libmaul3d_godot.so"
-  echo "res://addons/maul3d/maul3d.gdextension" >"$docs/.godot/extension_list.cfg"
+  bash test/godot-link-addon.sh "$docs" "$lib"
   doclog=$(timeout 300 "${GODOT[@]}" --headless --editor --path "$docs" 2>&1) || status=$?
   grep '^docs: ' <<<"$doclog" || true
   if ! grep -q '^docs: ok$' <<<"$doclog"; then
