@@ -238,6 +238,8 @@ func mesh_key(s: Dictionary) -> String:
 			return "%s %d %d" % [s.kind, tris.size(), hash(tris)]
 		"plane":
 			return "plane %s" % plane_extent
+		"ray":
+			return "ray %s" % s.length
 	return str(s.kind)
 
 
@@ -273,7 +275,24 @@ func mesh_for(s: Dictionary, key: String) -> Mesh:
 			var m := PlaneMesh.new()
 			m.size = Vector2(plane_extent, plane_extent) * 2.0
 			mesh = m
+		"ray":
+			mesh = ray_mesh(s.length)
 	mesh_cache[key] = mesh
+	return mesh
+
+
+## A ray shape: a thin bar from the shape's origin along its +Z, `length` long.
+func ray_mesh(length: float) -> ArrayMesh:
+	var bar := BoxMesh.new()
+	var thickness := maxf(length * 0.04, 0.01)
+	bar.size = Vector3(thickness, thickness, length)
+	var arrays := bar.get_mesh_arrays()
+	var vertices: PackedVector3Array = arrays[Mesh.ARRAY_VERTEX]
+	for i in vertices.size():
+		vertices[i].z += length * 0.5
+	arrays[Mesh.ARRAY_VERTEX] = vertices
+	var mesh := ArrayMesh.new()
+	mesh.add_surface_from_arrays(Mesh.PRIMITIVE_TRIANGLES, arrays)
 	return mesh
 
 

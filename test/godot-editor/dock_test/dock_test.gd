@@ -158,6 +158,11 @@ func drive(ui: Node) -> void:
 	check(contact_count > 0 and view.contact_mesh.multimesh.instance_count == contact_count and view.contact_mesh.visible,
 		"Contacts on: %d points drawn of the player's %d" % [view.contact_mesh.multimesh.instance_count, contact_count])
 	contacts_toggle.button_pressed = false
+	# A ray shape is drawn as a bar from its origin along +Z, as long as the ray.
+	var ray_key: String = view.mesh_key({kind = "ray", length = 2.5})
+	var ray_box: AABB = view.mesh_for({kind = "ray", length = 2.5}, ray_key).get_aabb()
+	check(is_equal_approx(ray_box.position.z, 0.0) and is_equal_approx(ray_box.end.z, 2.5) and ray_box.size.x < 0.2,
+		"a ray shape of length 2.5 is drawn from z 0 to 2.5 (%s)" % ray_box)
 	# Play at 8x until the step moves on, then pause: the labels follow.
 	var speed: OptionButton = ui.find_child("Speed", true, false)
 	speed.select(speed.item_count - 1)
