@@ -311,3 +311,44 @@ fn diff_finds_the_first_parting_step_and_the_worst_bodies() {
         }
     );
 }
+
+#[test]
+fn indexing_ahead_takes_every_keyframe_without_moving_the_player() {
+    let file = record(70, 25, 3.0);
+    let want = direct_hashes(&file);
+    let mut p = ReplayPlayer::open_with(&file, 8).unwrap();
+    p.seek(5).unwrap();
+    assert_eq!(p.indexed_through(), 7);
+    let mut calls = 0;
+    let mut shown = 5;
+    while !p.index_ahead(10).unwrap() {
+        calls += 1;
+        // The shown step stays where it was.
+        assert_eq!(p.current_step(), shown);
+        assert_eq!(p.hash_at_current(), want[shown as usize]);
+        // The player may move meanwhile; the indexer goes on from the furthest keyframe.
+        if calls == 2 {
+            shown = 44;
+            p.seek(shown).unwrap();
+        }
+    }
+    assert_eq!(p.current_step(), shown);
+    // 10 steps a call: to 10, to 20; the seek to 44 took keyframes up to 40, so the
+    // indexer jumps there: to 50, to 60, and the fifth call ends at 70.
+    assert_eq!(calls, 4);
+    assert_eq!(p.indexed_through(), 70);
+    // Every keyframe 0, 8, ..., 64 is there: nine snapshots.
+    let with_all = p.keyframe_bytes();
+    assert!(with_all > 8 * p.start_snapshot().len());
+    assert!(p.index_ahead(10).unwrap(), "nothing left to do");
+    assert_eq!(p.keyframe_bytes(), with_all);
+    // Seeks use them and agree.
+    for s in [69u64, 3, 40, 17, 70, 0] {
+        p.seek(s).unwrap();
+        assert_eq!(p.hash_at_current(), want[s as usize], "seek {s}");
+    }
+    // A fresh player's keyframes equal an indexed one's: the same snapshots.
+    let mut q = ReplayPlayer::open_with(&file, 8).unwrap();
+    q.index(|_| {}).unwrap();
+    assert_eq!(q.keyframe_bytes(), with_all);
+}

@@ -329,6 +329,31 @@ impl Maul3DReplayPlayer {
         self.outcome(r).unwrap_or(false)
     }
 
+    /// Takes keyframes ahead without moving the shown step: walks a second world at most
+    /// `max_steps` steps on from the furthest keyframe. True once every keyframe exists
+    /// (then any seek replays at most `get_keyframe_every() - 1` steps); false while there
+    /// is more to do, or on an error (see `get_last_error()`). A viewer calls it a little
+    /// every frame so that scrubbing a long recording never waits on a long replay.
+    #[func]
+    pub fn index_ahead(&mut self, max_steps: i64) -> bool {
+        let r = self.loaded().and_then(|p| {
+            let n = u64::try_from(max_steps)
+                .ok()
+                .filter(|&n| n >= 1)
+                .ok_or_else(|| format!("index_ahead: max_steps {max_steps} is not at least 1"))?;
+            p.index_ahead(n).map_err(|e| format!("index_ahead: {e}"))
+        });
+        self.outcome(r).unwrap_or(false)
+    }
+
+    /// The step up to which keyframes are complete (`get_step_count()` once indexed).
+    #[func]
+    pub fn get_indexed_through(&self) -> i64 {
+        self.player
+            .as_ref()
+            .map_or(0, |p| p.indexed_through() as i64)
+    }
+
     /// The world's state hash at the current step: 16 lowercase hex digits, as
     /// `m3replay hashes` prints them ("" when nothing is loaded).
     #[func]

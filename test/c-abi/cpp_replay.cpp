@@ -79,6 +79,12 @@ int main(int argc, char** argv)
     CHECK(!scrubber && scrubber.StepCount() == 0);
     scrubber = m3::ReplayPlayer(file.data(), len, 11);
     CHECK(scrubber && scrubber.KeyframeEvery() == 11);
+    // Indexed ahead first, the way a viewer does it a little every frame.
+    bool done = false;
+    while (!done) {
+        CHECK(scrubber.IndexAhead(25, &done) == m3_success && scrubber.CurrentStep() == 0);
+    }
+    CHECK(scrubber.IndexedThrough() == steps);
     uint32_t lcg = 99;
     for (int i = 0; i < 200; ++i) {
         lcg = lcg * 1664525u + 1013904223u;

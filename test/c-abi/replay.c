@@ -150,11 +150,26 @@ int main(int argc, char **argv)
         CHECK(moved && hash_of(p) == want[s]);
     }
 
-    /* Scrambled seeks, on this player and on a fresh one with other keyframes. */
+    /* Scrambled seeks, on this player and on a fresh one with other keyframes, indexed
+       ahead 10 steps a call first (the current step stays at 0). */
     m3ReplayPlayer *q = NULL;
     CALL(m3ReplayPlayer_OpenWith(file, len, 7, &q));
     CALL(m3ReplayPlayer_GetKeyframeEvery(q, &every));
     CHECK(every == 7);
+    uint64_t through = 0;
+    CALL(m3ReplayPlayer_GetIndexedThrough(q, &through));
+    CHECK(through == 6);
+    bool done = false;
+    int calls = 0;
+    while (!done) {
+        CALL(m3ReplayPlayer_IndexAhead(q, 10, &done));
+        calls++;
+        CHECK(step_of(q) == 0 && hash_of(q) == want[0]);
+    }
+    CALL(m3ReplayPlayer_GetIndexedThrough(q, &through));
+    CHECK(through == steps && calls == (int)((steps + 9) / 10));
+    REFUSED(m3_errorArgument, m3ReplayPlayer_IndexAhead(q, 0, &done));
+    REFUSED(m3_errorArgument, m3ReplayPlayer_IndexAhead(q, 10, NULL));
     uint32_t lcg = 12345;
     for (int i = 0; i < 400; i++) {
         lcg = lcg * 1664525u + 1013904223u;

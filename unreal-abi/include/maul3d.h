@@ -2499,6 +2499,30 @@ enum m3Result m3ReplayPlayer_GetRecordedFinalHash(const struct m3ReplayPlayer *p
 enum m3Result m3ReplayPlayer_GetKeyframeEvery(const struct m3ReplayPlayer *player,
                                               uint64_t *keyframeEvery);
 
+// The step up to which the player's keyframes are complete (the step count once
+// indexed).
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `step` points to one writable `u64`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_GetIndexedThrough(const struct m3ReplayPlayer *player, uint64_t *step);
+
+// Takes keyframes ahead without moving the current step: a second world walks at most
+// `maxSteps` steps on from the furthest keyframe. `done` is true once every keyframe
+// exists (then any seek replays at most the keyframe spacing minus one steps). A viewer
+// calls it a little every frame so that scrubbing never waits on a long replay.
+//
+// # Safety
+// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+//   `m3_errorArgument`).
+// - `done` points to one writable `bool`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3ReplayPlayer_IndexAhead(struct m3ReplayPlayer *player,
+                                        uint64_t maxSteps,
+                                        bool *done);
+
 // Brings the player's world to step `step` (0 to the step count), from the current step
 // or the nearest keyframe before it. A step past the end is `m3_errorArgument` and
 // leaves the player where it was.

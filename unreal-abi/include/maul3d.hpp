@@ -263,6 +263,15 @@ public:
     // The hash the recorder stored after its last call.
     uint64_t RecordedFinalHash() const { return U64(m3ReplayPlayer_GetRecordedFinalHash); }
     uint64_t KeyframeEvery() const { return U64(m3ReplayPlayer_GetKeyframeEvery); }
+    // The step up to which keyframes are complete (StepCount() once indexed).
+    uint64_t IndexedThrough() const { return U64(m3ReplayPlayer_GetIndexedThrough); }
+    // Takes keyframes ahead (at most `maxSteps` steps of a second world) without moving
+    // the current step; `done` is true once every keyframe exists. Call it a little every
+    // frame in a viewer.
+    m3Result IndexAhead(uint64_t maxSteps, bool* done)
+    {
+        return m3ReplayPlayer_IndexAhead(m_player, maxSteps, done);
+    }
 
     // Brings the world to `step` (m3_errorArgument past StepCount(): nothing moves).
     m3Result Seek(uint64_t step) { return m3ReplayPlayer_Seek(m_player, step); }

@@ -343,6 +343,57 @@ pub unsafe extern "C" fn m3ReplayPlayer_GetKeyframeEvery(
     })
 }
 
+/// The step up to which the player's keyframes are complete (the step count once
+/// indexed).
+///
+/// # Safety
+/// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+///   `m3_errorArgument`).
+/// - `step` points to one writable `u64`, aligned for its type, for the duration of the
+///   call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3ReplayPlayer_GetIndexedThrough(
+    player: *const m3ReplayPlayer,
+    step: *mut u64,
+) -> m3Result {
+    api("m3ReplayPlayer_GetIndexedThrough", || {
+        read_u64(player, "step", step, ReplayPlayer::indexed_through)
+    })
+}
+
+/// Takes keyframes ahead without moving the current step: a second world walks at most
+/// `maxSteps` steps on from the furthest keyframe. `done` is true once every keyframe
+/// exists (then any seek replays at most the keyframe spacing minus one steps). A viewer
+/// calls it a little every frame so that scrubbing never waits on a long replay.
+///
+/// # Safety
+/// - `player` is a live player from `m3ReplayPlayer_Open` (null is refused with
+///   `m3_errorArgument`).
+/// - `done` points to one writable `bool`, aligned for its type, for the duration of the
+///   call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3ReplayPlayer_IndexAhead(
+    player: *mut m3ReplayPlayer,
+    maxSteps: u64,
+    done: *mut bool,
+) -> m3Result {
+    api("m3ReplayPlayer_IndexAhead", || {
+        let o = out("done", done)?;
+        let d = write("player", player, |p| {
+            if maxSteps == 0 {
+                return Err(crate::refuse!(
+                    m3_errorArgument,
+                    "maxSteps = 0 must be at least 1"
+                ));
+            }
+            Ok(p.index_ahead(maxSteps)?)
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, d) };
+        Ok(())
+    })
+}
+
 /// Brings the player's world to step `step` (0 to the step count), from the current step
 /// or the nearest keyframe before it. A step past the end is `m3_errorArgument` and
 /// leaves the player where it was.

@@ -19,6 +19,12 @@ var player: RefCounted
 var replay_path := ""
 ## The second recording of the last diff, or null.
 var other: RefCounted
+## Keyframes are taken ahead of the shown step this many steps at a time, for at most
+## this long per editor frame.
+const INDEX_CHUNK := 8
+const INDEX_BUDGET_USEC := 4000
+## True until the player holds every keyframe.
+var indexing := false
 var playing := false
 var play_clock := 0.0
 var steps_per_second := 60.0
@@ -291,7 +297,23 @@ func open_replay(path: String) -> bool:
 	seek(0)
 	view.frame_all()
 	update_controls()
+	indexing = true
+	set_process(true)
 	return true
+
+
+## Takes the replay's keyframes a few steps at a time, within INDEX_BUDGET_USEC per
+## frame, so that a jump anywhere on the timeline never waits on a long replay.
+func index_a_little() -> void:
+	var start := Time.get_ticks_usec()
+	while Time.get_ticks_usec() - start < INDEX_BUDGET_USEC:
+		if player.index_ahead(INDEX_CHUNK):
+			indexing = false
+			return
+		if not player.get_last_error().is_empty():
+			show_status("Indexing failed: %s" % player.get_last_error(), false)
+			indexing = false
+			return
 
 
 ## Shows step `step` (clamped to the replay).
@@ -321,11 +343,14 @@ func set_playing(on: bool) -> void:
 	var t := editor_theme()
 	var n := "Pause" if playing else "Play"
 	play_button.icon = t.get_icon(n, "EditorIcons") if t.has_icon(n, "EditorIcons") else null
-	set_process(playing)
+	set_process(playing or indexing)
 
 
 func _process(delta: float) -> void:
+	if indexing and player != null:
+		index_a_little()
 	if not playing or player == null:
+		set_process(indexing)
 		return
 	play_clock += delta * SPEEDS[speed.selected] * steps_per_second
 	var steps := int(play_clock)

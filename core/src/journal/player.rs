@@ -100,6 +100,27 @@ pub struct ReplayPlayer {
     budget: usize,
     /// The tape header followed by one step's records, rebuilt for each step.
     segment: Vec<u8>,
+    /// The world that `index_ahead` walks, and the step it holds.
+    indexer: Option<(World, u64)>,
+}
+
+/// Fills `segment` with a whole tape of step `next`'s calls: the tape's header, then the
+/// records after the previous step record up to and including step `next`'s.
+fn fill_segment(segment: &mut Vec<u8>, tape: &[u8], step_ends: &[usize], next: u64) {
+    let start = match next {
+        1 => TAPE_HEADER_SIZE,
+        s => step_ends[s as usize - 2],
+    };
+    segment.clear();
+    segment.extend_from_slice(&tape[..TAPE_HEADER_SIZE]);
+    segment.extend_from_slice(&tape[start..step_ends[next as usize - 1]]);
+}
+
+fn take_snapshot(world: &World) -> Result<Vec<u8>> {
+    let mut snap = vec![0u8; world.snapshot_size()];
+    let n = world.snapshot(&mut snap)?;
+    snap.truncate(n);
+    Ok(snap)
 }
 
 impl ReplayPlayer {
@@ -150,6 +171,7 @@ impl ReplayPlayer {
             every: keyframe_every,
             keyframes,
             segment: Vec::new(),
+            indexer: None,
         })
     }
 
@@ -268,15 +290,7 @@ impl ReplayPlayer {
             return Ok(false);
         }
         let next = self.at + 1;
-        let start = match next {
-            1 => TAPE_HEADER_SIZE,
-            s => self.step_ends[s as usize - 2],
-        };
-        self.segment.clear();
-        self.segment
-            .extend_from_slice(&self.tape[..TAPE_HEADER_SIZE]);
-        self.segment
-            .extend_from_slice(&self.tape[start..self.step_ends[next as usize - 1]]);
+        fill_segment(&mut self.segment, &self.tape, &self.step_ends, next);
         if let Err(e) = self.world.replay_journal_unguarded(&self.segment) {
             // The world stopped part way through the step: put it back on the step it was
             // at, from a keyframe (the steps up to it replayed before, so they replay again).
@@ -286,18 +300,73 @@ impl ReplayPlayer {
             return Err(e);
         }
         self.at = next;
-        if next % self.every == 0 {
-            let k = (next / self.every) as usize;
-            if self.keyframes[k].is_none() {
-                let mut snap = vec![0u8; self.world.snapshot_size()];
-                let n = self.world.snapshot(&mut snap)?;
-                snap.truncate(n);
-                self.keyframe_bytes += n;
-                self.keyframes[k] = Some(snap);
-                self.thin_to_budget();
-            }
+        if self.wants_keyframe(next) {
+            let snap = take_snapshot(&self.world)?;
+            self.keep_keyframe(next, snap);
         }
         Ok(true)
+    }
+
+    /// Whether `step` sits on the keyframe spacing and its keyframe is not taken yet.
+    fn wants_keyframe(&self, step: u64) -> bool {
+        step % self.every == 0 && self.keyframes[(step / self.every) as usize].is_none()
+    }
+
+    fn keep_keyframe(&mut self, step: u64, snap: Vec<u8>) {
+        self.keyframe_bytes += snap.len();
+        self.keyframes[(step / self.every) as usize] = Some(snap);
+        self.thin_to_budget();
+    }
+
+    /// Takes keyframes ahead of the player without moving it: a second world walks on
+    /// from the furthest keyframe, at most `max_steps` steps per call, keeping keyframes
+    /// as it passes their steps. Returns true once every keyframe exists (then seeks
+    /// anywhere replay at most `keyframe_every() - 1` steps). For a viewer that indexes a
+    /// long recording a little every frame instead of all at once; the shown step, its
+    /// world and hash stay as they are.
+    pub fn index_ahead(&mut self, max_steps: u64) -> Result<bool> {
+        let furthest = self.keyframe_before(self.step_count()).1;
+        let (mut world, mut at) = match self.indexer.take() {
+            // Still ahead of every keyframe the player took meanwhile: go on from there.
+            Some((world, at)) if at >= furthest => (world, at),
+            other => {
+                let mut world = match other {
+                    Some((world, _)) => world,
+                    None => World::new(&self.def()?)?,
+                };
+                let (k, from) = self.keyframe_before(self.step_count());
+                world.restore(self.keyframes[k].as_ref().unwrap_or(&self.snapshot))?;
+                (world, from)
+            }
+        };
+        let mut walked = 0;
+        while at < self.step_count() && walked < max_steps {
+            let next = at + 1;
+            fill_segment(&mut self.segment, &self.tape, &self.step_ends, next);
+            // A refusal drops the indexer: the next call starts again from a keyframe.
+            world.replay_journal_unguarded(&self.segment)?;
+            at = next;
+            walked += 1;
+            if self.wants_keyframe(at) {
+                self.keep_keyframe(at, take_snapshot(&world)?);
+            }
+        }
+        let done = self.indexed_through() == self.step_count();
+        if !done {
+            self.indexer = Some((world, at));
+        }
+        Ok(done)
+    }
+
+    /// The step up to which keyframes are complete: a seek to any step up to it replays
+    /// at most `keyframe_every() - 1` steps (`step_count()` once indexed).
+    pub fn indexed_through(&self) -> u64 {
+        match self.keyframes.iter().position(Option::is_none) {
+            Some(k) => (k as u64 * self.every)
+                .saturating_sub(1)
+                .min(self.step_count()),
+            None => self.step_count(),
+        }
     }
 
     /// Goes back one step (a seek); returns false at step 0.
@@ -378,9 +447,7 @@ impl ReplayPlayer {
             });
         }
         // Calls after the last step: replay them, then put the last step's state back.
-        let mut here = vec![0u8; self.world.snapshot_size()];
-        let n = self.world.snapshot(&mut here)?;
-        here.truncate(n);
+        let here = take_snapshot(&self.world)?;
         self.segment.clear();
         self.segment
             .extend_from_slice(&self.tape[..TAPE_HEADER_SIZE]);

@@ -112,6 +112,14 @@ func drive(ui: Node) -> void:
 	var count: int = reference.get_step_count()
 	check(timeline != null and step_label != null and hash_label != null, "the dock has a timeline, a step label and a hash label")
 	check(timeline.max_value == count, "the timeline spans every step (max %d, steps %d)" % [timeline.max_value, count])
+	# The dock takes the keyframes a little every frame; the shown step stays put.
+	var before_index: int = ui.player.get_indexed_through()
+	for i in MAX_WAIT_FRAMES:
+		if ui.player.get_indexed_through() == count:
+			break
+		await get_tree().process_frame
+	check(before_index < count and ui.player.get_indexed_through() == count and ui.player.get_current_step() == 0 and step_label.text == "step 0 / %d" % count,
+		"the dock indexes in the background: keyframes through step %d (from %d), still showing step 0" % [ui.player.get_indexed_through(), before_index])
 	for step in [count / 3, count, 1, 0, 217, count / 2]:
 		# Moving the slider as a user drags it: value_changed is what the dock listens to.
 		timeline.value = step
