@@ -1077,6 +1077,38 @@ typedef struct m3VoxelGridId {
   struct m3WorldId world;
 } m3VoxelGridId;
 
+// A vector in Unreal units and axes (as UE's `FVector`).
+typedef struct m3UnrealVector {
+  // X (forward).
+  double x;
+  // Y (right).
+  double y;
+  // Z (up).
+  double z;
+} m3UnrealVector;
+
+// A rotation in Unreal's axes (as UE's `FQuat`).
+typedef struct m3UnrealQuat {
+  // X.
+  double x;
+  // Y.
+  double y;
+  // Z.
+  double z;
+  // W (real part).
+  double w;
+} m3UnrealQuat;
+
+// A transform in Unreal units (as UE's `FTransform`: scale, rotation, then translation).
+typedef struct m3UnrealTransform {
+  // Translation, cm.
+  struct m3UnrealVector translation;
+  // Rotation (normalised here; a zero or non-finite one is refused).
+  struct m3UnrealQuat rotation;
+  // Scale (each component's magnitude within [1e-6, 1e6]).
+  struct m3UnrealVector scale;
+} m3UnrealTransform;
+
 // Allocates `size` bytes aligned to `alignment` (a power of two); returns null to refuse.
 // Called from the thread that creates a world, starts a journal or replays a tape, and
 // from threads whose queries ask for more than 32 results; never during a step.
@@ -3021,6 +3053,151 @@ enum m3Result m3Hull_GetPoints(struct m3HullId hullId,
                                struct m3Vec3 *points,
                                int32_t capacity,
                                int32_t *count);
+
+// An Unreal position (cm) as an engine position (m, relative to the world origin).
+//
+// # Safety
+// `out` points to one writable `m3DVec3`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_PositionToEngine(struct m3UnrealVector cm, struct m3DVec3 *out);
+
+// An engine position (m) as an Unreal position (cm).
+//
+// # Safety
+// `out` points to one writable `m3UnrealVector`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_PositionToUnreal(struct m3DVec3 m, struct m3UnrealVector *out);
+
+// A linear vector in cm-based units (offset, velocity, acceleration, gravity, force,
+// impulse) as the engine's m-based one.
+//
+// # Safety
+// `out` points to one writable `m3Vec3`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_VectorToEngine(struct m3UnrealVector v, struct m3Vec3 *out);
+
+// An engine linear vector (m-based) as Unreal's (cm-based). Exact: a float times 100
+// fits a double.
+//
+// # Safety
+// `out` points to one writable `m3UnrealVector`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_VectorToUnreal(struct m3Vec3 v, struct m3UnrealVector *out);
+
+// An angular velocity (rad/s, Unreal's axes) in the engine's axes (`-P ω`).
+//
+// # Safety
+// `out` points to one writable `m3Vec3`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_AngularVelocityToEngine(struct m3UnrealVector w, struct m3Vec3 *out);
+
+// An engine angular velocity (rad/s) in Unreal's axes.
+//
+// # Safety
+// `out` points to one writable `m3UnrealVector`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_AngularVelocityToUnreal(struct m3Vec3 w, struct m3UnrealVector *out);
+
+// A torque or angular impulse (kg·cm²/s², kg·cm²/s; Unreal's axes) as the engine's
+// (kg·m²…; its axes).
+//
+// # Safety
+// `out` points to one writable `m3Vec3`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_TorqueToEngine(struct m3UnrealVector t, struct m3Vec3 *out);
+
+// A rotation in Unreal's axes as the engine's (`P R P`: `(-x, -z, -y, w)`), not
+// normalised (the engine normalises on use) so that a round trip is exact; a zero or
+// non-finite quaternion is refused.
+//
+// # Safety
+// `out` points to one writable `m3Quat`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_QuatToEngine(struct m3UnrealQuat q, struct m3Quat *out);
+
+// An engine rotation in Unreal's axes.
+//
+// # Safety
+// `out` points to one writable `m3UnrealQuat`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_QuatToUnreal(struct m3Quat q, struct m3UnrealQuat *out);
+
+// A length in cm as m (non-negative, finite, at most 1e6 m).
+//
+// # Safety
+// `out` points to one writable `float`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_LengthToEngine(double cm, float *out);
+
+// A length in m as cm (exact).
+//
+// # Safety
+// `out` points to one writable `double`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_LengthToUnreal(float m, double *out);
+
+// The fixed step for a tick rate: `1 / hz` seconds as a float (hz within [1, 10000]).
+//
+// # Safety
+// `out` points to one writable `float`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_TickSeconds(uint32_t hz, float *out);
+
+// A segment `start..end` (cm) as a cast's origin (m) and translation (m).
+//
+// # Safety
+// - `origin` points to one writable `m3DVec3`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `translation` points to one writable `m3Vec3`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_SegmentToEngine(struct m3UnrealVector start,
+                                       struct m3UnrealVector end,
+                                       struct m3DVec3 *origin,
+                                       struct m3Vec3 *translation);
+
+// A sphere element (radius in cm, scaled by the smallest scale magnitude) of a body.
+//
+// # Safety
+// `out` points to one writable `m3Sphere`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_SphereToEngine(struct m3UnrealTransform local_transform,
+                                      double radius,
+                                      struct m3Sphere *out);
+
+// A box element (half extents in cm along its X, Y, Z, scaled) of a body.
+//
+// # Safety
+// `out` points to one writable `m3Box`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_BoxToEngine(struct m3UnrealTransform local_transform,
+                                   struct m3UnrealVector half_extent,
+                                   struct m3Box *out);
+
+// A capsule element along its Z (radius and half height in cm, the half height with the
+// caps, as UE's capsules) as the engine's segment and radius. The radius scales by the
+// smaller of the X and Y scale magnitudes, the half height by Z's; a half height at or
+// below the radius gives a zero-length segment (a sphere).
+//
+// # Safety
+// `out` points to one writable `m3Capsule`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_CapsuleToEngine(struct m3UnrealTransform local_transform,
+                                       double radius,
+                                       double half_height,
+                                       struct m3Capsule *out);
+
+// Points of an element (cm, in its frame: convex elements, mesh vertices) in the body
+// frame, engine axes and metres.
+//
+// # Safety
+// - `points` points to `count` readable `m3UnrealVector` items, aligned, for the
+//   duration of the call (null only with `count` 0).
+// - `out` points to `count` writable `m3Vec3` items, aligned, for the duration of the
+//   call (null only with `count` 0).
+enum m3Result m3Unreal_PointsToEngine(struct m3UnrealTransform local_transform,
+                                      const struct m3UnrealVector *points,
+                                      int32_t count,
+                                      struct m3Vec3 *out);
 
 // The default world def: gravity −10 on y, sleep on, capacities for about a thousand
 // bodies, no hooks.

@@ -58,6 +58,7 @@ mod query;
 mod replay;
 mod shape;
 mod types;
+mod unreal;
 mod world;
 
 pub use body::*;
@@ -73,6 +74,7 @@ pub use query::*;
 pub use replay::*;
 pub use shape::*;
 pub use types::*;
+pub use unreal::*;
 pub use world::*;
 
 /// Major version of the ABI: the layout of every type and the meaning of every call.
