@@ -188,6 +188,29 @@ fn min2(a: f64, b: f64) -> f64 {
     if a < b { a } else { b }
 }
 
+/// The centimetres of a position component `m` (metres) that convert back to exactly `m`
+/// (`c / 100 == m`): a whole number of centimetres when one does (so whole-centimetre
+/// positions survive a round trip), else `m * 100` or its neighbour that does. The
+/// rounded product alone comes back exactly only about two times in three.
+fn cm_of(m: f64) -> f64 {
+    let c = m * 100.0;
+    if c.abs() < 4.0e15 {
+        let whole = c.round();
+        if whole / 100.0 == m {
+            return whole;
+        }
+    }
+    if c / 100.0 == m {
+        return c;
+    }
+    for n in [c.next_up(), c.next_down()] {
+        if n / 100.0 == m {
+            return n;
+        }
+    }
+    c
+}
+
 /// An Unreal position (cm) as an engine position (m, relative to the world origin).
 ///
 /// # Safety
@@ -224,7 +247,8 @@ pub unsafe extern "C" fn m3Unreal_PositionToEngine(
     })
 }
 
-/// An engine position (m) as an Unreal position (cm).
+/// An engine position (m) as an Unreal position (cm) that converts back to exactly the
+/// same engine position (whole centimetres when they do).
 ///
 /// # Safety
 /// `out` points to one writable `m3UnrealVector`, aligned for its type, for the duration
@@ -246,9 +270,9 @@ pub unsafe extern "C" fn m3Unreal_PositionToUnreal(
             put(
                 o,
                 m3UnrealVector {
-                    x: v[0] * 100.0,
-                    y: v[2] * 100.0,
-                    z: v[1] * 100.0,
+                    x: cm_of(v[0]),
+                    y: cm_of(v[2]),
+                    z: cm_of(v[1]),
                 },
             )
         };

@@ -1,0 +1,547 @@
+// The Unreal plugin's engine-free core (Plugins/Maul3D/Source/Maul3D/*/Core) against the
+// real static library: conversions, the fixed-step accumulator, the scrubber on
+// test/demo.m3replay, the task router on a std::thread pool, the world host and the body
+// builder. Built by test/unreal.sh with -Wall -Wextra -Werror, and again with
+// -O2 -ffast-math -mfma (the hashes and conversions must not change).
+//
+//   core_tests DEMO.m3replay HASHES.txt OTHER.m3replay PART_STEP
+#include "Core/Maul3DBodyBuilder.h"
+#include "Core/Maul3DFixedStep.h"
+#include "Core/Maul3DScrubber.h"
+#include "Core/Maul3DTaskRouter.h"
+#include "Core/Maul3DUnits.h"
+#include "Core/Maul3DWorldHost.h"
+
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+using namespace Maul3DCore;
+
+static int Checks = 0;
+static int Failures = 0;
+#define CHECK(cond, ...)                                                          \
+    do {                                                                          \
+        ++Checks;                                                                 \
+        if (!(cond)) {                                                            \
+            ++Failures;                                                           \
+            std::fprintf(stderr, "%s:%d: %s failed: ", __FILE__, __LINE__, #cond); \
+            std::fprintf(stderr, __VA_ARGS__);                                    \
+            std::fprintf(stderr, " (%s)\n", m3GetLastErrorMessage());             \
+        }                                                                         \
+    } while (0)
+#define OK(expr) CHECK((expr) == m3_success, "%s", #expr)
+
+static bool Near(double A, double B, double Tol) { return A - B <= Tol && B - A <= Tol; }
+
+static std::vector<uint8_t> ReadFile(const char* Path)
+{
+    std::vector<uint8_t> Bytes;
+    FILE* F = std::fopen(Path, "rb");
+    if (!F) return Bytes;
+    uint8_t Buf[65536];
+    size_t N;
+    while ((N = std::fread(Buf, 1, sizeof Buf, F)) > 0) Bytes.insert(Bytes.end(), Buf, Buf + N);
+    std::fclose(F);
+    return Bytes;
+}
+
+// ---- conversions ----
+
+static void TestConversions()
+{
+    // Unreal's up is the engine's up, in metres.
+    m3DVec3 P;
+    OK(Units::PositionToEngine(FVec3d{100.0, 200.0, 300.0}, &P));
+    CHECK(P.x == 1.0 && P.y == 3.0 && P.z == 2.0, "(%g, %g, %g)", P.x, P.y, P.z);
+    m3Vec3 G;
+    OK(Units::GravityToEngine(FVec3d{0.0, 0.0, -980.0}, &G));
+    CHECK(G.x == 0.0f && G.y == -9.8f && G.z == 0.0f, "gravity (%g, %g, %g): the engine's down is -Y", G.x, G.y,
+          G.z);
+
+    // Exact round trips: engine -> Unreal -> engine for floats (x100 fits a double) and
+    // quaternions (swizzle and signs); whole centimetres -> engine -> Unreal.
+    uint32_t Seed = 12345;
+    auto Rand = [&]() {
+        Seed = Seed * 1664525u + 1013904223u;
+        return Seed;
+    };
+    int Exact = 0, Tried = 0;
+    for (int I = 0; I < 20000; ++I) {
+        const float X = float(int32_t(Rand())) / 65536.0f;
+        const float Y = float(int32_t(Rand())) / 1048576.0f;
+        const float Z = float(int32_t(Rand() % 100000)) / 7.0f;
+        const m3Vec3 V{X, Y, Z};
+        m3Vec3 Back;
+        OK(Units::VectorToEngine(Units::VectorToUnreal(V), &Back));
+        CHECK(std::memcmp(&Back, &V, sizeof V) == 0, "vector (%g, %g, %g) came back (%g, %g, %g)", X, Y, Z, Back.x,
+              Back.y, Back.z);
+        float Len;
+        OK(Units::LengthToEngine(Units::LengthToUnreal(Z < 0 ? -Z : Z), &Len));
+        CHECK(Len == (Z < 0 ? -Z : Z), "length %g came back %g", Z, Len);
+        m3Vec3 W;
+        OK(Units::AngularVelocityToEngine(Units::AngularVelocityToUnreal(V), &W));
+        CHECK(std::memcmp(&W, &V, sizeof V) == 0, "angular velocity round trip");
+        const m3Quat Q = m3NormalizeQuat(m3Quat{X, Y, Z, 1.0f});
+        m3Quat QBack;
+        OK(Units::QuatToEngine(Units::QuatToUnreal(Q), &QBack));
+        CHECK(std::memcmp(&QBack, &Q, sizeof Q) == 0, "quat round trip");
+        const FVec3d Cm{double(int32_t(Rand() % 2000001u) - 1000000), double(int32_t(Rand() % 20001u) - 10000),
+                        double(int32_t(Rand() % 200001u) - 100000)};
+        m3DVec3 M;
+        OK(Units::PositionToEngine(Cm, &M));
+        const FVec3d CmBack = Units::PositionToUnreal(M);
+        ++Tried;
+        if (CmBack.X == Cm.X && CmBack.Y == Cm.Y && CmBack.Z == Cm.Z) ++Exact;
+        CHECK(Near(CmBack.X, Cm.X, 1e-9) && Near(CmBack.Y, Cm.Y, 1e-9) && Near(CmBack.Z, Cm.Z, 1e-9),
+              "position round trip");
+    }
+    for (int I = 0; I < 20000; ++I) {
+        // Engine positions lie on the 2^-32 m grid; within 16 km, 100 times one fits a
+        // double, so the trip through centimetres is exact (further out some metre values
+        // have no centimetre value that divides back to them).
+        const double Grid = 1.0 / 4294967296.0;
+        const m3DVec3 M{double((int64_t(int32_t(Rand())) << 13) + Rand() % 8192) * Grid,
+                        double(int64_t(int32_t(Rand())) << 10) * Grid, double(int32_t(Rand()) / 5) * Grid};
+        m3DVec3 MBack;
+        OK(Units::PositionToEngine(Units::PositionToUnreal(M), &MBack));
+        CHECK(std::memcmp(&M, &MBack, sizeof M) == 0, "position (%.17g, %.17g, %.17g) m came back changed", M.x, M.y,
+              M.z);
+    }
+    CHECK(Exact == Tried, "whole-centimetre positions: %d of %d came back exactly", Exact, Tried);
+
+    // A body turned 90 degrees about Unreal's Z: the same physical rotation in the
+    // engine. The point (100, 50, 20) cm turned in Unreal lands where the engine's turn
+    // of the mapped point lands.
+    const double H = 0.70710678118654752440;
+    const FQuatd Yaw90{0.0, 0.0, H, H};
+    FTransformd Turned;
+    Turned.Rotation = Yaw90;
+    const FVec3d Point{100.0, 50.0, 20.0};
+    m3Vec3 InUnreal, Mapped;
+    OK(Units::PointsToEngine(Turned, &Point, 1, &InUnreal));
+    OK(Units::PointsToEngine(FTransformd{}, &Point, 1, &Mapped));
+    m3Quat QE;
+    OK(Units::QuatToEngine(Yaw90, &QE));
+    const m3Vec3 InEngine = m3RotateVector(QE, Mapped);
+    CHECK(Near(InUnreal.x, InEngine.x, 1e-6) && Near(InUnreal.y, InEngine.y, 1e-6) &&
+              Near(InUnreal.z, InEngine.z, 1e-6),
+          "turned in Unreal (%g, %g, %g), in the engine (%g, %g, %g)", InUnreal.x, InUnreal.y, InUnreal.z,
+          InEngine.x, InEngine.y, InEngine.z);
+    // FQuat's +90 about Z takes X (forward) to Y (right): (-0.5, 1, 0.2) m in Unreal
+    // axes, engine (x, z, y) = (-0.5, 0.2, 1).
+    CHECK(Near(InUnreal.x, -0.5, 1e-6) && Near(InUnreal.y, 0.2, 1e-6) && Near(InUnreal.z, 1.0, 1e-6),
+          "(%g, %g, %g)", InUnreal.x, InUnreal.y, InUnreal.z);
+    // The engine keeps the rotation as given (a box made with it reads it back).
+    const FQuatd Back = Units::QuatToUnreal(QE);
+    CHECK(Near(Back.Z, H, 1e-7) && Near(Back.W, H, 1e-7) && Back.X == 0.0 && Back.Y == 0.0, "yaw back");
+
+    // Refusals name the value.
+    float F;
+    CHECK(Units::TickSeconds(0, &F) == m3_errorArgument, "tick 0 Hz");
+    CHECK(std::strstr(m3GetLastErrorMessage(), "10000") != nullptr, "message: %s", m3GetLastErrorMessage());
+    m3Quat Q;
+    CHECK(Units::QuatToEngine(FQuatd{0.0, 0.0, 0.0, 0.0}, &Q) == m3_errorArgument, "zero quat");
+    m3Capsule C;
+    CHECK(Units::CapsuleToEngine(FTransformd{}, -1.0, 10.0, &C) == m3_errorArgument, "negative radius");
+}
+
+// ---- accumulator ----
+
+static void TestAccumulator()
+{
+    FFixedStep Clock(FFixedStepSettings{60, 4});
+    // Uneven frames: 7 ms, 16 ms, 33 ms, ... the steps run are floor(total * 60 / 1e9).
+    const int64_t Frames[] = {7000000, 16000000, 33000000, 1000000, 25000000, 16666667, 16666666, 40000000, 3000000};
+    int64_t Total = 0;
+    uint64_t Steps = 0;
+    for (int64_t Ns : Frames) {
+        Total += Ns;
+        const uint32_t N = Clock.Advance(Ns);
+        CHECK(N <= 4, "%u steps in one frame", N);
+        Steps += N;
+        CHECK(Steps == uint64_t(Total * 60 / 1000000000), "after %lld ns: %llu steps, want %lld", (long long)Total,
+              (unsigned long long)Steps, (long long)(Total * 60 / 1000000000));
+        const float A = Clock.Alpha();
+        CHECK(A >= 0.0f && A < 1.0f, "alpha %g", A);
+        const double Want = double(uint64_t(Total) * 60 % 1000000000) / 1e9;
+        CHECK(Near(A, Want, 1e-6), "alpha %g, want %g", A, Want);
+    }
+    // A spike: one second is 60 steps, capped at 4; the rest dropped.
+    Clock.Reset();
+    const uint64_t DroppedBefore = Clock.DroppedSteps();
+    CHECK(Clock.Advance(1000000000) == 4, "spike capped");
+    CHECK(Clock.DroppedSteps() - DroppedBefore == 56, "dropped %llu",
+          (unsigned long long)(Clock.DroppedSteps() - DroppedBefore));
+    CHECK(Clock.Alpha() == 0.0f, "a whole second leaves no fraction at 60 Hz");
+    // Paused: nothing runs or accumulates.
+    Clock.SetPaused(true);
+    CHECK(Clock.Advance(500000000) == 0, "paused");
+    Clock.SetPaused(false);
+    CHECK(Clock.Advance(16666667) == 1, "one tick after unpausing");
+    // Alpha stays in [0, 1) over many random frames, including ones just under a tick.
+    uint32_t Seed = 7;
+    for (int I = 0; I < 100000; ++I) {
+        Seed = Seed * 1664525u + 1013904223u;
+        Clock.Advance(int64_t(Seed % 40000000u));
+        const float A = Clock.Alpha();
+        CHECK(A >= 0.0f && A < 1.0f, "alpha %g", A);
+    }
+    FFixedStep Tight(FFixedStepSettings{1, 1});
+    Tight.Advance(999999999);
+    CHECK(Tight.Alpha() < 1.0f, "alpha just under a whole tick is %g", Tight.Alpha());
+    CHECK(!Clock.SetSettings(FFixedStepSettings{0, 4}), "0 Hz refused");
+    CHECK(Clock.Settings().TickHz == 60, "settings unchanged");
+}
+
+// ---- scrubber ----
+
+static void TestScrubber(const char* Demo, const char* HashesPath, const char* Other, uint64_t PartStep)
+{
+    const std::vector<uint8_t> Bytes = ReadFile(Demo);
+    CHECK(!Bytes.empty(), "read %s", Demo);
+    std::vector<uint64_t> Want;
+    FILE* F = std::fopen(HashesPath, "r");
+    CHECK(F != nullptr, "open %s", HashesPath);
+    if (!F) return;
+    unsigned long long S, H;
+    while (std::fscanf(F, "%llu %llx", &S, &H) == 2) {
+        CHECK(S == Want.size(), "hash line %llu in order", S);
+        Want.push_back(H);
+    }
+    std::fclose(F);
+    FScrubber Scrub;
+    OK(Scrub.Open(Bytes.data(), int64_t(Bytes.size()), 16));
+    CHECK(Scrub.StepCount() + 1 == Want.size(), "%llu steps, %zu hashes", (unsigned long long)Scrub.StepCount(),
+          Want.size());
+    const uint64_t Steps = Scrub.StepCount();
+    // Index a little per tick, as the tab does, until every keyframe exists.
+    for (int I = 0; I < 10000 && Scrub.IndexedThrough() < Steps; ++I) OK(Scrub.Tick(16000000, 64));
+    CHECK(Scrub.IndexedThrough() == Steps, "indexed through %llu", (unsigned long long)Scrub.IndexedThrough());
+    const uint64_t K = Scrub.KeyframeEvery();
+    // Every step, backwards.
+    for (uint64_t T = Steps + 1; T-- > 0;) {
+        OK(Scrub.Seek(T));
+        CHECK(Scrub.CurrentStep() == T && Scrub.Hash() == Want[T], "seek %llu: hash %016llx, want %016llx",
+              (unsigned long long)T, (unsigned long long)Scrub.Hash(), (unsigned long long)Want[T]);
+        CHECK(Scrub.LastSeekSteps() < K, "seek %llu replayed %llu steps (spacing %llu)", (unsigned long long)T,
+              (unsigned long long)Scrub.LastSeekSteps(), (unsigned long long)K);
+    }
+    // Random order.
+    uint32_t Seed = 99;
+    for (int I = 0; I < 400; ++I) {
+        Seed = Seed * 1664525u + 1013904223u;
+        const uint64_t T = (Seed >> 8) % (Steps + 1);
+        OK(Scrub.Seek(T));
+        CHECK(Scrub.Hash() == Want[T], "random seek %llu", (unsigned long long)T);
+    }
+    CHECK(Scrub.MaxSeekSteps() <= K, "most steps per seek %llu, spacing %llu", (unsigned long long)Scrub.MaxSeekSteps(),
+          (unsigned long long)K);
+    // Step back and forward.
+    OK(Scrub.Seek(10));
+    OK(Scrub.StepBack());
+    CHECK(Scrub.Hash() == Want[9], "step back");
+    OK(Scrub.StepForward());
+    OK(Scrub.StepForward());
+    CHECK(Scrub.Hash() == Want[11], "step forward");
+    CHECK(Scrub.Seek(Steps + 1) == m3_errorArgument && Scrub.CurrentStep() == 11, "past the end refused");
+    // Play at 2x: 60 recorded Hz * 2 over 0.5 s = 60 steps.
+    OK(Scrub.Seek(0));
+    CHECK(Scrub.SetPlayback(60, 2.0), "playback");
+    Scrub.SetPlaying(true);
+    for (int I = 0; I < 5; ++I) OK(Scrub.Tick(100000000, 0));
+    CHECK(Scrub.CurrentStep() == 60 && Scrub.Hash() == Want[60], "played to %llu",
+          (unsigned long long)Scrub.CurrentStep());
+    // The bodies at a step, in Unreal units: the library's bodies mapped.
+    std::vector<FScrubBody> Bodies;
+    OK(Scrub.Bodies(Bodies));
+    CHECK(!Bodies.empty() && int32_t(Bodies.size()) == Scrub.Raw().BodyCount(), "%zu bodies", Bodies.size());
+    std::vector<m3ReplayBody> Raw(Bodies.size());
+    int32_t N = 0;
+    OK(Scrub.Raw().Bodies(Raw.data(), int32_t(Raw.size()), &N));
+    for (size_t I = 0; I < Bodies.size() && I < Raw.size(); ++I) {
+        m3DVec3 Pos;
+        OK(Units::PositionToEngine(Bodies[I].Position, &Pos));
+        CHECK(std::memcmp(&Pos, &Raw[I].position, sizeof Pos) == 0 && Near(Bodies[I].Position.Z, Raw[I].position.y * 100.0, 1e-9) &&
+                  Near(Bodies[I].Position.Y, Raw[I].position.z * 100.0, 1e-9) && Bodies[I].bSleeping == !Raw[I].awake &&
+                  Bodies[I].Slot + 1 == Raw[I].id.index,
+              "body %zu", I);
+    }
+    // Verify.
+    FScrubVerify V;
+    OK(Scrub.Verify(&V));
+    CHECK(V.Verified() && V.Replayed == Want.back(), "verify %016llx vs %016llx", (unsigned long long)V.Recorded,
+          (unsigned long long)V.Replayed);
+    // Diff against a seed-2 recording: the step m3replay diff prints.
+    const std::vector<uint8_t> B = ReadFile(Other);
+    FScrubber ScrubB;
+    OK(ScrubB.Open(B.data(), int64_t(B.size())));
+    FScrubDiff D;
+    OK(Scrub.Diff(ScrubB, 8, &D));
+    CHECK(D.Kind == m3_replaysPart && D.Step == PartStep, "diff parts at %llu (kind %d), m3replay says %llu",
+          (unsigned long long)D.Step, D.Kind, (unsigned long long)PartStep);
+    CHECK(!D.Rows.empty() && D.Rows.size() <= 8, "%zu rows", D.Rows.size());
+    for (size_t I = 1; I < D.Rows.size(); ++I)
+        CHECK(D.Rows[I - 1].PositionErrorCm >= D.Rows[I].PositionErrorCm, "rows worst first");
+    std::printf("scrubber: %llu steps seeked (keyframe every %llu, at most %llu steps replayed per seek), diff "
+                "parts at step %llu\n",
+                (unsigned long long)Steps, (unsigned long long)K, (unsigned long long)Scrub.MaxSeekSteps(),
+                (unsigned long long)D.Step);
+    CHECK(Scrub.Open(Bytes.data(), 7) == m3_errorFormat, "damaged bytes refused");
+}
+
+// ---- a scene through the world host ----
+
+// A ground and a pile of Count boxes (in Unreal units).
+static void BuildPile(FWorldHost& Host, int Count, std::vector<FBuiltBody>& Out)
+{
+    FBodyDesc Ground;
+    Ground.Type = m3_staticBody;
+    Ground.Position = FVec3d{0.0, 0.0, -50.0};
+    Ground.Boxes.push_back(FBoxElem{FTransformd{}, FVec3d{5000.0, 5000.0, 50.0}});
+    Out.emplace_back();
+    OK(BuildBody(Host.Id(), Ground, &Out.back()));
+    for (int I = 0; I < Count; ++I) {
+        FBodyDesc Box;
+        Box.Position = FVec3d{double((I % 8) * 60 - 240), double(((I / 8) % 8) * 60 - 240), double(30 + (I / 64) * 60)};
+        Box.Boxes.push_back(FBoxElem{FTransformd{}, FVec3d{25.0, 25.0, 25.0}});
+        Out.emplace_back();
+        OK(BuildBody(Host.Id(), Box, &Out.back()));
+    }
+}
+
+class FThreadPool final : public ITaskLauncher {
+public:
+    explicit FThreadPool(uint32_t N)
+    {
+        for (uint32_t I = 0; I < N; ++I) Threads.emplace_back([this] { Loop(); });
+        Workers = N;
+    }
+    ~FThreadPool() override
+    {
+        {
+            std::lock_guard<std::mutex> L(M);
+            Quit = true;
+        }
+        Cv.notify_all();
+        for (auto& T : Threads) T.join();
+    }
+    uint32_t WorkerCount() const override { return Workers; }
+    void Launch(uint32_t Slot, uint32_t TaskCount, FTaskFn Fn, void* Context) override
+    {
+        std::lock_guard<std::mutex> L(M);
+        Pending[Slot] = TaskCount;
+        for (uint32_t I = 0; I < TaskCount; ++I) Queue.push_back(Job{Slot, I, Fn, Context});
+        ++Launches;
+        Cv.notify_all();
+    }
+    void Wait(uint32_t Slot) override
+    {
+        std::unique_lock<std::mutex> L(M);
+        Done.wait(L, [&] { return Pending[Slot] == 0; });
+    }
+    uint64_t Launches = 0;
+
+private:
+    struct Job {
+        uint32_t Slot, Index;
+        FTaskFn Fn;
+        void* Context;
+    };
+    void Loop()
+    {
+        for (;;) {
+            Job J;
+            {
+                std::unique_lock<std::mutex> L(M);
+                Cv.wait(L, [&] { return Quit || !Queue.empty(); });
+                if (Queue.empty()) return;
+                J = Queue.back();
+                Queue.pop_back();
+            }
+            J.Fn(J.Index, J.Context);
+            std::lock_guard<std::mutex> L(M);
+            if (--Pending[J.Slot] == 0) Done.notify_all();
+        }
+    }
+    std::vector<std::thread> Threads;
+    std::vector<Job> Queue;
+    uint32_t Pending[FTaskRouter::MaxInFlight] = {};
+    std::mutex M;
+    std::condition_variable Cv, Done;
+    bool Quit = false;
+    uint32_t Workers = 0;
+};
+
+static std::vector<uint64_t> RunPile(ITaskLauncher* Launcher, uint32_t Threads, int Steps)
+{
+    FWorldHost Host;
+    FWorldSettings S;
+    S.Threads = Threads;
+    OK(Host.Create(S, Launcher));
+    std::vector<FBuiltBody> Bodies;
+    BuildPile(Host, 200, Bodies);
+    std::vector<uint64_t> Hashes;
+    for (int I = 0; I < Steps; ++I) {
+        OK(Host.Step(1));
+        Hashes.push_back(Host.Hash());
+    }
+    return Hashes;
+}
+
+static void TestTaskRouter()
+{
+    const std::vector<uint64_t> One = RunPile(nullptr, 0, 300);
+    FThreadPool Pool(4);
+    const std::vector<uint64_t> Four = RunPile(&Pool, 4, 300);
+    CHECK(One == Four, "hashes differ between one thread and the router on 4 threads");
+    CHECK(Pool.Launches > 100, "the router sent %llu launches to the pool", (unsigned long long)Pool.Launches);
+    std::printf("task router: 300 steps of a 200-box pile, %llu launches on a 4-thread pool, hashes equal to one "
+                "thread (final %016llx)\n",
+                (unsigned long long)Pool.Launches, (unsigned long long)One.back());
+}
+
+// ---- world host and body builder ----
+
+static void TestWorldHost()
+{
+    FWorldHost Host;
+    OK(Host.Create(FWorldSettings{}));
+    std::vector<FBuiltBody> Bodies;
+    BuildPile(Host, 0, Bodies);
+    // A box of half extent 25 cm dropped from 300 cm rests on the ground's top (Z = 0) at
+    // the height the engine computes: its engine y (m) is Unreal Z (cm) / 100.
+    FBodyDesc Box;
+    Box.Position = FVec3d{0.0, 0.0, 300.0};
+    Box.Boxes.push_back(FBoxElem{FTransformd{}, FVec3d{25.0, 25.0, 25.0}});
+    FBuiltBody BoxBody;
+    OK(BuildBody(Host.Id(), Box, &BoxBody));
+    // A capsule standing along Unreal's Z (radius 20, half height 60 with the caps).
+    FBodyDesc Capsule;
+    Capsule.Position = FVec3d{300.0, 0.0, 200.0};
+    Capsule.Capsules.push_back(FCapsuleElem{FTransformd{}, 20.0, 60.0});
+    Capsule.AngularDamping = 5.0f;
+    FBuiltBody CapsuleBody;
+    OK(BuildBody(Host.Id(), Capsule, &CapsuleBody));
+    m3Capsule C;
+    OK(m3Shape_GetCapsule(CapsuleBody.Shapes[0], &C));
+    CHECK(C.center1.x == 0.0f && C.center1.z == 0.0f && Near(C.center1.y, -0.4, 1e-7) && Near(C.center2.y, 0.4, 1e-7) &&
+              Near(C.radius, 0.2, 1e-7),
+          "capsule segment y %g..%g radius %g", C.center1.y, C.center2.y, C.radius);
+    // A convex element: a 40 cm cube's corners, offset 10 cm up in the element frame.
+    FBodyDesc Convex;
+    Convex.Position = FVec3d{-300.0, 0.0, 150.0};
+    FConvexElem Hull;
+    Hull.Local.Translation = FVec3d{0.0, 0.0, 10.0};
+    for (int I = 0; I < 8; ++I)
+        Hull.Points.push_back(FVec3d{I & 1 ? 20.0 : -20.0, I & 2 ? 20.0 : -20.0, I & 4 ? 20.0 : -20.0});
+    Convex.Convexes.push_back(Hull);
+    FBuiltBody ConvexBody;
+    OK(BuildBody(Host.Id(), Convex, &ConvexBody));
+    CHECK(ConvexBody.Hulls.size() == 1, "one hull");
+
+    // Snapshot at step 30, run on; restore and run again: the same hashes.
+    OK(Host.Step(30));
+    std::vector<uint8_t> Snap;
+    OK(Host.Snapshot(Snap));
+    std::vector<uint64_t> First;
+    for (int I = 0; I < 60; ++I) {
+        OK(Host.Step(1));
+        First.push_back(Host.Hash());
+    }
+    OK(Host.Restore(Snap));
+    std::vector<uint64_t> Again;
+    for (int I = 0; I < 60; ++I) {
+        OK(Host.Step(1));
+        Again.push_back(Host.Hash());
+    }
+    CHECK(First == Again, "restored world continues equal");
+
+    // Record 200 steps with an impulse and a force, save a replay, verify it.
+    OK(Host.StartJournal());
+    OK(Host.AddImpulse(BoxBody.Body, FVec3d{0.0, 500.0, 0.0}));
+    for (int I = 0; I < 200; ++I) {
+        OK(Host.AddForce(ConvexBody.Body, FVec3d{10.0, 0.0, 0.0}));
+        OK(Host.Step(1));
+    }
+    std::vector<uint8_t> Replay;
+    OK(Host.StopJournal(Replay));
+    FScrubber Scrub;
+    OK(Scrub.Open(Replay.data(), int64_t(Replay.size())));
+    CHECK(Scrub.StepCount() == 200, "replay of %llu steps", (unsigned long long)Scrub.StepCount());
+    FScrubVerify V;
+    OK(Scrub.Verify(&V));
+    CHECK(V.Verified() && V.Replayed == Host.Hash(), "the recorded replay verifies");
+
+    // Let everything settle, then check resting heights against the engine's own numbers.
+    OK(Host.Step(400));
+    FVec3d P;
+    FQuatd Q;
+    OK(Host.GetTransform(BoxBody.Body, &P, &Q));
+    m3DVec3 E;
+    OK(m3Body_GetPosition(BoxBody.Body, &E));
+    m3DVec3 EBack;
+    OK(Units::PositionToEngine(P, &EBack));
+    CHECK(std::memcmp(&EBack, &E, sizeof E) == 0 && Near(P.Z, E.y * 100.0, 1e-9) && Near(P.X, E.x * 100.0, 1e-9),
+          "Unreal position is the engine's mapped");
+    CHECK(Near(P.Z, 25.0, 1.0), "the box rests at Z = %g cm (half extent 25)", P.Z);
+    OK(Host.GetTransform(CapsuleBody.Body, &P, &Q));
+    CHECK(Near(P.Z, 60.0, 1.0), "the standing capsule rests at Z = %g cm (half height 60)", P.Z);
+    CHECK(Near(Q.W < 0 ? -Q.W : Q.W, 1.0, 1e-3), "and stays upright (w %g)", Q.W);
+    OK(Host.GetTransform(ConvexBody.Body, &P, &Q));
+    CHECK(Near(P.Z, 10.0, 1.0), "the convex cube (centre 10 cm above its origin) rests at Z = %g cm", P.Z);
+
+    // A ray straight down from above the box hits its top (Z = 50) with an up normal.
+    FRayHit Hit;
+    OK(Host.GetTransform(BoxBody.Body, &P, &Q));
+    OK(Host.RayCast(FVec3d{P.X, P.Y, 500.0}, FVec3d{P.X, P.Y, -100.0}, &Hit));
+    CHECK(Hit.bHit && Near(Hit.Point.Z, P.Z + 25.0, 0.5) && Near(Hit.Normal.Z, 1.0, 1e-4) &&
+              Hit.Body.index == BoxBody.Body.index,
+          "ray hit at Z %g normal (%g, %g, %g)", Hit.Point.Z, Hit.Normal.X, Hit.Normal.Y, Hit.Normal.Z);
+    std::vector<m3ShapeId> Over;
+    OK(Host.OverlapSphere(FVec3d{P.X, P.Y, P.Z}, 10.0, Over));
+    CHECK(Over.size() == 1, "%zu shapes overlap a sphere inside the box", Over.size());
+
+    // A mesh floor in Unreal's winding (front face up): a ray from above hits it.
+    FBodyDesc Floor;
+    Floor.Type = m3_staticBody;
+    Floor.Position = FVec3d{0.0, 2000.0, 0.0};
+    FTriangleMeshElem Mesh;
+    Mesh.Vertices = {FVec3d{-100, -100, 0}, FVec3d{100, -100, 0}, FVec3d{100, 100, 0}, FVec3d{-100, 100, 0}};
+    // Counter-clockwise seen from +Z in Unreal's component maths: (b-a) x (c-a) = +Z.
+    Mesh.Indices = {0, 1, 2, 0, 2, 3};
+    Floor.Meshes.push_back(Mesh);
+    FBuiltBody FloorBody;
+    OK(BuildBody(Host.Id(), Floor, &FloorBody));
+    OK(Host.RayCast(FVec3d{0.0, 2000.0, 100.0}, FVec3d{0.0, 2000.0, -100.0}, &Hit));
+    CHECK(Hit.bHit && Near(Hit.Normal.Z, 1.0, 1e-4), "mesh hit %d normal Z %g", Hit.bHit, Hit.Normal.Z);
+
+    // Refusals leave nothing behind.
+    FBodyDesc Bad;
+    Bad.Boxes.push_back(FBoxElem{FTransformd{}, FVec3d{10.0, 10.0, 10.0}});
+    Bad.Spheres.push_back(FSphereElem{FTransformd{}, -5.0});
+    const int32_t Before = Host.Raw().BodyCount();
+    FBuiltBody BadBody;
+    CHECK(BuildBody(Host.Id(), Bad, &BadBody) == m3_errorArgument, "negative radius refused");
+    CHECK(Host.Raw().BodyCount() == Before, "no body left behind");
+    std::printf("world host: box rests at %g cm, snapshot/restore equal, recorded replay verifies\n", P.Z);
+}
+
+int main(int argc, char** argv)
+{
+    if (argc != 5) {
+        std::fprintf(stderr, "usage: core_tests DEMO.m3replay HASHES.txt OTHER.m3replay PART_STEP\n");
+        return 2;
+    }
+    TestConversions();
+    TestAccumulator();
+    TestScrubber(argv[1], argv[2], argv[3], std::strtoull(argv[4], nullptr, 10));
+    TestTaskRouter();
+    TestWorldHost();
+    std::printf("%d checks, %d failed\n", Checks, Failures);
+    return Failures == 0 ? 0 : 1;
+}
