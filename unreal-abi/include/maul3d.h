@@ -3061,7 +3061,8 @@ enum m3Result m3Hull_GetPoints(struct m3HullId hullId,
 // call (null is refused with `m3_errorArgument`).
 enum m3Result m3Unreal_PositionToEngine(struct m3UnrealVector cm, struct m3DVec3 *out);
 
-// An engine position (m) as an Unreal position (cm).
+// An engine position (m) as an Unreal position (cm) that converts back to exactly the
+// same engine position (whole centimetres when they do).
 //
 // # Safety
 // `out` points to one writable `m3UnrealVector`, aligned for its type, for the duration

@@ -114,7 +114,7 @@ fn unit_quat(name: &'static str, q: m3UnrealQuat) -> R<[f64; 4]> {
         finite(name, q.w)?,
     ];
     let n2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2] + c[3] * c[3];
-    if !(n2 > 1.0e-12) || !n2.is_finite() {
+    if n2 <= 1.0e-12 || !n2.is_finite() {
         return Err(refuse!(
             m3_errorArgument,
             "{name} has squared norm {n2}: it must be within (1e-12, inf)"
@@ -175,7 +175,7 @@ fn local(t: m3UnrealTransform) -> R<Local> {
 }
 
 fn positive(name: &'static str, v: f64) -> R<f64> {
-    if !(v > 0.0) || !v.is_finite() {
+    if v <= 0.0 || !v.is_finite() {
         return Err(refuse!(
             m3_errorArgument,
             "{name} = {v} must be > 0 and finite"
@@ -203,7 +203,12 @@ fn cm_of(m: f64) -> f64 {
     if c / 100.0 == m {
         return c;
     }
-    for n in [c.next_up(), c.next_down()] {
+    if c == 0.0 || !c.is_finite() {
+        return c;
+    }
+    // The two neighbours of `c` (one bit pattern further from and nearer to zero).
+    let bits = c.to_bits();
+    for n in [f64::from_bits(bits + 1), f64::from_bits(bits - 1)] {
         if n / 100.0 == m {
             return n;
         }
