@@ -3,7 +3,7 @@
 #pragma once
 
 #include "CoreMinimal.h"
-#include "Maul3DTaskRouter.h"
+#include "Core/Maul3DTaskRouter.h"
 #include "Tasks/Task.h"
 
 class FMaul3DTaskLauncher final : public Maul3DCore::ITaskLauncher {
