@@ -107,6 +107,7 @@ struct FQuat {
     FQuat() = default;
     FQuat(double x, double y, double z, double w) : X(x), Y(y), Z(z), W(w) {}
     static const FQuat Identity;
+    static FQuat Slerp(const FQuat& A, const FQuat& B, float) { (void)B; return A; }
 };
 struct FRotator {
     double Pitch = 0, Yaw = 0, Roll = 0;
@@ -138,8 +139,17 @@ template <typename T> using TSharedRef = std::shared_ptr<T>;
 template <typename T> using TWeakPtr = std::weak_ptr<T>;
 template <typename T> using TSharedFromThis = std::enable_shared_from_this<T>;
 template <typename T, typename... A> std::shared_ptr<T> MakeShared(A&&... a) { return std::make_shared<T>(std::forward<A>(a)...); }
-template <typename T> using TUniquePtr = std::unique_ptr<T>;
-template <typename T, typename... A> std::unique_ptr<T> MakeUnique(A&&... a) { return std::make_unique<T>(std::forward<A>(a)...); }
+template <typename T> class TUniquePtr {
+public:
+    TUniquePtr() = default;
+    TUniquePtr(std::unique_ptr<T> In) : P(std::move(In)) {}
+    T* Get() const { return P.get(); }
+    void Reset() { P.reset(); }
+    T* operator->() const { return P.get(); }
+private:
+    std::unique_ptr<T> P;
+};
+template <typename T, typename... A> TUniquePtr<T> MakeUnique(A&&... a) { return TUniquePtr<T>(std::make_unique<T>(std::forward<A>(a)...)); }
 
 struct FStatId {};
 #define RETURN_QUICK_DECLARE_CYCLE_STAT(Name, Group) return FStatId()
@@ -172,3 +182,7 @@ struct FEngineStub {
     UWorld* GetWorldFromContextObject(const UObject*, EGetWorldErrorMode) const { return nullptr; }
 };
 extern FEngineStub* GEngine;
+
+struct FMath {
+    template <typename T> static T Lerp(const T& A, const T& B, float) { (void)B; return A; }
+};

@@ -25,14 +25,14 @@ class UWorld : public UObject {
 public:
     template <typename T> T* GetSubsystem() const { return nullptr; }
 };
+namespace EEndPlayReason { enum Type : int32 { Destroyed, LevelTransition, EndPlayInEditor, RemovedFromWorld, Quit }; }
 class UActorComponent : public UObject {
 public:
     virtual void BeginPlay() {}
-    virtual void EndPlay(int32) {}
+    virtual void EndPlay(EEndPlayReason::Type Reason) { (void)Reason; }
     AActor* GetOwner() const { return nullptr; }
     struct FPrimaryTick { bool bCanEverTick = false; } PrimaryComponentTick;
 };
-namespace EEndPlayReason { enum Type : int32 { Destroyed, LevelTransition, EndPlayInEditor, RemovedFromWorld, Quit }; }
 class USceneComponent : public UActorComponent {
 public:
     FTransform GetComponentTransform() const { return FTransform(); }
@@ -115,6 +115,8 @@ public:
 // Debug draw.
 inline void DrawDebugLine(const UWorld*, const FVector&, const FVector&, const FColor&, bool = false, float = -1.f, uint8 = 0, float = 0.f) {}
 inline void DrawDebugPoint(const UWorld*, const FVector&, float, const FColor&, bool = false, float = -1.f, uint8 = 0) {}
+inline void DrawDebugSphere(const UWorld*, const FVector&, float, int32, const FColor&, bool = false, float = -1.f, uint8 = 0, float = 0.f) {}
+inline void DrawDebugBox(const UWorld*, const FVector&, const FVector&, const FQuat&, const FColor&, bool = false, float = -1.f, uint8 = 0, float = 0.f) {}
 inline void FlushPersistentDebugLines(const UWorld*) {}
 
 // Files.

@@ -2,6 +2,7 @@
 
 #include "Engine/World.h"
 #include "Maul3DBodyComponent.h"
+#include "Maul3DConvert.h"
 #include "Maul3DDebugDraw.h"
 #include "Maul3DLog.h"
 #include "Maul3DSettings.h"
