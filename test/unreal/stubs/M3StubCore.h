@@ -100,6 +100,8 @@ struct FVector {
     FVector() = default;
     FVector(double x, double y, double z) : X(x), Y(y), Z(z) {}
     static const FVector ZeroVector;
+    FVector operator+(const FVector& O) const { return FVector(X + O.X, Y + O.Y, Z + O.Z); }
+    FVector operator-(const FVector& O) const { return FVector(X - O.X, Y - O.Y, Z - O.Z); }
 };
 struct FVector3f { float X = 0, Y = 0, Z = 0; };
 struct FQuat {
