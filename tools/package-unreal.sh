@@ -11,7 +11,7 @@
 # Win64 (x86_64-pc-windows-msvc) needs no link.exe. A static library keeps the debug info
 # of the Rust standard library's objects (the profile's strip applies to linked files
 # only) and their embedded LLVM bitcode (.llvmbc, read only by rustc's LTO); both are
-# removed with llvm-strip --strip-debug and llvm-objcopy --remove-section.
+# removed with llvm-objcopy --strip-debug --remove-section (member by member for Win64).
 #
 # The checks, per library (llvm tools, every format): every function maul3d.h declares is
 # defined (m3World_CreateVersioned, which the header's inline m3World_Create calls, and
@@ -32,8 +32,9 @@
 #   --no-install    do not install missing rustup targets or Debian packages
 #
 # Installs what it needs when missing (rustup targets aarch64-unknown-linux-gnu,
-# x86_64-pc-windows-msvc; apt-get as root: llvm, gcc-aarch64-linux-gnu (the arm64 link
-# check), gcc, zip, unzip). Not part of test/run.sh: cold cross builds take minutes.
+# x86_64-pc-windows-msvc; rustup component llvm-tools; apt-get as root:
+# gcc-aarch64-linux-gnu (the arm64 link check), gcc, zip, unzip, python3). The Mac check
+# uses llvm-lipo (Debian package llvm) when there is one. Not part of test/run.sh: cold cross builds take minutes.
 # <target> is $CARGO_TARGET_DIR, or target/ in the repository.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -84,25 +85,88 @@ declare -A triple=(
   [Win64]=x86_64-pc-windows-msvc
 )
 declare -A libname=([Linux]=libmaul3d.a [LinuxArm64]=libmaul3d.a [Win64]=maul3d.lib [Mac]=libmaul3d.a)
-# What llvm-objdump -f calls every member's format.
-declare -A format=([Linux]=elf64-x86-64 [LinuxArm64]=elf64-littleaarch64 [Win64]=coff-x86-64)
+# What llvm-objdump -f calls the members' formats (Win64: objects, and import files for
+# the Windows DLL functions the standard library binds by raw-dylib).
+declare -A format=([Linux]=elf64-x86-64 [LinuxArm64]=elf64-littleaarch64 [Win64]=COFF-import-file,coff-x86-64)
 
 # llvm-lipo comes versioned only (llvm-lipo-14) in some Debian packages.
 lipo_tool() {
   command -v llvm-lipo || compgen -c llvm-lipo- | sort -V | tail -1
 }
 
+# The LLVM tools of the Rust toolchain (rustup component llvm-tools: the LLVM rustc itself
+# uses; Debian 12's LLVM 14 cannot write a COFF archive, and neither strips one that holds
+# import files).
+llvm_bin=$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin
+llvm() {
+  local tool=$1
+  shift
+  "$llvm_bin/$tool" "$@"
+}
+
 need_tools() {
-  local missing=() t
-  for t in llvm-nm llvm-strip llvm-objcopy llvm-objdump; do
-    command -v $t >/dev/null || missing+=(llvm)
-  done
+  local missing=()
   command -v gcc >/dev/null || missing+=(gcc)
   command -v aarch64-linux-gnu-gcc >/dev/null || missing+=(gcc-aarch64-linux-gnu)
   command -v zip >/dev/null || missing+=(zip)
   command -v unzip >/dev/null || missing+=(unzip)
-  mapfile -t missing < <(printf '%s\n' "${missing[@]}" | sort -u | sed '/^$/d')
+  command -v python3 >/dev/null || missing+=(python3)
   apt_install package-unreal "$install" "${missing[@]}"
+  if [[ ! -x $llvm_bin/llvm-objcopy ]]; then
+    $install || {
+      echo "package-unreal: rustup component llvm-tools missing (rustup component add llvm-tools)" >&2
+      exit 1
+    }
+    rustup component add llvm-tools
+  fi
+}
+
+# Removes debug sections and embedded bitcode from static library $1 in place. ELF: the
+# archive at once. COFF (.lib): it also holds import files (raw-dylib imports of Windows
+# DLLs) that llvm-objcopy refuses, under repeated names; so each member is written out,
+# the objects stripped, and the archive made again in the same order (llvm-ar q keeps
+# repeated names) with a COFF symbol table.
+strip_lib() {
+  local lib=$1 kind=$2
+  if [[ $kind == elf ]]; then
+    llvm llvm-objcopy --strip-debug --remove-section=.llvmbc --remove-section=.llvmcmd "$lib"
+    return
+  fi
+  local work
+  work=$(mktemp -d)
+  python3 - "$lib" "$work" "$llvm_bin" <<'PY'
+import os, subprocess, sys
+lib, work, bin = sys.argv[1:4]
+data = open(lib, 'rb').read()
+assert data[:8] == b'!<arch>\n', lib + ': not an ar archive'
+pos, longnames, paths = 8, b'', []
+while pos < len(data):
+    head = data[pos:pos + 60]
+    name, size = head[:16].decode().rstrip(), int(head[48:58].decode())
+    body = data[pos + 60:pos + 60 + size]
+    pos += 60 + size + (size & 1)
+    if name in ('/', '/SYM64/'):
+        continue  # symbol tables: llvm-ar writes them again
+    if name == '//':
+        longnames = body
+        continue
+    if name.startswith('/') and name[1:].isdigit():
+        # GNU ends a long name with '/\n', COFF with a NUL.
+        off = int(name[1:])
+        ends = [i for i in (longnames.find(b'\n', off), longnames.find(b'\0', off)) if i >= 0]
+        name = longnames[off:min(ends + [len(longnames)])].decode()
+    path = os.path.join(work, '%05d' % len(paths), name.rstrip('/'))
+    os.makedirs(os.path.dirname(path))
+    open(path, 'wb').write(body)
+    # A COFF import file starts 0x0000 0xFFFF; it has no sections to strip.
+    if body[:4] != b'\x00\x00\xff\xff':
+        subprocess.run([bin + '/llvm-objcopy', '--strip-debug', '--remove-section=.llvmbc',
+                        '--remove-section=.llvmcmd', path], check=True)
+    paths.append(path)
+os.remove(lib)
+subprocess.run([bin + '/llvm-ar', '--format=coff', 'qcs', lib] + paths, check=True)
+PY
+  rm -rf "$work"
 }
 
 build() {
@@ -120,8 +184,7 @@ build() {
     out=$module/lib/$p/${libname[$p]}
     mkdir -p "$(dirname "$out")"
     cp "$target/${triple[$p]}/dist/${libname[$p]}" "$out"
-    llvm-strip --strip-debug "$out"
-    llvm-objcopy --remove-section=.llvmbc --remove-section=.llvmcmd "$out"
+    if [[ $p == Win64 ]]; then strip_lib "$out" coff; else strip_lib "$out" elf; fi
   done
   if [[ -n $mac_lib ]]; then
     mkdir -p "$module/lib/Mac"
@@ -155,7 +218,7 @@ header_functions() {
 symbols_of() {
   local lib=$1 header=$2 prefix=${3:-} want have missing n
   want=$(header_functions "$header")
-  have=$(llvm-nm --defined-only -g "$lib" 2>/dev/null | awk -v p="$prefix" '$2 ~ /^[TtDdRr]$/ && index($3, p "m3") == 1 { print substr($3, length(p) + 1) }' | sort -u)
+  have=$(llvm llvm-nm --defined-only -g "$lib" 2>/dev/null | awk -v p="$prefix" '$2 ~ /^[TtDdRr]$/ && index($3, p "m3") == 1 { print substr($3, length(p) + 1) }' | sort -u)
   missing=$(comm -23 <(echo "$want") <(echo "$have") | paste -sd, -)
   n=$(echo "$want" | wc -l)
   for f in m3World_CreateVersioned m3ReplayPlayer_Open; do
@@ -172,7 +235,7 @@ symbols_of() {
 # Every member's object format equals $2: prints ok, or what it found.
 formats_of() {
   local found
-  found=$(llvm-objdump -f "$1" 2>&1 | sed -n 's/.*file format //p' | sort -u | paste -sd, -)
+  found=$(llvm llvm-objdump -f "$1" 2>&1 | sed -n 's/.*file format //p' | sort -u | paste -sd, -)
   if [[ $found == "$2" ]]; then echo "ok ($2)"; else
     echo "WRONG ($found)"
     return 1
@@ -181,7 +244,7 @@ formats_of() {
 
 # Debug sections left in any member (ELF/COFF .debug*, Mach-O __debug_*).
 debug_sections() {
-  llvm-objdump -h "$1" 2>/dev/null | awk '$2 ~ /^(\.debug|__debug|\.zdebug)/' | wc -l
+  llvm llvm-objdump -h "$1" 2>/dev/null | awk '$2 ~ /^(\.debug|__debug|\.zdebug)/' | wc -l
 }
 
 # The libraries Maul3DLibrary.Build.cs links on platform $2 (its PublicSystemLibraries
