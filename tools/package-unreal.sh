@@ -290,7 +290,7 @@ C
   if ! "$cc" -std=c11 -Wall -Wextra -Werror -I "$dir/Plugins/Maul3D/Source/ThirdParty/Maul3DLibrary/include" \
     -o "$dir/link_check" "$dir/link_check.c" -nodefaultlibs "$lib" "${args[@]}" >"$dir/link.log" 2>&1; then
     echo "NO"
-    cat "$dir/link.log" >&2
+    tail -5 "$dir/link.log" >&2
     return 1
   fi
   if $run; then
@@ -301,6 +301,31 @@ C
   else
     echo "links"
   fi
+}
+
+# Win64 (no MSVC tools here): lld-link (rust-lld, the Rust toolchain's) links library $1
+# into a DLL with m3World_CreateVersioned and m3ReplayPlayer_Open forced in and no other
+# library; what stays undefined must be only the C runtime's (memcpy, __chkstk, the C++
+# exception handler Rust's unwinding uses, ...) and imports of Windows DLL functions
+# (kernel32 & co., Build.cs's list) - never an m3 function or Rust code, which would mean
+# the archive lost a member or its symbol table is broken. Prints the result.
+coff_link_check() {
+  local lib=$1 dir=$2 undefined bad imports
+  (cd "$dir" && llvm rust-lld -flavor link /dll /noentry /nodefaultlib /machine:x64 /errorlimit:0 /demangle:no \
+    /include:m3World_CreateVersioned /include:m3ReplayPlayer_Open /out:coff_check.dll "$lib") >"$dir/lld.log" 2>&1 || true
+  if grep -v '^>>>' "$dir/lld.log" | grep -E 'error|warning' | grep -qv 'undefined symbol: '; then
+    echo "NO"
+    tail -5 "$dir/lld.log" >&2
+    return 1
+  fi
+  undefined=$(grep -o 'undefined symbol: .*' "$dir/lld.log" | sed 's/^undefined symbol: //' | sort -u)
+  bad=$(grep -E '^(m3|_R|_ZN|__imp_m3)' <<<"$undefined" | head -3 | paste -sd, -)
+  imports=$(grep -c '^__imp_' <<<"$undefined" || true)
+  if [[ -n $bad ]]; then
+    echo "UNRESOLVED: $bad"
+    return 1
+  fi
+  echo "resolves (lld-link; left: C runtime, $imports Windows imports)"
 }
 
 check() {
@@ -386,6 +411,7 @@ check() {
           links="not checked (no aarch64-linux-gnu-gcc)"
         fi
         ;;
+      Win64) links=$(coff_link_check "$file" "$dir") || failed=1 ;;
       *) links="not checked here" ;;
     esac
     rows+=("$p|$rel|$size|$mib|$sym|$mach|$dbg|$links")
