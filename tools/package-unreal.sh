@@ -371,24 +371,30 @@ check() {
     links=-
     if [[ $p == Mac ]]; then
       # Universal: both slices, each with the symbols.
-      local lipo archs a thin
-      lipo=$(lipo_tool)
-      archs=$("$lipo" -archs "$file" 2>/dev/null | tr ' ' '\n' | sort | paste -sd' ' -) || true
-      mach="ok (arm64 x86_64)"
-      [[ $archs == "arm64 x86_64" ]] || {
-        mach="WRONG ($archs)"
-        failed=1
-      }
-      sym=
-      for a in arm64 x86_64; do
-        thin=$dir/mac-$a.a
-        if "$lipo" -thin "$a" -output "$thin" "$file" 2>/dev/null; then
-          sym=$(symbols_of "$thin" "$header" _) || failed=1
-        else
-          sym="NO $a SLICE"
+      local lipo archs a thin s
+      lipo=$(lipo_tool) || true
+      if [[ -z $lipo ]]; then
+        mach="not checked (no llvm-lipo; apt-get install llvm)"
+        sym="not checked"
+      else
+        archs=$("$lipo" -archs "$file" 2>/dev/null | tr ' ' '\n' | sed '/^$/d' | sort | paste -sd' ' -) || true
+        mach="ok (arm64 x86_64)"
+        [[ $archs == "arm64 x86_64" ]] || {
+          mach="WRONG ($archs)"
           failed=1
-        fi
-      done
+        }
+        sym=
+        for a in arm64 x86_64; do
+          thin=$dir/mac-$a.a
+          if "$lipo" -thin "$a" -output "$thin" "$file" 2>/dev/null; then
+            s=$(symbols_of "$thin" "$header" _) || failed=1
+          else
+            s="NO SLICE"
+            failed=1
+          fi
+          sym="${sym:+$sym, }$a $s"
+        done
+      fi
     else
       sym=$(symbols_of "$file" "$header") || failed=1
       mach=$(formats_of "$file" "${format[$p]}") || failed=1
