@@ -219,7 +219,8 @@ symbols_of() {
   local lib=$1 header=$2 prefix=${3:-} want have missing n
   want=$(header_functions "$header")
   have=$(llvm llvm-nm --defined-only -g "$lib" 2>/dev/null | awk -v p="$prefix" '$2 ~ /^[TtDdRr]$/ && index($3, p "m3") == 1 { print substr($3, length(p) + 1) }' | sort -u)
-  missing=$(comm -23 <(echo "$want") <(echo "$have") | paste -sd, -)
+  missing=$(comm -23 <(echo "$want") <(echo "$have"))
+  [[ -z $missing ]] || missing="$(wc -l <<<"$missing") of $(echo "$want" | wc -l): $(head -3 <<<"$missing" | paste -sd, -)$([[ $(wc -l <<<"$missing") -gt 3 ]] && echo ", ...")"
   n=$(echo "$want" | wc -l)
   for f in m3World_CreateVersioned m3ReplayPlayer_Open; do
     grep -qx "$f" <<<"$want" || missing="${missing:+$missing,}$f(not in header)"
