@@ -27,6 +27,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
+# shellcheck source=tools/lib-checks.sh
+source tools/lib-checks.sh
 target=${CARGO_TARGET_DIR:-$repo/target}
 
 check_only=false
@@ -59,11 +61,7 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 
-version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -1)
-[[ -n $version ]] || {
-  echo "package-addon: no version in Cargo.toml's [workspace.package]" >&2
-  exit 1
-}
+version=$(workspace_version package-addon)
 zip_path=$(realpath -m "${zip_path:-$target/maul3d-godot-addon-$version.zip}")
 
 # Platform key in maul3d.gdextension -> Rust target, file name in bin/.
@@ -86,26 +84,10 @@ need_tools() {
   command -v zip >/dev/null || missing+=(zip)
   command -v unzip >/dev/null || missing+=(unzip)
   command -v readelf >/dev/null || missing+=(binutils)
-  if [[ ${#missing[@]} -gt 0 ]]; then
-    if ! $install || [[ $(id -u) != 0 ]]; then
-      echo "package-addon: missing ${missing[*]}; install them (apt-get install ${missing[*]}) or run as root" >&2
-      exit 1
-    fi
-    # Another apt-get may hold the lock (a shared machine): wait for it.
-    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${missing[@]}" ||
-      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y --no-install-recommends "${missing[@]}"; }
-  fi
-  local installed
-  installed=$(rustup target list --installed)
-  for p in "${platforms[@]}"; do
-    if ! grep -qx "${triple[$p]}" <<<"$installed"; then
-      $install || {
-        echo "package-addon: rustup target ${triple[$p]} missing (rustup target add ${triple[$p]})" >&2
-        exit 1
-      }
-      rustup target add "${triple[$p]}"
-    fi
-  done
+  apt_install package-addon "$install" "${missing[@]}"
+  local p triples=()
+  for p in "${platforms[@]}"; do triples+=("${triple[$p]}"); done
+  rustup_targets package-addon "$install" "${triples[@]}"
 }
 
 build() {
@@ -306,8 +288,7 @@ check() {
   {
     echo "platform|file|bytes|MiB|entry symbol|imports|machine|loads in Godot"
     printf '%s\n' "${rows[@]}"
-  } | awk -F'|' '{ n = NR; for (i = 1; i <= NF; i++) { c[n, i] = $i; if (length($i) > w[i]) w[i] = length($i) } nf = NF }
-      END { for (r = 1; r <= n; r++) { line = ""; for (i = 1; i <= nf; i++) line = line (i < nf ? sprintf("%-*s  ", w[i], c[r, i]) : c[r, i]); print line } }'
+  } | print_table
   if [[ $failed != 0 ]]; then
     echo "package-addon: checks FAILED" >&2
     exit 1
