@@ -148,6 +148,22 @@ static void TestConversions()
     CHECK(Units::QuatToEngine(FQuatd{0.0, 0.0, 0.0, 0.0}, &Q) == m3_errorArgument, "zero quat");
     m3Capsule C;
     CHECK(Units::CapsuleToEngine(FTransformd{}, -1.0, 10.0, &C) == m3_errorArgument, "negative radius");
+    CHECK(Units::SphylToEngine(FTransformd{}, 10.0, -1.0, &C) == m3_errorArgument, "negative sphyl length");
+    CHECK(std::strstr(m3GetLastErrorMessage(), "sphyl length") != nullptr, "message: %s", m3GetLastErrorMessage());
+
+    // FKBoxElem's full lengths and FKSphylElem's cylinder length pass as UE keeps them:
+    // the library halves (the glue does no maths), giving the half forms' shapes bit for bit.
+    FTransformd Elem{};
+    Elem.Translation = FVec3d{10.0, -20.0, 30.0};
+    Elem.Scale = FVec3d{1.0, 2.0, 0.5};
+    m3Box FromHalf, FromSize;
+    OK(Units::BoxToEngine(Elem, FVec3d{25.0, 12.5, 40.0}, &FromHalf));
+    OK(Units::BoxSizeToEngine(Elem, FVec3d{50.0, 25.0, 80.0}, &FromSize));
+    CHECK(std::memcmp(&FromHalf, &FromSize, sizeof(m3Box)) == 0, "box from size = box from half extents");
+    m3Capsule FromHalfHeight, FromLength;
+    OK(Units::CapsuleToEngine(Elem, 15.0, 55.0, &FromHalfHeight));
+    OK(Units::SphylToEngine(Elem, 15.0, 80.0, &FromLength));
+    CHECK(std::memcmp(&FromHalfHeight, &FromLength, sizeof(m3Capsule)) == 0, "sphyl (length 80) = capsule (half height 55)");
 }
 
 // ---- accumulator ----

@@ -3174,6 +3174,16 @@ enum m3Result m3Unreal_BoxToEngine(struct m3UnrealTransform local_transform,
                                    struct m3UnrealVector half_extent,
                                    struct m3Box *out);
 
+// A box element given by its full size in cm (as `FKBoxElem` keeps it: X, Y, Z lengths);
+// the halving happens here, not in the host's C++.
+//
+// # Safety
+// `out` points to one writable `m3Box`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_BoxSizeToEngine(struct m3UnrealTransform local_transform,
+                                       struct m3UnrealVector size,
+                                       struct m3Box *out);
+
 // A capsule element along its Z (radius and half height in cm, the half height with the
 // caps, as UE's capsules) as the engine's segment and radius. The radius scales by the
 // smaller of the X and Y scale magnitudes, the half height by Z's; a half height at or
@@ -3186,6 +3196,18 @@ enum m3Result m3Unreal_CapsuleToEngine(struct m3UnrealTransform local_transform,
                                        double radius,
                                        double half_height,
                                        struct m3Capsule *out);
+
+// A sphyl element (`FKSphylElem`: radius and the length of its cylinder part, in cm,
+// along its Z) as the engine's capsule: the half height with the caps,
+// `length / 2 + radius`, is computed here, not in the host's C++.
+//
+// # Safety
+// `out` points to one writable `m3Capsule`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_SphylToEngine(struct m3UnrealTransform local_transform,
+                                     double radius,
+                                     double length,
+                                     struct m3Capsule *out);
 
 // Points of an element (cm, in its frame: convex elements, mesh vertices) in the body
 // frame, engine axes and metres.

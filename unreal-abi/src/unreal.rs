@@ -606,20 +606,46 @@ pub unsafe extern "C" fn m3Unreal_BoxToEngine(
 ) -> m3Result {
     api("m3Unreal_BoxToEngine", || {
         let o = crate::types::out("out", out)?;
-        let l = local(local_transform)?;
         let h = vec("box half extent", half_extent)?;
-        for c in h {
-            positive("box half extent", c)?;
-        }
-        let h = cm_to_m(swap([h[0] * l.s[0], h[1] * l.s[1], h[2] * l.s[2]]));
-        let b = m3Box {
-            halfExtents: to_f32("box half extent", h, MAX_LOCAL_M)?,
-            center: to_f32("box centre", local_point(&l, [0.0; 3]), MAX_LOCAL_M)?,
-            rotation: quat_to_engine(l.q),
-        };
+        let b = box_to_engine(local_transform, h)?;
         // SAFETY: checked non-null.
         unsafe { put(o, b) };
         Ok(())
+    })
+}
+
+/// A box element given by its full size in cm (as `FKBoxElem` keeps it: X, Y, Z lengths);
+/// the halving happens here, not in the host's C++.
+///
+/// # Safety
+/// `out` points to one writable `m3Box`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Unreal_BoxSizeToEngine(
+    local_transform: m3UnrealTransform,
+    size: m3UnrealVector,
+    out: *mut m3Box,
+) -> m3Result {
+    api("m3Unreal_BoxSizeToEngine", || {
+        let o = crate::types::out("out", out)?;
+        let s = vec("box size", size)?;
+        let b = box_to_engine(local_transform, [s[0] * 0.5, s[1] * 0.5, s[2] * 0.5])?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, b) };
+        Ok(())
+    })
+}
+
+fn box_to_engine(local_transform: m3UnrealTransform, h: [f64; 3]) -> R<m3Box> {
+    let l = local(local_transform)?;
+    for c in h {
+        positive("box half extent", c)?;
+    }
+    let h = cm_to_m(swap([h[0] * l.s[0], h[1] * l.s[1], h[2] * l.s[2]]));
+    Ok(m3Box {
+        halfExtents: to_f32("box half extent", h, MAX_LOCAL_M)?,
+        center: to_f32("box centre", local_point(&l, [0.0; 3]), MAX_LOCAL_M)?,
+        rotation: quat_to_engine(l.q),
     })
 }
 
@@ -640,23 +666,61 @@ pub unsafe extern "C" fn m3Unreal_CapsuleToEngine(
 ) -> m3Result {
     api("m3Unreal_CapsuleToEngine", || {
         let o = crate::types::out("out", out)?;
-        let l = local(local_transform)?;
-        let r = positive("capsule radius", radius)? * min2(l.s[0], l.s[1]);
-        let hh = positive("capsule half height", half_height)? * l.s[2];
-        let a = if hh > r { hh - r } else { 0.0 };
-        // The segment's ends in the element's frame, unscaled: the scale is in r and a.
-        let end = |sign: f64| {
-            let p = rotate(l.q, [0.0, 0.0, sign * a]);
-            cm_to_m(swap([p[0] + l.t[0], p[1] + l.t[1], p[2] + l.t[2]]))
-        };
-        let c = m3Capsule {
-            center1: to_f32("capsule end", end(-1.0), MAX_LOCAL_M)?,
-            center2: to_f32("capsule end", end(1.0), MAX_LOCAL_M)?,
-            radius: to_f32("capsule radius", [r / 100.0, 0.0, 0.0], MAX_LOCAL_M)?.x,
-        };
+        let c = capsule_to_engine(local_transform, radius, half_height)?;
         // SAFETY: checked non-null.
         unsafe { put(o, c) };
         Ok(())
+    })
+}
+
+/// A sphyl element (`FKSphylElem`: radius and the length of its cylinder part, in cm,
+/// along its Z) as the engine's capsule: the half height with the caps,
+/// `length / 2 + radius`, is computed here, not in the host's C++.
+///
+/// # Safety
+/// `out` points to one writable `m3Capsule`, aligned for its type, for the duration of the
+/// call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Unreal_SphylToEngine(
+    local_transform: m3UnrealTransform,
+    radius: f64,
+    length: f64,
+    out: *mut m3Capsule,
+) -> m3Result {
+    api("m3Unreal_SphylToEngine", || {
+        let o = crate::types::out("out", out)?;
+        if !(length.is_finite() && length >= 0.0) {
+            return Err(refuse!(
+                m3_errorArgument,
+                "sphyl length = {length} must be finite and at least 0 cm"
+            ));
+        }
+        let r = positive("capsule radius", radius)?;
+        let c = capsule_to_engine(local_transform, r, length * 0.5 + r)?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, c) };
+        Ok(())
+    })
+}
+
+fn capsule_to_engine(
+    local_transform: m3UnrealTransform,
+    radius: f64,
+    half_height: f64,
+) -> R<m3Capsule> {
+    let l = local(local_transform)?;
+    let r = positive("capsule radius", radius)? * min2(l.s[0], l.s[1]);
+    let hh = positive("capsule half height", half_height)? * l.s[2];
+    let a = if hh > r { hh - r } else { 0.0 };
+    // The segment's ends in the element's frame, unscaled: the scale is in r and a.
+    let end = |sign: f64| {
+        let p = rotate(l.q, [0.0, 0.0, sign * a]);
+        cm_to_m(swap([p[0] + l.t[0], p[1] + l.t[1], p[2] + l.t[2]]))
+    };
+    Ok(m3Capsule {
+        center1: to_f32("capsule end", end(-1.0), MAX_LOCAL_M)?,
+        center2: to_f32("capsule end", end(1.0), MAX_LOCAL_M)?,
+        radius: to_f32("capsule radius", [r / 100.0, 0.0, 0.0], MAX_LOCAL_M)?.x,
     })
 }
 

@@ -48,9 +48,8 @@ m3BodyType ToBodyType(EMaul3DBodyType Type)
 // A static mesh's simple collision, each element at its own transform in the mesh, under
 // the mesh component's scale. The component must be the body's root (an element under a
 // child component needs a transform product, which is arithmetic: the caller skips it).
-// The only maths here is halving (FKBoxElem keeps full lengths, FKSphylElem its cylinder
-// length): x * 0.5 is exact, so even a fused multiply-add under fast-math gives the same
-// bits as the plain expression.
+// FKBoxElem keeps full lengths and FKSphylElem its cylinder length: they pass as they are
+// and the library derives half extents and half heights (no maths here).
 void AddMeshSimpleCollision(const FKAggregateGeom& Geom, const Maul3DCore::FTransformd& ComponentLocal,
                             Maul3DCore::FBodyDesc& Desc)
 {
@@ -58,7 +57,7 @@ void AddMeshSimpleCollision(const FKAggregateGeom& Geom, const Maul3DCore::FTran
         Maul3DCore::FBoxElem Elem;
         Elem.Local = ToCore(Box.GetTransform());
         Elem.Local.Scale = ComponentLocal.Scale;
-        Elem.HalfExtent = Maul3DCore::FVec3d{Box.X * 0.5, Box.Y * 0.5, Box.Z * 0.5};
+        Elem.Size = Maul3DCore::FVec3d{Box.X, Box.Y, Box.Z};
         Desc.Boxes.push_back(Elem);
     }
     for (const FKSphereElem& Sphere : Geom.SphereElems) {
@@ -73,7 +72,7 @@ void AddMeshSimpleCollision(const FKAggregateGeom& Geom, const Maul3DCore::FTran
         Elem.Local = ToCore(Sphyl.GetTransform());
         Elem.Local.Scale = ComponentLocal.Scale;
         Elem.Radius = Sphyl.Radius;
-        Elem.HalfHeight = Sphyl.Length * 0.5 + Sphyl.Radius;
+        Elem.CylinderLength = Sphyl.Length;
         Desc.Capsules.push_back(Elem);
     }
     for (const FKConvexElem& Convex : Geom.ConvexElems) {

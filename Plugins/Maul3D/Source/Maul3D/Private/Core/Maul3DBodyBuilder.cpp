@@ -44,7 +44,8 @@ m3Result BuildBody(m3WorldId World, const FBodyDesc& Desc, FBuiltBody* Out)
     for (const FBoxElem& E : Desc.Boxes) {
         m3Box Box;
         m3ShapeId Shape{};
-        R = Units::BoxToEngine(E.Local, E.HalfExtent, &Box);
+        const bool Half = E.HalfExtent.X != 0.0 || E.HalfExtent.Y != 0.0 || E.HalfExtent.Z != 0.0;
+        R = Half ? Units::BoxToEngine(E.Local, E.HalfExtent, &Box) : Units::BoxSizeToEngine(E.Local, E.Size, &Box);
         if (R == m3_success) R = Keep(m3CreateBoxShape(Out->Body, &Mat, &Box, &Shape), Shape);
         if (R != m3_success) return Fail(*Out, R);
     }
@@ -58,7 +59,8 @@ m3Result BuildBody(m3WorldId World, const FBodyDesc& Desc, FBuiltBody* Out)
     for (const FCapsuleElem& E : Desc.Capsules) {
         m3Capsule Capsule;
         m3ShapeId Shape{};
-        R = Units::CapsuleToEngine(E.Local, E.Radius, E.HalfHeight, &Capsule);
+        R = E.HalfHeight != 0.0 ? Units::CapsuleToEngine(E.Local, E.Radius, E.HalfHeight, &Capsule)
+                                : Units::SphylToEngine(E.Local, E.Radius, E.CylinderLength, &Capsule);
         if (R == m3_success) R = Keep(m3CreateCapsuleShape(Out->Body, &Mat, &Capsule, &Shape), Shape);
         if (R != m3_success) return Fail(*Out, R);
     }

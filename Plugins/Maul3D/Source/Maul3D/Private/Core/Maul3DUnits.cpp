@@ -84,6 +84,16 @@ m3Result BoxToEngine(const FTransformd& Local, const FVec3d& HalfExtentCm, m3Box
     return m3Unreal_BoxToEngine(ToC(Local), ToC(HalfExtentCm), Out);
 }
 
+m3Result BoxSizeToEngine(const FTransformd& Local, const FVec3d& SizeCm, m3Box* Out)
+{
+    return m3Unreal_BoxSizeToEngine(ToC(Local), ToC(SizeCm), Out);
+}
+
+m3Result SphylToEngine(const FTransformd& Local, double RadiusCm, double LengthCm, m3Capsule* Out)
+{
+    return m3Unreal_SphylToEngine(ToC(Local), RadiusCm, LengthCm, Out);
+}
+
 m3Result CapsuleToEngine(const FTransformd& Local, double RadiusCm, double HalfHeightCm, m3Capsule* Out)
 {
     return m3Unreal_CapsuleToEngine(ToC(Local), RadiusCm, HalfHeightCm, Out);

@@ -13,9 +13,12 @@
 
 namespace Maul3DCore {
 
+// A box: half extents (UBoxComponent's BoxExtent) in HalfExtent, or full lengths
+// (FKBoxElem's X, Y, Z) in Size with HalfExtent left zero; the library halves them.
 struct FBoxElem {
     FTransformd Local;  // relative to the body, scale included
     FVec3d HalfExtent;  // cm, along the element's X, Y, Z
+    FVec3d Size{};      // cm, full lengths, used when HalfExtent is zero
 };
 
 struct FSphereElem {
@@ -24,11 +27,13 @@ struct FSphereElem {
 };
 
 // Along the element's Z; HalfHeight includes the caps (UCapsuleComponent's
-// CapsuleHalfHeight; for FKSphylElem: Length / 2 + Radius).
+// CapsuleHalfHeight). For an FKSphylElem set CylinderLength (its Length) and leave
+// HalfHeight zero: the library computes Length / 2 + Radius.
 struct FCapsuleElem {
     FTransformd Local;
     double Radius = 0.0;
     double HalfHeight = 0.0;
+    double CylinderLength = 0.0;
 };
 
 // A convex element: its points (3 to 64) in the element's frame, cm.

@@ -82,9 +82,14 @@ m3Result TickSeconds(uint32_t TickHz, float* Out);
 m3Result SphereToEngine(const FTransformd& Local, double RadiusCm, m3Sphere* Out);
 // Half extents along the element's X, Y, Z.
 m3Result BoxToEngine(const FTransformd& Local, const FVec3d& HalfExtentCm, m3Box* Out);
+// The same from full lengths (FKBoxElem's X, Y, Z): the library halves them.
+m3Result BoxSizeToEngine(const FTransformd& Local, const FVec3d& SizeCm, m3Box* Out);
 // A capsule along the element's Z; HalfHeight includes the caps (as UCapsuleComponent's
 // and FKSphylElem's radius + half length).
 m3Result CapsuleToEngine(const FTransformd& Local, double RadiusCm, double HalfHeightCm, m3Capsule* Out);
+// An FKSphylElem (radius and cylinder length along its Z): the library computes the half
+// height with the caps.
+m3Result SphylToEngine(const FTransformd& Local, double RadiusCm, double LengthCm, m3Capsule* Out);
 // Points (convex elements, mesh vertices) through the element's transform.
 m3Result PointsToEngine(const FTransformd& Local, const FVec3d* Points, int32_t Count, m3Vec3* Out);
 
