@@ -122,8 +122,9 @@ bool UMaul3DBlueprintLibrary::AddTorque(UMaul3DBodyComponent* Body, FVector Torq
 }
 
 bool UMaul3DBlueprintLibrary::RayCast(const UObject* WorldContext, FVector Start, FVector End, FVector& HitPoint,
-                                      FVector& HitNormal, float& Fraction)
+                                      FVector& HitNormal, float& Fraction, UMaul3DBodyComponent*& HitBody)
 {
+    HitBody = nullptr;
     const UMaul3DWorldSubsystem* Physics = Subsystem(WorldContext);
     Maul3DCore::FRayHit Hit;
     if (Physics == nullptr || !Ok(Physics->Host().RayCast(ToCore(Start), ToCore(End), &Hit), TEXT("ray cast"))) {
@@ -132,12 +133,17 @@ bool UMaul3DBlueprintLibrary::RayCast(const UObject* WorldContext, FVector Start
     HitPoint = ToUE(Hit.Point);
     HitNormal = ToUE(Hit.Normal);
     Fraction = Hit.Fraction;
+    if (Hit.bHit) {
+        HitBody = Physics->FindBody(Hit.Body);
+    }
     return Hit.bHit;
 }
 
 bool UMaul3DBlueprintLibrary::SweepSphere(const UObject* WorldContext, FVector Start, FVector End, float Radius,
-                                          FVector& HitPoint, FVector& HitNormal, float& Fraction)
+                                          FVector& HitPoint, FVector& HitNormal, float& Fraction,
+                                          UMaul3DBodyComponent*& HitBody)
 {
+    HitBody = nullptr;
     const UMaul3DWorldSubsystem* Physics = Subsystem(WorldContext);
     Maul3DCore::FRayHit Hit;
     if (Physics == nullptr ||
@@ -147,6 +153,9 @@ bool UMaul3DBlueprintLibrary::SweepSphere(const UObject* WorldContext, FVector S
     HitPoint = ToUE(Hit.Point);
     HitNormal = ToUE(Hit.Normal);
     Fraction = Hit.Fraction;
+    if (Hit.bHit) {
+        HitBody = Physics->FindBody(Hit.Body);
+    }
     return Hit.bHit;
 }
 

@@ -88,6 +88,17 @@ int64 UMaul3DWorldSubsystem::GetStepCount() const { return static_cast<int64>(Wo
 
 void UMaul3DWorldSubsystem::RegisterBody(UMaul3DBodyComponent* Body) { Bodies.Add(Body); }
 
+UMaul3DBodyComponent* UMaul3DWorldSubsystem::FindBody(m3BodyId Id) const
+{
+    for (const TWeakObjectPtr<UMaul3DBodyComponent>& Entry : Bodies) {
+        UMaul3DBodyComponent* Body = Entry.Get();
+        if (Body != nullptr && Maul3DCore::SameBody(Body->GetBodyId(), Id)) {
+            return Body;
+        }
+    }
+    return nullptr;
+}
+
 void UMaul3DWorldSubsystem::UnregisterBody(UMaul3DBodyComponent* Body)
 {
     for (TWeakObjectPtr<UMaul3DBodyComponent>& Entry : Bodies) {

@@ -40,13 +40,14 @@ public:
     UFUNCTION(BlueprintCallable, Category = "Maul3D")
     static bool AddTorque(UMaul3DBodyComponent* Body, FVector Torque);
 
-    // The closest hit between Start and End.
+    // The closest hit between Start and End; HitBody is the Maul3D Body component of the
+    // body hit (null for a body made outside a component).
     UFUNCTION(BlueprintCallable, Category = "Maul3D", meta = (WorldContext = "WorldContext"))
     static bool RayCast(const UObject* WorldContext, FVector Start, FVector End, FVector& HitPoint,
-                        FVector& HitNormal, float& Fraction);
+                        FVector& HitNormal, float& Fraction, UMaul3DBodyComponent*& HitBody);
     UFUNCTION(BlueprintCallable, Category = "Maul3D", meta = (WorldContext = "WorldContext"))
     static bool SweepSphere(const UObject* WorldContext, FVector Start, FVector End, float Radius, FVector& HitPoint,
-                            FVector& HitNormal, float& Fraction);
+                            FVector& HitNormal, float& Fraction, UMaul3DBodyComponent*& HitBody);
     // How many shapes overlap the sphere.
     UFUNCTION(BlueprintCallable, Category = "Maul3D", meta = (WorldContext = "WorldContext"))
     static int32 OverlapSphere(const UObject* WorldContext, FVector Center, float Radius);

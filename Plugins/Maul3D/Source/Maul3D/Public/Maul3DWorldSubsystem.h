@@ -50,6 +50,8 @@ public:
     // Body components: told after each frame's steps so they record their transforms.
     void RegisterBody(UMaul3DBodyComponent* Body);
     void UnregisterBody(UMaul3DBodyComponent* Body);
+    // The registered body component of an engine body (a query hit's), or null.
+    UMaul3DBodyComponent* FindBody(m3BodyId Id) const;
 
 private:
     void NotifyStepped(uint32 Steps);

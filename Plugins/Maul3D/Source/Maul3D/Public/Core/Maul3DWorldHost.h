@@ -31,6 +31,14 @@ struct FWorldSettings {
     uint32_t Threads = 0;
 };
 
+// Whether two body ids name the same body (slot, generation and world): how the glue
+// finds the component of a query hit.
+inline bool SameBody(m3BodyId A, m3BodyId B)
+{
+    return A.index == B.index && A.generation == B.generation && A.world.index == B.world.index &&
+           A.world.generation == B.world.generation;
+}
+
 struct FRayHit {
     bool bHit = false;
     m3BodyId Body{};
