@@ -6,12 +6,14 @@
 //
 //   core_tests DEMO.m3replay HASHES.txt OTHER.m3replay PART_STEP
 #include "Core/Maul3DBodyBuilder.h"
+#include "Core/Maul3DDebugLines.h"
 #include "Core/Maul3DFixedStep.h"
 #include "Core/Maul3DScrubber.h"
 #include "Core/Maul3DTaskRouter.h"
 #include "Core/Maul3DUnits.h"
 #include "Core/Maul3DWorldHost.h"
 
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -547,6 +549,333 @@ static void TestWorldHost()
     std::printf("world host: box rests at %g cm, snapshot/restore equal, recorded replay verifies\n", P.Z);
 }
 
+// ---- debug lines ----
+
+// What m3World_Draw described, turned into lines by AppendShapeLines: the lines, and per
+// shape callback its kind and how many lines it gave.
+struct FDrawn {
+    std::vector<FLine> Lines;
+    std::vector<m3ShapeType> Types;
+    std::vector<size_t> Counts;
+};
+
+static void CollectShape(m3ShapeId, m3BodyId, m3DVec3 Position, m3Quat Rotation, const m3DebugShape* Geometry, bool,
+                         void* Context)
+{
+    FDrawn& D = *static_cast<FDrawn*>(Context);
+    const size_t Before = D.Lines.size();
+    AppendShapeLines(Position, Rotation, *Geometry, D.Lines);
+    D.Types.push_back(Geometry->type);
+    D.Counts.push_back(D.Lines.size() - Before);
+}
+
+static FDrawn DrawWorld(m3WorldId World)
+{
+    FDrawn D;
+    m3DebugDraw Draw = m3DefaultDebugDraw();
+    Draw.shapeFcn = &CollectShape;
+    Draw.drawShapes = true;
+    Draw.context = &D;
+    OK(m3World_Draw(World, &Draw));
+    return D;
+}
+
+// A body at engine (2, 3, 4) m turned 90 degrees about the engine's Y (up): body-frame
+// (x, y, z) lands at (2 + z, 3 + y, 4 - x), i.e. Unreal cm (200 + 100 z, 400 - 100 x, 300 + 100 y).
+static m3BodyId TurnedBody(FWorldHost& Host)
+{
+    m3BodyDef Def = m3DefaultBodyDef();
+    Def.type = m3_staticBody;
+    Def.position = m3DVec3{2.0, 3.0, 4.0};
+    Def.rotation = m3MakeQuatFromAxisAngle(m3Vec3{0.0f, 1.0f, 0.0f}, 1.5707963267948966f);
+    m3BodyId Body{};
+    OK(m3Body_Create(Host.Id(), &Def, &Body));
+    return Body;
+}
+
+static FVec3d TurnedPoint(double X, double Y, double Z) { return FVec3d{200.0 + 100.0 * Z, 400.0 - 100.0 * X, 300.0 + 100.0 * Y}; }
+
+static bool Same(const FVec3d& A, const FVec3d& B, double Tol)
+{
+    return Near(A.X, B.X, Tol) && Near(A.Y, B.Y, Tol) && Near(A.Z, B.Z, Tol);
+}
+
+static double Distance(const FVec3d& A, const FVec3d& B)
+{
+    return std::sqrt((A.X - B.X) * (A.X - B.X) + (A.Y - B.Y) * (A.Y - B.Y) + (A.Z - B.Z) * (A.Z - B.Z));
+}
+
+// Each endpoint is one of Points (within 1e-3 cm); how many endpoints each point got.
+static std::vector<int> EndpointUse(const std::vector<FLine>& Lines, const std::vector<FVec3d>& Points, bool* AllOnPoints)
+{
+    std::vector<int> Use(Points.size(), 0);
+    *AllOnPoints = true;
+    for (const FLine& L : Lines) {
+        for (const FVec3d& E : {L.Start, L.End}) {
+            bool Found = false;
+            for (size_t I = 0; I < Points.size(); ++I)
+                if (Same(E, Points[I], 1e-3)) {
+                    ++Use[I];
+                    Found = true;
+                    break;
+                }
+            *AllOnPoints = *AllOnPoints && Found;
+        }
+    }
+    return Use;
+}
+
+// The world host's sink: what maul3d.Draw hands the glue.
+class FLineSink final : public IDebugDrawSink {
+public:
+    std::vector<FLine> Lines;
+    int Shapes = 0;
+    void DrawShape(m3BodyId, const std::vector<FLine>& LinesCm, bool) override
+    {
+        ++Shapes;
+        Lines.insert(Lines.end(), LinesCm.begin(), LinesCm.end());
+    }
+};
+
+static void TestDebugLines()
+{
+    const m3ShapeDef ShapeDef = m3DefaultShapeDef();
+
+    // A box offset in its turned body: centre (1, 0.5, 0) m, half extents (0.1, 0.2, 0.3)
+    // m -> corners at Unreal X = 200 + 100 z in {170, 230}, Y = 400 - 100 x in {290, 310},
+    // Z = 300 + 100 y in {330, 370}.
+    {
+        FWorldHost Host;
+        OK(Host.Create(FWorldSettings{}));
+        const m3BodyId Body = TurnedBody(Host);
+        m3Box Box = m3MakeBox(0.1f, 0.2f, 0.3f);
+        Box.center = m3Vec3{1.0f, 0.5f, 0.0f};
+        m3ShapeId Shape{};
+        OK(m3CreateBoxShape(Body, &ShapeDef, &Box, &Shape));
+        const FDrawn D = DrawWorld(Host.Id());
+        CHECK(D.Types.size() == 1 && D.Types[0] == m3_boxShape && D.Lines.size() == 12, "box: %zu shapes, %zu lines",
+              D.Types.size(), D.Lines.size());
+        std::vector<FVec3d> Corners;
+        for (int I = 0; I < 8; ++I)
+            Corners.push_back(FVec3d{I & 1 ? 230.0 : 170.0, I & 2 ? 310.0 : 290.0, I & 4 ? 370.0 : 330.0});
+        bool OnCorners = false;
+        const std::vector<int> Use = EndpointUse(D.Lines, Corners, &OnCorners);
+        bool ThreeEach = true;
+        for (int U : Use) ThreeEach = ThreeEach && U == 3;
+        // Edges: the two ends differ along one Unreal axis only (the box is axis-aligned
+        // in Unreal once turned), by the full extent along it.
+        int AlongX = 0, AlongY = 0, AlongZ = 0;
+        for (const FLine& L : D.Lines) {
+            const bool X = !Near(L.Start.X, L.End.X, 1e-3), Y = !Near(L.Start.Y, L.End.Y, 1e-3),
+                       Z = !Near(L.Start.Z, L.End.Z, 1e-3);
+            AlongX += X && !Y && !Z;
+            AlongY += Y && !X && !Z;
+            AlongZ += Z && !X && !Y;
+        }
+        CHECK(OnCorners && ThreeEach && AlongX == 4 && AlongY == 4 && AlongZ == 4,
+              "box lines: on corners %d, each corner 3 ends %d, edges along X/Y/Z %d/%d/%d", OnCorners, ThreeEach,
+              AlongX, AlongY, AlongZ);
+
+        // The world host's path (maul3d.Draw) hands the sink the same lines, bit for bit.
+        FLineSink Sink;
+        OK(Host.Draw(Sink));
+        CHECK(Sink.Shapes == 1 && Sink.Lines.size() == D.Lines.size() &&
+                  std::memcmp(Sink.Lines.data(), D.Lines.data(), D.Lines.size() * sizeof(FLine)) == 0,
+              "world host draw: %d shapes, %zu lines", Sink.Shapes, Sink.Lines.size());
+        std::printf("debug lines: box %zu lines on its corners, world host sink %zu lines\n", D.Lines.size(),
+                    Sink.Lines.size());
+    }
+
+    // A sphere of radius 0.25 m centred (0, 0, 0.5) in the turned body: every line end 25
+    // cm from Unreal (250, 400, 300), spanning 50 cm along each axis.
+    {
+        FWorldHost Host;
+        OK(Host.Create(FWorldSettings{}));
+        const m3BodyId Body = TurnedBody(Host);
+        const m3Sphere Sphere{m3Vec3{0.0f, 0.0f, 0.5f}, 0.25f};
+        m3ShapeId Shape{};
+        OK(m3CreateSphereShape(Body, &ShapeDef, &Sphere, &Shape));
+        const FDrawn D = DrawWorld(Host.Id());
+        const FVec3d Center = TurnedPoint(0.0, 0.0, 0.5);
+        double Worst = 0.0;
+        FVec3d Lo{1e9, 1e9, 1e9}, Hi{-1e9, -1e9, -1e9};
+        for (const FLine& L : D.Lines)
+            for (const FVec3d& E : {L.Start, L.End}) {
+                const double Off = std::fabs(Distance(E, Center) - 25.0);
+                Worst = Off > Worst ? Off : Worst;
+                Lo = FVec3d{E.X < Lo.X ? E.X : Lo.X, E.Y < Lo.Y ? E.Y : Lo.Y, E.Z < Lo.Z ? E.Z : Lo.Z};
+                Hi = FVec3d{E.X > Hi.X ? E.X : Hi.X, E.Y > Hi.Y ? E.Y : Hi.Y, E.Z > Hi.Z ? E.Z : Hi.Z};
+            }
+        CHECK(D.Types.size() == 1 && D.Types[0] == m3_sphereShape && D.Lines.size() == 3 * DebugCircleSegments,
+              "sphere: %zu lines", D.Lines.size());
+        CHECK(Worst < 1e-3, "sphere line ends off the radius by up to %g cm", Worst);
+        CHECK(Near(Hi.X - Lo.X, 50.0, 1e-3) && Near(Hi.Y - Lo.Y, 50.0, 1e-3) && Near(Hi.Z - Lo.Z, 50.0, 1e-3) &&
+                  Near(Hi.X + Lo.X, 2.0 * Center.X, 1e-3) && Near(Hi.Z + Lo.Z, 2.0 * Center.Z, 1e-3),
+              "sphere spans (%g..%g, %g..%g, %g..%g)", Lo.X, Hi.X, Lo.Y, Hi.Y, Lo.Z, Hi.Z);
+    }
+
+    // A hull: a 0.4 m cube centred (0.5, 0, 0) in the turned body. Its lines are its 12
+    // edges, once each: every end is one of its corners placed by the pose, 40 cm long.
+    {
+        FWorldHost Host;
+        OK(Host.Create(FWorldSettings{}));
+        const m3BodyId Body = TurnedBody(Host);
+        std::vector<m3Vec3> Points;
+        std::vector<FVec3d> Placed;
+        for (int I = 0; I < 8; ++I) {
+            const float X = I & 1 ? 0.7f : 0.3f, Y = I & 2 ? 0.2f : -0.2f, Z = I & 4 ? 0.2f : -0.2f;
+            Points.push_back(m3Vec3{X, Y, Z});
+            Placed.push_back(TurnedPoint(X, Y, Z));
+        }
+        m3HullId Hull{};
+        OK(m3World_CreateHull(Host.Id(), Points.data(), int32_t(Points.size()), &Hull));
+        m3ShapeId Shape{};
+        OK(m3CreateHullShape(Body, &ShapeDef, Hull, &Shape));
+        const FDrawn D = DrawWorld(Host.Id());
+        bool OnCorners = false;
+        const std::vector<int> Use = EndpointUse(D.Lines, Placed, &OnCorners);
+        bool ThreeEach = true, Long = true, Unique = true;
+        for (int U : Use) ThreeEach = ThreeEach && U == 3;
+        for (size_t I = 0; I < D.Lines.size(); ++I) {
+            Long = Long && Near(Distance(D.Lines[I].Start, D.Lines[I].End), 40.0, 1e-3);
+            for (size_t J = 0; J < I; ++J)
+                Unique = Unique && !(Same(D.Lines[I].Start, D.Lines[J].Start, 1e-3) &&
+                                     Same(D.Lines[I].End, D.Lines[J].End, 1e-3)) &&
+                         !(Same(D.Lines[I].Start, D.Lines[J].End, 1e-3) && Same(D.Lines[I].End, D.Lines[J].Start, 1e-3));
+        }
+        CHECK(D.Types.size() == 1 && D.Types[0] == m3_hullShape && D.Lines.size() == 12, "hull: %zu lines",
+              D.Lines.size());
+        CHECK(OnCorners && ThreeEach && Long && Unique, "hull lines: on corners %d, 3 ends each %d, 40 cm %d, unique %d",
+              OnCorners, ThreeEach, Long, Unique);
+    }
+
+    // A mesh of two triangles on the turned body: one callback per triangle, 3 lines each,
+    // a closed loop through its placed vertices.
+    {
+        FWorldHost Host;
+        OK(Host.Create(FWorldSettings{}));
+        const m3BodyId Body = TurnedBody(Host);
+        const m3Vec3 Vertices[4] = {{0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 1.0f}, {0.0f, 0.0f, 1.0f}};
+        const uint32_t Indices[6] = {0, 2, 1, 0, 3, 2};
+        std::vector<FVec3d> Placed;
+        for (const m3Vec3& V : Vertices) Placed.push_back(TurnedPoint(V.x, V.y, V.z));
+        m3MeshId Mesh{};
+        OK(m3World_CreateMesh(Host.Id(), Vertices, 4, Indices, 2, &Mesh));
+        m3ShapeId Shape{};
+        OK(m3CreateMeshShape(Body, &ShapeDef, Mesh, &Shape));
+        const FDrawn D = DrawWorld(Host.Id());
+        bool Loops = D.Lines.size() == 6;
+        for (size_t T = 0; Loops && T < 2; ++T)
+            for (size_t I = 0; I < 3; ++I)
+                Loops = Loops && Same(D.Lines[3 * T + I].End, D.Lines[3 * T + (I + 1) % 3].Start, 1e-9);
+        bool OnVertices = false;
+        const std::vector<int> Use = EndpointUse(D.Lines, Placed, &OnVertices);
+        CHECK(D.Types.size() == 2 && D.Types[0] == m3_meshShape && D.Counts[0] == 3 && D.Counts[1] == 3 && Loops &&
+                  OnVertices && Use[0] == 4 && Use[2] == 4 && Use[1] == 2 && Use[3] == 2,
+              "mesh: %zu triangles, %zu lines, loops %d, on vertices %d", D.Types.size(), D.Lines.size(), Loops,
+              OnVertices);
+    }
+
+    // A capsule (segment (0.5, 0, 0)..(0.5, 0.6, 0), radius 0.1) in the turned body: the
+    // segment lands on Unreal (200, 350, 300..360); every line end is 10 cm from it. A
+    // cylinder (centre (0, 0, 0.5), half height 0.3, radius 0.2, axis the body's Y) around
+    // Unreal (250, 400, 300): ends 20 cm from the vertical axis, 30 cm above or below.
+    {
+        FWorldHost Host;
+        OK(Host.Create(FWorldSettings{}));
+        const m3BodyId Body = TurnedBody(Host);
+        const m3Capsule Capsule{m3Vec3{0.5f, 0.0f, 0.0f}, m3Vec3{0.5f, 0.6f, 0.0f}, 0.1f};
+        m3ShapeId Shape{};
+        OK(m3CreateCapsuleShape(Body, &ShapeDef, &Capsule, &Shape));
+        const m3Cylinder Cylinder{m3Vec3{0.0f, 0.0f, 0.5f}, m3Quat{0.0f, 0.0f, 0.0f, 1.0f}, 0.3f, 0.2f};
+        OK(m3CreateCylinderShape(Body, &ShapeDef, &Cylinder, &Shape));
+        const FDrawn D = DrawWorld(Host.Id());
+        CHECK(D.Types.size() == 2 && D.Types[0] == m3_capsuleShape && D.Types[1] == m3_cylinderShape &&
+                  D.Counts[0] == size_t(2 * DebugCircleSegments + 4 + 2 * DebugCircleSegments) &&
+                  D.Counts[1] == size_t(2 * DebugCircleSegments + 4),
+              "capsule and cylinder: %zu shapes", D.Types.size());
+        double CapsuleWorst = 0.0, CylinderWorst = 0.0;
+        for (size_t I = 0; I < D.Lines.size(); ++I)
+            for (const FVec3d& E : {D.Lines[I].Start, D.Lines[I].End}) {
+                if (I < D.Counts[0]) {
+                    const double Z = E.Z < 300.0 ? 300.0 : E.Z > 360.0 ? 360.0 : E.Z;
+                    const double Off = std::fabs(Distance(E, FVec3d{200.0, 350.0, Z}) - 10.0);
+                    CapsuleWorst = Off > CapsuleWorst ? Off : CapsuleWorst;
+                } else {
+                    const double Radial = std::sqrt((E.X - 250.0) * (E.X - 250.0) + (E.Y - 400.0) * (E.Y - 400.0));
+                    const double Off = std::fabs(Radial - 20.0) + std::fabs(std::fabs(E.Z - 300.0) - 30.0);
+                    CylinderWorst = Off > CylinderWorst ? Off : CylinderWorst;
+                }
+            }
+        CHECK(CapsuleWorst < 1e-3 && CylinderWorst < 1e-3, "capsule ends off by %g cm, cylinder ends by %g cm",
+              CapsuleWorst, CylinderWorst);
+    }
+
+    // A plane (normal the body's Y, offset 0.5 m) on the turned body: a square of side 20 m
+    // at Unreal Z 350 around (200, 400), and its normal up from there.
+    {
+        FWorldHost Host;
+        OK(Host.Create(FWorldSettings{}));
+        const m3BodyId Body = TurnedBody(Host);
+        const m3Plane Plane{m3Vec3{0.0f, 1.0f, 0.0f}, 0.5f};
+        m3ShapeId Shape{};
+        OK(m3CreatePlaneShape(Body, &ShapeDef, &Plane, &Shape));
+        const FDrawn D = DrawWorld(Host.Id());
+        bool Square = D.Lines.size() == 5;
+        for (size_t I = 0; Square && I < 4; ++I)
+            for (const FVec3d& E : {D.Lines[I].Start, D.Lines[I].End})
+                Square = Square && Near(E.Z, 350.0, 1e-3) && Near(std::fabs(E.X - 200.0), 1000.0, 1e-2) &&
+                         Near(std::fabs(E.Y - 400.0), 1000.0, 1e-2);
+        CHECK(D.Types.size() == 1 && D.Types[0] == m3_planeShape && Square &&
+                  Same(D.Lines[4].Start, FVec3d{200.0, 400.0, 350.0}, 1e-3) &&
+                  Same(D.Lines[4].End, FVec3d{200.0, 400.0, 600.0}, 1e-3),
+              "plane: %zu lines, square %d", D.Lines.size(), Square);
+    }
+
+    // A ray shape: debug draw does not describe it (the engine skips rays); the host draws
+    // it from m3Shape_GetRay: origin (0, 0.2, 0) along -Y for 0.5 m in the turned body ->
+    // Unreal (200, 400, 320) down to Z 270.
+    {
+        FWorldHost Host;
+        OK(Host.Create(FWorldSettings{}));
+        const m3BodyId Body = TurnedBody(Host);
+        const m3Ray Ray{m3Vec3{0.0f, 0.2f, 0.0f}, m3Vec3{0.0f, -2.0f, 0.0f}, 0.5f, false};
+        m3ShapeId Shape{};
+        OK(m3CreateRayShape(Body, &ShapeDef, &Ray, &Shape));
+        const FDrawn D = DrawWorld(Host.Id());
+        m3Ray Got{};
+        OK(m3Shape_GetRay(Shape, &Got));
+        m3DVec3 Position;
+        m3Quat Rotation;
+        OK(m3Body_GetPosition(Body, &Position));
+        OK(m3Body_GetRotation(Body, &Rotation));
+        std::vector<FLine> Lines;
+        AppendRayLines(Position, Rotation, Got, Lines);
+        CHECK(D.Types.empty() && Lines.size() == 1 && Same(Lines[0].Start, FVec3d{200.0, 400.0, 320.0}, 1e-3) &&
+                  Same(Lines[0].End, FVec3d{200.0, 400.0, 270.0}, 1e-3),
+              "ray: %zu drawn shapes, %zu lines", D.Types.size(), Lines.size());
+    }
+
+    // A malformed hull (an index past its vertices) draws nothing.
+    {
+        const m3Vec3 Vertices[3] = {{0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}};
+        const uint8_t Faces[3] = {0, 1, 7};
+        const uint16_t Starts[2] = {0, 3};
+        m3DebugShape Bad{};
+        Bad.type = m3_hullShape;
+        Bad.hullVertices = Vertices;
+        Bad.hullVertexCount = 3;
+        Bad.hullFaceVertices = Faces;
+        Bad.hullFaceStarts = Starts;
+        Bad.hullFaceCount = 1;
+        std::vector<FLine> Lines;
+        AppendShapeLines(m3DVec3{0.0, 0.0, 0.0}, m3Quat{0.0f, 0.0f, 0.0f, 1.0f}, Bad, Lines);
+        CHECK(Lines.empty(), "malformed hull gave %zu lines", Lines.size());
+    }
+    std::printf("debug lines: sphere %d, capsule %d, cylinder %d, hull 12, triangle 3, plane 5, ray 1\n",
+                3 * DebugCircleSegments, 4 * DebugCircleSegments + 4, 2 * DebugCircleSegments + 4);
+}
+
 int main(int argc, char** argv)
 {
     if (argc != 5) {
@@ -558,6 +887,7 @@ int main(int argc, char** argv)
     TestScrubber(argv[1], argv[2], argv[3], std::strtoull(argv[4], nullptr, 10));
     TestTaskRouter();
     TestWorldHost();
+    TestDebugLines();
     std::printf("%d checks, %d failed\n", Checks, Failures);
     return Failures == 0 ? 0 : 1;
 }

@@ -293,16 +293,25 @@ m3Result FWorldHost::SweepSphere(const FVec3d& StartCm, const FVec3d& EndCm, dou
 
 namespace {
 
+// What one Draw call passes through m3World_Draw: the sink and a line buffer reused
+// from shape to shape.
+struct FDrawContext {
+    IDebugDrawSink* Sink;
+    std::vector<FLine> Lines;
+};
+
 void DrawShapeThunk(m3ShapeId, m3BodyId Body, m3DVec3 Position, m3Quat Rotation, const m3DebugShape* Geometry,
                     bool Awake, void* Context)
 {
-    static_cast<IDebugDrawSink*>(Context)->DrawShape(Body, Units::PositionToUnreal(Position),
-                                                     Units::QuatToUnreal(Rotation), *Geometry, Awake);
+    FDrawContext& C = *static_cast<FDrawContext*>(Context);
+    C.Lines.clear();
+    AppendShapeLines(Position, Rotation, *Geometry, C.Lines);
+    C.Sink->DrawShape(Body, C.Lines, Awake);
 }
 
 void DrawContactThunk(m3DVec3 Point, m3Vec3 Normal, float, float, void* Context)
 {
-    static_cast<IDebugDrawSink*>(Context)->DrawContact(
+    static_cast<FDrawContext*>(Context)->Sink->DrawContact(
         Units::PositionToUnreal(Point), Units::AngularVelocityToUnreal(m3Vec3{-Normal.x, -Normal.y, -Normal.z}));
 }
 
@@ -315,7 +324,8 @@ m3Result FWorldHost::Draw(IDebugDrawSink& Sink, bool bShapes, bool bContacts)
     D.contactFcn = &DrawContactThunk;
     D.drawShapes = bShapes;
     D.drawContacts = bContacts;
-    D.context = &Sink;
+    FDrawContext Context{&Sink, {}};
+    D.context = &Context;
     return m3World_Draw(World.Id(), &D);
 }
 

@@ -4,6 +4,7 @@
 // queries, and forwards debug draw. All conversions go through Maul3DUnits.
 #pragma once
 
+#include "Core/Maul3DDebugLines.h"
 #include "Core/Maul3DFixedStep.h"
 #include "Core/Maul3DTaskRouter.h"
 #include "Core/Maul3DUnits.h"
@@ -48,13 +49,12 @@ struct FRayHit {
     float Fraction = 0.0f;
 };
 
-// Debug draw in Unreal units: the host gets each shape's body transform in Unreal units
-// and its geometry as the engine describes it (body frame, metres, engine axes).
+// Debug draw in Unreal units: the host gets each shape (or mesh triangle) as wireframe
+// lines already placed in the world (cm, Unreal axes; see Maul3DDebugLines.h).
 class IDebugDrawSink {
 public:
     virtual ~IDebugDrawSink() = default;
-    virtual void DrawShape(m3BodyId Body, const FVec3d& PositionCm, const FQuatd& Rotation,
-                           const m3DebugShape& EngineGeometry, bool bAwake) = 0;
+    virtual void DrawShape(m3BodyId Body, const std::vector<FLine>& LinesCm, bool bAwake) = 0;
     virtual void DrawContact(const FVec3d& PointCm, const FVec3d& Normal) { (void)PointCm; (void)Normal; }
 };
 
