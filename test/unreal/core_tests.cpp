@@ -876,6 +876,63 @@ static void TestDebugLines()
                 3 * DebugCircleSegments, 4 * DebugCircleSegments + 4, 2 * DebugCircleSegments + 4);
 }
 
+// ---- components below components: transforms composed by the library ----
+
+static void TestNestedComponents()
+{
+    // A child 100 cm forward under a parent turned 90 degrees about Z, scaled 2, raised
+    // 50 cm: UE's Child * Parent puts it at (0, 200, 50), scale 2, the parent's rotation.
+    const double H = 0.70710678118654752;
+    FTransformd Child{};
+    Child.Translation = FVec3d{100.0, 0.0, 0.0};
+    FTransformd Parent{};
+    Parent.Translation = FVec3d{0.0, 0.0, 50.0};
+    Parent.Rotation = FQuatd{0.0, 0.0, H, H};
+    Parent.Scale = FVec3d{2.0, 2.0, 2.0};
+    FTransformd C{};
+    OK(Units::Compose(Child, Parent, &C));
+    CHECK(Near(C.Translation.X, 0.0, 1e-9) && Near(C.Translation.Y, 200.0, 1e-9) && Near(C.Translation.Z, 50.0, 1e-9),
+          "composed translation (%g, %g, %g)", C.Translation.X, C.Translation.Y, C.Translation.Z);
+    CHECK(C.Scale.X == 2.0 && C.Scale.Y == 2.0 && C.Scale.Z == 2.0, "composed scale");
+    CHECK(Near(C.Rotation.Z, H, 1e-12) && Near(C.Rotation.W, H, 1e-12), "composed rotation");
+    // Two turns of 45 degrees about Z make the parent's 90.
+    const double S = 0.38268343236508977, Co = 0.92387953251128674;
+    FTransformd Half{};
+    Half.Rotation = FQuatd{0.0, 0.0, S, Co};
+    OK(Units::Compose(Half, Half, &C));
+    CHECK(Near(C.Rotation.Z, H, 1e-12) && Near(C.Rotation.W, H, 1e-12), "45 + 45 degrees (%g, %g)", C.Rotation.Z,
+          C.Rotation.W);
+    FTransformd Flat{};
+    Flat.Scale = FVec3d{1.0, 0.0, 1.0};
+    CHECK(Units::Compose(Child, Flat, &C) == m3_errorArgument, "a zero scale is refused");
+
+    // A static body whose box (half extent 10 cm) sits under a scene component raised 100
+    // cm and turned 45 degrees about Z: the box's top is at Z = 110, and its turned corner
+    // reaches 14.1 cm along X.
+    FWorldHost Host;
+    OK(Host.Create(FWorldSettings{}));
+    FTransformd Scene{};
+    Scene.Translation = FVec3d{0.0, 0.0, 100.0};
+    Scene.Rotation = FQuatd{0.0, 0.0, S, Co};
+    FTransformd BoxInBody{};
+    OK(Units::Compose(FTransformd{}, Scene, &BoxInBody));
+    FBodyDesc Desc;
+    Desc.Type = m3_staticBody;
+    Desc.Boxes.push_back(FBoxElem{BoxInBody, FVec3d{10.0, 10.0, 10.0}});
+    FBuiltBody Built;
+    OK(BuildBody(Host.Id(), Desc, &Built));
+    OK(Host.Step(1));
+    FRayHit Hit;
+    OK(Host.RayCast(FVec3d{0.0, 0.0, 500.0}, FVec3d{0.0, 0.0, -100.0}, &Hit));
+    CHECK(Hit.bHit && Near(Hit.Point.Z, 110.0, 0.01), "the nested box's top at Z %g", Hit.Point.Z);
+    OK(Host.RayCast(FVec3d{13.5, 0.0, 500.0}, FVec3d{13.5, 0.0, -100.0}, &Hit));
+    CHECK(Hit.bHit, "the turned box reaches X = 13.5 cm (its corner is at 14.1)");
+    OK(Host.RayCast(FVec3d{10.0, 10.0, 500.0}, FVec3d{10.0, 10.0, -100.0}, &Hit));
+    CHECK(!Hit.bHit, "(10, 10) is outside the turned box (an unturned one holds it)");
+    std::printf("nested components: transforms composed by the library, a turned box under a scene component hit "
+                "where it is\n");
+}
+
 int main(int argc, char** argv)
 {
     if (argc != 5) {
@@ -888,6 +945,7 @@ int main(int argc, char** argv)
     TestTaskRouter();
     TestWorldHost();
     TestDebugLines();
+    TestNestedComponents();
     std::printf("%d checks, %d failed\n", Checks, Failures);
     return Failures == 0 ? 0 : 1;
 }

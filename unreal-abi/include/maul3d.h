@@ -3222,6 +3222,21 @@ enum m3Result m3Unreal_PointsToEngine(struct m3UnrealTransform local_transform,
                                       int32_t count,
                                       struct m3Vec3 *out);
 
+// The transform of a component two or more levels below a body's root, as the product
+// UE's `FTransform` multiplication gives (`child * parent`: the child's transform, then
+// the parent's): rotation `parent ⊗ child`, scale `child × parent` per axis, translation
+// `parent.rotation (parent.scale × child.translation) + parent.translation`. Computed here
+// so that the host's C++ (fast-math in Unreal) does no arithmetic on what becomes
+// simulation input; walking a component's attach chain with it gives its transform in
+// the body.
+//
+// # Safety
+// `out` points to one writable `m3UnrealTransform`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Unreal_ComposeTransforms(struct m3UnrealTransform child,
+                                         struct m3UnrealTransform parent,
+                                         struct m3UnrealTransform *out);
+
 // The default world def: gravity −10 on y, sleep on, capacities for about a thousand
 // bodies, no hooks.
 struct m3WorldDef m3DefaultWorldDef(void);

@@ -754,6 +754,79 @@ pub unsafe extern "C" fn m3Unreal_PointsToEngine(
     })
 }
 
+/// The transform of a component two or more levels below a body's root, as the product
+/// UE's `FTransform` multiplication gives (`child * parent`: the child's transform, then
+/// the parent's): rotation `parent ⊗ child`, scale `child × parent` per axis, translation
+/// `parent.rotation (parent.scale × child.translation) + parent.translation`. Computed here
+/// so that the host's C++ (fast-math in Unreal) does no arithmetic on what becomes
+/// simulation input; walking a component's attach chain with it gives its transform in
+/// the body.
+///
+/// # Safety
+/// `out` points to one writable `m3UnrealTransform`, aligned for its type, for the duration
+/// of the call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3Unreal_ComposeTransforms(
+    child: m3UnrealTransform,
+    parent: m3UnrealTransform,
+    out: *mut m3UnrealTransform,
+) -> m3Result {
+    api("m3Unreal_ComposeTransforms", || {
+        let o = crate::types::out("out", out)?;
+        let (c, p) = (signed(child)?, signed(parent)?);
+        let q = quat_mul(p.q, c.q);
+        let n = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
+        let st = [p.s[0] * c.t[0], p.s[1] * c.t[1], p.s[2] * c.t[2]];
+        let r = rotate(p.q, st);
+        let t = [r[0] + p.t[0], r[1] + p.t[1], r[2] + p.t[2]];
+        let s = [c.s[0] * p.s[0], c.s[1] * p.s[1], c.s[2] * p.s[2]];
+        for v in t.iter().chain(s.iter()) {
+            finite("composed transform", *v)?;
+        }
+        let composed = m3UnrealTransform {
+            translation: m3UnrealVector {
+                x: t[0],
+                y: t[1],
+                z: t[2],
+            },
+            rotation: m3UnrealQuat {
+                x: q[0] / n,
+                y: q[1] / n,
+                z: q[2] / n,
+                w: q[3] / n,
+            },
+            scale: m3UnrealVector {
+                x: s[0],
+                y: s[1],
+                z: s[2],
+            },
+        };
+        // The product's scale must still be one a shape takes.
+        local(composed)?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, composed) };
+        Ok(())
+    })
+}
+
+/// A transform checked as `local` does, keeping the scale's signs (a product keeps
+/// mirrored axes mirrored).
+fn signed(t: m3UnrealTransform) -> R<Local> {
+    let l = local(t)?;
+    let s = vec("transform scale", t.scale)?;
+    Ok(Local { s, ..l })
+}
+
+/// The Hamilton product `a ⊗ b` (x, y, z, w): rotating by `b`, then by `a`.
+fn quat_mul(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    [
+        a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+        a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+        a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+        a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,9 +18,10 @@ using Maul3DGlue::ToCore;
 
 namespace {
 
-// A component's transform relative to the body (the actor's root): UE's stored relative
-// transform for the root's direct children, identity for the root itself. Deeper
-// components would need a transform product, which is arithmetic: they are skipped.
+// A component's transform relative to the body (the actor's root): identity (with the
+// root's scale) for the root itself; else its relative transform composed up the attach
+// chain to the root by the library (Units::Compose: no float maths here). A component
+// whose chain does not reach the root is skipped.
 bool LocalOf(const USceneComponent* Component, const USceneComponent* Root, Maul3DCore::FTransformd& Out)
 {
     if (Component == Root) {
@@ -28,12 +29,21 @@ bool LocalOf(const USceneComponent* Component, const USceneComponent* Root, Maul
         Out.Scale = ToCore(Component->GetComponentTransform().GetScale3D());
         return true;
     }
-    if (Component->GetAttachParent() == Root) {
-        Out = ToCore(Component->GetRelativeTransform());
-        return true;
+    Maul3DCore::FTransformd Local = ToCore(Component->GetRelativeTransform());
+    for (const USceneComponent* Parent = Component->GetAttachParent(); Parent != Root;
+         Parent = Parent->GetAttachParent()) {
+        if (Parent == nullptr) {
+            UE_LOG(LogMaul3D, Warning, TEXT("Maul3D: a collision component not under the actor's root is skipped"));
+            return false;
+        }
+        if (Maul3DCore::Units::Compose(Local, ToCore(Parent->GetRelativeTransform()), &Local) != m3_success) {
+            UE_LOG(LogMaul3D, Warning, TEXT("Maul3D: a collision component's transform is refused: %hs"),
+                   m3GetLastErrorMessage());
+            return false;
+        }
     }
-    UE_LOG(LogMaul3D, Warning, TEXT("Maul3D: a collision component not attached to the root is skipped"));
-    return false;
+    Out = Local;
+    return true;
 }
 
 m3BodyType ToBodyType(EMaul3DBodyType Type)
@@ -45,40 +55,46 @@ m3BodyType ToBodyType(EMaul3DBodyType Type)
     }
 }
 
-// A static mesh's simple collision, each element at its own transform in the mesh, under
-// the mesh component's scale. The component must be the body's root (an element under a
-// child component needs a transform product, which is arithmetic: the caller skips it).
+// A static mesh's simple collision, each element at its own transform in the mesh,
+// composed with the mesh component's transform in the body by the library
+// (Units::Compose), so an element's offset scales and turns with the component.
 // FKBoxElem keeps full lengths and FKSphylElem its cylinder length: they pass as they are
 // and the library derives half extents and half heights (no maths here).
+// An element's transform in the body; false (logged) when the library refuses it.
+bool Place(const FTransform& Element, const Maul3DCore::FTransformd& ComponentLocal, Maul3DCore::FTransformd& Out)
+{
+    if (Maul3DCore::Units::Compose(ToCore(Element), ComponentLocal, &Out) == m3_success) {
+        return true;
+    }
+    UE_LOG(LogMaul3D, Warning, TEXT("Maul3D: a collision element's transform is refused: %hs"), m3GetLastErrorMessage());
+    return false;
+}
+
 void AddMeshSimpleCollision(const FKAggregateGeom& Geom, const Maul3DCore::FTransformd& ComponentLocal,
                             Maul3DCore::FBodyDesc& Desc)
 {
     for (const FKBoxElem& Box : Geom.BoxElems) {
         Maul3DCore::FBoxElem Elem;
-        Elem.Local = ToCore(Box.GetTransform());
-        Elem.Local.Scale = ComponentLocal.Scale;
+        if (!Place(Box.GetTransform(), ComponentLocal, Elem.Local)) continue;
         Elem.Size = Maul3DCore::FVec3d{Box.X, Box.Y, Box.Z};
         Desc.Boxes.push_back(Elem);
     }
     for (const FKSphereElem& Sphere : Geom.SphereElems) {
         Maul3DCore::FSphereElem Elem;
-        Elem.Local = ToCore(Sphere.GetTransform());
-        Elem.Local.Scale = ComponentLocal.Scale;
+        if (!Place(Sphere.GetTransform(), ComponentLocal, Elem.Local)) continue;
         Elem.Radius = Sphere.Radius;
         Desc.Spheres.push_back(Elem);
     }
     for (const FKSphylElem& Sphyl : Geom.SphylElems) {
         Maul3DCore::FCapsuleElem Elem;
-        Elem.Local = ToCore(Sphyl.GetTransform());
-        Elem.Local.Scale = ComponentLocal.Scale;
+        if (!Place(Sphyl.GetTransform(), ComponentLocal, Elem.Local)) continue;
         Elem.Radius = Sphyl.Radius;
         Elem.CylinderLength = Sphyl.Length;
         Desc.Capsules.push_back(Elem);
     }
     for (const FKConvexElem& Convex : Geom.ConvexElems) {
         Maul3DCore::FConvexElem Elem;
-        Elem.Local = ToCore(Convex.GetTransform());
-        Elem.Local.Scale = ComponentLocal.Scale;
+        if (!Place(Convex.GetTransform(), ComponentLocal, Elem.Local)) continue;
         for (const FVector& Point : Convex.VertexData) {
             Elem.Points.push_back(ToCore(Point));
         }
@@ -149,8 +165,6 @@ bool UMaul3DBodyComponent::ExtractDesc(Maul3DCore::FBodyDesc& Desc) const
                 Elem.Indices.push_back(static_cast<uint32_t>(Triangle.v2));
             }
             Desc.Meshes.push_back(std::move(Elem));
-        } else if (MeshComponent != Root) {
-            UE_LOG(LogMaul3D, Warning, TEXT("Maul3D: simple collision of a mesh that is not the root is skipped"));
         } else if (const UBodySetup* Setup = Mesh->GetBodySetup()) {
             AddMeshSimpleCollision(Setup->AggGeom, Local, Desc);
         }

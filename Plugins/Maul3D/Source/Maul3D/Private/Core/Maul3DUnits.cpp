@@ -84,6 +84,17 @@ m3Result BoxToEngine(const FTransformd& Local, const FVec3d& HalfExtentCm, m3Box
     return m3Unreal_BoxToEngine(ToC(Local), ToC(HalfExtentCm), Out);
 }
 
+m3Result Compose(const FTransformd& Child, const FTransformd& Parent, FTransformd* Out)
+{
+    m3UnrealTransform T{};
+    const m3Result R = m3Unreal_ComposeTransforms(ToC(Child), ToC(Parent), &T);
+    if (R == m3_success) {
+        *Out = FTransformd{FromC(T.translation), FQuatd{T.rotation.x, T.rotation.y, T.rotation.z, T.rotation.w},
+                           FromC(T.scale)};
+    }
+    return R;
+}
+
 m3Result BoxSizeToEngine(const FTransformd& Local, const FVec3d& SizeCm, m3Box* Out)
 {
     return m3Unreal_BoxSizeToEngine(ToC(Local), ToC(SizeCm), Out);

@@ -82,6 +82,10 @@ m3Result TickSeconds(uint32_t TickHz, float* Out);
 m3Result SphereToEngine(const FTransformd& Local, double RadiusCm, m3Sphere* Out);
 // Half extents along the element's X, Y, Z.
 m3Result BoxToEngine(const FTransformd& Local, const FVec3d& HalfExtentCm, m3Box* Out);
+// A transform below another (UE's `Child * Parent`: the child's, then the parent's), as
+// the library computes it: walking a component's attach chain up to the body's root
+// gives the component's transform in the body, with no float maths in C++.
+m3Result Compose(const FTransformd& Child, const FTransformd& Parent, FTransformd* Out);
 // The same from full lengths (FKBoxElem's X, Y, Z): the library halves them.
 m3Result BoxSizeToEngine(const FTransformd& Local, const FVec3d& SizeCm, m3Box* Out);
 // A capsule along the element's Z; HalfHeight includes the caps (as UCapsuleComponent's
