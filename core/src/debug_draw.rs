@@ -1,6 +1,7 @@
 //! Debug draw: the world described shape by shape, contact by contact, to a host's drawing
 //! code. Host code, so it runs in the host's floating-point setting.
 
+use crate::collide::ray_shape::RayShape;
 use crate::contact::CONTACT_TOUCHING;
 use crate::fp;
 use crate::geometry::{Capsule, Cylinder, PlaneShape, Sphere};
@@ -43,6 +44,9 @@ pub enum DebugGeometry<'a> {
     Cylinder(Cylinder),
     /// A plane: the half-space `normal · x <= offset` of the body frame is solid.
     Plane(PlaneShape),
+    /// A ray shape: the segment from `origin` along the unit `direction`, `length` long,
+    /// in the body frame.
+    Ray(RayShape),
 }
 
 /// What to draw.
@@ -189,8 +193,7 @@ impl World {
                         ShapeGeometry::Mesh(_) => continue,
                         ShapeGeometry::Cylinder(c) => DebugGeometry::Cylinder(c),
                         ShapeGeometry::Plane(p) => DebugGeometry::Plane(p),
-                        // Not drawn: a ray is a segment, not a surface.
-                        ShapeGeometry::Ray(_) => continue,
+                        ShapeGeometry::Ray(r) => DebugGeometry::Ray(r),
                     };
                     fp::call_host(host, || {
                         draw.shape(

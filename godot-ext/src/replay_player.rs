@@ -7,8 +7,8 @@ use godot::classes::FileAccess;
 use godot::prelude::*;
 use maul3d::math::{DVec3, Quat, Vec3};
 use maul3d::{
-    BodyId, BodyType, DebugDraw, DebugDrawOptions, DebugGeometry, Parting, ReplayPlayer,
-    ShapeGeometry, ShapeId, World,
+    BodyId, BodyType, DebugDraw, DebugDrawOptions, DebugGeometry, Parting, ReplayPlayer, ShapeId,
+    World,
 };
 
 use crate::conv::{gbasis, gtransform, gv};
@@ -168,6 +168,13 @@ impl DebugDraw for Collect {
                 }
                 d.set("triangles", &tris);
                 ("hull", Transform3D::IDENTITY)
+            }
+            DebugGeometry::Ray(r) => {
+                d.set("length", r.length);
+                (
+                    "ray",
+                    Transform3D::new(basis_along(gv(r.direction), false), gv(r.origin)),
+                )
             }
             DebugGeometry::Triangle(v) => {
                 self.triangles.clear();
@@ -429,33 +436,7 @@ impl Maul3DReplayPlayer {
         };
         w.debug_draw(&DebugDrawOptions::default(), &mut c);
         c.end_mesh();
-        let mut out: Array<VarDictionary> = c.shapes.into_iter().map(|(_, d)| d).collect();
-        // The core's debug draw leaves rays out (a segment, not a surface).
-        for body in w.body_ids() {
-            if !w.body_is_enabled(body).unwrap_or(false) {
-                continue;
-            }
-            let (Ok(pos), Ok(rot), Ok(shapes)) = (
-                w.body_position(body),
-                w.body_rotation(body),
-                w.body_shapes(body),
-            ) else {
-                continue;
-            };
-            for s in shapes {
-                if let Ok(ShapeGeometry::Ray(r)) = w.shape_geometry(s) {
-                    let frame = Transform3D::new(basis_along(gv(r.direction), false), gv(r.origin));
-                    out.push(&vdict! {
-                        "body_slot" => slot(body),
-                        "kind" => "ray",
-                        "transform" => gtransform(pos, rot) * frame,
-                        "sleeping" => !w.body_is_awake(body).unwrap_or(true),
-                        "length" => r.length,
-                    });
-                }
-            }
-        }
-        out
+        c.shapes.into_iter().map(|(_, d)| d).collect()
     }
 
     /// The touching contact points at the current step: `point` (Vector3, world),

@@ -832,8 +832,8 @@ static void TestDebugLines()
               "plane: %zu lines, square %d", D.Lines.size(), Square);
     }
 
-    // A ray shape: debug draw does not describe it (the engine skips rays); the host draws
-    // it from m3Shape_GetRay: origin (0, 0.2, 0) along -Y for 0.5 m in the turned body ->
+    // A ray shape: debug draw describes it (m3_rayShape) and its one line is the segment
+    // m3Shape_GetRay gives: origin (0, 0.2, 0) along -Y for 0.5 m in the turned body ->
     // Unreal (200, 400, 320) down to Z 270.
     {
         FWorldHost Host;
@@ -851,9 +851,11 @@ static void TestDebugLines()
         OK(m3Body_GetRotation(Body, &Rotation));
         std::vector<FLine> Lines;
         AppendRayLines(Position, Rotation, Got, Lines);
-        CHECK(D.Types.empty() && Lines.size() == 1 && Same(Lines[0].Start, FVec3d{200.0, 400.0, 320.0}, 1e-3) &&
-                  Same(Lines[0].End, FVec3d{200.0, 400.0, 270.0}, 1e-3),
-              "ray: %zu drawn shapes, %zu lines", D.Types.size(), Lines.size());
+        CHECK(D.Types.size() == 1 && D.Types[0] == m3_rayShape && D.Lines.size() == 1 && Lines.size() == 1 &&
+                  Same(Lines[0].Start, FVec3d{200.0, 400.0, 320.0}, 1e-3) &&
+                  Same(Lines[0].End, FVec3d{200.0, 400.0, 270.0}, 1e-3) &&
+                  Same(D.Lines[0].Start, Lines[0].Start, 1e-9) && Same(D.Lines[0].End, Lines[0].End, 1e-9),
+              "ray: %zu drawn shapes, %zu lines", D.Types.size(), D.Lines.size());
     }
 
     // A malformed hull (an index past its vertices) draws nothing.

@@ -11,7 +11,7 @@
 #define M3_ABI_VERSION_MAJOR 0
 
 // Minor version of the ABI: a header of another minor version is refused.
-#define M3_ABI_VERSION_MINOR 5
+#define M3_ABI_VERSION_MINOR 6
 
 // The ABI version a header was generated with; `m3World_Create` passes it to the library.
 #define M3_ABI_VERSION ((M3_ABI_VERSION_MAJOR << 16) | M3_ABI_VERSION_MINOR)
@@ -424,6 +424,21 @@ typedef struct m3Plane {
   float offset;
 } m3Plane;
 
+// A ray in the body frame (Godot's SeparationRayShape3D): the segment from `origin`
+// along `direction` for `length` pushes its body out of what it pierces, along the ray
+// (or along the hit surface's normal with `slideOnSlope`), as deep as its tip is past
+// the surface. It adds no mass; queries do not see it.
+typedef struct m3Ray {
+  // Where the ray starts (within ±1e6).
+  struct m3Vec3 origin;
+  // Its direction (normalised at create; length within [1e-3, 1e6]).
+  struct m3Vec3 direction;
+  // Its length, m, within [0, 1e6].
+  float length;
+  // Separate along the hit surface's normal rather than the ray.
+  bool slideOnSlope;
+} m3Ray;
+
 // A shape's geometry as debug draw describes it (in its body's frame): `type` says
 // which member holds it; a hull's arrays live only during the callback. A mesh or height
 // field (`m3_meshShape`) is described by one call per triangle, in index order (holes
@@ -454,6 +469,9 @@ typedef struct m3DebugShape {
   struct m3Plane plane;
   // One triangle of a mesh or height field, counter-clockwise seen from the front.
   struct m3Vec3 triangle[3];
+  // A ray shape (`m3_rayShape`): the segment from `origin` along the unit `direction`,
+  // `length` long.
+  struct m3Ray ray;
 } m3DebugShape;
 
 // Draws a shape of a body placed at `position`/`rotation` (relative to the world origin).
@@ -1050,21 +1068,6 @@ typedef struct m3ShapeDef {
   // Host data: stored, never hashed.
   uint64_t userData;
 } m3ShapeDef;
-
-// A ray in the body frame (Godot's SeparationRayShape3D): the segment from `origin`
-// along `direction` for `length` pushes its body out of what it pierces, along the ray
-// (or along the hit surface's normal with `slideOnSlope`), as deep as its tip is past
-// the surface. It adds no mass; queries do not see it.
-typedef struct m3Ray {
-  // Where the ray starts (within ±1e6).
-  struct m3Vec3 origin;
-  // Its direction (normalised at create; length within [1e-3, 1e6]).
-  struct m3Vec3 direction;
-  // Its length, m, within [0, 1e6].
-  float length;
-  // Separate along the hit surface's normal rather than the ray.
-  bool slideOnSlope;
-} m3Ray;
 
 // A voxel grid (one 16³ chunk of materials) that any number of voxel shapes share. Zero
 // is null. It lives in the engine's mesh pool (`mesh_capacity`, `content_capacity`).

@@ -10,7 +10,7 @@
 
 use crate::shape::{m3_boxShape, m3_capsuleShape, m3Box, m3Capsule, m3ShapeType, m3Sphere};
 use crate::shape::{m3_cylinderShape, m3_hullShape, m3_meshShape, m3_planeShape, m3_sphereShape};
-use crate::shape::{m3Cylinder, m3Plane};
+use crate::shape::{m3_rayShape, m3Cylinder, m3Plane, m3Ray};
 use crate::types::*;
 use core::cell::Cell;
 use core::ffi::c_void;
@@ -308,6 +308,9 @@ pub struct m3DebugShape {
     pub plane: m3Plane,
     /// One triangle of a mesh or height field, counter-clockwise seen from the front.
     pub triangle: [m3Vec3; 3],
+    /// A ray shape (`m3_rayShape`): the segment from `origin` along the unit `direction`,
+    /// `length` long.
+    pub ray: m3Ray,
 }
 
 /// Draws a shape of a body placed at `position`/`rotation` (relative to the world origin).
@@ -459,6 +462,12 @@ impl engine::DebugDraw for HostDraw {
                 offset: 0.0,
             },
             triangle: [zero; 3],
+            ray: m3Ray {
+                origin: zero,
+                direction: zero,
+                length: 0.0,
+                slideOnSlope: false,
+            },
         };
         match *geometry {
             engine::DebugGeometry::Sphere(s) => g.sphere = s.into(),
@@ -502,6 +511,10 @@ impl engine::DebugDraw for HostDraw {
             engine::DebugGeometry::Triangle(t) => {
                 g.r#type = m3_meshShape;
                 g.triangle = t.map(Into::into);
+            }
+            engine::DebugGeometry::Ray(r) => {
+                g.r#type = m3_rayShape;
+                g.ray = r.into();
             }
         }
         let (s, b) = (

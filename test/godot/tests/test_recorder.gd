@@ -84,3 +84,38 @@ func test_a_recorder_saves_when_it_leaves_the_tree() -> void:
 	add_child(off)
 	check(not off.is_recording(), "autostart off: not recording")
 	off.queue_free()
+
+
+func test_a_recorded_separation_ray_is_among_the_players_shapes() -> void:
+	# A body standing on a SeparationRayShape3D (1.5 m long, pointing down its -Y): the
+	# player's get_shapes gives it as a "ray" (along the frame's +Z) with its length and a
+	# frame whose +Z is the world's down, as the other shapes come, from the core's debug draw.
+	var w := new_world()
+	var rec := Maul3DRecorder.new()
+	w.add_child(rec)
+	scene(w)
+	var b := RigidBody3D.new()
+	var s := CollisionShape3D.new()
+	var ray := SeparationRayShape3D.new()
+	ray.length = 1.5
+	s.shape = ray
+	s.rotation = Vector3(PI / 2, 0, 0)
+	b.add_child(s)
+	b.position = Vector3(4, 3, 0)
+	w.add_child(b)
+	await ticks(10)
+	var path := rec.save("ray_shape_test.m3replay")
+	var p := Maul3DReplayPlayer.new()
+	check(p.load_file(path) and p.seek(p.get_step_count()), "the player opens it (%s)" % p.get_last_error())
+	var rays: Array = p.get_shapes().filter(func(d): return d.kind == "ray")
+	check(rays.size() == 1, "one ray shape among %d shapes" % p.get_shapes().size())
+	if rays.size() == 1:
+		var r: Dictionary = rays[0]
+		var down: Vector3 = (r.transform as Transform3D).basis.z.normalized()
+		check(is_equal_approx(r.length, 1.5) and down.dot(Vector3.DOWN) > 0.99,
+			"its length is 1.5 (%s) and it points down (%s)" % [r.length, down])
+		var slots: Array = p.get_bodies().map(func(d): return d.slot)
+		check(slots.has(r.body_slot), "its body %d is among the bodies" % r.body_slot)
+	check(p.verify()["ok"], "it verifies")
+	print("replay: ", ProjectSettings.globalize_path(path))
+	w.queue_free()

@@ -194,6 +194,9 @@ void AppendShapeLines(m3DVec3 BodyPosition, m3Quat BodyRotation, const m3DebugSh
     case m3_meshShape:
         for (int I = 0; I < 3; ++I) P.Line(Geometry.triangle[I], Geometry.triangle[(I + 1) % 3]);
         break;
+    case m3_rayShape:
+        AppendRayLines(BodyPosition, BodyRotation, Geometry.ray, Out);
+        break;
     default:
         break;
     }

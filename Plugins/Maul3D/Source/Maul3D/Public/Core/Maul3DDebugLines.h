@@ -33,14 +33,15 @@ constexpr float DebugPlaneHalfSizeM = 10.0f;
 // - box (voxel grids draw as boxes too): its 12 edges;
 // - hull: every edge once (face loops, each shared edge drawn by one of its faces);
 // - mesh / height-field triangle: its 3 edges;
+// - ray shape: the segment from its origin along its direction for its length;
 // - plane: a square of side 2 * PlaneHalfSizeM around the point of the plane nearest the
 //   body origin, plus its normal (PlaneHalfSizeM / 4 long) from that point.
 // Unknown kinds and malformed hulls (index out of range, null arrays) append nothing.
 void AppendShapeLines(m3DVec3 BodyPosition, m3Quat BodyRotation, const m3DebugShape& Geometry,
                       std::vector<FLine>& Out, float PlaneHalfSizeM = DebugPlaneHalfSizeM);
 
-// A ray shape (m3Shape_GetRay; debug draw does not describe rays): the segment from its
-// origin along its direction for its length.
+// A ray shape (as debug draw or m3Shape_GetRay gives it): the segment from its origin
+// along its direction for its length.
 void AppendRayLines(m3DVec3 BodyPosition, m3Quat BodyRotation, const m3Ray& Ray, std::vector<FLine>& Out);
 
 }  // namespace Maul3DCore
