@@ -47,6 +47,15 @@ int64 UMaul3DBlueprintLibrary::GetWorldHash(const UObject* WorldContext)
     return Physics ? Physics->GetWorldHash() : 0;
 }
 
+namespace {
+// The core's bytes (a snapshot, a replay) as a Blueprint byte array.
+void ToArray(const std::vector<uint8_t>& Bytes, TArray<uint8>& Out)
+{
+    Out.SetNumUninitialized(static_cast<int32>(Bytes.size()));
+    std::copy(Bytes.begin(), Bytes.end(), Out.GetData());
+}
+}  // namespace
+
 bool UMaul3DBlueprintLibrary::SnapshotWorld(const UObject* WorldContext, TArray<uint8>& Snapshot)
 {
     UMaul3DWorldSubsystem* Physics = Subsystem(WorldContext);
@@ -54,8 +63,7 @@ bool UMaul3DBlueprintLibrary::SnapshotWorld(const UObject* WorldContext, TArray<
     if (Physics == nullptr || !Ok(Physics->Host().Snapshot(Bytes), TEXT("snapshot"))) {
         return false;
     }
-    Snapshot.SetNumUninitialized(static_cast<int32>(Bytes.size()));
-    std::copy(Bytes.begin(), Bytes.end(), Snapshot.GetData());
+    ToArray(Bytes, Snapshot);
     return true;
 }
 
@@ -79,8 +87,7 @@ bool UMaul3DBlueprintLibrary::StopJournal(const UObject* WorldContext, TArray<ui
     if (Physics == nullptr || !Ok(Physics->Host().StopJournal(Bytes), TEXT("stop journal"))) {
         return false;
     }
-    Replay.SetNumUninitialized(static_cast<int32>(Bytes.size()));
-    std::copy(Bytes.begin(), Bytes.end(), Replay.GetData());
+    ToArray(Bytes, Replay);
     return true;
 }
 
