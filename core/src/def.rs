@@ -57,6 +57,13 @@ pub struct WorldDef {
     pub event_capacity: u32,
     /// Most (sensor, shape) overlaps at once.
     pub sensor_capacity: u32,
+    /// Most characters alive at once (0: none; default 16). Fixed at creation: `grow`
+    /// keeps it.
+    pub character_capacity: u32,
+    /// Most vehicles alive at once (0: none; default 16). Fixed at creation.
+    pub vehicle_capacity: u32,
+    /// Most water volumes alive at once (0: none; default 16). Fixed at creation.
+    pub water_capacity: u32,
     /// Approach speed above which touching contacts of shapes with hit events report a
     /// hit, m/s (default 1).
     pub hit_event_threshold: f32,
@@ -89,6 +96,9 @@ impl Default for WorldDef {
             content_capacity: 64 << 20,
             event_capacity: 1024,
             sensor_capacity: 1024,
+            character_capacity: 16,
+            vehicle_capacity: 16,
+            water_capacity: 16,
             hit_event_threshold: 1.0,
             allocator: None,
             task_hooks: None,
@@ -156,6 +166,18 @@ fn check_capacity(name: &'static str, v: u32, max: u32) -> Result<()> {
     Ok(())
 }
 
+/// A capacity that may be 0 (a world without characters, vehicles or water volumes).
+fn check_optional_capacity(name: &'static str, v: u32) -> Result<()> {
+    if v > 1 << 16 {
+        return Err(Error::Argument {
+            name,
+            value: v as f64,
+            expected: "within [0, 2^16]",
+        });
+    }
+    Ok(())
+}
+
 /// The whole def within bounds: settings, capacities, the content budget and the task
 /// hooks' worker count.
 pub(crate) fn check_def(def: &WorldDef) -> Result<()> {
@@ -177,6 +199,9 @@ pub(crate) fn check_def(def: &WorldDef) -> Result<()> {
     check_capacity("joint_capacity", def.joint_capacity, MAX)?;
     check_capacity("event_capacity", def.event_capacity, MAX)?;
     check_capacity("sensor_capacity", def.sensor_capacity, MAX)?;
+    check_optional_capacity("character_capacity", def.character_capacity)?;
+    check_optional_capacity("vehicle_capacity", def.vehicle_capacity)?;
+    check_optional_capacity("water_capacity", def.water_capacity)?;
     if let Some(h) = def.task_hooks {
         check_capacity("task_hooks.worker_count", h.worker_count, 1024)?;
     }

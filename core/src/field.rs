@@ -18,7 +18,7 @@ use crate::geometry::MassData;
 use crate::geometry::height_field::HeightFieldDef;
 use crate::geometry::hull::MAX_HULL_POINTS;
 use crate::geometry::voxel::CHUNK_VOXELS;
-use crate::id::{BodyId, HullId, MeshId, ShapeId};
+use crate::id::{BodyId, CharacterId, HullId, MeshId, ShapeId, VehicleId, WaterVolumeId};
 use crate::math::{DVec3, Quat, Vec3};
 use crate::shape::{Filter, ShapeDef, ShapeGeometry};
 use crate::snapshot::{decode_geometry, encode_geometry};
@@ -78,7 +78,15 @@ macro_rules! id_fields {
     )*};
 }
 
-id_fields!(BodyId, ShapeId, HullId, MeshId);
+id_fields!(
+    BodyId,
+    ShapeId,
+    HullId,
+    MeshId,
+    CharacterId,
+    VehicleId,
+    WaterVolumeId
+);
 
 /// Writes a body id (index and generation).
 pub(crate) fn enc_body<S: Sink>(e: &mut Enc<S>, id: BodyId) {

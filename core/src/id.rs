@@ -31,6 +31,7 @@ macro_rules! define_id {
 
             /// (index, generation, world), as a pool checks them.
             #[inline]
+            #[allow(dead_code)]
             pub(crate) fn parts(self) -> (u32, u32, u32) {
                 (self.index, self.generation, self.world)
             }
@@ -57,4 +58,16 @@ define_id!(
 define_id!(
     /// A joint between two bodies.
     JointId
+);
+define_id!(
+    /// A character: a kinematic capsule mover (`crate::character`).
+    CharacterId
+);
+define_id!(
+    /// A vehicle: a chassis body on ray- or shape-cast wheels (`crate::vehicle`).
+    VehicleId
+);
+define_id!(
+    /// A water volume: a box region of fluid with a surface (`crate::water`).
+    WaterVolumeId
 );

@@ -32,6 +32,7 @@ mod api;
 mod area;
 mod body;
 pub mod broad_phase;
+pub mod character;
 mod codec;
 pub mod collide;
 mod combine;
@@ -67,7 +68,9 @@ mod solver;
 mod step;
 mod store;
 mod task;
+pub mod vehicle;
 mod wake;
+pub mod water;
 mod world;
 
 pub use alloc::HostAllocator;
@@ -86,7 +89,7 @@ pub use explosion::ExplosionDef;
 pub use geometry::height_field::HeightFieldDef;
 pub use geometry::{Capsule, Cylinder, MassData, PlaneShape, Sphere};
 pub use grow::Capacities;
-pub use id::{BodyId, HullId, JointId, MeshId, ShapeId};
+pub use id::{BodyId, CharacterId, HullId, JointId, MeshId, ShapeId, VehicleId, WaterVolumeId};
 pub use joint::{
     AxisMode, ConeTwistJoint, DistanceJoint, JointBreakEvent, JointDef, JointKind, PrismaticJoint,
     RevoluteJoint, SixDofAxis, SixDofJoint, WeldJoint, WheelJoint,

@@ -1,5 +1,6 @@
-//! The step: its checks, then the stages in order — pairs, collide, pre-solve, solve,
-//! move events and sensors — and the bounds check that refuses a step a body could leave
+//! The step: its checks, then the stages in order — vehicles' wheels and water volumes'
+//! forces, pairs, collide, pre-solve, solve, move events and sensors, characters riding
+//! their floors — and the bounds check that refuses a step a body could leave
 //! the coordinate range in.
 
 use crate::body::{Body, BodyType};
@@ -55,6 +56,11 @@ impl World {
         self.counters.speed_caps = 0;
         self.counters.rotation_clamps = 0;
 
+        // The vehicles' wheels first (SPEC's step order), then the water volumes' buoyancy
+        // and drag: forces the solver integrates with gravity.
+        self.step_vehicles(dt);
+        self.apply_water(dt);
+
         let t = Timer::start();
         self.update_pairs();
         self.profile.pairs = t.elapsed_ms();
@@ -75,6 +81,9 @@ impl World {
         self.collect_move_events();
         self.update_sensors();
         self.profile.sensors = t.elapsed_ms();
+
+        // After the move events: the characters ride the floors that moved under them.
+        self.ride_characters(dt);
 
         // Wraps rather than overflows: a restored step count may be any u64.
         self.step_index = self.step_index.wrapping_add(1);

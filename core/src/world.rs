@@ -17,12 +17,15 @@ use crate::shape::Shape;
 use crate::solver::SolverScratch;
 use crate::solver::awake::AwakeSet;
 use crate::store::bodies::BodyStore;
+use crate::store::characters::CharacterStore;
 use crate::store::contacts::ContactStore;
 use crate::store::content::ContentStore;
 use crate::store::joints::JointStore;
 use crate::store::pool::Pool;
 use crate::store::presolve::PreSolveStore;
 use crate::store::sensors::SensorStore;
+use crate::store::vehicles::VehicleStore;
+use crate::store::water::WaterStore;
 use crate::task::Tasks;
 use core::sync::atomic::{AtomicU32, Ordering};
 
@@ -61,6 +64,9 @@ pub struct World {
     pub(crate) contacts: ContactStore,
     pub(crate) joints: JointStore,
     pub(crate) sensors: SensorStore,
+    pub(crate) characters: CharacterStore,
+    pub(crate) vehicles: VehicleStore,
+    pub(crate) water: WaterStore,
     pub(crate) presolve: PreSolveStore,
     pub(crate) broad: BroadPhase,
     /// Scratch for restore: one word per slot of every pool (not state).
@@ -90,6 +96,9 @@ impl World {
         let ne = def.event_capacity as usize;
         let nj = def.joint_capacity as usize;
         let nsp = def.sensor_capacity as usize;
+        let nch = def.character_capacity as usize;
+        let nv = def.vehicle_capacity as usize;
+        let nw = def.water_capacity as usize;
         // Each `?` drops what was made before it, freeing it through the same allocator.
         Ok(World {
             tag: NEXT_WORLD_TAG.fetch_add(1, Ordering::Relaxed),
@@ -104,10 +113,13 @@ impl World {
             contacts: ContactStore::new(nc, ne, alloc)?,
             joints: JointStore::new(nj, ne, alloc)?,
             sensors: SensorStore::new(nsp, ne, ns, alloc)?,
+            characters: CharacterStore::new(nch, alloc)?,
+            vehicles: VehicleStore::new(nv, alloc)?,
+            water: WaterStore::new(nw, alloc)?,
             presolve: PreSolveStore::new(nc, alloc)?,
             broad: BroadPhase::new(ns, def.pair_capacity as usize, nc, alloc)?,
             restore_info: FixedVec::filled(
-                nh + nm + nb + ns + nc + nj,
+                nh + nm + nb + ns + nc + nj + nch + nv + nw,
                 0u64,
                 alloc,
                 "body_capacity",
@@ -361,6 +373,9 @@ impl World {
             + self.contacts.memory_usage()
             + self.joints.memory_usage()
             + self.sensors.memory_usage()
+            + self.characters.memory_usage()
+            + self.vehicles.memory_usage()
+            + self.water.memory_usage()
             + self.broad.memory_usage()
             + self.restore_info.bytes()
             + self.presolve.memory_usage()

@@ -459,10 +459,15 @@ fn revision_6_snapshots_still_restore_and_carry_no_journal() {
         let mut w = World::new(&World::def_from_snapshot(&bytes).unwrap()).unwrap();
         w.restore(&bytes).unwrap();
         let hash = w.hash();
-        // Written back as revision 7: the same state, and a journal section.
+        // Written back at the current revision: the same state, a journal section, and
+        // (from revision 9) the character, vehicle and water capacities with the byte
+        // saying their stores are absent, after the 44 bytes of the other capacities.
         let again = snapshot(&w);
-        assert_eq!(again.len(), bytes.len() + SNAPSHOT_JOURNAL_SIZE);
-        assert_eq!(again[32..bytes.len()], bytes[32..], "{path:?}");
+        let extra = 3 * 4 + 1;
+        assert_eq!(again.len(), bytes.len() + extra + SNAPSHOT_JOURNAL_SIZE);
+        assert_eq!(again[32..32 + 44], bytes[32..32 + 44], "{path:?}");
+        assert_eq!(again[32 + 44 + extra - 1], 0, "{path:?}");
+        assert_eq!(again[32 + 44 + extra..bytes.len() + extra], bytes[32 + 44..], "{path:?}");
         let mut t = World::new(&World::def_from_snapshot(&again).unwrap()).unwrap();
         t.restore(&again).unwrap();
         assert_eq!(t.hash(), hash);

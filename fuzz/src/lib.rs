@@ -240,17 +240,28 @@ fn check_accepted_state(w: &mut World) {
     );
 }
 
-/// Bytes of the capacities at the head of a snapshot's payload (nine u32 and a u64): a
-/// restoring world keeps its own, so they write back as the world's.
-const CAPACITIES_SIZE: usize = 44;
+/// Bytes of the capacities at the head of a snapshot's payload (nine u32, a u64, three
+/// u32 and the byte saying whether the character, vehicle and water stores follow the
+/// state): a restoring world keeps its own, so they write back as the world's.
+const CAPACITIES_SIZE: usize = 57;
+/// The same before revision 9: nine u32 and a u64.
+const CAPACITIES_SIZE_8: usize = 44;
 
 /// What an accepted snapshot writes back as in a world with no journal running: the same
 /// state at the current revision, with `w`'s capacities and an empty journal section
 /// (restore ignores the section then; a revision-6 snapshot has none).
 fn written_back(snap: &[u8], w: &World) -> Vec<u8> {
     let mut b = snap.to_vec();
+    let old = if get_u32(snap, 8) >= 9 {
+        CAPACITIES_SIZE
+    } else {
+        CAPACITIES_SIZE_8
+    };
     let head = SNAPSHOT_HEADER_SIZE..SNAPSHOT_HEADER_SIZE + CAPACITIES_SIZE;
-    b[head.clone()].copy_from_slice(&snapshot(w)[head]);
+    b.splice(
+        SNAPSHOT_HEADER_SIZE..SNAPSHOT_HEADER_SIZE + old,
+        snapshot(w)[head].iter().copied(),
+    );
     if get_u32(snap, 8) == 6 {
         b.extend_from_slice(&[0; SNAPSHOT_JOURNAL_SIZE]);
     } else {

@@ -188,6 +188,10 @@ fn engine_def(d: &m3WorldDef) -> Result<engine::WorldDef, Refusal> {
         restitution_combine: engine::WorldDef::default().restitution_combine,
         mesh_capacity: capacity("meshCapacity", d.meshCapacity)?,
         content_capacity: content_capacity(d.contentCapacity)?,
+        // Not in the C def yet: the defaults.
+        character_capacity: engine::WorldDef::default().character_capacity,
+        vehicle_capacity: engine::WorldDef::default().vehicle_capacity,
+        water_capacity: engine::WorldDef::default().water_capacity,
         allocator: None,
         task_hooks: None,
     })

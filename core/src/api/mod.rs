@@ -34,15 +34,21 @@
 //! | `shape.rs` | shapes of every kind on a body (one `create_shape` record), convex hulls, material, density, filter, area |
 //! | `content.rs` | triangle meshes, height fields and voxel grids, voxel edits, mesh and voxel shapes |
 //! | `joint.rs` | joints created and destroyed, every joint setter, the world's joint damping ratio |
+//! | `character.rs` | characters created and destroyed, moved, their settings |
+//! | `vehicle.rs` | vehicles created and destroyed, their input and settings |
+//! | `water.rs` | water volumes created and destroyed, their settings |
 //! | `world.rs` | gravity, sleep, the step (with the contacts its pre-solve callback disabled), origin shift, explosions |
 //! | `snapshot.rs` | snapshot and restore: a snapshot closes with the journal's section, a restore rewinds a running tape (not recorded) |
 //! | `tests.rs` | the layer's rules, checked on the core's sources |
 
 mod body;
+mod character;
 mod content;
 mod joint;
 mod shape;
 mod snapshot;
+mod vehicle;
+mod water;
 mod world;
 
 use crate::journal::Journal;

@@ -177,7 +177,9 @@ impl Sink for Section {
 /// Checks a snapshot's header and checksum and reads its journal section: the state (with
 /// host data) and the mark (`None` when no journal ran, and for revision-6 snapshots,
 /// which have no section).
-pub(crate) fn split_snapshot(buf: &[u8]) -> Result<(&[u8], Option<SnapshotJournal>)> {
+pub(crate) fn split_snapshot(
+    buf: &[u8],
+) -> Result<(crate::snapshot::State<'_>, Option<SnapshotJournal>)> {
     let (state, section) = crate::snapshot::split_snapshot(buf, SNAPSHOT_JOURNAL_SIZE)?;
     let mark = match section {
         Some(section) => SnapshotJournal::decode(section)?,

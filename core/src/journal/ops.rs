@@ -193,6 +193,15 @@ ops! {
     SET_JOINT_PIVOT_SPRING = 102:
         set_joint_pivot_spring(id: JointId, hz: f32, damping_ratio: f32);
     SET_JOINT_DAMPING_RATIO = 77: set_joint_damping_ratio(ratio: f32);
+
+    // Characters: kinds 120–139 (`api/character.rs`).
+    // (end of characters)
+
+    // Vehicles: kinds 140–159 (`api/vehicle.rs`).
+    // (end of vehicles)
+
+    // Water volumes: kinds 160–179 (`api/water.rs`).
+    // (end of water volumes)
 }
 
 /// A create's check: the world handed out the id the tape recorded.

@@ -31,11 +31,14 @@ mod host;
 mod settings;
 
 use crate::store::bodies::codec as bodies;
+use crate::store::characters::codec as characters;
 use crate::store::contacts::codec as contacts;
 use crate::store::content::codec as content;
 use crate::store::joints::codec as joints;
 use crate::store::sensors::codec as sensors;
 use crate::store::shapes::codec as shapes;
+use crate::store::vehicles::codec as vehicles;
+use crate::store::water::codec as water;
 
 use settings::decode_def;
 pub(crate) use shapes::{decode_geometry, encode_geometry};
@@ -43,8 +46,14 @@ pub(crate) use shapes::{decode_geometry, encode_geometry};
 /// Layout revision of snapshots: bumped on any change to the encoding (7: the journal
 /// section at the end of the payload; 8: the capacities at the head of the payload left
 /// the hashed state and a restore takes any world that holds the snapshot — the bytes
-/// are laid out as in 7, so 7 reads as 8).
-pub const SNAPSHOT_REVISION: u32 = 8;
+/// are laid out as in 7, so 7 reads as 8; 9: the character, vehicle and water
+/// capacities in the payload head, with whether the state holds their stores — 8 reads as
+/// 9 with default capacities and none).
+pub const SNAPSHOT_REVISION: u32 = 9;
+/// The first revision with the character, vehicle and water stores.
+const REVISION_EXTRAS: u32 = 9;
+/// Revision 8, read as 9 (see `SNAPSHOT_REVISION`).
+const REVISION_8: u32 = 8;
 /// Revision 7, read as 8 (the same layout).
 const REVISION_7: u32 = 7;
 /// The oldest revision `restore` still reads: 6, the same state without the journal
@@ -83,12 +92,32 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
     contacts::encode_contacts(e, &w.contacts, &w.contacts.free);
     sensors::encode_sensor_pairs(e, &w.sensors.pairs);
     joints::encode_joints(e, &w.joints, &w.joints.free);
+    // The stores of characters, vehicles and water volumes, once any of them has held
+    // one: a world that never had one encodes (and hashes) as before they existed.
+    if has_extras(w) {
+        characters::encode(e, &w.characters);
+        vehicles::encode(e, &w.vehicles);
+        water::encode(e, &w.water);
+    }
+}
+
+/// Whether the state holds the character, vehicle and water stores: once any of their
+/// pools has a slot.
+fn has_extras(w: &World) -> bool {
+    !(w.characters.is_empty() && w.vehicles.is_empty() && w.water.is_empty())
+}
+
+/// A snapshot's state: its bytes and the revision they were written in.
+#[derive(Clone, Copy)]
+pub(crate) struct State<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) revision: u32,
 }
 
 /// The head of a snapshot's payload, before the state: the capacities, read back by
 /// `def_from_snapshot` (not hashed).
 fn encode_payload_head<S: Sink>(w: &World, e: &mut Enc<S>) {
-    settings::encode_capacities(e, &w.def);
+    settings::encode_capacities(e, &w.def, has_extras(w));
 }
 
 fn encode_host_data<S: Sink>(w: &World, e: &mut Enc<S>) {
@@ -106,6 +135,9 @@ struct SlotInfo<'a> {
     shapes: &'a mut [u64],
     contacts: &'a mut [u64],
     joints: &'a mut [u64],
+    characters: &'a mut [u64],
+    vehicles: &'a mut [u64],
+    water: &'a mut [u64],
 }
 
 impl<'a> SlotInfo<'a> {
@@ -117,7 +149,10 @@ impl<'a> SlotInfo<'a> {
         let (meshes, rest) = rest.split_at_mut(def.mesh_capacity as usize);
         let (bodies, rest) = rest.split_at_mut(def.body_capacity as usize);
         let (shapes, rest) = rest.split_at_mut(def.shape_capacity as usize);
-        let (contacts, joints) = rest.split_at_mut(def.contact_capacity as usize);
+        let (contacts, rest) = rest.split_at_mut(def.contact_capacity as usize);
+        let (joints, rest) = rest.split_at_mut(def.joint_capacity as usize);
+        let (characters, rest) = rest.split_at_mut(def.character_capacity as usize);
+        let (vehicles, water) = rest.split_at_mut(def.vehicle_capacity as usize);
         SlotInfo {
             hulls,
             meshes,
@@ -125,6 +160,9 @@ impl<'a> SlotInfo<'a> {
             shapes,
             contacts,
             joints,
+            characters,
+            vehicles,
+            water,
         }
     }
 }
@@ -143,17 +181,25 @@ struct Header {
 /// Checks a snapshot's header and checksum and splits its payload into the state (with
 /// host data) and the closing section of `section` bytes, the journal's (revision 7 on;
 /// none in revision 6), which the API layer reads (`crate::api`).
-pub(crate) fn split_snapshot(buf: &[u8], section: usize) -> Result<(&[u8], Option<&[u8]>)> {
+pub(crate) fn split_snapshot(buf: &[u8], section: usize) -> Result<(State<'_>, Option<&[u8]>)> {
     let h = read_header(buf)?;
     let payload = &buf[SNAPSHOT_HEADER_SIZE..SNAPSHOT_HEADER_SIZE + h.payload];
     if h.revision == OLDEST_READ_REVISION {
-        return Ok((payload, None));
+        let state = State {
+            bytes: payload,
+            revision: h.revision,
+        };
+        return Ok((state, None));
     }
     check(
         payload.len() >= section,
         "snapshot shorter than its journal section",
     )?;
     let (state, section) = payload.split_at(payload.len() - section);
+    let state = State {
+        bytes: state,
+        revision: h.revision,
+    };
     Ok((state, Some(section)))
 }
 
@@ -170,7 +216,11 @@ fn read_header(buf: &[u8]) -> Result<Header> {
     let payload = u64::from_le_bytes(p);
     p.copy_from_slice(&buf[24..32]);
     let checksum = u64::from_le_bytes(p);
-    if rev != SNAPSHOT_REVISION && rev != REVISION_7 && rev != OLDEST_READ_REVISION {
+    if rev != SNAPSHOT_REVISION
+        && rev != REVISION_8
+        && rev != REVISION_7
+        && rev != OLDEST_READ_REVISION
+    {
         // A revision we do not read; but a flipped bit in the revision field must not
         // pass for a version problem: the checksum covers the payload only, so also
         // require the rest of the header to be consistent.
@@ -247,23 +297,23 @@ impl World {
     }
 
     /// The def a snapshot's state was taken with (for [`World::def_from_snapshot`]).
-    pub(crate) fn def_from_state(payload: &[u8]) -> Result<WorldDef> {
+    pub(crate) fn def_from_state(state: State) -> Result<WorldDef> {
         let mut d = Dec {
-            buf: payload,
+            buf: state.bytes,
             pos: 0,
         };
-        decode_def(&mut d)
+        Ok(decode_def(&mut d, state.revision)?.0)
     }
 
     /// Checks a snapshot's state against this world, changing nothing (the first half of
     /// [`World::restore`]).
-    pub(crate) fn check_snapshot_state(&mut self, payload: &[u8]) -> Result<()> {
-        self.decode(payload, false)
+    pub(crate) fn check_snapshot_state(&mut self, state: State) -> Result<()> {
+        self.decode(state, false)
     }
 
     /// Brings this world to a snapshot's state that `check_snapshot_state` accepted.
-    pub(crate) fn restore_snapshot_state(&mut self, payload: &[u8]) -> Result<()> {
-        self.decode(payload, true)?;
+    pub(crate) fn restore_snapshot_state(&mut self, state: State) -> Result<()> {
+        self.decode(state, true)?;
         self.rebuild_derived();
         Ok(())
     }
@@ -271,7 +321,11 @@ impl World {
     /// Takes the state of a payload written by `write_snapshot` (a world growing moves
     /// its state into the grown one this way).
     pub(crate) fn take_state(&mut self, payload: &[u8]) -> Result<()> {
-        self.decode(payload, true)?;
+        let state = State {
+            bytes: payload,
+            revision: SNAPSHOT_REVISION,
+        };
+        self.decode(state, true)?;
         self.rebuild_derived();
         Ok(())
     }
@@ -280,12 +334,12 @@ impl World {
     /// validates. Both passes run the same code, so what the dry run accepts the commit
     /// applies whole. Each store is checked against the stores decoded before it through
     /// their slot words (`restore_info`: scratch, one word per slot of every pool).
-    fn decode(&mut self, payload: &[u8], commit: bool) -> Result<()> {
+    fn decode(&mut self, state: State, commit: bool) -> Result<()> {
         let mut d = Dec {
-            buf: payload,
+            buf: state.bytes,
             pos: 0,
         };
-        let head = settings::decode_settings(&mut d)?;
+        let head = settings::decode_settings(&mut d, state.revision)?;
         let info = SlotInfo::split(&mut self.restore_info, &self.def);
 
         let (hulls_slots, hulls_free) = self.content.hulls.slots_and_free();
@@ -359,6 +413,27 @@ impl World {
         )?;
         own_capacity(n as u64, head.def.joint_capacity as u64)?;
         let joints = &info.joints[..n];
+        if head.extras {
+            let n = characters::decode(
+                &mut d,
+                commit,
+                &mut self.characters,
+                info.characters,
+                bodies,
+            )?;
+            own_capacity(n as u64, head.def.character_capacity as u64)?;
+            let n = vehicles::decode(&mut d, commit, &mut self.vehicles, info.vehicles, bodies)?;
+            own_capacity(n as u64, head.def.vehicle_capacity as u64)?;
+            let n = water::decode(&mut d, commit, &mut self.water, info.water, bodies)?;
+            own_capacity(n as u64, head.def.water_capacity as u64)?;
+        } else if commit {
+            self.characters.slots_and_free().0.clear();
+            self.characters.free.clear();
+            self.vehicles.slots_and_free().0.clear();
+            self.vehicles.free.clear();
+            self.water.slots_and_free().0.clear();
+            self.water.free.clear();
+        }
         host::decode_host_data(
             &mut d,
             commit,
@@ -386,6 +461,9 @@ impl World {
                 content_capacity: current.content_capacity,
                 event_capacity: current.event_capacity,
                 sensor_capacity: current.sensor_capacity,
+                character_capacity: current.character_capacity,
+                vehicle_capacity: current.vehicle_capacity,
+                water_capacity: current.water_capacity,
                 ..head.def
             };
             self.step_index = head.step_index;
@@ -416,6 +494,9 @@ impl World {
         self.bodies.count = bodies::rebuild_bodies(self);
         self.contacts.count = contacts::rebuild_contacts(self);
         self.joints.count = joints::rebuild_joints(self);
+        self.characters.count = characters::rebuild(self);
+        self.vehicles.count = vehicles::rebuild(self);
+        self.water.count = water::rebuild(self);
         // What is built across stores (from the bodies, contacts and joints above) is
         // rebuilt here.
         self.rebuild_awake_set();

@@ -9,7 +9,10 @@ use crate::error::{Error, Result};
 /// (each pool's slot count and free list) and results do not depend on them while no pool
 /// overflows, so two worlds of different capacities given the same calls hash the same;
 /// a snapshot keeps them so `def_from_snapshot` makes a world that holds it.
-pub(super) fn encode_capacities<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
+///
+/// Revision 9 adds the character, vehicle and water capacities and a byte saying whether
+/// the state holds their stores (`extras`: see `super::encode_state`).
+pub(super) fn encode_capacities<S: Sink>(e: &mut Enc<S>, d: &WorldDef, extras: bool) {
     e.u32(d.body_capacity);
     e.u32(d.shape_capacity);
     e.u32(d.contact_capacity);
@@ -20,6 +23,10 @@ pub(super) fn encode_capacities<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
     e.u32(d.joint_capacity);
     e.u32(d.mesh_capacity);
     e.u64(d.content_capacity);
+    e.u32(d.character_capacity);
+    e.u32(d.vehicle_capacity);
+    e.u32(d.water_capacity);
+    e.bool(extras);
 }
 
 /// The def's settings (hooks and allocator are not state).
@@ -39,8 +46,10 @@ fn encode_def_settings<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
 }
 
 /// Reads what `encode_capacities` and then `encode_settings`' def part wrote (unchecked:
-/// the caller checks).
-pub(super) fn decode_def(d: &mut Dec) -> Result<WorldDef> {
+/// the caller checks), with whether the state holds the character, vehicle and water
+/// stores. Before revision 9 there are no such capacities (the defaults stand) and no
+/// such stores.
+pub(super) fn decode_def(d: &mut Dec, revision: u32) -> Result<(WorldDef, bool)> {
     let mut def = WorldDef {
         body_capacity: d.u32()?,
         shape_capacity: d.u32()?,
@@ -52,6 +61,16 @@ pub(super) fn decode_def(d: &mut Dec) -> Result<WorldDef> {
         joint_capacity: d.u32()?,
         mesh_capacity: d.u32()?,
         content_capacity: d.u64()?,
+        ..WorldDef::default()
+    };
+    let mut extras = false;
+    if revision >= super::REVISION_EXTRAS {
+        def.character_capacity = d.u32()?;
+        def.vehicle_capacity = d.u32()?;
+        def.water_capacity = d.u32()?;
+        extras = d.bool()?;
+    }
+    let mut def = WorldDef {
         gravity: d.vec3()?,
         restitution_threshold: d.f32()?,
         contact_hertz: d.f32()?,
@@ -59,7 +78,7 @@ pub(super) fn decode_def(d: &mut Dec) -> Result<WorldDef> {
         contact_push_max_speed: d.f32()?,
         max_linear_speed: d.f32()?,
         joint_damping_ratio: d.f32()?,
-        ..WorldDef::default()
+        ..def
     };
     let sleep = d.u8()?;
     let (friction, restitution) = crate::combine::decode_rules(sleep)
@@ -71,7 +90,7 @@ pub(super) fn decode_def(d: &mut Dec) -> Result<WorldDef> {
     def.friction_combine = friction;
     def.restitution_combine = restitution;
     def.hit_event_threshold = d.f32()?;
-    Ok(def)
+    Ok((def, extras))
 }
 
 /// The def's settings, the step count and the origin (the head of the hashed state).
@@ -94,6 +113,8 @@ pub(super) fn encode_settings<S: Sink>(
 /// The head of a snapshot, checked against the world restoring it.
 pub(super) struct Settings {
     pub def: WorldDef,
+    /// Whether the state holds the character, vehicle and water stores.
+    pub extras: bool,
     pub step_index: u64,
     pub origin: [i64; 3],
     /// Revision 6's out-of-bounds body (see `encode_settings`): read, checked, dropped.
@@ -104,8 +125,8 @@ pub(super) struct Settings {
 /// are not checked here: each store's decoder checks that what it holds fits the
 /// restoring world's pools (`Error::TooSmall` otherwise); the settings must be those
 /// `World::new` accepts.
-pub(super) fn decode_settings(d: &mut Dec) -> Result<Settings> {
-    let def = decode_def(d)?;
+pub(super) fn decode_settings(d: &mut Dec, revision: u32) -> Result<Settings> {
+    let (def, extras) = decode_def(d, revision)?;
     // The settings World::new accepts, and no others.
     crate::def::check_settings(&def).map_err(|_| Error::Format("world settings out of range"))?;
     let step_index = d.u64()?;
@@ -118,6 +139,7 @@ pub(super) fn decode_settings(d: &mut Dec) -> Result<Settings> {
     };
     Ok(Settings {
         def,
+        extras,
         step_index,
         origin,
         out_of_bounds,

@@ -12,9 +12,13 @@
 //! | [`contacts::ContactStore`] | contact pool, pair set, begin/end/hit events, scratch |
 //! | [`joints::JointStore`] | joint pool, break events, scratch |
 //! | [`sensors::SensorStore`] | sensor overlaps, sensor begin/end events, scratch |
+//! | [`characters::CharacterStore`] | character pool |
+//! | [`vehicles::VehicleStore`] | vehicle pool |
+//! | [`water::WaterStore`] | water volume pool |
 //! | [`presolve::PreSolveStore`] | the pre-solve callback and the pairs it disabled |
 
 pub(crate) mod bodies;
+pub(crate) mod characters;
 pub(crate) mod contacts;
 pub(crate) mod content;
 pub(crate) mod joints;
@@ -22,6 +26,8 @@ pub(crate) mod pool;
 pub(crate) mod presolve;
 pub(crate) mod sensors;
 pub(crate) mod shapes;
+pub(crate) mod vehicles;
+pub(crate) mod water;
 
 /// Derefs a store to its pool, so `store[slot]`, `store.len()`, `store.free` and
 /// `store.count` read as on the pool.

@@ -121,3 +121,56 @@ macro_rules! slotted {
     )*};
 }
 pub(crate) use slotted;
+
+/// Every slot of a pool (its generation, whether alive, and for a live one what `live`
+/// writes), then the free list: the encoding the stores of characters, vehicles and water
+/// volumes share.
+pub(crate) fn encode_slots<T: Slotted, S: crate::codec::Sink>(
+    e: &mut crate::codec::Enc<S>,
+    items: &[T],
+    free: &[u32],
+    mut live: impl FnMut(&mut crate::codec::Enc<S>, &T),
+) {
+    e.u32(items.len() as u32);
+    for item in items {
+        e.u32(item.generation());
+        e.bool(item.is_alive());
+        if item.is_alive() {
+            live(e, item);
+        }
+    }
+    e.free_list(free);
+}
+
+/// Reads what [`encode_slots`] wrote into the pool (on commit), checking it fits the pool
+/// (`what` names its capacity); `dead(generation)` makes a free slot, `live` reads a live
+/// one's fields into it (and checks them). Leaves bit 0 set in `info` for live slots;
+/// returns the slot count.
+pub(crate) fn decode_slots<T>(
+    d: &mut crate::codec::Dec,
+    commit: bool,
+    (items, free): (&mut FixedVec<T>, &mut FixedVec<u32>),
+    info: &mut [u64],
+    what: &'static str,
+    dead: impl Fn(u32) -> T,
+    mut live: impl FnMut(&mut crate::codec::Dec, &mut T) -> Result<()>,
+) -> Result<usize> {
+    let len = d.u32()? as usize;
+    crate::error::check_fits(what, len as u64, info.len() as u64)?;
+    for (i, word) in info[..len].iter_mut().enumerate() {
+        let generation = d.u32()?;
+        let mut item = dead(generation);
+        if d.bool()? {
+            live(d, &mut item)?;
+            *word = 1;
+        }
+        if commit {
+            crate::codec::put_slot(items, i, item);
+        }
+    }
+    crate::codec::decode_free_list(d, &mut info[..len], commit, free)?;
+    if commit {
+        items.truncate(len);
+    }
+    Ok(len)
+}

@@ -359,6 +359,10 @@ pub fn world_def(c: &WorldConfig) -> WorldDef {
         content_capacity: c.content_capacity,
         event_capacity: e,
         sensor_capacity: sn,
+        // Not generated yet: characters, vehicles and water come with their calls.
+        character_capacity: WorldDef::default().character_capacity,
+        vehicle_capacity: WorldDef::default().vehicle_capacity,
+        water_capacity: WorldDef::default().water_capacity,
         hit_event_threshold: c.hit_event_threshold.0,
         // Not generated yet: the default rules.
         friction_combine: WorldDef::default().friction_combine,

@@ -1,0 +1,1 @@
+//! The character calls that change a world (validate → apply → record).

@@ -1,0 +1,1 @@
+//! The vehicle calls that change a world (validate → apply → record).

@@ -1,0 +1,1 @@
+//! The water calls that change a world (validate → apply → record).
