@@ -11,7 +11,7 @@
 #define M3_ABI_VERSION_MAJOR 0
 
 // Minor version of the ABI: a header of another minor version is refused.
-#define M3_ABI_VERSION_MINOR 6
+#define M3_ABI_VERSION_MINOR 7
 
 // The ABI version a header was generated with; `m3World_Create` passes it to the library.
 #define M3_ABI_VERSION ((M3_ABI_VERSION_MAJOR << 16) | M3_ABI_VERSION_MINOR)
@@ -1212,6 +1212,12 @@ typedef struct m3WorldDef {
   int32_t eventCapacity;
   // Most (sensor, shape) overlaps at once.
   int32_t sensorCapacity;
+  // Most characters alive at once (0 to 2^16; default 16). Fixed at creation.
+  int32_t characterCapacity;
+  // Most vehicles alive at once (0 to 2^16; default 16). Fixed at creation.
+  int32_t vehicleCapacity;
+  // Most water volumes alive at once (0 to 2^16; default 16). Fixed at creation.
+  int32_t waterCapacity;
   // Host memory: both functions or neither (the library's heap then).
   m3AllocFcn allocFcn;
   // Frees what `allocFcn` gave.

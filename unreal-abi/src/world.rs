@@ -54,6 +54,12 @@ pub struct m3WorldDef {
     pub eventCapacity: i32,
     /// Most (sensor, shape) overlaps at once.
     pub sensorCapacity: i32,
+    /// Most characters alive at once (0 to 2^16; default 16). Fixed at creation.
+    pub characterCapacity: i32,
+    /// Most vehicles alive at once (0 to 2^16; default 16). Fixed at creation.
+    pub vehicleCapacity: i32,
+    /// Most water volumes alive at once (0 to 2^16; default 16). Fixed at creation.
+    pub waterCapacity: i32,
     /// Host memory: both functions or neither (the library's heap then).
     pub allocFcn: m3AllocFcn,
     /// Frees what `allocFcn` gave.
@@ -98,6 +104,9 @@ fn default_world_def() -> m3WorldDef {
         jointCapacity: d.joint_capacity as i32,
         eventCapacity: d.event_capacity as i32,
         sensorCapacity: d.sensor_capacity as i32,
+        characterCapacity: d.character_capacity as i32,
+        vehicleCapacity: d.vehicle_capacity as i32,
+        waterCapacity: d.water_capacity as i32,
         allocFcn: None,
         freeFcn: None,
         allocContext: core::ptr::null_mut(),
@@ -122,6 +131,17 @@ fn capacity(name: &'static str, v: i32) -> Result<u32, Refusal> {
         return Err(crate::refuse!(
             m3_errorArgument,
             "{name} = {v} must be within [1, 2^24]"
+        ));
+    }
+    Ok(v as u32)
+}
+
+/// A capacity that may be 0 (no characters, vehicles or water volumes).
+fn optional_capacity(name: &'static str, v: i32) -> Result<u32, Refusal> {
+    if !(0..=1 << 16).contains(&v) {
+        return Err(crate::refuse!(
+            m3_errorArgument,
+            "{name} = {v} must be within [0, 2^16]"
         ));
     }
     Ok(v as u32)
@@ -188,10 +208,9 @@ fn engine_def(d: &m3WorldDef) -> Result<engine::WorldDef, Refusal> {
         restitution_combine: engine::WorldDef::default().restitution_combine,
         mesh_capacity: capacity("meshCapacity", d.meshCapacity)?,
         content_capacity: content_capacity(d.contentCapacity)?,
-        // Not in the C def yet: the defaults.
-        character_capacity: engine::WorldDef::default().character_capacity,
-        vehicle_capacity: engine::WorldDef::default().vehicle_capacity,
-        water_capacity: engine::WorldDef::default().water_capacity,
+        character_capacity: optional_capacity("characterCapacity", d.characterCapacity)?,
+        vehicle_capacity: optional_capacity("vehicleCapacity", d.vehicleCapacity)?,
+        water_capacity: optional_capacity("waterCapacity", d.waterCapacity)?,
         allocator: None,
         task_hooks: None,
     })
@@ -219,6 +238,9 @@ fn c_def(d: &engine::WorldDef) -> m3WorldDef {
         jointCapacity: to_i32(d.joint_capacity as usize),
         eventCapacity: to_i32(d.event_capacity as usize),
         sensorCapacity: to_i32(d.sensor_capacity as usize),
+        characterCapacity: to_i32(d.character_capacity as usize),
+        vehicleCapacity: to_i32(d.vehicle_capacity as usize),
+        waterCapacity: to_i32(d.water_capacity as usize),
         ..default_world_def()
     }
 }
