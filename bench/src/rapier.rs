@@ -556,11 +556,12 @@ impl Engine for RapierEngine {
             let slowest = chassis()
                 .map(|b| b.linvel().length())
                 .fold(f32::INFINITY, maul3d::math::min);
+            let stopped = chassis().filter(|b| b.linvel().length() < 1.0).count();
             let upright = chassis()
                 .filter(|b| (b.rotation() * Vector::Y).y > 0.5)
                 .count();
             return Some(format!(
-                "mean speed {speed:.2} m/s, slowest {slowest:.2} m/s, {upright} of {n} upright"
+                "mean speed {speed:.2} m/s, slowest {slowest:.2} m/s, {stopped} under 1 m/s, {upright} of {n} upright"
             ));
         }
         let crowd = self.characters.as_ref()?;

@@ -1143,9 +1143,11 @@ pub fn terrain_height(x: f32, z: f32) -> f32 {
 /// from [`terrain_height`]), on a 10 × 10 grid 15 m apart centred on the origin, facing
 /// +z. Chassis: box of half 1.0 × 0.4 × 2.2, 1,500 kg, air drag as linear damping 0.25/s.
 /// Four wheels (radius 0.4, rest length 0.5, 35 kN/m, friction 1), rear-driven at 1,500 N
-/// each (top speed about 8 m/s against the drag), front-steered by 0.10 to 0.25 rad
-/// (varying with the index), always towards the centre in x so each drives a circle of
-/// 15 to 36 m radius that stays on the terrain. 600 steps, sleep off.
+/// each (top speed about 8 m/s against the drag), front-steered by 0.15 to 0.20 rad
+/// towards +x (varying with the index), so each drives a circle of 16 to 21 m radius that
+/// stays on the terrain; all turning the same way, their paths cross rarely (turning
+/// towards the centre instead stalled a quarter of them in collisions by step 600).
+/// 600 steps, sleep off.
 pub fn vehicles() -> Scene {
     let mut scene = Scene::new(SceneName::Vehicles, 600, false);
     let (n, cell) = (121u32, 2.0f32);
@@ -1205,14 +1207,14 @@ pub fn vehicles() -> Scene {
         let (gx, gz) = (i % 10, i / 10);
         let x = -67.5 + 15.0 * gx as f32;
         let z = -67.5 + 15.0 * gz as f32;
-        let turn = 0.10 + 0.15 * ((i * 37) % 100) as f32 / 99.0;
+        let turn = 0.15 + 0.05 * ((i * 37) % 100) as f32 / 99.0;
         scene.vehicles.push(VehicleDesc {
             chassis: scene.bodies.len(),
             forward: Vec3::Z,
             up: Vec3::Y,
             wheels: wheels.clone(),
             engine_force: 1500.0,
-            steering: if x > 0.0 { -turn } else { turn },
+            steering: turn,
         });
         scene.bodies.push(BodyDesc {
             kind: BodyKind::Dynamic,
@@ -1361,6 +1363,28 @@ mod tests {
             field.heights.len(),
             (field.count_x * field.count_z) as usize
         );
+    }
+
+    #[test]
+    fn vehicles_and_characters_have_their_counts() {
+        let v = vehicles();
+        assert_eq!(v.vehicles.len(), 100);
+        assert_eq!(dynamic_count(&v), 100);
+        for desc in &v.vehicles {
+            assert_eq!(v.bodies[desc.chassis].kind, BodyKind::Dynamic);
+            assert_eq!(desc.wheels.len(), 4);
+        }
+        let field = &v.height_fields[0];
+        assert_eq!(field.heights.len(), 121 * 121);
+        let c = characters();
+        assert_eq!(c.bodies.len(), 54);
+        assert_eq!(dynamic_count(&c), 0);
+        let crowd = c.characters.as_ref().expect("characters");
+        assert_eq!(crowd.characters.len(), 500);
+        // Walking speed is the setting's, in every direction.
+        let v = crowd.velocity(7, 100, c.dt);
+        assert!((v.length() - 2.0).abs() < 1e-5, "{v:?}");
+        assert_eq!(v.y, 0.0);
     }
 
     #[test]
