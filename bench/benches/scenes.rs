@@ -40,7 +40,9 @@ fn scenes(c: &mut Criterion) {
             .warm_up_time(Duration::from_millis(500))
             .measurement_time(Duration::from_secs(3));
         #[cfg(feature = "maul3d-side")]
-        bench_engine::<maul3d_bench::maul3d_side::Maul3dEngine>(&mut group, "maul3d", &scene);
+        if name.missing_feature().is_none() {
+            bench_engine::<maul3d_bench::maul3d_side::Maul3dEngine>(&mut group, "maul3d", &scene);
+        }
         bench_engine::<RapierEngine>(&mut group, "rapier", &scene);
         group.finish();
     }

@@ -23,6 +23,11 @@ pub trait Engine {
     /// Sum of every body's height, in creation order: two engines simulating the same
     /// scene should land near each other, and a value that explodes shows a broken side.
     fn checksum(&self) -> f64;
+    /// Scene-specific sanity figures (vehicles' speed, characters' height), where the
+    /// scene has any.
+    fn report(&self) -> Option<String> {
+        None
+    }
     /// Mean time per stage over the steps so far, for engines that report one.
     fn profile_summary(&self) -> Option<String> {
         None

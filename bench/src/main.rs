@@ -30,7 +30,8 @@ enum EngineChoice {
 #[command(version, about)]
 struct Args {
     /// One scene (large_pyramid, many_pyramids, joint_grid, convex_pile, washer, rain,
-    /// convex_vs_mesh, voxels, fast_capsules, sleeping_crowd); all of them when left out.
+    /// convex_vs_mesh, voxels, fast_capsules, sleeping_crowd, vehicles, characters); all of
+    /// them when left out.
     #[arg(long, value_parser = parse_scene)]
     scene: Option<SceneName>,
     /// Steps to run instead of the scene's own count (at least 2: the first is not timed).
@@ -54,6 +55,7 @@ fn parse_scene(name: &str) -> Result<SceneName, String> {
 /// What one engine did on one scene.
 struct Run {
     profile: Option<String>,
+    report: Option<String>,
     ms_per_step: f64,
     bodies: usize,
     checksum: f64,
@@ -81,6 +83,7 @@ fn run<E: Engine>(scene: &Scene, steps: usize) -> Run {
     let ms_per_step = time_steps(&mut engine, scene.warmup, steps);
     Run {
         profile: engine.profile_summary(),
+        report: engine.report(),
         ms_per_step,
         bodies: engine.body_count(),
         checksum: engine.checksum(),
@@ -132,9 +135,16 @@ fn main() -> ExitCode {
             }
         };
         let steps = args.steps.map_or(scene.steps, |s| s as usize);
-        let maul3d = match args.engine {
-            EngineChoice::Maul3d | EngineChoice::Both => run_maul3d(&scene, steps),
-            EngineChoice::Rapier => None,
+        let maul3d = match (args.engine, name.missing_feature()) {
+            (EngineChoice::Rapier, _) => None,
+            (_, Some(missing)) => {
+                println!(
+                    "{} maul3d not built: needs {missing} (Rapier side only)",
+                    name.as_str()
+                );
+                None
+            }
+            (EngineChoice::Maul3d | EngineChoice::Both, None) => run_maul3d(&scene, steps),
         };
         let rapier = match args.engine {
             EngineChoice::Rapier | EngineChoice::Both => Some(run::<RapierEngine>(&scene, steps)),
@@ -160,6 +170,11 @@ fn main() -> ExitCode {
         );
         if let Some(p) = maul3d.as_ref().and_then(|r| r.profile.as_ref()) {
             println!("{} maul3d profile: {p}", name.as_str());
+        }
+        for (side, run) in [("maul3d", &maul3d), ("rapier", &rapier)] {
+            if let Some(report) = run.as_ref().and_then(|r| r.report.as_ref()) {
+                println!("{} {side} check: {report}", name.as_str());
+            }
         }
     }
     ExitCode::SUCCESS

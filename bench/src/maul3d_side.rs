@@ -65,6 +65,8 @@ fn create_body(
         .create_body(&BodyDef {
             body_type,
             position: origin + desc.position,
+            rotation: desc.rotation,
+            linear_damping: desc.linear_damping,
             ..Default::default()
         })
         .expect("body fits the world");

@@ -1,8 +1,12 @@
 //! A scene built into Rapier 0.36 and stepped with its minimal loop.
 
 use crate::Engine;
-use crate::scenes::{BodyDesc, BodyKind, Geometry, JointDesc, JointShape, Rain, Scene};
+use crate::scenes::{BodyDesc, BodyKind, Characters, Geometry, JointDesc, JointShape, Rain, Scene};
 use maul3d::math::DVec3;
+use rapier3d::control::{
+    CharacterAutostep, CharacterLength, DynamicRayCastVehicleController,
+    KinematicCharacterController, WheelTuning,
+};
 use rapier3d::prelude::*;
 use std::collections::VecDeque;
 
@@ -33,7 +37,20 @@ pub struct RapierEngine {
     relaunch: Option<(usize, Vec<Start>)>,
     /// The rain's groups alive, oldest first, and how many were spawned.
     rain: Option<(Rain, VecDeque<Vec<RigidBodyHandle>>, usize)>,
+    /// The scene's vehicles, each updated before every step.
+    vehicles: Vec<DynamicRayCastVehicleController>,
+    /// The scene's characters and how they move, if any.
+    characters: Option<CharacterCrowd>,
     steps: usize,
+}
+
+/// Characters moved by one controller before every step.
+struct CharacterCrowd {
+    desc: Characters,
+    controller: KinematicCharacterController,
+    shape: SharedShape,
+    /// Each character's kinematic body (position-based) and vertical speed.
+    bodies: Vec<(RigidBodyHandle, f32)>,
 }
 
 fn to_rapier(v: maul3d::math::Vec3) -> Vector {
@@ -64,8 +81,14 @@ fn insert_body(
         BodyKind::Kinematic => RigidBodyBuilder::kinematic_velocity_based(),
         BodyKind::Dynamic => RigidBodyBuilder::dynamic(),
     };
+    let r = desc.rotation;
+    let pose = Pose::from_parts(
+        to_vector(origin + desc.position),
+        Rotation::from_xyzw(r.x, r.y, r.z, r.w),
+    );
     let body = builder
-        .translation(to_vector(origin + desc.position))
+        .pose(pose)
+        .linear_damping(desc.linear_damping)
         .linvel(to_rapier(desc.linear_velocity))
         .angvel(to_rapier(desc.angular_velocity))
         .can_sleep(can_sleep)
@@ -146,7 +169,96 @@ fn insert_joint(
     joints.insert(a, b, joint, true);
 }
 
+/// A vehicle controller for `desc`, its wheels tuned as described (Rapier's spring and
+/// damper coefficients are per kg of chassis, its `friction_slip` the tyre friction).
+fn vehicle(
+    bodies: &RigidBodySet,
+    chassis: RigidBodyHandle,
+    desc: &crate::scenes::VehicleDesc,
+) -> DynamicRayCastVehicleController {
+    let mass = bodies[chassis].mass();
+    let mut vehicle = DynamicRayCastVehicleController::new(chassis);
+    let axis = |v: maul3d::math::Vec3| {
+        [v.x, v.y, v.z]
+            .iter()
+            .position(|c| c.abs() > 0.5)
+            .expect("a chassis axis is a coordinate axis")
+    };
+    vehicle.index_forward_axis = axis(desc.forward);
+    vehicle.index_up_axis = axis(desc.up);
+    for w in &desc.wheels {
+        let tuning = WheelTuning {
+            suspension_stiffness: w.stiffness / mass,
+            suspension_compression: w.damping_compression / mass,
+            suspension_damping: w.damping_relaxation / mass,
+            max_suspension_travel: w.max_travel,
+            side_friction_stiffness: 1.0,
+            friction_slip: w.friction,
+            max_suspension_force: w.max_force,
+        };
+        let wheel = vehicle.add_wheel(
+            to_rapier(w.attach),
+            to_rapier(w.direction),
+            to_rapier(w.axle),
+            w.rest_length,
+            w.radius,
+            &tuning,
+        );
+        wheel.steering = if w.steered { desc.steering } else { 0.0 };
+        wheel.engine_force = if w.driven { desc.engine_force } else { 0.0 };
+    }
+    vehicle
+}
+
 impl RapierEngine {
+    /// Every vehicle's suspension, tyre and engine impulses before the step, each ray
+    /// ignoring its own chassis.
+    fn drive(&mut self) {
+        let dt = self.params.dt;
+        for vehicle in &mut self.vehicles {
+            let queries = self.broad_phase.as_query_pipeline_mut(
+                self.narrow_phase.query_dispatcher(),
+                &mut self.bodies,
+                &mut self.colliders,
+                QueryFilter::default().exclude_rigid_body(vehicle.chassis),
+            );
+            vehicle.update_vehicle(dt, queries);
+        }
+    }
+
+    /// Every character's move before the step, against the world as it stands.
+    fn walk(&mut self) {
+        let Some(crowd) = self.characters.as_mut() else {
+            return;
+        };
+        let dt = self.params.dt;
+        let g = self.gravity.y;
+        for (i, (handle, vy)) in crowd.bodies.iter_mut().enumerate() {
+            let v = crowd.desc.velocity(i, self.steps, dt);
+            *vy += g * dt;
+            let pose = *self.bodies[*handle].position();
+            let queries = self.broad_phase.as_query_pipeline(
+                self.narrow_phase.query_dispatcher(),
+                &self.bodies,
+                &self.colliders,
+                QueryFilter::default().exclude_rigid_body(*handle),
+            );
+            let moved = crowd.controller.move_shape(
+                dt,
+                &queries,
+                &*crowd.shape,
+                &pose,
+                Vector::new(v.x, *vy, v.z) * dt,
+                |_| {},
+            );
+            if moved.grounded {
+                *vy = 0.0;
+            }
+            self.bodies[*handle]
+                .set_next_kinematic_translation(pose.translation + moved.translation);
+        }
+    }
+
     /// Every `relaunch` period (not before the first step), the bodies back at their start.
     fn relaunch(&mut self) {
         let Some((period, starts)) = &self.relaunch else {
@@ -313,6 +425,53 @@ impl Engine for RapierEngine {
                 )
             })
             .collect();
+        let vehicles = scene
+            .vehicles
+            .iter()
+            .map(|v| vehicle(&bodies, handles[v.chassis], v))
+            .collect();
+        let mut handles = handles;
+        let characters = scene.characters.as_ref().map(|c| {
+            let s = &c.settings;
+            let shape = SharedShape::capsule_y(s.half_height, s.radius);
+            let crowd: Vec<(RigidBodyHandle, f32)> = c
+                .characters
+                .iter()
+                .map(|ch| {
+                    let body = RigidBodyBuilder::kinematic_position_based()
+                        .translation(to_vector(ch.position))
+                        .build();
+                    let h = bodies.insert(body);
+                    colliders.insert_with_parent(
+                        ColliderBuilder::new(shape.clone()).build(),
+                        h,
+                        &mut bodies,
+                    );
+                    (h, 0.0)
+                })
+                .collect();
+            handles.extend(crowd.iter().map(|&(h, _)| h));
+            let controller = KinematicCharacterController {
+                up: Vector::Y,
+                offset: CharacterLength::Absolute(s.skin),
+                slide: true,
+                autostep: Some(CharacterAutostep {
+                    max_height: CharacterLength::Absolute(s.max_step_height),
+                    min_width: CharacterLength::Absolute(s.min_step_width),
+                    include_dynamic_bodies: false,
+                }),
+                max_slope_climb_angle: s.max_slope,
+                min_slope_slide_angle: s.max_slope,
+                snap_to_ground: Some(CharacterLength::Absolute(s.snap_to_ground)),
+                ..KinematicCharacterController::default()
+            };
+            CharacterCrowd {
+                desc: c.clone(),
+                controller,
+                shape,
+                bodies: crowd,
+            }
+        });
         let mut impulse_joints = ImpulseJointSet::new();
         for j in &scene.joints {
             let (a, b) = (handles[j.body_a], handles[j.body_b]);
@@ -356,6 +515,8 @@ impl Engine for RapierEngine {
             height_fields,
             relaunch,
             rain: scene.rain.clone().map(|r| (r, VecDeque::new(), 0)),
+            vehicles,
+            characters,
             steps: 0,
         }
     }
@@ -363,6 +524,8 @@ impl Engine for RapierEngine {
     fn step(&mut self) {
         self.rain();
         self.relaunch();
+        self.drive();
+        self.walk();
         self.steps += 1;
         self.pipeline.step(
             self.gravity,
@@ -383,6 +546,47 @@ impl Engine for RapierEngine {
 
     fn body_count(&self) -> usize {
         self.bodies.len()
+    }
+
+    fn report(&self) -> Option<String> {
+        if !self.vehicles.is_empty() {
+            let n = self.vehicles.len() as f64;
+            let chassis = || self.vehicles.iter().map(|v| &self.bodies[v.chassis]);
+            let speed: f64 = chassis().map(|b| b.linvel().length() as f64).sum::<f64>() / n;
+            let slowest = chassis()
+                .map(|b| b.linvel().length())
+                .fold(f32::INFINITY, maul3d::math::min);
+            let stopped = chassis().filter(|b| b.linvel().length() < 1.0).count();
+            let upright = chassis()
+                .filter(|b| (b.rotation() * Vector::Y).y > 0.5)
+                .count();
+            return Some(format!(
+                "mean speed {speed:.2} m/s, slowest {slowest:.2} m/s, {stopped} under 1 m/s, {upright} of {n} upright"
+            ));
+        }
+        let crowd = self.characters.as_ref()?;
+        let s = &crowd.desc.settings;
+        let feet = crowd
+            .bodies
+            .iter()
+            .map(|&(h, _)| self.bodies[h].translation().y - s.half_height - s.radius);
+        let lowest = feet.clone().fold(f32::INFINITY, maul3d::math::min);
+        let mean = feet.map(|y| y as f64).sum::<f64>() / crowd.bodies.len() as f64;
+        let start: f64 = crowd
+            .desc
+            .characters
+            .iter()
+            .zip(&crowd.bodies)
+            .map(|(c, &(h, _))| {
+                let p = self.bodies[h].translation();
+                let (dx, dz) = (p.x as f64 - c.position.x, p.z as f64 - c.position.z);
+                (dx * dx + dz * dz).sqrt()
+            })
+            .sum::<f64>()
+            / crowd.bodies.len() as f64;
+        Some(format!(
+            "lowest feet {lowest:.3} m, mean feet {mean:.3} m, mean distance from start {start:.2} m"
+        ))
     }
 
     fn checksum(&self) -> f64 {

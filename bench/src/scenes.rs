@@ -5,7 +5,7 @@
 //! `f32` in the document's order of operations, as Box3D does, then widened to `f64` for
 //! body positions, so every engine starts from the same bits.
 
-use maul3d::math::{DVec3, PI, Vec3, sin_cos};
+use maul3d::math::{DVec3, PI, Quat, Vec3, sin_cos};
 
 /// The scenes, in the order the tool runs them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,11 +30,15 @@ pub enum SceneName {
     FastCapsules,
     /// 100 rolling spheres beside 10,000 sleeping cubes: what sleepers cost a step.
     SleepingCrowd,
+    /// 100 ray-cast-wheel vehicles driving curves on a height field.
+    Vehicles,
+    /// 500 kinematic capsule characters walking a level of boxes, steps and ramps.
+    Characters,
 }
 
 impl SceneName {
     /// Every scene, in the document's order.
-    pub const ALL: [SceneName; 10] = [
+    pub const ALL: [SceneName; 12] = [
         SceneName::LargePyramid,
         SceneName::ManyPyramids,
         SceneName::JointGrid,
@@ -45,6 +49,8 @@ impl SceneName {
         SceneName::Voxels,
         SceneName::FastCapsules,
         SceneName::SleepingCrowd,
+        SceneName::Vehicles,
+        SceneName::Characters,
     ];
 
     /// The name used on the command line and in the output.
@@ -60,6 +66,8 @@ impl SceneName {
             SceneName::Voxels => "voxels",
             SceneName::FastCapsules => "fast_capsules",
             SceneName::SleepingCrowd => "sleeping_crowd",
+            SceneName::Vehicles => "vehicles",
+            SceneName::Characters => "characters",
         }
     }
 
@@ -68,12 +76,17 @@ impl SceneName {
         SceneName::ALL.into_iter().find(|s| s.as_str() == name)
     }
 
-    /// The feature Maul3D still lacks for this scene, or `None` when it can be built.
+    /// The feature Maul3D still lacks for this scene, or `None` when its Maul3D side can
+    /// be built (the Rapier side builds every scene).
     pub fn missing_feature(self) -> Option<&'static str> {
-        None
+        match self {
+            SceneName::Vehicles => Some("vehicles"),
+            SceneName::Characters => Some("characters"),
+            _ => None,
+        }
     }
 
-    /// The scene description, or the missing feature's name for scenes not built yet.
+    /// The scene description, or the missing feature's name for scenes not described yet.
     pub fn build(self) -> Result<Scene, &'static str> {
         match self {
             SceneName::LargePyramid => Ok(large_pyramid()),
@@ -86,6 +99,8 @@ impl SceneName {
             SceneName::Voxels => Ok(voxels()),
             SceneName::FastCapsules => Ok(fast_capsules()),
             SceneName::SleepingCrowd => Ok(sleeping_crowd(SLEEPING_CROWD_SLEEPERS)),
+            SceneName::Vehicles => Ok(vehicles()),
+            SceneName::Characters => Ok(characters()),
         }
     }
 }
@@ -326,12 +341,16 @@ pub struct ShapeDesc {
 pub struct BodyDesc {
     /// How it moves.
     pub kind: BodyKind,
-    /// Origin in world space; every scene starts with identity rotations.
+    /// Origin in world space.
     pub position: DVec3,
     /// Initial linear velocity (m/s).
     pub linear_velocity: Vec3,
     /// Initial angular velocity (rad/s).
     pub angular_velocity: Vec3,
+    /// Initial orientation: identity but for the character level's turned boxes.
+    pub rotation: Quat,
+    /// Linear damping (1/s): 0 but for the vehicles' chassis (their air drag).
+    pub linear_damping: f32,
     /// Its shapes, created in this order.
     pub shapes: Vec<ShapeDesc>,
 }
@@ -372,6 +391,10 @@ pub struct Scene {
     /// Steps run (untimed, unprofiled) before the first timed step, so the scene reaches
     /// the state it measures (e.g. its sleepers asleep).
     pub warmup: usize,
+    /// Ray-cast vehicles, each on a dynamic chassis of `bodies`, updated before every step.
+    pub vehicles: Vec<VehicleDesc>,
+    /// Kinematic characters moved before every step, if any (not in `bodies`).
+    pub characters: Option<Characters>,
 }
 
 impl Scene {
@@ -397,6 +420,8 @@ impl Scene {
             rain: None,
             relaunch: None,
             warmup: 0,
+            vehicles: Vec::new(),
+            characters: None,
         }
     }
 
@@ -406,6 +431,8 @@ impl Scene {
             position: DVec3::new(0.0, -1.0, 0.0),
             linear_velocity: Vec3::ZERO,
             angular_velocity: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            linear_damping: 0.0,
             shapes: vec![shape(Geometry::Box { half }, DENSITY)],
         });
     }
@@ -416,6 +443,8 @@ impl Scene {
             position: DVec3::ZERO,
             linear_velocity: Vec3::ZERO,
             angular_velocity: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            linear_damping: 0.0,
             shapes: vec![shape(Geometry::Mesh { index }, DENSITY)],
         });
     }
@@ -426,6 +455,8 @@ impl Scene {
             position: position.to_f64(),
             linear_velocity: Vec3::ZERO,
             angular_velocity: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            linear_damping: 0.0,
             shapes: vec![shape(geometry, density)],
         });
     }
@@ -483,6 +514,8 @@ pub fn joint_grid() -> Scene {
                 position: DVec3::new(k as f64, -(i as f64), 0.0),
                 linear_velocity: Vec3::ZERO,
                 angular_velocity: Vec3::ZERO,
+                rotation: Quat::IDENTITY,
+                linear_damping: 0.0,
                 shapes: vec![ball],
             });
             if i > 0 {
@@ -518,6 +551,8 @@ pub fn ragdoll() -> Ragdoll {
             position: Vec3::new(x, y, z).to_f64(),
             linear_velocity: Vec3::ZERO,
             angular_velocity: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            linear_damping: 0.0,
             shapes: vec![shape(Geometry::Capsule { a, b, radius }, DENSITY)],
         });
         bones.len() - 1
@@ -664,6 +699,8 @@ pub fn voxels() -> Scene {
         position: DVec3::ZERO,
         linear_velocity: Vec3::ZERO,
         angular_velocity: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        linear_damping: 0.0,
         shapes,
     });
     let mut rng = PointRng::new(11);
@@ -721,6 +758,8 @@ pub fn fast_capsules() -> Scene {
         position: Vec3::new(-half, 0.0, -half).to_f64(),
         linear_velocity: Vec3::ZERO,
         angular_velocity: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        linear_damping: 0.0,
         shapes: vec![shape(Geometry::HeightField { index: 0 }, DENSITY)],
     });
     let capsule = Geometry::Capsule {
@@ -736,6 +775,8 @@ pub fn fast_capsules() -> Scene {
             position: Vec3::new(c * 15.0 * cell, 5.0 + 0.5 * i as f32, s * 15.0 * cell).to_f64(),
             linear_velocity: Vec3::new(-s * speed * 0.3, -speed, c * speed * 0.3),
             angular_velocity: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            linear_damping: 0.0,
             shapes: vec![shape(capsule, DENSITY)],
         });
     }
@@ -910,6 +951,8 @@ pub fn washer() -> Scene {
         position: DVec3::new(0.0, 21.0, 0.0),
         linear_velocity: Vec3::new(0.001, -0.002, 0.0),
         angular_velocity: Vec3::new(0.0, 0.0, 25.0 * (PI / 180.0)),
+        rotation: Quat::IDENTITY,
+        linear_damping: 0.0,
         shapes: drum,
     });
 
@@ -956,6 +999,8 @@ pub fn sleeping_crowd(sleepers: usize) -> Scene {
                 linear_velocity: Vec3::new(speed, 0.0, 0.0),
                 // Rolling without slip: ω = v / r about −z.
                 angular_velocity: Vec3::new(0.0, 0.0, -speed / radius),
+                rotation: Quat::IDENTITY,
+                linear_damping: 0.0,
                 shapes: vec![shape(Geometry::Sphere { radius }, DENSITY)],
             });
         }
@@ -970,6 +1015,314 @@ pub fn sleeping_crowd(sleepers: usize) -> Scene {
         let z = -10.0 - 1.5 * k as f32;
         scene.add_dynamic(Vec3::new(x, 0.5, z), cube, DENSITY);
     }
+    scene
+}
+
+/// One ray-cast wheel: a ray from `attach` along `direction` (both in the chassis frame)
+/// finds the ground; the wheel's centre sits `suspension length` along it, its bottom
+/// `radius` further. Spring and damper push the chassis up at the contact; tyre friction
+/// drives it along and holds it sideways.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WheelDesc {
+    /// Top of the suspension (the ray's origin), chassis frame.
+    pub attach: Vec3,
+    /// Suspension direction, unit, chassis frame (down).
+    pub direction: Vec3,
+    /// Axle, unit, chassis frame, before steering: the rolling direction (forward) is
+    /// `−direction × axle`.
+    pub axle: Vec3,
+    /// Wheel radius (m).
+    pub radius: f32,
+    /// Suspension length with the spring unloaded (m).
+    pub rest_length: f32,
+    /// Farthest the suspension moves from its rest length either way (m).
+    pub max_travel: f32,
+    /// Spring stiffness (N/m).
+    pub stiffness: f32,
+    /// Damping while compressing (N·s/m).
+    pub damping_compression: f32,
+    /// Damping while extending (N·s/m).
+    pub damping_relaxation: f32,
+    /// Largest suspension force (N).
+    pub max_force: f32,
+    /// Tyre friction coefficient: the tyre's combined forward and side force stays under
+    /// `friction` times its suspension force.
+    pub friction: f32,
+    /// Whether `VehicleDesc::steering` turns it.
+    pub steered: bool,
+    /// Whether `VehicleDesc::engine_force` drives it.
+    pub driven: bool,
+}
+
+/// A vehicle: a dynamic chassis body of `Scene::bodies` and its wheels (wheels have no
+/// body or shape of their own; each casts a ray that ignores its own chassis only).
+#[derive(Clone, Debug, PartialEq)]
+pub struct VehicleDesc {
+    /// Index of the chassis in `Scene::bodies`.
+    pub chassis: usize,
+    /// The chassis' forward axis, unit, chassis frame.
+    pub forward: Vec3,
+    /// The chassis' up axis, unit, chassis frame.
+    pub up: Vec3,
+    /// The wheels, in this order.
+    pub wheels: Vec<WheelDesc>,
+    /// Constant drive force on each driven wheel along its rolling direction (N).
+    pub engine_force: f32,
+    /// Constant steering angle of the steered wheels (rad) about the chassis up axis:
+    /// positive turns a vehicle facing +z towards +x.
+    pub steering: f32,
+}
+
+/// Settings every character shares: an upright capsule moved by a kinematic character
+/// controller (shape casts, sliding, stepping, slope limit, snapping).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CharacterSettings {
+    /// Capsule radius (m).
+    pub radius: f32,
+    /// Half the capsule's segment, centre to either sphere centre (m).
+    pub half_height: f32,
+    /// Walking speed (m/s), horizontal.
+    pub speed: f32,
+    /// Highest step climbed without a jump (m).
+    pub max_step_height: f32,
+    /// Free depth needed on top of a step to step onto it (m).
+    pub min_step_width: f32,
+    /// Steepest slope walked up, and the slope from which the character slides (rad).
+    pub max_slope: f32,
+    /// Farthest the character is pulled down to stay on the ground while walking (m).
+    pub snap_to_ground: f32,
+    /// Gap kept between the capsule and what it touches (m).
+    pub skin: f32,
+}
+
+/// One character: where its capsule's centre starts, and how its walking direction turns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CharacterDesc {
+    /// Capsule centre at the start (world).
+    pub position: DVec3,
+    /// Walking direction at the start (rad, from +x towards +z).
+    pub heading: f32,
+    /// How fast the direction turns (rad/s).
+    pub turn_rate: f32,
+}
+
+/// Characters walking the scene's static level: before every step `n` (from 0), each
+/// character in order asks to move by `(velocity(i, n) + (0, v_y, 0))·dt` where its
+/// vertical speed `v_y` (0 at the start) first gains `gravity.y·dt`, and is set back to 0
+/// when the controller reports it grounded after the move. Characters collide with the
+/// level and with each other (as they stand before the step), never push anything.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Characters {
+    /// What every character shares.
+    pub settings: CharacterSettings,
+    /// The characters, in creation order (after `Scene::bodies`).
+    pub characters: Vec<CharacterDesc>,
+}
+
+impl Characters {
+    /// The horizontal velocity character `i` wants before step `n`.
+    pub fn velocity(&self, i: usize, n: usize, dt: f32) -> Vec3 {
+        let c = &self.characters[i];
+        let (s, co) = sin_cos(c.heading + c.turn_rate * (n as f32 * dt));
+        Vec3::new(co * self.settings.speed, 0.0, s * self.settings.speed)
+    }
+}
+
+/// Half the side of the vehicles' terrain (m).
+const TERRAIN_HALF: f32 = 120.0;
+
+/// The vehicles' terrain height at `(x, z)`, world (m): two gentle swells, slopes under 6°.
+pub fn terrain_height(x: f32, z: f32) -> f32 {
+    let (sx, _) = sin_cos(0.11 * x);
+    let (_, cz) = sin_cos(0.085 * z);
+    let (sd, _) = sin_cos(0.3 * x + 0.2 * z);
+    0.5 * sx * cz + 0.25 * sd
+}
+
+/// 100 vehicles on a 240 m × 240 m height field (121 × 121 samples 2 m apart, heights
+/// from [`terrain_height`]), on a 10 × 10 grid 15 m apart centred on the origin, facing
+/// +z. Chassis: box of half 1.0 × 0.4 × 2.2, 1,500 kg, air drag as linear damping 0.25/s.
+/// Four wheels (radius 0.4, rest length 0.5, 35 kN/m, friction 1), rear-driven at 1,500 N
+/// each (top speed about 8 m/s against the drag), front-steered by 0.15 to 0.20 rad
+/// towards +x (varying with the index), so each drives a circle of 16 to 21 m radius that
+/// stays on the terrain; all turning the same way, their paths cross rarely (turning
+/// towards the centre instead stalled a quarter of them in collisions by step 600).
+/// 600 steps, sleep off.
+pub fn vehicles() -> Scene {
+    let mut scene = Scene::new(SceneName::Vehicles, 600, false);
+    let (n, cell) = (121u32, 2.0f32);
+    let heights = (0..n * n)
+        .map(|i| {
+            let x = (i % n) as f32 * cell - TERRAIN_HALF;
+            let z = (i / n) as f32 * cell - TERRAIN_HALF;
+            terrain_height(x, z)
+        })
+        .collect();
+    scene.height_fields.push(HeightFieldDesc {
+        count_x: n,
+        count_z: n,
+        heights,
+        cell,
+        height_scale: 1.0,
+    });
+    scene.bodies.push(BodyDesc {
+        kind: BodyKind::Static,
+        position: Vec3::new(-TERRAIN_HALF, 0.0, -TERRAIN_HALF).to_f64(),
+        linear_velocity: Vec3::ZERO,
+        angular_velocity: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        linear_damping: 0.0,
+        shapes: vec![shape(Geometry::HeightField { index: 0 }, DENSITY)],
+    });
+    let half = Vec3::new(1.0, 0.4, 2.2);
+    let chassis = ShapeDesc {
+        friction: 0.5,
+        ..shape(
+            Geometry::Box { half },
+            1500.0 / (8.0 * half.x * half.y * half.z),
+        )
+    };
+    let wheel = |x: f32, z: f32, front: bool| WheelDesc {
+        attach: Vec3::new(x, -0.3, z),
+        direction: Vec3::new(0.0, -1.0, 0.0),
+        axle: Vec3::new(-1.0, 0.0, 0.0),
+        radius: 0.4,
+        rest_length: 0.5,
+        max_travel: 0.4,
+        stiffness: 35_000.0,
+        damping_compression: 2_500.0,
+        damping_relaxation: 3_500.0,
+        max_force: 15_000.0,
+        friction: 1.0,
+        steered: front,
+        driven: !front,
+    };
+    let wheels = vec![
+        wheel(0.9, 1.6, true),
+        wheel(-0.9, 1.6, true),
+        wheel(0.9, -1.6, false),
+        wheel(-0.9, -1.6, false),
+    ];
+    for i in 0..100 {
+        let (gx, gz) = (i % 10, i / 10);
+        let x = -67.5 + 15.0 * gx as f32;
+        let z = -67.5 + 15.0 * gz as f32;
+        let turn = 0.15 + 0.05 * ((i * 37) % 100) as f32 / 99.0;
+        scene.vehicles.push(VehicleDesc {
+            chassis: scene.bodies.len(),
+            forward: Vec3::Z,
+            up: Vec3::Y,
+            wheels: wheels.clone(),
+            engine_force: 1500.0,
+            steering: turn,
+        });
+        scene.bodies.push(BodyDesc {
+            kind: BodyKind::Dynamic,
+            position: Vec3::new(x, terrain_height(x, z) + 1.3, z).to_f64(),
+            linear_velocity: Vec3::ZERO,
+            angular_velocity: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            linear_damping: 0.25,
+            shapes: vec![chassis],
+        });
+    }
+    scene
+}
+
+/// Half the side of the characters' level (m), inside its walls.
+const LEVEL_HALF: f32 = 40.0;
+
+/// 500 characters (capsules of radius 0.3, half-height 0.6) walking at 2 m/s a static level
+/// of boxes: an 80 m floor (top at y = 0) ringed by 2 m walls, and on a 7 × 7 grid of
+/// 10 m cells one obstacle each, by turn: a 0.2 or 0.3 m step (climbed by the 0.3 m
+/// autostep), a 2 m block, a ramp of 20° to 40° (a box turned about x or z, half sunk in the
+/// floor), a 0.5 m ledge (too high to step), a 7 m wall turned about y. Characters start
+/// in two files beside each of the 8 streets between the cells, each heading its own way
+/// (golden-angle spread) and turning at up to ±0.3 rad/s; 600 steps, sleep off.
+/// Controller: step 0.3 m (0.3 m deep), slope 45°, snap to ground 0.2 m, skin 0.02 m.
+pub fn characters() -> Scene {
+    let mut scene = Scene::new(SceneName::Characters, 600, false);
+    let mut add_box = |position: Vec3, half: Vec3, rotation: Quat| {
+        scene.bodies.push(BodyDesc {
+            kind: BodyKind::Static,
+            position: position.to_f64(),
+            linear_velocity: Vec3::ZERO,
+            angular_velocity: Vec3::ZERO,
+            rotation,
+            linear_damping: 0.0,
+            shapes: vec![shape(Geometry::Box { half }, DENSITY)],
+        });
+    };
+    let id = Quat::IDENTITY;
+    let l = LEVEL_HALF;
+    add_box(
+        Vec3::new(0.0, -0.5, 0.0),
+        Vec3::new(l + 1.0, 0.5, l + 1.0),
+        id,
+    );
+    add_box(Vec3::new(l + 0.25, 1.0, 0.0), Vec3::new(0.25, 1.0, l), id);
+    add_box(Vec3::new(-l - 0.25, 1.0, 0.0), Vec3::new(0.25, 1.0, l), id);
+    add_box(Vec3::new(0.0, 1.0, l + 0.25), Vec3::new(l, 1.0, 0.25), id);
+    add_box(Vec3::new(0.0, 1.0, -l - 0.25), Vec3::new(l, 1.0, 0.25), id);
+    for k in 0..49usize {
+        let (cx, cz) = (k % 7, k / 7);
+        let c = Vec3::new(-30.0 + 10.0 * cx as f32, 0.0, -30.0 + 10.0 * cz as f32);
+        let at = |y: f32| Vec3::new(c.x, y, c.z);
+        match k % 5 {
+            0 => {
+                let h = if k % 2 == 0 { 0.1 } else { 0.15 };
+                add_box(at(h), Vec3::new(2.0, h, 2.0), id);
+            }
+            1 => add_box(at(1.0), Vec3::new(1.5, 1.0, 1.5), id),
+            2 => {
+                // 20° to 40°, 6 m long: its top face rises from the floor to 1 to 1.9 m.
+                let angle = (20.0 + 5.0 * ((k / 5) % 5) as f32) * (PI / 180.0);
+                let (axis, half) = if k % 2 == 0 {
+                    (Vec3::X, Vec3::new(1.5, 0.2, 3.0))
+                } else {
+                    (Vec3::Z, Vec3::new(3.0, 0.2, 1.5))
+                };
+                add_box(at(0.0), half, Quat::from_axis_angle(axis, angle));
+            }
+            3 => add_box(at(0.25), Vec3::new(2.0, 0.25, 2.0), id),
+            _ => {
+                let angle = 0.4 * k as f32;
+                add_box(
+                    at(1.0),
+                    Vec3::new(3.5, 1.0, 0.25),
+                    Quat::from_axis_angle(Vec3::Y, angle),
+                );
+            }
+        }
+    }
+    let settings = CharacterSettings {
+        radius: 0.3,
+        half_height: 0.6,
+        speed: 2.0,
+        max_step_height: 0.3,
+        min_step_width: 0.3,
+        max_slope: 45.0 * (PI / 180.0),
+        snap_to_ground: 0.2,
+        skin: 0.02,
+    };
+    let y = settings.half_height + settings.radius + 0.05;
+    let characters = (0..500usize)
+        .map(|i| {
+            let (file, row) = (i % 16, i / 16);
+            let x = -35.0 + 10.0 * (file / 2) as f32 + if file % 2 == 0 { -0.8 } else { 0.8 };
+            let z = -37.2 + 2.4 * row as f32;
+            let (s, _) = sin_cos(1.3 * i as f32);
+            CharacterDesc {
+                position: Vec3::new(x, y, z).to_f64(),
+                heading: 2.399_963 * i as f32,
+                turn_rate: 0.3 * s,
+            }
+        })
+        .collect();
+    scene.characters = Some(Characters {
+        settings,
+        characters,
+    });
     scene
 }
 
@@ -1010,6 +1363,28 @@ mod tests {
             field.heights.len(),
             (field.count_x * field.count_z) as usize
         );
+    }
+
+    #[test]
+    fn vehicles_and_characters_have_their_counts() {
+        let v = vehicles();
+        assert_eq!(v.vehicles.len(), 100);
+        assert_eq!(dynamic_count(&v), 100);
+        for desc in &v.vehicles {
+            assert_eq!(v.bodies[desc.chassis].kind, BodyKind::Dynamic);
+            assert_eq!(desc.wheels.len(), 4);
+        }
+        let field = &v.height_fields[0];
+        assert_eq!(field.heights.len(), 121 * 121);
+        let c = characters();
+        assert_eq!(c.bodies.len(), 54);
+        assert_eq!(dynamic_count(&c), 0);
+        let crowd = c.characters.as_ref().expect("characters");
+        assert_eq!(crowd.characters.len(), 500);
+        // Walking speed is the setting's, in every direction.
+        let v = crowd.velocity(7, 100, c.dt);
+        assert!((v.length() - 2.0).abs() < 1e-5, "{v:?}");
+        assert_eq!(v.y, 0.0);
     }
 
     #[test]
