@@ -112,3 +112,4 @@ pub use snapshot::{SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};
 pub use solver::continuous::{MAX_SWEEP_CANDIDATES, MAX_SWEEP_PIECES};
 pub use task::{TaskFn, TaskHooks};
 pub use world::World;
+pub use water::{Buoyancy, WaterVolumeDef};
