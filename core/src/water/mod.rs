@@ -74,11 +74,7 @@ impl Default for WaterVolumeDef {
 impl WaterVolumeDef {
     /// Checks every field; returns the def with its rotation normalized.
     pub(crate) fn checked(&self) -> Result<WaterVolumeDef> {
-        crate::error::check_world_point(
-            "water center",
-            self.center,
-            crate::math::POSITION_LIMIT,
-        )?;
+        crate::error::check_world_point("water center", self.center, crate::math::POSITION_LIMIT)?;
         let q = self.rotation;
         if !q.is_valid() || q.length_squared() <= 1e-6 {
             return Err(Error::Argument {

