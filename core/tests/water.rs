@@ -107,7 +107,7 @@ fn a_box_half_as_dense_as_water_floats_at_half_its_height() {
 fn a_sphere_of_density_250_floats_at_the_cap_depth() {
     let r = 0.5f32;
     // The cap holding a quarter of the sphere: π h² (3r − h) / 3 = (4/3) π r³ / 4.
-    let target = (4.0 / 3.0) * std::f64::consts::PI * (r as f64).powi(3) * 0.25;
+    let target = (4.0 / 3.0) * std::f64::consts::PI * (r as f64 * r as f64 * r as f64) * 0.25;
     let cap = |h: f64| std::f64::consts::PI * h * h * (3.0 * r as f64 - h) / 3.0;
     let (mut lo, mut hi) = (0.0f64, 2.0 * r as f64);
     for _ in 0..60 {
@@ -183,7 +183,7 @@ fn a_boat_with_a_low_centre_of_mass_rights_itself_from_30_degrees() {
     .unwrap();
     let tilt = |w: &World| {
         let up = w.body_rotation(b).unwrap().rotate(Vec3::new(0.0, 1.0, 0.0));
-        up.y.clamp(-1.0, 1.0).acos() * 180.0 / PI
+        maul3d::math::acos(maul3d::math::clamp(up.y, -1.0, 1.0)) * 180.0 / PI
     };
     println!("heel at start {:.2}°", tilt(&w));
     steps(&mut w, 900);

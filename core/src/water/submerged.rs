@@ -52,7 +52,7 @@ pub(crate) struct Submerged {
 impl Submerged {
     pub(crate) fn add(&mut self, o: Submerged) {
         self.volume += o.volume;
-        self.moment = self.moment + o.moment;
+        self.moment += o.moment;
     }
 
     /// The centre of buoyancy (the origin when nothing is submerged).
@@ -70,7 +70,7 @@ impl Submerged {
     fn tetrahedron(&mut self, p: Vec3, a: Vec3, b: Vec3, c: Vec3) {
         let v = (a - p).dot((b - p).cross(c - p)) * (1.0 / 6.0);
         self.volume += v;
-        self.moment = self.moment + (p + a + b + c) * (v * 0.25);
+        self.moment += (p + a + b + c) * (v * 0.25);
     }
 
     /// Adds the part of the face `poly` (counter-clockwise seen from outside) below the
@@ -365,7 +365,7 @@ mod tests {
     }
 
     fn near(a: f32, b: f32, rel: f32) -> bool {
-        (a - b).abs() <= rel * b.abs().max(1e-6)
+        (a - b).abs() <= rel * crate::math::max(b.abs(), 1e-6)
     }
 
     #[test]
