@@ -111,4 +111,5 @@ pub use shape::{BoxShape, Filter, RayShape, ShapeDef, ShapeGeometry, ShapeKind};
 pub use snapshot::{SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};
 pub use solver::continuous::{MAX_SWEEP_CANDIDATES, MAX_SWEEP_PIECES};
 pub use task::{TaskFn, TaskHooks};
+pub use water::{Buoyancy, WaterVolumeDef};
 pub use world::World;

@@ -201,6 +201,23 @@ ops! {
     // (end of vehicles)
 
     // Water volumes: kinds 160–179 (`api/water.rs`).
+    CREATE_WATER_VOLUME = 160:
+        create_water_volume(def: crate::water::WaterVolumeDef, id: crate::id::WaterVolumeId) =>
+        |w| created(w.create_water_volume(&def)?, id);
+    DESTROY_WATER_VOLUME = 161: destroy_water_volume(id: crate::id::WaterVolumeId);
+    SET_WATER_VOLUME = 162:
+        set_water_volume(id: crate::id::WaterVolumeId, def: crate::water::WaterVolumeDef) =>
+        |w| w.set_water_volume(id, &def);
+    SET_WATER_DENSITY = 163: set_water_density(id: crate::id::WaterVolumeId, density: f32);
+    SET_WATER_DRAG = 164:
+        set_water_drag(id: crate::id::WaterVolumeId, linear: f32, angular: f32);
+    SET_WATER_FLOW = 165: set_water_flow(id: crate::id::WaterVolumeId, flow: Vec3);
+    SET_WATER_REGION = 166: set_water_region(
+        id: crate::id::WaterVolumeId,
+        center: DVec3,
+        rotation: Quat,
+        half_extents: Vec3,
+    );
     // (end of water volumes)
 }
 

@@ -324,6 +324,25 @@ fn every_call(w: World) -> (World, std::vec::Vec<u64>) {
     content(&mut s);
     setters(&mut s, &b, s0, s4);
     let j = joints(&mut s, &b);
+    let wv = s
+        .call(|w| w.create_water_volume(&crate::WaterVolumeDef::default()))
+        .unwrap();
+    s.call(|w| w.set_water_volume(wv, &crate::WaterVolumeDef::default()))
+        .unwrap();
+    s.call(|w| w.set_water_density(wv, 900.0)).unwrap();
+    s.call(|w| w.set_water_drag(wv, 2.0, 0.5)).unwrap();
+    s.call(|w| w.set_water_flow(wv, Vec3::new(0.5, 0.0, 0.0)))
+        .unwrap();
+    s.call(|w| {
+        w.set_water_region(
+            wv,
+            DVec3::new(0.0, -4.0, 0.0),
+            Quat::IDENTITY,
+            Vec3::new(9.0, 4.0, 9.0),
+        )
+    })
+    .unwrap();
+    s.call(|w| w.destroy_water_volume(wv)).unwrap();
     s.call(|w| w.set_gravity(Vec3::new(0.0, -9.0, 0.1)))
         .unwrap();
     s.call(|w| w.enable_sleep(false));

@@ -2,13 +2,16 @@
 
 use crate::codec::{Dec, Enc, Sink};
 use crate::error::Result;
+use crate::field::Field;
 use crate::store::pool::{decode_slots, encode_slots};
 use crate::store::water::WaterStore;
-use crate::water::WaterVolume;
+use crate::water::{WaterVolume, WaterVolumeDef};
 
-/// Every water volume slot, then the free list.
+/// Every water volume slot (a live one's settings), then the free list.
 pub(crate) fn encode<S: Sink>(e: &mut Enc<S>, store: &WaterStore) {
-    encode_slots(e, store, &store.free, |_e, _item| {});
+    encode_slots(e, store, &store.free, |e, item| {
+        WaterVolumeDef::put(&item.def, e)
+    });
 }
 
 /// Reads what `encode` wrote (checked) into the pool on commit; returns the slot count.
@@ -27,15 +30,16 @@ pub(crate) fn decode(
         info,
         "water_capacity",
         WaterVolume::dead,
-        |_d, item| {
+        |d, item| {
+            item.def = crate::water::encoding::decode_stored(d)?;
             item.alive = true;
             Ok(())
         },
     )
 }
 
-/// After the bodies are rebuilt: what is derived from each live water volume. Returns how many
-/// live.
+/// After the bodies are rebuilt: what is derived from each live water volume (nothing but
+/// the count). Returns how many live.
 pub(crate) fn rebuild(w: &mut crate::world::World) -> u32 {
     w.water.iter().filter(|x| x.alive).count() as u32
 }
