@@ -330,6 +330,13 @@ impl World {
         Ok(&self.characters[self.character_slot(id)?])
     }
 
+    /// All live characters, in slot order.
+    pub fn character_ids(&self) -> impl Iterator<Item = CharacterId> + '_ {
+        (0..self.characters.len() as u32)
+            .filter(|&s| self.characters[s as usize].alive)
+            .map(|s| self.character_id(s))
+    }
+
     /// Number of live characters.
     pub fn character_count(&self) -> u32 {
         self.characters.count

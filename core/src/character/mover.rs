@@ -353,14 +353,32 @@ impl World {
         let lift = c.up * c.settings.step_height;
         let f = self.cast_mover(c, start, lift, NONE);
         let raised = start + (lift * f).to_f64();
-        let across = self.slide_with(c, raised, level, NONE, true);
         let drop = c.up * -(c.settings.step_height * f + c.settings.skin);
-        let g = self.cast_mover(c, across, drop, NONE);
-        if g >= 1.0 {
+        let land = |level: Vec3| -> Option<(DVec3, Ground)> {
+            let across = self.slide_with(c, raised, level, NONE, true);
+            let g = self.cast_mover(c, across, drop, NONE);
+            if g >= 1.0 {
+                return None;
+            }
+            let landed = self.slide(c, across + (drop * g).to_f64(), Vec3::ZERO, NONE);
+            Some((landed, self.find_ground(c, landed)))
+        };
+        let (landed, ground) = land(level)?;
+        if ground.state == GroundState::OnGround {
+            return Some(landed);
+        }
+        // Come down on the step's edge: the capsule's round bottom sits on it as on a
+        // slope. Go on until the lowest point is over the step (Jolt's step-forward test).
+        let (dir, _) = level.normalize_and_length();
+        let ahead = ground.point.dot(dir);
+        if ground.state != GroundState::OnSteepGround
+            || ahead <= 0.0
+            || ground.normal.dot(dir) >= 0.0
+        {
             return None;
         }
-        let landed = self.slide(c, across + (drop * g).to_f64(), Vec3::ZERO, NONE);
-        (self.find_ground(c, landed).state == GroundState::OnGround).then_some(landed)
+        let (landed, ground) = land(level + dir * (ahead + 0.01))?;
+        (ground.state == GroundState::OnGround).then_some(landed)
     }
 
     /// Pushes the dynamic bodies the capsule touches at `at` and moves into, each once,
