@@ -286,12 +286,14 @@ impl World {
         let level = displacement - c.up * vertical;
         let (dir, level_len) = level.normalize_and_length();
         let made = (p - start).to_f32().dot(dir);
-        if was_grounded && c.settings.step_height > 0.0 && level_len > 1.0e-6 {
-            if made < level_len - 1.0e-4 {
-                if let Some(q) = self.step_up(&c, start, level) {
-                    if (q - start).to_f32().dot(dir) > made + 1.0e-4 {
-                        p = q;
-                    }
+        if was_grounded
+            && c.settings.step_height > 0.0
+            && level_len > 1.0e-6
+            && made < level_len - 1.0e-4
+        {
+            if let Some(q) = self.step_up(&c, start, level) {
+                if (q - start).to_f32().dot(dir) > made + 1.0e-4 {
+                    p = q;
                 }
             }
         }
