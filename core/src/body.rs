@@ -379,6 +379,13 @@ impl World {
     /// [`World::destroy_body`] without its record (the API layer, `crate::api`, records it).
     pub(crate) fn destroy_body_unrecorded(&mut self, id: BodyId) -> Result<()> {
         let slot = self.body_slot(id)? as u32;
+        if self.body_is_character(slot) {
+            // A character's own destroy frees its slot first, so only a stray call lands here.
+            return Err(Error::State(
+                "the body is a character's inner body: destroy_character removes it",
+            ));
+        }
+        self.forget_character_ground(slot);
         self.destroy_body_joints(slot);
         self.destroy_body_contacts(slot, None, true);
         let mut s = self.bodies[slot as usize].shape_head;
@@ -728,6 +735,9 @@ impl World {
         body_type: BodyType,
     ) -> Result<()> {
         let slot = self.body_slot(id)? as u32;
+        if self.body_is_character(slot) {
+            return Err(Error::State("a character's inner body must stay kinematic"));
+        }
         if self.bodies[slot as usize].body_type == body_type {
             // Accepted, so recorded, though it changes nothing.
             return Ok(());

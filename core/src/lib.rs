@@ -76,6 +76,7 @@ mod world;
 pub use alloc::HostAllocator;
 pub use area::{AreaGravity, AreaMode, AreaSettings};
 pub use body::{BodyDef, BodyType, MotionLocks};
+pub use character::{CharacterDef, CharacterGround, CharacterSettings, GroundState};
 pub use combine::CombineRule;
 pub use compare::BodyDiff;
 pub use contact_data::{ContactData, ContactManifold, ContactManifoldPoint, NO_CHILD};

@@ -833,6 +833,11 @@ impl World {
     pub(crate) fn destroy_shape_unrecorded(&mut self, id: ShapeId) -> Result<()> {
         let slot = self.shape_slot(id)? as u32;
         let body = self.shapes[slot as usize].body;
+        if self.body_is_character(body) {
+            return Err(Error::State(
+                "the shape is a character's capsule: destroy_character removes it",
+            ));
+        }
         self.destroy_body_contacts(body, Some(slot), true);
         // Unlink from the body's list.
         let head = self.bodies[body as usize].shape_head;

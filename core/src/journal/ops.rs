@@ -14,6 +14,7 @@
 use super::Journal;
 use crate::area::AreaSettings;
 use crate::body::{BodyDef, BodyType, MotionLocks};
+use crate::character::{CharacterDef, CharacterSettings};
 use crate::codec::{Dec, check};
 use crate::combine::CombineRule;
 use crate::error::{Error, Result};
@@ -24,7 +25,7 @@ use crate::field::{
 };
 use crate::geometry::MassData;
 use crate::grow::Capacities;
-use crate::id::{BodyId, HullId, JointId, MeshId, ShapeId};
+use crate::id::{BodyId, CharacterId, HullId, JointId, MeshId, ShapeId};
 use crate::joint::{JointDef, SixDofAxis};
 use crate::math::{DVec3, Quat, Vec3};
 use crate::shape::{BoxShape, Filter, ShapeDef, ShapeGeometry};
@@ -195,6 +196,14 @@ ops! {
     SET_JOINT_DAMPING_RATIO = 77: set_joint_damping_ratio(ratio: f32);
 
     // Characters: kinds 120–139 (`api/character.rs`).
+    CREATE_CHARACTER = 120: create_character(def: CharacterDef, id: CharacterId) =>
+        |w| created(w.create_character(&def)?, id);
+    DESTROY_CHARACTER = 121: destroy_character(id: CharacterId);
+    MOVE_CHARACTER = 122: move_character(id: CharacterId, velocity: Vec3, dt: f32);
+    SET_CHARACTER_POSITION = 123: set_character_position(id: CharacterId, position: DVec3);
+    SET_CHARACTER_SETTINGS = 124:
+        set_character_settings(id: CharacterId, settings: CharacterSettings) =>
+        |w| w.set_character_settings(id, &settings);
     // (end of characters)
 
     // Vehicles: kinds 140–159 (`api/vehicle.rs`).

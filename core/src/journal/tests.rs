@@ -313,6 +313,26 @@ fn joints(s: &mut Session, b: &[BodyId]) -> std::vec::Vec<JointId> {
     j
 }
 
+/// Every character call.
+fn characters(s: &mut Session) {
+    let def = crate::CharacterDef {
+        position: DVec3::new(8.0, 2.0, 0.0),
+        ..Default::default()
+    };
+    let c = s.call(|w| w.create_character(&def)).unwrap();
+    let d = s.call(|w| w.create_character(&def)).unwrap();
+    s.call(|w| w.move_character(c, Vec3::new(1.0, -2.0, 0.0), 1.0 / 60.0))
+        .unwrap();
+    s.call(|w| w.set_character_position(d, DVec3::new(12.0, 2.0, 0.0)))
+        .unwrap();
+    let settings = crate::CharacterSettings {
+        step_height: 0.2,
+        ..Default::default()
+    };
+    s.call(|w| w.set_character_settings(c, &settings)).unwrap();
+    s.call(|w| w.destroy_character(d)).unwrap();
+}
+
 /// Makes every recorded call at least once; returns the world's hash after each
 /// recorded call, in tape order.
 fn every_call(w: World) -> (World, std::vec::Vec<u64>) {
@@ -343,6 +363,7 @@ fn every_call(w: World) -> (World, std::vec::Vec<u64>) {
     })
     .unwrap();
     s.call(|w| w.destroy_water_volume(wv)).unwrap();
+    characters(&mut s);
     s.call(|w| w.set_gravity(Vec3::new(0.0, -9.0, 0.1)))
         .unwrap();
     s.call(|w| w.enable_sleep(false));

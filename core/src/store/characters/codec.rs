@@ -8,7 +8,12 @@ use crate::store::pool::{decode_slots, encode_slots};
 
 /// Every character slot, then the free list.
 pub(crate) fn encode<S: Sink>(e: &mut Enc<S>, store: &CharacterStore) {
-    encode_slots(e, store, &store.free, |_e, _item| {});
+    encode_slots(
+        e,
+        store,
+        &store.free,
+        crate::character::encoding::encode_character,
+    );
 }
 
 /// Reads what `encode` wrote (checked) into the pool on commit; returns the slot count.
@@ -18,7 +23,7 @@ pub(crate) fn decode(
     commit: bool,
     store: &mut CharacterStore,
     info: &mut [u64],
-    _bodies: &[u64],
+    bodies: &[u64],
 ) -> Result<usize> {
     decode_slots(
         d,
@@ -27,9 +32,9 @@ pub(crate) fn decode(
         info,
         "character_capacity",
         Character::dead,
-        |_d, item| {
+        |d, item| {
             item.alive = true;
-            Ok(())
+            crate::character::encoding::decode_character(d, item, bodies)
         },
     )
 }
