@@ -379,6 +379,7 @@ impl World {
     /// [`World::destroy_body`] without its record (the API layer, `crate::api`, records it).
     pub(crate) fn destroy_body_unrecorded(&mut self, id: BodyId) -> Result<()> {
         let slot = self.body_slot(id)? as u32;
+        self.destroy_body_vehicles(slot);
         self.destroy_body_joints(slot);
         self.destroy_body_contacts(slot, None, true);
         let mut s = self.bodies[slot as usize].shape_head;

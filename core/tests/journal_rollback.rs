@@ -467,7 +467,11 @@ fn revision_6_snapshots_still_restore_and_carry_no_journal() {
         assert_eq!(again.len(), bytes.len() + extra + SNAPSHOT_JOURNAL_SIZE);
         assert_eq!(again[32..32 + 44], bytes[32..32 + 44], "{path:?}");
         assert_eq!(again[32 + 44 + extra - 1], 0, "{path:?}");
-        assert_eq!(again[32 + 44 + extra..bytes.len() + extra], bytes[32 + 44..], "{path:?}");
+        assert_eq!(
+            again[32 + 44 + extra..bytes.len() + extra],
+            bytes[32 + 44..],
+            "{path:?}"
+        );
         let mut t = World::new(&World::def_from_snapshot(&again).unwrap()).unwrap();
         t.restore(&again).unwrap();
         assert_eq!(t.hash(), hash);
