@@ -142,6 +142,13 @@ impl World {
         self.vehicles.count
     }
 
+    /// The live vehicles' ids, in slot order.
+    pub fn vehicle_ids(&self) -> impl Iterator<Item = VehicleId> + '_ {
+        (0..self.vehicles.len() as u32)
+            .filter(|&s| self.vehicles[s as usize].alive)
+            .map(|s| self.vehicle_id(s))
+    }
+
     /// Whether `id` names a live vehicle of this world.
     pub fn vehicle_is_valid(&self, id: VehicleId) -> bool {
         self.vehicle_slot(id).is_ok()

@@ -12,7 +12,7 @@
 use super::{MAX_WHEELS, Vehicle, WheelCast, WheelContact};
 use crate::body::{BodyType, NONE};
 use crate::geometry::{Cylinder, Sphere};
-use crate::limits::{MAX_VELOCITY, clamp_abs};
+use crate::limits::{MAX_FORCE, MAX_VELOCITY, clamp_abs};
 use crate::math::{DVec3, Quat, Vec3, abs, atan2, clamp, max, min};
 use crate::query::QueryShape;
 use crate::world::World;
@@ -39,7 +39,11 @@ struct Work {
     friction: f32,
     long: Vec3,
     lat: Vec3,
-    /// Normal impulse (the load times dt).
+    /// Suspension and anti-roll force along the normal (N; may pull with anti-roll).
+    force: f32,
+    /// The bump stop's impulse.
+    bump: f32,
+    /// Normal impulse (the load times dt, ≥ 0): what friction is bounded by.
     load: f32,
     long_max: f32,
     lat_max: f32,
@@ -211,28 +215,33 @@ impl World {
                 }
             };
             let vn = (lin + ang.cross(w.r) - w.ground_velocity).dot(normal);
-            let mut impulse = max(k * (wd.rest_length - len) - c * vn, 0.0) * dt;
+            w.force = max(k * (wd.rest_length - len) - c * vn, 0.0);
             if len <= min_len && vn < 0.0 {
                 // The bump stop: the closing speed goes.
-                impulse += -vn / inv_effective_mass(inv_m, &inv_i, w.r, normal);
+                w.bump = -vn / inv_effective_mass(inv_m, &inv_i, w.r, normal);
             }
-            w.load = impulse;
         }
 
         // Anti-roll bars: the more compressed side up, the other down.
         for bar in &def.anti_roll_bars[..def.anti_roll_bar_count as usize] {
             let (l, r) = (bar.left as usize, bar.right as usize);
             if work[l].contact && work[r].contact {
-                let f = bar.stiffness * (work[r].length - work[l].length) * dt;
-                work[l].load += f;
-                work[r].load -= f;
+                let f = bar.stiffness * (work[r].length - work[l].length);
+                work[l].force += f;
+                work[r].force -= f;
             }
         }
+        // The springs act as forces, integrated with gravity in every substep (so a car at
+        // rest sinks exactly to m·g/k); the bump stop at once.
+        let (mut spring_force, mut spring_torque) = (Vec3::ZERO, Vec3::ZERO);
         for w in work[..n].iter_mut().filter(|w| w.contact) {
-            let j = w.normal * w.load;
+            let f = w.normal * w.force;
+            spring_force += f;
+            spring_torque += w.r.cross(f);
+            let j = w.normal * w.bump;
             lin += j * inv_m;
             ang += inv_i.mul_vec(w.r.cross(j));
-            w.load = max(w.load, 0.0);
+            w.load = max(w.force * dt + w.bump, 0.0);
         }
 
         // The drivetrain: gear, engine speed from the driven wheels, drive torque.
@@ -389,6 +398,8 @@ impl World {
             let b = &mut self.bodies[cs as usize];
             b.linear_velocity = clamp_abs(lin, MAX_VELOCITY).mul_elements(lin_mask);
             b.angular_velocity = clamp_abs(ang, MAX_VELOCITY).mul_elements(ang_mask);
+            b.force = clamp_abs(b.force + spring_force, MAX_FORCE);
+            b.torque = clamp_abs(b.torque + spring_torque, MAX_FORCE);
         }
         for i in 0..n {
             let w = work[i];
@@ -405,8 +416,13 @@ impl World {
                 WheelContact::default()
             };
             if w.contact && w.ground_dynamic && w.ground != NONE {
-                let j = w.normal * w.load + w.long * w.long_sum + w.lat * w.lat_sum;
+                let j = w.normal * w.bump + w.long * w.long_sum + w.lat * w.lat_sum;
                 self.apply_impulse_quietly(w.ground, -j, w.point);
+                let g = &mut self.bodies[w.ground as usize];
+                let f = w.normal * -w.force;
+                let r = (w.point - g.position).to_f32() - g.center_offset();
+                g.force = clamp_abs(g.force + f, MAX_FORCE);
+                g.torque = clamp_abs(g.torque + r.cross(f), MAX_FORCE);
             }
         }
         self.vehicles[slot] = v;
