@@ -432,7 +432,7 @@ fn range(name: &'static str, v: f32, lo: f32, hi: f32, expected: &'static str) -
 fn direction(name: &'static str, v: Vec3) -> Result<Vec3> {
     crate::limits::check_vec_abs(name, v, 1.0e6, "finite and within ±1e6 (each component)")?;
     let len = v.length();
-    if !(len >= 1.0e-3) {
+    if len.is_nan() || len < 1.0e-3 {
         return Err(arg(name, len, "a direction of length at least 1e-3"));
     }
     Ok(v * (1.0 / len))
@@ -614,7 +614,7 @@ impl VehicleDef {
         d.up = direction("up", d.up)?;
         d.forward = direction("forward", d.forward)?;
         let cos = d.up.dot(d.forward);
-        if !(crate::math::abs(cos) <= 1.0e-3) {
+        if cos.is_nan() || crate::math::abs(cos) > 1.0e-3 {
             return Err(arg("forward·up", cos, "within ±1e-3 (perpendicular axes)"));
         }
         if !(1..=MAX_WHEELS as u32).contains(&d.wheel_count) {

@@ -87,6 +87,9 @@ impl World {
         }
     }
 
+    // One pass in the order the physics needs (casts, springs, drivetrain, friction),
+    // indexing the wheel arrays side by side.
+    #[allow(clippy::too_many_lines, clippy::needless_range_loop)]
     fn step_vehicle(&mut self, slot: usize, dt: f32) {
         let mut v: Vehicle = self.vehicles[slot];
         let cs = v.chassis;
