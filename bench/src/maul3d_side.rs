@@ -3,7 +3,9 @@
 //! Behind the `maul3d-side` feature until the World API lands in `core`.
 
 use crate::Engine;
-use crate::scenes::{BodyDesc, BodyKind, Geometry, JointDesc, JointShape, Rain, Scene};
+use crate::scenes::{
+    BodyDesc, BodyKind, Characters, Geometry, JointDesc, JointShape, Rain, Scene, VehicleDesc,
+};
 use maul3d::math::{DVec3, Quat, Transform, Vec3};
 use maul3d::{
     BodyDef, BodyId, BodyType, ConeTwistJoint, Filter, HullId, JointDef, JointKind, MeshId,
@@ -36,6 +38,51 @@ pub struct Maul3dEngine {
     profiled_steps: u32,
     /// Time-of-impact queries and iterations over the profiled steps.
     toi: (u64, u64),
+    /// The scene's vehicles and their chassis.
+    vehicles: Vec<(maul3d::VehicleId, BodyId)>,
+    /// The scene's characters, each with its vertical speed, and how they move.
+    characters: Option<(Characters, Vec<(maul3d::CharacterId, f32)>)>,
+    gravity: f32,
+}
+
+/// A scene vehicle in Maul3D's terms: the scene's constant drive force per driven wheel
+/// becomes a flat engine torque in a fixed first gear of ratio 1 (wheel torque = force ×
+/// radius), the steering angle the steered wheels' largest, reached at full input.
+fn vehicle_def(chassis: BodyId, desc: &VehicleDesc) -> maul3d::VehicleDef {
+    let mut def = maul3d::VehicleDef {
+        chassis,
+        up: desc.up,
+        forward: desc.forward,
+        ..Default::default()
+    };
+    let driven = desc.wheels.iter().filter(|w| w.driven).count().max(1) as f32;
+    let radius = desc.wheels.first().map_or(0.4, |w| w.radius);
+    def.engine = maul3d::EngineDef {
+        max_torque: desc.engine_force * radius * driven,
+        torque_curve: [1.0, 1.0, 1.0],
+        ..Default::default()
+    };
+    def.transmission.automatic = false;
+    def.transmission.gears[0] = 1.0;
+    def.transmission.differential_ratio = 1.0;
+    for w in &desc.wheels {
+        def.add_wheel(maul3d::WheelDef {
+            position: w.attach,
+            suspension_direction: w.direction,
+            min_length: w.rest_length - w.max_travel,
+            max_length: w.rest_length + w.max_travel,
+            rest_length: w.rest_length,
+            spring: maul3d::SuspensionSpring::Stiffness {
+                stiffness: w.stiffness,
+                damping: 0.5 * (w.damping_compression + w.damping_relaxation),
+            },
+            radius: w.radius,
+            max_steer_angle: if w.steered { desc.steering.abs() } else { 0.0 },
+            driven: w.driven,
+            ..Default::default()
+        });
+    }
+    def
 }
 
 /// Converts a count into whatever integer type the world def uses for capacities.
@@ -216,9 +263,33 @@ impl Maul3dEngine {
     }
 }
 
+impl Maul3dEngine {
+    /// Every character's move before the step (the scene's rule: gravity gathers in the
+    /// vertical speed until a move ends grounded).
+    fn walk(&mut self) {
+        let Some((desc, crowd)) = self.characters.as_mut() else {
+            return;
+        };
+        let dt = self.dt;
+        for (i, (id, vy)) in crowd.iter_mut().enumerate() {
+            let v = desc.velocity(i, self.steps, dt);
+            *vy += self.gravity * dt;
+            self.world
+                .move_character(*id, Vec3::new(v.x, *vy, v.z), dt)
+                .expect("move succeeds");
+            let ground = self.world.character_ground(*id).expect("live character");
+            if ground.state == maul3d::GroundState::OnGround {
+                *vy = 0.0;
+            }
+        }
+    }
+}
+
 impl Engine for Maul3dEngine {
     fn build(scene: &Scene) -> Self {
-        let rain_bodies = scene.rain.as_ref().map_or(0, |r| r.max_bodies());
+        // Each character has an inner body with its capsule.
+        let crowd = scene.characters.as_ref().map_or(0, |c| c.characters.len());
+        let rain_bodies = scene.rain.as_ref().map_or(0, |r| r.max_bodies()) + crowd;
         let shapes = scene.shape_count() + rain_bodies;
         // Fixed capacities: contacts per shape in a settled pile stay under 8 (Box3D gives
         // the washer 60,000 for 8,000 cubes); broad-phase pairs also count near misses.
@@ -272,6 +343,8 @@ impl Engine for Maul3dEngine {
                 (scene.joints.len() + scene.rain.as_ref().map_or(0, |r| r.max_joints())).max(1),
                 "joint count",
             ),
+            vehicle_capacity: capacity(scene.vehicles.len(), "vehicle count"),
+            character_capacity: capacity(crowd, "character count"),
             ..Default::default()
         };
         let mut world = World::new(&def).expect("world def is valid");
@@ -341,9 +414,58 @@ impl Engine for Maul3dEngine {
                 DVec3::ZERO,
             );
         }
+        let vehicles = scene
+            .vehicles
+            .iter()
+            .map(|v| {
+                let chassis = bodies[v.chassis];
+                let id = world
+                    .create_vehicle(&vehicle_def(chassis, v))
+                    .expect("scene vehicle is valid");
+                world.set_vehicle_gear(id, 1).expect("first gear");
+                let input = maul3d::VehicleInput {
+                    throttle: 1.0,
+                    steering: if v.steering < 0.0 { -1.0 } else { 1.0 },
+                    ..Default::default()
+                };
+                world.set_vehicle_input(id, input).expect("input");
+                (id, chassis)
+            })
+            .collect();
+        let characters = scene.characters.as_ref().map(|c| {
+            let s = &c.settings;
+            let ids = c
+                .characters
+                .iter()
+                .map(|ch| {
+                    let def = maul3d::CharacterDef {
+                        position: ch.position,
+                        radius: s.radius,
+                        half_height: s.half_height,
+                        settings: maul3d::CharacterSettings {
+                            max_slope_angle: s.max_slope,
+                            step_height: s.max_step_height,
+                            skin: s.skin,
+                            snap_to_ground: s.snap_to_ground,
+                            max_strength: 0.0,
+                            ..Default::default()
+                        },
+                        ..Default::default()
+                    };
+                    let id = world
+                        .create_character(&def)
+                        .expect("scene character is valid");
+                    (id, 0.0)
+                })
+                .collect();
+            (c.clone(), ids)
+        });
 
         Maul3dEngine {
             world,
+            vehicles,
+            characters,
+            gravity: scene.gravity.y,
             dt: scene.dt,
             substeps: scene.substeps,
             bodies,
@@ -363,6 +485,7 @@ impl Engine for Maul3dEngine {
     fn step(&mut self) {
         self.rain();
         self.relaunch();
+        self.walk();
         self.steps += 1;
         self.world
             .step(self.dt, self.substeps)
@@ -413,15 +536,62 @@ impl Engine for Maul3dEngine {
         self.world.body_count() as usize
     }
 
+    fn report(&self) -> Option<String> {
+        if !self.vehicles.is_empty() {
+            let n = self.vehicles.len();
+            let speeds = || {
+                (self.vehicles.iter())
+                    .map(|&(_, b)| self.world.body_linear_velocity(b).unwrap().length())
+            };
+            let mean = speeds().map(|v| v as f64).sum::<f64>() / n as f64;
+            let slowest = speeds().fold(f32::INFINITY, maul3d::math::min);
+            let stopped = speeds().filter(|&v| v < 1.0).count();
+            let upright = (self.vehicles.iter())
+                .filter(|&&(_, b)| {
+                    let q = self.world.body_rotation(b).unwrap();
+                    q.rotate(Vec3::Y).y > 0.5
+                })
+                .count();
+            return Some(format!(
+                "mean speed {mean:.2} m/s, slowest {slowest:.2} m/s, {stopped} under 1 m/s, {upright} of {n} upright"
+            ));
+        }
+        let (desc, crowd) = self.characters.as_ref()?;
+        let s = &desc.settings;
+        let feet = || {
+            crowd.iter().map(|&(c, _)| {
+                self.world.character_position(c).unwrap().y as f32 - s.half_height - s.radius
+            })
+        };
+        let lowest = feet().fold(f32::INFINITY, maul3d::math::min);
+        let mean = feet().map(|y| y as f64).sum::<f64>() / crowd.len() as f64;
+        let from_start = (desc.characters.iter().zip(crowd))
+            .map(|(d, &(c, _))| {
+                let p = self.world.character_position(c).unwrap();
+                let (dx, dz) = (p.x - d.position.x, p.z - d.position.z);
+                (dx * dx + dz * dz).sqrt()
+            })
+            .sum::<f64>()
+            / crowd.len() as f64;
+        Some(format!(
+            "lowest feet {lowest:.3} m, mean feet {mean:.3} m, mean distance from start {from_start:.2} m"
+        ))
+    }
+
     fn checksum(&self) -> f64 {
         let rain = self
             .rain
             .iter()
             .flat_map(|(_, groups, _)| groups.iter().flatten());
+        // Characters after the scene's bodies, as Rapier's side counts their bodies.
+        let characters = self.characters.iter().flat_map(|(_, c)| c.iter());
+        let inner = characters.map(|&(c, _)| self.world.character_body(c).expect("live"));
         self.bodies
             .iter()
-            .chain(rain)
-            .map(|&b| self.world.body_position(b).expect("body is alive").y)
+            .copied()
+            .chain(rain.copied())
+            .chain(inner)
+            .map(|b| self.world.body_position(b).expect("body is alive").y)
             .sum()
     }
 }

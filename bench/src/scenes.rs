@@ -79,11 +79,7 @@ impl SceneName {
     /// The feature Maul3D still lacks for this scene, or `None` when its Maul3D side can
     /// be built (the Rapier side builds every scene).
     pub fn missing_feature(self) -> Option<&'static str> {
-        match self {
-            SceneName::Vehicles => Some("vehicles"),
-            SceneName::Characters => Some("characters"),
-            _ => None,
-        }
+        None
     }
 
     /// The scene description, or the missing feature's name for scenes not described yet.
