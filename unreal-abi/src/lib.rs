@@ -60,12 +60,13 @@ mod replay;
 mod shape;
 mod types;
 mod unreal;
+mod vehicle;
 mod water;
 mod world;
 
 pub use body::*;
-pub use character::*;
 pub use boundary::{m3GetLastErrorMessage, m3World_GetMisuseCount};
+pub use character::*;
 pub use contact_data::*;
 pub use content::*;
 pub use events::*;
@@ -78,6 +79,7 @@ pub use replay::*;
 pub use shape::*;
 pub use types::*;
 pub use unreal::*;
+pub use vehicle::*;
 pub use water::*;
 pub use world::*;
 

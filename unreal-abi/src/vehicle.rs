@@ -592,7 +592,10 @@ pub unsafe extern "C" fn m3Vehicle_GetInput(
 /// `def` points to one writable `m3VehicleDef`, aligned for its type, for the duration of
 /// the call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn m3Vehicle_GetDef(vehicleId: m3VehicleId, def: *mut m3VehicleDef) -> m3Result {
+pub unsafe extern "C" fn m3Vehicle_GetDef(
+    vehicleId: m3VehicleId,
+    def: *mut m3VehicleDef,
+) -> m3Result {
     get(
         "m3Vehicle_GetDef",
         vehicleId,
@@ -608,7 +611,10 @@ pub unsafe extern "C" fn m3Vehicle_GetDef(vehicleId: m3VehicleId, def: *mut m3Ve
 /// `speed` points to one writable `f32`, aligned for its type, for the duration of the
 /// call (null is refused with `m3_errorArgument`).
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn m3Vehicle_GetForwardSpeed(vehicleId: m3VehicleId, speed: *mut f32) -> m3Result {
+pub unsafe extern "C" fn m3Vehicle_GetForwardSpeed(
+    vehicleId: m3VehicleId,
+    speed: *mut f32,
+) -> m3Result {
     get(
         "m3Vehicle_GetForwardSpeed",
         vehicleId,
