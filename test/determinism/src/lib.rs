@@ -10,7 +10,7 @@ use maul3d::{
 };
 
 /// Names of the scenes, in order; `test/hashes.txt` holds their per-step hashes.
-pub const SCENES: [&str; 9] = [
+pub const SCENES: [&str; 12] = [
     "pyramid",
     "pile_sleep",
     "far_shift",
@@ -20,6 +20,9 @@ pub const SCENES: [&str; 9] = [
     "cylinders",
     "meshes",
     "voxels",
+    "characters",
+    "vehicles",
+    "water",
 ];
 /// Steps per scene.
 pub const STEPS: u32 = 300;
@@ -35,6 +38,9 @@ pub fn def(enable_sleep: bool) -> WorldDef {
         pair_capacity: 4096,
         hull_capacity: 8,
         event_capacity: 256,
+        character_capacity: 8,
+        vehicle_capacity: 4,
+        water_capacity: 2,
         ..Default::default()
     }
 }
@@ -510,6 +516,320 @@ fn voxels_scene(w: &mut World) {
     pile(w, DVec3::new(3.0, 1.0, 2.0), 24);
 }
 
+/// Directions of the characters' walk: eight unit steps of the compass (exact constants,
+/// so a front end rebuilding the scene needs no trigonometry).
+const WALK: [(f32, f32); 8] = [
+    (1.0, 0.0),
+    (0.707_106_77, 0.707_106_77),
+    (0.0, 1.0),
+    (-0.707_106_77, 0.707_106_77),
+    (-1.0, 0.0),
+    (-0.707_106_77, -0.707_106_77),
+    (0.0, -1.0),
+    (0.707_106_77, -0.707_106_77),
+];
+
+/// A floor with stairs, a ramp, a turning platform, a lift and boxes to push; six
+/// characters walk it (`Driver::before_step` moves them every step).
+fn characters_scene(w: &mut World) {
+    ground(w, DVec3::ZERO);
+    let d = ShapeDef::default();
+    // Stairs of 0.25 m along +x from x = 2.
+    for k in 0..4 {
+        let s = w
+            .create_body(&BodyDef {
+                position: DVec3::new(2.5 + 0.5 * k as f64, 0.125 * (k + 1) as f64, -4.0),
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_box_shape(s, &d, Vec3::new(0.25, 0.125 * (k + 1) as f32, 1.5))
+            .unwrap();
+    }
+    // A 20° ramp.
+    let ramp = w
+        .create_body(&BodyDef {
+            position: DVec3::new(-4.0, 0.5, -4.0),
+            rotation: Quat::from_axis_angle(Vec3::Z, 0.35),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(ramp, &d, Vec3::new(2.5, 0.2, 1.5))
+        .unwrap();
+    // A turning platform and a lift.
+    let turn = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            position: DVec3::new(4.0, 0.25, 4.0),
+            angular_velocity: Vec3::new(0.0, 0.8, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(turn, &d, Vec3::new(2.0, 0.25, 2.0))
+        .unwrap();
+    let lift = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Kinematic,
+            position: DVec3::new(-4.0, 0.25, 4.0),
+            linear_velocity: Vec3::new(0.0, 0.5, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(lift, &d, Vec3::new(1.5, 0.25, 1.5))
+        .unwrap();
+    // Boxes to push: a light one and a heavy one.
+    for (k, density) in [(0, 20.0), (1, 20_000.0)] {
+        let b = dynamic(
+            w,
+            DVec3::new(0.0, 0.5, -1.0 - 2.0 * k as f64),
+            Quat::IDENTITY,
+        );
+        w.create_box_shape(
+            b,
+            &ShapeDef {
+                density,
+                ..Default::default()
+            },
+            Vec3::splat(0.5),
+        )
+        .unwrap();
+    }
+    let places = [
+        (1.0, -4.0),
+        (-6.5, -4.0),
+        (4.0, 4.0),
+        (-4.0, 4.0),
+        (-2.0, -1.0),
+        (2.0, 0.0),
+    ];
+    for (k, &(x, z)) in places.iter().enumerate() {
+        w.create_character(&maul3d::CharacterDef {
+            position: DVec3::new(x, 1.0 + 0.125 * k as f64, z),
+            settings: maul3d::CharacterSettings {
+                max_strength: 300.0,
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .unwrap();
+    }
+}
+
+/// Moves every character for step `step`: character k walks at 1.5 m/s in direction
+/// `WALK[(step / 60 + k) % 8]` (the two on the platforms stand still) and falls at 4 m/s
+/// (the mover snaps it to the floor).
+fn walk_characters(w: &mut World, step: u32) {
+    let ids: Vec<maul3d::CharacterId> = w.character_ids().collect();
+    for (k, &c) in ids.iter().enumerate() {
+        let (x, z) = WALK[(step as usize / 60 + k) % 8];
+        let speed = if k == 2 || k == 3 { 0.0 } else { 1.5 };
+        w.move_character(c, Vec3::new(speed * x, -4.0, speed * z), DT)
+            .unwrap();
+    }
+}
+
+/// Three cars on a floor with a row of bumps: one drives straight, one turns, one brakes
+/// hard at step 150; a box sits in the straight car's way (`Driver::before_step` sets the
+/// inputs).
+fn vehicles_scene(w: &mut World) {
+    let g = w
+        .create_body(&BodyDef {
+            position: DVec3::new(0.0, -1.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let floor = ShapeDef {
+        friction: 1.0,
+        ..Default::default()
+    };
+    w.create_box_shape(g, &floor, Vec3::new(60.0, 1.0, 60.0))
+        .unwrap();
+    // Bumps across the turning car's path: capsules lying along x.
+    for k in 0..4 {
+        let b = w
+            .create_body(&BodyDef {
+                position: DVec3::new(-6.0, 0.0, 4.0 + 3.0 * k as f64),
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_capsule_shape(
+            b,
+            &floor,
+            &Capsule {
+                center1: Vec3::new(-3.0, 0.0, 0.0),
+                center2: Vec3::new(3.0, 0.0, 0.0),
+                radius: 0.12,
+            },
+        )
+        .unwrap();
+    }
+    let crate_box = dynamic(w, DVec3::new(6.0, 0.5, 14.0), Quat::IDENTITY);
+    w.create_box_shape(
+        crate_box,
+        &ShapeDef {
+            density: 50.0,
+            ..Default::default()
+        },
+        Vec3::splat(0.5),
+    )
+    .unwrap();
+    let half = Vec3::new(0.9, 0.3, 2.0);
+    for (k, x) in [6.0, -6.0, 0.0].into_iter().enumerate() {
+        let c = dynamic(w, DVec3::new(x, 1.0, -6.0), Quat::IDENTITY);
+        w.create_box_shape(
+            c,
+            &ShapeDef {
+                density: 1200.0 / (8.0 * half.x * half.y * half.z),
+                ..Default::default()
+            },
+            half,
+        )
+        .unwrap();
+        let mut def = maul3d::VehicleDef {
+            chassis: c,
+            ..Default::default()
+        };
+        def.transmission.automatic = true;
+        for (wx, wz) in [(-0.8, 1.3), (0.8, 1.3), (-0.8, -1.3), (0.8, -1.3)] {
+            let front = wz > 0.0;
+            def.add_wheel(maul3d::WheelDef {
+                position: Vec3::new(wx, -0.1, wz),
+                min_length: 0.05,
+                max_length: 0.5,
+                rest_length: 0.5,
+                spring: maul3d::SuspensionSpring::Stiffness {
+                    stiffness: 30_000.0,
+                    damping: 4000.0,
+                },
+                radius: 0.35,
+                max_steer_angle: if front { 0.5 } else { 0.0 },
+                brake_torque: 5000.0,
+                handbrake_torque: if front { 0.0 } else { 4000.0 },
+                driven: !front,
+                cast: if k == 1 {
+                    maul3d::WheelCast::Cylinder
+                } else {
+                    maul3d::WheelCast::Ray
+                },
+                ..Default::default()
+            });
+        }
+        w.create_vehicle(&def).unwrap();
+    }
+}
+
+/// The cars' inputs for step `step`: car 0 straight at half throttle, car 1 turning
+/// over the bumps, car 2 full throttle then braking hard from step 150 (and the handbrake
+/// from step 200).
+fn drive_vehicles(w: &mut World, step: u32) {
+    let ids: Vec<maul3d::VehicleId> = w.vehicle_ids().collect();
+    let input = |throttle, steering, brake, handbrake| maul3d::VehicleInput {
+        throttle,
+        steering,
+        brake,
+        handbrake,
+    };
+    if step == 0 {
+        w.set_vehicle_input(ids[0], input(0.5, 0.0, 0.0, 0.0))
+            .unwrap();
+        w.set_vehicle_input(ids[1], input(0.4, -0.6, 0.0, 0.0))
+            .unwrap();
+        w.set_vehicle_input(ids[2], input(1.0, 0.0, 0.0, 0.0))
+            .unwrap();
+    }
+    if step == 150 {
+        w.set_vehicle_input(ids[2], input(0.0, 0.0, 1.0, 0.0))
+            .unwrap();
+    }
+    if step == 200 {
+        w.set_vehicle_input(ids[2], input(0.0, 0.25, 0.0, 1.0))
+            .unwrap();
+    }
+}
+
+/// A pool with a current: boxes, spheres, capsules, cylinders and hulls of densities from
+/// 300 to 1500 kg/m³ dropped in; the current turns at step 150 and the water gets denser
+/// at step 220.
+fn water_scene(w: &mut World) {
+    ground(w, DVec3::ZERO);
+    w.create_water_volume(&maul3d::WaterVolumeDef {
+        center: DVec3::new(0.0, 1.5, 0.0),
+        half_extents: Vec3::new(8.0, 1.5, 8.0),
+        linear_drag: 0.8,
+        angular_drag: 1.5,
+        flow: Vec3::new(0.5, 0.0, 0.25),
+        ..Default::default()
+    })
+    .unwrap();
+    let hull = w
+        .create_hull(&[
+            Vec3::new(-0.6, -0.2, -0.4),
+            Vec3::new(0.6, -0.2, -0.4),
+            Vec3::new(0.6, -0.2, 0.4),
+            Vec3::new(-0.6, -0.2, 0.4),
+            Vec3::new(-0.8, 0.2, -0.5),
+            Vec3::new(0.8, 0.2, -0.5),
+            Vec3::new(0.8, 0.2, 0.5),
+            Vec3::new(-0.8, 0.2, 0.5),
+        ])
+        .unwrap();
+    for i in 0..20 {
+        let p = DVec3::new(
+            (i % 5) as f64 * 2.0 - 4.0,
+            4.0 + (i / 5) as f64 * 1.25,
+            ((i * 3) % 4) as f64 * 1.5 - 2.25,
+        );
+        let b = dynamic(
+            w,
+            p,
+            Quat::from_axis_angle(Vec3::new(1.0, 0.4, 0.2).normalize(), i as f32 * 0.37),
+        );
+        let def = ShapeDef {
+            density: 300.0 + 60.0 * i as f32,
+            ..Default::default()
+        };
+        match i % 5 {
+            0 => w
+                .create_box_shape(b, &def, Vec3::new(0.5, 0.3, 0.4))
+                .map(|_| ()),
+            1 => w
+                .create_sphere_shape(
+                    b,
+                    &def,
+                    &Sphere {
+                        center: Vec3::ZERO,
+                        radius: 0.4,
+                    },
+                )
+                .map(|_| ()),
+            2 => w
+                .create_capsule_shape(
+                    b,
+                    &def,
+                    &Capsule {
+                        center1: Vec3::new(0.0, -0.3, 0.0),
+                        center2: Vec3::new(0.0, 0.3, 0.0),
+                        radius: 0.25,
+                    },
+                )
+                .map(|_| ()),
+            3 => w
+                .create_cylinder_shape(
+                    b,
+                    &def,
+                    &Cylinder {
+                        center: Vec3::ZERO,
+                        rotation: Quat::IDENTITY,
+                        half_height: 0.3,
+                        radius: 0.35,
+                    },
+                )
+                .map(|_| ()),
+            _ => w.create_hull_shape(b, &def, hull).map(|_| ()),
+        }
+        .unwrap();
+    }
+}
+
 /// A scene and what it does between steps.
 pub struct Driver {
     scene: usize,
@@ -519,7 +839,7 @@ pub struct Driver {
 impl Driver {
     /// Builds scene `scene` into a world with `def` (capacities from `def()`).
     pub fn build(scene: usize, hooks: Option<maul3d::TaskHooks>) -> (World, Driver) {
-        let sleep = matches!(scene, 1 | 3 | 4 | 5 | 6 | 7 | 8);
+        let sleep = matches!(scene, 1 | 3 | 4 | 5 | 6 | 7 | 8 | 10 | 11);
         let mut w = World::new(&WorldDef {
             task_hooks: hooks,
             ..def(sleep)
@@ -545,6 +865,9 @@ impl Driver {
             6 => cylinders_scene(&mut w),
             7 => meshes_scene(&mut w),
             8 => voxels_scene(&mut w),
+            9 => characters_scene(&mut w),
+            10 => vehicles_scene(&mut w),
+            11 => water_scene(&mut w),
             _ => {
                 ground(&mut w, DVec3::ZERO);
                 pyramid(&mut w, 6, DVec3::new(-8.0, 0.0, 0.0));
@@ -608,6 +931,52 @@ impl Driver {
             8 if step == 200 => {
                 let g = w.mesh_ids().nth(2).unwrap();
                 w.clear_voxel(g, [12, 1, 2]).unwrap();
+            }
+            9 => {
+                walk_characters(w, step);
+                if step == 100 {
+                    // Characters 0 and 1 take higher steps and a gentler slope limit.
+                    let ids: Vec<maul3d::CharacterId> = w.character_ids().collect();
+                    let settings = maul3d::CharacterSettings {
+                        step_height: 0.4,
+                        max_slope_angle: 0.6,
+                        ..w.character_settings(ids[0]).unwrap()
+                    };
+                    w.set_character_settings(ids[0], &settings).unwrap();
+                    w.set_character_settings(ids[1], &settings).unwrap();
+                }
+                if step == 150 {
+                    self.snapshot = vec![0u8; w.snapshot_size()];
+                    w.snapshot(&mut self.snapshot).unwrap();
+                }
+                if step == 220 {
+                    // A rollback mid-walk, then a character gone and one placed.
+                    w.restore(&self.snapshot).unwrap();
+                    let ids: Vec<maul3d::CharacterId> = w.character_ids().collect();
+                    w.destroy_character(ids[5]).unwrap();
+                    w.set_character_position(ids[4], DVec3::new(-1.0, 2.0, 1.0))
+                        .unwrap();
+                }
+            }
+            10 => {
+                drive_vehicles(w, step);
+                if step == 120 {
+                    self.snapshot = vec![0u8; w.snapshot_size()];
+                    w.snapshot(&mut self.snapshot).unwrap();
+                }
+                if step == 180 {
+                    // A rollback mid-drive.
+                    w.restore(&self.snapshot).unwrap();
+                    drive_vehicles(w, 150);
+                }
+            }
+            11 if step == 150 => {
+                let id = w.water_volume_ids().next().unwrap();
+                w.set_water_flow(id, Vec3::new(-0.5, 0.0, 0.0)).unwrap();
+            }
+            11 if step == 220 => {
+                let id = w.water_volume_ids().next().unwrap();
+                w.set_water_density(id, 1200.0).unwrap();
             }
             2 if step == 150 => {
                 w.shift_origin(DVec3::new(1_048_576.0, -524_288.0, 262_144.0))
