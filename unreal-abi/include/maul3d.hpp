@@ -10,6 +10,11 @@
 //   m3::BodyContactData, m3::ShapeContactData (and their capacities)
 //                  a body's or shape's touching contacts as the last step's solver left
 //                  them: manifold points, separations, impulses.
+//   m3::Character, m3::Vehicle, m3::WaterVolume
+//                  value wrappers over a character's, vehicle's or water volume's id: its
+//                  calls as members, getters returning the value (default when refused;
+//                  the Get* forms tell the two apart). Not owners: Destroy() ends the
+//                  object, and the world's destruction ends them all.
 //   m3::ReplayPlayer
 //                  RAII owner of a replay player (a .m3replay file opened for scrubbing:
 //                  seek, step, verify, diff, the bodies and debug draw at the current
@@ -122,6 +127,29 @@ public:
     {
         return m3World_GetJointIds(m_id, ids, capacity, count);
     }
+    m3Result CreateCharacter(const m3CharacterDef& def, m3CharacterId* id)
+    {
+        return m3World_CreateCharacter(m_id, &def, id);
+    }
+    m3Result CreateVehicle(const m3VehicleDef& def, m3VehicleId* id) { return m3World_CreateVehicle(m_id, &def, id); }
+    m3Result CreateWaterVolume(const m3WaterVolumeDef& def, m3WaterVolumeId* id)
+    {
+        return m3World_CreateWaterVolume(m_id, &def, id);
+    }
+    // The live characters, vehicles and water volumes in slot order (capacity 0 and null
+    // ids: only count them).
+    m3Result CharacterIds(m3CharacterId* ids, int32_t capacity, int32_t* count) const
+    {
+        return m3World_GetCharacterIds(m_id, ids, capacity, count);
+    }
+    m3Result VehicleIds(m3VehicleId* ids, int32_t capacity, int32_t* count) const
+    {
+        return m3World_GetVehicleIds(m_id, ids, capacity, count);
+    }
+    m3Result WaterVolumeIds(m3WaterVolumeId* ids, int32_t capacity, int32_t* count) const
+    {
+        return m3World_GetWaterVolumeIds(m_id, ids, capacity, count);
+    }
     m3Result ShiftOrigin(m3DVec3 offset) { return m3World_ShiftOrigin(m_id, offset); }
     m3Result SnapshotSize(int64_t* size) const { return m3World_GetSnapshotSize(m_id, size); }
     m3Result Snapshot(uint8_t* buffer, int64_t capacity, int64_t* written) const
@@ -201,6 +229,178 @@ inline int32_t ShapeContactCapacity(m3ShapeId shape)
     int32_t n = 0;
     return m3Shape_GetContactCapacity(shape, &n) == m3_success ? n : 0;
 }
+
+// A character by id (a value: copying it copies the id). Getters return the value, or a
+// zero value when refused; the Get* forms return the m3Result.
+class Character {
+public:
+    Character() = default;
+    explicit Character(m3CharacterId id) : m_id(id) {}
+    // Creates one in `world`; `result` (may be null) says why it is empty.
+    static Character Create(m3WorldId world, const m3CharacterDef& def, m3Result* result = nullptr)
+    {
+        m3CharacterId id{};
+        m3Result r = m3World_CreateCharacter(world, &def, &id);
+        if (result != nullptr) *result = r;
+        return Character(r == m3_success ? id : m3CharacterId{});
+    }
+    m3CharacterId Id() const { return m_id; }
+    bool IsValid() const { return m_id.index != 0; }
+    explicit operator bool() const { return IsValid(); }
+
+    m3Result Destroy()
+    {
+        m3Result r = m3Character_Destroy(m_id);
+        if (r == m3_success) m_id = m3CharacterId{};
+        return r;
+    }
+    // Moves by velocity · dt (add gravity to velocity while airborne).
+    m3Result Move(m3Vec3 velocity, float dt) { return m3Character_Move(m_id, velocity, dt); }
+    m3Result SetPosition(m3DVec3 position) { return m3Character_SetPosition(m_id, position); }
+    m3Result SetSettings(const m3CharacterSettings& settings) { return m3Character_SetSettings(m_id, settings); }
+    m3Result GetSettings(m3CharacterSettings* settings) const { return m3Character_GetSettings(m_id, settings); }
+    m3Result GetPosition(m3DVec3* position) const { return m3Character_GetPosition(m_id, position); }
+    m3Result GetVelocity(m3Vec3* velocity) const { return m3Character_GetVelocity(m_id, velocity); }
+    m3Result GetGround(m3CharacterGround* ground) const { return m3Character_GetGround(m_id, ground); }
+    m3Result GetBody(m3BodyId* body) const { return m3Character_GetBody(m_id, body); }
+
+    m3CharacterSettings Settings() const { return Value<m3CharacterSettings>(&m3Character_GetSettings); }
+    m3DVec3 Position() const { return Value<m3DVec3>(&m3Character_GetPosition); }
+    m3Vec3 Velocity() const { return Value<m3Vec3>(&m3Character_GetVelocity); }
+    // The ground; m3_inAir when refused.
+    m3CharacterGround Ground() const
+    {
+        m3CharacterGround g{};
+        if (m3Character_GetGround(m_id, &g) != m3_success) {
+            g = m3CharacterGround{};
+            g.state = m3_inAir;
+        }
+        return g;
+    }
+    bool IsGrounded() const { return Ground().state == m3_onGround; }
+    m3BodyId Body() const { return Value<m3BodyId>(&m3Character_GetBody); }
+
+private:
+    template <typename T>
+    T Value(m3Result (*get)(m3CharacterId, T*)) const
+    {
+        T v{};
+        return get(m_id, &v) == m3_success ? v : T{};
+    }
+    m3CharacterId m_id{};
+};
+
+// A vehicle by id (a value), as Character.
+class Vehicle {
+public:
+    Vehicle() = default;
+    explicit Vehicle(m3VehicleId id) : m_id(id) {}
+    static Vehicle Create(m3WorldId world, const m3VehicleDef& def, m3Result* result = nullptr)
+    {
+        m3VehicleId id{};
+        m3Result r = m3World_CreateVehicle(world, &def, &id);
+        if (result != nullptr) *result = r;
+        return Vehicle(r == m3_success ? id : m3VehicleId{});
+    }
+    m3VehicleId Id() const { return m_id; }
+    bool IsValid() const { return m_id.index != 0; }
+    explicit operator bool() const { return IsValid(); }
+
+    // Destroys the vehicle (the chassis stays).
+    m3Result Destroy()
+    {
+        m3Result r = m3Vehicle_Destroy(m_id);
+        if (r == m3_success) m_id = m3VehicleId{};
+        return r;
+    }
+    m3Result SetInput(const m3VehicleInput& input) { return m3Vehicle_SetInput(m_id, input); }
+    m3Result SetInput(float throttle, float steering, float brake = 0.0f, float handbrake = 0.0f)
+    {
+        return m3Vehicle_SetInput(m_id, m3VehicleInput{throttle, steering, brake, handbrake});
+    }
+    // -1 reverse, 0 neutral, 1.. forward.
+    m3Result SetGear(int32_t gear) { return m3Vehicle_SetGear(m_id, gear); }
+    m3Result GetDef(m3VehicleDef* def) const { return m3Vehicle_GetDef(m_id, def); }
+    m3Result GetInput(m3VehicleInput* input) const { return m3Vehicle_GetInput(m_id, input); }
+    m3Result GetForwardSpeed(float* speed) const { return m3Vehicle_GetForwardSpeed(m_id, speed); }
+    m3Result GetEngineRpm(float* rpm) const { return m3Vehicle_GetEngineRpm(m_id, rpm); }
+    m3Result GetGear(int32_t* gear) const { return m3Vehicle_GetGear(m_id, gear); }
+    m3Result GetWheelState(int32_t wheel, m3WheelState* state) const
+    {
+        return m3Vehicle_GetWheelState(m_id, wheel, state);
+    }
+
+    float ForwardSpeed() const { return Value<float>(&m3Vehicle_GetForwardSpeed); }
+    float EngineRpm() const { return Value<float>(&m3Vehicle_GetEngineRpm); }
+    int32_t Gear() const { return Value<int32_t>(&m3Vehicle_GetGear); }
+    m3VehicleInput Input() const { return Value<m3VehicleInput>(&m3Vehicle_GetInput); }
+    m3WheelState Wheel(int32_t wheel) const
+    {
+        m3WheelState s{};
+        return m3Vehicle_GetWheelState(m_id, wheel, &s) == m3_success ? s : m3WheelState{};
+    }
+    // The chassis body (null when refused).
+    m3BodyId Chassis() const
+    {
+        m3VehicleDef d{};
+        return m3Vehicle_GetDef(m_id, &d) == m3_success ? d.chassis : m3BodyId{};
+    }
+
+private:
+    template <typename T>
+    T Value(m3Result (*get)(m3VehicleId, T*)) const
+    {
+        T v{};
+        return get(m_id, &v) == m3_success ? v : T{};
+    }
+    m3VehicleId m_id{};
+};
+
+// A water volume by id (a value), as Character.
+class WaterVolume {
+public:
+    WaterVolume() = default;
+    explicit WaterVolume(m3WaterVolumeId id) : m_id(id) {}
+    static WaterVolume Create(m3WorldId world, const m3WaterVolumeDef& def, m3Result* result = nullptr)
+    {
+        m3WaterVolumeId id{};
+        m3Result r = m3World_CreateWaterVolume(world, &def, &id);
+        if (result != nullptr) *result = r;
+        return WaterVolume(r == m3_success ? id : m3WaterVolumeId{});
+    }
+    m3WaterVolumeId Id() const { return m_id; }
+    bool IsValid() const { return m_id.index != 0; }
+    explicit operator bool() const { return IsValid(); }
+
+    m3Result Destroy()
+    {
+        m3Result r = m3WaterVolume_Destroy(m_id);
+        if (r == m3_success) m_id = m3WaterVolumeId{};
+        return r;
+    }
+    m3Result SetDef(const m3WaterVolumeDef& def) { return m3WaterVolume_SetDef(m_id, &def); }
+    m3Result SetDensity(float density) { return m3WaterVolume_SetDensity(m_id, density); }
+    m3Result SetDrag(float linear, float angular) { return m3WaterVolume_SetDrag(m_id, linear, angular); }
+    m3Result SetFlow(m3Vec3 flow) { return m3WaterVolume_SetFlow(m_id, flow); }
+    m3Result SetRegion(m3DVec3 center, m3Quat rotation, m3Vec3 halfExtents)
+    {
+        return m3WaterVolume_SetRegion(m_id, center, rotation, halfExtents);
+    }
+    m3Result GetDef(m3WaterVolumeDef* def) const { return m3WaterVolume_GetDef(m_id, def); }
+    m3Result GetBuoyancy(m3BodyId body, m3Buoyancy* buoyancy) const
+    {
+        return m3WaterVolume_GetBuoyancy(m_id, body, buoyancy);
+    }
+    // What the water does to `body` now (zero when refused).
+    m3Buoyancy Buoyancy(m3BodyId body) const
+    {
+        m3Buoyancy b{};
+        return m3WaterVolume_GetBuoyancy(m_id, body, &b) == m3_success ? b : m3Buoyancy{};
+    }
+
+private:
+    m3WaterVolumeId m_id{};
+};
 
 // Owns a replay player (m3ReplayPlayer_*): a replay container opened for scrubbing, its
 // world at one step, keyframes for fast seeks. Destroys it when it goes out of scope.
