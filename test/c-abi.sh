@@ -26,6 +26,10 @@
 #                player unchanged; diff against a seed-2 recording parts at the step and
 #                with the body count `m3replay diff` prints
 #   cpp_replay   the same (shorter) through maul3d.hpp's m3::ReplayPlayer
+#   gameplay     characters (a walk up a 0.3 m step), vehicles (rest at m·g/4k, a drive),
+#                water (a box of density 500 floats at half its height), refusals with
+#                hashes unchanged, snapshot round trip with all three present
+#   cpp_gameplay the same objects through maul3d.hpp
 # and the C programs again under AddressSanitizer + UndefinedBehaviorSanitizer.
 # Idempotent: builds into a temporary folder, installs gcc/g++ only if missing.
 set -euo pipefail
@@ -58,6 +62,7 @@ cc test/c-abi/rollback.c -o "$out/rollback" "${libs[@]}"
 cc test/c-abi/scenes.c -o "$out/scenes" "${libs[@]}"
 cc test/c-abi/version.c -o "$out/version" "${libs[@]}"
 cc test/c-abi/replay.c -o "$out/replay" "${libs[@]}"
+cc test/c-abi/gameplay.c -o "$out/gameplay" "${libs[@]}"
 gcc -std=c11 -O2 -ffast-math "${inc[@]}" test/c-abi/scenes.c -o "$out/scenes-fast" "${libs[@]}"
 gcc -std=c11 -O2 "${strict[@]}" "${inc[@]}" test/c-abi/scenes.c -o "$out/scenes-shared" \
   -L"$lib" -lmaul3d -Wl,-rpath,"$(cd "$lib" && pwd)" -lpthread -lm
@@ -65,6 +70,8 @@ g++ -std=c++17 -O2 -fno-exceptions -fno-rtti -Wall -Wextra -Werror -ffp-contract
   test/c-abi/cpp_scenes.cpp -o "$out/cpp_scenes" "${libs[@]}"
 g++ -std=c++17 -O2 -fno-exceptions -fno-rtti -Wall -Wextra -Werror -ffp-contract=off "${inc[@]}" \
   test/c-abi/cpp_replay.cpp -o "$out/cpp_replay" "${libs[@]}"
+g++ -std=c++17 -O2 -fno-exceptions -fno-rtti -Wall -Wextra -Werror -ffp-contract=off "${inc[@]}" \
+  test/c-abi/cpp_gameplay.cpp -o "$out/cpp_gameplay" "${libs[@]}"
 mkdir -p "$out/bumped"
 sed 's/^#define M3_ABI_VERSION_MINOR \([0-9]*\)$/echo "#define M3_ABI_VERSION_MINOR $((\1 + 1))"/e' \
   unreal-abi/include/maul3d.h >"$out/bumped/maul3d.h"
@@ -75,7 +82,7 @@ fi
 gcc -std=c11 -O2 "${strict[@]}" -DM3_BUMPED_HEADER -I"$out/bumped" test/c-abi/version.c \
   -o "$out/version-bumped" "${libs[@]}"
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1)
-for p in seeds errors surface threads rollback scenes replay; do
+for p in seeds errors surface threads rollback scenes replay gameplay; do
   gcc -std=c11 "${san[@]}" "${strict[@]}" "${inc[@]}" "test/c-abi/$p.c" -o "$out/$p-asan" "${libs[@]}"
 done
 
@@ -103,6 +110,8 @@ tail -1 "$out/errors.txt"
 "$out/rollback"
 "$out/version"
 "$out/version-bumped"
+"$out/gameplay"
+"$out/cpp_gameplay"
 # What the replay player must agree with: m3replay's per-step hashes of the demo, and
 # where it says the demo and a seed-2 recording part.
 m3replay=${CARGO_TARGET_DIR:-target}/release/m3replay
@@ -134,5 +143,6 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktra
 "$out/threads-asan" >/dev/null
 "$out/rollback-asan" >/dev/null
 "$out/replay-asan" "${replay_args[@]}" >/dev/null
+"$out/gameplay-asan" >/dev/null
 hashes "scenes (ASan + UBSan, 4 workers)" "$out/scenes-asan" --workers 4
-echo "sanitizers: seeds, errors, surface, threads, rollback, replay and scenes ran clean under ASan + UBSan"
+echo "sanitizers: seeds, errors, surface, threads, rollback, replay, gameplay and scenes ran clean under ASan + UBSan"

@@ -31,6 +31,15 @@
 // Voxels along each edge of a voxel grid; a grid holds `16³ = 4096` materials.
 #define M3_VOXEL_CHUNK 16
 
+// Most wheels of one vehicle (`m3VehicleDef.wheels`).
+#define M3_MAX_WHEELS 8
+
+// Most forward gears of a transmission (`m3TransmissionDef.gears`).
+#define M3_MAX_GEARS 8
+
+// Most anti-roll bars of one vehicle (`m3VehicleDef.antiRollBars`).
+#define M3_MAX_ANTI_ROLL_BARS 4
+
 // What a call did: `m3_success`, or why it was refused (nothing changed).
 // `m3GetLastErrorMessage` names the value and the bound.
 //
@@ -200,6 +209,77 @@ typedef struct m3MassData {
   // Rotational inertia about the centre of mass, body axes.
   struct m3Mat3 inertia;
 } m3MassData;
+
+// Which shapes collide (Box2D's rule): each one's category in the other's mask, unless
+// they share a non-zero group (positive: always, negative: never).
+typedef struct m3Filter {
+  // Categories this shape belongs to.
+  uint64_t categoryBits;
+  // Categories it collides with.
+  uint64_t maskBits;
+  // Group override; 0 for none.
+  int32_t groupIndex;
+} m3Filter;
+
+// What a character may change after creation: how it moves, steps and pushes.
+typedef struct m3CharacterSettings {
+  // Steepest walkable slope, radians in [0, π/2] (default 50°). Steeper ground is
+  // steep ground: the character slides on it and cannot climb it.
+  float maxSlopeAngle;
+  // Highest step the character walks up, m in [0, 1e3] (default 0.3).
+  float stepHeight;
+  // Gap kept between the capsule and what it touches, m in [1e-4, 1] (default 0.02).
+  float skin;
+  // Largest force the character pushes dynamic bodies with, N in [0, 1e9] (default
+  // 100).
+  float maxStrength;
+  // How far down a grounded character that walks off a ledge or down a slope is pulled
+  // back to the ground, m in [0, 1e3] (default 0.5).
+  float snapToGround;
+  // The character's mass for pushing, kg in [1e-3, 1e9] (default 70).
+  float mass;
+} m3CharacterSettings;
+
+// Everything needed to create a character. Start from `m3DefaultCharacterDef()`.
+typedef struct m3CharacterDef {
+  // The capsule's centre, relative to the world origin.
+  struct m3DVec3 position;
+  // The character's up (any nonzero finite vector; normalised). Default +Y.
+  struct m3Vec3 up;
+  // Capsule radius, m in (0, 1e3] (default 0.3).
+  float radius;
+  // Half the height of the capsule's cylinder part, m in [0, 1e3] (default 0.6).
+  float halfHeight;
+  // What the capsule collides with (and how others see its inner body).
+  struct m3Filter filter;
+  // How it moves.
+  struct m3CharacterSettings settings;
+} m3CharacterDef;
+
+// A character: a kinematic capsule mover. Zero is null.
+typedef struct m3CharacterId {
+  // Slot plus one; 0 is null.
+  uint32_t index;
+  // Bumped each time the slot is reused.
+  uint32_t generation;
+  // The world it belongs to.
+  struct m3WorldId world;
+} m3CharacterId;
+
+// What a character stands on (`m3CharacterGround.state`).
+typedef int32_t m3GroundState;
+
+// A character's ground after its last move (or the step's ride).
+typedef struct m3CharacterGround {
+  // `m3_onGround`, `m3_onSteepGround` or `m3_inAir`.
+  m3GroundState state;
+  // The ground's normal (zero in the air).
+  struct m3Vec3 normal;
+  // The ground's body (null in the air).
+  struct m3BodyId body;
+  // The ground body's velocity at the character's contact point, m/s.
+  struct m3Vec3 velocity;
+} m3CharacterGround;
 
 // One point of a contact manifold, as the solver left it after the last step.
 typedef struct m3ContactManifoldPoint {
@@ -1032,17 +1112,6 @@ typedef struct m3ReplayBody {
   bool enabled;
 } m3ReplayBody;
 
-// Which shapes collide (Box2D's rule): each one's category in the other's mask, unless
-// they share a non-zero group (positive: always, negative: never).
-typedef struct m3Filter {
-  // Categories this shape belongs to.
-  uint64_t categoryBits;
-  // Categories it collides with.
-  uint64_t maskBits;
-  // Group override; 0 for none.
-  int32_t groupIndex;
-} m3Filter;
-
 // Material, filter and flags of a shape. Start from `m3DefaultShapeDef()`.
 typedef struct m3ShapeDef {
   // Density, kg/m³.
@@ -1111,6 +1180,236 @@ typedef struct m3UnrealTransform {
   // Scale (each component's magnitude within [1e-6, 1e6]).
   struct m3UnrealVector scale;
 } m3UnrealTransform;
+
+// How a suspension spring is given (`m3WheelDef.springMode`).
+typedef int32_t m3SpringMode;
+
+// A tyre's friction against slip: piecewise linear from 0 at no slip up to `peak` at
+// `peakSlip`, down to `sliding` at `slidingSlip`, then flat; times the ground's friction.
+typedef struct m3SlipCurve {
+  // The slip (ratio, or angle in radians) of the most grip (> 0).
+  float peakSlip;
+  // The friction coefficient there (≥ 0).
+  float peak;
+  // The slip from which the tyre slides (> `peakSlip`).
+  float slidingSlip;
+  // The sliding friction coefficient (≥ 0).
+  float sliding;
+} m3SlipCurve;
+
+// How a wheel finds the ground (`m3WheelDef.cast`).
+typedef int32_t m3WheelCast;
+
+// One wheel, in the chassis' body frame. Start from `m3DefaultWheelDef()`.
+typedef struct m3WheelDef {
+  // Where the suspension is attached.
+  struct m3Vec3 position;
+  // The direction the suspension extends in (towards the ground; normalised).
+  struct m3Vec3 suspensionDirection;
+  // Shortest suspension length (m, ≥ 0): the bump stop.
+  float minLength;
+  // Longest suspension length (m, > `minLength`): the wheel hangs here off the ground.
+  float maxLength;
+  // Length at which the spring exerts no force (m, ≥ `minLength`).
+  float restLength;
+  // `m3_springFrequency` (reads `hertz`, `dampingRatio`) or `m3_springStiffness`
+  // (reads `stiffness`, `damping`).
+  m3SpringMode springMode;
+  // Spring frequency, Hz (frequency mode; default 1.5).
+  float hertz;
+  // Damping ratio, 1 critical (frequency mode; default 0.5).
+  float dampingRatio;
+  // Spring stiffness, N/m (stiffness mode).
+  float stiffness;
+  // Damping, N·s/m (stiffness mode).
+  float damping;
+  // Wheel radius (m, > 0).
+  float radius;
+  // Wheel width (m, > 0; the cylinder cast's thickness).
+  float width;
+  // Moment of inertia about the axle (kg·m², > 0).
+  float inertia;
+  // Steering angle at full steering input (rad, within [0, 1.5]).
+  float maxSteerAngle;
+  // Brake torque at full brake input (N·m, ≥ 0).
+  float brakeTorque;
+  // Handbrake torque at full handbrake input (N·m, ≥ 0).
+  float handbrakeTorque;
+  // Whether the engine drives this wheel (the drive torque is split evenly).
+  bool driven;
+  // Friction against the slip ratio along the wheel.
+  struct m3SlipCurve longitudinal;
+  // Friction against the slip angle (rad) across the wheel.
+  struct m3SlipCurve lateral;
+  // `m3_wheelCastRay`, `m3_wheelCastSphere` or `m3_wheelCastCylinder`.
+  m3WheelCast cast;
+} m3WheelDef;
+
+// The engine.
+typedef struct m3EngineDef {
+  // Torque at full throttle at the curve's peak (N·m, ≥ 0).
+  float maxTorque;
+  // Idle speed (rpm, ≥ 0).
+  float minRpm;
+  // Rev limit (rpm, > `minRpm`): no torque above.
+  float maxRpm;
+  // The fraction of `maxTorque` (each within [0, 1]) at 0, ½ and all of `maxRpm`,
+  // linear between.
+  float torqueCurve[3];
+} m3EngineDef;
+
+// The transmission.
+typedef struct m3TransmissionDef {
+  // Forward gear ratios (each > 0), the first `gearCount` used.
+  float gears[M3_MAX_GEARS];
+  // How many forward gears (1 to `M3_MAX_GEARS`).
+  int32_t gearCount;
+  // Reverse ratio (> 0).
+  float reverseRatio;
+  // Differential ratio (> 0), times every gear's.
+  float differentialRatio;
+  // Shifts by itself (up above `shiftUpRpm`, down below `shiftDownRpm`, into reverse
+  // when asked to go back while nearly still); off: the gear stays where
+  // `m3Vehicle_SetGear` put it.
+  bool automatic;
+  // Engine speed to shift up at (rpm).
+  float shiftUpRpm;
+  // Engine speed to shift down at (rpm, < `shiftUpRpm`).
+  float shiftDownRpm;
+} m3TransmissionDef;
+
+// An anti-roll bar between two wheels.
+typedef struct m3AntiRollBar {
+  // One wheel's index.
+  int32_t left;
+  // The other's.
+  int32_t right;
+  // N/m (≥ 0).
+  float stiffness;
+} m3AntiRollBar;
+
+// A vehicle: a chassis and its wheels, engine, transmission and anti-roll bars. Start from
+// `m3DefaultVehicleDef()`, set the chassis, and fill `wheels` (from `m3DefaultWheelDef()`)
+// and `wheelCount`.
+typedef struct m3VehicleDef {
+  // The chassis: a live dynamic body of the world.
+  struct m3BodyId chassis;
+  // Up in the chassis' body frame (normalised).
+  struct m3Vec3 up;
+  // Forward in the chassis' body frame (normalised; perpendicular to `up`). Positive
+  // steering turns about `up`.
+  struct m3Vec3 forward;
+  // The wheels, the first `wheelCount` used, in the order they act in.
+  struct m3WheelDef wheels[M3_MAX_WHEELS];
+  // How many wheels (1 to `M3_MAX_WHEELS`).
+  int32_t wheelCount;
+  // The engine.
+  struct m3EngineDef engine;
+  // The transmission.
+  struct m3TransmissionDef transmission;
+  // Anti-roll bars, the first `antiRollBarCount` used.
+  struct m3AntiRollBar antiRollBars[M3_MAX_ANTI_ROLL_BARS];
+  // How many anti-roll bars (0 to `M3_MAX_ANTI_ROLL_BARS`).
+  int32_t antiRollBarCount;
+  // Which shapes the wheels see (besides never the chassis'): their category bits.
+  uint64_t castMask;
+} m3VehicleDef;
+
+// A vehicle: a chassis body on wheels. Zero is null.
+typedef struct m3VehicleId {
+  // Slot plus one; 0 is null.
+  uint32_t index;
+  // Bumped each time the slot is reused.
+  uint32_t generation;
+  // The world it belongs to.
+  struct m3WorldId world;
+} m3VehicleId;
+
+// The driver's input.
+typedef struct m3VehicleInput {
+  // Within [-1, 1]: forward (automatic: backward when negative).
+  float throttle;
+  // Within [-1, 1]: positive turns about the chassis' up axis.
+  float steering;
+  // Within [0, 1].
+  float brake;
+  // Within [0, 1].
+  float handbrake;
+} m3VehicleInput;
+
+// One wheel as of the last step (`m3Vehicle_GetWheelState`). The contact part is
+// derived: after a restore, no contact until the next step.
+typedef struct m3WheelState {
+  // Suspension length (m; its longest off the ground).
+  float suspensionLength;
+  // Angular velocity about the axle (rad/s, positive rolling forward).
+  float angularVelocity;
+  // Rotation angle about the axle (rad, within [0, 2π)).
+  float rotation;
+  // Steering angle (rad, about the chassis' up axis).
+  float steerAngle;
+  // Whether the wheel touches the ground.
+  bool inContact;
+  // The contact point, relative to the world origin.
+  struct m3DVec3 point;
+  // The ground's normal there.
+  struct m3Vec3 normal;
+  // The ground body (null off the ground).
+  struct m3BodyId body;
+  // Slip ratio along the wheel.
+  float longitudinalSlip;
+  // Slip angle across the wheel (rad).
+  float lateralSlip;
+} m3WheelState;
+
+// A water volume: an oriented box of fluid. Start from `m3DefaultWaterVolumeDef()`.
+//
+// Per body and step, with `f` the submerged fraction, `V` the submerged volume, `g` the
+// world's gravity, `m` the body's mass and `I` its world inertia: buoyancy
+// `−density · V · g` at the centre of buoyancy; linear drag
+// `−m · min(linearDrag · f, 1/dt) · (v − flow)`; angular drag
+// `−min(angularDrag · f, 1/dt) · I · ω`. Shapes whose centre is within the box's sides
+// and above its bottom count.
+typedef struct m3WaterVolumeDef {
+  // Centre of the box, relative to the world origin.
+  struct m3DVec3 center;
+  // Rotation of the box (normalised); the surface's normal is `rotation · +y`.
+  struct m3Quat rotation;
+  // Half-extents of the box (each in (0, 1e6]); the surface is `halfExtents.y` above
+  // the centre.
+  struct m3Vec3 halfExtents;
+  // Fluid density, kg/m³ (in [0, 1e5]; default 1000, water).
+  float density;
+  // Linear drag rate, 1/s (in [0, 1e6]; default 1).
+  float linearDrag;
+  // Angular drag rate, 1/s (in [0, 1e6]; default 1).
+  float angularDrag;
+  // The current, m/s (each component within ±1e5).
+  struct m3Vec3 flow;
+  // Which shapes the water acts on: those whose filter collides with this one.
+  struct m3Filter filter;
+} m3WaterVolumeDef;
+
+// A water volume: a box of fluid whose top face is the surface. Zero is null.
+typedef struct m3WaterVolumeId {
+  // Slot plus one; 0 is null.
+  uint32_t index;
+  // Bumped each time the slot is reused.
+  uint32_t generation;
+  // The world it belongs to.
+  struct m3WorldId world;
+} m3WaterVolumeId;
+
+// What a water volume does to one body where it is now (`m3WaterVolume_GetBuoyancy`).
+typedef struct m3Buoyancy {
+  // Volume of the body's shapes below the surface, m³.
+  float submergedVolume;
+  // Volume of the body's shapes the water acts on, m³.
+  float totalVolume;
+  // Centroid of the submerged part, relative to the world origin (the body's centre of
+  // mass when nothing is submerged).
+  struct m3DVec3 centerOfBuoyancy;
+} m3Buoyancy;
 
 // Allocates `size` bytes aligned to `alignment` (a power of two); returns null to refuse.
 // Called from the thread that creates a world, starts a journal or replays a tape, and
@@ -1362,6 +1661,15 @@ typedef int32_t m3CombineRule;
 // Locks rotation about z.
 #define m3_lockAngularZ 32
 
+// On walkable ground (no steeper than `maxSlopeAngle`).
+#define m3_onGround 0
+
+// Touching ground too steep to stand on: it slides.
+#define m3_onSteepGround 1
+
+// Touching no ground.
+#define m3_inAir 2
+
 // Keeps two points together; rotation free.
 #define m3_sphericalJoint 0
 
@@ -1443,6 +1751,23 @@ typedef int32_t m3CombineRule;
 
 // A ray that separates its body along its direction (Godot's SeparationRayShape3D).
 #define m3_rayShape 7
+
+// A ray from the attachment point along the suspension, `maxLength + radius` long.
+#define m3_wheelCastRay 0
+
+// A sphere of the wheel's radius swept along the suspension.
+#define m3_wheelCastSphere 1
+
+// A cylinder of the wheel's radius and width, its axis on the axle, swept along the
+// suspension.
+#define m3_wheelCastCylinder 2
+
+// By frequency (`hertz`, > 0) and damping ratio (`dampingRatio`, ≥ 0) of the chassis'
+// share of mass on the wheel.
+#define m3_springFrequency 0
+
+// By stiffness (`stiffness`, N/m, > 0) and damping (`damping`, N·s/m, ≥ 0).
+#define m3_springStiffness 1
 
 // (a + b) / 2.
 #define m3_combineAverage 0
@@ -1670,6 +1995,93 @@ const char *m3GetLastErrorMessage(void);
 // does not count). Not state: never hashed or saved. Readable at any time, also while
 // the world is busy; 0 for an invalid world id.
 uint64_t m3World_GetMisuseCount(struct m3WorldId worldId);
+
+// The default character def: a capsule of radius 0.3 and half-height 0.6 (1.8 m tall)
+// at the origin, up +Y, the default filter and settings.
+struct m3CharacterDef m3DefaultCharacterDef(void);
+
+// Creates a character and its inner kinematic body. Refused (nothing changed) for a bad
+// value (`m3_errorArgument`, `m3_errorOutOfBounds` for a position past the limits) or a
+// full character or body pool (`m3_errorCapacity`; see `characterCapacity`).
+//
+// # Safety
+// - `def` points to one readable `m3CharacterDef`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `characterId` points to one writable `m3CharacterId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_CreateCharacter(struct m3WorldId worldId,
+                                      const struct m3CharacterDef *def,
+                                      struct m3CharacterId *characterId);
+
+// Destroys a character and its inner body.
+enum m3Result m3Character_Destroy(struct m3CharacterId characterId);
+
+// Moves a character by `velocity · dt`: out of anything it starts in, then sliding along
+// what it meets, up steps no higher than `stepHeight`, back down to walkable ground
+// within `snapToGround` when it was grounded and does not move up, never up ground
+// steeper than `maxSlopeAngle`; dynamic bodies it walks into are pushed with at most
+// `maxStrength · dt`. Gravity is the host's: add it to `velocity` while airborne.
+// `velocity` within ±1e4 m/s (each component), `dt` within [0, 10] s.
+enum m3Result m3Character_Move(struct m3CharacterId characterId, struct m3Vec3 velocity, float dt);
+
+// Places a character (no collision on the way; the next move resolves any overlap); it
+// is in the air until its next move finds ground.
+enum m3Result m3Character_SetPosition(struct m3CharacterId characterId, struct m3DVec3 position);
+
+// Changes a character's settings (every field checked; `skin` at most the radius).
+enum m3Result m3Character_SetSettings(struct m3CharacterId characterId,
+                                      struct m3CharacterSettings settings);
+
+// A character's settings.
+//
+// # Safety
+// `settings` points to one writable `m3CharacterSettings`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Character_GetSettings(struct m3CharacterId characterId,
+                                      struct m3CharacterSettings *settings);
+
+// The capsule's centre, relative to the world origin.
+//
+// # Safety
+// `position` points to one writable `m3DVec3`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Character_GetPosition(struct m3CharacterId characterId, struct m3DVec3 *position);
+
+// The velocity the last move made (its displacement over `dt`), m/s; riding the ground
+// is not included.
+//
+// # Safety
+// `velocity` points to one writable `m3Vec3`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Character_GetVelocity(struct m3CharacterId characterId, struct m3Vec3 *velocity);
+
+// The ground after the last move or ride: state, normal, body and its velocity.
+//
+// # Safety
+// `ground` points to one writable `m3CharacterGround`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Character_GetGround(struct m3CharacterId characterId,
+                                    struct m3CharacterGround *ground);
+
+// The character's inner kinematic body (its capsule is the body's only shape); the
+// library moves it, so leave its pose and velocity alone.
+//
+// # Safety
+// `bodyId` points to one writable `m3BodyId`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Character_GetBody(struct m3CharacterId characterId, struct m3BodyId *bodyId);
+
+// The ids of the live characters, in slot order, as `m3World_GetBodyIds`.
+//
+// # Safety
+// - `ids` points to `capacity` writable `m3CharacterId` items, aligned, for the duration
+//   of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_GetCharacterIds(struct m3WorldId worldId,
+                                      struct m3CharacterId *ids,
+                                      int32_t capacity,
+                                      int32_t *count);
 
 // How many contacts the body has, touching or not: room enough for
 // `m3Body_GetContactData`.
@@ -3245,6 +3657,174 @@ enum m3Result m3Unreal_PointsToEngine(struct m3UnrealTransform local_transform,
 enum m3Result m3Unreal_ComposeTransforms(struct m3UnrealTransform child,
                                          struct m3UnrealTransform parent,
                                          struct m3UnrealTransform *out);
+
+// The default wheel def: hung 0.5 m down (-Y) from the origin, 1.5 Hz half-damped spring,
+// radius 0.3, width 0.2, no steering, brake 1500 N·m, not driven, ray cast.
+struct m3WheelDef m3DefaultWheelDef(void);
+
+// The default vehicle def: no chassis, up +Y, forward +Z, every wheel slot the default
+// wheel and `wheelCount` 0, a 500 N·m engine (1000–6000 rpm), five automatic gears, no
+// anti-roll bars, wheels that see every shape.
+struct m3VehicleDef m3DefaultVehicleDef(void);
+
+// Creates a vehicle on a live dynamic chassis body of the world and wakes it: its wheels
+// act from the next step, in their order. Every field is checked; refused with nothing
+// changed for a bad value (`m3_errorArgument`), a null, stale or foreign chassis
+// (`m3_errorInvalidId`), or a full pool (`m3_errorCapacity`; see `vehicleCapacity`).
+// Destroying the chassis destroys the vehicle.
+//
+// # Safety
+// - `def` points to one readable `m3VehicleDef`, aligned for its type, for the duration
+//   of the call (null is refused with `m3_errorArgument`).
+// - `vehicleId` points to one writable `m3VehicleId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_CreateVehicle(struct m3WorldId worldId,
+                                    const struct m3VehicleDef *def,
+                                    struct m3VehicleId *vehicleId);
+
+// Destroys a vehicle (the chassis stays, awake).
+enum m3Result m3Vehicle_Destroy(struct m3VehicleId vehicleId);
+
+// Sets the driver's input (throttle and steering within [-1, 1], brake and handbrake
+// within [0, 1]); input that is not all zero wakes the chassis.
+enum m3Result m3Vehicle_SetInput(struct m3VehicleId vehicleId, struct m3VehicleInput input);
+
+// Puts the transmission in a gear: -1 reverse, 0 neutral, 1 to `gearCount` forward. An
+// automatic transmission shifts on from there.
+enum m3Result m3Vehicle_SetGear(struct m3VehicleId vehicleId, int32_t gear);
+
+// The driver's input last set.
+//
+// # Safety
+// `input` points to one writable `m3VehicleInput`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Vehicle_GetInput(struct m3VehicleId vehicleId, struct m3VehicleInput *input);
+
+// The vehicle's settings as created (its chassis id current, its axes normalised).
+//
+// # Safety
+// `def` points to one writable `m3VehicleDef`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Vehicle_GetDef(struct m3VehicleId vehicleId, struct m3VehicleDef *def);
+
+// The chassis velocity along its forward axis (m/s, negative backwards).
+//
+// # Safety
+// `speed` points to one writable `f32`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Vehicle_GetForwardSpeed(struct m3VehicleId vehicleId, float *speed);
+
+// The engine speed (rpm).
+//
+// # Safety
+// `rpm` points to one writable `f32`, aligned for its type, for the duration of the call
+// (null is refused with `m3_errorArgument`).
+enum m3Result m3Vehicle_GetEngineRpm(struct m3VehicleId vehicleId, float *rpm);
+
+// The gear: -1 reverse, 0 neutral, 1 and up the forward gears.
+//
+// # Safety
+// `gear` points to one writable `i32`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3Vehicle_GetGear(struct m3VehicleId vehicleId, int32_t *gear);
+
+// Wheel `wheel` (0 to `wheelCount` − 1) as of the last step: suspension length, angular
+// velocity, rotation, steering angle, and what it touched.
+//
+// # Safety
+// `state` points to one writable `m3WheelState`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3Vehicle_GetWheelState(struct m3VehicleId vehicleId,
+                                      int32_t wheel,
+                                      struct m3WheelState *state);
+
+// The ids of the live vehicles, in slot order, as `m3World_GetBodyIds`.
+//
+// # Safety
+// - `ids` points to `capacity` writable `m3VehicleId` items, aligned, for the duration
+//   of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_GetVehicleIds(struct m3WorldId worldId,
+                                    struct m3VehicleId *ids,
+                                    int32_t capacity,
+                                    int32_t *count);
+
+// The default water volume def: a 20 × 10 × 20 m box centred at the origin (surface at
+// y = 5), density 1000, drag 1/s, no current, the default filter.
+struct m3WaterVolumeDef m3DefaultWaterVolumeDef(void);
+
+// Creates a water volume and wakes the dynamic bodies in its box. Refused (nothing
+// changed) for a bad value (`m3_errorArgument`; a centre past the limits is
+// `m3_errorOutOfBounds`) or a full pool (`m3_errorCapacity`; see `waterCapacity`).
+//
+// # Safety
+// - `def` points to one readable `m3WaterVolumeDef`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `waterId` points to one writable `m3WaterVolumeId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_CreateWaterVolume(struct m3WorldId worldId,
+                                        const struct m3WaterVolumeDef *def,
+                                        struct m3WaterVolumeId *waterId);
+
+// Destroys a water volume and wakes the dynamic bodies that were in it.
+enum m3Result m3WaterVolume_Destroy(struct m3WaterVolumeId waterId);
+
+// Replaces a water volume's settings (every field checked as on create); wakes the
+// bodies in its old and new box.
+//
+// # Safety
+// `def` points to one readable `m3WaterVolumeDef`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3WaterVolume_SetDef(struct m3WaterVolumeId waterId,
+                                   const struct m3WaterVolumeDef *def);
+
+// Sets a water volume's fluid density, kg/m³ (in [0, 1e5]).
+enum m3Result m3WaterVolume_SetDensity(struct m3WaterVolumeId waterId, float density);
+
+// Sets a water volume's linear and angular drag rates, 1/s (each in [0, 1e6]).
+enum m3Result m3WaterVolume_SetDrag(struct m3WaterVolumeId waterId,
+                                    float linearDrag,
+                                    float angularDrag);
+
+// Sets a water volume's current, m/s (each component within ±1e5).
+enum m3Result m3WaterVolume_SetFlow(struct m3WaterVolumeId waterId, struct m3Vec3 flow);
+
+// Moves, turns or resizes a water volume's box (the surface is its top face).
+enum m3Result m3WaterVolume_SetRegion(struct m3WaterVolumeId waterId,
+                                      struct m3DVec3 center,
+                                      struct m3Quat rotation,
+                                      struct m3Vec3 halfExtents);
+
+// A water volume's settings (its rotation normalised).
+//
+// # Safety
+// `def` points to one writable `m3WaterVolumeDef`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3WaterVolume_GetDef(struct m3WaterVolumeId waterId, struct m3WaterVolumeDef *def);
+
+// What a water volume does to a body's shapes where they are now: the submerged volume,
+// the volume it acts on and the centre of buoyancy, as the step computes them (for any
+// body type). The body must be of the volume's world.
+//
+// # Safety
+// `buoyancy` points to one writable `m3Buoyancy`, aligned for its type, for the duration
+// of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3WaterVolume_GetBuoyancy(struct m3WaterVolumeId waterId,
+                                        struct m3BodyId bodyId,
+                                        struct m3Buoyancy *buoyancy);
+
+// The ids of the live water volumes, in slot order, as `m3World_GetBodyIds`.
+//
+// # Safety
+// - `ids` points to `capacity` writable `m3WaterVolumeId` items, aligned, for the
+//   duration of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_GetWaterVolumeIds(struct m3WorldId worldId,
+                                        struct m3WaterVolumeId *ids,
+                                        int32_t capacity,
+                                        int32_t *count);
 
 // The default world def: gravity −10 on y, sleep on, capacities for about a thousand
 // bodies, no hooks.

@@ -8,7 +8,7 @@
 //!
 //! - **Ids as values.** `m3WorldId` is a slot of a fixed table of worlds (index and
 //!   generation); every object id (`m3BodyId`, `m3ShapeId`, `m3HullId`, `m3MeshId`,
-//!   `m3JointId`) carries its index and generation and the id of its world, so a stale or
+//!   `m3JointId`, `m3CharacterId`, `m3VehicleId`, `m3WaterVolumeId`) carries its index and generation and the id of its world, so a stale or
 //!   foreign id is refused, never followed.
 //! - **Replay players.** `m3ReplayPlayer*` (`m3ReplayPlayer_Open`) is the one object held
 //!   by pointer: the core's replay player, whose world is its own (not in the table, so no
@@ -46,6 +46,7 @@
 
 mod body;
 mod boundary;
+mod character;
 mod contact_data;
 mod content;
 mod events;
@@ -59,10 +60,13 @@ mod replay;
 mod shape;
 mod types;
 mod unreal;
+mod vehicle;
+mod water;
 mod world;
 
 pub use body::*;
 pub use boundary::{m3GetLastErrorMessage, m3World_GetMisuseCount};
+pub use character::*;
 pub use contact_data::*;
 pub use content::*;
 pub use events::*;
@@ -75,6 +79,8 @@ pub use replay::*;
 pub use shape::*;
 pub use types::*;
 pub use unreal::*;
+pub use vehicle::*;
+pub use water::*;
 pub use world::*;
 
 /// Major version of the ABI: the layout of every type and the meaning of every call.

@@ -179,6 +179,45 @@ pub struct m3JointId {
 }
 object_id!(m3JointId, JointId);
 
+/// A character: a kinematic capsule mover. Zero is null.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct m3CharacterId {
+    /// Slot plus one; 0 is null.
+    pub index: u32,
+    /// Bumped each time the slot is reused.
+    pub generation: u32,
+    /// The world it belongs to.
+    pub world: m3WorldId,
+}
+object_id!(m3CharacterId, CharacterId);
+
+/// A vehicle: a chassis body on wheels. Zero is null.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct m3VehicleId {
+    /// Slot plus one; 0 is null.
+    pub index: u32,
+    /// Bumped each time the slot is reused.
+    pub generation: u32,
+    /// The world it belongs to.
+    pub world: m3WorldId,
+}
+object_id!(m3VehicleId, VehicleId);
+
+/// A water volume: a box of fluid whose top face is the surface. Zero is null.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct m3WaterVolumeId {
+    /// Slot plus one; 0 is null.
+    pub index: u32,
+    /// Bumped each time the slot is reused.
+    pub generation: u32,
+    /// The world it belongs to.
+    pub world: m3WorldId,
+}
+object_id!(m3WaterVolumeId, WaterVolumeId);
+
 /// A 3-vector of floats.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
