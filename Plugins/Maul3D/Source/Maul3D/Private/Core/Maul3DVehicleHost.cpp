@@ -85,8 +85,8 @@ m3Result FVehicleHost::Create(FWorldHost& Host, m3BodyId Chassis, const FVehicle
         Wheels.push_back(FWheelFrame{Def.wheels[I].position, m3Normalize(Def.wheels[I].suspensionDirection)});
     }
     Up = Def.up;
-    // up x forward (the engine's right-handed cross product, by the library's rotation of
-    // forward a quarter turn about up... written out: both are unit axes here).
+    // The axle, up x forward (the engine's right-handed cross product of two unit axes;
+    // for drawing only): a positive spin about it rolls the wheel forward.
     Axle = m3Vec3{Up.y * Def.forward.z - Up.z * Def.forward.y, Up.z * Def.forward.x - Up.x * Def.forward.z,
                   Up.x * Def.forward.y - Up.y * Def.forward.x};
     Input = FVehicleInput{};
