@@ -1093,6 +1093,11 @@ static void TestCharacter()
                 Start.Z, End.X, End.Y, End.Z, Vel.X, Peak - End.Z, Airborne);
     Walker.Destroy();
     CHECK(!Walker.IsValid(), "destroyed");
+    // A character whose world goes first forgets it (no dangling host, no stale move).
+    FCharacterHost Second;
+    OK(Second.Create(Host, S));
+    Host.Destroy();
+    CHECK(!Second.IsValid() && Second.Move() == m3_errorState, "world destroyed under a character");
 }
 // A 4-wheel vehicle built from UE units: rests on its springs, drives along UE +X when
 // throttled, turns right (towards +Y) when steered positive; the wheel visuals follow.

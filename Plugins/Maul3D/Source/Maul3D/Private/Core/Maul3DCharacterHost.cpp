@@ -117,6 +117,13 @@ m3Result FCharacterHost::Move()
 
 void FCharacterHost::PreStep(float) { Move(); }
 
+void FCharacterHost::OnWorldDestroyed()
+{
+    bListening = false;
+    Character = m3CharacterId{};
+    Host = nullptr;
+}
+
 FVec3d FCharacterHost::GetLocation() const
 {
     m3DVec3 P{};

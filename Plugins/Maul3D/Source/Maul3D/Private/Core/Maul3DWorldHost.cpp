@@ -1,6 +1,8 @@
 // Maul3DWorldHost.cpp: one engine world for a game world, in Unreal units.
 #include "Core/Maul3DWorldHost.h"
 
+#include <utility>
+
 namespace Maul3DCore {
 
 m3Result FWorldHost::Create(const FWorldSettings& Settings, ITaskLauncher* Launcher)
@@ -41,9 +43,11 @@ m3Result FWorldHost::Create(const FWorldSettings& Settings, ITaskLauncher* Launc
 
 void FWorldHost::Destroy()
 {
+    const std::vector<IStepListener*> Told = std::move(Listeners);
+    Listeners.clear();
+    for (IStepListener* Listener : Told) Listener->OnWorldDestroyed();
     World.Reset();
     Router.reset();
-    Listeners.clear();
     Recording = false;
     JournalStart.clear();
     Tape.clear();

@@ -64,6 +64,7 @@ public:
     // (last move's, plus gravity's step) off walkable ground.
     m3Result Move();
     void PreStep(float StepSeconds) override;
+    void OnWorldDestroyed() override;
 
     FVec3d GetLocation() const;      // cm, the capsule's centre
     FVec3d GetVelocity() const;      // cm/s, what the last move did

@@ -67,6 +67,8 @@ class IStepListener {
 public:
     virtual ~IStepListener() = default;
     virtual void PreStep(float StepSeconds) = 0;
+    // The world is being destroyed (its ids die with it): forget it; no longer a listener.
+    virtual void OnWorldDestroyed() {}
 };
 
 class FWorldHost {
