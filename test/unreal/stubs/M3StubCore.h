@@ -102,6 +102,9 @@ struct FVector {
     static const FVector ZeroVector;
     FVector operator+(const FVector& O) const { return FVector(X + O.X, Y + O.Y, Z + O.Z); }
     FVector operator-(const FVector& O) const { return FVector(X - O.X, Y - O.Y, Z - O.Z); }
+    FVector operator*(double S) const { return FVector(X * S, Y * S, Z * S); }
+    FVector& operator+=(const FVector& O) { X += O.X; Y += O.Y; Z += O.Z; return *this; }
+    FVector GetClampedToMaxSize(double) const { return *this; }
 };
 struct FVector3f { float X = 0, Y = 0, Z = 0; };
 struct FQuat {
@@ -164,6 +167,7 @@ public:
     virtual ~UObject() = default;
     class UWorld* GetWorld() const { return nullptr; }
     UObject* GetOuter() const { return nullptr; }
+    template <typename T> bool IsA() const { return false; }
 };
 template <typename T> using TObjectPtr = T*;
 template <typename T> class TWeakObjectPtr {

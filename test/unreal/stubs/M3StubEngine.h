@@ -39,6 +39,7 @@ public:
     FTransform GetRelativeTransform() const { return FTransform(); }
     USceneComponent* GetAttachParent() const { return nullptr; }
     void SetWorldLocationAndRotation(const FVector&, const FQuat&) {}
+    void SetRelativeLocationAndRotation(const FVector&, const FQuat&) {}
 };
 class UPrimitiveComponent : public USceneComponent {};
 class UBoxComponent : public UPrimitiveComponent {

@@ -10,6 +10,7 @@
 #include "Interface_CollisionDataProvider.h"
 #include "Maul3DConvert.h"
 #include "Maul3DLog.h"
+#include "Maul3DWaterVolumeComponent.h"
 #include "Maul3DWorldSubsystem.h"
 #include "PhysicsEngine/AggregateGeom.h"
 #include "PhysicsEngine/BodySetup.h"
@@ -123,6 +124,10 @@ bool UMaul3DBodyComponent::ExtractDesc(Maul3DCore::FBodyDesc& Desc) const
     TArray<UBoxComponent*> Boxes;
     Owner->GetComponents(Boxes);
     for (const UBoxComponent* Box : Boxes) {
+        // A water volume's box is water, not collision.
+        if (Box->IsA<UMaul3DWaterVolumeComponent>()) {
+            continue;
+        }
         if (LocalOf(Box, Root, Local)) {
             Desc.Boxes.push_back(Maul3DCore::FBoxElem{Local, ToCore(Box->GetUnscaledBoxExtent())});
         }

@@ -2,11 +2,13 @@
 
 #include "Engine/World.h"
 #include "Maul3DBodyComponent.h"
+#include "Maul3DCharacterComponent.h"
 #include "Maul3DConvert.h"
 #include "Maul3DDebugDraw.h"
 #include "Maul3DLog.h"
 #include "Maul3DSettings.h"
 #include "Maul3DTaskLauncher.h"
+#include "Maul3DVehicleComponent.h"
 
 UMaul3DWorldSubsystem::UMaul3DWorldSubsystem() = default;
 UMaul3DWorldSubsystem::~UMaul3DWorldSubsystem() = default;
@@ -22,6 +24,9 @@ void UMaul3DWorldSubsystem::Initialize(FSubsystemCollectionBase& Collection)
     World.JointCapacity = Settings->JointCapacity;
     World.HullCapacity = Settings->HullCapacity;
     World.MeshCapacity = Settings->MeshCapacity;
+    World.CharacterCapacity = Settings->CharacterCapacity;
+    World.VehicleCapacity = Settings->VehicleCapacity;
+    World.WaterCapacity = Settings->WaterCapacity;
     World.TickHz = static_cast<uint32>(Settings->TickHz);
     World.MaxStepsPerFrame = static_cast<uint32>(Settings->MaxStepsPerFrame);
     World.Substeps = Settings->Substeps;
@@ -41,6 +46,8 @@ void UMaul3DWorldSubsystem::Deinitialize()
     WorldHost.Destroy();
     Launcher.Reset();
     Bodies.Reset();
+    Characters.Reset();
+    Vehicles.Reset();
     Super::Deinitialize();
 }
 
@@ -108,8 +115,37 @@ void UMaul3DWorldSubsystem::UnregisterBody(UMaul3DBodyComponent* Body)
     }
 }
 
+namespace {
+
+template <typename T>
+void Unregister(TArray<TWeakObjectPtr<T>>& List, T* Item)
+{
+    for (TWeakObjectPtr<T>& Entry : List) {
+        if (Entry.Get() == Item) {
+            Entry = nullptr;
+        }
+    }
+}
+
+}  // namespace
+
+void UMaul3DWorldSubsystem::RegisterCharacter(UMaul3DCharacterComponent* Character) { Characters.Add(Character); }
+void UMaul3DWorldSubsystem::UnregisterCharacter(UMaul3DCharacterComponent* Character) { Unregister(Characters, Character); }
+void UMaul3DWorldSubsystem::RegisterVehicle(UMaul3DVehicleComponent* Vehicle) { Vehicles.Add(Vehicle); }
+void UMaul3DWorldSubsystem::UnregisterVehicle(UMaul3DVehicleComponent* Vehicle) { Unregister(Vehicles, Vehicle); }
+
 void UMaul3DWorldSubsystem::NotifyStepped(uint32 Steps)
 {
+    for (const TWeakObjectPtr<UMaul3DCharacterComponent>& Entry : Characters) {
+        if (UMaul3DCharacterComponent* Character = Entry.Get()) {
+            Character->OnPhysicsStepped(Steps, GetInterpolationAlpha());
+        }
+    }
+    for (const TWeakObjectPtr<UMaul3DVehicleComponent>& Entry : Vehicles) {
+        if (UMaul3DVehicleComponent* Vehicle = Entry.Get()) {
+            Vehicle->OnPhysicsStepped(Steps, GetInterpolationAlpha());
+        }
+    }
     for (const TWeakObjectPtr<UMaul3DBodyComponent>& Entry : Bodies) {
         if (UMaul3DBodyComponent* Body = Entry.Get()) {
             Body->OnPhysicsStepped(Steps, GetInterpolationAlpha());

@@ -41,6 +41,13 @@ public:
     int32 HullCapacity = 256;
     UPROPERTY(config, EditAnywhere, Category = "Capacities", meta = (ClampMin = 1))
     int32 MeshCapacity = 64;
+    // Characters, vehicles and water volumes (Maul3D Character / Vehicle / Water Volume).
+    UPROPERTY(config, EditAnywhere, Category = "Capacities", meta = (ClampMin = 0))
+    int32 CharacterCapacity = 64;
+    UPROPERTY(config, EditAnywhere, Category = "Capacities", meta = (ClampMin = 0))
+    int32 VehicleCapacity = 32;
+    UPROPERTY(config, EditAnywhere, Category = "Capacities", meta = (ClampMin = 0))
+    int32 WaterCapacity = 16;
     // Journal buffer for maul3d.Record / StartJournal, in MiB.
     UPROPERTY(config, EditAnywhere, Category = "Replays", meta = (ClampMin = 1, ClampMax = 4096))
     int32 JournalMiB = 64;

@@ -10,6 +10,8 @@
 
 class FMaul3DTaskLauncher;
 class UMaul3DBodyComponent;
+class UMaul3DCharacterComponent;
+class UMaul3DVehicleComponent;
 
 UCLASS()
 class MAUL3D_API UMaul3DWorldSubsystem : public UTickableWorldSubsystem {
@@ -50,6 +52,12 @@ public:
     // Body components: told after each frame's steps so they record their transforms.
     void RegisterBody(UMaul3DBodyComponent* Body);
     void UnregisterBody(UMaul3DBodyComponent* Body);
+    // Character and vehicle components: told after each frame's steps too (characters
+    // move before each step through the core's step listeners).
+    void RegisterCharacter(UMaul3DCharacterComponent* Character);
+    void UnregisterCharacter(UMaul3DCharacterComponent* Character);
+    void RegisterVehicle(UMaul3DVehicleComponent* Vehicle);
+    void UnregisterVehicle(UMaul3DVehicleComponent* Vehicle);
     // The registered body component of an engine body (a query hit's), or null.
     UMaul3DBodyComponent* FindBody(m3BodyId Id) const;
 
@@ -59,5 +67,7 @@ private:
     Maul3DCore::FWorldHost WorldHost;
     TUniquePtr<FMaul3DTaskLauncher> Launcher;
     TArray<TWeakObjectPtr<UMaul3DBodyComponent>> Bodies;
+    TArray<TWeakObjectPtr<UMaul3DCharacterComponent>> Characters;
+    TArray<TWeakObjectPtr<UMaul3DVehicleComponent>> Vehicles;
     bool bDebugDraw = false;
 };

@@ -63,6 +63,22 @@ FQuatd QuatToUnreal(const m3Quat& Q)
     return FQuatd{R.x, R.y, R.z, R.w};
 }
 
+m3Result DirectionToEngine(const FVec3d& Direction, m3Vec3* Out)
+{
+    return m3Unreal_AngularVelocityToEngine(m3UnrealVector{-Direction.X, -Direction.Y, -Direction.Z}, Out);
+}
+
+FVec3d DirectionToUnreal(const m3Vec3& Direction)
+{
+    return AngularVelocityToUnreal(m3Vec3{-Direction.x, -Direction.y, -Direction.z});
+}
+
+float DegreesToRadians(double Degrees)
+{
+    constexpr double RadiansPerDegree = 3.14159265358979323846 / 180.0;
+    return static_cast<float>(Degrees * RadiansPerDegree);
+}
+
 m3Result LengthToEngine(double Cm, float* Out) { return m3Unreal_LengthToEngine(Cm, Out); }
 
 double LengthToUnreal(float M)

@@ -1,6 +1,8 @@
 // Maul3DWorldHost.cpp: one engine world for a game world, in Unreal units.
 #include "Core/Maul3DWorldHost.h"
 
+#include <utility>
+
 namespace Maul3DCore {
 
 m3Result FWorldHost::Create(const FWorldSettings& Settings, ITaskLauncher* Launcher)
@@ -11,7 +13,7 @@ m3Result FWorldHost::Create(const FWorldSettings& Settings, ITaskLauncher* Launc
     Tick.TickHz = Settings.TickHz;
     Tick.MaxStepsPerFrame = Settings.MaxStepsPerFrame;
     if (!Accumulator.SetSettings(Tick)) return m3_errorArgument;
-    m3Result R = Units::TickSeconds(Settings.TickHz, &StepSeconds);
+    m3Result R = Units::TickSeconds(Settings.TickHz, &StepLength);
     if (R != m3_success) return R;
     m3WorldDef Def = m3DefaultWorldDef();
     R = Units::GravityToEngine(Settings.GravityCmPerS2, &Def.gravity);
@@ -22,6 +24,9 @@ m3Result FWorldHost::Create(const FWorldSettings& Settings, ITaskLauncher* Launc
     Def.jointCapacity = Settings.JointCapacity;
     Def.hullCapacity = Settings.HullCapacity;
     Def.meshCapacity = Settings.MeshCapacity;
+    Def.characterCapacity = Settings.CharacterCapacity;
+    Def.vehicleCapacity = Settings.VehicleCapacity;
+    Def.waterCapacity = Settings.WaterCapacity;
     if (Settings.Threads > 1) {
         Router = std::make_unique<FTaskRouter>(*Launcher);
         Router->Install(Def);
@@ -32,11 +37,15 @@ m3Result FWorldHost::Create(const FWorldSettings& Settings, ITaskLauncher* Launc
         return World.CreateResult();
     }
     Current = Settings;
+    Gravity = Def.gravity;
     return m3_success;
 }
 
 void FWorldHost::Destroy()
 {
+    const std::vector<IStepListener*> Told = std::move(Listeners);
+    Listeners.clear();
+    for (IStepListener* Listener : Told) Listener->OnWorldDestroyed();
     World.Reset();
     Router.reset();
     Recording = false;
@@ -48,7 +57,8 @@ void FWorldHost::Destroy()
 m3Result FWorldHost::Step(uint32_t Steps)
 {
     for (uint32_t I = 0; I < Steps; ++I) {
-        const m3Result R = World.Step(StepSeconds, Current.Substeps);
+        for (IStepListener* Listener : Listeners) Listener->PreStep(StepLength);
+        const m3Result R = World.Step(StepLength, Current.Substeps);
         if (R != m3_success) return R;
     }
     return m3_success;
@@ -59,6 +69,25 @@ m3Result FWorldHost::Tick(int64_t FrameNanoseconds, uint32_t* StepsRun)
     const uint32_t Steps = Accumulator.Advance(FrameNanoseconds);
     if (StepsRun != nullptr) *StepsRun = Steps;
     return Step(Steps);
+}
+
+void FWorldHost::AddStepListener(IStepListener* Listener)
+{
+    if (Listener == nullptr) return;
+    for (IStepListener* L : Listeners) {
+        if (L == Listener) return;
+    }
+    Listeners.push_back(Listener);
+}
+
+void FWorldHost::RemoveStepListener(IStepListener* Listener)
+{
+    for (size_t I = 0; I < Listeners.size(); ++I) {
+        if (Listeners[I] == Listener) {
+            Listeners.erase(Listeners.begin() + std::ptrdiff_t(I));
+            return;
+        }
+    }
 }
 
 uint64_t FWorldHost::StepCount() const

@@ -66,6 +66,15 @@ m3Result TorqueToEngine(const FVec3d& Unreal, m3Vec3* Out);
 m3Result QuatToEngine(const FQuatd& Q, m3Quat* Out);
 FQuatd QuatToUnreal(const m3Quat& Q);
 
+// Directions (unit or not, no scale): Unreal axes <-> engine axes, the axis swap alone (the
+// library's axial-vector map with the sign flipped back).
+m3Result DirectionToEngine(const FVec3d& Direction, m3Vec3* Out);
+FVec3d DirectionToUnreal(const m3Vec3& Direction);
+
+// An angle in degrees (UE's rotator and settings unit) -> radians: one multiplication by
+// a constant the compiler folds, a single IEEE operation that fast-math leaves as it is.
+float DegreesToRadians(double Degrees);
+
 // Lengths: cm <-> m.
 m3Result LengthToEngine(double Cm, float* Out);
 double LengthToUnreal(float M);

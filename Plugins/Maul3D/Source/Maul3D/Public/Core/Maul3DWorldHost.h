@@ -23,6 +23,9 @@ struct FWorldSettings {
     int32_t JointCapacity = 1024;
     int32_t HullCapacity = 1024;
     int32_t MeshCapacity = 256;
+    int32_t CharacterCapacity = 64;
+    int32_t VehicleCapacity = 32;
+    int32_t WaterCapacity = 16;
     uint32_t TickHz = 60;
     uint32_t MaxStepsPerFrame = 4;
     int32_t Substeps = 4;
@@ -58,6 +61,16 @@ public:
     virtual void DrawContact(const FVec3d& PointCm, const FVec3d& Normal) { (void)PointCm; (void)Normal; }
 };
 
+// Told before each fixed step (characters move here, so a move happens once per step at
+// the step's length, whatever the frame rate). Listeners run in the order they were added.
+class IStepListener {
+public:
+    virtual ~IStepListener() = default;
+    virtual void PreStep(float StepSeconds) = 0;
+    // The world is being destroyed (its ids die with it): forget it; no longer a listener.
+    virtual void OnWorldDestroyed() {}
+};
+
 class FWorldHost {
 public:
     FWorldHost() = default;
@@ -79,6 +92,14 @@ public:
     // A frame: the accumulator decides how many steps run; returns them in StepsRun.
     m3Result Tick(int64_t FrameNanoseconds, uint32_t* StepsRun = nullptr);
     uint64_t StepCount() const;
+    // The fixed step's length, s (the library's 1 / TickHz).
+    float StepSeconds() const { return StepLength; }
+    // The world's gravity in the engine's units (m/s^2, engine axes).
+    m3Vec3 EngineGravity() const { return Gravity; }
+
+    // Pre-step listeners (not owned; remove before destroying one).
+    void AddStepListener(IStepListener* Listener);
+    void RemoveStepListener(IStepListener* Listener);
     uint64_t Hash() const { return World.Hash(); }
 
     m3Result Snapshot(std::vector<uint8_t>& Out) const;
@@ -126,7 +147,9 @@ private:
     m3::World World;
     std::unique_ptr<FTaskRouter> Router;
     FFixedStep Accumulator;
-    float StepSeconds = 1.0f / 60.0f;
+    float StepLength = 1.0f / 60.0f;
+    m3Vec3 Gravity{0.0f, -9.8f, 0.0f};
+    std::vector<IStepListener*> Listeners;
     bool Recording = false;
     std::vector<uint8_t> JournalStart;
     std::vector<uint8_t> Tape;
