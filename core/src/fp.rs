@@ -143,12 +143,24 @@ pub fn leave(saved: SavedFp) {
     }
 }
 
+/// Keeps a computation inside the switch: LLVM assumes the default environment and may
+/// move arithmetic on values it already holds across the (side-effecting, memory-reading)
+/// switch, so a shim passes what it computes from through this after `enter` and what it
+/// computed through it again before `leave`. (Without it `m3Normalize` computed part of
+/// its result in the caller's upward rounding.)
+#[inline(always)]
+pub fn fence<T>(x: T) -> T {
+    core::hint::black_box(x)
+}
+
 /// Runs `f` in the library's setting and restores the caller's afterwards: the shim
-/// every foreign entry goes through. Not inlined, so the switch brackets the call.
+/// every foreign entry goes through. Not inlined, so the switch brackets the call, and
+/// `f` and its result pass through [`fence`], so nothing it computes moves out.
 #[inline(never)]
 pub fn with_library_fp<R>(f: impl FnOnce() -> R) -> R {
     let saved = enter();
-    let r = f();
+    let f = fence(f);
+    let r = fence(f());
     leave(saved);
     r
 }
@@ -160,7 +172,8 @@ pub fn call_host<R>(host: SavedFp, f: impl FnOnce() -> R) -> R {
     if host != library() {
         set(host);
     }
-    let r = f();
+    let f = fence(f);
+    let r = fence(f());
     if host != library() {
         set(library());
     }

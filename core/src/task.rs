@@ -80,6 +80,7 @@ unsafe extern "C" fn trampoline(
     task_context: *mut c_void,
 ) {
     let saved = fp::enter();
+    let task_context = fp::fence(task_context);
     // SAFETY: `task_context` is the `Ctx` that `Tasks::for_each` passed to enqueue_task;
     // it lives until finish_task returns, and pieces only read it (the claims are atomic).
     let ctx = unsafe { &*(task_context as *const Ctx) };

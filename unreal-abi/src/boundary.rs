@@ -232,6 +232,8 @@ pub extern "C" fn m3GetLastErrorMessage() -> *const core::ffi::c_char {
 #[inline(never)]
 pub(crate) fn value<R>(name: &'static str, on_panic: R, f: impl FnOnce() -> R) -> R {
     let saved = fp::enter();
+    // Everything `f` computes stays between the switches (see `fp::fence`).
+    let f = fp::fence(f);
     let previous_fp = HOST_FP.with(|h| h.replace(Some(saved)));
     let previous_name = CURRENT.with(|c| c.replace(name));
     let r = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
@@ -243,6 +245,7 @@ pub(crate) fn value<R>(name: &'static str, on_panic: R, f: impl FnOnce() -> R) -
             on_panic
         }
     };
+    let r = fp::fence(r);
     CURRENT.with(|c| c.set(previous_name));
     HOST_FP.with(|h| h.set(previous_fp));
     fp::leave(saved);
