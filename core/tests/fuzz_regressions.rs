@@ -16,7 +16,7 @@
 mod harness;
 
 use maul3d::math::{DVec3, Mat3, Quat, Vec3};
-use maul3d::{BodyDef, BodyType, Error, MassData, ShapeDef, World, decode_replay};
+use maul3d::{BodyDef, BodyType, Error, MassData, ShapeDef, World, WorldDef, decode_replay};
 use std::path::{Path, PathBuf};
 
 fn fuzz_dir() -> PathBuf {
@@ -361,4 +361,37 @@ fn a_character_with_an_up_normalised_off_by_a_bit_restores() {
     w.step(1.0 / 60.0, 4).unwrap();
     t.step(1.0 / 60.0, 4).unwrap();
     assert_eq!(t.hash(), w.hash());
+}
+
+/// Found by the property test (seed 121, Small): `create_character` with the shape pool
+/// full made its inner body, failed on the capsule and destroyed the body again; the
+/// refusal left the body slot's generation moved, so the hash changed.
+#[test]
+fn a_character_refused_for_a_full_shape_pool_changes_nothing() {
+    let mut w = World::new(&WorldDef {
+        body_capacity: 4,
+        shape_capacity: 1,
+        ..harness::small_def()
+    })
+    .unwrap();
+    let b = w.create_body(&BodyDef::default()).unwrap();
+    w.create_box_shape(b, &ShapeDef::default(), Vec3::splat(1.0))
+        .unwrap();
+    let before = w.hash();
+    let r = w.create_character(&maul3d::CharacterDef {
+        position: DVec3::new(0.0, 3.0, 0.0),
+        ..Default::default()
+    });
+    assert!(
+        matches!(
+            r,
+            Err(Error::Capacity {
+                what: "shape_capacity",
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    assert_eq!(w.hash(), before);
+    assert_eq!(w.body_count(), 1);
 }

@@ -1290,7 +1290,9 @@ impl Run {
         }
         for v in w.vehicle_ids() {
             let d = w.vehicle_def(v).expect("live vehicle");
-            if w.body_type(d.chassis) != Ok(BodyType::Dynamic) {
+            // The chassis may be made kinematic or static (the vehicle then idles) but
+            // must be alive: destroying it destroys the vehicle.
+            if w.body_type(d.chassis).is_err() {
                 return self.fail(
                     Class::DanglingObject,
                     format!(
