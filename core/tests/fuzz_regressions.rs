@@ -16,7 +16,7 @@
 mod harness;
 
 use maul3d::math::{DVec3, Mat3, Quat, Vec3};
-use maul3d::{BodyDef, BodyType, Error, MassData, ShapeDef, World, decode_replay};
+use maul3d::{BodyDef, BodyType, Error, MassData, ShapeDef, World, WorldDef, decode_replay};
 use std::path::{Path, PathBuf};
 
 fn fuzz_dir() -> PathBuf {
@@ -334,4 +334,64 @@ fn a_snapshot_with_damaged_mesh_content_is_refused_and_changes_nothing() {
     let mut t = harness::fixture();
     t.restore(&snap).unwrap();
     assert_eq!(t.hash(), w.hash());
+}
+
+/// Found by the property test (seed 67, Medium): a character created with an up of
+/// (1000, -0.259, -0.152) stores `up.normalize()`, whose own normalisation differs in the
+/// last bit, and restore demanded the stored up equal its normalisation: the world's own
+/// snapshot was refused ("a character's up is not unit length").
+#[test]
+fn a_character_with_an_up_normalised_off_by_a_bit_restores() {
+    let up = Vec3::new(1000.0, -0.259_035_56, -0.151_837_59);
+    let mut w = harness::fixture();
+    let c = w
+        .create_character(&maul3d::CharacterDef {
+            position: DVec3::new(2.0, 3.0, -1.0),
+            up,
+            ..Default::default()
+        })
+        .unwrap();
+    w.move_character(c, Vec3::new(0.5, 0.0, 0.0), 1.0 / 60.0)
+        .unwrap();
+    let mut snap = vec![0u8; w.snapshot_size()];
+    w.snapshot(&mut snap).unwrap();
+    let mut t = World::new(&World::def_from_snapshot(&snap).unwrap()).unwrap();
+    t.restore(&snap).unwrap();
+    assert_eq!(t.hash(), w.hash());
+    w.step(1.0 / 60.0, 4).unwrap();
+    t.step(1.0 / 60.0, 4).unwrap();
+    assert_eq!(t.hash(), w.hash());
+}
+
+/// Found by the property test (seed 121, Small): `create_character` with the shape pool
+/// full made its inner body, failed on the capsule and destroyed the body again; the
+/// refusal left the body slot's generation moved, so the hash changed.
+#[test]
+fn a_character_refused_for_a_full_shape_pool_changes_nothing() {
+    let mut w = World::new(&WorldDef {
+        body_capacity: 4,
+        shape_capacity: 1,
+        ..harness::small_def()
+    })
+    .unwrap();
+    let b = w.create_body(&BodyDef::default()).unwrap();
+    w.create_box_shape(b, &ShapeDef::default(), Vec3::splat(1.0))
+        .unwrap();
+    let before = w.hash();
+    let r = w.create_character(&maul3d::CharacterDef {
+        position: DVec3::new(0.0, 3.0, 0.0),
+        ..Default::default()
+    });
+    assert!(
+        matches!(
+            r,
+            Err(Error::Capacity {
+                what: "shape_capacity",
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    assert_eq!(w.hash(), before);
+    assert_eq!(w.body_count(), 1);
 }

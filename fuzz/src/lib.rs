@@ -47,6 +47,9 @@ pub fn small_def() -> WorldDef {
         joint_capacity: 16,
         mesh_capacity: 4,
         content_capacity: 1 << 16,
+        character_capacity: 2,
+        vehicle_capacity: 2,
+        water_capacity: 2,
         ..Default::default()
     }
 }
@@ -88,6 +91,9 @@ fn sane(def: &WorldDef) -> bool {
         def.event_capacity,
         def.joint_capacity,
         def.mesh_capacity,
+        def.character_capacity,
+        def.vehicle_capacity,
+        def.water_capacity,
     ]
     .iter()
     .all(|&c| c <= SANE_CAPACITY)
@@ -562,6 +568,7 @@ fn every_call(w: &mut World) {
     )
     .expect("plane");
     let joints = every_joint(w, &bodies);
+    let extras = every_extra(w);
     let dt = 1.0 / 60.0;
     for step in 0..24 {
         let b = bodies[step % bodies.len()];
@@ -606,6 +613,7 @@ fn every_call(w: &mut World) {
             _ => Ok(()),
         };
         joint_call(w, &joints, step);
+        extra_call(w, &extras, step);
         if step == 12 {
             let s = w.create_box_shape(b, &ShapeDef::default(), Vec3::splat(0.2));
             if let Ok(s) = s {
@@ -622,6 +630,149 @@ fn every_call(w: &mut World) {
         }
         w.step(dt, 4).expect("step");
     }
+}
+
+/// A character, two vehicles (one loses its chassis later) and two water volumes (one
+/// destroyed later), so the seeds reach their ops and stores.
+struct Extras {
+    character: maul3d::CharacterId,
+    spare_character: maul3d::CharacterId,
+    car: maul3d::VehicleId,
+    doomed_chassis: BodyId,
+    pool: maul3d::WaterVolumeId,
+    spare_pool: maul3d::WaterVolumeId,
+}
+
+fn every_extra(w: &mut World) -> Extras {
+    use maul3d::{CharacterDef, VehicleDef, WaterVolumeDef, WheelCast, WheelDef};
+    let character = w
+        .create_character(&CharacterDef {
+            position: DVec3::new(-4.0, 1.0, -4.0),
+            ..Default::default()
+        })
+        .expect("character");
+    let spare_character = w
+        .create_character(&CharacterDef {
+            position: DVec3::new(4.0, 1.0, -4.0),
+            up: Vec3::new(0.1, 1.0, 0.0),
+            ..Default::default()
+        })
+        .expect("character");
+    let mut chassis = [BodyId::NULL; 2];
+    let mut cars = [maul3d::VehicleId::NULL; 2];
+    for (k, x) in [(0usize, -5.0f64), (1, 5.0)] {
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: DVec3::new(x, 1.0, 4.0),
+                ..Default::default()
+            })
+            .expect("chassis");
+        w.create_box_shape(b, &ShapeDef::default(), Vec3::new(0.8, 0.25, 1.6))
+            .expect("chassis box");
+        let mut def = VehicleDef {
+            chassis: b,
+            ..Default::default()
+        };
+        for (i, (sx, sz)) in [(1.0, 1.2), (-1.0, 1.2), (1.0, -1.2), (-1.0, -1.2)]
+            .into_iter()
+            .enumerate()
+        {
+            def.add_wheel(WheelDef {
+                position: Vec3::new(0.8 * sx, -0.2, sz),
+                max_steer_angle: if i < 2 { 0.5 } else { 0.0 },
+                driven: i >= 2,
+                cast: [WheelCast::Ray, WheelCast::Sphere, WheelCast::Cylinder][(i + k) % 3],
+                ..Default::default()
+            });
+        }
+        def.add_anti_roll_bar(maul3d::AntiRollBar {
+            left: 0,
+            right: 1,
+            stiffness: 2000.0,
+        });
+        chassis[k] = b;
+        cars[k] = w.create_vehicle(&def).expect("vehicle");
+    }
+    let pool = w
+        .create_water_volume(&WaterVolumeDef {
+            center: DVec3::new(0.0, -0.5, 0.0),
+            half_extents: Vec3::new(3.0, 1.0, 3.0),
+            flow: Vec3::new(0.5, 0.0, 0.0),
+            ..Default::default()
+        })
+        .expect("water");
+    let spare_pool = w
+        .create_water_volume(&WaterVolumeDef {
+            center: DVec3::new(5.0, 0.0, 4.0),
+            half_extents: Vec3::new(2.0, 0.6, 2.0),
+            density: 500.0,
+            ..Default::default()
+        })
+        .expect("water");
+    Extras {
+        character,
+        spare_character,
+        car: cars[0],
+        doomed_chassis: chassis[1],
+        pool,
+        spare_pool,
+    }
+}
+
+/// Every character, vehicle and water call, a few per step.
+fn extra_call(w: &mut World, e: &Extras, step: usize) {
+    let _ = w.move_character(e.character, Vec3::new(1.0, 0.0, 0.5), 1.0 / 60.0);
+    let _ = match step {
+        1 => w.set_vehicle_input(
+            e.car,
+            maul3d::VehicleInput {
+                throttle: 0.8,
+                steering: 0.3,
+                ..Default::default()
+            },
+        ),
+        2 => w.set_vehicle_gear(e.car, 2),
+        3 => w.set_water_density(e.pool, 900.0),
+        4 => w.set_water_drag(e.pool, 0.5, 0.7),
+        5 => w.set_water_flow(e.pool, Vec3::new(0.0, 0.0, -0.3)),
+        6 => w.set_water_region(
+            e.pool,
+            DVec3::new(0.5, -0.4, 0.0),
+            Quat::from_axis_angle(Vec3::Y, 0.2),
+            Vec3::new(3.0, 1.0, 3.5),
+        ),
+        7 => w.set_character_settings(
+            e.character,
+            &maul3d::CharacterSettings {
+                step_height: 0.4,
+                ..Default::default()
+            },
+        ),
+        8 => w.set_character_position(e.spare_character, DVec3::new(3.0, 2.0, -3.0)),
+        9 => w.destroy_character(e.spare_character),
+        10 => w.destroy_body(e.doomed_chassis),
+        11 => w.destroy_water_volume(e.spare_pool),
+        12 => w.set_vehicle_input(
+            e.car,
+            maul3d::VehicleInput {
+                brake: 1.0,
+                handbrake: 0.5,
+                ..Default::default()
+            },
+        ),
+        13 => {
+            let d = w.water_volume(e.pool).expect("live water");
+            w.set_water_volume(
+                e.pool,
+                &maul3d::WaterVolumeDef {
+                    linear_drag: 2.0,
+                    ..d
+                },
+            )
+        }
+        _ => Ok(()),
+    };
 }
 
 /// One joint of every kind between the bodies (and a static one), so the seeds reach every
@@ -891,6 +1042,16 @@ pub fn corpus_seeds() -> Vec<(&'static str, String, Vec<u8>)> {
         "mut-cut-patched",
         patched(mid[..mid.len() - 9].to_vec(), fix_snapshot),
     );
+    // The character, vehicle and water stores come last in the state, before the
+    // journal section: damage there, checksums patched.
+    for back in [40usize, 300, 900] {
+        let at = scene.len() - SNAPSHOT_JOURNAL_SIZE - back;
+        add(
+            "restore",
+            &format!("mut-extras-{back}-patched"),
+            patched(flip(&scene, at, (back % 7) as u8), fix_snapshot),
+        );
+    }
     add("restore", "mut-revision", {
         let mut b = start.clone();
         b[8] ^= 2;

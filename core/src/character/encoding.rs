@@ -95,8 +95,14 @@ pub(crate) fn decode_character(d: &mut Dec, c: &mut Character, bodies: &[u64]) -
     let up = d.vec3()?;
     c.radius = d.f32()?;
     c.half_height = d.f32()?;
-    let n = check_shape(up, c.radius, c.half_height).map_err(format)?;
-    check(n == up, "a character's up is not unit length")?;
+    check_shape(up, c.radius, c.half_height).map_err(format)?;
+    // What create stored: the def's up normalised once. Normalising is not idempotent
+    // to the bit (normalize(normalize(v)) may differ in the last place), so the stored
+    // up is held to unit length within rounding, not to its own normalisation.
+    check(
+        (up.length_squared() - 1.0).abs() <= 1.0e-5,
+        "a character's up is not unit length",
+    )?;
     c.up = up;
     c.filter = Filter::get(d, 0)?;
     c.settings = get_settings(d)?;

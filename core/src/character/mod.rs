@@ -273,6 +273,14 @@ impl World {
                 capacity: self.def.body_capacity as u64,
             });
         }
+        // The capsule's slot too: a body made and then destroyed again would leave its
+        // slot's generation moved (a refusal must change nothing).
+        if self.shapes.free.is_empty() && self.shapes.is_full() {
+            return Err(Error::Capacity {
+                what: "shape_capacity",
+                capacity: self.def.shape_capacity as u64,
+            });
+        }
         let mut c = Character::dead(0);
         c.up = up;
         c.radius = def.radius;

@@ -23,6 +23,11 @@ use crate::ops::*;
 use core::ffi::c_void;
 use maul3d::math::{DAabb, DVec3, Mat3, Quat, Transform, Vec3, cos, max_f64, min_f64, sin, sqrt};
 use maul3d::{
+    AntiRollBar, CharacterDef, CharacterId, CharacterSettings, EngineDef, SlipCurve,
+    SuspensionSpring, TransmissionDef, VehicleDef, VehicleId, VehicleInput, WaterVolumeDef,
+    WaterVolumeId, WheelCast, WheelDef,
+};
+use maul3d::{
     AreaGravity, AreaMode, AreaSettings, AxisMode, BodyDef, BodyId, BodyType, Capsule,
     ConeTwistJoint, Cylinder, DebugDraw, DebugDrawOptions, DebugGeometry, DistanceJoint, Error,
     ExplosionDef, Filter, HeightFieldDef, HullId, JointDef, JointId, JointKind, MassData, MeshId,
@@ -79,6 +84,9 @@ pub enum Class {
     /// Continuous collision did more time-of-impact work than its per-query and per-body
     /// caps allow.
     UnboundedWork,
+    /// An object outlived what it needs: a vehicle its chassis, a character its inner
+    /// body (or the inner body its character).
+    DanglingObject,
 }
 
 impl Class {
@@ -125,6 +133,8 @@ pub struct Stats {
     pub slowest_step: f64,
     /// The op of the slowest step.
     pub slowest_op: usize,
+    /// Per call name: accepted, refused.
+    pub calls: std::collections::BTreeMap<String, (u64, u64)>,
 }
 
 /// The result of running a case.
@@ -359,10 +369,9 @@ pub fn world_def(c: &WorldConfig) -> WorldDef {
         content_capacity: c.content_capacity,
         event_capacity: e,
         sensor_capacity: sn,
-        // Not generated yet: characters, vehicles and water come with their calls.
-        character_capacity: WorldDef::default().character_capacity,
-        vehicle_capacity: WorldDef::default().vehicle_capacity,
-        water_capacity: WorldDef::default().water_capacity,
+        character_capacity: c.more_capacities[0],
+        vehicle_capacity: c.more_capacities[1],
+        water_capacity: c.more_capacities[2],
         hit_event_threshold: c.hit_event_threshold.0,
         // Not generated yet: the default rules.
         friction_combine: WorldDef::default().friction_combine,
@@ -377,6 +386,140 @@ pub fn world_def(c: &WorldConfig) -> WorldDef {
             })
         } else {
             None
+        },
+    }
+}
+
+fn char_settings(s: &CharSetD) -> CharacterSettings {
+    CharacterSettings {
+        max_slope_angle: s.max_slope_angle.0,
+        step_height: s.step_height.0,
+        skin: s.skin.0,
+        max_strength: s.max_strength.0,
+        snap_to_ground: s.snap_to_ground.0,
+        mass: s.mass.0,
+    }
+}
+
+fn char_def(d: &CharD) -> CharacterDef {
+    CharacterDef {
+        position: dv3(d.position),
+        up: v3(d.up),
+        radius: d.radius.0,
+        half_height: d.half_height.0,
+        filter: Filter {
+            category_bits: d.filter.0,
+            mask_bits: d.filter.1,
+            group_index: 0,
+        },
+        settings: char_settings(&d.settings),
+    }
+}
+
+/// A vehicle def on `chassis`: `wheels` wheels in pairs at ±`spread` (front first), the
+/// front pair steering, the driven ones per `drive`.
+pub fn vehicle_def(d: &VehicleD, chassis: BodyId) -> VehicleDef {
+    let w = &d.wheel;
+    let c = w.curve;
+    let curve = SlipCurve {
+        peak_slip: c[0].0,
+        peak: c[1].0,
+        sliding_slip: c[2].0,
+        sliding: c[3].0,
+    };
+    let mut def = VehicleDef {
+        chassis,
+        up: v3(d.axes.0),
+        forward: v3(d.axes.1),
+        wheel_count: d.wheels,
+        engine: EngineDef {
+            max_torque: d.engine[0].0,
+            min_rpm: d.engine[1].0,
+            max_rpm: d.engine[2].0,
+            ..EngineDef::default()
+        },
+        transmission: TransmissionDef {
+            gear_count: d.gears.0,
+            automatic: d.automatic,
+            ..TransmissionDef::default()
+        },
+        anti_roll_bar_count: d.anti_roll.0,
+        ..VehicleDef::default()
+    };
+    def.transmission.gears[0] = d.gears.1.0;
+    let n = (d.wheels as usize).min(maul3d::MAX_WHEELS);
+    let rows = n.div_ceil(2).max(1);
+    for (i, wheel) in def.wheels.iter_mut().enumerate().take(n) {
+        let (side, row) = (if i % 2 == 0 { 1.0 } else { -1.0 }, i / 2);
+        let z = if rows == 1 {
+            0.0
+        } else {
+            w.spread[1].0 * (1.0 - 2.0 * row as f32 / (rows - 1) as f32)
+        };
+        let front = row == 0;
+        let driven = match d.drive % 3 {
+            0 => row + 1 == rows,
+            1 => front,
+            _ => true,
+        };
+        *wheel = WheelDef {
+            position: Vec3::new(side * w.spread[0].0, w.height.0, z),
+            suspension_direction: v3(w.direction),
+            min_length: w.lengths[0].0,
+            max_length: w.lengths[1].0,
+            rest_length: w.lengths[2].0,
+            spring: if w.frequency {
+                SuspensionSpring::Frequency {
+                    hertz: w.spring[0].0,
+                    damping_ratio: w.spring[1].0,
+                }
+            } else {
+                SuspensionSpring::Stiffness {
+                    stiffness: w.spring[0].0,
+                    damping: w.spring[1].0,
+                }
+            },
+            radius: w.radius.0,
+            width: w.width.0,
+            inertia: w.inertia.0,
+            max_steer_angle: if front { w.steer.0 } else { 0.0 },
+            brake_torque: w.brakes[0].0,
+            handbrake_torque: if front { 0.0 } else { w.brakes[1].0 },
+            driven,
+            longitudinal: curve,
+            lateral: curve,
+            cast: match w.cast % 3 {
+                0 => WheelCast::Ray,
+                1 => WheelCast::Sphere,
+                _ => WheelCast::Cylinder,
+            },
+        };
+    }
+    let nb = (d.anti_roll.0 as usize).min(maul3d::MAX_ANTI_ROLL_BARS);
+    for (k, bar) in def.anti_roll_bars.iter_mut().enumerate().take(nb) {
+        let left = 2 * k as u32;
+        *bar = AntiRollBar {
+            left,
+            right: left + d.anti_roll.2,
+            stiffness: d.anti_roll.1.0,
+        };
+    }
+    def
+}
+
+fn water_def(d: &WaterD) -> WaterVolumeDef {
+    WaterVolumeDef {
+        center: dv3(d.center),
+        rotation: quat(d.rotation),
+        half_extents: v3(d.half),
+        density: d.density.0,
+        linear_drag: d.drag[0].0,
+        angular_drag: d.drag[1].0,
+        flow: v3(d.flow),
+        filter: Filter {
+            category_bits: 1,
+            mask_bits: d.mask,
+            group_index: 0,
         },
     }
 }
@@ -804,6 +947,9 @@ struct Run {
     hulls: Vec<HullId>,
     meshes: Vec<MeshId>,
     joints: Vec<JointId>,
+    characters: Vec<CharacterId>,
+    vehicles: Vec<VehicleId>,
+    waters: Vec<WaterVolumeId>,
     /// Saved snapshots: bytes, hash, and the journal they were taken during (if any).
     saved: [Option<Saved>; 4],
     /// Counts started journals; the running one's number.
@@ -836,6 +982,9 @@ enum Pool {
     Mesh,
     Voxel,
     Joint,
+    Character,
+    Vehicle,
+    Water,
 }
 
 impl Run {
@@ -857,6 +1006,9 @@ impl Run {
             hulls: Vec::new(),
             meshes: Vec::new(),
             joints: Vec::new(),
+            characters: Vec::new(),
+            vehicles: Vec::new(),
+            waters: Vec::new(),
             saved: [None, None, None, None],
             journal_epoch: 0,
             journal_poisoned: false,
@@ -914,6 +1066,9 @@ impl Run {
             Pool::Mesh => w.mesh_triangle_count(self.meshes[i]).is_ok(),
             Pool::Voxel => w.voxel_boxes(self.meshes[i]).is_ok(),
             Pool::Joint => w.joint_is_valid(self.joints[i]),
+            Pool::Character => w.character_position(self.characters[i]).is_ok(),
+            Pool::Vehicle => w.vehicle_is_valid(self.vehicles[i]),
+            Pool::Water => w.water_volume(self.waters[i]).is_ok(),
         }
     }
 
@@ -924,6 +1079,9 @@ impl Run {
             Pool::Hull => self.hulls.len(),
             Pool::Mesh | Pool::Voxel => self.meshes.len(),
             Pool::Joint => self.joints.len(),
+            Pool::Character => self.characters.len(),
+            Pool::Vehicle => self.vehicles.len(),
+            Pool::Water => self.waters.len(),
         }
     }
 
@@ -1013,6 +1171,40 @@ impl Run {
         }
     }
 
+    fn character(&self, pick: Pick) -> CharacterId {
+        match self.resolve(Pool::Character, pick) {
+            Ok(i) => self.characters[i],
+            Err(false) => CharacterId::NULL,
+            Err(true) => CharacterId {
+                index: 1,
+                generation: 1,
+                world: self.foreign_tag(),
+            },
+        }
+    }
+    fn vehicle(&self, pick: Pick) -> VehicleId {
+        match self.resolve(Pool::Vehicle, pick) {
+            Ok(i) => self.vehicles[i],
+            Err(false) => VehicleId::NULL,
+            Err(true) => VehicleId {
+                index: 1,
+                generation: 1,
+                world: self.foreign_tag(),
+            },
+        }
+    }
+    fn water(&self, pick: Pick) -> WaterVolumeId {
+        match self.resolve(Pool::Water, pick) {
+            Ok(i) => self.waters[i],
+            Err(false) => WaterVolumeId::NULL,
+            Err(true) => WaterVolumeId {
+                index: 1,
+                generation: 1,
+                world: self.foreign_tag(),
+            },
+        }
+    }
+
     /// Makes a world-changing call: a refusal must leave the hash as it was.
     fn call<T>(
         &mut self,
@@ -1023,10 +1215,12 @@ impl Run {
         match f(&mut self.w) {
             Ok(v) => {
                 self.stats.accepted += 1;
+                self.stats.calls.entry(name.to_string()).or_default().0 += 1;
                 Ok(Some(v))
             }
             Err(e) => {
                 self.stats.refused += 1;
+                self.stats.calls.entry(name.to_string()).or_default().1 += 1;
                 let after = self.w.hash();
                 if after != before {
                     return self.fail(
@@ -1064,6 +1258,84 @@ impl Run {
                         self.w.body_type(id)
                     ),
                 );
+            }
+        }
+        Ok(())
+    }
+
+    /// Every character is finite and keeps a live kinematic inner body; every vehicle a
+    /// live dynamic chassis and finite wheel state.
+    fn check_characters(&self, when: &str) -> R {
+        let w = &self.w;
+        for c in w.character_ids() {
+            let p = w.character_position(c).expect("live character");
+            let v = w.character_velocity(c).expect("live character");
+            let g = w.character_ground(c).expect("live character");
+            if !finite_d3(p) || !finite3(v) || !finite3(g.normal) || !finite3(g.velocity) {
+                return self.fail(
+                    Class::NonFinite,
+                    format!("{when}: character {c:?} at {p:?} velocity {v:?} ground {g:?}"),
+                );
+            }
+            let b = w.character_body(c).expect("live character");
+            if w.body_type(b) != Ok(BodyType::Kinematic) {
+                return self.fail(
+                    Class::DanglingObject,
+                    format!(
+                        "{when}: character {c:?}'s inner body {b:?} is {:?}",
+                        w.body_type(b)
+                    ),
+                );
+            }
+        }
+        for v in w.vehicle_ids() {
+            let d = w.vehicle_def(v).expect("live vehicle");
+            // The chassis may be made kinematic or static (the vehicle then idles) but
+            // must be alive: destroying it destroys the vehicle.
+            if w.body_type(d.chassis).is_err() {
+                return self.fail(
+                    Class::DanglingObject,
+                    format!(
+                        "{when}: vehicle {v:?}'s chassis {:?} is {:?}",
+                        d.chassis,
+                        w.body_type(d.chassis)
+                    ),
+                );
+            }
+            let rpm = w.vehicle_engine_rpm(v).expect("live vehicle");
+            let speed = w.vehicle_forward_speed(v).expect("live vehicle");
+            let mut ok = rpm.is_finite() && speed.is_finite();
+            for i in 0..d.wheel_count {
+                let wc = w.wheel_contact(v, i).expect("a wheel");
+                ok &= w.wheel_suspension_length(v, i).is_ok_and(f32::is_finite)
+                    && w.wheel_angular_velocity(v, i).is_ok_and(f32::is_finite)
+                    && w.wheel_rotation_angle(v, i).is_ok_and(f32::is_finite)
+                    && w.wheel_steer_angle(v, i).is_ok_and(f32::is_finite)
+                    && finite_d3(wc.point)
+                    && finite3(wc.normal)
+                    && wc.longitudinal_slip.is_finite()
+                    && wc.lateral_slip.is_finite();
+            }
+            if !ok {
+                return self.fail(
+                    Class::NonFinite,
+                    format!("{when}: vehicle {v:?}: rpm {rpm}, forward speed {speed}, or a wheel's state is not finite"),
+                );
+            }
+        }
+        for h in w.water_volume_ids() {
+            for b in w.body_ids().take(64) {
+                if let Ok(by) = w.water_buoyancy(h, b) {
+                    if !by.submerged_volume.is_finite()
+                        || !by.total_volume.is_finite()
+                        || !finite_d3(by.center_of_buoyancy)
+                    {
+                        return self.fail(
+                            Class::NonFinite,
+                            format!("{when}: water {h:?} on body {b:?}: {by:?}"),
+                        );
+                    }
+                }
             }
         }
         Ok(())
@@ -1561,6 +1833,7 @@ impl Run {
         self.exec_inner(op)?;
         if !is_query {
             self.check_bodies("after the call")?;
+            self.check_characters("after the call")?;
         }
         self.stats.max_bodies = self.stats.max_bodies.max(self.w.body_count());
         Ok(())
@@ -2205,6 +2478,176 @@ impl Run {
             Op::SetJointUserData { joint, data } => {
                 let j = self.joint(joint);
                 self.call("set_joint_user_data", |w| w.set_joint_user_data(j, data))?;
+            }
+            Op::CreateCharacter { def } => {
+                let d = char_def(&def);
+                if let Some(c) = self.call("create_character", |w| w.create_character(&d))? {
+                    self.characters.push(c);
+                }
+            }
+            Op::DestroyCharacter { character } => {
+                let c = self.character(character);
+                self.call("destroy_character", |w| w.destroy_character(c))?;
+            }
+            Op::MoveCharacter {
+                character,
+                velocity,
+                dt,
+            } => {
+                let c = self.character(character);
+                self.call("move_character", |w| {
+                    w.move_character(c, v3(velocity), dt.0)
+                })?;
+                self.check_characters("after move_character")?;
+            }
+            Op::SetCharacterPosition {
+                character,
+                position,
+            } => {
+                let c = self.character(character);
+                self.call("set_character_position", |w| {
+                    w.set_character_position(c, dv3(position))
+                })?;
+            }
+            Op::SetCharacterSettings {
+                character,
+                settings,
+            } => {
+                let c = self.character(character);
+                let s = char_settings(&settings);
+                self.call("set_character_settings", |w| {
+                    w.set_character_settings(c, &s)
+                })?;
+            }
+            Op::PokeCharacterBody { character, kind } => {
+                let c = self.character(character);
+                let Ok(b) = self.w.character_body(c) else {
+                    return Ok(());
+                };
+                match kind % 6 {
+                    0 => {
+                        self.call("destroy_body (a character's)", |w| w.destroy_body(b))?;
+                    }
+                    1 => {
+                        self.call("set_body_type (a character's)", |w| {
+                            w.set_body_type(b, BodyType::Dynamic)
+                        })?;
+                    }
+                    2 => {
+                        let s = Sphere {
+                            center: Vec3::ZERO,
+                            radius: 0.5,
+                        };
+                        self.call("create_sphere_shape (a character's)", |w| {
+                            w.create_sphere_shape(b, &ShapeDef::default(), &s)
+                        })?;
+                    }
+                    3 => {
+                        self.call("set_body_transform (a character's)", |w| {
+                            w.set_body_transform(b, DVec3::new(1.0, 5.0, 1.0), Quat::IDENTITY)
+                        })?;
+                    }
+                    4 => {
+                        self.call("set_body_velocity (a character's)", |w| {
+                            w.set_body_velocity(b, Vec3::new(3.0, 0.0, 0.0), Vec3::ZERO)
+                        })?;
+                    }
+                    _ => {
+                        self.call("set_body_enabled (a character's)", |w| {
+                            w.set_body_enabled(b, false)
+                        })?;
+                    }
+                }
+            }
+            Op::CreateVehicle { def } => {
+                let d = vehicle_def(&def, self.body(def.chassis));
+                if let Some(v) = self.call("create_vehicle", |w| w.create_vehicle(&d))? {
+                    self.vehicles.push(v);
+                }
+            }
+            Op::DestroyVehicle { vehicle } => {
+                let v = self.vehicle(vehicle);
+                self.call("destroy_vehicle", |w| w.destroy_vehicle(v))?;
+            }
+            Op::SetVehicleInput {
+                vehicle,
+                throttle,
+                steering,
+                brake,
+                handbrake,
+            } => {
+                let v = self.vehicle(vehicle);
+                let input = VehicleInput {
+                    throttle: throttle.0,
+                    steering: steering.0,
+                    brake: brake.0,
+                    handbrake: handbrake.0,
+                };
+                self.call("set_vehicle_input", |w| w.set_vehicle_input(v, input))?;
+            }
+            Op::SetVehicleGear { vehicle, gear } => {
+                let v = self.vehicle(vehicle);
+                self.call("set_vehicle_gear", |w| w.set_vehicle_gear(v, gear))?;
+            }
+            Op::DestroyChassis { vehicle } => {
+                let v = self.vehicle(vehicle);
+                let chassis = self.w.vehicle_def(v).map(|d| d.chassis);
+                if let Ok(b) = chassis {
+                    if self
+                        .call("destroy_body (a chassis)", |w| w.destroy_body(b))?
+                        .is_some()
+                        && self.w.vehicle_is_valid(v)
+                    {
+                        return self.fail(
+                            Class::DanglingObject,
+                            format!("vehicle {v:?} outlived its chassis {b:?}"),
+                        );
+                    }
+                }
+            }
+            Op::CreateWater { def } => {
+                let d = water_def(&def);
+                if let Some(h) = self.call("create_water_volume", |w| w.create_water_volume(&d))? {
+                    self.waters.push(h);
+                }
+            }
+            Op::DestroyWater { water } => {
+                let h = self.water(water);
+                self.call("destroy_water_volume", |w| w.destroy_water_volume(h))?;
+            }
+            Op::SetWater { water, def } => {
+                let h = self.water(water);
+                let d = water_def(&def);
+                self.call("set_water_volume", |w| w.set_water_volume(h, &d))?;
+            }
+            Op::SetWaterDensity { water, v } => {
+                let h = self.water(water);
+                self.call("set_water_density", |w| w.set_water_density(h, v.0))?;
+            }
+            Op::SetWaterDrag {
+                water,
+                linear,
+                angular,
+            } => {
+                let h = self.water(water);
+                self.call("set_water_drag", |w| {
+                    w.set_water_drag(h, linear.0, angular.0)
+                })?;
+            }
+            Op::SetWaterFlow { water, flow } => {
+                let h = self.water(water);
+                self.call("set_water_flow", |w| w.set_water_flow(h, v3(flow)))?;
+            }
+            Op::SetWaterRegion {
+                water,
+                center,
+                rotation,
+                half,
+            } => {
+                let h = self.water(water);
+                self.call("set_water_region", |w| {
+                    w.set_water_region(h, dv3(center), quat(rotation), v3(half))
+                })?;
             }
             Op::Query {
                 kind,

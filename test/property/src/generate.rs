@@ -397,6 +397,278 @@ impl G<'_> {
     }
 }
 
+impl G<'_> {
+    fn char_settings(&mut self) -> CharSetD {
+        CharSetD {
+            max_slope_angle: self.scalar(0.0, 0.5 * PI, 0.5, 1.0),
+            step_height: self.scalar(0.0, 1.0e3, 0.0, 0.5),
+            skin: self.scalar(1.0e-4, 1.0, 0.005, 0.05),
+            max_strength: self.nonneg(1.0e9, 500.0),
+            snap_to_ground: self.nonneg(1.0e3, 0.6),
+            mass: self.scalar(1.0e-3, 1.0e9, 30.0, 120.0),
+        }
+    }
+    fn char_def(&mut self) -> CharD {
+        let up = if self.r.chance(0.85) {
+            [F(0.0), F(1.0), F(0.0)]
+        } else if self.bad() {
+            [F(0.0); 3]
+        } else {
+            self.vec(1.0e6, 1.0)
+        };
+        CharD {
+            position: self.pos(),
+            up,
+            radius: self.scalar(1.0e-3, 1.0e3, 0.2, 0.5),
+            half_height: self.scalar(0.0, 1.0e3, 0.0, 1.0),
+            filter: if self.r.chance(0.8) {
+                (1, u64::MAX)
+            } else {
+                (self.bits(), self.bits())
+            },
+            settings: self.char_settings(),
+        }
+    }
+    fn vehicle_def(&mut self, chassis: Pick) -> VehicleD {
+        let wheels = if self.bad() {
+            self.r.one(&[0, 9, u32::MAX])
+        } else if self.r.chance(0.7) {
+            4
+        } else {
+            self.r.below(8) as u32 + 1
+        };
+        let min_len = self.scalar(0.0, 100.0, 0.0, 0.1);
+        let max_len = self.scalar(0.0, 100.0, 0.3, 0.7);
+        let rest = if self.r.chance(0.5) {
+            max_len
+        } else {
+            self.scalar(0.0, 1.0e3, 0.1, 0.6)
+        };
+        let frequency = self.r.chance(0.6);
+        let direction = if self.r.chance(0.8) {
+            [F(0.0), F(-1.0), F(0.0)]
+        } else if self.bad() {
+            [F(0.0), F(1.0e-4), F(0.0)]
+        } else {
+            self.vec(1.0e6, 1.0)
+        };
+        let wheel = WheelD {
+            spread: [
+                self.scalar(-1.0e6, 1.0e6, 0.5, 1.0),
+                self.scalar(-1.0e6, 1.0e6, 0.8, 1.6),
+            ],
+            height: self.scalar(-1.0e6, 1.0e6, -0.3, 0.0),
+            direction,
+            lengths: [min_len, max_len, rest],
+            frequency,
+            spring: if frequency {
+                [
+                    self.scalar(1.0e-3, 1.0e3, 1.0, 3.0),
+                    self.scalar(0.0, 100.0, 0.2, 1.0),
+                ]
+            } else {
+                [
+                    self.scalar(1.0e-3, 1.0e9, 1.0e4, 1.0e5),
+                    self.scalar(0.0, 1.0e9, 1.0e2, 5.0e3),
+                ]
+            },
+            radius: self.scalar(1.0e-3, 100.0, 0.25, 0.45),
+            width: self.scalar(1.0e-3, 100.0, 0.15, 0.3),
+            inertia: self.scalar(1.0e-4, 1.0e9, 0.5, 2.0),
+            steer: self.scalar(0.0, 1.5, 0.0, 0.6),
+            brakes: [self.nonneg(1.0e9, 3000.0), self.nonneg(1.0e9, 3000.0)],
+            curve: [
+                self.scalar(1.0e-4, 100.0, 0.05, 0.15),
+                self.scalar(0.0, 100.0, 0.8, 1.5),
+                self.scalar(1.0e-4, 1000.0, 0.2, 0.5),
+                self.scalar(0.0, 100.0, 0.6, 1.2),
+            ],
+            cast: self.r.below(3) as u8,
+        };
+        let axes = if self.r.chance(0.9) {
+            ([F(0.0), F(1.0), F(0.0)], [F(0.0), F(0.0), F(1.0)])
+        } else if self.bad() {
+            ([F(0.0), F(1.0), F(0.0)], [F(0.0), F(1.0), F(0.0)])
+        } else {
+            ([F(1.0), F(0.0), F(0.0)], [F(0.0), F(0.0), F(-1.0)])
+        };
+        let min_rpm = self.scalar(0.0, 1.0e5, 600.0, 1200.0);
+        VehicleD {
+            chassis,
+            wheels,
+            wheel,
+            axes,
+            engine: [
+                self.nonneg(1.0e9, 800.0),
+                min_rpm,
+                self.scalar(1.0, 1.0e5, 4000.0, 8000.0),
+            ],
+            gears: (
+                if self.bad() {
+                    self.r.one(&[0, 9])
+                } else {
+                    self.r.below(8) as u32 + 1
+                },
+                self.scalar(1.0e-3, 1000.0, 1.5, 4.0),
+            ),
+            automatic: self.r.chance(0.7),
+            anti_roll: (
+                if self.r.chance(0.6) {
+                    0
+                } else {
+                    self.r.below(3) as u32
+                },
+                self.nonneg(1.0e9, 5.0e3),
+                if self.bad() { 0 } else { 1 },
+            ),
+            drive: self.r.below(3) as u8,
+        }
+    }
+    fn water_def(&mut self) -> WaterD {
+        WaterD {
+            center: if self.r.chance(0.6) {
+                [D(0.0), D(self.r.uniform(-3.0, 3.0)), D(0.0)]
+            } else {
+                self.pos()
+            },
+            rotation: if self.r.chance(0.7) {
+                [F(0.0), F(0.0), F(0.0), F(1.0)]
+            } else {
+                self.quat()
+            },
+            half: [
+                self.size(2.0, 20.0),
+                self.size(1.0, 6.0),
+                self.size(2.0, 20.0),
+            ],
+            density: self.scalar(0.0, MAX_DENSITY, 300.0, 1500.0),
+            drag: [self.nonneg(MAX_SETTING, 2.0), self.nonneg(MAX_SETTING, 2.0)],
+            flow: if self.r.chance(0.6) {
+                [F(0.0); 3]
+            } else {
+                self.vec(MAX_VELOCITY, 3.0)
+            },
+            mask: if self.r.chance(0.85) {
+                u64::MAX
+            } else {
+                self.bits()
+            },
+        }
+    }
+}
+
+/// The character, vehicle and water ops (`w` in 0..30).
+fn more_op(g: &mut G, w: u64, out: &mut Vec<Op>) -> Op {
+    match w {
+        0..=2 => Op::CreateCharacter { def: g.char_def() },
+        3 => Op::DestroyCharacter {
+            character: g.pick(),
+        },
+        4..=7 => {
+            let big = g.extreme() && g.r.chance(0.5);
+            Op::MoveCharacter {
+                character: g.pick(),
+                velocity: if big {
+                    g.vec(1.0e4, 1.0e4)
+                } else {
+                    g.vec(1.0e4, 5.0)
+                },
+                dt: g.scalar(0.0, 10.0, 1.0 / 120.0, 1.0 / 30.0),
+            }
+        }
+        8 => Op::SetCharacterPosition {
+            character: g.pick(),
+            position: g.pos(),
+        },
+        9 => Op::SetCharacterSettings {
+            character: g.pick(),
+            settings: g.char_settings(),
+        },
+        10 => Op::PokeCharacterBody {
+            character: g.pick(),
+            kind: g.r.below(6) as u8,
+        },
+        11..=13 => {
+            if g.r.chance(0.6) {
+                // A chassis of its own: a dynamic box above the ground.
+                let mut def = body_def(g, 2);
+                def.linear = [F(0.0); 3];
+                def.angular = [F(0.0); 3];
+                out.push(Op::CreateBody { def });
+                let mut sd = g.shape_def();
+                sd.flags &= !2;
+                out.push(Op::CreateBox {
+                    body: LAST_PICK,
+                    def: sd,
+                    half: [g.size(0.6, 1.0), g.size(0.2, 0.4), g.size(1.2, 2.2)],
+                    center: None,
+                });
+                Op::CreateVehicle {
+                    def: g.vehicle_def(LAST_PICK),
+                }
+            } else {
+                let b = g.pick();
+                Op::CreateVehicle {
+                    def: g.vehicle_def(b),
+                }
+            }
+        }
+        14 => Op::DestroyVehicle { vehicle: g.pick() },
+        15..=17 | 28 | 29 => Op::SetVehicleInput {
+            vehicle: g.pick(),
+            throttle: g.scalar(-1.0, 1.0, -1.0, 1.0),
+            steering: g.scalar(-1.0, 1.0, -1.0, 1.0),
+            brake: if g.r.chance(0.6) {
+                F(0.0)
+            } else {
+                g.scalar(0.0, 1.0, 0.0, 1.0)
+            },
+            handbrake: if g.r.chance(0.8) {
+                F(0.0)
+            } else {
+                g.scalar(0.0, 1.0, 0.0, 1.0)
+            },
+        },
+        18 => Op::SetVehicleGear {
+            vehicle: g.pick(),
+            gear: if g.bad() {
+                g.r.one(&[-2, 9, i32::MAX, i32::MIN])
+            } else {
+                g.r.below(7) as i32 - 1
+            },
+        },
+        19 => Op::DestroyChassis { vehicle: g.pick() },
+        20 | 21 => Op::CreateWater { def: g.water_def() },
+        22 => Op::DestroyWater { water: g.pick() },
+        23 => Op::SetWater {
+            water: g.pick(),
+            def: g.water_def(),
+        },
+        24 => Op::SetWaterDensity {
+            water: g.pick(),
+            v: g.scalar(0.0, MAX_DENSITY, 300.0, 1500.0),
+        },
+        25 => Op::SetWaterDrag {
+            water: g.pick(),
+            linear: g.nonneg(MAX_SETTING, 2.0),
+            angular: g.nonneg(MAX_SETTING, 2.0),
+        },
+        26 => Op::SetWaterFlow {
+            water: g.pick(),
+            flow: g.vec(MAX_VELOCITY, 3.0),
+        },
+        _ => {
+            let d = g.water_def();
+            Op::SetWaterRegion {
+                water: g.pick(),
+                center: d.center,
+                rotation: d.rotation,
+                half: d.half,
+            }
+        }
+    }
+}
+
 fn next_up(x: f32) -> f32 {
     if x.is_nan() || x == f32::INFINITY {
         return x;
@@ -502,6 +774,7 @@ fn config(r: &mut Rng, p: Profile) -> WorldConfig {
         hit_event_threshold: dflt(&mut g, 1.0, MAX_SETTING, 0.0, 5.0),
         enable_sleep: g.r.chance(0.7),
         capacities: caps,
+        more_capacities: [16, 16, 16],
         content_capacity: g.r.one(&[1 << 14, 1 << 20, 64 << 20]),
         task_workers: if g.r.chance(0.2) {
             g.r.below(4) as u32 + 1
@@ -682,8 +955,8 @@ fn random_op(r: &mut Rng, p: Profile, early: bool, out: &mut Vec<Op>) {
         extreme_p: 0.3,
     };
     let create_bias = if early { 40 } else { 0 };
-    let w = g.r.below(200 + create_bias);
-    if w >= 200 {
+    let w = g.r.below(230 + create_bias);
+    if w >= 230 {
         // Early on: a body with a shape.
         let ty = body_type(g.r);
         out.push(Op::CreateBody {
@@ -1213,6 +1486,7 @@ fn random_op(r: &mut Rng, p: Profile, early: bool, out: &mut Vec<Op>) {
                 }
             }
         }
+        200..=229 => more_op(&mut g, w - 200, out),
         _ => step(&mut g, large),
     };
     out.push(op);
@@ -1563,6 +1837,18 @@ pub fn case(seed: u64, ops: usize) -> Case {
     let mut r = Rng(seed ^ 0x6d61_756c_3364_7072);
     let p = profile(seed);
     let mut config = config(&mut r, p);
+    // The character, vehicle and water capacities, from a stream of their own: small
+    // ones (0 included) make their pools refuse.
+    let mut rc = Rng(seed ^ 0x6368_6172_7665_6877);
+    config.more_capacities = match p {
+        Profile::Small => [
+            rc.one(&[0, 1, 2, 4]),
+            rc.one(&[0, 1, 2, 4]),
+            rc.one(&[0, 1, 2, 4]),
+        ],
+        _ if rc.chance(0.3) => [rc.one(&[1, 2, 8]), rc.one(&[1, 2, 8]), rc.one(&[1, 2, 8])],
+        _ => [16, 16, 16],
+    };
     if p == Profile::Scene(5) {
         // Fast enough to leave ±2^22 within a few long steps.
         config.max_linear_speed = F(MAX_VELOCITY);

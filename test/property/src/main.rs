@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p maul3d-property -- [--seeds A..B | A..] [--ops N] [--minutes M]
 //!     [--jobs J] [--keep-going] [--isolate [--limit SECONDS]] [--twin-every K]
-//!     [--minimise] [--slow SECONDS] [--verbose]
+//!     [--minimise] [--slow SECONDS] [--verbose] [--calls]
 //! cargo run --release -p maul3d-property -- --minimise-seed SEED [--class CLASS] [--ops N]
 //! cargo run --release -p maul3d-property -- --minimise-slow SEED [--limit SECONDS]
 //! cargo run --release -p maul3d-property -- --print SEED [--ops N] [--trace]
@@ -18,7 +18,8 @@
 //! `--minimise-seed` does that for one seed (and `--class`, a class name prefix);
 //! `--minimise-slow` cuts a seed down to the ops that still make one call run past
 //! `--limit`. Steps slower than `--slow` seconds (default 1) are listed (wall clock:
-//! reported, never a failure).
+//! reported, never a failure). `--calls` prints, per public call, how often the cases'
+//! calls were accepted and refused.
 
 use maul3d_property::generate::{case, profile};
 use maul3d_property::shrink::minimise;
@@ -47,6 +48,7 @@ struct Args {
     isolate: bool,
     child: bool,
     class: Option<String>,
+    calls: bool,
 }
 
 fn parse() -> Args {
@@ -69,6 +71,7 @@ fn parse() -> Args {
         isolate: false,
         child: false,
         class: None,
+        calls: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -92,6 +95,7 @@ fn parse() -> Args {
             "--minimise" => a.minimise = true,
             "--keep-going" => a.keep_going = true,
             "--verbose" => a.verbose = true,
+            "--calls" => a.calls = true,
             "--trace" => a.trace = true,
             "--keep" => a.keep = Some(parse_keep(&val())),
             "--minimise-slow" => a.minimise_slow = Some(val().parse().expect("seed")),
@@ -122,6 +126,7 @@ struct Row {
     slowest: f64,
     slowest_op: usize,
     bodies: u32,
+    calls_by_name: BTreeMap<String, (u64, u64)>,
 }
 
 /// Runs `seed` in a child process killed after `limit` seconds: its failures (class
@@ -184,6 +189,7 @@ fn run_in_child(seed: u64, ops: usize, limit: f64) -> (Vec<(String, String)>, Ro
         slowest: 0.0,
         slowest_op: 0,
         bodies: 0,
+        calls_by_name: BTreeMap::new(),
     };
     for line in text.lines() {
         let parts: Vec<&str> = line.split('\t').collect();
@@ -198,6 +204,7 @@ fn run_in_child(seed: u64, ops: usize, limit: f64) -> (Vec<(String, String)>, Ro
                     slowest: parts[3].parse().unwrap_or(0.0),
                     slowest_op: parts[4].parse().unwrap_or(0),
                     bodies: parts[5].parse().unwrap_or(0),
+                    calls_by_name: BTreeMap::new(),
                 }
             }
             _ => {}
@@ -518,6 +525,7 @@ fn main() {
                         slowest: out.stats.slowest_step,
                         slowest_op: out.stats.slowest_op,
                         bodies: out.stats.max_bodies,
+                        calls_by_name: out.stats.calls.clone(),
                     };
                     (all, st)
                 };
@@ -569,6 +577,19 @@ fn main() {
         results.len(),
         failing
     );
+    if a.calls {
+        let mut total: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+        for (_, _, st) in results.iter() {
+            for (k, (ok, no)) in &st.calls_by_name {
+                let e = total.entry(k.as_str()).or_default();
+                e.0 += ok;
+                e.1 += no;
+            }
+        }
+        for (k, (ok, no)) in &total {
+            println!("  {k}: {ok} accepted, {no} refused");
+        }
+    }
     for (k, seeds) in &by_class {
         let mut s = seeds.clone();
         s.sort_unstable();

@@ -95,6 +95,117 @@ pub struct WorldConfig {
     pub content_capacity: u64,
     /// 0: no task hooks; n: inline hooks with n workers that run the pieces in reverse.
     pub task_workers: u32,
+    /// Capacities: characters, vehicles, water volumes.
+    pub more_capacities: [u32; 3],
+}
+
+/// Character settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CharSetD {
+    /// Steepest walkable slope, radians.
+    pub max_slope_angle: F,
+    /// Step height.
+    pub step_height: F,
+    /// Skin.
+    pub skin: F,
+    /// Strength.
+    pub max_strength: F,
+    /// Snap distance.
+    pub snap_to_ground: F,
+    /// Mass.
+    pub mass: F,
+}
+
+/// A character def.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CharD {
+    /// Capsule centre.
+    pub position: DV3,
+    /// Up.
+    pub up: V3,
+    /// Radius.
+    pub radius: F,
+    /// Half height.
+    pub half_height: F,
+    /// Filter category and mask bits.
+    pub filter: (u64, u64),
+    /// Settings.
+    pub settings: CharSetD,
+}
+
+/// A wheel def (spread to the wheel positions of a vehicle, see `exec::vehicle_def`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WheelD {
+    /// Half the track and half the wheelbase: where the wheels sit.
+    pub spread: [F; 2],
+    /// Height of the attachment points in the chassis frame.
+    pub height: F,
+    /// Suspension direction.
+    pub direction: V3,
+    /// Min, max, rest length.
+    pub lengths: [F; 3],
+    /// Spring: frequency (Hz, damping ratio) when `frequency`, else (stiffness, damping).
+    pub frequency: bool,
+    /// The spring's two numbers.
+    pub spring: [F; 2],
+    /// Radius, width, inertia.
+    pub radius: F,
+    /// Width.
+    pub width: F,
+    /// Inertia.
+    pub inertia: F,
+    /// Max steer angle (front wheels).
+    pub steer: F,
+    /// Brake and handbrake torque.
+    pub brakes: [F; 2],
+    /// Slip curves: peak slip, peak, sliding slip, sliding (longitudinal; lateral the same
+    /// scaled).
+    pub curve: [F; 4],
+    /// 0 ray, 1 sphere, 2 cylinder.
+    pub cast: u8,
+}
+
+/// A vehicle def.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VehicleD {
+    /// The chassis body.
+    pub chassis: Pick,
+    /// Wheel count (may be out of range).
+    pub wheels: u32,
+    /// The wheels.
+    pub wheel: WheelD,
+    /// Up and forward in the chassis frame.
+    pub axes: (V3, V3),
+    /// Engine max torque, min rpm, max rpm.
+    pub engine: [F; 3],
+    /// Gear count (may be out of range), first gear ratio.
+    pub gears: (u32, F),
+    /// Automatic transmission.
+    pub automatic: bool,
+    /// Anti-roll bars: count (may be out of range), stiffness, and a right index offset
+    /// (0 makes left == right: refused).
+    pub anti_roll: (u32, F, u32),
+    /// Which drive: 0 rear, 1 front, 2 all.
+    pub drive: u8,
+}
+
+/// A water volume def.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WaterD {
+    /// Centre.
+    pub center: DV3,
+    /// Rotation.
+    pub rotation: Q,
+    /// Half extents.
+    pub half: V3,
+    /// Density.
+    pub density: F,
+    /// Linear and angular drag.
+    pub drag: [F; 2],
+    /// Current.
+    pub flow: V3,
+    /// Filter mask bits.
+    pub mask: u64,
 }
 
 /// A body def.
@@ -680,6 +791,84 @@ pub enum Op {
     SetJointUserData {
         joint: Pick,
         data: u64,
+    },
+    // ---- characters ----
+    CreateCharacter {
+        def: CharD,
+    },
+    DestroyCharacter {
+        character: Pick,
+    },
+    MoveCharacter {
+        character: Pick,
+        velocity: V3,
+        dt: F,
+    },
+    SetCharacterPosition {
+        character: Pick,
+        position: DV3,
+    },
+    SetCharacterSettings {
+        character: Pick,
+        settings: CharSetD,
+    },
+    /// A body call on a character's inner body: 0 destroy, 1 make dynamic, 2 add a
+    /// sphere, 3 teleport, 4 set its velocity, 5 disable (each refused or harmless).
+    PokeCharacterBody {
+        character: Pick,
+        kind: u8,
+    },
+    // ---- vehicles ----
+    CreateVehicle {
+        def: VehicleD,
+    },
+    DestroyVehicle {
+        vehicle: Pick,
+    },
+    SetVehicleInput {
+        vehicle: Pick,
+        throttle: F,
+        steering: F,
+        brake: F,
+        handbrake: F,
+    },
+    SetVehicleGear {
+        vehicle: Pick,
+        gear: i32,
+    },
+    /// Destroys the chassis body of a vehicle (the vehicle goes with it).
+    DestroyChassis {
+        vehicle: Pick,
+    },
+    // ---- water ----
+    CreateWater {
+        def: WaterD,
+    },
+    DestroyWater {
+        water: Pick,
+    },
+    SetWater {
+        water: Pick,
+        def: WaterD,
+    },
+    SetWaterDensity {
+        water: Pick,
+        v: F,
+    },
+    SetWaterDrag {
+        water: Pick,
+        linear: F,
+        angular: F,
+    },
+    SetWaterFlow {
+        water: Pick,
+        flow: V3,
+    },
+    SetWaterRegion {
+        water: Pick,
+        center: DV3,
+        rotation: Q,
+        half: V3,
     },
     // ---- queries (must not change the hash) ----
     /// `kind` selects the query (see `exec::query`); `at`, `dir`, `size` and `pick` are

@@ -31,6 +31,7 @@ fn bodies_joined_far_apart_stay_within_the_speed_limit() {
             capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
             content_capacity: 67108864,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             CreateBody {
@@ -130,6 +131,7 @@ fn a_world_with_far_apart_joints_restores_its_own_snapshot() {
             capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
             content_capacity: 67108864,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Pile {
@@ -257,6 +259,7 @@ fn a_huge_spinning_sphere_on_a_box_does_not_teleport() {
             capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
             content_capacity: 16384,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Ground {
@@ -326,6 +329,7 @@ fn a_body_with_a_huge_cylinder_moves_only_as_fast_as_its_speed_allows() {
             capacities: [4, 9, 16, 1, 4, 32, 4, 2, 2],
             content_capacity: 67108864,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             CreateBody {
@@ -507,6 +511,7 @@ fn a_restored_world_with_a_sensor_plane_steps_bit_for_bit() {
             capacities: [256, 256, 512, 128, 4, 32, 8, 256, 64],
             content_capacity: 1048576,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Ground {
@@ -1001,6 +1006,7 @@ fn solving_one_constraint_at_a_time_gives_the_same_bits() {
             capacities: [1024, 1024, 8192, 8192, 32, 1024, 16, 1024, 1024],
             content_capacity: 67108864,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Pile {
@@ -1055,6 +1061,7 @@ fn a_world_steps_again_once_the_body_past_the_bounds_is_gone() {
             capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
             content_capacity: 1048576,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             CreateBody {
@@ -1128,6 +1135,7 @@ fn restore_of_a_snapshot_from_before_the_journal_is_refused() {
             capacities: [16, 16, 8, 32, 2, 8, 16, 1, 1],
             content_capacity: 16384,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Save { slot: 0 },
@@ -1157,6 +1165,7 @@ fn restore_during_a_journal_rewinds_the_tape() {
             capacities: [8, 10, 2, 32, 2, 1, 2, 2, 8],
             content_capacity: 67108864,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             StartJournal { capacity: 4194304 },
@@ -1190,6 +1199,7 @@ fn a_joint_to_the_mesh_a_body_rests_on_keeps_contacts_alive() {
             capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
             content_capacity: 67108864,
             task_workers: 4,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Ground {
@@ -1321,6 +1331,7 @@ fn a_refused_replay_gives_back_the_world() {
             capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
             content_capacity: 67108864,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             CreateBody {
@@ -1414,6 +1425,7 @@ fn a_huge_fast_spinning_sphere_keeps_finite_bounds() {
             capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
             content_capacity: 1048576,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Ground {
@@ -1479,6 +1491,7 @@ fn giant_shapes_keep_finite_positions() {
             capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
             content_capacity: 1048576,
             task_workers: 2,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Ground {
@@ -1560,6 +1573,7 @@ fn a_chain_with_a_heavy_end_does_not_gain_energy() {
             capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
             content_capacity: 67108864,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Chain {
@@ -1599,6 +1613,7 @@ fn a_restored_world_with_a_huge_kinematic_sphere_steps_bit_for_bit() {
             capacities: [8, 15, 8, 32, 4, 1, 8, 1, 32],
             content_capacity: 16384,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Pile {
@@ -1721,6 +1736,7 @@ fn a_restored_world_finds_the_same_contacts() {
             capacities: [256, 256, 128, 128, 16, 32, 4, 256, 256],
             content_capacity: 1048576,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             CreateBody {
@@ -1992,6 +2008,7 @@ fn joint_getters_stay_finite() {
             capacities: [256, 256, 512, 2048, 4, 128, 8, 64, 64],
             content_capacity: 1048576,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             CreateBody {
@@ -2685,6 +2702,7 @@ fn a_long_thin_capsule_over_a_height_field_steps_in_bounded_time() {
             capacities: [32, 33, 1, 8, 1, 8, 1, 2, 4],
             content_capacity: 1048576,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Ground {
@@ -2954,6 +2972,7 @@ fn a_body_with_a_far_offset_box_over_a_height_field_steps_in_bounded_time() {
             capacities: [64, 256, 2048, 128, 16, 32, 4, 256, 8],
             content_capacity: 67108864,
             task_workers: 4,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Ground {
@@ -3060,6 +3079,7 @@ fn a_giant_sphere_spinning_through_a_pile_keeps_its_friction_impulses_finite() {
             capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
             content_capacity: 16384,
             task_workers: 0,
+            more_capacities: [16, 16, 16],
         },
         ops: vec![
             Ground {
