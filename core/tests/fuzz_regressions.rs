@@ -395,3 +395,69 @@ fn a_character_refused_for_a_full_shape_pool_changes_nothing() {
     assert_eq!(w.hash(), before);
     assert_eq!(w.body_count(), 1);
 }
+
+/// Found by the property test (seeds 99, 207, 219): a move of subnormal `dt` stored its
+/// displacement / dt, an infinite velocity, and the world refused its own snapshot ("a
+/// character's vector is not finite").
+#[test]
+fn a_character_moved_over_a_subnormal_dt_keeps_a_finite_velocity() {
+    let mut w = harness::fixture();
+    let c = w
+        .create_character(&maul3d::CharacterDef {
+            position: DVec3::new(2.0, 3.0, -1.0),
+            ..Default::default()
+        })
+        .unwrap();
+    for dt in [1.0e-40f32, 1.0e-30, 1.0e-12] {
+        w.move_character(c, Vec3::new(1.0e4, -1.0e4, 0.0), dt)
+            .unwrap();
+        let v = w.character_velocity(c).unwrap();
+        assert!(
+            v.x.is_finite() && v.y.is_finite() && v.z.is_finite(),
+            "{dt}: {v:?}"
+        );
+        let mut snap = vec![0u8; w.snapshot_size()];
+        w.snapshot(&mut snap).unwrap();
+        let mut t = World::new(&World::def_from_snapshot(&snap).unwrap()).unwrap();
+        t.restore(&snap).unwrap();
+        assert_eq!(t.hash(), w.hash());
+    }
+}
+
+/// Found by the property test (seed 319): a body of subnormal volume (1e-45 m³) in water
+/// had a centre of buoyancy of moment / volume = NaN.
+#[test]
+fn a_body_of_subnormal_volume_in_water_has_a_finite_centre_of_buoyancy() {
+    let mut w = harness::fixture();
+    let water = w
+        .create_water_volume(&maul3d::WaterVolumeDef {
+            center: DVec3::new(0.0, 5.0, 0.0),
+            half_extents: Vec3::new(4.0, 2.0, 4.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let b = w
+        .create_body(&BodyDef {
+            body_type: maul3d::BodyType::Dynamic,
+            position: DVec3::new(0.0, 5.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(
+        b,
+        &ShapeDef::default(),
+        Vec3::new(1.0e-15, 1.0e-15, 1.0e-15),
+    )
+    .unwrap();
+    let buoyancy = w.water_buoyancy(water, b).unwrap();
+    assert!(
+        buoyancy.center_of_buoyancy.x.is_finite()
+            && buoyancy.center_of_buoyancy.y.is_finite()
+            && buoyancy.center_of_buoyancy.z.is_finite(),
+        "{buoyancy:?}"
+    );
+    for _ in 0..10 {
+        w.step(1.0 / 60.0, 4).unwrap();
+    }
+    assert!(w.body_position(b).unwrap().y.is_finite());
+}

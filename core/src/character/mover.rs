@@ -320,8 +320,11 @@ impl World {
         self.push_bodies(&c, p, velocity, dt);
 
         let ch = &mut self.characters[slot];
-        ch.velocity = if dt > 0.0 {
-            (p - start).to_f32() * (1.0 / dt)
+        // A tiny dt makes a huge quotient (an infinite one below about 1e-38): the
+        // velocity is kept within the speed bound every velocity of the world keeps.
+        let inv_dt = 1.0 / dt;
+        ch.velocity = if dt > 0.0 && inv_dt.is_finite() {
+            crate::limits::clamp_abs((p - start).to_f32() * inv_dt, crate::limits::MAX_VELOCITY)
         } else {
             Vec3::ZERO
         };

@@ -55,10 +55,12 @@ impl Submerged {
         self.moment += o.moment;
     }
 
-    /// The centre of buoyancy (the origin when nothing is submerged).
+    /// The centre of buoyancy (the origin when nothing is submerged, or too little for
+    /// `1 / volume` to be finite: a subnormal volume).
     pub(crate) fn centroid(&self) -> Vec3 {
-        if self.volume > 0.0 {
-            self.moment * (1.0 / self.volume)
+        let inv = 1.0 / self.volume;
+        if self.volume > 0.0 && inv.is_finite() {
+            self.moment * inv
         } else {
             Vec3::ZERO
         }

@@ -24,7 +24,10 @@ fn the_characters_walk_stay_up_and_ride() {
     run("characters", 300, |w, s| {
         let ids: Vec<_> = w.character_ids().collect();
         if s == 0 {
-            start = ids.iter().map(|&c| w.character_position(c).unwrap()).collect();
+            start = ids
+                .iter()
+                .map(|&c| w.character_position(c).unwrap())
+                .collect();
         }
         for &c in &ids {
             lowest = lowest.min(w.character_position(c).unwrap().y);
@@ -34,7 +37,9 @@ fn the_characters_walk_stay_up_and_ride() {
             rider_rose = w.character_position(ids[3]).unwrap().y - start[3].y;
         }
         if s == 100 {
-            let walked = (w.character_position(ids[0]).unwrap() - start[0]).to_f32().length();
+            let walked = (w.character_position(ids[0]).unwrap() - start[0])
+                .to_f32()
+                .length();
             println!("character 0 walked {walked:.2} m in 100 steps");
             assert!(walked > 1.5, "{walked}");
         }
@@ -66,7 +71,9 @@ fn the_cars_drive_brake_and_stay_upright() {
             upright = upright.min(q.rotate(maul3d::math::Vec3::Y).y);
         }
     });
-    println!("speeds at step 120 {speeds:?}, car 2 at the end {braked:.2} m/s, upright {upright:.3}");
+    println!(
+        "speeds at step 120 {speeds:?}, car 2 at the end {braked:.2} m/s, upright {upright:.3}"
+    );
     assert!(speeds.iter().all(|&v| v > 2.0), "{speeds:?}");
     assert!(braked.abs() < 0.5 * speeds[2], "car 2 still at {braked}");
     assert!(upright > 0.8, "a car tipped: {upright}");
