@@ -112,5 +112,9 @@ pub use shape::{BoxShape, Filter, RayShape, ShapeDef, ShapeGeometry, ShapeKind};
 pub use snapshot::{SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};
 pub use solver::continuous::{MAX_SWEEP_CANDIDATES, MAX_SWEEP_PIECES};
 pub use task::{TaskFn, TaskHooks};
+pub use vehicle::{
+    AntiRollBar, EngineDef, MAX_ANTI_ROLL_BARS, MAX_GEARS, MAX_WHEELS, SlipCurve, SuspensionSpring,
+    TransmissionDef, VehicleDef, VehicleInput, WheelCast, WheelContact, WheelDef,
+};
 pub use water::{Buoyancy, WaterVolumeDef};
 pub use world::World;

@@ -737,6 +737,21 @@ impl World {
         translation: Vec3,
         filter: &QueryFilter,
     ) -> Result<Option<ShapeCastResult>> {
+        self.cast_shape_where(shape, position, rotation, translation, &|slot| {
+            filter.accepts(&self.shapes[slot as usize])
+        })
+    }
+
+    /// [`World::cast_shape`] seeing the shape slots `accepts` takes (the vehicles' wheels:
+    /// every shape but the chassis').
+    pub(crate) fn cast_shape_where(
+        &self,
+        shape: &QueryShape,
+        position: DVec3,
+        rotation: Quat,
+        translation: Vec3,
+        accepts: &impl Fn(u32) -> bool,
+    ) -> Result<Option<ShapeCastResult>> {
         use crate::collide::cast::shape_cast;
         crate::limits::check_vec_abs(
             "cast translation",
@@ -753,7 +768,7 @@ impl World {
         let mut best: Option<(f32, u32, Vec3, Vec3)> = None;
         self.for_each_shape_in_slot_order(&swept, |slot| {
             let s = &self.shapes[slot as usize];
-            if !filter.accepts(s) {
+            if !accepts(slot) {
                 return;
             }
             let b = &self.bodies[s.body as usize];

@@ -25,10 +25,11 @@ use crate::field::{
 };
 use crate::geometry::MassData;
 use crate::grow::Capacities;
-use crate::id::{BodyId, CharacterId, HullId, JointId, MeshId, ShapeId};
+use crate::id::{BodyId, CharacterId, HullId, JointId, MeshId, ShapeId, VehicleId};
 use crate::joint::{JointDef, SixDofAxis};
 use crate::math::{DVec3, Quat, Vec3};
 use crate::shape::{BoxShape, Filter, ShapeDef, ShapeGeometry};
+use crate::vehicle::{VehicleDef, VehicleInput};
 use crate::world::World;
 
 macro_rules! ops {
@@ -207,6 +208,13 @@ ops! {
     // (end of characters)
 
     // Vehicles: kinds 140–159 (`api/vehicle.rs`).
+    CREATE_VEHICLE = 140: create_vehicle(def: VehicleDef, id: VehicleId) =>
+        |w| created(w.create_vehicle(&def)?, id);
+    DESTROY_VEHICLE = 141: destroy_vehicle(id: VehicleId);
+    SET_VEHICLE_INPUT = 142: set_vehicle_input(id: VehicleId, input: VehicleInput);
+    /// The gear plus one (0 reverse, 1 neutral, 2 the first forward gear).
+    SET_VEHICLE_GEAR = 143: set_vehicle_gear(id: VehicleId, gear: u32) =>
+        |w| w.set_vehicle_gear(id, gear as i32 - 1);
     // (end of vehicles)
 
     // Water volumes: kinds 160–179 (`api/water.rs`).

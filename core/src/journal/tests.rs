@@ -333,6 +333,34 @@ fn characters(s: &mut Session) {
     s.call(|w| w.destroy_character(d)).unwrap();
 }
 
+/// A vehicle on `chassis` (destroyed with it later), its input and gear, and one made and
+/// destroyed.
+fn vehicles(s: &mut Session, chassis: BodyId) {
+    let mut def = crate::VehicleDef {
+        chassis,
+        ..Default::default()
+    };
+    for x in [-0.3, 0.3] {
+        def.add_wheel(crate::WheelDef {
+            position: Vec3::new(x, 0.0, 0.0),
+            driven: true,
+            max_steer_angle: 0.3,
+            ..Default::default()
+        });
+    }
+    let v = s.call(|w| w.create_vehicle(&def)).unwrap();
+    let input = crate::VehicleInput {
+        throttle: 0.5,
+        steering: -0.2,
+        brake: 0.1,
+        handbrake: 0.0,
+    };
+    s.call(|w| w.set_vehicle_input(v, input)).unwrap();
+    s.call(|w| w.set_vehicle_gear(v, -1)).unwrap();
+    let other = s.call(|w| w.create_vehicle(&def)).unwrap();
+    s.call(|w| w.destroy_vehicle(other)).unwrap();
+}
+
 /// Makes every recorded call at least once; returns the world's hash after each
 /// recorded call, in tape order.
 fn every_call(w: World) -> (World, std::vec::Vec<u64>) {
@@ -341,6 +369,7 @@ fn every_call(w: World) -> (World, std::vec::Vec<u64>) {
         after: std::vec::Vec::new(),
     };
     let (b, s0, s4) = bodies_and_shapes(&mut s);
+    vehicles(&mut s, b[5]);
     content(&mut s);
     setters(&mut s, &b, s0, s4);
     let j = joints(&mut s, &b);

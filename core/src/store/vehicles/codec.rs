@@ -8,7 +8,7 @@ use crate::vehicle::Vehicle;
 
 /// Every vehicle slot, then the free list.
 pub(crate) fn encode<S: Sink>(e: &mut Enc<S>, store: &VehicleStore) {
-    encode_slots(e, store, &store.free, |_e, _item| {});
+    encode_slots(e, store, &store.free, crate::vehicle::encode_vehicle);
 }
 
 /// Reads what `encode` wrote (checked) into the pool on commit; returns the slot count.
@@ -18,7 +18,7 @@ pub(crate) fn decode(
     commit: bool,
     store: &mut VehicleStore,
     info: &mut [u64],
-    _bodies: &[u64],
+    bodies: &[u64],
 ) -> Result<usize> {
     decode_slots(
         d,
@@ -27,9 +27,9 @@ pub(crate) fn decode(
         info,
         "vehicle_capacity",
         Vehicle::dead,
-        |_d, item| {
+        |d, item| {
             item.alive = true;
-            Ok(())
+            crate::vehicle::decode_vehicle(d, item, bodies)
         },
     )
 }
