@@ -1,6 +1,7 @@
 //! `Maul3DCharacterBody3D`: a node that owns one core character (`World::create_character`)
 //! in the space of its World3D, moved by `move_and_slide` through the core's mover.
 
+use godot::classes::notify::Node3DNotification;
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use maul3d::{CharacterDef, CharacterId, CharacterSettings, Filter, GroundState, World};
@@ -122,16 +123,19 @@ impl INode3D for Maul3DCharacterBody3D {
         }
     }
 
-    fn enter_tree(&mut self) {
-        self.make();
-    }
-
-    fn exit_tree(&mut self) {
-        self.unmake();
-    }
-
-    fn physics_process(&mut self, _delta: f64) {
-        self.sync();
+    // Notifications, not the virtuals: a script extending the node overrides those.
+    fn on_notification(&mut self, what: Node3DNotification) {
+        match what {
+            Node3DNotification::ENTER_TREE => {
+                self.base_mut().set_physics_process_internal(true);
+                self.make();
+            }
+            Node3DNotification::EXIT_TREE => self.unmake(),
+            Node3DNotification::INTERNAL_PHYSICS_PROCESS => {
+                self.sync();
+            }
+            _ => {}
+        }
     }
 }
 

@@ -7,7 +7,8 @@
 //! GDScript what the server interface has no place for (whether Maul3D runs, the state
 //! hash of a space, snapshots, stepping a space now); the `Maul3DRollback` node keeps a
 //! ring of snapshots for rollback netcode. `Maul3DCharacterBody3D` and
-//! `Maul3DWaterVolume3D` are nodes for the core's characters and water volumes.
+//! `Maul3DWaterVolume3D` are nodes for the core's characters and water volumes,
+//! `Maul3DVehicleBody3D` with `Maul3DVehicleWheel3D` children for its vehicles.
 //!
 //! This layer translates between Godot's server calls and `maul3d`'s world API; it does
 //! not simulate. Each Godot space is one `maul3d::World`.
@@ -29,6 +30,7 @@ mod settings;
 mod singleton;
 mod tasks;
 mod tracked;
+mod vehicle;
 mod water;
 
 pub use recorder::Maul3DRecorder;
@@ -37,6 +39,7 @@ pub use rollback::Maul3DRollback;
 pub use server::Maul3DPhysicsServer;
 pub use singleton::Maul3D;
 pub use character::Maul3DCharacterBody3D;
+pub use vehicle::{Maul3DVehicleBody3D, Maul3DVehicleWheel3D};
 pub use water::Maul3DWaterVolume3D;
 
 /// The name under which the server is registered and selected in project settings.

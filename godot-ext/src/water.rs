@@ -74,7 +74,21 @@ impl INode3D for Maul3DWaterVolume3D {
         }
     }
 
-    fn enter_tree(&mut self) {
+    // Notifications, not the virtuals: a script extending the node overrides those.
+    fn on_notification(&mut self, what: Node3DNotification) {
+        match what {
+            Node3DNotification::ENTER_TREE => self.enter(),
+            Node3DNotification::EXIT_TREE => self.exit(),
+            Node3DNotification::TRANSFORM_CHANGED => {
+                self.push("transform");
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Maul3DWaterVolume3D {
+    fn enter(&mut self) {
         self.base_mut().set_notify_transform(true);
         let Some(world) = self.base().get_world_3d() else {
             return;
@@ -85,19 +99,13 @@ impl INode3D for Maul3DWaterVolume3D {
         self.id = report("Maul3DWaterVolume3D", r).map(|(id, _)| id);
     }
 
-    fn exit_tree(&mut self) {
+    fn exit(&mut self) {
         if let Some(id) = self.id.take() {
             let (space, owner) = (self.space.to_u64(), self.owner());
             let _ = with_state_mut(|st| {
                 st.water_destroy(space, owner, id);
                 Ok(())
             });
-        }
-    }
-
-    fn on_notification(&mut self, what: Node3DNotification) {
-        if what == Node3DNotification::TRANSFORM_CHANGED {
-            self.push("transform");
         }
     }
 }

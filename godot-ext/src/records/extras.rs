@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use maul3d::{BodyId, CharacterId, WaterVolumeId, World};
+use maul3d::{BodyId, CharacterId, VehicleId, WaterVolumeId, World};
 
 use super::Records;
 use crate::errors::{OrReport, site, warn_once};
@@ -17,6 +17,7 @@ use crate::errors::{OrReport, site, warn_once};
 pub(crate) struct Extras {
     pub characters: BTreeMap<CharacterId, u64>,
     pub waters: BTreeMap<WaterVolumeId, u64>,
+    pub vehicles: BTreeMap<VehicleId, u64>,
     /// Bumped by every restore of the space: a node that saw another value re-reads its
     /// object's state from the world (it was rolled back).
     pub restores: u64,
@@ -32,6 +33,16 @@ impl Extras {
         let before = self.characters.len() + self.waters.len();
         self.characters.retain(|id, _| w.character_position(*id).is_ok());
         self.waters.retain(|id, _| w.water_volume(*id).is_ok());
+        // A vehicle node whose vehicle is gone makes it again (on its chassis) itself.
+        self.vehicles.retain(|id, _| w.vehicle_is_valid(*id));
+        let ghosts: Vec<VehicleId> = w
+            .vehicle_ids()
+            .filter(|id| !self.vehicles.contains_key(id))
+            .collect();
+        for id in ghosts {
+            w.destroy_vehicle(id)
+                .or_report(site!("Maul3D.restore: removing a freed node's vehicle"));
+        }
         if self.characters.len() + self.waters.len() < before {
             warn_once(
                 "restore inert extras",
@@ -154,6 +165,72 @@ impl Records {
             ex.waters.remove(&id);
             w.destroy_water_volume(id)
                 .or_report(site!("Maul3DWaterVolume3D leaving the tree"));
+        }
+    }
+}
+
+impl Records {
+    /// Node `owner`'s vehicle in `space`: the one it has when it is still there on the
+    /// chassis body of Godot body `rid`, else a new one made from `def` (its chassis set
+    /// here; the old one removed). The vehicle's id, or an error.
+    pub fn vehicle_ensure(
+        &mut self,
+        space: u64,
+        owner: u64,
+        rid: u64,
+        have: Option<VehicleId>,
+        def: impl FnOnce(&World, BodyId) -> maul3d::VehicleDef,
+    ) -> Result<VehicleId, String> {
+        let Some((home, chassis)) = self.core_body(rid) else {
+            return Err("the vehicle body is in no space".into());
+        };
+        if home != space {
+            return Err("the vehicle body is in another space".into());
+        }
+        let (w, ex) = self.extras_mut(space)?;
+        if let Some(id) = have
+            && ex.vehicles.get(&id) == Some(&owner)
+        {
+            if w.vehicle_def(id).is_ok_and(|d| d.chassis == chassis) {
+                return Ok(id);
+            }
+            ex.vehicles.remove(&id);
+            if w.vehicle_is_valid(id) {
+                w.destroy_vehicle(id)
+                    .or_report(site!("Maul3DVehicleBody3D: remaking the vehicle"));
+            }
+        }
+        let mut d = def(w, chassis);
+        d.chassis = chassis;
+        let id = w.create_vehicle(&d).map_err(|e| e.to_string())?;
+        ex.vehicles.insert(id, owner);
+        Ok(id)
+    }
+
+    /// The world holding node `owner`'s vehicle `id`.
+    pub fn vehicle_world(
+        &mut self,
+        space: u64,
+        owner: u64,
+        id: VehicleId,
+    ) -> Result<&mut World, String> {
+        let (w, ex) = self.extras_mut(space)?;
+        if ex.vehicles.get(&id) != Some(&owner) || !w.vehicle_is_valid(id) {
+            return Err("the node's vehicle is gone".into());
+        }
+        Ok(w)
+    }
+
+    /// Removes node `owner`'s vehicle (nothing when it is gone already).
+    pub fn vehicle_destroy(&mut self, space: u64, owner: u64, id: VehicleId) {
+        if let Ok((w, ex)) = self.extras_mut(space)
+            && ex.vehicles.get(&id) == Some(&owner)
+        {
+            ex.vehicles.remove(&id);
+            if w.vehicle_is_valid(id) {
+                w.destroy_vehicle(id)
+                    .or_report(site!("Maul3DVehicleBody3D leaving the tree"));
+            }
         }
     }
 }
