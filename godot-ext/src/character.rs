@@ -205,7 +205,8 @@ impl Maul3DCharacterBody3D {
     /// Whether the last move ended on walkable ground (no steeper than `floor_max_angle`).
     #[func]
     pub fn is_on_floor(&mut self) -> bool {
-        self.ground().is_some_and(|g| g.state == GroundState::OnGround)
+        self.ground()
+            .is_some_and(|g| g.state == GroundState::OnGround)
     }
 
     /// Whether the last move ended touching ground too steep to stand on (it slides).
@@ -240,7 +241,9 @@ impl Maul3DCharacterBody3D {
             let (w, _) = st.extras(space)?;
             Ok(w.body_user_data(g.body).unwrap_or(0))
         })
-        .map_or(Rid::Invalid, |r| if r == 0 { Rid::Invalid } else { Rid::new(r) })
+        .map_or(Rid::Invalid, |r| {
+            if r == 0 { Rid::Invalid } else { Rid::new(r) }
+        })
     }
 
     /// What the last move did: the displacement over its `delta`, m/s (steps up and
@@ -462,7 +465,10 @@ impl Maul3DCharacterBody3D {
                 w.set_character_position(id, dv(node))
                     .map_err(|e| e.to_string())?;
             }
-            Ok((restores, w.character_position(id).map_err(|e| e.to_string())?))
+            Ok((
+                restores,
+                w.character_position(id).map_err(|e| e.to_string())?,
+            ))
         });
         match r {
             Ok((restores, p)) => {
@@ -482,7 +488,9 @@ impl Maul3DCharacterBody3D {
     fn read<R>(&mut self, f: impl FnOnce(&World, CharacterId) -> Option<R>) -> Option<R> {
         let id = self.sync()?;
         let space = self.space.to_u64();
-        with_state(|st| Ok(f(st.extras(space)?.0, id))).ok().flatten()
+        with_state(|st| Ok(f(st.extras(space)?.0, id)))
+            .ok()
+            .flatten()
     }
 
     fn ground(&mut self) -> Option<maul3d::CharacterGround> {

@@ -33,12 +33,12 @@ mod tracked;
 mod vehicle;
 mod water;
 
+pub use character::Maul3DCharacterBody3D;
 pub use recorder::Maul3DRecorder;
 pub use replay_player::Maul3DReplayPlayer;
 pub use rollback::Maul3DRollback;
 pub use server::Maul3DPhysicsServer;
 pub use singleton::Maul3D;
-pub use character::Maul3DCharacterBody3D;
 pub use vehicle::{Maul3DVehicleBody3D, Maul3DVehicleWheel3D};
 pub use water::Maul3DWaterVolume3D;
 

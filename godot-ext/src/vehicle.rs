@@ -32,9 +32,9 @@ pub struct Maul3DVehicleWheel3D {
     #[export]
     #[var]
     suspension_travel: f32,
-    /// Spring stiffness per kg of the chassis' mass (N/m per kg, as Godot's): a chassis of
-    /// mass `M` on `n` wheels sinks `g / (n · stiffness)` below rest... per wheel,
-    /// `stiffness · M` N/m. Default 40.
+    /// Spring stiffness per kg of the chassis' mass (N/m per kg, as Godot's): the spring
+    /// is `stiffness · M` N/m for a chassis of mass `M`, so on `n` such wheels the chassis
+    /// rests `g / (n · stiffness)` below the rest length. Default 40.
     #[export]
     #[var]
     suspension_stiffness: f32,
@@ -244,11 +244,7 @@ impl IRigidBody3D for Maul3DVehicleBody3D {
                     });
                 }
             }
-            Node3DNotification::ENTER_TREE => {
-                if self.base().is_node_ready() {
-                    self.update();
-                }
-            }
+            Node3DNotification::ENTER_TREE if self.base().is_node_ready() => self.update(),
             Node3DNotification::INTERNAL_PHYSICS_PROCESS => self.update(),
             _ => {}
         }
@@ -338,7 +334,13 @@ impl Maul3DVehicleBody3D {
     }
 
     fn vehicle_input(&self) -> VehicleInput {
-        let clamp = |v: f32, lo: f32| if v.is_finite() { v.clamp(lo, 1.0) } else { 0.0 };
+        let clamp = |v: f32, lo: f32| {
+            if v.is_finite() {
+                maul3d::math::clamp(v, lo, 1.0)
+            } else {
+                0.0
+            }
+        };
         let steer = if self.max_steer_angle > 0.0 {
             self.steering / self.max_steer_angle
         } else {
@@ -467,6 +469,8 @@ impl Maul3DVehicleBody3D {
     fn read<R>(&self, f: impl FnOnce(&World, VehicleId) -> Option<R>) -> Option<R> {
         let id = self.id?;
         let space = self.space.to_u64();
-        with_state(|st| Ok(f(st.extras(space)?.0, id))).ok().flatten()
+        with_state(|st| Ok(f(st.extras(space)?.0, id)))
+            .ok()
+            .flatten()
     }
 }

@@ -31,7 +31,8 @@ impl Extras {
     pub fn after_restore(&mut self, w: &mut World) -> BTreeSet<BodyId> {
         self.restores += 1;
         let before = self.characters.len() + self.waters.len();
-        self.characters.retain(|id, _| w.character_position(*id).is_ok());
+        self.characters
+            .retain(|id, _| w.character_position(*id).is_ok());
         self.waters.retain(|id, _| w.water_volume(*id).is_ok());
         // A vehicle node whose vehicle is gone makes it again (on its chassis) itself.
         self.vehicles.retain(|id, _| w.vehicle_is_valid(*id));
@@ -62,8 +63,9 @@ impl Extras {
             .filter(|id| !self.waters.contains_key(id))
             .collect();
         for id in ghosts {
-            w.destroy_water_volume(id)
-                .or_report(site!("Maul3D.restore: removing a freed node's water volume"));
+            w.destroy_water_volume(id).or_report(site!(
+                "Maul3D.restore: removing a freed node's water volume"
+            ));
         }
         self.characters
             .keys()
