@@ -6,7 +6,9 @@
 //! with `physics/3d/physics_engine = "Maul3D"`. The `Maul3D` engine singleton gives
 //! GDScript what the server interface has no place for (whether Maul3D runs, the state
 //! hash of a space, snapshots, stepping a space now); the `Maul3DRollback` node keeps a
-//! ring of snapshots for rollback netcode.
+//! ring of snapshots for rollback netcode. `Maul3DCharacterBody3D` and
+//! `Maul3DWaterVolume3D` are nodes for the core's characters and water volumes,
+//! `Maul3DVehicleBody3D` with `Maul3DVehicleWheel3D` children for its vehicles.
 //!
 //! This layer translates between Godot's server calls and `maul3d`'s world API; it does
 //! not simulate. Each Godot space is one `maul3d::World`.
@@ -14,6 +16,7 @@
 use godot::classes::PhysicsServer3DManager;
 use godot::prelude::*;
 
+mod character;
 mod conv;
 mod direct;
 mod errors;
@@ -27,12 +30,17 @@ mod settings;
 mod singleton;
 mod tasks;
 mod tracked;
+mod vehicle;
+mod water;
 
+pub use character::Maul3DCharacterBody3D;
 pub use recorder::Maul3DRecorder;
 pub use replay_player::Maul3DReplayPlayer;
 pub use rollback::Maul3DRollback;
 pub use server::Maul3DPhysicsServer;
 pub use singleton::Maul3D;
+pub use vehicle::{Maul3DVehicleBody3D, Maul3DVehicleWheel3D};
+pub use water::Maul3DWaterVolume3D;
 
 /// The name under which the server is registered and selected in project settings.
 pub const SERVER_NAME: &str = "Maul3D";

@@ -25,6 +25,17 @@ pub(crate) const CAPACITY_SETTINGS: [(&str, i64); 10] = [
     ("content_capacity", 256 << 20),
 ];
 
+/// Project settings for the pools of Maul3D's own nodes (`Maul3DCharacterBody3D`,
+/// `Maul3DVehicleBody3D`, `Maul3DWaterVolume3D`): `physics/maul3d/<name>` and its
+/// default. Unlike the capacities above these are fixed when the space is created (the
+/// core's `World::grow` keeps them): a space holds at most this many of each (0: none),
+/// and a node past it is refused with an error.
+pub(crate) const FIXED_CAPACITY_SETTINGS: [(&str, i64); 3] = [
+    ("character_capacity", 256),
+    ("vehicle_capacity", 64),
+    ("water_capacity", 64),
+];
+
 pub(crate) fn setting_i64(name: &str, default: i64) -> i64 {
     let path = format!("physics/maul3d/{name}");
     let ps = ProjectSettings::singleton();
@@ -47,6 +58,9 @@ pub(crate) fn register_settings() {
         ps.set_initial_value(&path, &default);
     };
     for (name, default) in CAPACITY_SETTINGS {
+        declare(name, default.to_variant());
+    }
+    for (name, default) in FIXED_CAPACITY_SETTINGS {
         declare(name, default.to_variant());
     }
     declare("substeps", 4.to_variant());
@@ -77,6 +91,10 @@ fn global_bool_or(path: &str, default: bool) -> bool {
 pub(crate) fn space_world_def() -> WorldDef {
     let cap = |name: &str, default: i64| setting_i64(name, default).clamp(1, 1 << 24) as u32;
     let c = CAPACITY_SETTINGS;
+    let fixed = |i: usize| {
+        let (name, default) = FIXED_CAPACITY_SETTINGS[i];
+        setting_i64(name, default).clamp(0, 1 << 16) as u32
+    };
     WorldDef {
         gravity: Vec3::new(0.0, -9.8, 0.0),
         body_capacity: cap(c[0].0, c[0].1),
@@ -89,6 +107,9 @@ pub(crate) fn space_world_def() -> WorldDef {
         sensor_capacity: cap(c[7].0, c[7].1),
         mesh_capacity: cap(c[8].0, c[8].1),
         content_capacity: setting_i64(c[9].0, c[9].1).clamp(1, 1 << 40) as u64,
+        character_capacity: fixed(0),
+        vehicle_capacity: fixed(1),
+        water_capacity: fixed(2),
         task_hooks: crate::tasks::hooks(),
         // Godot Physics' body pair (and Jolt in Godot): friction the smaller of the two,
         // bounce the sum clamped to [0, 1]; `rough` and `absorbent` reach the shapes as

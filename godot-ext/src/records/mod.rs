@@ -18,10 +18,12 @@
 //! | `step.rs` | stepping the spaces and what a step reports (moves, area events, contacts) |
 //! | `persistence.rs` | snapshot, restore, journal, replay, compare |
 //! | `exceptions.rs` | collision exceptions through the pre-solve callback |
+//! | `extras.rs` | the characters and water volumes of Maul3D's own nodes |
 
 mod areas;
 mod bodies;
 mod exceptions;
+mod extras;
 mod growth;
 mod joints;
 mod persistence;
@@ -31,6 +33,7 @@ mod step;
 pub(crate) use areas::AreaParams;
 pub(crate) use bodies::{CoreObj, Obj, PAST_BODIES};
 pub(crate) use exceptions::{Exceptions, exceptions_pre_solve};
+pub(crate) use extras::Extras;
 pub(crate) use joints::{GJoint, GJointKind};
 pub(crate) use shapes::{EMPTY_PAIR, GShape, ShapeSlot};
 pub(crate) use step::ReportedContact;
@@ -88,6 +91,8 @@ pub(crate) struct Space {
     /// The objects the step has per-tick work for, so a tick's cost follows them, not
     /// every object of the space (sleeping ones included).
     pub watch: Watch,
+    /// The characters and water volumes Maul3D's own nodes made here, by owner.
+    pub extras: Extras,
 }
 
 /// The objects of a space that a step does work for besides the world's own step, each
@@ -227,6 +232,7 @@ impl Records {
                         manual_step: false,
                         block_signals: false,
                         watch: Watch::default(),
+                        extras: Extras::default(),
                     },
                 );
                 rid

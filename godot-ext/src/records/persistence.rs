@@ -132,6 +132,9 @@ impl Records {
         }
         let anchor = s.anchor.filter(|a| s.world.body_is_valid(*a));
         s.anchor = anchor;
+        // The inner bodies of the characters Maul3D's nodes own are theirs, not freed
+        // objects' (characters and water volumes no node owns go here).
+        live.extend(s.extras.after_restore(&mut s.world));
         let ghosts: Vec<BodyId> = s
             .world
             .body_ids()

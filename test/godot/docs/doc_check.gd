@@ -11,6 +11,10 @@ const EXPECTED := {
 	"Maul3DRollback": "Rollback for netcode: keeps a ring of snapshots of one space",
 	"Maul3DReplayPlayer": "opened for playing: seek to any step",
 	"Maul3DRecorder": "Records the physics space of its World3D",
+	"Maul3DCharacterBody3D": "A kinematic capsule character moved by Maul3D's own character mover",
+	"Maul3DWaterVolume3D": "A box of water: rigid bodies in it float",
+	"Maul3DVehicleBody3D": "A car (or any wheeled vehicle) simulated by Maul3D's vehicle model",
+	"Maul3DVehicleWheel3D": "A wheel of a",
 }
 
 
