@@ -137,7 +137,7 @@ pub(crate) fn decode_character(d: &mut Dec, c: &mut Character, bodies: &[u64]) -
     ] {
         check(
             v.is_valid() && v.abs().max_element() <= 1.0e9,
-            "a character's vector is not finite",
+            "a character's vector is not finite or beyond ±1e9",
         )?;
     }
     Ok(())

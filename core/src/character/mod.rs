@@ -407,7 +407,11 @@ impl World {
             let moved = self.slide(&c, c.position, shift, c.ground_body);
             let (position, rotation) = (b.position, b.rotation);
             let r = (moved - position).to_f32() - b.center_offset();
-            let ground_velocity = b.linear_velocity + b.angular_velocity.cross(r);
+            // Within the world's speed bound (a fast spin far from the axis goes past it).
+            let ground_velocity = crate::limits::clamp_abs(
+                b.linear_velocity + b.angular_velocity.cross(r),
+                crate::limits::MAX_VELOCITY,
+            );
             let ch = &mut self.characters[slot];
             ch.position = moved;
             ch.ground_local = rotation.inv_rotate((moved - position).to_f32());

@@ -343,7 +343,10 @@ impl World {
             body = g.body;
             local = b.rotation.inv_rotate((c.position - b.position).to_f32());
             let r = (c.position - b.position).to_f32() + g.point - b.center_offset();
-            velocity = b.linear_velocity + b.angular_velocity.cross(r);
+            velocity = crate::limits::clamp_abs(
+                b.linear_velocity + b.angular_velocity.cross(r),
+                crate::limits::MAX_VELOCITY,
+            );
         }
         let ch = &mut self.characters[slot];
         ch.ground = g.state;

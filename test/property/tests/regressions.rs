@@ -3449,3 +3449,293 @@ fn a_giant_sphere_spinning_through_a_pile_keeps_its_friction_impulses_finite() {
         ],
     });
 }
+
+/// Issue 17: a character standing on a body spinning fast with a sphere of radius 1e5
+/// made the world refuse its own snapshot after the step ("a character's vector is not
+/// finite").
+///
+/// Seed 99 (Medium), minimised.
+#[test]
+fn a_character_riding_a_fast_spinning_huge_sphere_keeps_finite_state() {
+    check(&Case {
+        config: WorldConfig {
+            gravity: [F(0.0), F(-10.0), F(0.0)],
+            restitution_threshold: F(1.0),
+            contact_hertz: F(30.0),
+            contact_damping_ratio: F(10.0),
+            contact_push_max_speed: F(3.0),
+            joint_damping_ratio: F(2.0),
+            max_linear_speed: F(400.0),
+            hit_event_threshold: F(1.0),
+            enable_sleep: true,
+            capacities: [64, 256, 512, 128, 4, 128, 4, 256, 256],
+            content_capacity: 67108864,
+            task_workers: 0,
+            more_capacities: [16, 16, 16],
+        },
+        ops: vec![
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [
+                        D(0.05821492731974587),
+                        D(12.729300328347387),
+                        D(-0.3516256282410346),
+                    ],
+                    rotation: [F(0.13810967), F(0.009281279), F(0.14819075), F(0.9792237)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.1073656),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [D(1.25134285494358), D(5.072870708898508), D(-1200000.0)],
+                    rotation: [F(0.47778803), F(-0.28640363), F(0.82293814), F(0.11164345)],
+                    linear: [F(1e-30), F(-0.26819062), F(1e-45)],
+                    angular: [F(-10000.0), F(1e-45), F(1.5016663)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 27,
+                    locks: 0,
+                },
+            },
+            CreateHull {
+                spec: HullSpec {
+                    n: 44,
+                    scale: [F(0.52566445), F(0.25216478), F(0.319228)],
+                    seed: 4178894128,
+                    bad: 0,
+                },
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [
+                        D(0.01717238749663963),
+                        D(6.189787499230649),
+                        D(-9.310485359497774),
+                    ],
+                    rotation: [F(-0.15639551), F(-0.41586387), F(0.2667956), F(0.8552297)],
+                    linear: [F(4.330426), F(0.12142288), F(-2.3007073)],
+                    angular: [F(2.3634183), F(1.1598388), F(2.2105606)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.797718),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            SetJointDampingRatio {
+                ratio: F(4.8013945),
+            },
+            Pile {
+                n: 8,
+                kind: 3,
+                origin: [
+                    D(10.286387192770146),
+                    D(7.914580788123276),
+                    D(-11.44758592808454),
+                ],
+                spacing: F(2.1979191),
+                size: F(0.22033921),
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [
+                        D(-7.720425156019952),
+                        D(14.897623682680296),
+                        D(-6.00403646386413),
+                    ],
+                    rotation: [F(-0.2590056), F(0.77217263), F(-0.4901402), F(0.31052876)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(-1.7289636),
+                    sleep_threshold: F(0.05),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            CreateHullShape {
+                body: 2147483647,
+                def: ShapeD {
+                    density: F(1694.6277),
+                    friction: F(0.5939029),
+                    restitution: F(0.6548786),
+                    rolling: F(0.0),
+                    category: 1,
+                    mask: 18446744073709551615,
+                    group: 0,
+                    flags: 5,
+                },
+                hull: 124478160,
+            },
+            Pile {
+                n: 4,
+                kind: 3,
+                origin: [
+                    D(4.13863504898001),
+                    D(13.506414778515246),
+                    D(1.1543549440805485),
+                ],
+                spacing: F(2.49281),
+                size: F(0.43404588),
+            },
+            CreateJoint {
+                spec: JointSpec {
+                    a: 68852725,
+                    b: 520529044,
+                    frame_a: (
+                        [F(0.71110004), F(0.0), F(-0.0)],
+                        [F(4.420802), F(2.70926), F(3.8666143), F(2.6768844)],
+                    ),
+                    frame_b: (
+                        [F(-1000000.0), F(-0.49269444), F(1000.0)],
+                        [F(0.17162469), F(-0.13364159), F(-0.8522581), F(0.47575316)],
+                    ),
+                    world_anchor: None,
+                    collide: false,
+                    break_force: F(3.4028235e38),
+                    break_torque: F(3.4028235e38),
+                    kind: Weld {
+                        linear_hertz: F(8.288673),
+                        angular_hertz: F(0.0),
+                        damping: F(0.57137173),
+                    },
+                },
+            },
+            Step {
+                dt: F(0.033333335),
+                substeps: 1,
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [
+                        D(3.73142466563883),
+                        D(9.4241317050124),
+                        D(2.4538846344893805),
+                    ],
+                    rotation: [F(0.24486065), F(-0.23613429), F(-0.5751232), F(0.7439874)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.017372057),
+                    angular_damping: F(0.88430667),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 9,
+                    locks: 0,
+                },
+            },
+            CreateVoxelGrid {
+                size: F(0.65096974),
+                origin: [F(-8.570742), F(-2.7908647), F(-0.8728845)],
+                pattern: 0,
+                bad_length: false,
+            },
+            CreateMeshShape {
+                body: 2147483647,
+                def: ShapeD {
+                    density: F(2489.7268),
+                    friction: F(0.576424),
+                    restitution: F(0.0),
+                    rolling: F(0.0),
+                    category: 1,
+                    mask: 1,
+                    group: 0,
+                    flags: 21,
+                },
+                mesh: 2147483647,
+                voxel: false,
+            },
+            CreateCharacter {
+                def: CharD {
+                    position: [
+                        D(-3.7824292076450323),
+                        D(5.441686625307072),
+                        D(-1.9840581513967983),
+                    ],
+                    up: [F(0.96082675), F(-0.20996198), F(-0.073719546)],
+                    radius: F(0.30024764),
+                    half_height: F(0.92190295),
+                    filter: (1, 18446744073709551615),
+                    settings: CharSetD {
+                        max_slope_angle: F(0.6463616),
+                        step_height: F(0.027011868),
+                        skin: F(0.038753174),
+                        max_strength: F(227.12354),
+                        snap_to_ground: F(0.16325615),
+                        mass: F(86.60086),
+                    },
+                },
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 4,
+            },
+            CreateSphere {
+                body: 772204435,
+                def: ShapeD {
+                    density: F(0.0),
+                    friction: F(500.0),
+                    restitution: F(0.0),
+                    rolling: F(0.0),
+                    category: 1,
+                    mask: 18446744073709551615,
+                    group: 0,
+                    flags: 5,
+                },
+                center: [F(0.0), F(0.0), F(0.0)],
+                radius: F(100000.0),
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 8,
+            },
+            CreateJoint {
+                spec: JointSpec {
+                    a: 453781480,
+                    b: 469764578,
+                    frame_a: (
+                        [F(0.027843382), F(0.4241643), F(-0.96339935)],
+                        [F(0.6300674), F(0.6610652), F(0.33064368), F(0.23808122)],
+                    ),
+                    frame_b: (
+                        [F(0.0340577), F(0.014355363), F(-0.233162)],
+                        [F(-0.74345165), F(-0.1609957), F(0.2768727), F(0.58711284)],
+                    ),
+                    world_anchor: None,
+                    collide: true,
+                    break_force: F(3.4028235e38),
+                    break_torque: F(3.4028235e38),
+                    kind: Weld {
+                        linear_hertz: F(0.0),
+                        angular_hertz: F(0.0),
+                        damping: F(0.6984343),
+                    },
+                },
+            },
+            MoveCharacter {
+                character: 653472421,
+                velocity: [F(-3.5630794), F(-2.039342), F(-4.0117793)],
+                dt: F(0.009883149),
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 4,
+            },
+        ],
+    });
+}
