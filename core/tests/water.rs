@@ -381,3 +381,38 @@ fn steps_in_water_allocate_nothing() {
     println!("allocations in 120 steps: {n}");
     assert_eq!(n, 0);
 }
+
+/// The water made four times denser under a floating box (found in Godot, where the box
+/// bobbed on): the box rises to its new depth, and its bob dies away rather than grows
+/// (the buoyancy is taken at the pose the step predicts, not held from its start).
+#[test]
+fn a_floating_box_rises_to_its_new_depth_when_the_water_gets_denser() {
+    let mut w = World::new(&def()).unwrap();
+    let water = w.create_water_volume(&water(1.0, 1.0, Vec3::ZERO)).unwrap();
+    let b = body(&mut w, DVec3::new(0.0, 0.0, 0.0), Quat::IDENTITY);
+    w.create_box_shape(b, &density(500.0), Vec3::new(0.5, 0.5, 0.5))
+        .unwrap();
+    steps(&mut w, 600);
+    w.set_water_density(water, 2000.0).unwrap();
+    // The bob's range (highest minus lowest centre) over each second.
+    let mut ranges = Vec::new();
+    for _ in 0..20 {
+        let (mut lo, mut hi) = (f64::MAX, f64::MIN);
+        for _ in 0..60 {
+            w.step(DT, SUBSTEPS).unwrap();
+            let y = w.body_position(b).unwrap().y;
+            lo = lo.min(y);
+            hi = hi.max(y);
+        }
+        ranges.push(hi - lo);
+    }
+    let depth = 0.5 - w.body_position(b).unwrap().y as f32;
+    println!(
+        "density 500 in water of 2000: depth after 20 s {depth} (expected 0.25); bob range per second {ranges:.3?}"
+    );
+    assert!(
+        ranges[19] < 0.01 * ranges[0],
+        "the bob does not die away: {ranges:?}"
+    );
+    assert!((depth - 0.25).abs() <= 0.0025, "depth {depth}");
+}

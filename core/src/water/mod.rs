@@ -363,8 +363,9 @@ impl World {
     }
 
     /// What a water volume does to a body's shapes where they are now: the submerged
-    /// volume, the volume it acts on and the centre of buoyancy (as the step computes them;
-    /// for any body type).
+    /// volume, the volume it acts on and the centre of buoyancy (for any body type). The
+    /// step computes the same at the pose the body's velocity predicts for the end of the
+    /// step, which damps a bob instead of feeding it.
     pub fn water_buoyancy(&self, water: WaterVolumeId, body: BodyId) -> Result<Buoyancy> {
         let def = &self.water[self.water_slot(water)?].def;
         let b = &self.bodies[self.body_slot(body)?];
@@ -432,12 +433,19 @@ impl World {
                 if first != slot {
                     return true;
                 }
+                // At the pose the body's velocity brings it to by the end of the step: a
+                // force held through the step's substeps from the pose at its start
+                // pumps energy into a bobbing body (a floating box's bob grew when the
+                // water got denser); from the predicted pose it is damped instead (the
+                // submerged volume's spring sees `x + v dt`), by (ω dt)²/2 per step.
+                let position = b.position + (b.linear_velocity * dt).to_f64();
+                let rotation = b.rotation.integrate(b.angular_velocity, dt);
                 let (sub, total) = body_submerged(
                     &def,
                     shapes,
                     &content.hulls,
-                    b.position,
-                    b.rotation,
+                    position,
+                    rotation,
                     b.shape_head,
                 );
                 if sub.volume <= 0.0 || total <= 0.0 {
@@ -446,7 +454,7 @@ impl World {
                 let b = &mut bodies[s.body as usize];
                 let fraction = crate::math::min(sub.volume / total, 1.0);
                 let buoyancy = gravity * -(def.density * sub.volume);
-                let arm = sub.centroid() - b.center_offset();
+                let arm = sub.centroid() - rotation.rotate(b.local_center);
                 let inv_dt = if dt > 0.0 { 1.0 / dt } else { 0.0 };
                 let kl = crate::math::min(def.linear_drag * fraction, inv_dt);
                 let ka = crate::math::min(def.angular_drag * fraction, inv_dt);
