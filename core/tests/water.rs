@@ -401,8 +401,8 @@ fn a_floating_box_rises_to_its_new_depth_when_the_water_gets_denser() {
         for _ in 0..60 {
             w.step(DT, SUBSTEPS).unwrap();
             let y = w.body_position(b).unwrap().y;
-            lo = lo.min(y);
-            hi = hi.max(y);
+            lo = maul3d::math::min_f64(lo, y);
+            hi = maul3d::math::max_f64(hi, y);
         }
         ranges.push(hi - lo);
     }
