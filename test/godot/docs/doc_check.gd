@@ -27,14 +27,16 @@ func _ready() -> void:
 	var failures := PackedStringArray()
 	var se := EditorInterface.get_script_editor()
 	for cls in EXPECTED:
-		se.goto_help("class_name:" + cls)
-		# The page fills in over a few frames.
+		# On an editor's first start the extension's docs may reach the help a little after
+		# the first pages open: a page without its description is opened again, up to
+		# three times, before it counts as missing.
 		var page := ""
-		for i in 120:
-			await get_tree().process_frame
-			page = _help_page(se, cls)
-			if page.contains("Method Descriptions") or page.contains("Property Descriptions") or i > 60 and page != "":
+		for attempt in 3:
+			page = await _open_help(se, cls)
+			if page.contains(EXPECTED[cls]):
 				break
+			for i in 60:
+				await get_tree().process_frame
 		if page == "":
 			failures.append("%s: no help page opened" % cls)
 			continue
@@ -50,6 +52,20 @@ func _ready() -> void:
 		for f in failures:
 			print("docs: FAIL ", f)
 	get_tree().quit(0 if failures.is_empty() else 1)
+
+
+## Opens the help page of class `cls` and returns its text once it has filled in ("" if
+## no page opened).
+func _open_help(se: Node, cls: String) -> String:
+	se.goto_help("class_name:" + cls)
+	# The page fills in over a few frames.
+	var page := ""
+	for i in 120:
+		await get_tree().process_frame
+		page = _help_page(se, cls)
+		if page.contains("Method Descriptions") or page.contains("Property Descriptions") or i > 60 and page != "":
+			break
+	return page
 
 
 ## The text of the open help page of class `cls` ("" if none).
