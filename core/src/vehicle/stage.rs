@@ -53,6 +53,10 @@ struct Work {
     brake_sum: f32,
     long_slip: f32,
     lat_slip: f32,
+    /// The longitudinal and lateral constraints' inverse effective masses (fixed through
+    /// the passes).
+    k_long: f32,
+    k_lat: f32,
 }
 
 /// The inverse effective mass of the chassis at `r` along `dir`.
@@ -325,6 +329,9 @@ impl World {
             };
             w.long_max = wd.longitudinal.friction(w.long_slip) * w.friction * w.load;
             w.lat_max = wd.lateral.friction(w.lat_slip) * w.friction * w.load;
+            w.k_long =
+                inv_effective_mass(inv_m, &inv_i, w.r, w.long) + wd.radius * wd.radius / wd.inertia;
+            w.k_lat = inv_effective_mass(inv_m, &inv_i, w.r, w.lat);
         }
 
         // The friction and brake constraints, a few passes in wheel order.
@@ -347,8 +354,7 @@ impl World {
                 // Longitudinal: the rim's speed onto the ground's.
                 let rel = lin + ang.cross(w.r) - w.ground_velocity;
                 let s = rel.dot(w.long) - st.angular_velocity * wd.radius;
-                let k = inv_effective_mass(inv_m, &inv_i, w.r, w.long)
-                    + wd.radius * wd.radius / wd.inertia;
+                let k = w.k_long;
                 let old = w.long_sum;
                 w.long_sum = clamp(old - s / k, -w.long_max, w.long_max);
                 let dl = w.long_sum - old;
@@ -359,7 +365,7 @@ impl World {
                 // Lateral: no sliding across the wheel.
                 let rel = lin + ang.cross(w.r) - w.ground_velocity;
                 let s = rel.dot(w.lat);
-                let k = inv_effective_mass(inv_m, &inv_i, w.r, w.lat);
+                let k = w.k_lat;
                 let old = w.lat_sum;
                 w.lat_sum = clamp(old - s / k, -w.lat_max, w.lat_max);
                 let j = w.lat * (w.lat_sum - old);
