@@ -273,7 +273,9 @@ use crate::limits::{
 use crate::math::{POSITION_EXACT_BOUND, round_to_grid};
 use crate::world::World;
 
-fn check_position(name: &'static str, p: DVec3) -> Result<DVec3> {
+/// A position for a new or moved thing: finite, within ±2^21 (where the 2^-32 grid is
+/// exact in f64), rounded to the grid so that a shift of the origin moves it exactly.
+pub(crate) fn check_position(name: &'static str, p: DVec3) -> Result<DVec3> {
     let mut out = [0.0; 3];
     for (i, o) in out.iter_mut().enumerate() {
         let v = p.get(i);
@@ -303,23 +305,7 @@ fn check_point(p: DVec3) -> Result<()> {
 }
 
 fn check_rotation(q: Quat) -> Result<Quat> {
-    if let Some(c) = [q.x, q.y, q.z, q.w].into_iter().find(|c| !c.is_finite()) {
-        return Err(Error::Argument {
-            name: "rotation",
-            value: c as f64,
-            expected: "finite (each component)",
-        });
-    }
-    let n2 = q.length_squared();
-    // An infinite norm² (components near f32::MAX) would normalize to the zero quaternion.
-    if !(n2 > 1e-6 && n2.is_finite()) {
-        return Err(Error::Argument {
-            name: "rotation norm²",
-            value: n2 as f64,
-            expected: "finite and above 1e-6 (a rotation quaternion)",
-        });
-    }
-    Ok(q.normalize())
+    crate::error::check_rotation("rotation", "rotation norm²", q)
 }
 
 fn check_velocities(linear: Vec3, angular: Vec3) -> Result<()> {

@@ -187,6 +187,33 @@ impl fmt::Display for Short {
 /// Shorthand for results of this crate.
 pub type Result<T> = core::result::Result<T, Error>;
 
+/// Refuses a rotation quaternion with a non-finite component (named `name`) or a norm²
+/// that is not finite and above 1e-6 (named `norm_name`): a tiny one has no direction and
+/// an infinite one (components near `f32::MAX`) would normalize to the zero quaternion.
+/// Returns it normalized.
+pub(crate) fn check_rotation(
+    name: &'static str,
+    norm_name: &'static str,
+    q: crate::math::Quat,
+) -> Result<crate::math::Quat> {
+    if let Some(c) = [q.x, q.y, q.z, q.w].into_iter().find(|c| !c.is_finite()) {
+        return Err(Error::Argument {
+            name,
+            value: c as f64,
+            expected: "finite (each component)",
+        });
+    }
+    let n2 = q.length_squared();
+    if !(n2 > 1e-6 && n2.is_finite()) {
+        return Err(Error::Argument {
+            name: norm_name,
+            value: n2 as f64,
+            expected: "finite and above 1e-6 (a rotation quaternion)",
+        });
+    }
+    Ok(q.normalize())
+}
+
 /// Refuses a non-finite world position (an argument error) or a finite one whose
 /// magnitude reaches `bound` (out of bounds), naming the offending component.
 pub(crate) fn check_world_point(

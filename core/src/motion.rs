@@ -92,7 +92,8 @@ impl World {
         out: &mut [ContactPointPair],
     ) -> Result<usize> {
         crate::limits::check_nonneg("margin", margin, 1.0e3, "within [0, 1e3]")?;
-        let rotation = rotation.normalize();
+        let rotation =
+            crate::error::check_rotation("query rotation", "query rotation norm²", rotation)?;
         let probe = self.query_probe(shape, position, rotation)?;
         let local = probe.local_aabb(self, rotation).inflate(margin);
         let aabb = DAabb::from_local(position, &local);
@@ -386,7 +387,8 @@ impl World {
             1.0e6,
             "finite and within ±1e6 (each component)",
         )?;
-        let rotation = t.rotation.normalize();
+        let rotation =
+            crate::error::check_rotation("query rotation", "query rotation norm²", t.rotation)?;
         self.query_probe(
             &QueryShape::Sphere(crate::geometry::Sphere {
                 center: Vec3::ZERO,

@@ -487,6 +487,8 @@ impl World {
         filter: &QueryFilter,
         out: &mut [ShapeId],
     ) -> Result<usize> {
+        let rotation =
+            crate::error::check_rotation("query rotation", "query rotation norm²", rotation)?;
         let probe = self.query_probe(shape, position, rotation)?;
         let local = probe.local_aabb(self, rotation);
         let aabb = DAabb::from_local(position, &local);
@@ -547,13 +549,7 @@ impl World {
         rotation: Quat,
     ) -> Result<Probe<'a>> {
         crate::error::check_world_point("query position", position, crate::math::POSITION_LIMIT)?;
-        if !rotation.is_valid() || rotation.length_squared() <= 1e-6 {
-            return Err(Error::Argument {
-                name: "query rotation",
-                value: rotation.length_squared() as f64,
-                expected: "a finite quaternion of non-zero norm",
-            });
-        }
+        crate::error::check_rotation("query rotation", "query rotation norm²", rotation)?;
         let mut pieces: &[QueryHull] = &[];
         let geometry = match *shape {
             QueryShape::Convex(h) => {
@@ -595,17 +591,12 @@ impl World {
                     f32::MAX,
                     "finite",
                 )?;
-                if !c.rotation.is_valid() || c.rotation.length_squared() <= 1e-6 {
-                    return Err(Error::Argument {
-                        name: "query cylinder.rotation",
-                        value: c.rotation.length_squared() as f64,
-                        expected: "a finite quaternion of non-zero norm",
-                    });
-                }
-                ShapeGeometry::Cylinder(Cylinder {
-                    rotation: c.rotation.normalize(),
-                    ..c
-                })
+                let rotation = crate::error::check_rotation(
+                    "query cylinder.rotation",
+                    "query cylinder.rotation norm²",
+                    c.rotation,
+                )?;
+                ShapeGeometry::Cylinder(Cylinder { rotation, ..c })
             }
         };
         Ok(Probe {
@@ -759,7 +750,8 @@ impl World {
             1.0e6,
             "finite and within ±1e6 (each component)",
         )?;
-        let rotation = rotation.normalize();
+        let rotation =
+            crate::error::check_rotation("query rotation", "query rotation norm²", rotation)?;
         let probe = self.query_probe(shape, position, rotation)?;
         let local = probe.local_aabb(self, rotation);
         let swept = DAabb::from_local(position, &local)

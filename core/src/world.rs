@@ -302,6 +302,24 @@ impl World {
                 }
             }
         }
+        let points = (self.characters.iter().filter(|c| c.alive))
+            .map(|c| ("shifted character position", c.position))
+            .chain(
+                (self.water.iter().filter(|v| v.alive))
+                    .map(|v| ("shifted water center", v.def.center)),
+            );
+        for (name, point) in points {
+            for i in 0..3 {
+                let p = point.get(i) - offset.get(i);
+                if p.abs() >= POSITION_LIMIT {
+                    return Err(Error::OutOfBounds {
+                        name,
+                        value: p,
+                        bound: POSITION_LIMIT,
+                    });
+                }
+            }
+        }
         for s in self.shapes.iter().filter(|s| s.alive) {
             let a = s.fat_aabb.shifted(offset);
             if a.lower.max_abs() >= POSITION_LIMIT || a.upper.max_abs() >= POSITION_LIMIT {
@@ -321,6 +339,12 @@ impl World {
         }
         for s in self.shapes.iter_mut().filter(|s| s.alive) {
             s.fat_aabb = s.fat_aabb.shifted(offset);
+        }
+        for c in self.characters.iter_mut().filter(|c| c.alive) {
+            c.position = c.position - offset;
+        }
+        for v in self.water.iter_mut().filter(|v| v.alive) {
+            v.def.center = v.def.center - offset;
         }
         self.broad.shift(offset);
         for (o, u) in self.origin.iter_mut().zip(units) {

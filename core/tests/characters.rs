@@ -539,7 +539,7 @@ fn a_snapshot_mid_walk_restores_to_the_same_hash_and_continuation() {
     let n = bad.len();
     bad[n - 8] ^= 0xff;
     let mut u = World::new(&World::def_from_snapshot(&buf).unwrap()).unwrap();
-    let _ = u.restore(&bad);
+    assert!(u.restore(&bad).is_err(), "a damaged snapshot restored");
 }
 
 #[test]
@@ -712,4 +712,37 @@ fn moves_and_steps_with_characters_allocate_nothing() {
     let n = ALLOCS.with(|n| n.get());
     println!("allocations in 120 moves and steps: {n}");
     assert_eq!(n, 0);
+}
+
+/// Shifting the origin mid-walk moves the character with the bodies: the same walk goes
+/// on exactly, its position smaller by the offset.
+#[test]
+fn shift_origin_mid_walk_moves_the_character_with_the_world() {
+    let shift = DVec3::new(65_536.5, -1024.25, 3.0 + 1.0 / 4_294_967_296.0);
+    let run = |shift_at: Option<usize>| {
+        let mut w = World::new(&def()).unwrap();
+        ground(&mut w);
+        stairs(&mut w, 0.25);
+        let c = character(&mut w, 0.0, 1.0, 0.0);
+        let mut vy = 0.0;
+        for i in 0..120 {
+            if shift_at == Some(i) {
+                w.shift_origin(shift).unwrap();
+            }
+            frame(&mut w, c, &mut vy, Vec3::new(2.0, 0.0, 0.5));
+        }
+        (
+            pos(&w, c),
+            w.character_ground(c).unwrap(),
+            w.character_velocity(c).unwrap(),
+        )
+    };
+    let (pa, ga, va) = run(None);
+    let (pb, gb, vb) = run(Some(40));
+    println!("walked to {pa:?}; shifted run at {pb:?}");
+    assert_eq!(pb + shift, pa);
+    assert_eq!(gb.state, ga.state);
+    assert_eq!(gb.normal, ga.normal);
+    assert_eq!(vb, va);
+    assert!(pa.x > 4.0, "the walk went on: {pa:?}");
 }

@@ -412,3 +412,63 @@ fn non_finite_input_is_an_argument_error_and_far_finite_positions_are_out_of_bou
     }
     assert_eq!(w.hash(), h);
 }
+
+/// A quaternion with finite components whose norm² overflows f32 would normalize to the
+/// zero quaternion: every entry taking a rotation refuses it, naming the norm².
+#[test]
+fn rotations_whose_norm_overflows_are_refused_everywhere() {
+    use maul3d::{QueryFilter, QueryShape};
+    let (mut w, b) = scene();
+    let h = w.hash();
+    let huge = Quat::new(1e20, 1e20, 0.0, 0.0);
+    let norm_error = |e: Error| match e {
+        Error::Argument { name, .. } => assert!(name.ends_with("norm²"), "{name}"),
+        other => panic!("{other:?}"),
+    };
+    norm_error(
+        w.create_body(&BodyDef {
+            rotation: huge,
+            ..Default::default()
+        })
+        .unwrap_err(),
+    );
+    norm_error(
+        w.set_body_transform(b, DVec3::new(0.0, 1.0, 0.0), huge)
+            .unwrap_err(),
+    );
+    let sphere = QueryShape::Sphere(Sphere {
+        center: Vec3::ZERO,
+        radius: 0.5,
+    });
+    let f = QueryFilter::default();
+    norm_error(
+        w.overlap_shape(
+            &sphere,
+            DVec3::ZERO,
+            huge,
+            &f,
+            &mut [maul3d::ShapeId::NULL; 4],
+        )
+        .unwrap_err(),
+    );
+    norm_error(
+        w.cast_shape(&sphere, DVec3::ZERO, huge, Vec3::Y, &f)
+            .unwrap_err(),
+    );
+    assert_eq!(w.hash(), h, "a refused call changed the world");
+    let other = w.create_body(&BodyDef::default()).unwrap();
+    norm_error(w.joint_frames_at(b, other, DVec3::ZERO, huge).unwrap_err());
+    w.destroy_body(other).unwrap();
+    assert_eq!(
+        w.overlap_shape(
+            &sphere,
+            DVec3::new(0.0, 0.5, 0.0),
+            Quat::IDENTITY,
+            &f,
+            &mut [maul3d::ShapeId::NULL; 4]
+        )
+        .map(|n| n > 0),
+        Ok(true),
+        "a good rotation still queries"
+    );
+}

@@ -328,6 +328,11 @@ fn bad_water_input_is_refused_and_changes_nothing() {
             rotation: Quat::new(0.0, 0.0, 0.0, 0.0),
             ..water(1.0, 1.0, Vec3::ZERO)
         },
+        // Finite components whose norm² overflows f32 (it would normalize to zero).
+        WaterVolumeDef {
+            rotation: Quat::new(1e20, 1e20, 0.0, 0.0),
+            ..water(1.0, 1.0, Vec3::ZERO)
+        },
         WaterVolumeDef {
             center: DVec3::new(f64::INFINITY, 0.0, 0.0),
             ..water(1.0, 1.0, Vec3::ZERO)
@@ -415,4 +420,74 @@ fn a_floating_box_rises_to_its_new_depth_when_the_water_gets_denser() {
         "the bob does not die away: {ranges:?}"
     );
     assert!((depth - 0.25).abs() <= 0.0025, "depth {depth}");
+}
+
+/// Shifting the origin moves the water with the bodies: every body in the pond goes on
+/// floating exactly as it did, its position smaller by the offset; a shift that would
+/// carry the water's centre past ±2^22 is refused with nothing changed.
+#[test]
+fn shift_origin_moves_the_water_with_the_bodies() {
+    let shift = DVec3::new(65_536.5, -1024.25, 3.0 + 1.0 / 4_294_967_296.0);
+    let run = |shift_at: Option<usize>| {
+        let mut w = World::new(&def()).unwrap();
+        let id = pond(&mut w);
+        for i in 0..240 {
+            if shift_at == Some(i) {
+                w.shift_origin(shift).unwrap();
+            }
+            w.step(DT, SUBSTEPS).unwrap();
+        }
+        let ids: Vec<BodyId> = w.body_ids().collect();
+        let state: Vec<_> = ids
+            .iter()
+            .map(|b| {
+                (
+                    w.body_position(*b).unwrap(),
+                    w.body_linear_velocity(*b).unwrap(),
+                )
+            })
+            .collect();
+        (state, w.water_volume(id).unwrap().center)
+    };
+    let (a, ca) = run(None);
+    let (b, cb) = run(Some(60));
+    assert_eq!(cb + shift, ca);
+    assert_eq!(a.len(), 4);
+    for ((pa, va), (pb, vb)) in a.iter().zip(&b) {
+        assert_eq!(*pb + shift, *pa);
+        assert_eq!(vb, va);
+    }
+    println!("box floats at y {:.4} in both runs", a[0].0.y);
+    // Water only (no bodies): its centre alone bounds the shift.
+    let mut w = World::new(&def()).unwrap();
+    let id = w
+        .create_water_volume(&WaterVolumeDef {
+            center: DVec3::new(2_000_000.0, 0.0, 0.0),
+            ..water(1.0, 1.0, Vec3::ZERO)
+        })
+        .unwrap();
+    let h = w.hash();
+    let e = w
+        .shift_origin(DVec3::new(-2_500_000.0, 0.0, 0.0))
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            maul3d::Error::OutOfBounds {
+                name: "shifted water center",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(w.hash(), h);
+    // Past the create bound (2^21) but within the coordinate limit: kept, and the
+    // world's snapshot restores.
+    w.shift_origin(DVec3::new(-1_000_000.0, 0.0, 0.0)).unwrap();
+    assert_eq!(w.water_volume(id).unwrap().center.x, 3_000_000.0);
+    let mut buf = vec![0u8; w.snapshot_size()];
+    w.snapshot(&mut buf).unwrap();
+    let mut t = World::new(&World::def_from_snapshot(&buf).unwrap()).unwrap();
+    t.restore(&buf).unwrap();
+    assert_eq!(t.hash(), w.hash());
 }

@@ -48,11 +48,7 @@ impl World {
     /// it is in the air until its next move finds ground.
     pub fn set_character_position(&mut self, id: CharacterId, position: DVec3) -> Result<()> {
         let slot = self.character_slot(id)?;
-        crate::error::check_world_point(
-            "character position",
-            position,
-            crate::math::POSITION_LIMIT,
-        )?;
+        let position = crate::body::check_position("character position", position)?;
         let c = &mut self.characters[slot];
         c.position = position;
         c.velocity = Vec3::ZERO;

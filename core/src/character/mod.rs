@@ -56,7 +56,8 @@ impl Default for CharacterSettings {
 /// A character to create.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CharacterDef {
-    /// The capsule's centre, relative to the world origin.
+    /// The capsule's centre, relative to the world origin (within ±2^21; rounded to the
+    /// 2^-32 grid, as bodies' positions are).
     pub position: DVec3,
     /// The character's up (any nonzero finite vector; normalised). Default +Y.
     pub up: Vec3,
@@ -253,11 +254,7 @@ impl World {
     ) -> Result<CharacterId> {
         let up = check_shape(def.up, def.radius, def.half_height)?;
         check_settings(&def.settings, def.radius)?;
-        crate::error::check_world_point(
-            "character position",
-            def.position,
-            crate::math::POSITION_LIMIT,
-        )?;
+        let position = crate::body::check_position("character position", def.position)?;
         if self.characters.free.is_empty()
             && self.characters.pool.len() >= self.def.character_capacity as usize
         {
@@ -287,10 +284,10 @@ impl World {
         c.half_height = def.half_height;
         c.filter = def.filter;
         c.settings = def.settings;
-        c.position = def.position;
+        c.position = position;
         let body = self.create_body_unrecorded(&BodyDef {
             body_type: BodyType::Kinematic,
-            position: def.position,
+            position,
             rotation: Quat::IDENTITY,
             ..Default::default()
         })?;
@@ -399,7 +396,8 @@ impl World {
             if !b.alive || b.body_type == BodyType::Static {
                 continue;
             }
-            let target = b.position + b.rotation.rotate(c.ground_local).to_f64();
+            let target =
+                b.position + crate::math::round_vec_to_grid(b.rotation.rotate(c.ground_local));
             let shift = (target - c.position).to_f32();
             if shift.length_squared() <= 1.0e-14 || !shift.is_valid() {
                 continue;

@@ -6,7 +6,7 @@
 use super::{Character, GroundState};
 use crate::body::{BodyType, NONE};
 use crate::collide::distance::distance;
-use crate::math::{DAabb, DVec3, Quat, Transform, Vec3};
+use crate::math::{DAabb, DVec3, Quat, Transform, Vec3, round_vec_to_grid as grid};
 use crate::motion::probe_manifold;
 use crate::shape::{Shape, ShapeGeometry, probe_shape};
 use crate::world::World;
@@ -121,8 +121,8 @@ impl World {
         let probe = Self::character_probe(c);
         let proxy = crate::shape::shape_proxy(&probe, &self.content.hulls);
         let local = crate::shape::local_aabb(&probe, &self.content.hulls, Quat::IDENTITY);
-        let swept = DAabb::from_local(start, &local)
-            .union(&DAabb::from_local(start + delta.to_f64(), &local));
+        let swept =
+            DAabb::from_local(start, &local).union(&DAabb::from_local(start + grid(delta), &local));
         let xf = Transform::new(Vec3::ZERO, Quat::IDENTITY);
         let near = 0.5 * c.settings.skin;
         let mut best = 1.0f32;
@@ -215,7 +215,7 @@ impl World {
         flatten: bool,
     ) -> DVec3 {
         let margin = c.settings.skin + 0.01;
-        let target = start + displacement.to_f64();
+        let target = start + grid(displacement);
         let mut p = start;
         for _ in 0..SLIDE_ITERATIONS {
             let mut planes = self.collide_mover(c, p, margin, skip);
@@ -227,7 +227,7 @@ impl World {
             let delta = Self::solve_planes(c, want, &mut planes);
             let f = self.cast_mover(c, p, delta, skip);
             let step = delta * f;
-            p = p + step.to_f64();
+            p = p + grid(step);
             if step.length_squared() < 1.0e-10 {
                 break;
             }
@@ -308,7 +308,7 @@ impl World {
             let down = c.up * -c.settings.snap_to_ground;
             let f = self.cast_mover(&c, p, down, NONE);
             if f < 1.0 {
-                let q = self.slide(&c, p + (down * f).to_f64(), Vec3::ZERO, NONE);
+                let q = self.slide(&c, p + grid(down * f), Vec3::ZERO, NONE);
                 let g = self.find_ground(&c, q);
                 if g.state == GroundState::OnGround {
                     p = q;
@@ -360,7 +360,7 @@ impl World {
     fn step_up(&self, c: &Character, start: DVec3, level: Vec3) -> Option<DVec3> {
         let lift = c.up * c.settings.step_height;
         let f = self.cast_mover(c, start, lift, NONE);
-        let raised = start + (lift * f).to_f64();
+        let raised = start + grid(lift * f);
         let drop = c.up * -(c.settings.step_height * f + c.settings.skin);
         let land = |level: Vec3| -> Option<(DVec3, Ground)> {
             let across = self.slide_with(c, raised, level, NONE, true);
@@ -368,7 +368,7 @@ impl World {
             if g >= 1.0 {
                 return None;
             }
-            let landed = self.slide(c, across + (drop * g).to_f64(), Vec3::ZERO, NONE);
+            let landed = self.slide(c, across + grid(drop * g), Vec3::ZERO, NONE);
             Some((landed, self.find_ground(c, landed)))
         };
         let (landed, ground) = land(level)?;
@@ -409,7 +409,7 @@ impl World {
             }
             // From the character into the body.
             let n = -p.normal;
-            let point = at + p.point.to_f64();
+            let point = at + grid(p.point);
             let r = (point - b.position).to_f32() - b.center_offset();
             let ii = b.inv_inertia_local.rotate_tensor(b.rotation);
             let rn = r.cross(n);

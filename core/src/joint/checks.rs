@@ -98,23 +98,8 @@ pub(super) fn frame(names: &FrameNames, f: Transform) -> Result<Transform> {
             "finite and within ±1e6 m of the body origin (each component)",
         )?;
     }
-    let q = f.q;
-    if let Some(c) = [q.x, q.y, q.z, q.w].into_iter().find(|c| !c.is_finite()) {
-        return Err(Error::Argument {
-            name: names.rotation,
-            value: c as f64,
-            expected: "finite (each component)",
-        });
-    }
-    let n2 = q.length_squared();
-    if !(n2 > 1e-6 && n2.is_finite()) {
-        return Err(Error::Argument {
-            name: names.norm,
-            value: n2 as f64,
-            expected: "finite and above 1e-6 (a rotation quaternion)",
-        });
-    }
-    Ok(Transform::new(f.p, q.normalize()))
+    let q = crate::error::check_rotation(names.rotation, names.norm, f.q)?;
+    Ok(Transform::new(f.p, q))
 }
 
 /// Checks a decoded joint's settings like `create_joint` does (a format error here).

@@ -332,17 +332,7 @@ impl World {
                 });
             }
         }
-        if let Some(c) = [rotation.x, rotation.y, rotation.z, rotation.w]
-            .into_iter()
-            .find(|c| !c.is_finite())
-        {
-            return Err(Error::Argument {
-                name: "rotation",
-                value: c as f64,
-                expected: "finite (each component)",
-            });
-        }
-        let q = rotation.normalize();
+        let q = crate::error::check_rotation("rotation", "rotation norm²", rotation)?;
         let frame =
             |p: DVec3, r: Quat| Transform::new(r.inv_rotate((anchor - p).to_f32()), r.inv_mul(q));
         Ok((

@@ -33,15 +33,21 @@ impl Field for WaterVolumeDef {
     }
 }
 
-/// A stored volume's settings, checked as a create checks them (and already normalized).
+/// A stored volume's settings, checked as a create checks them (and already normalized),
+/// but for the centre: a shift of the origin may have carried it past the create bound
+/// (±2^21), so it is held to the coordinate limit (±2^22) as bodies' positions are.
 pub(crate) fn decode_stored(d: &mut Dec) -> Result<WaterVolumeDef> {
     let def = WaterVolumeDef::get(d, 0)?;
-    let checked = def
-        .checked()
-        .map_err(|_| Error::Format("water volume settings out of range"))?;
+    crate::error::check_world_point("water center", def.center, crate::math::POSITION_LIMIT)
+        .map_err(|_| Error::Format("water volume center out of range"))?;
+    WaterVolumeDef {
+        center: crate::math::DVec3::ZERO,
+        ..def
+    }
+    .checked()
+    .map_err(|_| Error::Format("water volume settings out of range"))?;
     if !def.rotation.is_normalized(1e-4) {
         return Err(Error::Format("water volume rotation not normalized"));
     }
-    let _ = checked;
     Ok(def)
 }

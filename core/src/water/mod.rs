@@ -36,7 +36,8 @@ use submerged::{Submerged, Surface};
 /// `|g| · (1 − density · V / m) / linear_drag` (fully under).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WaterVolumeDef {
-    /// Centre of the box, world space.
+    /// Centre of the box, world space (within ±2^21 on create; rounded to the 2^-32 grid
+    /// so that a shift of the origin moves it exactly, as bodies' positions).
     pub center: DVec3,
     /// Rotation of the box; the surface's normal is `rotation · +y`.
     pub rotation: Quat,
@@ -74,15 +75,9 @@ impl Default for WaterVolumeDef {
 impl WaterVolumeDef {
     /// Checks every field; returns the def with its rotation normalized.
     pub(crate) fn checked(&self) -> Result<WaterVolumeDef> {
-        crate::error::check_world_point("water center", self.center, crate::math::POSITION_LIMIT)?;
-        let q = self.rotation;
-        if !q.is_valid() || q.length_squared() <= 1e-6 {
-            return Err(Error::Argument {
-                name: "water rotation",
-                value: q.length_squared() as f64,
-                expected: "a finite quaternion of non-zero norm",
-            });
-        }
+        let center = crate::body::check_position("water center", self.center)?;
+        let q =
+            crate::error::check_rotation("water rotation", "water rotation norm²", self.rotation)?;
         for i in 0..3 {
             crate::error::check_range(
                 "water half_extents",
@@ -120,7 +115,8 @@ impl WaterVolumeDef {
             "finite and within ±1e5 (each component)",
         )?;
         let mut def = *self;
-        def.rotation = q.normalize();
+        def.rotation = q;
+        def.center = center;
         Ok(def)
     }
 

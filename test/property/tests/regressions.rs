@@ -3739,3 +3739,45 @@ fn a_character_riding_a_fast_spinning_huge_sphere_keeps_finite_state() {
         ],
     });
 }
+
+/// Issue 17: a water volume created with the rotation (1e20, 1e20, 0, 0) (finite
+/// components, norm² past `f32::MAX`) was stored as the zero quaternion, and the world
+/// refused its own snapshot ("water volume settings out of range"). Such a rotation is
+/// now refused on create, as bodies' and joints' already were.
+///
+/// Seed 72015 (Extreme), minimised.
+#[test]
+fn a_water_volume_with_an_overflowing_rotation_is_refused() {
+    check(&Case {
+        config: WorldConfig {
+            gravity: [F(0.0), F(-10.0), F(0.0)],
+            restitution_threshold: F(1.0),
+            contact_hertz: F(30.0),
+            contact_damping_ratio: F(10.0),
+            contact_push_max_speed: F(3.0),
+            joint_damping_ratio: F(2.0),
+            max_linear_speed: F(400.0),
+            hit_event_threshold: F(1.0),
+            enable_sleep: true,
+            capacities: [256, 256, 512, 2048, 4, 32, 8, 64, 8],
+            content_capacity: 1048576,
+            task_workers: 0,
+            more_capacities: [1, 1, 2],
+        },
+        ops: vec![CreateWater {
+            def: WaterD {
+                center: [
+                    D(12.229089795150294),
+                    D(2.6796241161603405),
+                    D(-14.290053901834916),
+                ],
+                rotation: [F(1e20), F(1e20), F(0.0), F(0.0)],
+                half: [F(10.1977), F(3.2886791), F(10.133108)],
+                density: F(665.9494),
+                drag: [F(0.7615419), F(1.4286678)],
+                flow: [F(-2.1813996), F(0.83006126), F(0.03256289)],
+                mask: 1,
+            },
+        }],
+    });
+}
