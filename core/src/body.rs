@@ -373,6 +373,7 @@ impl World {
         }
         self.forget_character_ground(slot);
         self.destroy_body_vehicles(slot);
+        self.detach_soft_particles_from(slot);
         self.destroy_body_joints(slot);
         self.destroy_body_contacts(slot, None, true);
         let mut s = self.bodies[slot as usize].shape_head;

@@ -52,6 +52,9 @@ pub struct Counters {
     pub joint_count: u32,
     /// Joint break events dropped for `event_capacity` in the last step.
     pub dropped_joint_break_events: u32,
+    /// Rigid shapes near a soft body that its particles did not test in the last step
+    /// (beyond 256 per soft body).
+    pub soft_shapes_dropped: u32,
     /// How often in the last step a cap (the world's `max_linear_speed`,
     /// `limits::MAX_ANGULAR_SPEED`) bound a dynamic body's speed, counted per body per
     /// substep stage; 0 in a scene that never reaches them.

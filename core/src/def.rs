@@ -64,6 +64,12 @@ pub struct WorldDef {
     pub vehicle_capacity: u32,
     /// Most water volumes alive at once (0: none; default 16). Fixed at creation.
     pub water_capacity: u32,
+    /// Most soft bodies alive at once (0: none; default 16). Fixed at creation.
+    pub soft_body_capacity: u32,
+    /// Most soft-body particles (mesh vertices) alive at once, all soft bodies together
+    /// (0: none; default 4096; at most 2^22). Each particle reserves room for two
+    /// triangles and three edges and bends (about 400 bytes in all). Fixed at creation.
+    pub soft_particle_capacity: u32,
     /// Approach speed above which touching contacts of shapes with hit events report a
     /// hit, m/s (default 1).
     pub hit_event_threshold: f32,
@@ -99,6 +105,8 @@ impl Default for WorldDef {
             character_capacity: 16,
             vehicle_capacity: 16,
             water_capacity: 16,
+            soft_body_capacity: 16,
+            soft_particle_capacity: 4096,
             hit_event_threshold: 1.0,
             allocator: None,
             task_hooks: None,
@@ -202,6 +210,14 @@ pub(crate) fn check_def(def: &WorldDef) -> Result<()> {
     check_optional_capacity("character_capacity", def.character_capacity)?;
     check_optional_capacity("vehicle_capacity", def.vehicle_capacity)?;
     check_optional_capacity("water_capacity", def.water_capacity)?;
+    check_optional_capacity("soft_body_capacity", def.soft_body_capacity)?;
+    if def.soft_particle_capacity > 1 << 22 {
+        return Err(Error::Argument {
+            name: "soft_particle_capacity",
+            value: def.soft_particle_capacity as f64,
+            expected: "within [0, 2^22]",
+        });
+    }
     if let Some(h) = def.task_hooks {
         check_capacity("task_hooks.worker_count", h.worker_count, 1024)?;
     }

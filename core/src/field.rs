@@ -18,7 +18,9 @@ use crate::geometry::MassData;
 use crate::geometry::height_field::HeightFieldDef;
 use crate::geometry::hull::MAX_HULL_POINTS;
 use crate::geometry::voxel::CHUNK_VOXELS;
-use crate::id::{BodyId, CharacterId, HullId, MeshId, ShapeId, VehicleId, WaterVolumeId};
+use crate::id::{
+    BodyId, CharacterId, HullId, MeshId, ShapeId, SoftBodyId, VehicleId, WaterVolumeId,
+};
 use crate::math::{DVec3, Quat, Vec3};
 use crate::shape::{Filter, ShapeDef, ShapeGeometry};
 use crate::snapshot::{decode_geometry, encode_geometry};
@@ -85,7 +87,8 @@ id_fields!(
     MeshId,
     CharacterId,
     VehicleId,
-    WaterVolumeId
+    WaterVolumeId,
+    SoftBodyId
 );
 
 /// Writes a body id (index and generation).

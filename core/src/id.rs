@@ -71,3 +71,7 @@ define_id!(
     /// A water volume: a box region of fluid with a surface (`crate::water`).
     WaterVolumeId
 );
+define_id!(
+    /// A soft body: cloth or a volume of particles (`crate::soft`).
+    SoftBodyId
+);

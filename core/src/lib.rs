@@ -64,6 +64,7 @@ mod query;
 mod sensor;
 mod shape;
 mod snapshot;
+pub mod soft;
 mod solver;
 mod step;
 mod store;
@@ -90,7 +91,9 @@ pub use explosion::ExplosionDef;
 pub use geometry::height_field::HeightFieldDef;
 pub use geometry::{Capsule, Cylinder, MassData, PlaneShape, Sphere};
 pub use grow::Capacities;
-pub use id::{BodyId, CharacterId, HullId, JointId, MeshId, ShapeId, VehicleId, WaterVolumeId};
+pub use id::{
+    BodyId, CharacterId, HullId, JointId, MeshId, ShapeId, SoftBodyId, VehicleId, WaterVolumeId,
+};
 pub use joint::{
     AxisMode, ConeTwistJoint, DistanceJoint, JointBreakEvent, JointDef, JointKind, PrismaticJoint,
     RevoluteJoint, SixDofAxis, SixDofJoint, WeldJoint, WheelJoint,
@@ -110,6 +113,7 @@ pub use query::{QueryFilter, QueryHull, QueryShape, RayOptions, RayResult, Shape
 pub use sensor::SensorEvent;
 pub use shape::{BoxShape, Filter, RayShape, ShapeDef, ShapeGeometry, ShapeKind};
 pub use snapshot::{SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};
+pub use soft::{MAX_SOFT_SUBSTEPS, SoftBodyDef, SoftBodySettings};
 pub use solver::continuous::{MAX_SWEEP_CANDIDATES, MAX_SWEEP_PIECES};
 pub use task::{TaskFn, TaskHooks};
 pub use vehicle::{

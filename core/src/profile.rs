@@ -22,6 +22,8 @@ pub struct Profile {
     pub sleep: f64,
     /// Move events and sensors.
     pub sensors: f64,
+    /// Soft bodies.
+    pub soft: f64,
 }
 
 /// A stopwatch. Reads the clock only to fill `Profile`.

@@ -1,6 +1,6 @@
 //! The step: its checks, then the stages in order — vehicles' wheels and water volumes'
 //! forces, pairs, collide, pre-solve, solve, move events and sensors, characters riding
-//! their floors — and the bounds check that refuses a step a body could leave
+//! their floors, soft bodies in their own substeps — and the bounds check that refuses a step a body could leave
 //! the coordinate range in.
 
 use crate::body::{Body, BodyType};
@@ -53,6 +53,7 @@ impl World {
         self.counters.dropped_hit_events = 0;
         self.joints.break_events.clear();
         self.counters.dropped_joint_break_events = 0;
+        self.counters.soft_shapes_dropped = 0;
         self.counters.speed_caps = 0;
         self.counters.rotation_clamps = 0;
 
@@ -84,6 +85,12 @@ impl World {
 
         // After the move events: the characters ride the floors that moved under them.
         self.ride_characters(dt);
+
+        // Last, the soft bodies in their own substeps, against the rigid shapes where the
+        // step left them.
+        let t = Timer::start();
+        self.step_soft_bodies(dt);
+        self.profile.soft = t.elapsed_ms();
 
         // Wraps rather than overflows: a restored step count may be any u64.
         self.step_index = self.step_index.wrapping_add(1);

@@ -24,6 +24,7 @@ use crate::store::joints::JointStore;
 use crate::store::pool::Pool;
 use crate::store::presolve::PreSolveStore;
 use crate::store::sensors::SensorStore;
+use crate::store::soft::SoftStore;
 use crate::store::vehicles::VehicleStore;
 use crate::store::water::WaterStore;
 use crate::task::Tasks;
@@ -67,6 +68,7 @@ pub struct World {
     pub(crate) characters: CharacterStore,
     pub(crate) vehicles: VehicleStore,
     pub(crate) water: WaterStore,
+    pub(crate) soft: SoftStore,
     pub(crate) presolve: PreSolveStore,
     pub(crate) broad: BroadPhase,
     /// Scratch for restore: one word per slot of every pool (not state).
@@ -99,6 +101,7 @@ impl World {
         let nch = def.character_capacity as usize;
         let nv = def.vehicle_capacity as usize;
         let nw = def.water_capacity as usize;
+        let nsb = def.soft_body_capacity as usize;
         // Each `?` drops what was made before it, freeing it through the same allocator.
         Ok(World {
             tag: NEXT_WORLD_TAG.fetch_add(1, Ordering::Relaxed),
@@ -116,10 +119,11 @@ impl World {
             characters: CharacterStore::new(nch, alloc)?,
             vehicles: VehicleStore::new(nv, alloc)?,
             water: WaterStore::new(nw, alloc)?,
+            soft: SoftStore::new(nsb, def.soft_particle_capacity as usize, alloc)?,
             presolve: PreSolveStore::new(nc, alloc)?,
             broad: BroadPhase::new(ns, def.pair_capacity as usize, nc, alloc)?,
             restore_info: FixedVec::filled(
-                nh + nm + nb + ns + nc + nj + nch + nv + nw,
+                nh + nm + nb + ns + nc + nj + nch + nv + nw + nsb,
                 0u64,
                 alloc,
                 "body_capacity",
@@ -307,6 +311,10 @@ impl World {
             .chain(
                 (self.water.iter().filter(|v| v.alive))
                     .map(|v| ("shifted water center", v.def.center)),
+            )
+            .chain(
+                (self.soft.particles.iter())
+                    .map(|p| ("shifted soft particle position", p.position)),
             );
         for (name, point) in points {
             for i in 0..3 {
@@ -345,6 +353,9 @@ impl World {
         }
         for v in self.water.iter_mut().filter(|v| v.alive) {
             v.def.center = v.def.center - offset;
+        }
+        for p in self.soft.particles.iter_mut() {
+            p.position = p.position - offset;
         }
         self.broad.shift(offset);
         for (o, u) in self.origin.iter_mut().zip(units) {
@@ -400,6 +411,7 @@ impl World {
             + self.characters.memory_usage()
             + self.vehicles.memory_usage()
             + self.water.memory_usage()
+            + self.soft.memory_usage()
             + self.broad.memory_usage()
             + self.restore_info.bytes()
             + self.presolve.memory_usage()

@@ -47,6 +47,7 @@ mod content;
 mod joint;
 mod shape;
 mod snapshot;
+mod soft;
 mod vehicle;
 mod water;
 mod world;

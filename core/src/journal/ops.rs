@@ -236,6 +236,53 @@ ops! {
         half_extents: Vec3,
     );
     // (end of water volumes)
+
+    // Soft bodies: kinds 180–199 (`api/soft.rs`).
+    /// The mesh, where its frame is, the settings and filter, then the id.
+    CREATE_SOFT_BODY = 180: create_soft_body(
+        content: MeshContent,
+        position: DVec3,
+        rotation: Quat,
+        settings: crate::soft::SoftBodySettings,
+        filter: Filter,
+        id: crate::id::SoftBodyId,
+    ) => |w| {
+        let def = crate::soft::SoftBodyDef {
+            vertices: &content.vertices,
+            triangles: &content.triangles,
+            position,
+            rotation,
+            settings,
+            filter,
+        };
+        created(w.create_soft_body(&def)?, id)
+    };
+    DESTROY_SOFT_BODY = 181: destroy_soft_body(id: crate::id::SoftBodyId);
+    SET_SOFT_BODY_SETTINGS = 182: set_soft_body_settings(
+        id: crate::id::SoftBodyId,
+        settings: crate::soft::SoftBodySettings,
+    ) => |w| w.set_soft_body_settings(id, &settings);
+    SET_SOFT_BODY_FILTER = 183: set_soft_body_filter(id: crate::id::SoftBodyId, filter: Filter);
+    SET_SOFT_PARTICLE_PINNED = 184:
+        set_soft_particle_pinned(id: crate::id::SoftBodyId, index: u32, pinned: bool);
+    SET_SOFT_PARTICLE_POSITION = 185:
+        set_soft_particle_position(id: crate::id::SoftBodyId, index: u32, position: DVec3);
+    SET_SOFT_PARTICLE_VELOCITY = 186:
+        set_soft_particle_velocity(id: crate::id::SoftBodyId, index: u32, velocity: Vec3);
+    APPLY_SOFT_PARTICLE_IMPULSE = 187:
+        apply_soft_particle_impulse(id: crate::id::SoftBodyId, index: u32, impulse: Vec3);
+    APPLY_SOFT_BODY_IMPULSE = 188:
+        apply_soft_body_impulse(id: crate::id::SoftBodyId, impulse: Vec3);
+    SET_SOFT_BODY_TRANSFORM = 189:
+        set_soft_body_transform(id: crate::id::SoftBodyId, position: DVec3, rotation: Quat);
+    /// The body is `BodyId::NULL` for a detach.
+    ATTACH_SOFT_PARTICLE = 190: attach_soft_particle(
+        id: crate::id::SoftBodyId,
+        index: u32,
+        body: BodyId,
+        local_point: Vec3,
+    ) => |w| w.attach_soft_particle(id, index, (body != BodyId::NULL).then_some(body), local_point);
+    // (end of soft bodies)
 }
 
 /// A create's check: the world handed out the id the tape recorded.

@@ -37,6 +37,7 @@ use crate::store::content::codec as content;
 use crate::store::joints::codec as joints;
 use crate::store::sensors::codec as sensors;
 use crate::store::shapes::codec as shapes;
+use crate::store::soft::codec as soft;
 use crate::store::vehicles::codec as vehicles;
 use crate::store::water::codec as water;
 
@@ -48,10 +49,13 @@ pub(crate) use shapes::{decode_geometry, encode_geometry};
 /// the hashed state and a restore takes any world that holds the snapshot — the bytes
 /// are laid out as in 7, so 7 reads as 8; 9: the character, vehicle and water
 /// capacities in the payload head, with whether the state holds their stores — 8 reads as
-/// 9 with default capacities and none).
-pub const SNAPSHOT_REVISION: u32 = 9;
+/// 9 with default capacities and none; 10: the soft body capacities, and a bit for the
+/// soft body store — 9 reads as 10 with default soft capacities and no soft bodies).
+pub const SNAPSHOT_REVISION: u32 = 10;
 /// The first revision with the character, vehicle and water stores.
 const REVISION_EXTRAS: u32 = 9;
+/// The first revision with the soft body store.
+const REVISION_SOFT: u32 = 10;
 /// Revision 8, read as 9 (see `SNAPSHOT_REVISION`).
 const REVISION_8: u32 = 8;
 /// Revision 7, read as 8 (the same layout).
@@ -99,6 +103,15 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
         vehicles::encode(e, &w.vehicles);
         water::encode(e, &w.water);
     }
+    // The soft body store the same way: once it has held one.
+    if has_soft(w) {
+        soft::encode(e, &w.soft);
+    }
+}
+
+/// Whether the state holds the soft body store: once its pool has a slot.
+fn has_soft(w: &World) -> bool {
+    !w.soft.pool.is_empty()
 }
 
 /// Whether the state holds the character, vehicle and water stores: once any of their
@@ -117,7 +130,11 @@ pub(crate) struct State<'a> {
 /// The head of a snapshot's payload, before the state: the capacities, read back by
 /// `def_from_snapshot` (not hashed).
 fn encode_payload_head<S: Sink>(w: &World, e: &mut Enc<S>) {
-    settings::encode_capacities(e, &w.def, has_extras(w));
+    let stores = settings::Stores {
+        extras: has_extras(w),
+        soft: has_soft(w),
+    };
+    settings::encode_capacities(e, &w.def, stores);
 }
 
 fn encode_host_data<S: Sink>(w: &World, e: &mut Enc<S>) {
@@ -138,6 +155,7 @@ struct SlotInfo<'a> {
     characters: &'a mut [u64],
     vehicles: &'a mut [u64],
     water: &'a mut [u64],
+    soft: &'a mut [u64],
 }
 
 impl<'a> SlotInfo<'a> {
@@ -152,7 +170,8 @@ impl<'a> SlotInfo<'a> {
         let (contacts, rest) = rest.split_at_mut(def.contact_capacity as usize);
         let (joints, rest) = rest.split_at_mut(def.joint_capacity as usize);
         let (characters, rest) = rest.split_at_mut(def.character_capacity as usize);
-        let (vehicles, water) = rest.split_at_mut(def.vehicle_capacity as usize);
+        let (vehicles, rest) = rest.split_at_mut(def.vehicle_capacity as usize);
+        let (water, soft) = rest.split_at_mut(def.water_capacity as usize);
         SlotInfo {
             hulls,
             meshes,
@@ -163,6 +182,7 @@ impl<'a> SlotInfo<'a> {
             characters,
             vehicles,
             water,
+            soft,
         }
     }
 }
@@ -413,7 +433,7 @@ impl World {
         )?;
         own_capacity(n as u64, head.def.joint_capacity as u64)?;
         let joints = &info.joints[..n];
-        if head.extras {
+        if head.stores.extras {
             let n = characters::decode(
                 &mut d,
                 commit,
@@ -433,6 +453,16 @@ impl World {
             self.vehicles.free.clear();
             self.water.slots_and_free().0.clear();
             self.water.free.clear();
+        }
+        if head.stores.soft {
+            let n = soft::decode(&mut d, commit, &mut self.soft, info.soft, bodies)?;
+            own_capacity(n as u64, head.def.soft_body_capacity as u64)?;
+        } else if commit {
+            self.soft.pool.slots_and_free().0.clear();
+            self.soft.pool.free.clear();
+            self.soft.particles.clear();
+            self.soft.rest.clear();
+            self.soft.triangles.clear();
         }
         host::decode_host_data(
             &mut d,
@@ -464,6 +494,8 @@ impl World {
                 character_capacity: current.character_capacity,
                 vehicle_capacity: current.vehicle_capacity,
                 water_capacity: current.water_capacity,
+                soft_body_capacity: current.soft_body_capacity,
+                soft_particle_capacity: current.soft_particle_capacity,
                 ..head.def
             };
             self.step_index = head.step_index;
@@ -497,6 +529,7 @@ impl World {
         self.characters.count = characters::rebuild(self);
         self.vehicles.count = vehicles::rebuild(self);
         self.water.count = water::rebuild(self);
+        self.soft.pool.count = soft::rebuild(self);
         // What is built across stores (from the bodies, contacts and joints above) is
         // rebuilt here.
         self.rebuild_awake_set();

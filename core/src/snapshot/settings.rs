@@ -11,8 +11,10 @@ use crate::error::{Error, Result};
 /// a snapshot keeps them so `def_from_snapshot` makes a world that holds it.
 ///
 /// Revision 9 adds the character, vehicle and water capacities and a byte saying whether
-/// the state holds their stores (`extras`: see `super::encode_state`).
-pub(super) fn encode_capacities<S: Sink>(e: &mut Enc<S>, d: &WorldDef, extras: bool) {
+/// the state holds their stores (`extras`: see `super::encode_state`); revision 10 the
+/// soft body capacities before that byte, whose bit 1 says whether the soft body store
+/// follows (bit 0: the character, vehicle and water stores).
+pub(super) fn encode_capacities<S: Sink>(e: &mut Enc<S>, d: &WorldDef, stores: Stores) {
     e.u32(d.body_capacity);
     e.u32(d.shape_capacity);
     e.u32(d.contact_capacity);
@@ -26,7 +28,18 @@ pub(super) fn encode_capacities<S: Sink>(e: &mut Enc<S>, d: &WorldDef, extras: b
     e.u32(d.character_capacity);
     e.u32(d.vehicle_capacity);
     e.u32(d.water_capacity);
-    e.bool(extras);
+    e.u32(d.soft_body_capacity);
+    e.u32(d.soft_particle_capacity);
+    e.u8(stores.extras as u8 | (stores.soft as u8) << 1);
+}
+
+/// Which optional stores a state holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Stores {
+    /// The character, vehicle and water stores.
+    pub(crate) extras: bool,
+    /// The soft body store.
+    pub(crate) soft: bool,
 }
 
 /// The def's settings (hooks and allocator are not state).
@@ -49,7 +62,7 @@ fn encode_def_settings<S: Sink>(e: &mut Enc<S>, d: &WorldDef) {
 /// the caller checks), with whether the state holds the character, vehicle and water
 /// stores. Before revision 9 there are no such capacities (the defaults stand) and no
 /// such stores.
-pub(super) fn decode_def(d: &mut Dec, revision: u32) -> Result<(WorldDef, bool)> {
+pub(super) fn decode_def(d: &mut Dec, revision: u32) -> Result<(WorldDef, Stores)> {
     let mut def = WorldDef {
         body_capacity: d.u32()?,
         shape_capacity: d.u32()?,
@@ -63,12 +76,25 @@ pub(super) fn decode_def(d: &mut Dec, revision: u32) -> Result<(WorldDef, bool)>
         content_capacity: d.u64()?,
         ..WorldDef::default()
     };
-    let mut extras = false;
+    let mut stores = Stores::default();
     if revision >= super::REVISION_EXTRAS {
         def.character_capacity = d.u32()?;
         def.vehicle_capacity = d.u32()?;
         def.water_capacity = d.u32()?;
-        extras = d.bool()?;
+        if revision >= super::REVISION_SOFT {
+            def.soft_body_capacity = d.u32()?;
+            def.soft_particle_capacity = d.u32()?;
+            let bits = d.u8()?;
+            if bits > 3 {
+                return Err(Error::Format("unknown store bits"));
+            }
+            stores = Stores {
+                extras: bits & 1 == 1,
+                soft: bits & 2 == 2,
+            };
+        } else {
+            stores.extras = d.bool()?;
+        }
     }
     let mut def = WorldDef {
         gravity: d.vec3()?,
@@ -90,7 +116,7 @@ pub(super) fn decode_def(d: &mut Dec, revision: u32) -> Result<(WorldDef, bool)>
     def.friction_combine = friction;
     def.restitution_combine = restitution;
     def.hit_event_threshold = d.f32()?;
-    Ok((def, extras))
+    Ok((def, stores))
 }
 
 /// The def's settings, the step count and the origin (the head of the hashed state).
@@ -113,8 +139,8 @@ pub(super) fn encode_settings<S: Sink>(
 /// The head of a snapshot, checked against the world restoring it.
 pub(super) struct Settings {
     pub def: WorldDef,
-    /// Whether the state holds the character, vehicle and water stores.
-    pub extras: bool,
+    /// Which optional stores the state holds.
+    pub stores: Stores,
     pub step_index: u64,
     pub origin: [i64; 3],
     /// Revision 6's out-of-bounds body (see `encode_settings`): read, checked, dropped.
@@ -126,7 +152,7 @@ pub(super) struct Settings {
 /// restoring world's pools (`Error::TooSmall` otherwise); the settings must be those
 /// `World::new` accepts.
 pub(super) fn decode_settings(d: &mut Dec, revision: u32) -> Result<Settings> {
-    let (def, extras) = decode_def(d, revision)?;
+    let (def, stores) = decode_def(d, revision)?;
     // The settings World::new accepts, and no others.
     crate::def::check_settings(&def).map_err(|_| Error::Format("world settings out of range"))?;
     let step_index = d.u64()?;
@@ -139,7 +165,7 @@ pub(super) fn decode_settings(d: &mut Dec, revision: u32) -> Result<Settings> {
     };
     Ok(Settings {
         def,
-        extras,
+        stores,
         step_index,
         origin,
         out_of_bounds,

@@ -15,6 +15,7 @@
 //! | [`characters::CharacterStore`] | character pool |
 //! | [`vehicles::VehicleStore`] | vehicle pool |
 //! | [`water::WaterStore`] | water volume pool |
+//! | [`soft::SoftStore`] | soft body pool, particles, rest shapes, triangles, constraints, scratch |
 //! | [`presolve::PreSolveStore`] | the pre-solve callback and the pairs it disabled |
 
 pub(crate) mod bodies;
@@ -26,6 +27,7 @@ pub(crate) mod pool;
 pub(crate) mod presolve;
 pub(crate) mod sensors;
 pub(crate) mod shapes;
+pub(crate) mod soft;
 pub(crate) mod vehicles;
 pub(crate) mod water;
 

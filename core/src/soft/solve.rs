@@ -1,0 +1,460 @@
+//! The soft bodies' stage of the step (see the module docs of `crate::soft`).
+
+use super::build::{dihedral_angle, dihedral_gradients, volume6};
+use crate::body::{BodyType, NONE};
+use crate::geometry::Sphere;
+use crate::math::{DAabb, DVec3, Vec3, round_to_grid, round_vec_to_grid};
+use crate::shape::{ShapeGeometry, probe_shape};
+use crate::soft::COLOURS;
+use crate::store::soft::{Plane, SHAPES_PER_SOFT_BODY};
+use crate::world::World;
+
+/// How far inside ±2^22 a particle is kept.
+const PARTICLE_LIMIT: f64 = 4_000_000.0;
+
+/// Wraps an angle difference into (−π, π].
+fn wrap(a: f32) -> f32 {
+    let pi = crate::math::PI;
+    if a > pi {
+        a - 2.0 * pi
+    } else if a <= -pi {
+        a + 2.0 * pi
+    } else {
+        a
+    }
+}
+
+impl World {
+    /// Steps every soft body, in slot order.
+    pub(crate) fn step_soft_bodies(&mut self, dt: f32) {
+        for slot in 0..self.soft.pool.len() {
+            if self.soft.pool[slot].alive {
+                self.step_soft_body(slot, dt);
+            }
+        }
+    }
+
+    fn step_soft_body(&mut self, slot: usize, dt: f32) {
+        let b = self.soft.pool[slot];
+        let first = b.first_particle as usize;
+        let range = first..first + b.particle_count as usize;
+        let bounds = self.soft.bounds(slot);
+        let reference = DVec3::new(
+            round_to_grid(0.5 * (bounds.lower.x + bounds.upper.x)),
+            round_to_grid(0.5 * (bounds.lower.y + bounds.upper.y)),
+            round_to_grid(0.5 * (bounds.lower.z + bounds.upper.z)),
+        );
+        for i in range.clone() {
+            self.soft.x[i] = (self.soft.particles[i].position - reference).to_f32();
+        }
+        self.find_soft_planes(slot, reference, dt);
+
+        let s = b.settings;
+        let h = dt / s.substeps as f32;
+        let inv_h = 1.0 / h;
+        let gravity = self.def.gravity * s.gravity_scale;
+        let damp = 1.0 / (1.0 + s.damping * h);
+        let max_speed = self.def.max_linear_speed;
+        let edge_alpha = s.edge_compliance * inv_h * inv_h;
+        let bend_alpha = s.bend_compliance * inv_h * inv_h;
+        let volume_alpha = s.volume_compliance * inv_h * inv_h;
+        let tris = b.first_triangle as usize..(b.first_triangle + b.triangle_count) as usize;
+
+        for _ in 0..s.substeps {
+            let st = &mut self.soft;
+            // Forces into velocities.
+            for i in range.clone() {
+                if st.inv_mass[i] > 0.0 {
+                    let p = &mut st.particles[i];
+                    p.velocity = (p.velocity + gravity * h) * damp;
+                }
+            }
+            if b.closed && s.pressure > 0.0 {
+                let v6 = volume6(&st.triangles[tris.clone()], |k| st.x[first + k as usize]);
+                if crate::math::abs(v6) > 1.0e-12 {
+                    // Per vertex p·A·n̂/3 = (nRT / V)·n2/6 with n2 twice the area normal.
+                    let k = s.pressure * 6.0 / v6 * h * (1.0 / 6.0);
+                    for t in tris.clone() {
+                        let tr = st.triangles[t];
+                        let (a, c, d) = (
+                            first + tr[0] as usize,
+                            first + tr[1] as usize,
+                            first + tr[2] as usize,
+                        );
+                        let n2 = (st.x[c] - st.x[a]).cross(st.x[d] - st.x[a]);
+                        for q in [a, c, d] {
+                            let w = st.inv_mass[q];
+                            st.particles[q].velocity += n2 * (k * w);
+                        }
+                    }
+                }
+            }
+            if s.drag > 0.0 {
+                for t in tris.clone() {
+                    let tr = st.triangles[t];
+                    let (a, c, d) = (
+                        first + tr[0] as usize,
+                        first + tr[1] as usize,
+                        first + tr[2] as usize,
+                    );
+                    let (n, area2) = (st.x[c] - st.x[a])
+                        .cross(st.x[d] - st.x[a])
+                        .normalize_and_length();
+                    if area2 <= 0.0 {
+                        continue;
+                    }
+                    let v = (st.particles[a].velocity
+                        + st.particles[c].velocity
+                        + st.particles[d].velocity)
+                        * (1.0 / 3.0);
+                    let vn = v.dot(n);
+                    for q in [a, c, d] {
+                        // At most the particle's own normal speed is taken away.
+                        let f = crate::math::min(
+                            s.drag * 0.5 * area2 * h * st.inv_mass[q] * (1.0 / 3.0),
+                            1.0,
+                        );
+                        st.particles[q].velocity -= n * (vn * f);
+                    }
+                }
+            }
+            // Predict.
+            for i in range.clone() {
+                st.prev[i] = st.x[i];
+                if st.inv_mass[i] > 0.0 {
+                    st.x[i] += st.particles[i].velocity * h;
+                }
+            }
+            // Edges and bends, colour by colour.
+            for c in 0..=COLOURS {
+                for k in b.edge_colours[c] as usize..b.edge_colours[c + 1] as usize {
+                    let e = st.edges[k];
+                    let (a, d) = (e.a as usize, e.b as usize);
+                    let (wa, wb) = (st.inv_mass[a], st.inv_mass[d]);
+                    let denom = wa + wb + edge_alpha;
+                    if denom <= 0.0 {
+                        continue;
+                    }
+                    let (n, len) = (st.x[d] - st.x[a]).normalize_and_length();
+                    if len <= 0.0 {
+                        continue;
+                    }
+                    let dl = -(len - e.rest) / denom;
+                    st.x[a] -= n * (wa * dl);
+                    st.x[d] += n * (wb * dl);
+                }
+            }
+            for c in 0..=COLOURS {
+                for k in b.bend_colours[c] as usize..b.bend_colours[c + 1] as usize {
+                    let bend = st.bends[k];
+                    let p = bend.p.map(|q| q as usize);
+                    let xs = p.map(|q| st.x[q]);
+                    let Some(g) = dihedral_gradients(xs[0], xs[1], xs[2], xs[3]) else {
+                        continue;
+                    };
+                    let w = p.map(|q| st.inv_mass[q]);
+                    let mut denom = bend_alpha;
+                    for j in 0..4 {
+                        denom += w[j] * g[j].length_squared();
+                    }
+                    if denom <= 1.0e-20 {
+                        continue;
+                    }
+                    let angle = dihedral_angle(xs[0], xs[1], xs[2], xs[3]);
+                    let dl = -wrap(angle - bend.rest) / denom;
+                    for j in 0..4 {
+                        st.x[p[j]] += g[j] * (w[j] * dl);
+                    }
+                }
+            }
+            // Volume.
+            if b.closed && s.volume_scale > 0.0 {
+                let v6 = volume6(&st.triangles[tris.clone()], |k| st.x[first + k as usize]);
+                let target6 = 6.0 * b.rest_volume * s.volume_scale;
+                // Gradients: ∂(6V)/∂x_a = x_b × x_c over the triangles at a.
+                for i in range.clone() {
+                    st.grad[i] = Vec3::ZERO;
+                }
+                for t in tris.clone() {
+                    let tr = st.triangles[t];
+                    let q = [
+                        first + tr[0] as usize,
+                        first + tr[1] as usize,
+                        first + tr[2] as usize,
+                    ];
+                    st.grad[q[0]] += st.x[q[1]].cross(st.x[q[2]]);
+                    st.grad[q[1]] += st.x[q[2]].cross(st.x[q[0]]);
+                    st.grad[q[2]] += st.x[q[0]].cross(st.x[q[1]]);
+                }
+                let mut denom = volume_alpha * 36.0;
+                for i in range.clone() {
+                    denom += st.inv_mass[i] * st.grad[i].length_squared();
+                }
+                if denom > 1.0e-20 {
+                    let dl = -(v6 - target6) / denom;
+                    for i in range.clone() {
+                        let g = st.grad[i];
+                        st.x[i] += g * (st.inv_mass[i] * dl);
+                    }
+                }
+            }
+            // Long-range attachments: never further from the nearest pin than allowed.
+            for i in range.clone() {
+                let (anchor, max) = st.anchors[i];
+                if anchor == NONE || st.inv_mass[i] <= 0.0 {
+                    continue;
+                }
+                let (n, d) = (st.x[i] - st.x[anchor as usize]).normalize_and_length();
+                if d > max {
+                    st.x[i] -= n * (d - max);
+                }
+            }
+            // Attachments to bodies: two-way (the reaction summed for after the substeps).
+            for i in range.clone() {
+                let pl = st.planes[i];
+                if pl.attach_body == NONE {
+                    continue;
+                }
+                let w = st.inv_mass[i];
+                let denom = w + pl.attach_inv_mass;
+                if denom <= 0.0 {
+                    continue;
+                }
+                let lambda = (pl.attach_target - st.x[i]) * (1.0 / denom);
+                st.x[i] += lambda * w;
+                st.planes[i].attach_impulse -= lambda * inv_h;
+            }
+            if s.self_collision {
+                st.self_collide(first, b.particle_count as usize, s.particle_radius);
+            }
+            // Contact planes, with friction against the body's motion.
+            for i in range.clone() {
+                let pl = st.planes[i];
+                if pl.body == NONE {
+                    continue;
+                }
+                let w = st.inv_mass[i];
+                let denom = w + pl.inv_mass;
+                if w <= 0.0 || denom <= 0.0 {
+                    continue;
+                }
+                let depth = pl.offset - pl.normal.dot(st.x[i]);
+                if depth <= 0.0 {
+                    continue;
+                }
+                let dn = depth / denom;
+                let mut dx = pl.normal * (w * dn);
+                let mut impulse = pl.normal * (-dn * inv_h);
+                // Friction: the tangential move relative to the body, limited by μ·depth.
+                let rel = (st.x[i] + dx - st.prev[i]) - pl.velocity * h;
+                let tangent = rel - pl.normal * rel.dot(pl.normal);
+                let (t_dir, t_len) = tangent.normalize_and_length();
+                if t_len > 0.0 {
+                    let limit = pl.friction * depth;
+                    let take = if t_len <= limit { t_len } else { limit };
+                    let dt_l = take / denom;
+                    dx -= t_dir * (w * dt_l);
+                    impulse += t_dir * (dt_l * inv_h);
+                }
+                st.x[i] += dx;
+                // The body's surface gives way as the body would move (it moves only
+                // after the substeps), so its share of the depth is not pushed again.
+                let pl = &mut st.planes[i];
+                pl.impulse += impulse;
+                pl.offset -= pl.inv_mass * dn;
+            }
+            // Velocities from the moves.
+            for i in range.clone() {
+                let p = &mut st.particles[i];
+                p.velocity = if st.inv_mass[i] > 0.0 {
+                    crate::limits::clamp_abs((st.x[i] - st.prev[i]) * inv_h, max_speed)
+                } else {
+                    Vec3::ZERO
+                };
+            }
+        }
+
+        // Back to the world frame, on the grid, within the coordinate range.
+        for i in range.clone() {
+            let p = reference + round_vec_to_grid(self.soft.x[i]);
+            let clamp = |v: f64| {
+                crate::math::max_f64(-PARTICLE_LIMIT, crate::math::min_f64(v, PARTICLE_LIMIT))
+            };
+            let q = &mut self.soft.particles[i];
+            if !q.pinned {
+                q.position = DVec3::new(clamp(p.x), clamp(p.y), clamp(p.z));
+            }
+        }
+        // The reactions on dynamic bodies, in particle order.
+        for i in range {
+            let pl = self.soft.planes[i];
+            let at = self.soft.particles[i].position;
+            for (body, impulse) in [(pl.body, pl.impulse), (pl.attach_body, pl.attach_impulse)] {
+                if body == NONE || impulse == Vec3::ZERO || !impulse.is_valid() {
+                    continue;
+                }
+                let bd = &self.bodies[body as usize];
+                if bd.alive && bd.body_type == BodyType::Dynamic {
+                    let impulse = crate::limits::clamp_abs(impulse, crate::limits::MAX_IMPULSE);
+                    self.apply_impulse_quietly(body, impulse, at);
+                }
+            }
+        }
+    }
+
+    /// Each particle's closest contact plane among the rigid shapes near it, and its
+    /// attachment target, for this step (into the store's planes).
+    fn find_soft_planes(&mut self, slot: usize, reference: DVec3, dt: f32) {
+        let b = self.soft.pool[slot];
+        let s = b.settings;
+        let first = b.first_particle as usize;
+        let range = first..first + b.particle_count as usize;
+        let r = s.particle_radius;
+        // Every particle can travel at most the speed bound for the step.
+        let mut fastest = 0.0f32;
+        for i in range.clone() {
+            let v = self.soft.particles[i].velocity.length();
+            fastest = crate::math::max(fastest, v);
+        }
+        let gravity = (self.def.gravity * s.gravity_scale).length();
+        let reach = crate::math::min((fastest + gravity * dt) * dt, 1.0e4) + r;
+        let bounds = self.soft.bounds(slot);
+        let g = reach as f64;
+        let area = DAabb::new(
+            bounds.lower - DVec3::new(g, g, g),
+            bounds.upper + DVec3::new(g, g, g),
+        );
+        let mut found = [0u32; SHAPES_PER_SOFT_BODY];
+        let mut n = 0usize;
+        let mut dropped = 0u32;
+        self.for_each_shape_in_slot_order(&area, |sh| {
+            let shape = &self.shapes[sh as usize];
+            if shape.is_sensor || shape.is_ray() || !b.filter.should_collide(&shape.filter) {
+                return;
+            }
+            if n < found.len() {
+                found[n] = sh;
+                n += 1;
+            } else {
+                dropped += 1;
+            }
+        });
+        self.counters.soft_shapes_dropped += dropped;
+        let probe = probe_shape(ShapeGeometry::Sphere(Sphere {
+            center: Vec3::ZERO,
+            radius: r,
+        }));
+        for i in range {
+            let p = self.soft.particles[i];
+            let x0 = self.soft.x[i];
+            let mut best = Plane::default();
+            let mut best_sep = f32::MAX;
+            let g = (reach - r) as f64 + r as f64;
+            let mine = DAabb::new(
+                p.position - DVec3::new(g, g, g),
+                p.position + DVec3::new(g, g, g),
+            );
+            for &sh in &found[..n] {
+                let shape = &self.shapes[sh as usize];
+                if !shape.fat_aabb.overlaps(&mine) {
+                    continue;
+                }
+                let m = crate::motion::probe_manifold(
+                    self,
+                    (&probe, None),
+                    p.position,
+                    crate::math::Quat::IDENTITY,
+                    sh,
+                    reach - r,
+                );
+                if m.count == 0 || !m.normal.is_valid() {
+                    continue;
+                }
+                let mut sep = f32::MAX;
+                for q in &m.points[..m.count as usize] {
+                    sep = crate::math::min(sep, q.separation);
+                }
+                if sep >= best_sep || sep >= reach - r {
+                    continue;
+                }
+                best_sep = sep;
+                let body = shape.body;
+                let bd = &self.bodies[body as usize];
+                let arm = (p.position - bd.position).to_f32() - bd.center_offset();
+                let velocity = bd.linear_velocity + bd.angular_velocity.cross(arm);
+                let inv_mass = if bd.body_type == BodyType::Dynamic {
+                    let rn = arm.cross(m.normal);
+                    let ii = bd.inv_inertia_local.rotate_tensor(bd.rotation);
+                    bd.inv_mass + rn.dot(ii.mul_vec(rn))
+                } else {
+                    0.0
+                };
+                best = Plane {
+                    normal: m.normal,
+                    offset: m.normal.dot(x0) - sep,
+                    body,
+                    inv_mass,
+                    velocity,
+                    friction: crate::math::sqrt(s.friction * shape.friction),
+                    impulse: Vec3::ZERO,
+                    ..best
+                };
+            }
+            // The attachment's target: the body's point, after the rigid step.
+            if p.body != NONE {
+                let bd = &self.bodies[p.body as usize];
+                let point = bd.position + round_vec_to_grid(bd.rotation.rotate(p.local));
+                let arm = (point - bd.position).to_f32() - bd.center_offset();
+                best.attach_body = p.body;
+                best.attach_target = (point - reference).to_f32();
+                best.attach_inv_mass = if bd.body_type == BodyType::Dynamic {
+                    // Along the worst direction: the linear part plus the largest lever.
+                    let ii = bd.inv_inertia_local.rotate_tensor(bd.rotation);
+                    let l2 = arm.length_squared();
+                    bd.inv_mass + l2 * crate::math::max(ii.cx.x, crate::math::max(ii.cy.y, ii.cz.z))
+                } else {
+                    0.0
+                };
+            }
+            self.soft.planes[i] = best;
+        }
+    }
+}
+
+impl crate::store::soft::SoftStore {
+    /// Pushes apart the particles of one soft body (`first`, `count`) closer than two
+    /// radii, leaving out pairs closer than four radii at rest (neighbours). Pairs are
+    /// found by sorting along x (ties by index: one order whatever the sort) and sweeping;
+    /// each pair is pushed as it is met.
+    pub(crate) fn self_collide(&mut self, first: usize, count: usize, radius: f32) {
+        let order = &mut self.order[..count];
+        for (k, o) in order.iter_mut().enumerate() {
+            *o = (first + k) as u32;
+        }
+        let x = &self.x;
+        order
+            .sort_unstable_by(|&a, &b| x[a as usize].x.total_cmp(&x[b as usize].x).then(a.cmp(&b)));
+        let reach = 2.0 * radius;
+        let neighbour2 = (4.0 * radius) * (4.0 * radius);
+        for i in 0..count {
+            let a = self.order[i] as usize;
+            for j in i + 1..count {
+                let c = self.order[j] as usize;
+                if self.x[c].x - self.x[a].x >= reach {
+                    break;
+                }
+                let (wa, wc) = (self.inv_mass[a], self.inv_mass[c]);
+                if wa + wc <= 0.0 || (self.rest[a] - self.rest[c]).length_squared() < neighbour2 {
+                    continue;
+                }
+                let (n, d) = (self.x[c] - self.x[a]).normalize_and_length();
+                if d >= reach || d <= 0.0 {
+                    continue;
+                }
+                let dl = (reach - d) / (wa + wc);
+                self.x[a] -= n * (wa * dl);
+                self.x[c] += n * (wc * dl);
+            }
+        }
+    }
+}

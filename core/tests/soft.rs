@@ -1,0 +1,477 @@
+//! Soft bodies: a cloth pinned at two corners hangs within its sag bound and loses
+//! energy once settled; a volume ball keeps its volume under its own weight; cloth drapes
+//! over a sphere without passing through it; a soft body presses a dynamic box down and
+//! pulls an attached body; snapshot, journal, shift, refusals, no allocation.
+
+#![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
+
+mod common;
+
+use common::{DT, SUBSTEPS};
+use maul3d::math::{DVec3, PI, Quat, Vec3};
+use maul3d::{
+    BodyDef, BodyId, BodyType, ShapeDef, SoftBodyDef, SoftBodyId, SoftBodySettings, Sphere, World,
+    WorldDef,
+};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+struct CountingGlobal;
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCS: Cell<usize> = const { Cell::new(0) };
+}
+
+// SAFETY: forwards to the system allocator; the counters are thread-local cells.
+unsafe impl GlobalAlloc for CountingGlobal {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if COUNTING.with(|c| c.get()) {
+            ALLOCS.with(|a| a.set(a.get() + 1));
+        }
+        // SAFETY: same contract as GlobalAlloc::alloc.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the block came from System.alloc with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if COUNTING.with(|c| c.get()) {
+            ALLOCS.with(|a| a.set(a.get() + 1));
+        }
+        // SAFETY: same contract as GlobalAlloc::realloc.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingGlobal = CountingGlobal;
+
+fn def() -> WorldDef {
+    WorldDef {
+        body_capacity: 64,
+        shape_capacity: 64,
+        contact_capacity: 256,
+        pair_capacity: 256,
+        soft_particle_capacity: 8192,
+        ..Default::default()
+    }
+}
+
+/// A square cloth of `n` × `n` vertices, `size` wide, in its frame's xz plane (vertex
+/// `i + n·j` at x = i, z = j), two triangles per cell.
+fn grid(n: usize, size: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let mut v = Vec::new();
+    let step = size / (n - 1) as f32;
+    for j in 0..n {
+        for i in 0..n {
+            v.push(Vec3::new(
+                i as f32 * step - 0.5 * size,
+                0.0,
+                j as f32 * step - 0.5 * size,
+            ));
+        }
+    }
+    let mut t = Vec::new();
+    for j in 0..n - 1 {
+        for i in 0..n - 1 {
+            let a = (i + n * j) as u32;
+            let (b, c, d) = (a + 1, a + n as u32, a + n as u32 + 1);
+            t.push([a, c, b]);
+            t.push([b, c, d]);
+        }
+    }
+    (v, t)
+}
+
+/// A closed sphere mesh (a subdivided octahedron pushed out to `radius`), outward wound.
+fn ball(radius: f32, levels: usize) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let mut v = vec![
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(-1.0, 0.0, 0.0),
+        Vec3::new(0.0, 1.0, 0.0),
+        Vec3::new(0.0, -1.0, 0.0),
+        Vec3::new(0.0, 0.0, 1.0),
+        Vec3::new(0.0, 0.0, -1.0),
+    ];
+    let mut t: Vec<[u32; 3]> = vec![
+        [0, 2, 4],
+        [2, 1, 4],
+        [1, 3, 4],
+        [3, 0, 4],
+        [2, 0, 5],
+        [1, 2, 5],
+        [3, 1, 5],
+        [0, 3, 5],
+    ];
+    for _ in 0..levels {
+        let mut mids = std::collections::BTreeMap::new();
+        let mut mid = |a: u32, b: u32, v: &mut Vec<Vec3>| -> u32 {
+            *mids.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                v.push(((v[a as usize] + v[b as usize]) * 0.5).normalize());
+                (v.len() - 1) as u32
+            })
+        };
+        let mut next = Vec::new();
+        for [a, b, c] in t {
+            let (ab, bc, ca) = (mid(a, b, &mut v), mid(b, c, &mut v), mid(c, a, &mut v));
+            next.extend([[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]);
+        }
+        t = next;
+    }
+    (v.into_iter().map(|p| p * radius).collect(), t)
+}
+
+fn floor(w: &mut World) -> BodyId {
+    let g = w
+        .create_body(&BodyDef {
+            position: DVec3::new(0.0, -1.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(g, &ShapeDef::default(), Vec3::new(20.0, 1.0, 20.0))
+        .unwrap();
+    g
+}
+
+fn positions(w: &World, id: SoftBodyId) -> Vec<DVec3> {
+    let n = w.soft_body_particle_count(id).unwrap() as usize;
+    let mut out = vec![DVec3::ZERO; n];
+    w.soft_body_positions(id, &mut out).unwrap();
+    out
+}
+
+/// Kinetic plus potential energy of a soft body's particles (each `mass / n`).
+fn energy(w: &World, id: SoftBodyId) -> f64 {
+    let s = w.soft_body_settings(id).unwrap();
+    let n = w.soft_body_particle_count(id).unwrap();
+    let m = (s.mass / n as f32) as f64;
+    let g = -w.gravity().y as f64;
+    (0..n)
+        .map(|i| {
+            let v = w.soft_particle_velocity(id, i).unwrap();
+            let p = w.soft_particle_position(id, i).unwrap();
+            0.5 * m * v.length_squared() as f64 + m * g * p.y
+        })
+        .sum()
+}
+
+fn cloth(w: &mut World, n: usize, size: f32, at: DVec3, settings: SoftBodySettings) -> SoftBodyId {
+    let (v, t) = grid(n, size);
+    w.create_soft_body(&SoftBodyDef {
+        vertices: &v,
+        triangles: &t,
+        position: at,
+        settings,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_cloth_pinned_at_two_corners_hangs_within_its_sag_bound_and_settles() {
+    let mut w = World::new(&def()).unwrap();
+    let n = 32;
+    let size = 2.0;
+    let settings = SoftBodySettings {
+        damping: 1.0,
+        ..Default::default()
+    };
+    let id = cloth(&mut w, n, size, DVec3::new(0.0, 3.0, 0.0), settings);
+    let corners = [0u32, (n - 1) as u32];
+    for c in corners {
+        w.set_soft_particle_pinned(id, c, true).unwrap();
+    }
+    let rest: Vec<DVec3> = positions(&w, id);
+    let mut energies = Vec::new();
+    for _ in 0..900 {
+        w.step(DT, SUBSTEPS).unwrap();
+        energies.push(energy(&w, id));
+    }
+    let p = positions(&w, id);
+    // Pins stay put.
+    for c in corners {
+        assert_eq!(p[c as usize], rest[c as usize]);
+    }
+    // No particle lower than its rest distance to the nearer pin (stretched by the
+    // long-range limit, 1.1) below the pins.
+    let mut lowest = f64::MAX;
+    let mut worst = f64::MAX;
+    for (i, q) in p.iter().enumerate() {
+        let d = corners
+            .iter()
+            .map(|&c| (rest[c as usize] - rest[i]).to_f32().length() as f64)
+            .fold(f64::MAX, f64::min);
+        let bound = 3.0 - 1.1 * d;
+        worst = worst.min(q.y - bound);
+        lowest = lowest.min(q.y);
+    }
+    let speed = (0..n * n)
+        .map(|i| w.soft_particle_velocity(id, i as u32).unwrap().length())
+        .fold(0.0f32, f32::max);
+    println!(
+        "lowest particle {lowest:.4} m, closest to its bound by {worst:.4} m, fastest {speed:.5} m/s"
+    );
+    assert!(
+        worst >= -1.0e-3,
+        "a particle sagged past its bound by {worst}"
+    );
+    assert!(
+        lowest < 3.0 - 0.5 * size as f64,
+        "the cloth did not hang: lowest {lowest}"
+    );
+    assert!(speed < 0.05, "not at rest: {speed} m/s");
+    // Energy never rises after settling (10 s).
+    let mut rises = 0.0f64;
+    for k in 601..energies.len() {
+        rises = rises.max(energies[k] - energies[k - 1]);
+    }
+    println!(
+        "largest energy rise after 10 s: {rises:.3e} J (energy {:.4} J)",
+        energies.last().unwrap()
+    );
+    assert!(rises <= 1.0e-4, "energy rose by {rises}");
+}
+
+fn ball_body(w: &mut World, at: DVec3, settings: SoftBodySettings) -> SoftBodyId {
+    let (v, t) = ball(0.5, 3);
+    w.create_soft_body(&SoftBodyDef {
+        vertices: &v,
+        triangles: &t,
+        position: at,
+        settings,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+fn ball_settings() -> SoftBodySettings {
+    SoftBodySettings {
+        mass: 2.0,
+        volume_scale: 1.0,
+        edge_compliance: 1.0e-4,
+        damping: 0.5,
+        particle_radius: 0.02,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_volume_ball_keeps_its_volume_resting_on_the_floor() {
+    let mut w = World::new(&def()).unwrap();
+    floor(&mut w);
+    let id = ball_body(&mut w, DVec3::new(0.0, 1.5, 0.0), ball_settings());
+    let rest = w.soft_body_volume(id).unwrap();
+    let mut lowest = f64::MAX;
+    for _ in 0..300 {
+        w.step(DT, SUBSTEPS).unwrap();
+        for p in positions(&w, id) {
+            lowest = lowest.min(p.y);
+        }
+    }
+    let v = w.soft_body_volume(id).unwrap();
+    let bottom = positions(&w, id)
+        .iter()
+        .map(|p| p.y)
+        .fold(f64::MAX, f64::min);
+    println!(
+        "rest volume {rest:.5} m³, resting {v:.5} m³ ({:+.2} %), bottom {bottom:.4} m, lowest ever {lowest:.4} m",
+        100.0 * (v - rest) / rest
+    );
+    assert!(
+        ((v - rest) / rest).abs() <= 0.05,
+        "volume {v} against {rest}"
+    );
+    assert!((0.0..0.05).contains(&bottom), "resting bottom at {bottom}");
+    assert!(lowest >= -0.01, "sank into the floor to {lowest}");
+}
+
+#[test]
+fn a_pressure_ball_bounces_and_keeps_its_volume() {
+    let mut w = World::new(&def()).unwrap();
+    floor(&mut w);
+    let settings = SoftBodySettings {
+        volume_scale: 0.0,
+        pressure: 100.0,
+        edge_compliance: 0.0,
+        damping: 0.0,
+        ..ball_settings()
+    };
+    let id = ball_body(&mut w, DVec3::new(0.0, 2.0, 0.0), settings);
+    let rest = w.soft_body_volume(id).unwrap();
+    let centre = |w: &World| positions(w, id).iter().map(|p| p.y).sum::<f64>() / 258.0;
+    let mut hit = false;
+    let mut top_after = f64::MIN;
+    let mut smallest = f32::MAX;
+    for _ in 0..180 {
+        let before = centre(&w);
+        w.step(DT, SUBSTEPS).unwrap();
+        let c = centre(&w);
+        smallest = smallest.min(w.soft_body_volume(id).unwrap());
+        if c > before && c < 1.0 {
+            hit = true;
+        }
+        if hit {
+            top_after = top_after.max(c);
+        }
+    }
+    let v = w.soft_body_volume(id).unwrap();
+    println!(
+        "bounced: {hit}, highest centre after 0.6 m {top_after:.3} m, smallest volume {smallest:.4} of {rest:.4} m³, now {v:.4}"
+    );
+    assert!(hit && top_after > 0.8, "no bounce: {top_after}");
+    assert!(
+        smallest > 0.7 * rest && (v - rest).abs() < 0.15 * rest,
+        "volume {smallest}, {v} against {rest}"
+    );
+}
+
+#[test]
+fn cloth_over_a_sphere_drapes_without_passing_through() {
+    let mut w = World::new(&def()).unwrap();
+    floor(&mut w);
+    let s = w
+        .create_body(&BodyDef {
+            position: DVec3::new(0.0, 1.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_sphere_shape(
+        s,
+        &ShapeDef::default(),
+        &Sphere {
+            center: Vec3::ZERO,
+            radius: 0.5,
+        },
+    )
+    .unwrap();
+    let settings = SoftBodySettings {
+        damping: 0.5,
+        particle_radius: 0.02,
+        ..Default::default()
+    };
+    let id = cloth(&mut w, 32, 2.0, DVec3::new(0.0, 1.7, 0.0), settings);
+    let mut deepest = f64::MAX;
+    for _ in 0..300 {
+        w.step(DT, SUBSTEPS).unwrap();
+        for p in positions(&w, id) {
+            let d = (p - DVec3::new(0.0, 1.0, 0.0)).to_f32().length() as f64;
+            deepest = deepest.min(d);
+        }
+    }
+    let p = positions(&w, id);
+    let top = p.iter().map(|q| q.y).fold(f64::MIN, f64::max);
+    let low = p.iter().map(|q| q.y).fold(f64::MAX, f64::min);
+    println!(
+        "closest particle centre to the sphere's: {deepest:.4} m (radius 0.5 + 0.02), top {top:.3}, lowest {low:.3}"
+    );
+    assert!(
+        deepest >= 0.5 + 0.02 - 0.01,
+        "a particle went into the sphere: {deepest}"
+    );
+    assert!(
+        top > 1.5 && top < 1.56,
+        "not resting on the sphere's top: {top}"
+    );
+    assert!(low < 1.0, "did not drape: lowest {low}");
+}
+
+#[test]
+fn a_soft_body_presses_a_dynamic_box_down_and_pulls_an_attached_body() {
+    let mut w = World::new(&def()).unwrap();
+    // A box hanging on a soft spring... simpler: a box on a slider-free stack: a light box
+    // floating in no gravity is pushed down by a ball falling on it.
+    let b = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: DVec3::new(0.0, 0.5, 0.0),
+            gravity_scale: 0.0,
+            linear_damping: 0.0,
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(
+        b,
+        &ShapeDef {
+            density: 50.0,
+            ..Default::default()
+        },
+        Vec3::new(0.5, 0.1, 0.5),
+    )
+    .unwrap();
+    let id = ball_body(&mut w, DVec3::new(0.0, 1.5, 0.0), ball_settings());
+    let mut pushed = 0.0f32;
+    for _ in 0..60 {
+        w.step(DT, SUBSTEPS).unwrap();
+        pushed = pushed.min(w.body_linear_velocity(b).unwrap().y);
+    }
+    // Momentum: all the system has is what gravity gave the ball in 1 s (2 kg · 10 m/s²
+    // · 1 s), shared between the ball and the 10 kg box.
+    let ball: f64 = (0..w.soft_body_particle_count(id).unwrap())
+        .map(|i| w.soft_particle_velocity(id, i).unwrap().y as f64 * 2.0 / 258.0)
+        .sum();
+    let total = ball + 10.0 * w.body_linear_velocity(b).unwrap().y as f64;
+    println!(
+        "the box (10 kg, no gravity) moved down at up to {:.3} m/s under a 2 kg ball; momentum {total:.3} N·s (gravity gave -20)",
+        -pushed
+    );
+    assert!(pushed < -0.05, "the box was not pushed: {pushed}");
+    assert!(
+        (total + 20.0).abs() < 2.0,
+        "momentum {total} N·s against -20"
+    );
+
+    // A flag pulls its pole: a cloth attached by one edge to a dynamic body, gravity on.
+    let mut w = World::new(&def()).unwrap();
+    let pole = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: DVec3::new(0.0, 3.0, 0.0),
+            gravity_scale: 0.0,
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(
+        pole,
+        &ShapeDef {
+            density: 100.0,
+            ..Default::default()
+        },
+        Vec3::new(0.05, 0.05, 1.0),
+    )
+    .unwrap();
+    let n = 8;
+    let flag = cloth(
+        &mut w,
+        n,
+        2.0,
+        DVec3::new(1.05, 3.0, 0.0),
+        SoftBodySettings {
+            mass: 2.0,
+            ..Default::default()
+        },
+    );
+    for j in 0..n {
+        let i = (n * j) as u32;
+        let at = w.soft_particle_position(flag, i).unwrap() - DVec3::new(0.0, 3.0, 0.0);
+        w.attach_soft_particle(flag, i, Some(pole), at.to_f32())
+            .unwrap();
+    }
+    for _ in 0..60 {
+        w.step(DT, SUBSTEPS).unwrap();
+    }
+    let v = w.body_linear_velocity(pole).unwrap();
+    let p = w.body_position(pole).unwrap();
+    let edge = w.soft_particle_position(flag, 0).unwrap();
+    println!("pole (gravity off) pulled to {p:?} at {v:?}; flag's attached corner at {edge:?}");
+    assert!(p.y < 2.95, "the flag did not pull its pole down: {p:?}");
+    assert!(
+        p.x > 0.0,
+        "the flag did not pull its pole towards it: {p:?}"
+    );
+    // Detached when the pole goes.
+    w.destroy_body(pole).unwrap();
+    assert_eq!(w.soft_particle_attachment(flag, 0).unwrap(), None);
+    w.step(DT, SUBSTEPS).unwrap();
+}
