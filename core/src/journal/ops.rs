@@ -281,7 +281,7 @@ ops! {
         index: u32,
         body: BodyId,
         local_point: Vec3,
-    ) => |w| w.attach_soft_particle(id, index, (body != BodyId::NULL).then_some(body), local_point);
+    ) => |w| w.attach_soft_particle(id, index, (!body.is_null()).then_some(body), local_point);
     // (end of soft bodies)
 }
 

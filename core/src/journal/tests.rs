@@ -392,6 +392,7 @@ fn every_call(w: World) -> (World, std::vec::Vec<u64>) {
     })
     .unwrap();
     s.call(|w| w.destroy_water_volume(wv)).unwrap();
+    soft_bodies(&mut s, b[5]);
     characters(&mut s);
     s.call(|w| w.set_gravity(Vec3::new(0.0, -9.0, 0.1)))
         .unwrap();
@@ -465,4 +466,48 @@ fn every_op_of_the_table_round_trips_to_the_recorded_hash() {
     let mut t = twin(&start);
     t.replay_journal(&tape).unwrap();
     assert_eq!(t.hash(), w.hash());
+}
+
+/// Every soft body call.
+fn soft_bodies(s: &mut Session, body: crate::BodyId) {
+    let v = [
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, 1.0),
+        Vec3::new(1.0, 0.0, 1.0),
+    ];
+    let t = [[0u32, 2, 1], [1, 2, 3]];
+    let def = crate::SoftBodyDef {
+        vertices: &v,
+        triangles: &t,
+        position: DVec3::new(0.0, 4.0, 0.0),
+        ..Default::default()
+    };
+    let id = s.call(|w| w.create_soft_body(&def)).unwrap();
+    let settings = crate::SoftBodySettings {
+        pressure: 10.0,
+        ..Default::default()
+    };
+    s.call(|w| w.set_soft_body_settings(id, &settings)).unwrap();
+    s.call(|w| w.set_soft_body_filter(id, crate::Filter::default()))
+        .unwrap();
+    s.call(|w| w.set_soft_particle_pinned(id, 0, true)).unwrap();
+    s.call(|w| w.set_soft_particle_position(id, 0, DVec3::new(0.0, 4.5, 0.0)))
+        .unwrap();
+    s.call(|w| w.set_soft_particle_velocity(id, 1, Vec3::new(0.0, 1.0, 0.0)))
+        .unwrap();
+    s.call(|w| w.apply_soft_particle_impulse(id, 2, Vec3::new(0.1, 0.0, 0.0)))
+        .unwrap();
+    s.call(|w| w.apply_soft_body_impulse(id, Vec3::new(0.0, 0.5, 0.0)))
+        .unwrap();
+    s.call(|w| w.attach_soft_particle(id, 3, Some(body), Vec3::ZERO))
+        .unwrap();
+    s.call(|w| w.step(1.0 / 60.0, 2)).unwrap();
+    s.call(|w| w.attach_soft_particle(id, 3, None, Vec3::ZERO))
+        .unwrap();
+    s.call(|w| {
+        w.set_soft_body_transform(id, DVec3::new(0.0, 5.0, 0.0), crate::math::Quat::IDENTITY)
+    })
+    .unwrap();
+    s.call(|w| w.destroy_soft_body(id)).unwrap();
 }

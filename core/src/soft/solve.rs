@@ -3,9 +3,9 @@
 use super::build::{dihedral_angle, dihedral_gradients, volume6};
 use crate::body::{BodyType, NONE};
 use crate::geometry::Sphere;
-use crate::math::{DAabb, DVec3, Vec3, round_to_grid, round_vec_to_grid};
+use crate::math::{DAabb, DVec3, Vec3, round_vec_to_grid};
 use crate::shape::{ShapeGeometry, probe_shape};
-use crate::soft::COLOURS;
+use crate::soft::{COLOURS, SoftBody};
 use crate::store::soft::{Plane, SHAPES_PER_SOFT_BODY};
 use crate::world::World;
 
@@ -38,12 +38,9 @@ impl World {
         let b = self.soft.pool[slot];
         let first = b.first_particle as usize;
         let range = first..first + b.particle_count as usize;
-        let bounds = self.soft.bounds(slot);
-        let reference = DVec3::new(
-            round_to_grid(0.5 * (bounds.lower.x + bounds.upper.x)),
-            round_to_grid(0.5 * (bounds.lower.y + bounds.upper.y)),
-            round_to_grid(0.5 * (bounds.lower.z + bounds.upper.z)),
-        );
+        // The local frame's origin: the first particle (on the grid, so every local
+        // position is the same whatever the world origin).
+        let reference = self.soft.particles[first].position;
         for i in range.clone() {
             self.soft.x[i] = (self.soft.particles[i].position - reference).to_f32();
         }
@@ -60,218 +57,27 @@ impl World {
         let volume_alpha = s.volume_compliance * inv_h * inv_h;
         let tris = b.first_triangle as usize..(b.first_triangle + b.triangle_count) as usize;
 
+        let sub = Sub {
+            range: range.clone(),
+            tris,
+            first,
+            h,
+            inv_h,
+            gravity,
+            damp,
+            edge_alpha,
+            bend_alpha,
+            volume_alpha,
+            max_speed,
+        };
         for _ in 0..s.substeps {
-            let st = &mut self.soft;
-            // Forces into velocities.
-            for i in range.clone() {
-                if st.inv_mass[i] > 0.0 {
-                    let p = &mut st.particles[i];
-                    p.velocity = (p.velocity + gravity * h) * damp;
-                }
-            }
-            if b.closed && s.pressure > 0.0 {
-                let v6 = volume6(&st.triangles[tris.clone()], |k| st.x[first + k as usize]);
-                if crate::math::abs(v6) > 1.0e-12 {
-                    // Per vertex p·A·n̂/3 = (nRT / V)·n2/6 with n2 twice the area normal.
-                    let k = s.pressure * 6.0 / v6 * h * (1.0 / 6.0);
-                    for t in tris.clone() {
-                        let tr = st.triangles[t];
-                        let (a, c, d) = (
-                            first + tr[0] as usize,
-                            first + tr[1] as usize,
-                            first + tr[2] as usize,
-                        );
-                        let n2 = (st.x[c] - st.x[a]).cross(st.x[d] - st.x[a]);
-                        for q in [a, c, d] {
-                            let w = st.inv_mass[q];
-                            st.particles[q].velocity += n2 * (k * w);
-                        }
-                    }
-                }
-            }
-            if s.drag > 0.0 {
-                for t in tris.clone() {
-                    let tr = st.triangles[t];
-                    let (a, c, d) = (
-                        first + tr[0] as usize,
-                        first + tr[1] as usize,
-                        first + tr[2] as usize,
-                    );
-                    let (n, area2) = (st.x[c] - st.x[a])
-                        .cross(st.x[d] - st.x[a])
-                        .normalize_and_length();
-                    if area2 <= 0.0 {
-                        continue;
-                    }
-                    let v = (st.particles[a].velocity
-                        + st.particles[c].velocity
-                        + st.particles[d].velocity)
-                        * (1.0 / 3.0);
-                    let vn = v.dot(n);
-                    for q in [a, c, d] {
-                        // At most the particle's own normal speed is taken away.
-                        let f = crate::math::min(
-                            s.drag * 0.5 * area2 * h * st.inv_mass[q] * (1.0 / 3.0),
-                            1.0,
-                        );
-                        st.particles[q].velocity -= n * (vn * f);
-                    }
-                }
-            }
-            // Predict.
-            for i in range.clone() {
-                st.prev[i] = st.x[i];
-                if st.inv_mass[i] > 0.0 {
-                    st.x[i] += st.particles[i].velocity * h;
-                }
-            }
-            // Edges and bends, colour by colour.
-            for c in 0..=COLOURS {
-                for k in b.edge_colours[c] as usize..b.edge_colours[c + 1] as usize {
-                    let e = st.edges[k];
-                    let (a, d) = (e.a as usize, e.b as usize);
-                    let (wa, wb) = (st.inv_mass[a], st.inv_mass[d]);
-                    let denom = wa + wb + edge_alpha;
-                    if denom <= 0.0 {
-                        continue;
-                    }
-                    let (n, len) = (st.x[d] - st.x[a]).normalize_and_length();
-                    if len <= 0.0 {
-                        continue;
-                    }
-                    let dl = -(len - e.rest) / denom;
-                    st.x[a] -= n * (wa * dl);
-                    st.x[d] += n * (wb * dl);
-                }
-            }
-            for c in 0..=COLOURS {
-                for k in b.bend_colours[c] as usize..b.bend_colours[c + 1] as usize {
-                    let bend = st.bends[k];
-                    let p = bend.p.map(|q| q as usize);
-                    let xs = p.map(|q| st.x[q]);
-                    let Some(g) = dihedral_gradients(xs[0], xs[1], xs[2], xs[3]) else {
-                        continue;
-                    };
-                    let w = p.map(|q| st.inv_mass[q]);
-                    let mut denom = bend_alpha;
-                    for j in 0..4 {
-                        denom += w[j] * g[j].length_squared();
-                    }
-                    if denom <= 1.0e-20 {
-                        continue;
-                    }
-                    let angle = dihedral_angle(xs[0], xs[1], xs[2], xs[3]);
-                    let dl = -wrap(angle - bend.rest) / denom;
-                    for j in 0..4 {
-                        st.x[p[j]] += g[j] * (w[j] * dl);
-                    }
-                }
-            }
-            // Volume.
-            if b.closed && s.volume_scale > 0.0 {
-                let v6 = volume6(&st.triangles[tris.clone()], |k| st.x[first + k as usize]);
-                let target6 = 6.0 * b.rest_volume * s.volume_scale;
-                // Gradients: ∂(6V)/∂x_a = x_b × x_c over the triangles at a.
-                for i in range.clone() {
-                    st.grad[i] = Vec3::ZERO;
-                }
-                for t in tris.clone() {
-                    let tr = st.triangles[t];
-                    let q = [
-                        first + tr[0] as usize,
-                        first + tr[1] as usize,
-                        first + tr[2] as usize,
-                    ];
-                    st.grad[q[0]] += st.x[q[1]].cross(st.x[q[2]]);
-                    st.grad[q[1]] += st.x[q[2]].cross(st.x[q[0]]);
-                    st.grad[q[2]] += st.x[q[0]].cross(st.x[q[1]]);
-                }
-                let mut denom = volume_alpha * 36.0;
-                for i in range.clone() {
-                    denom += st.inv_mass[i] * st.grad[i].length_squared();
-                }
-                if denom > 1.0e-20 {
-                    let dl = -(v6 - target6) / denom;
-                    for i in range.clone() {
-                        let g = st.grad[i];
-                        st.x[i] += g * (st.inv_mass[i] * dl);
-                    }
-                }
-            }
-            // Long-range attachments: never further from the nearest pin than allowed.
-            for i in range.clone() {
-                let (anchor, max) = st.anchors[i];
-                if anchor == NONE || st.inv_mass[i] <= 0.0 {
-                    continue;
-                }
-                let (n, d) = (st.x[i] - st.x[anchor as usize]).normalize_and_length();
-                if d > max {
-                    st.x[i] -= n * (d - max);
-                }
-            }
-            // Attachments to bodies: two-way (the reaction summed for after the substeps).
-            for i in range.clone() {
-                let pl = st.planes[i];
-                if pl.attach_body == NONE {
-                    continue;
-                }
-                let w = st.inv_mass[i];
-                let denom = w + pl.attach_inv_mass;
-                if denom <= 0.0 {
-                    continue;
-                }
-                let lambda = (pl.attach_target - st.x[i]) * (1.0 / denom);
-                st.x[i] += lambda * w;
-                st.planes[i].attach_impulse -= lambda * inv_h;
-            }
-            if s.self_collision {
-                st.self_collide(first, b.particle_count as usize, s.particle_radius);
-            }
-            // Contact planes, with friction against the body's motion.
-            for i in range.clone() {
-                let pl = st.planes[i];
-                if pl.body == NONE {
-                    continue;
-                }
-                let w = st.inv_mass[i];
-                let denom = w + pl.inv_mass;
-                if w <= 0.0 || denom <= 0.0 {
-                    continue;
-                }
-                let depth = pl.offset - pl.normal.dot(st.x[i]);
-                if depth <= 0.0 {
-                    continue;
-                }
-                let dn = depth / denom;
-                let mut dx = pl.normal * (w * dn);
-                let mut impulse = pl.normal * (-dn * inv_h);
-                // Friction: the tangential move relative to the body, limited by μ·depth.
-                let rel = (st.x[i] + dx - st.prev[i]) - pl.velocity * h;
-                let tangent = rel - pl.normal * rel.dot(pl.normal);
-                let (t_dir, t_len) = tangent.normalize_and_length();
-                if t_len > 0.0 {
-                    let limit = pl.friction * depth;
-                    let take = if t_len <= limit { t_len } else { limit };
-                    let dt_l = take / denom;
-                    dx -= t_dir * (w * dt_l);
-                    impulse += t_dir * (dt_l * inv_h);
-                }
-                st.x[i] += dx;
-                // The body's surface gives way as the body would move (it moves only
-                // after the substeps), so its share of the depth is not pushed again.
-                let pl = &mut st.planes[i];
-                pl.impulse += impulse;
-                pl.offset -= pl.inv_mass * dn;
-            }
-            // Velocities from the moves.
-            for i in range.clone() {
-                let p = &mut st.particles[i];
-                p.velocity = if st.inv_mass[i] > 0.0 {
-                    crate::limits::clamp_abs((st.x[i] - st.prev[i]) * inv_h, max_speed)
-                } else {
-                    Vec3::ZERO
-                };
-            }
+            self.soft.forces(&b, &sub);
+            self.soft.predict(&b, &sub);
+            self.soft.solve_edges_and_bends(&b, &sub);
+            self.soft.solve_volume(&b, &sub);
+            self.soft.solve_limits(&b, &sub);
+            self.soft.solve_planes(&b, &sub);
+            self.soft.take_velocities(&b, &sub);
         }
 
         // Back to the world frame, on the grid, within the coordinate range.
@@ -319,7 +125,7 @@ impl World {
         let gravity = (self.def.gravity * s.gravity_scale).length();
         let reach = crate::math::min((fastest + gravity * dt) * dt, 1.0e4) + r;
         let bounds = self.soft.bounds(slot);
-        let g = reach as f64;
+        let g = crate::math::ceil_to_grid(reach as f64);
         let area = DAabb::new(
             bounds.lower - DVec3::new(g, g, g),
             bounds.upper + DVec3::new(g, g, g),
@@ -349,7 +155,7 @@ impl World {
             let x0 = self.soft.x[i];
             let mut best = Plane::default();
             let mut best_sep = f32::MAX;
-            let g = (reach - r) as f64 + r as f64;
+            let g = crate::math::ceil_to_grid(reach as f64);
             let mine = DAabb::new(
                 p.position - DVec3::new(g, g, g),
                 p.position + DVec3::new(g, g, g),
@@ -455,6 +261,294 @@ impl crate::store::soft::SoftStore {
                 self.x[a] -= n * (wa * dl);
                 self.x[c] += n * (wc * dl);
             }
+        }
+    }
+}
+
+/// The numbers of one soft body's substeps.
+struct Sub {
+    range: core::ops::Range<usize>,
+    tris: core::ops::Range<usize>,
+    first: usize,
+    h: f32,
+    inv_h: f32,
+    gravity: Vec3,
+    damp: f32,
+    edge_alpha: f32,
+    bend_alpha: f32,
+    volume_alpha: f32,
+    max_speed: f32,
+}
+
+impl crate::store::soft::SoftStore {
+    /// Gravity, damping, pressure and drag into the velocities.
+    fn forces(&mut self, b: &SoftBody, p: &Sub) {
+        let st = self;
+        let range = p.range.clone();
+        let tris = p.tris.clone();
+        let first = p.first;
+        let h = p.h;
+        let gravity = p.gravity;
+        let damp = p.damp;
+        let s = b.settings;
+        // Forces into velocities.
+        for i in range.clone() {
+            if st.inv_mass[i] > 0.0 {
+                let p = &mut st.particles[i];
+                p.velocity = (p.velocity + gravity * h) * damp;
+            }
+        }
+        if b.closed && s.pressure > 0.0 {
+            let v6 = volume6(&st.triangles[tris.clone()], |k| st.x[first + k as usize]);
+            if crate::math::abs(v6) > 1.0e-12 {
+                // Per vertex p·A·n̂/3 = (nRT / V)·n2/6 with n2 twice the area normal.
+                let k = s.pressure * 6.0 / v6 * h * (1.0 / 6.0);
+                for t in tris.clone() {
+                    let tr = st.triangles[t];
+                    let (a, c, d) = (
+                        first + tr[0] as usize,
+                        first + tr[1] as usize,
+                        first + tr[2] as usize,
+                    );
+                    let n2 = (st.x[c] - st.x[a]).cross(st.x[d] - st.x[a]);
+                    for q in [a, c, d] {
+                        let w = st.inv_mass[q];
+                        st.particles[q].velocity += n2 * (k * w);
+                    }
+                }
+            }
+        }
+        if s.drag > 0.0 {
+            for t in tris.clone() {
+                let tr = st.triangles[t];
+                let (a, c, d) = (
+                    first + tr[0] as usize,
+                    first + tr[1] as usize,
+                    first + tr[2] as usize,
+                );
+                let (n, area2) = (st.x[c] - st.x[a])
+                    .cross(st.x[d] - st.x[a])
+                    .normalize_and_length();
+                if area2 <= 0.0 {
+                    continue;
+                }
+                let v = (st.particles[a].velocity
+                    + st.particles[c].velocity
+                    + st.particles[d].velocity)
+                    * (1.0 / 3.0);
+                let vn = v.dot(n);
+                for q in [a, c, d] {
+                    // At most the particle's own normal speed is taken away.
+                    let f = crate::math::min(
+                        s.drag * 0.5 * area2 * h * st.inv_mass[q] * (1.0 / 3.0),
+                        1.0,
+                    );
+                    st.particles[q].velocity -= n * (vn * f);
+                }
+            }
+        }
+    }
+
+    /// Positions predicted from the velocities (the substep's start kept).
+    fn predict(&mut self, _: &SoftBody, p: &Sub) {
+        let st = self;
+        let range = p.range.clone();
+        let h = p.h;
+        // Predict.
+        for i in range.clone() {
+            st.prev[i] = st.x[i];
+            if st.inv_mass[i] > 0.0 {
+                st.x[i] += st.particles[i].velocity * h;
+            }
+        }
+    }
+
+    /// Edges and bends, colour by colour.
+    fn solve_edges_and_bends(&mut self, b: &SoftBody, p: &Sub) {
+        let st = self;
+        let edge_alpha = p.edge_alpha;
+        let bend_alpha = p.bend_alpha;
+        // Edges and bends, colour by colour.
+        for c in 0..=COLOURS {
+            for k in b.edge_colours[c] as usize..b.edge_colours[c + 1] as usize {
+                let e = st.edges[k];
+                let (a, d) = (e.a as usize, e.b as usize);
+                let (wa, wb) = (st.inv_mass[a], st.inv_mass[d]);
+                let denom = wa + wb + edge_alpha;
+                if denom <= 0.0 {
+                    continue;
+                }
+                let (n, len) = (st.x[d] - st.x[a]).normalize_and_length();
+                if len <= 0.0 {
+                    continue;
+                }
+                let dl = -(len - e.rest) / denom;
+                st.x[a] -= n * (wa * dl);
+                st.x[d] += n * (wb * dl);
+            }
+        }
+        for c in 0..=COLOURS {
+            for k in b.bend_colours[c] as usize..b.bend_colours[c + 1] as usize {
+                let bend = st.bends[k];
+                let p = bend.p.map(|q| q as usize);
+                let xs = p.map(|q| st.x[q]);
+                let Some(g) = dihedral_gradients(xs[0], xs[1], xs[2], xs[3]) else {
+                    continue;
+                };
+                let w = p.map(|q| st.inv_mass[q]);
+                let mut denom = bend_alpha;
+                for j in 0..4 {
+                    denom += w[j] * g[j].length_squared();
+                }
+                if denom <= 1.0e-20 {
+                    continue;
+                }
+                let angle = dihedral_angle(xs[0], xs[1], xs[2], xs[3]);
+                let dl = -wrap(angle - bend.rest) / denom;
+                for j in 0..4 {
+                    st.x[p[j]] += g[j] * (w[j] * dl);
+                }
+            }
+        }
+    }
+
+    /// The volume of a closed mesh.
+    fn solve_volume(&mut self, b: &SoftBody, p: &Sub) {
+        let st = self;
+        let range = p.range.clone();
+        let tris = p.tris.clone();
+        let first = p.first;
+        let volume_alpha = p.volume_alpha;
+        let s = b.settings;
+        // Volume.
+        if b.closed && s.volume_scale > 0.0 {
+            let v6 = volume6(&st.triangles[tris.clone()], |k| st.x[first + k as usize]);
+            let target6 = 6.0 * b.rest_volume * s.volume_scale;
+            // Gradients: ∂(6V)/∂x_a = x_b × x_c over the triangles at a.
+            for i in range.clone() {
+                st.grad[i] = Vec3::ZERO;
+            }
+            for t in tris.clone() {
+                let tr = st.triangles[t];
+                let q = [
+                    first + tr[0] as usize,
+                    first + tr[1] as usize,
+                    first + tr[2] as usize,
+                ];
+                st.grad[q[0]] += st.x[q[1]].cross(st.x[q[2]]);
+                st.grad[q[1]] += st.x[q[2]].cross(st.x[q[0]]);
+                st.grad[q[2]] += st.x[q[0]].cross(st.x[q[1]]);
+            }
+            let mut denom = volume_alpha * 36.0;
+            for i in range.clone() {
+                denom += st.inv_mass[i] * st.grad[i].length_squared();
+            }
+            if denom > 1.0e-20 {
+                let dl = -(v6 - target6) / denom;
+                for i in range.clone() {
+                    let g = st.grad[i];
+                    st.x[i] += g * (st.inv_mass[i] * dl);
+                }
+            }
+        }
+    }
+
+    /// Long-range anchors, then attachments to bodies.
+    fn solve_limits(&mut self, b: &SoftBody, p: &Sub) {
+        let st = self;
+        let range = p.range.clone();
+        let first = p.first;
+        let inv_h = p.inv_h;
+        let s = b.settings;
+        // Long-range attachments: never further from the nearest pin than allowed.
+        for i in range.clone() {
+            let (anchor, max) = st.anchors[i];
+            if anchor == NONE || st.inv_mass[i] <= 0.0 {
+                continue;
+            }
+            let (n, d) = (st.x[i] - st.x[anchor as usize]).normalize_and_length();
+            if d > max {
+                st.x[i] -= n * (d - max);
+            }
+        }
+        // Attachments to bodies: two-way (the reaction summed for after the substeps).
+        for i in range.clone() {
+            let pl = st.planes[i];
+            if pl.attach_body == NONE {
+                continue;
+            }
+            let w = st.inv_mass[i];
+            let denom = w + pl.attach_inv_mass;
+            if denom <= 0.0 {
+                continue;
+            }
+            let lambda = (pl.attach_target - st.x[i]) * (1.0 / denom);
+            st.x[i] += lambda * w;
+            st.planes[i].attach_impulse -= lambda * inv_h;
+        }
+        if s.self_collision {
+            st.self_collide(first, b.particle_count as usize, s.particle_radius);
+        }
+    }
+
+    /// Contact planes, with friction.
+    fn solve_planes(&mut self, _: &SoftBody, p: &Sub) {
+        let st = self;
+        let range = p.range.clone();
+        let h = p.h;
+        let inv_h = p.inv_h;
+        // Contact planes, with friction against the body's motion.
+        for i in range.clone() {
+            let pl = st.planes[i];
+            if pl.body == NONE {
+                continue;
+            }
+            let w = st.inv_mass[i];
+            let denom = w + pl.inv_mass;
+            if w <= 0.0 || denom <= 0.0 {
+                continue;
+            }
+            let depth = pl.offset - pl.normal.dot(st.x[i]);
+            if depth <= 0.0 {
+                continue;
+            }
+            let dn = depth / denom;
+            let mut dx = pl.normal * (w * dn);
+            let mut impulse = pl.normal * (-dn * inv_h);
+            // Friction: the tangential move relative to the body, limited by μ·depth.
+            let rel = (st.x[i] + dx - st.prev[i]) - pl.velocity * h;
+            let tangent = rel - pl.normal * rel.dot(pl.normal);
+            let (t_dir, t_len) = tangent.normalize_and_length();
+            if t_len > 0.0 {
+                let limit = pl.friction * depth;
+                let take = if t_len <= limit { t_len } else { limit };
+                let dt_l = take / denom;
+                dx -= t_dir * (w * dt_l);
+                impulse += t_dir * (dt_l * inv_h);
+            }
+            st.x[i] += dx;
+            // The body's surface gives way as the body would move (it moves only
+            // after the substeps), so its share of the depth is not pushed again.
+            let pl = &mut st.planes[i];
+            pl.impulse += impulse;
+            pl.offset -= pl.inv_mass * dn;
+        }
+    }
+
+    /// Velocities from the moves.
+    fn take_velocities(&mut self, _: &SoftBody, p: &Sub) {
+        let st = self;
+        let range = p.range.clone();
+        let inv_h = p.inv_h;
+        let max_speed = p.max_speed;
+        // Velocities from the moves.
+        for i in range.clone() {
+            let p = &mut st.particles[i];
+            p.velocity = if st.inv_mass[i] > 0.0 {
+                crate::limits::clamp_abs((st.x[i] - st.prev[i]) * inv_h, max_speed)
+            } else {
+                Vec3::ZERO
+            };
         }
     }
 }

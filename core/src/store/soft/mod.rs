@@ -257,7 +257,8 @@ impl SoftStore {
                 hi[i] = crate::math::max_f64(hi[i], v);
             }
         }
-        let r = b.settings.particle_radius as f64;
+        // On the grid, so the box moves exactly with a shift of the origin.
+        let r = crate::math::ceil_to_grid(b.settings.particle_radius as f64);
         let lo = crate::math::DVec3::new(lo[0], lo[1], lo[2]);
         let hi = crate::math::DVec3::new(hi[0], hi[1], hi[2]);
         let grow = crate::math::DVec3::new(r, r, r);
