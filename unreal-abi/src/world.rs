@@ -211,6 +211,9 @@ fn engine_def(d: &m3WorldDef) -> Result<engine::WorldDef, Refusal> {
         character_capacity: optional_capacity("characterCapacity", d.characterCapacity)?,
         vehicle_capacity: optional_capacity("vehicleCapacity", d.vehicleCapacity)?,
         water_capacity: optional_capacity("waterCapacity", d.waterCapacity)?,
+        // Soft bodies are not in the C ABI yet (issue 18): none reserved.
+        soft_body_capacity: 0,
+        soft_particle_capacity: 0,
         allocator: None,
         task_hooks: None,
     })

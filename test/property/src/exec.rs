@@ -372,6 +372,9 @@ pub fn world_def(c: &WorldConfig) -> WorldDef {
         character_capacity: c.more_capacities[0],
         vehicle_capacity: c.more_capacities[1],
         water_capacity: c.more_capacities[2],
+        // Soft bodies are not generated yet (issue 18): none reserved.
+        soft_body_capacity: 0,
+        soft_particle_capacity: 0,
         hit_event_threshold: c.hit_event_threshold.0,
         // Not generated yet: the default rules.
         friction_combine: WorldDef::default().friction_combine,
