@@ -460,10 +460,11 @@ fn revision_6_snapshots_still_restore_and_carry_no_journal() {
         w.restore(&bytes).unwrap();
         let hash = w.hash();
         // Written back at the current revision: the same state, a journal section, and
-        // (from revision 9) the character, vehicle and water capacities with the byte
-        // saying their stores are absent, after the 44 bytes of the other capacities.
+        // (from revision 9) the character, vehicle and water capacities and (from 10) the
+        // soft body capacities, with the byte saying their stores are absent, after the
+        // 44 bytes of the other capacities.
         let again = snapshot(&w);
-        let extra = 3 * 4 + 1;
+        let extra = 5 * 4 + 1;
         assert_eq!(again.len(), bytes.len() + extra + SNAPSHOT_JOURNAL_SIZE);
         assert_eq!(again[32..32 + 44], bytes[32..32 + 44], "{path:?}");
         assert_eq!(again[32 + 44 + extra - 1], 0, "{path:?}");
