@@ -130,7 +130,15 @@ impl World {
             )?,
             solver: SolverScratch::new(nb, nc, nsp, nj, alloc)?,
             awake: AwakeSet::new(nb, nc, alloc)?,
-            tasks: Tasks::new(def.task_hooks, nb.max(nc).max(ns), alloc)?,
+            // The most items of one stage: bodies, contacts, shapes, or the edges of one
+            // colour of the soft bodies (three per particle at most).
+            tasks: Tasks::new(
+                def.task_hooks,
+                nb.max(nc)
+                    .max(ns)
+                    .max(3 * def.soft_particle_capacity as usize),
+                alloc,
+            )?,
             counters: Counters::default(),
             profile: Profile::default(),
         })

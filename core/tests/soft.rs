@@ -6,6 +6,8 @@
 #![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
 
 mod common;
+#[path = "../../test/determinism/src/tasks.rs"]
+mod tasks;
 
 use common::{DT, SUBSTEPS};
 use maul3d::math::{DVec3, Quat, Vec3};
@@ -857,4 +859,41 @@ fn a_world_that_never_held_a_soft_body_hashes_as_before() {
     w.destroy_soft_body(id).unwrap();
     // Held one: the store (an empty slot) stays in the state.
     assert_ne!(w.hash(), h);
+}
+
+/// Through the task hooks (colours of edges and bends, particles' contacts spread over
+/// threads, in any split), any number of workers gives the single-threaded bits.
+#[test]
+fn every_worker_count_gives_the_single_threaded_hashes() {
+    let run = |hooks: Option<maul3d::TaskHooks>| {
+        let mut w = World::new(&WorldDef {
+            task_hooks: hooks,
+            ..def()
+        })
+        .unwrap();
+        busy(&mut w);
+        // A second, larger cloth so colours pass the split threshold.
+        cloth(
+            &mut w,
+            40,
+            3.0,
+            DVec3::new(0.0, 2.5, 3.0),
+            SoftBodySettings::default(),
+        );
+        (0..90)
+            .map(|_| {
+                w.step(DT, SUBSTEPS).unwrap();
+                w.hash()
+            })
+            .collect::<Vec<u64>>()
+    };
+    let reference = run(None);
+    for (workers, threaded) in [(1, true), (2, true), (4, true), (4, false), (8, true)] {
+        let pool = tasks::TestTasks::new(workers, threaded, 0x50f7 + workers as u64);
+        assert_eq!(
+            run(Some(pool.hooks())),
+            reference,
+            "{workers} workers (threaded: {threaded})"
+        );
+    }
 }

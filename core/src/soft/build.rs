@@ -156,7 +156,9 @@ impl SoftStore {
                 colour: 0,
             });
             debug_assert!(ok, "edge room checked at create");
-            if j - i == 2 {
+            // A bend needs two different opposite vertices (two triangles on the same
+            // three vertices make none).
+            if j - i == 2 && self.build[i + 1][2] != o {
                 let o2 = self.build[i + 1][2];
                 let angle =
                     dihedral_angle(rest(self, a), rest(self, c), rest(self, o), rest(self, o2));

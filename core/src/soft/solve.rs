@@ -7,6 +7,7 @@ use crate::math::{DAabb, DVec3, Vec3, round_vec_to_grid};
 use crate::shape::{ShapeGeometry, probe_shape};
 use crate::soft::{COLOURS, SoftBody};
 use crate::store::soft::{Plane, SHAPES_PER_SOFT_BODY};
+use crate::task::{Slots, Tasks};
 use crate::world::World;
 
 /// How far inside ±2^22 a particle is kept.
@@ -73,10 +74,10 @@ impl World {
         for _ in 0..s.substeps {
             self.soft.forces(&b, &sub);
             self.soft.predict(&b, &sub);
-            self.soft.solve_edges_and_bends(&b, &sub);
+            self.soft.solve_edges_and_bends(&b, &sub, &mut self.tasks);
             self.soft.solve_volume(&b, &sub);
             self.soft.solve_limits(&b, &sub);
-            self.soft.solve_planes(&b, &sub);
+            self.soft.solve_planes(&b, &sub, &mut self.tasks);
             self.soft.take_velocities(&b, &sub);
         }
 
@@ -363,52 +364,67 @@ impl crate::store::soft::SoftStore {
         }
     }
 
-    /// Edges and bends, colour by colour.
-    fn solve_edges_and_bends(&mut self, b: &SoftBody, p: &Sub) {
-        let st = self;
-        let edge_alpha = p.edge_alpha;
-        let bend_alpha = p.bend_alpha;
-        // Edges and bends, colour by colour.
+    /// Edges and bends, colour by colour. The constraints of a colour share no particle,
+    /// so the task hooks may spread a colour over threads: each constraint writes only its
+    /// own particles, and the bits are those of the order in the list. The last colour
+    /// (constraints no colour had room for) runs in order on this thread.
+    fn solve_edges_and_bends(&mut self, b: &SoftBody, p: &Sub, tasks: &mut Tasks) {
+        let (edge_alpha, bend_alpha) = (p.edge_alpha, p.bend_alpha);
         for c in 0..=COLOURS {
-            for k in b.edge_colours[c] as usize..b.edge_colours[c + 1] as usize {
-                let e = st.edges[k];
+            let (lo, hi) = (b.edge_colours[c] as usize, b.edge_colours[c + 1] as usize);
+            let edges = &self.edges[lo..hi];
+            let w = &self.inv_mass[..];
+            let xs = Slots::new(&mut self.x[..]);
+            let one = |k: usize| {
+                let e = edges[k];
                 let (a, d) = (e.a as usize, e.b as usize);
-                let (wa, wb) = (st.inv_mass[a], st.inv_mass[d]);
+                let (wa, wb) = (w[a], w[d]);
                 let denom = wa + wb + edge_alpha;
                 if denom <= 0.0 {
-                    continue;
+                    return;
                 }
-                let (n, len) = (st.x[d] - st.x[a]).normalize_and_length();
+                // SAFETY: `a != d`, and no other constraint of this colour touches either
+                // (the colouring), so these are the only references to the two slots.
+                let (xa, xd) = unsafe { (xs.get(a), xs.get(d)) };
+                let (n, len) = (*xd - *xa).normalize_and_length();
                 if len <= 0.0 {
-                    continue;
+                    return;
                 }
                 let dl = -(len - e.rest) / denom;
-                st.x[a] -= n * (wa * dl);
-                st.x[d] += n * (wb * dl);
-            }
+                *xa -= n * (wa * dl);
+                *xd += n * (wb * dl);
+            };
+            run(tasks, c, hi - lo, &one);
         }
         for c in 0..=COLOURS {
-            for k in b.bend_colours[c] as usize..b.bend_colours[c + 1] as usize {
-                let bend = st.bends[k];
+            let (lo, hi) = (b.bend_colours[c] as usize, b.bend_colours[c + 1] as usize);
+            let bends = &self.bends[lo..hi];
+            let w = &self.inv_mass[..];
+            let xs = Slots::new(&mut self.x[..]);
+            let one = |k: usize| {
+                let bend = bends[k];
                 let p = bend.p.map(|q| q as usize);
-                let xs = p.map(|q| st.x[q]);
-                let Some(g) = dihedral_gradients(xs[0], xs[1], xs[2], xs[3]) else {
-                    continue;
+                // SAFETY: a bend's four particles are distinct (see `build`), and no other
+                // bend of this colour touches them.
+                let x = unsafe { [xs.get(p[0]), xs.get(p[1]), xs.get(p[2]), xs.get(p[3])] };
+                let Some(g) = dihedral_gradients(*x[0], *x[1], *x[2], *x[3]) else {
+                    return;
                 };
-                let w = p.map(|q| st.inv_mass[q]);
+                let wj = p.map(|q| w[q]);
                 let mut denom = bend_alpha;
                 for j in 0..4 {
-                    denom += w[j] * g[j].length_squared();
+                    denom += wj[j] * g[j].length_squared();
                 }
                 if denom <= 1.0e-20 {
-                    continue;
+                    return;
                 }
-                let angle = dihedral_angle(xs[0], xs[1], xs[2], xs[3]);
+                let angle = dihedral_angle(*x[0], *x[1], *x[2], *x[3]);
                 let dl = -wrap(angle - bend.rest) / denom;
                 for j in 0..4 {
-                    st.x[p[j]] += g[j] * (w[j] * dl);
+                    *x[j] += g[j] * (wj[j] * dl);
                 }
-            }
+            };
+            run(tasks, c, hi - lo, &one);
         }
     }
 
@@ -492,31 +508,33 @@ impl crate::store::soft::SoftStore {
     }
 
     /// Contact planes, with friction.
-    fn solve_planes(&mut self, _: &SoftBody, p: &Sub) {
-        let st = self;
-        let range = p.range.clone();
-        let h = p.h;
-        let inv_h = p.inv_h;
-        // Contact planes, with friction against the body's motion.
-        for i in range.clone() {
-            let pl = st.planes[i];
+    fn solve_planes(&mut self, _: &SoftBody, p: &Sub, tasks: &mut Tasks) {
+        let (h, inv_h, first) = (p.h, p.inv_h, p.range.start);
+        let (w, prev) = (&self.inv_mass[..], &self.prev[..]);
+        let xs = Slots::new(&mut self.x[..]);
+        let planes = Slots::new(&mut self.planes[..]);
+        // Each particle writes only its own position and plane.
+        tasks.for_each(p.range.len(), 256, &|k, _| {
+            let i = first + k;
+            // SAFETY: item `k` is particle `first + k`, claimed once.
+            let (x, pl) = unsafe { (xs.get(i), planes.get(i)) };
             if pl.body == NONE {
-                continue;
+                return;
             }
-            let w = st.inv_mass[i];
+            let w = w[i];
             let denom = w + pl.inv_mass;
             if w <= 0.0 || denom <= 0.0 {
-                continue;
+                return;
             }
-            let depth = pl.offset - pl.normal.dot(st.x[i]);
+            let depth = pl.offset - pl.normal.dot(*x);
             if depth <= 0.0 {
-                continue;
+                return;
             }
             let dn = depth / denom;
             let mut dx = pl.normal * (w * dn);
             let mut impulse = pl.normal * (-dn * inv_h);
             // Friction: the tangential move relative to the body, limited by μ·depth.
-            let rel = (st.x[i] + dx - st.prev[i]) - pl.velocity * h;
+            let rel = (*x + dx - prev[i]) - pl.velocity * h;
             let tangent = rel - pl.normal * rel.dot(pl.normal);
             let (t_dir, t_len) = tangent.normalize_and_length();
             if t_len > 0.0 {
@@ -526,13 +544,12 @@ impl crate::store::soft::SoftStore {
                 dx -= t_dir * (w * dt_l);
                 impulse += t_dir * (dt_l * inv_h);
             }
-            st.x[i] += dx;
-            // The body's surface gives way as the body would move (it moves only
-            // after the substeps), so its share of the depth is not pushed again.
-            let pl = &mut st.planes[i];
+            *x += dx;
+            // The body's surface gives way as the body would move (it moves only after
+            // the substeps), so its share of the depth is not pushed again.
             pl.impulse += impulse;
             pl.offset -= pl.inv_mass * dn;
-        }
+        });
     }
 
     /// Velocities from the moves.
@@ -549,6 +566,18 @@ impl crate::store::soft::SoftStore {
             } else {
                 Vec3::ZERO
             };
+        }
+    }
+}
+
+/// Runs `one` over the `count` constraints of colour `c`: through the task hooks for the
+/// coloured ones, in order here for the last colour.
+fn run(tasks: &mut Tasks, c: usize, count: usize, one: &(dyn Fn(usize) + Sync)) {
+    if c < COLOURS {
+        tasks.for_each(count, 64, &|k, _| one(k));
+    } else {
+        for k in 0..count {
+            one(k);
         }
     }
 }
