@@ -27,7 +27,14 @@ pub(crate) fn dihedral_angle(x0: Vec3, x1: Vec3, xa: Vec3, xb: Vec3) -> f32 {
 /// The gradients of [`dihedral_angle`] with respect to `x0`, `x1`, `xa`, `xb` (Bridson,
 /// Marino and Fedkiw 2003), or `None` for a degenerate pair (a zero-length edge or a
 /// triangle of no area).
+#[cfg(test)]
 pub(crate) fn dihedral_gradients(x0: Vec3, x1: Vec3, xa: Vec3, xb: Vec3) -> Option<[Vec3; 4]> {
+    dihedral(x0, x1, xa, xb).map(|(_, g)| g)
+}
+
+/// [`dihedral_angle`] and [`dihedral_gradients`] in one, sharing their products (the
+/// same bits as each alone).
+pub(crate) fn dihedral(x0: Vec3, x1: Vec3, xa: Vec3, xb: Vec3) -> Option<(f32, [Vec3; 4])> {
     let e = x1 - x0;
     let n1 = e.cross(xa - x0);
     let n2 = (xb - x0).cross(e);
@@ -36,13 +43,14 @@ pub(crate) fn dihedral_gradients(x0: Vec3, x1: Vec3, xa: Vec3, xb: Vec3) -> Opti
     if !(len > 1.0e-12 && l1 > 1.0e-20 && l2 > 1.0e-20) {
         return None;
     }
+    let angle = crate::math::atan2(n2.cross(n1).dot(ue), n1.dot(n2));
     let m1 = n1 * (1.0 / l1);
     let m2 = n2 * (1.0 / l2);
     let ga = m1 * len;
     let gb = m2 * len;
     let g0 = m1 * (xa - x1).dot(ue) + m2 * (xb - x1).dot(ue);
     let g1 = -(m1 * (xa - x0).dot(ue) + m2 * (xb - x0).dot(ue));
-    Some([g0, g1, ga, gb])
+    Some((angle, [g0, g1, ga, gb]))
 }
 
 /// The signed volume a triangle list encloses (`x(i)`: vertex `i`), times six.
@@ -233,7 +241,7 @@ impl SoftStore {
             self.anchors[i] = (NONE, 0.0);
         }
         let stretch = b.settings.long_range_stretch;
-        if stretch <= 0.0 {
+        if stretch <= 0.0 || !self.particles[range.clone()].iter().any(|p| p.pinned) {
             return;
         }
         for i in range.clone() {

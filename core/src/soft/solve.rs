@@ -1,6 +1,6 @@
 //! The soft bodies' stage of the step (see the module docs of `crate::soft`).
 
-use super::build::{dihedral_angle, dihedral_gradients, volume6};
+use super::build::{dihedral, volume6};
 use crate::body::{BodyType, NONE};
 use crate::geometry::Sphere;
 use crate::math::{DAabb, DVec3, Vec3, round_vec_to_grid};
@@ -407,7 +407,7 @@ impl crate::store::soft::SoftStore {
                 // SAFETY: a bend's four particles are distinct (see `build`), and no other
                 // bend of this colour touches them.
                 let x = unsafe { [xs.get(p[0]), xs.get(p[1]), xs.get(p[2]), xs.get(p[3])] };
-                let Some(g) = dihedral_gradients(*x[0], *x[1], *x[2], *x[3]) else {
+                let Some((angle, g)) = dihedral(*x[0], *x[1], *x[2], *x[3]) else {
                     return;
                 };
                 let wj = p.map(|q| w[q]);
@@ -418,7 +418,6 @@ impl crate::store::soft::SoftStore {
                 if denom <= 1.0e-20 {
                     return;
                 }
-                let angle = dihedral_angle(*x[0], *x[1], *x[2], *x[3]);
                 let dl = -wrap(angle - bend.rest) / denom;
                 for j in 0..4 {
                     *x[j] += g[j] * (wj[j] * dl);
