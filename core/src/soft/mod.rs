@@ -52,7 +52,7 @@ pub(crate) const COLOURS: usize = 24;
 /// How a soft body behaves: its mass, stiffness, volume, damping, collision.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SoftBodySettings {
-    /// Total mass, kg, spread evenly over the particles (in (0, 1e6]; default 1).
+    /// Total mass, kg, spread evenly over the particles (in [1e-6, 1e6]; default 1).
     pub mass: f32,
     /// Substeps per world step (1 to 64; default 8): the soft body's own `dt / substeps`.
     pub substeps: u32,
@@ -200,9 +200,9 @@ pub(crate) fn check_settings(s: &SoftBodySettings) -> Result<()> {
     check_range(
         "soft mass",
         s.mass,
-        f32::MIN_POSITIVE,
+        crate::limits::MIN_MASS,
         1.0e6,
-        "within (0, 1e6] kg",
+        "within [1e-6, 1e6] kg",
     )?;
     if !(1..=MAX_SOFT_SUBSTEPS).contains(&s.substeps) {
         return Err(Error::Argument {

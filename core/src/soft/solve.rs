@@ -104,6 +104,13 @@ impl World {
                 if bd.alive && bd.body_type == BodyType::Dynamic {
                     let impulse = crate::limits::clamp_abs(impulse, crate::limits::MAX_IMPULSE);
                     self.apply_impulse_quietly(body, impulse, at);
+                    // Within the world's speed caps, as the solver leaves every body.
+                    let bd = &mut self.bodies[body as usize];
+                    crate::solver::cap_speed(&mut bd.linear_velocity, max_speed);
+                    crate::solver::cap_speed(
+                        &mut bd.angular_velocity,
+                        crate::limits::MAX_ANGULAR_SPEED,
+                    );
                 }
             }
         }
@@ -313,8 +320,10 @@ impl crate::store::soft::SoftStore {
                     );
                     let n2 = (st.x[c] - st.x[a]).cross(st.x[d] - st.x[a]);
                     for q in [a, c, d] {
-                        let w = st.inv_mass[q];
-                        st.particles[q].velocity += n2 * (k * w);
+                        let f = k * st.inv_mass[q];
+                        if f.is_finite() {
+                            st.particles[q].velocity += n2 * f;
+                        }
                     }
                 }
             }
@@ -346,6 +355,15 @@ impl crate::store::soft::SoftStore {
                     );
                     st.particles[q].velocity -= n * (vn * f);
                 }
+            }
+        }
+        // Pressure on a nearly flat ball can be huge: velocities stay within the bound
+        // every velocity keeps (and finite).
+        for i in range.clone() {
+            let v = &mut st.particles[i].velocity;
+            *v = crate::limits::clamp_abs(*v, crate::limits::MAX_VELOCITY);
+            if !v.is_valid() {
+                *v = Vec3::ZERO;
             }
         }
     }
@@ -560,11 +578,15 @@ impl crate::store::soft::SoftStore {
         // Velocities from the moves.
         for i in range.clone() {
             let p = &mut st.particles[i];
-            p.velocity = if st.inv_mass[i] > 0.0 {
-                crate::limits::clamp_abs((st.x[i] - st.prev[i]) * inv_h, max_speed)
-            } else {
-                Vec3::ZERO
-            };
+            let mut v = (st.x[i] - st.prev[i]) * inv_h;
+            if st.inv_mass[i] <= 0.0 || !v.is_valid() {
+                // A pinned particle, or one a degenerate projection sent off: it stays.
+                v = Vec3::ZERO;
+                st.x[i] = st.prev[i];
+            }
+            v = crate::limits::clamp_abs(v, crate::limits::MAX_VELOCITY);
+            crate::solver::cap_speed(&mut v, max_speed);
+            p.velocity = v;
         }
     }
 }

@@ -565,7 +565,7 @@ fn integrate_velocity(st: &mut BodyState, p: &BodyParams, h: f32, max_speed: f32
 /// Brings `v` within speed `max` (by its largest component first, so a velocity too large
 /// to square comes within range); true if it had to.
 #[inline(always)]
-fn cap_speed(v: &mut Vec3, max: f32) -> bool {
+pub(crate) fn cap_speed(v: &mut Vec3, max: f32) -> bool {
     let mut capped = false;
     let m = v.abs().max_element();
     if m > max {

@@ -23,9 +23,9 @@ use crate::ops::*;
 use core::ffi::c_void;
 use maul3d::math::{DAabb, DVec3, Mat3, Quat, Transform, Vec3, cos, max_f64, min_f64, sin, sqrt};
 use maul3d::{
-    AntiRollBar, CharacterDef, CharacterId, CharacterSettings, EngineDef, SlipCurve,
-    SuspensionSpring, TransmissionDef, VehicleDef, VehicleId, VehicleInput, WaterVolumeDef,
-    WaterVolumeId, WheelCast, WheelDef,
+    AntiRollBar, CharacterDef, CharacterId, CharacterSettings, EngineDef, SlipCurve, SoftBodyDef,
+    SoftBodyId, SoftBodySettings, SuspensionSpring, TransmissionDef, VehicleDef, VehicleId,
+    VehicleInput, WaterVolumeDef, WaterVolumeId, WheelCast, WheelDef,
 };
 use maul3d::{
     AreaGravity, AreaMode, AreaSettings, AxisMode, BodyDef, BodyId, BodyType, Capsule,
@@ -372,9 +372,10 @@ pub fn world_def(c: &WorldConfig) -> WorldDef {
         character_capacity: c.more_capacities[0],
         vehicle_capacity: c.more_capacities[1],
         water_capacity: c.more_capacities[2],
-        // Soft bodies are not generated yet (issue 18): none reserved.
-        soft_body_capacity: 0,
-        soft_particle_capacity: 0,
+        // Soft bodies: as many as water volumes (the config predates them, and its
+        // printed form is what regression tests hold), 256 particles each.
+        soft_body_capacity: c.more_capacities[2],
+        soft_particle_capacity: 256 * c.more_capacities[2],
         hit_event_threshold: c.hit_event_threshold.0,
         // Not generated yet: the default rules.
         friction_combine: WorldDef::default().friction_combine,
@@ -508,6 +509,103 @@ pub fn vehicle_def(d: &VehicleD, chassis: BodyId) -> VehicleDef {
         };
     }
     def
+}
+
+/// A soft body's mesh: a cloth, a closed ball, or random (maybe bad) triangles.
+fn soft_mesh(d: &SoftD) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let size = d.size.0;
+    match d.kind {
+        0 => {
+            let n = d.n.max(2) as usize;
+            let step = size / (n - 1) as f32;
+            let mut v = Vec::new();
+            for j in 0..n {
+                for i in 0..n {
+                    v.push(Vec3::new(i as f32 * step, 0.0, j as f32 * step));
+                }
+            }
+            let mut t = Vec::new();
+            for j in 0..n - 1 {
+                for i in 0..n - 1 {
+                    let a = (i + n * j) as u32;
+                    let (b, c, e) = (a + 1, a + n as u32, a + n as u32 + 1);
+                    t.push([a, c, b]);
+                    t.push([b, c, e]);
+                }
+            }
+            (v, t)
+        }
+        1 => {
+            let mut v = vec![
+                Vec3::new(1.0, 0.0, 0.0),
+                Vec3::new(-1.0, 0.0, 0.0),
+                Vec3::new(0.0, 1.0, 0.0),
+                Vec3::new(0.0, -1.0, 0.0),
+                Vec3::new(0.0, 0.0, 1.0),
+                Vec3::new(0.0, 0.0, -1.0),
+            ];
+            let mut t: Vec<[u32; 3]> = vec![
+                [0, 2, 4],
+                [2, 1, 4],
+                [1, 3, 4],
+                [3, 0, 4],
+                [2, 0, 5],
+                [1, 2, 5],
+                [3, 1, 5],
+                [0, 3, 5],
+            ];
+            for _ in 0..d.n.min(2) {
+                let mut mids = std::collections::BTreeMap::new();
+                let mut next = Vec::new();
+                for [a, b, c] in t {
+                    let mut mid = |x: u32, y: u32| -> u32 {
+                        *mids.entry((x.min(y), x.max(y))).or_insert_with(|| {
+                            v.push(((v[x as usize] + v[y as usize]) * 0.5).normalize());
+                            (v.len() - 1) as u32
+                        })
+                    };
+                    let (ab, bc, ca) = (mid(a, b), mid(b, c), mid(c, a));
+                    next.extend([[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]);
+                }
+                t = next;
+            }
+            (v.into_iter().map(|p| p * (0.5 * size)).collect(), t)
+        }
+        _ => {
+            let n = d.n as usize + 2;
+            let v = (0..n)
+                .map(|i| Vec3::new((i % 3) as f32 * size, (i / 3) as f32 * size, (i % 2) as f32))
+                .collect();
+            // Indices from the bits of the mask: some repeated, some past the end.
+            let t = (0..d.n)
+                .map(|k| {
+                    let b = d.mask.rotate_left(7 * k);
+                    [(b & 7) as u32, ((b >> 3) & 7) as u32, ((b >> 6) & 7) as u32]
+                })
+                .collect();
+            (v, t)
+        }
+    }
+}
+
+fn soft_settings(d: &SoftD) -> SoftBodySettings {
+    let s = d.settings.map(|f| f.0);
+    SoftBodySettings {
+        mass: s[0],
+        substeps: d.substeps,
+        edge_compliance: s[1],
+        bend_compliance: s[2],
+        volume_compliance: s[3],
+        volume_scale: s[4],
+        pressure: s[5],
+        damping: s[6],
+        drag: s[7],
+        friction: s[8],
+        particle_radius: s[9],
+        gravity_scale: s[10],
+        long_range_stretch: s[11],
+        self_collision: d.self_collision,
+    }
 }
 
 fn water_def(d: &WaterD) -> WaterVolumeDef {
@@ -953,6 +1051,7 @@ struct Run {
     characters: Vec<CharacterId>,
     vehicles: Vec<VehicleId>,
     waters: Vec<WaterVolumeId>,
+    softs: Vec<SoftBodyId>,
     /// Saved snapshots: bytes, hash, and the journal they were taken during (if any).
     saved: [Option<Saved>; 4],
     /// Counts started journals; the running one's number.
@@ -988,6 +1087,7 @@ enum Pool {
     Character,
     Vehicle,
     Water,
+    Soft,
 }
 
 impl Run {
@@ -1012,6 +1112,7 @@ impl Run {
             characters: Vec::new(),
             vehicles: Vec::new(),
             waters: Vec::new(),
+            softs: Vec::new(),
             saved: [None, None, None, None],
             journal_epoch: 0,
             journal_poisoned: false,
@@ -1072,6 +1173,7 @@ impl Run {
             Pool::Character => w.character_position(self.characters[i]).is_ok(),
             Pool::Vehicle => w.vehicle_is_valid(self.vehicles[i]),
             Pool::Water => w.water_volume(self.waters[i]).is_ok(),
+            Pool::Soft => w.soft_body_particle_count(self.softs[i]).is_ok(),
         }
     }
 
@@ -1085,6 +1187,7 @@ impl Run {
             Pool::Character => self.characters.len(),
             Pool::Vehicle => self.vehicles.len(),
             Pool::Water => self.waters.len(),
+            Pool::Soft => self.softs.len(),
         }
     }
 
@@ -1201,6 +1304,18 @@ impl Run {
             Ok(i) => self.waters[i],
             Err(false) => WaterVolumeId::NULL,
             Err(true) => WaterVolumeId {
+                index: 1,
+                generation: 1,
+                world: self.foreign_tag(),
+            },
+        }
+    }
+
+    fn soft(&self, pick: Pick) -> SoftBodyId {
+        match self.resolve(Pool::Soft, pick) {
+            Ok(i) => self.softs[i],
+            Err(false) => SoftBodyId::NULL,
+            Err(true) => SoftBodyId {
                 index: 1,
                 generation: 1,
                 world: self.foreign_tag(),
@@ -2650,6 +2765,110 @@ impl Run {
                 let h = self.water(water);
                 self.call("set_water_region", |w| {
                     w.set_water_region(h, dv3(center), quat(rotation), v3(half))
+                })?;
+            }
+            Op::CreateSoft { def } => {
+                let (v, t) = soft_mesh(&def);
+                let d = SoftBodyDef {
+                    vertices: &v,
+                    triangles: &t,
+                    position: dv3(def.position),
+                    rotation: quat(def.rotation),
+                    settings: soft_settings(&def),
+                    filter: Filter {
+                        mask_bits: def.mask,
+                        ..Default::default()
+                    },
+                };
+                if let Some(h) = self.call("create_soft_body", |w| w.create_soft_body(&d))? {
+                    self.softs.push(h);
+                }
+            }
+            Op::DestroySoft { soft } => {
+                let h = self.soft(soft);
+                self.call("destroy_soft_body", |w| w.destroy_soft_body(h))?;
+            }
+            Op::SetSoftSettings { soft, def } => {
+                let h = self.soft(soft);
+                let s = soft_settings(&def);
+                self.call("set_soft_body_settings", |w| {
+                    w.set_soft_body_settings(h, &s)
+                })?;
+            }
+            Op::SetSoftFilter { soft, mask } => {
+                let h = self.soft(soft);
+                let f = Filter {
+                    mask_bits: mask,
+                    ..Default::default()
+                };
+                self.call("set_soft_body_filter", |w| w.set_soft_body_filter(h, f))?;
+            }
+            Op::PinSoft {
+                soft,
+                index,
+                pinned,
+            } => {
+                let h = self.soft(soft);
+                self.call("set_soft_particle_pinned", |w| {
+                    w.set_soft_particle_pinned(h, index, pinned)
+                })?;
+            }
+            Op::MoveSoftPoint {
+                soft,
+                index,
+                position,
+            } => {
+                let h = self.soft(soft);
+                self.call("set_soft_particle_position", |w| {
+                    w.set_soft_particle_position(h, index, dv3(position))
+                })?;
+            }
+            Op::SoftImpulse {
+                soft,
+                index,
+                impulse,
+            } => {
+                let h = self.soft(soft);
+                if index == u32::MAX {
+                    self.call("apply_soft_body_impulse", |w| {
+                        w.apply_soft_body_impulse(h, v3(impulse))
+                    })?;
+                } else {
+                    self.call("apply_soft_particle_impulse", |w| {
+                        w.apply_soft_particle_impulse(h, index, v3(impulse))
+                    })?;
+                }
+            }
+            Op::SetSoftVelocity {
+                soft,
+                index,
+                velocity,
+            } => {
+                let h = self.soft(soft);
+                self.call("set_soft_particle_velocity", |w| {
+                    w.set_soft_particle_velocity(h, index, v3(velocity))
+                })?;
+            }
+            Op::AttachSoft {
+                soft,
+                index,
+                body,
+                local,
+            } => {
+                let h = self.soft(soft);
+                let b = (body != NULL_PICK).then(|| self.body(body));
+                self.call("attach_soft_particle", |w| {
+                    w.attach_soft_particle(h, index, b, v3(local))
+                })?;
+            }
+            Op::SetSoftTransform {
+                soft,
+                position,
+                rotation,
+            } => {
+                let h = self.soft(soft);
+                self.call("set_soft_body_transform", |w| {
+                    w.set_soft_body_transform(h, dv3(position), quat(rotation))
                 })?;
             }
             Op::Query {

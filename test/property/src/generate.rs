@@ -557,6 +557,118 @@ impl G<'_> {
     }
 }
 
+impl G<'_> {
+    fn soft_def(&mut self) -> SoftD {
+        let kind = if self.bad() { 2 } else { self.r.below(2) as u8 };
+        let n = match kind {
+            0 => self.r.below(12) as u32 + 2,
+            1 => self.r.below(2) as u32,
+            _ => self.r.below(6) as u32 + 1,
+        };
+        SoftD {
+            kind,
+            n,
+            size: self.size(0.5, 3.0),
+            position: self.pos(),
+            rotation: self.quat(),
+            settings: [
+                self.scalar(f32::MIN_POSITIVE, 1.0e6, 0.2, 5.0),
+                self.nonneg(MAX_SETTING, 1.0e-4),
+                self.nonneg(MAX_SETTING, 1.0),
+                self.nonneg(MAX_SETTING, 1.0e-4),
+                self.scalar(0.0, 10.0, 0.0, 1.2),
+                self.scalar(0.0, 1.0e9, 0.0, 500.0),
+                self.scalar(0.0, 1.0e3, 0.0, 1.0),
+                self.scalar(0.0, 1.0e3, 0.0, 1.0),
+                self.scalar(0.0, 1.0e3, 0.0, 1.0),
+                self.scalar(1.0e-4, 10.0, 0.01, 0.1),
+                self.scalar(-1.0e3, 1.0e3, 0.0, 1.0),
+                if self.r.chance(0.3) {
+                    F(0.0)
+                } else {
+                    self.scalar(1.0, 1.0e3, 1.0, 1.5)
+                },
+            ],
+            substeps: if self.bad() {
+                self.r.one(&[0, 65, u32::MAX])
+            } else {
+                self.r.below(12) as u32 + 1
+            },
+            self_collision: self.r.chance(0.2),
+            mask: if self.r.chance(0.85) {
+                u64::MAX
+            } else {
+                self.bits()
+            },
+        }
+    }
+
+    /// A particle index: usually within a small mesh, sometimes far past any.
+    fn particle(&mut self) -> u32 {
+        if self.bad() {
+            self.r.one(&[200, 10_000, u32::MAX - 1])
+        } else {
+            self.r.below(40) as u32
+        }
+    }
+}
+
+/// The soft body ops (`w` in 0..10).
+fn soft_op(g: &mut G, w: u64) -> Op {
+    match w {
+        0 | 1 => Op::CreateSoft { def: g.soft_def() },
+        2 => Op::DestroySoft { soft: g.pick() },
+        3 => Op::SetSoftSettings {
+            soft: g.pick(),
+            def: g.soft_def(),
+        },
+        4 => {
+            if g.r.chance(0.5) {
+                Op::PinSoft {
+                    soft: g.pick(),
+                    index: g.particle(),
+                    pinned: g.r.chance(0.7),
+                }
+            } else {
+                Op::SetSoftFilter {
+                    soft: g.pick(),
+                    mask: g.bits(),
+                }
+            }
+        }
+        5 => Op::MoveSoftPoint {
+            soft: g.pick(),
+            index: g.particle(),
+            position: g.pos(),
+        },
+        6 => Op::SoftImpulse {
+            soft: g.pick(),
+            index: if g.r.chance(0.3) {
+                u32::MAX
+            } else {
+                g.particle()
+            },
+            impulse: g.vec(1.0e12, 0.5),
+        },
+        7 => Op::SetSoftVelocity {
+            soft: g.pick(),
+            index: g.particle(),
+            velocity: g.vec(MAX_VELOCITY, 3.0),
+        },
+        8 => Op::AttachSoft {
+            soft: g.pick(),
+            index: g.particle(),
+            body: if g.r.chance(0.2) { NULL_PICK } else { g.pick() },
+            local: g.vec(1.0e6, 0.5),
+        },
+        _ => Op::SetSoftTransform {
+            soft: g.pick(),
+            position: g.pos(),
+            rotation: g.quat(),
+        },
+    }
+}
+
 /// The character, vehicle and water ops (`w` in 0..30).
 fn more_op(g: &mut G, w: u64, out: &mut Vec<Op>) -> Op {
     match w {
@@ -955,8 +1067,8 @@ fn random_op(r: &mut Rng, p: Profile, early: bool, out: &mut Vec<Op>) {
         extreme_p: 0.3,
     };
     let create_bias = if early { 40 } else { 0 };
-    let w = g.r.below(230 + create_bias);
-    if w >= 230 {
+    let w = g.r.below(240 + create_bias);
+    if w >= 240 {
         // Early on: a body with a shape.
         let ty = body_type(g.r);
         out.push(Op::CreateBody {
@@ -1487,6 +1599,7 @@ fn random_op(r: &mut Rng, p: Profile, early: bool, out: &mut Vec<Op>) {
             }
         }
         200..=229 => more_op(&mut g, w - 200, out),
+        230..=239 => soft_op(&mut g, w - 230),
         _ => step(&mut g, large),
     };
     out.push(op);

@@ -208,6 +208,32 @@ pub struct WaterD {
     pub mask: u64,
 }
 
+/// A soft body def: a cloth of `n` × `n` vertices (`kind` 0), a closed ball (1: a
+/// subdivided octahedron, `n` levels, at most 2), or `n` random triangles over `n + 2`
+/// vertices with indices that may be out of range or repeated (2).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SoftD {
+    /// Which mesh.
+    pub kind: u8,
+    /// Its size parameter.
+    pub n: u32,
+    /// Its extent, m.
+    pub size: F,
+    /// Where its frame is.
+    pub position: DV3,
+    /// Its frame's rotation.
+    pub rotation: Q,
+    /// Mass, edge/bend/volume compliance, volume scale, pressure, damping, drag,
+    /// friction, particle radius, gravity scale, long-range stretch.
+    pub settings: [F; 12],
+    /// Substeps.
+    pub substeps: u32,
+    /// Self-collision.
+    pub self_collision: bool,
+    /// Filter mask bits.
+    pub mask: u64,
+}
+
 /// A body def.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyD {
@@ -869,6 +895,54 @@ pub enum Op {
         center: DV3,
         rotation: Q,
         half: V3,
+    },
+    // ---- soft bodies ----
+    CreateSoft {
+        def: SoftD,
+    },
+    DestroySoft {
+        soft: Pick,
+    },
+    SetSoftSettings {
+        soft: Pick,
+        def: SoftD,
+    },
+    SetSoftFilter {
+        soft: Pick,
+        mask: u64,
+    },
+    PinSoft {
+        soft: Pick,
+        index: u32,
+        pinned: bool,
+    },
+    MoveSoftPoint {
+        soft: Pick,
+        index: u32,
+        position: DV3,
+    },
+    /// `index` `u32::MAX`: the whole soft body.
+    SoftImpulse {
+        soft: Pick,
+        index: u32,
+        impulse: V3,
+    },
+    SetSoftVelocity {
+        soft: Pick,
+        index: u32,
+        velocity: V3,
+    },
+    /// `body` `NULL_PICK`: a detach.
+    AttachSoft {
+        soft: Pick,
+        index: u32,
+        body: Pick,
+        local: V3,
+    },
+    SetSoftTransform {
+        soft: Pick,
+        position: DV3,
+        rotation: Q,
     },
     // ---- queries (must not change the hash) ----
     /// `kind` selects the query (see `exec::query`); `at`, `dir`, `size` and `pick` are

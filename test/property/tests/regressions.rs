@@ -3781,3 +3781,111 @@ fn a_water_volume_with_an_overflowing_rotation_is_refused() {
         }],
     });
 }
+
+/// Issue 18: a ball soft body of total mass 1e-30 kg holding gas at n·R·T = 1e9 got
+/// infinite particle velocities in its first step, and the world refused its own
+/// snapshot ("a number is not finite"). A soft body's mass is now at least 1e-6 kg (as a
+/// body's), and pressure, drag and degenerate projections keep velocities finite.
+///
+/// Seed 326 (Scene(5)), minimised.
+#[test]
+fn a_weightless_pressure_ball_is_refused_and_velocities_stay_finite() {
+    check(&Case {
+        config: WorldConfig {
+            gravity: [F(0.0), F(-10.0), F(0.0)],
+            restitution_threshold: F(1.0),
+            contact_hertz: F(30.0),
+            contact_damping_ratio: F(10.0),
+            contact_push_max_speed: F(3.0),
+            joint_damping_ratio: F(2.0),
+            max_linear_speed: F(100000.0),
+            hit_event_threshold: F(1.0),
+            enable_sleep: true,
+            capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
+            content_capacity: 67108864,
+            task_workers: 0,
+            more_capacities: [16, 16, 16],
+        },
+        ops: vec![
+            CreateSoft {
+                def: SoftD {
+                    kind: 1,
+                    n: 0,
+                    size: F(2.2588308),
+                    position: [
+                        D(-6.0666216624751055),
+                        D(3.6602349208220235),
+                        D(-5.225938687387563),
+                    ],
+                    rotation: [
+                        F(0.003488582),
+                        F(-0.005641549),
+                        F(0.0065451753),
+                        F(0.0036281422),
+                    ],
+                    settings: [
+                        F(1e-30),
+                        F(1.1291532e-5),
+                        F(-0.0),
+                        F(0.0),
+                        F(0.8087756),
+                        F(1000000000.0),
+                        F(0.19716287),
+                        F(0.4299227),
+                        F(0.72920525),
+                        F(0.048525825),
+                        F(0.99492025),
+                        F(1.1999266),
+                    ],
+                    substeps: 4,
+                    self_collision: false,
+                    mask: 18446744073709551615,
+                },
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 4,
+            },
+            // The same ball at the least mass allowed.
+            CreateSoft {
+                def: SoftD {
+                    kind: 1,
+                    n: 0,
+                    size: F(2.2588308),
+                    position: [
+                        D(-6.0666216624751055),
+                        D(3.6602349208220235),
+                        D(-5.225938687387563),
+                    ],
+                    rotation: [
+                        F(0.003488582),
+                        F(-0.005641549),
+                        F(0.0065451753),
+                        F(0.0036281422),
+                    ],
+                    settings: [
+                        F(1e-6),
+                        F(1.1291532e-5),
+                        F(-0.0),
+                        F(0.0),
+                        F(0.8087756),
+                        F(1000000000.0),
+                        F(0.19716287),
+                        F(0.4299227),
+                        F(0.72920525),
+                        F(0.048525825),
+                        F(0.99492025),
+                        F(1.1999266),
+                    ],
+                    substeps: 4,
+                    self_collision: false,
+                    mask: 18446744073709551615,
+                },
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 4,
+            },
+        ],
+    });
+}
