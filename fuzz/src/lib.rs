@@ -50,6 +50,8 @@ pub fn small_def() -> WorldDef {
         character_capacity: 2,
         vehicle_capacity: 2,
         water_capacity: 2,
+        soft_body_capacity: 2,
+        soft_particle_capacity: 32,
         ..Default::default()
     }
 }
@@ -246,10 +248,12 @@ fn check_accepted_state(w: &mut World) {
     );
 }
 
-/// Bytes of the capacities at the head of a snapshot's payload (nine u32, a u64, three
-/// u32 and the byte saying whether the character, vehicle and water stores follow the
-/// state): a restoring world keeps its own, so they write back as the world's.
-const CAPACITIES_SIZE: usize = 57;
+/// Bytes of the capacities at the head of a snapshot's payload (nine u32, a u64, five
+/// u32 and the byte saying which of the character/vehicle/water and soft body stores
+/// follow the state): a restoring world keeps its own, so they write back as the world's.
+const CAPACITIES_SIZE: usize = 65;
+/// The same in revision 9: nine u32, a u64, three u32 and the byte.
+const CAPACITIES_SIZE_9: usize = 57;
 /// The same before revision 9: nine u32 and a u64.
 const CAPACITIES_SIZE_8: usize = 44;
 
@@ -258,10 +262,10 @@ const CAPACITIES_SIZE_8: usize = 44;
 /// (restore ignores the section then; a revision-6 snapshot has none).
 fn written_back(snap: &[u8], w: &World) -> Vec<u8> {
     let mut b = snap.to_vec();
-    let old = if get_u32(snap, 8) >= 9 {
-        CAPACITIES_SIZE
-    } else {
-        CAPACITIES_SIZE_8
+    let old = match get_u32(snap, 8) {
+        10.. => CAPACITIES_SIZE,
+        9 => CAPACITIES_SIZE_9,
+        _ => CAPACITIES_SIZE_8,
     };
     let head = SNAPSHOT_HEADER_SIZE..SNAPSHOT_HEADER_SIZE + CAPACITIES_SIZE;
     b.splice(
@@ -641,6 +645,9 @@ struct Extras {
     doomed_chassis: BodyId,
     pool: maul3d::WaterVolumeId,
     spare_pool: maul3d::WaterVolumeId,
+    cloth: maul3d::SoftBodyId,
+    ball: maul3d::SoftBodyId,
+    chassis: BodyId,
 }
 
 fn every_extra(w: &mut World) -> Extras {
@@ -710,6 +717,62 @@ fn every_extra(w: &mut World) -> Extras {
             ..Default::default()
         })
         .expect("water");
+    // A 4 × 4 cloth pinned at a corner, and a closed octahedron holding gas.
+    let mut v = Vec::new();
+    for j in 0..4 {
+        for i in 0..4 {
+            v.push(Vec3::new(i as f32 * 0.3, 0.0, j as f32 * 0.3));
+        }
+    }
+    let mut t = Vec::new();
+    for j in 0..3u32 {
+        for i in 0..3u32 {
+            let a = i + 4 * j;
+            t.push([a, a + 4, a + 1]);
+            t.push([a + 1, a + 4, a + 5]);
+        }
+    }
+    let cloth = w
+        .create_soft_body(&maul3d::SoftBodyDef {
+            vertices: &v,
+            triangles: &t,
+            position: DVec3::new(-1.0, 2.0, 0.0),
+            ..Default::default()
+        })
+        .expect("cloth");
+    w.set_soft_particle_pinned(cloth, 0, true).expect("pin");
+    let o = [
+        Vec3::new(0.3, 0.0, 0.0),
+        Vec3::new(-0.3, 0.0, 0.0),
+        Vec3::new(0.0, 0.3, 0.0),
+        Vec3::new(0.0, -0.3, 0.0),
+        Vec3::new(0.0, 0.0, 0.3),
+        Vec3::new(0.0, 0.0, -0.3),
+    ];
+    let ot = [
+        [0, 2, 4],
+        [2, 1, 4],
+        [1, 3, 4],
+        [3, 0, 4],
+        [2, 0, 5],
+        [1, 2, 5],
+        [3, 1, 5],
+        [0, 3, 5],
+    ];
+    let ball = w
+        .create_soft_body(&maul3d::SoftBodyDef {
+            vertices: &o,
+            triangles: &ot,
+            position: DVec3::new(1.5, 1.0, -1.5),
+            settings: maul3d::SoftBodySettings {
+                pressure: 50.0,
+                volume_scale: 1.0,
+                self_collision: true,
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .expect("ball");
     Extras {
         character,
         spare_character,
@@ -717,6 +780,9 @@ fn every_extra(w: &mut World) -> Extras {
         doomed_chassis: chassis[1],
         pool,
         spare_pool,
+        cloth,
+        ball,
+        chassis: chassis[0],
     }
 }
 
@@ -771,6 +837,23 @@ fn extra_call(w: &mut World, e: &Extras, step: usize) {
                 },
             )
         }
+        14 => w.attach_soft_particle(e.cloth, 15, Some(e.chassis), Vec3::new(0.0, 0.3, 0.0)),
+        15 => w.apply_soft_body_impulse(e.ball, Vec3::new(0.0, 1.0, 0.2)),
+        16 => w.apply_soft_particle_impulse(e.cloth, 5, Vec3::new(0.1, 0.0, 0.0)),
+        17 => w.set_soft_particle_position(e.cloth, 0, DVec3::new(-1.0, 2.2, 0.0)),
+        18 => w.set_soft_particle_velocity(e.ball, 2, Vec3::new(0.0, 1.0, 0.0)),
+        19 => w.set_soft_body_settings(
+            e.cloth,
+            &maul3d::SoftBodySettings {
+                drag: 0.5,
+                bend_compliance: 10.0,
+                ..Default::default()
+            },
+        ),
+        20 => w.set_soft_body_filter(e.ball, maul3d::Filter::default()),
+        21 => w.set_soft_particle_pinned(e.cloth, 3, true),
+        22 => w.set_soft_body_transform(e.ball, DVec3::new(1.5, 1.5, -1.5), Quat::IDENTITY),
+        23 => w.attach_soft_particle(e.cloth, 15, None, Vec3::ZERO),
         _ => Ok(()),
     };
 }
