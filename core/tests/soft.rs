@@ -951,3 +951,191 @@ fn soft_bodies_keep_themselves_and_the_bodies_they_push_within_the_speed_caps() 
         }
     }
 }
+
+/// A cloth dropped on every rigid shape kind comes to rest on it: no particle centre ends
+/// inside a solid shape (a point query), nor below a terrain's surface (a ray from above).
+#[test]
+fn a_cloth_rests_on_every_shape_kind_without_passing_through() {
+    use maul3d::{Capsule, Cylinder, HeightFieldDef, PlaneShape, QueryFilter, VoxelGridDef};
+    for kind in [
+        "sphere",
+        "box",
+        "capsule",
+        "cylinder",
+        "hull",
+        "voxels",
+        "mesh",
+        "height field",
+        "plane",
+    ] {
+        let mut w = World::new(&def()).unwrap();
+        let terrain = matches!(kind, "mesh" | "height field" | "plane");
+        if !terrain {
+            floor(&mut w);
+        }
+        let b = w.create_body(&BodyDef::default()).unwrap();
+        let sd = ShapeDef::default();
+        match kind {
+            "sphere" => {
+                w.create_sphere_shape(
+                    b,
+                    &sd,
+                    &Sphere {
+                        center: Vec3::new(0.0, 0.5, 0.0),
+                        radius: 0.5,
+                    },
+                )
+                .unwrap();
+            }
+            "box" => {
+                w.create_box_shape(b, &sd, Vec3::new(0.4, 0.5, 0.4))
+                    .unwrap();
+            }
+            "capsule" => {
+                w.create_capsule_shape(
+                    b,
+                    &sd,
+                    &Capsule {
+                        center1: Vec3::new(-0.5, 0.3, 0.0),
+                        center2: Vec3::new(0.5, 0.3, 0.0),
+                        radius: 0.3,
+                    },
+                )
+                .unwrap();
+            }
+            "cylinder" => {
+                w.create_cylinder_shape(
+                    b,
+                    &sd,
+                    &Cylinder {
+                        center: Vec3::new(0.0, 0.4, 0.0),
+                        rotation: Quat::IDENTITY,
+                        half_height: 0.4,
+                        radius: 0.4,
+                    },
+                )
+                .unwrap();
+            }
+            "hull" => {
+                let h = w
+                    .create_hull(&[
+                        Vec3::new(-0.5, 0.0, -0.5),
+                        Vec3::new(0.5, 0.0, -0.5),
+                        Vec3::new(0.0, 0.0, 0.6),
+                        Vec3::new(0.0, 0.8, 0.0),
+                    ])
+                    .unwrap();
+                w.create_hull_shape(b, &sd, h).unwrap();
+            }
+            "voxels" => {
+                let mut data = vec![0u8; 4096];
+                for z in 6..10 {
+                    for y in 0..3 {
+                        for x in 6..10 {
+                            data[x + 16 * y + 256 * z] = 1;
+                        }
+                    }
+                }
+                let g = w
+                    .create_voxel_grid(&VoxelGridDef {
+                        voxel_size: 0.2,
+                        data: &data,
+                        origin: Vec3::new(-1.6, 0.0, -1.6),
+                    })
+                    .unwrap();
+                w.create_mesh_shape(b, &sd, g).unwrap();
+            }
+            "mesh" => {
+                // A pyramid 0.6 m high on a 4 m square, as triangles.
+                let m = w
+                    .create_mesh(
+                        &[
+                            Vec3::new(-2.0, 0.0, -2.0),
+                            Vec3::new(2.0, 0.0, -2.0),
+                            Vec3::new(2.0, 0.0, 2.0),
+                            Vec3::new(-2.0, 0.0, 2.0),
+                            Vec3::new(0.0, 0.6, 0.0),
+                        ],
+                        &[[0, 4, 1], [1, 4, 2], [2, 4, 3], [3, 4, 0]],
+                    )
+                    .unwrap();
+                w.create_mesh_shape(b, &sd, m).unwrap();
+            }
+            "height field" => {
+                let mut heights = vec![0.0f32; 81];
+                for z in 0..9 {
+                    for x in 0..9 {
+                        heights[z * 9 + x] = if (x + z) % 2 == 0 { 0.3 } else { 0.0 };
+                    }
+                }
+                let m = w
+                    .create_height_field(&HeightFieldDef {
+                        count_x: 9,
+                        count_z: 9,
+                        heights: &heights,
+                        holes: &[],
+                        scale: Vec3::new(0.5, 1.0, 0.5),
+                    })
+                    .unwrap();
+                let hb = w
+                    .create_body(&BodyDef {
+                        position: DVec3::new(-2.0, 0.0, -2.0),
+                        ..Default::default()
+                    })
+                    .unwrap();
+                w.create_mesh_shape(hb, &sd, m).unwrap();
+            }
+            "plane" => {
+                w.create_plane_shape(
+                    b,
+                    &sd,
+                    &PlaneShape {
+                        normal: Vec3::new(0.0, 1.0, 0.0),
+                        offset: 0.0,
+                    },
+                )
+                .unwrap();
+            }
+            _ => unreachable!(),
+        }
+        let id = cloth(
+            &mut w,
+            12,
+            1.6,
+            DVec3::new(0.05, 1.2, -0.03),
+            SoftBodySettings {
+                damping: 0.5,
+                particle_radius: 0.03,
+                ..Default::default()
+            },
+        );
+        for _ in 0..180 {
+            w.step(DT, SUBSTEPS).unwrap();
+        }
+        let f = QueryFilter::default();
+        let mut inside = 0;
+        let mut below = 0.0f64;
+        let mut lowest = f64::MAX;
+        for p in positions(&w, id) {
+            lowest = lowest.min(p.y);
+            if terrain {
+                let hit = w
+                    .cast_ray_closest(DVec3::new(p.x, 5.0, p.z), Vec3::new(0.0, -10.0, 0.0), &f)
+                    .unwrap()
+                    .expect("the terrain is under every particle");
+                below = below.max(hit.point.y - p.y);
+            } else if w.overlap_point(p, &f, &mut [maul3d::ShapeId::NULL; 4]) > 0 {
+                inside += 1;
+            }
+        }
+        println!(
+            "{kind}: lowest particle {lowest:.3} m, inside a shape {inside}, deepest below the terrain {below:.4} m"
+        );
+        assert_eq!(inside, 0, "{kind}: particles inside a shape");
+        assert!(
+            below <= 0.0,
+            "{kind}: a particle {below} m below the surface"
+        );
+        assert!(lowest > -0.05, "{kind}: fell through to {lowest}");
+    }
+}
