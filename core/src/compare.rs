@@ -109,3 +109,93 @@ impl World {
             .map(|_| self.body_id(slot))
     }
 }
+
+/// One row of `World::compare_soft_bodies`: a soft body slot whose state differs.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SoftBodyDiff {
+    /// The soft body slot (an id's index minus one).
+    pub slot: u32,
+    /// Alive in the first world.
+    pub alive_in_a: bool,
+    /// Alive in the second world.
+    pub alive_in_b: bool,
+    /// The particle whose position differs most (0 when the meshes differ).
+    pub particle: u32,
+    /// Its distance between the worlds (infinite if alive in one world only or the
+    /// meshes, settings, pins or attachments differ).
+    pub position_error: f64,
+    /// The largest velocity difference over the particles.
+    pub velocity_error: f32,
+}
+
+impl World {
+    /// Lists the soft body slots whose state differs between two worlds, in slot order:
+    /// the particle that moved apart most and by how much. Fills up to `rows.len()` rows
+    /// and returns how many slots differ.
+    pub fn compare_soft_bodies(a: &World, b: &World, rows: &mut [SoftBodyDiff]) -> usize {
+        let n = a.soft.pool.len().max(b.soft.pool.len());
+        let mut count = 0;
+        for slot in 0..n {
+            let sa = a.soft.pool.get(slot).filter(|x| x.alive);
+            let sb = b.soft.pool.get(slot).filter(|x| x.alive);
+            let diff = match (sa, sb) {
+                (None, None) => continue,
+                (Some(x), Some(y)) => {
+                    let range = |s: &crate::soft::SoftBody| {
+                        let f = s.first_particle as usize;
+                        f..f + s.particle_count as usize
+                    };
+                    let (pa, pb) = (&a.soft.particles[range(x)], &b.soft.particles[range(y)]);
+                    let same_content = x.generation == y.generation
+                        && x.settings == y.settings
+                        && x.filter == y.filter
+                        && a.soft.rest[range(x)] == b.soft.rest[range(y)]
+                        && pa.len() == pb.len()
+                        && pa.iter().zip(pb).all(|(p, q)| {
+                            p.pinned == q.pinned && p.body == q.body && p.local == q.local
+                        });
+                    let mut d = SoftBodyDiff {
+                        slot: slot as u32,
+                        alive_in_a: true,
+                        alive_in_b: true,
+                        ..Default::default()
+                    };
+                    if !same_content {
+                        d.position_error = f64::INFINITY;
+                        d.velocity_error = f32::INFINITY;
+                    } else {
+                        for (i, (p, q)) in pa.iter().zip(pb).enumerate() {
+                            let dp = p.position - q.position;
+                            let e = (dp.x * dp.x + dp.y * dp.y + dp.z * dp.z).sqrt();
+                            if e > d.position_error {
+                                d.position_error = e;
+                                d.particle = i as u32;
+                            }
+                            let dv = (p.velocity - q.velocity).length();
+                            if dv > d.velocity_error {
+                                d.velocity_error = dv;
+                            }
+                        }
+                        if d.position_error == 0.0 && d.velocity_error == 0.0 {
+                            continue;
+                        }
+                    }
+                    d
+                }
+                (x, y) => SoftBodyDiff {
+                    slot: slot as u32,
+                    alive_in_a: x.is_some(),
+                    alive_in_b: y.is_some(),
+                    particle: 0,
+                    position_error: f64::INFINITY,
+                    velocity_error: f32::INFINITY,
+                },
+            };
+            if let Some(r) = rows.get_mut(count) {
+                *r = diff;
+            }
+            count += 1;
+        }
+        count
+    }
+}

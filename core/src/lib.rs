@@ -79,7 +79,7 @@ pub use area::{AreaGravity, AreaMode, AreaSettings};
 pub use body::{BodyDef, BodyType, MotionLocks};
 pub use character::{CharacterDef, CharacterGround, CharacterSettings, GroundState};
 pub use combine::CombineRule;
-pub use compare::BodyDiff;
+pub use compare::{BodyDiff, SoftBodyDiff};
 pub use contact_data::{ContactData, ContactManifold, ContactManifoldPoint, NO_CHILD};
 pub use content::VoxelGridDef;
 pub use counters::Counters;

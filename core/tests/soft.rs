@@ -1139,3 +1139,41 @@ fn a_cloth_rests_on_every_shape_kind_without_passing_through() {
         assert!(lowest > -0.05, "{kind}: fell through to {lowest}");
     }
 }
+
+/// `compare_soft_bodies` lists the soft bodies that differ between two worlds, with the
+/// particle that moved apart most, and none for equal worlds.
+#[test]
+fn compare_lists_the_soft_bodies_that_differ() {
+    let make = || {
+        let mut w = World::new(&def()).unwrap();
+        let ids = busy(&mut w);
+        for _ in 0..20 {
+            w.step(DT, SUBSTEPS).unwrap();
+        }
+        (w, ids)
+    };
+    let (mut a, ids) = make();
+    let (b, _) = make();
+    let mut rows = [maul3d::SoftBodyDiff::default(); 4];
+    assert_eq!(World::compare_soft_bodies(&a, &b, &mut rows), 0);
+    a.apply_soft_particle_impulse(ids[1], 7, Vec3::new(0.0, 0.01, 0.0))
+        .unwrap();
+    a.step(DT, SUBSTEPS).unwrap();
+    let mut b = b;
+    b.step(DT, SUBSTEPS).unwrap();
+    let n = World::compare_soft_bodies(&a, &b, &mut rows);
+    println!("{n} differ: {:?}", &rows[..n.min(4)]);
+    assert!(n >= 1);
+    assert!(
+        rows[..n]
+            .iter()
+            .any(|r| r.slot == 1 && r.position_error > 0.0 && r.position_error.is_finite())
+    );
+    a.destroy_soft_body(ids[2]).unwrap();
+    let n = World::compare_soft_bodies(&a, &b, &mut rows);
+    assert!(
+        rows[..n]
+            .iter()
+            .any(|r| r.slot == 2 && !r.alive_in_a && r.alive_in_b)
+    );
+}
