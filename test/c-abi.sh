@@ -30,6 +30,11 @@
 #                water (a box of density 500 floats at half its height), refusals with
 #                hashes unchanged, snapshot round trip with all three present
 #   cpp_gameplay the same objects through maul3d.hpp
+#   soft         soft bodies: a 16x16 cloth pinned at two corners hangs within its sag
+#                bound and settles, position buffers equal the per-particle getters, a
+#                volume and a pressure ball rest keeping their volume within 5 %, a cloth
+#                corner holds a box, refusals with hashes unchanged, snapshot round trip
+#   cpp_soft     soft bodies through maul3d.hpp's m3::SoftBody
 # and the C programs again under AddressSanitizer + UndefinedBehaviorSanitizer.
 # Idempotent: builds into a temporary folder, installs gcc/g++ only if missing.
 set -euo pipefail
@@ -63,6 +68,7 @@ cc test/c-abi/scenes.c -o "$out/scenes" "${libs[@]}"
 cc test/c-abi/version.c -o "$out/version" "${libs[@]}"
 cc test/c-abi/replay.c -o "$out/replay" "${libs[@]}"
 cc test/c-abi/gameplay.c -o "$out/gameplay" "${libs[@]}"
+cc test/c-abi/soft.c -o "$out/soft" "${libs[@]}"
 gcc -std=c11 -O2 -ffast-math "${inc[@]}" test/c-abi/scenes.c -o "$out/scenes-fast" "${libs[@]}"
 gcc -std=c11 -O2 "${strict[@]}" "${inc[@]}" test/c-abi/scenes.c -o "$out/scenes-shared" \
   -L"$lib" -lmaul3d -Wl,-rpath,"$(cd "$lib" && pwd)" -lpthread -lm
@@ -72,6 +78,8 @@ g++ -std=c++17 -O2 -fno-exceptions -fno-rtti -Wall -Wextra -Werror -ffp-contract
   test/c-abi/cpp_replay.cpp -o "$out/cpp_replay" "${libs[@]}"
 g++ -std=c++17 -O2 -fno-exceptions -fno-rtti -Wall -Wextra -Werror -ffp-contract=off "${inc[@]}" \
   test/c-abi/cpp_gameplay.cpp -o "$out/cpp_gameplay" "${libs[@]}"
+g++ -std=c++17 -O2 -fno-exceptions -fno-rtti -Wall -Wextra -Werror -ffp-contract=off "${inc[@]}" \
+  test/c-abi/cpp_soft.cpp -o "$out/cpp_soft" "${libs[@]}"
 mkdir -p "$out/bumped"
 sed 's/^#define M3_ABI_VERSION_MINOR \([0-9]*\)$/echo "#define M3_ABI_VERSION_MINOR $((\1 + 1))"/e' \
   unreal-abi/include/maul3d.h >"$out/bumped/maul3d.h"
@@ -82,7 +90,7 @@ fi
 gcc -std=c11 -O2 "${strict[@]}" -DM3_BUMPED_HEADER -I"$out/bumped" test/c-abi/version.c \
   -o "$out/version-bumped" "${libs[@]}"
 san=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1)
-for p in seeds errors surface threads rollback scenes replay gameplay; do
+for p in seeds errors surface threads rollback scenes replay gameplay soft; do
   gcc -std=c11 "${san[@]}" "${strict[@]}" "${inc[@]}" "test/c-abi/$p.c" -o "$out/$p-asan" "${libs[@]}"
 done
 
@@ -112,6 +120,8 @@ tail -1 "$out/errors.txt"
 "$out/version-bumped"
 "$out/gameplay"
 "$out/cpp_gameplay"
+"$out/soft"
+"$out/cpp_soft"
 # What the replay player must agree with: m3replay's per-step hashes of the demo, and
 # where it says the demo and a seed-2 recording part.
 m3replay=${CARGO_TARGET_DIR:-target}/release/m3replay
@@ -144,5 +154,6 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktra
 "$out/rollback-asan" >/dev/null
 "$out/replay-asan" "${replay_args[@]}" >/dev/null
 "$out/gameplay-asan" >/dev/null
+"$out/soft-asan" >/dev/null
 hashes "scenes (ASan + UBSan, 4 workers)" "$out/scenes-asan" --workers 4
-echo "sanitizers: seeds, errors, surface, threads, rollback, replay, gameplay and scenes ran clean under ASan + UBSan"
+echo "sanitizers: seeds, errors, surface, threads, rollback, replay, gameplay, soft and scenes ran clean under ASan + UBSan"

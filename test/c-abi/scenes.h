@@ -1,6 +1,6 @@
 #ifndef M3_TEST_SCENES_H
 #define M3_TEST_SCENES_H
-/* The determinism suite's twelve scenes (test/determinism/src/lib.rs), built and stepped
+/* The determinism suite's thirteen scenes (test/determinism/src/lib.rs), built and stepped
  * through the m3 C ABI, printing per-step hashes in the format of test/hashes.txt.
  *
  *   (scenes.c: scenes [--workers N] [--odd-fp]; cpp_scenes.cpp: through maul3d.hpp)
@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SCENE_COUNT 12
+#define SCENE_COUNT 13
 static const char *const SCENES[SCENE_COUNT] = {
-    "pyramid", "pile_sleep", "far_shift", "churn",      "rollback", "joints",
-    "cylinders", "meshes",   "voxels",    "characters", "vehicles", "water"};
+    "pyramid", "pile_sleep", "far_shift", "churn",      "rollback", "joints", "cylinders",
+    "meshes",  "voxels",     "characters", "vehicles", "water",    "soft"};
 #define STEPS 300
 
 static m3WorldId world;
@@ -640,6 +640,158 @@ static m3WaterVolumeId first_water(void)
     return w;
 }
 
+/* ---- the soft scene ---- */
+
+/* A square cloth of n x n vertices `step` apart, centred in its frame's xz plane, two
+ * triangles per cell (the Rust driver's soft_grid; its steps are multiples of 2^-4, so
+ * every coordinate is exact whatever the compiler's flags). */
+static m3Vec3 soft_v[256];
+static uint32_t soft_t[3 * 512];
+static int32_t soft_nv, soft_nt;
+static void soft_grid(int n, float step)
+{
+    const float half = 0.5f * (float)(n - 1) * step;
+    soft_nv = 0;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i)
+            soft_v[soft_nv++] = v3((float)i * step - half, 0.0f, (float)j * step - half);
+    soft_nt = 0;
+    for (int j = 0; j < n - 1; ++j) {
+        for (int i = 0; i < n - 1; ++i) {
+            uint32_t a = (uint32_t)(i + n * j), b = a + 1, c = a + (uint32_t)n, d = c + 1;
+            uint32_t *t = soft_t + 3 * soft_nt;
+            t[0] = a, t[1] = c, t[2] = b, t[3] = b, t[4] = c, t[5] = d;
+            soft_nt += 2;
+        }
+    }
+}
+
+/* A closed ball: an octahedron subdivided `levels` times, each new vertex the library's
+ * m3Normalize of its edge's midpoint (in the order the triangles meet the edges), scaled
+ * by `radius` (the Rust driver's soft_ball). Sums and products go through volatiles. */
+static uint32_t soft_edge[3 * 512][3];
+static int soft_edges;
+static uint32_t soft_mid(uint32_t a, uint32_t b)
+{
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    for (int k = 0; k < soft_edges; ++k)
+        if (soft_edge[k][0] == lo && soft_edge[k][1] == hi)
+            return soft_edge[k][2];
+    volatile float sx = soft_v[a].x + soft_v[b].x, sy = soft_v[a].y + soft_v[b].y,
+                   sz = soft_v[a].z + soft_v[b].z;
+    volatile float mx = sx * 0.5f, my = sy * 0.5f, mz = sz * 0.5f;
+    VALUE(soft_v[soft_nv], m3Normalize(v3(mx, my, mz)));
+    soft_edge[soft_edges][0] = lo, soft_edge[soft_edges][1] = hi;
+    soft_edge[soft_edges][2] = (uint32_t)soft_nv;
+    soft_edges++;
+    return (uint32_t)soft_nv++;
+}
+
+static void soft_ball(float radius, int levels)
+{
+    static const m3Vec3 corners[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
+                                      {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    static const uint32_t faces[24] = {0, 2, 4, 2, 1, 4, 1, 3, 4, 3, 0, 4,
+                                       2, 0, 5, 1, 2, 5, 3, 1, 5, 0, 3, 5};
+    static uint32_t next[3 * 512];
+    memcpy(soft_v, corners, sizeof corners);
+    soft_nv = 6;
+    memcpy(soft_t, faces, sizeof faces);
+    soft_nt = 8;
+    for (int l = 0; l < levels; ++l) {
+        soft_edges = 0;
+        int32_t m = 0;
+        for (int32_t k = 0; k < soft_nt; ++k) {
+            uint32_t a = soft_t[3 * k], b = soft_t[3 * k + 1], c = soft_t[3 * k + 2];
+            uint32_t ab = soft_mid(a, b);
+            uint32_t bc = soft_mid(b, c);
+            uint32_t ca = soft_mid(c, a);
+            const uint32_t four[12] = {a, ab, ca, ab, b, bc, ca, bc, c, ab, bc, ca};
+            memcpy(next + 3 * m, four, sizeof four);
+            m += 4;
+        }
+        memcpy(soft_t, next, (size_t)m * 3 * sizeof *soft_t);
+        soft_nt = m;
+    }
+    for (int32_t k = 0; k < soft_nv; ++k) {
+        volatile float x = soft_v[k].x * radius, y = soft_v[k].y * radius,
+                       z = soft_v[k].z * radius;
+        soft_v[k] = v3(x, y, z);
+    }
+}
+
+/* Creates a soft body from soft_v / soft_t. */
+static m3SoftBodyId soft_body(m3DVec3 at, m3SoftBodySettings settings)
+{
+    m3SoftBodyDef def = m3DefaultSoftBodyDef();
+    def.vertices = soft_v;
+    def.vertexCount = soft_nv;
+    def.indices = soft_t;
+    def.triangleCount = soft_nt;
+    def.position = at;
+    def.settings = settings;
+    m3SoftBodyId id;
+    CALL(m3World_CreateSoftBody(world, &def, &id));
+    return id;
+}
+
+static m3SoftBodySettings pressure_ball(void)
+{
+    m3SoftBodySettings s = m3DefaultSoftBodySettings();
+    s.pressure = 40.0f;
+    s.damping = 0.2f;
+    s.selfCollision = true;
+    return s;
+}
+
+static m3SoftBodySettings volume_ball(void)
+{
+    m3SoftBodySettings s = m3DefaultSoftBodySettings();
+    s.mass = 2.0f;
+    s.volumeScale = 1.0f;
+    s.edgeCompliance = 1.0e-4f;
+    s.damping = 0.5f;
+    return s;
+}
+
+/* A 12 x 12 cloth pinned at two corners over a static sphere, its third corner attached
+ * to a dynamic box; a pressure ball with self-collision and a volume ball. */
+static void soft_scene(void)
+{
+    ground(dv(0.0, 0.0, 0.0));
+    m3BodyId s = static_body(dv(0.0, 1.0, 0.0));
+    m3ShapeDef sd = m3DefaultShapeDef();
+    m3Sphere sp = {{0.0f, 0.0f, 0.0f}, 0.5f};
+    m3ShapeId shape;
+    CALL(m3CreateSphereShape(s, &sd, &sp, &shape));
+    soft_grid(12, 0.1875f);
+    m3SoftBodySettings cs = m3DefaultSoftBodySettings();
+    cs.damping = 0.5f;
+    m3SoftBodyId cloth = soft_body(dv(0.0, 2.0, 0.0), cs);
+    CALL(m3SoftBody_SetParticlePinned(cloth, 0, true));
+    CALL(m3SoftBody_SetParticlePinned(cloth, 11, true));
+    m3BodyId b = dynamic(dv(1.0, 1.8, 1.0), IDENTITY);
+    m3ShapeDef bd = m3DefaultShapeDef();
+    bd.density = 50.0f;
+    box(b, &bd, 0.15f, 0.15f, 0.15f);
+    CALL(m3SoftBody_AttachParticle(cloth, 143, b, v3(0.0f, 0.15f, 0.0f)));
+    soft_ball(0.4f, 2);
+    soft_body(dv(-3.0, 1.5, 0.0), pressure_ball());
+    soft_body(dv(3.0, 1.0, 0.0), volume_ball());
+}
+
+static m3SoftBodyId softs[4];
+static int32_t soft_ids(void)
+{
+    int32_t n = 0;
+    CALL(m3World_GetSoftBodyIds(world, softs, 4, &n));
+    CHECK(n <= 4);
+    return n;
+}
+
+/* The soft scene's calls before step `step` (the Rust driver's soft_calls). */
+static void soft_calls(int step);
+
 /* The def every scene uses, over the caller's (hooks). */
 static m3WorldDef scene_def(int scene, const m3WorldDef *base)
 {
@@ -697,6 +849,9 @@ static void populate(int scene)
         break;
     case 11:
         water_scene();
+        break;
+    case 12:
+        soft_scene();
         break;
     default: {
         ground(dv(0.0, 0.0, 0.0));
@@ -821,6 +976,8 @@ static void before_step(int scene, int step)
     } else if (scene == 11 && step == 220) {
         m3WaterVolumeId w = first_water();
         CALL(m3WaterVolume_SetDensity(w, 1200.0f));
+    } else if (scene == 12) {
+        soft_calls(step);
     } else if (scene == 2 && step == 150) {
         CALL(m3World_ShiftOrigin(world, dv(1048576.0, -524288.0, 262144.0)));
     } else if (scene == 3 || scene == 4) {
@@ -858,6 +1015,59 @@ static void before_step(int scene, int step)
             free(snapshot);
             snapshot = NULL;
         }
+    }
+}
+
+static void soft_calls(int step)
+{
+    if (step == 60) {
+        soft_ids();
+        CALL(m3SoftBody_SetParticlePinned(softs[0], 11, false));
+    } else if (step == 90) {
+        soft_ids();
+        CALL(m3SoftBody_SetParticlePosition(softs[0], 0, dv(-0.75, 2.0, -1.0)));
+    } else if (step == 100) {
+        CHECK(soft_ids() == 3);
+        CALL(m3SoftBody_ApplyImpulse(softs[1], v3(1.0f, 4.0f, 0.0f)));
+        CALL(m3SoftBody_ApplyParticleImpulse(softs[2], 0, v3(0.0f, 0.0f, 0.5f)));
+    } else if (step == 120) {
+        CHECK(soft_ids() == 3);
+        CALL(m3SoftBody_SetParticleVelocity(softs[0], 70, v3(0.0f, 2.0f, 0.0f)));
+        m3SoftBodySettings s = volume_ball();
+        s.friction = 0.9f;
+        s.substeps = 6;
+        CALL(m3SoftBody_SetSettings(softs[2], s));
+    } else if (step == 150) {
+        take_snapshot();
+    } else if (step == 180) {
+        /* A soft body gone and one made; the box let go. */
+        CHECK(soft_ids() == 3);
+        CALL(m3SoftBody_Destroy(softs[2]));
+        soft_grid(6, 0.1875f);
+        m3SoftBodyId small = soft_body(dv(3.0, 2.5, 0.0), m3DefaultSoftBodySettings());
+        CALL(m3SoftBody_SetParticlePinned(small, 0, true));
+        const m3BodyId none = {0, 0, {0, 0}};
+        CALL(m3SoftBody_AttachParticle(softs[0], 143, none, v3(0.0f, 0.0f, 0.0f)));
+    } else if (step == 220) {
+        /* A rollback to step 150, then the pressure ball gone for a self-colliding
+         * cloth, the volume ball teleported. */
+        CALL(m3World_Restore(world, snapshot, snapshot_len));
+        free(snapshot);
+        snapshot = NULL;
+        CHECK(soft_ids() == 3);
+        CALL(m3SoftBody_Destroy(softs[1]));
+        soft_grid(6, 0.1875f);
+        m3SoftBodySettings s = m3DefaultSoftBodySettings();
+        s.selfCollision = true;
+        s.bendCompliance = 10.0f;
+        soft_body(dv(-3.0, 2.0, 0.0), s);
+        m3Quat q;
+        VALUE(q, m3MakeQuatFromAxisAngle(v3(0.0f, 1.0f, 0.0f), 0.5f));
+        CALL(m3SoftBody_SetTransform(softs[2], dv(3.0, 1.5, 0.5), q));
+    } else if (step == 260) {
+        soft_ids();
+        const m3Filter none = {1, 0, 0};
+        CALL(m3SoftBody_SetFilter(softs[0], none));
     }
 }
 

@@ -11,7 +11,7 @@
 #define M3_ABI_VERSION_MAJOR 0
 
 // Minor version of the ABI: a header of another minor version is refused.
-#define M3_ABI_VERSION_MINOR 7
+#define M3_ABI_VERSION_MINOR 8
 
 // The ABI version a header was generated with; `m3World_Create` passes it to the library.
 #define M3_ABI_VERSION ((M3_ABI_VERSION_MAJOR << 16) | M3_ABI_VERSION_MINOR)
@@ -1149,6 +1149,87 @@ typedef struct m3VoxelGridId {
   struct m3WorldId world;
 } m3VoxelGridId;
 
+// How a soft body behaves: its mass, stiffness, volume, damping and collision. Start
+// from `m3DefaultSoftBodySettings()`. Compliances are XPBD's: the inverse of stiffness,
+// 0 rigid.
+typedef struct m3SoftBodySettings {
+  // Total mass, kg, spread evenly over the particles (in (0, 1e6]; default 1).
+  float mass;
+  // Substeps per world step (1 to 64; default 8): the soft body's own
+  // `dt / substeps`.
+  int32_t substeps;
+  // Compliance of the edges, m/N (in [0, 1e6]; default 0).
+  float edgeCompliance;
+  // Compliance of the dihedral bends across each inner edge, rad/(N·m) (in [0, 1e6];
+  // default 1; 1e6 is all but limp).
+  float bendCompliance;
+  // Compliance of a closed mesh's volume constraint, m³/N (in [0, 1e6]; default 0).
+  float volumeCompliance;
+  // The volume a closed mesh keeps, as a multiple of its rest volume (in [0, 10];
+  // default 0: no volume constraint).
+  float volumeScale;
+  // Gas in a closed mesh, n·R·T in Pa·m³ (in [0, 1e9]; default 0): the pressure is
+  // this over the current volume, pushing each triangle along its outward normal.
+  float pressure;
+  // Linear damping of the particles' velocities, 1/s (in [0, 1e3]; default 0.1).
+  float damping;
+  // Aerodynamic drag per triangle, `drag · area · v_n` along its normal, N·s/m³ (in
+  // [0, 1e3]; default 0).
+  float drag;
+  // Friction against rigid shapes (in [0, 1e3]; default 0.5).
+  float friction;
+  // Radius of each particle's collision sphere, m (in [1e-4, 10]; default 0.02).
+  float particleRadius;
+  // Gravity scale (within ±1e3; default 1).
+  float gravityScale;
+  // How far a free particle may stretch from its nearest pinned particle, as a
+  // multiple of their rest distance (0: off, or in [1, 1e3]; default 1.1): keeps a
+  // hanging cloth from stretching under its own weight.
+  float longRangeStretch;
+  // Whether particles collide with the other particles of the same soft body (those
+  // further apart at rest than four radii). Default false.
+  bool selfCollision;
+} m3SoftBodySettings;
+
+// Everything needed to create a soft body. Start from `m3DefaultSoftBodyDef()` and set
+// the mesh.
+//
+// Each vertex becomes a particle at `position + rotation · vertex`; each triangle edge a
+// distance constraint; each edge shared by two triangles a bend; a closed mesh (every
+// edge shared by exactly two triangles, wound consistently) may keep its volume
+// (`volumeScale`) and hold gas (`pressure`).
+typedef struct m3SoftBodyDef {
+  // The rest shape's vertices in the soft body's frame, each component within ±1e5.
+  const struct m3Vec3 *vertices;
+  // How many (at least 1; the particles of all soft bodies together within
+  // `softParticleCapacity`).
+  int32_t vertexCount;
+  // Three vertex indices per triangle (each below `vertexCount`, three different per
+  // triangle).
+  const uint32_t *indices;
+  // How many triangles (at least 1; within twice `softParticleCapacity` for all soft
+  // bodies together).
+  int32_t triangleCount;
+  // Where the frame's origin is, relative to the world origin.
+  struct m3DVec3 position;
+  // The frame's rotation.
+  struct m3Quat rotation;
+  // How it behaves.
+  struct m3SoftBodySettings settings;
+  // Which rigid shapes its particles collide with.
+  struct m3Filter filter;
+} m3SoftBodyDef;
+
+// A soft body: cloth or a volume made of particles. Zero is null.
+typedef struct m3SoftBodyId {
+  // Slot plus one; 0 is null.
+  uint32_t index;
+  // Bumped each time the slot is reused.
+  uint32_t generation;
+  // The world it belongs to.
+  struct m3WorldId world;
+} m3SoftBodyId;
+
 // A vector in Unreal units and axes (as UE's `FVector`).
 typedef struct m3UnrealVector {
   // X (forward).
@@ -1517,6 +1598,12 @@ typedef struct m3WorldDef {
   int32_t vehicleCapacity;
   // Most water volumes alive at once (0 to 2^16; default 16). Fixed at creation.
   int32_t waterCapacity;
+  // Most soft bodies alive at once (0 to 2^16; default 16). Fixed at creation.
+  int32_t softBodyCapacity;
+  // Most soft-body particles (mesh vertices) alive at once, all soft bodies together
+  // (0 to 2^22; default 4096). Each reserves room for two triangles and three edges
+  // and bends (about 400 bytes in all). Fixed at creation.
+  int32_t softParticleCapacity;
   // Host memory: both functions or neither (the library's heap then).
   m3AllocFcn allocFcn;
   // Frees what `allocFcn` gave.
@@ -1606,6 +1693,9 @@ typedef struct m3Counters {
   int32_t toiRootIterations;
   // Fast-body sweeps that reached the candidate limit (later candidates not examined).
   int32_t droppedCcdSweeps;
+  // Rigid shapes near a soft body that its particles did not test in the last step
+  // (beyond 256 per soft body).
+  int32_t droppedSoftShapes;
 } m3Counters;
 
 // Milliseconds per stage of the last step: the one output that differs between runs.
@@ -1628,6 +1718,8 @@ typedef struct m3Profile {
   double sleep;
   // Move events and sensors.
   double sensors;
+  // Soft bodies.
+  double soft;
 } m3Profile;
 
 // Combine rules: how a contact combines its two shapes' friction or restitution
@@ -3474,6 +3566,225 @@ enum m3Result m3Hull_GetPoints(struct m3HullId hullId,
                                struct m3Vec3 *points,
                                int32_t capacity,
                                int32_t *count);
+
+// The default soft body settings: 1 kg, 8 substeps, rigid edges, bend compliance 1, no
+// volume or pressure, damping 0.1/s, friction 0.5, particle radius 0.02 m, long-range
+// stretch 1.1, no self-collision.
+struct m3SoftBodySettings m3DefaultSoftBodySettings(void);
+
+// The default soft body def: no mesh yet (null arrays, counts 0), at the origin, no
+// rotation, the default settings and filter.
+struct m3SoftBodyDef m3DefaultSoftBodyDef(void);
+
+// Creates a soft body from `def`'s mesh (see `m3SoftBodyDef`). Refused, changing
+// nothing, with `m3_errorArgument` for a bad count, null array, vertex, index, triangle,
+// rotation or setting, `m3_errorOutOfBounds` for a finite position (of the frame or of a
+// particle) past the coordinate limits, `m3_errorCapacity` when the soft body pool
+// (`softBodyCapacity`) or the particle store (`softParticleCapacity`) is full.
+//
+// # Safety
+// - `def` points to one readable `m3SoftBodyDef`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+// - `def->vertices` points to `def->vertexCount` readable `m3Vec3` items and
+//   `def->indices` to `3 · def->triangleCount` readable `u32` items, aligned, for the
+//   duration of the call (either null only with its count 0, which is refused).
+// - `softBodyId` points to one writable `m3SoftBodyId`, aligned for its type, for the
+//   duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_CreateSoftBody(struct m3WorldId worldId,
+                                     const struct m3SoftBodyDef *def,
+                                     struct m3SoftBodyId *softBodyId);
+
+// Destroys a soft body (the particles of the others keep their places and state).
+enum m3Result m3SoftBody_Destroy(struct m3SoftBodyId softBodyId);
+
+// Replaces a soft body's settings (every field checked as on create); the particles
+// stay where they are.
+enum m3Result m3SoftBody_SetSettings(struct m3SoftBodyId softBodyId,
+                                     struct m3SoftBodySettings settings);
+
+// A soft body's settings.
+//
+// # Safety
+// `settings` points to one writable `m3SoftBodySettings`, aligned for its type, for the
+// duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_GetSettings(struct m3SoftBodyId softBodyId,
+                                     struct m3SoftBodySettings *settings);
+
+// Sets which rigid shapes a soft body's particles collide with.
+enum m3Result m3SoftBody_SetFilter(struct m3SoftBodyId softBodyId, struct m3Filter filter);
+
+// A soft body's collision filter.
+//
+// # Safety
+// `filter` points to one writable `m3Filter`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_GetFilter(struct m3SoftBodyId softBodyId, struct m3Filter *filter);
+
+// Pins a particle where it is (it stops, and moves only when set), or frees it.
+enum m3Result m3SoftBody_SetParticlePinned(struct m3SoftBodyId softBodyId,
+                                           int32_t index,
+                                           bool pinned);
+
+// Whether a particle is pinned.
+//
+// # Safety
+// `pinned` points to one writable `bool`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_IsParticlePinned(struct m3SoftBodyId softBodyId,
+                                          int32_t index,
+                                          bool *pinned);
+
+// Moves a particle, a pinned one too (relative to the world origin; a finite position
+// past ±2^21 is `m3_errorOutOfBounds`).
+enum m3Result m3SoftBody_SetParticlePosition(struct m3SoftBodyId softBodyId,
+                                             int32_t index,
+                                             struct m3DVec3 position);
+
+// A particle's position, relative to the world origin.
+//
+// # Safety
+// `position` points to one writable `m3DVec3`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_GetParticlePosition(struct m3SoftBodyId softBodyId,
+                                             int32_t index,
+                                             struct m3DVec3 *position);
+
+// Sets a free particle's velocity, m/s (each component within ±1e5); a pinned one stays
+// still.
+enum m3Result m3SoftBody_SetParticleVelocity(struct m3SoftBodyId softBodyId,
+                                             int32_t index,
+                                             struct m3Vec3 velocity);
+
+// A particle's velocity, m/s.
+//
+// # Safety
+// `velocity` points to one writable `m3Vec3`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_GetParticleVelocity(struct m3SoftBodyId softBodyId,
+                                             int32_t index,
+                                             struct m3Vec3 *velocity);
+
+// Applies an impulse to one particle, N·s (each component within ±1e12; nothing for a
+// pinned particle).
+enum m3Result m3SoftBody_ApplyParticleImpulse(struct m3SoftBodyId softBodyId,
+                                              int32_t index,
+                                              struct m3Vec3 impulse);
+
+// Applies an impulse to the whole soft body, N·s (each component within ±1e12), spread
+// over its free particles by mass.
+enum m3Result m3SoftBody_ApplyImpulse(struct m3SoftBodyId softBodyId, struct m3Vec3 impulse);
+
+// Puts every particle back at its rest place in a frame at `position` / `rotation`,
+// velocities zero: a teleport (Godot's `soft_body_set_transform`).
+enum m3Result m3SoftBody_SetTransform(struct m3SoftBodyId softBodyId,
+                                      struct m3DVec3 position,
+                                      struct m3Quat rotation);
+
+// Attaches a particle to the point `localPoint` (each component within ±1e6) of body
+// `bodyId`'s frame, or detaches it when `bodyId` is the null id (all zero). The
+// attachment pulls both ways: a dynamic body is pulled by the particle as the particle
+// by the body. Destroying the body detaches it. The body must be of the soft body's
+// world (`m3_errorInvalidId` otherwise).
+enum m3Result m3SoftBody_AttachParticle(struct m3SoftBodyId softBodyId,
+                                        int32_t index,
+                                        struct m3BodyId bodyId,
+                                        struct m3Vec3 localPoint);
+
+// The body a particle is attached to (the null id when it is free) and the point in
+// that body's frame (zero when free).
+//
+// # Safety
+// `bodyId` points to one writable `m3BodyId` and `localPoint` to one writable `m3Vec3`,
+// each aligned for its type, for the duration of the call (null is refused with
+// `m3_errorArgument`).
+enum m3Result m3SoftBody_GetParticleAttachment(struct m3SoftBodyId softBodyId,
+                                               int32_t index,
+                                               struct m3BodyId *bodyId,
+                                               struct m3Vec3 *localPoint);
+
+// How many particles (vertices) a soft body has.
+//
+// # Safety
+// `count` points to one writable `i32`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_GetParticleCount(struct m3SoftBodyId softBodyId, int32_t *count);
+
+// The positions of a soft body's particles relative to the world origin, in particle
+// order: up to `capacity` into `positions`, the particle count into `*count` (capacity 0
+// and null positions: only count them).
+//
+// # Safety
+// - `positions` points to `capacity` writable `m3DVec3` items, aligned, for the duration
+//   of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_GetPositions(struct m3SoftBodyId softBodyId,
+                                      struct m3DVec3 *positions,
+                                      int32_t capacity,
+                                      int32_t *count);
+
+// The positions of a soft body's particles relative to `origin` (within ±2^22 m), as
+// floats, in particle order: up to `capacity` into `positions`, the particle count into
+// `*count` (capacity 0 and null positions: only count them). The form a renderer wants:
+// the mesh's vertices around its node's position.
+//
+// # Safety
+// - `positions` points to `capacity` writable `m3Vec3` items, aligned, for the duration
+//   of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_GetPositionsFrom(struct m3SoftBodyId softBodyId,
+                                          struct m3DVec3 origin,
+                                          struct m3Vec3 *positions,
+                                          int32_t capacity,
+                                          int32_t *count);
+
+// A soft body's rest shape as created: up to `vertexCapacity` vertices (in its frame)
+// into `vertices` and up to `triangleCapacity` triangles (three indices each) into
+// `indices`; the vertex and triangle counts into `*vertexCount` and `*triangleCount`
+// (capacities 0 and null arrays: only count them).
+//
+// # Safety
+// - `vertices` points to `vertexCapacity` writable `m3Vec3` items and `indices` to
+//   `3 · triangleCapacity` writable `u32` items, aligned, for the duration of the call
+//   (they may be uninitialised; each null only with its capacity 0).
+// - `vertexCount` and `triangleCount` each point to one writable `i32`, aligned for its
+//   type, for the duration of the call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_GetMesh(struct m3SoftBodyId softBodyId,
+                                 struct m3Vec3 *vertices,
+                                 int32_t vertexCapacity,
+                                 int32_t *vertexCount,
+                                 uint32_t *indices,
+                                 int32_t triangleCapacity,
+                                 int32_t *triangleCount);
+
+// The box around a soft body's particles, grown by their radius (relative to the world
+// origin).
+//
+// # Safety
+// `bounds` points to one writable `m3DAABB`, aligned for its type, for the duration of
+// the call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_GetBounds(struct m3SoftBodyId softBodyId, struct m3DAABB *bounds);
+
+// The volume a soft body's closed mesh encloses now, m³ (0 for an open mesh such as a
+// cloth).
+//
+// # Safety
+// `volume` points to one writable `f32`, aligned for its type, for the duration of the
+// call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_GetVolume(struct m3SoftBodyId softBodyId, float *volume);
+
+// The ids of the live soft bodies, in slot order, as `m3World_GetBodyIds`.
+//
+// # Safety
+// - `ids` points to `capacity` writable `m3SoftBodyId` items, aligned, for the duration
+//   of the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3World_GetSoftBodyIds(struct m3WorldId worldId,
+                                     struct m3SoftBodyId *ids,
+                                     int32_t capacity,
+                                     int32_t *count);
 
 // An Unreal position (cm) as an engine position (m, relative to the world origin).
 //

@@ -10,8 +10,9 @@
 //   m3::BodyContactData, m3::ShapeContactData (and their capacities)
 //                  a body's or shape's touching contacts as the last step's solver left
 //                  them: manifold points, separations, impulses.
-//   m3::Character, m3::Vehicle, m3::WaterVolume
-//                  value wrappers over a character's, vehicle's or water volume's id: its
+//   m3::Character, m3::Vehicle, m3::WaterVolume, m3::SoftBody
+//                  value wrappers over a character's, vehicle's, water volume's or soft
+//                  body's id: its
 //                  calls as members, getters returning the value (default when refused;
 //                  the Get* forms tell the two apart). Not owners: Destroy() ends the
 //                  object, and the world's destruction ends them all.
@@ -149,6 +150,12 @@ public:
     m3Result WaterVolumeIds(m3WaterVolumeId* ids, int32_t capacity, int32_t* count) const
     {
         return m3World_GetWaterVolumeIds(m_id, ids, capacity, count);
+    }
+    m3Result CreateSoftBody(const m3SoftBodyDef& def, m3SoftBodyId* id) { return m3World_CreateSoftBody(m_id, &def, id); }
+    // The live soft bodies in slot order (capacity 0 and null ids: only count them).
+    m3Result SoftBodyIds(m3SoftBodyId* ids, int32_t capacity, int32_t* count) const
+    {
+        return m3World_GetSoftBodyIds(m_id, ids, capacity, count);
     }
     m3Result ShiftOrigin(m3DVec3 offset) { return m3World_ShiftOrigin(m_id, offset); }
     m3Result SnapshotSize(int64_t* size) const { return m3World_GetSnapshotSize(m_id, size); }
@@ -400,6 +407,144 @@ public:
 
 private:
     m3WaterVolumeId m_id{};
+};
+
+// A soft body by id (a value), as Character. Particles are indexed 0 to ParticleCount() - 1.
+class SoftBody {
+public:
+    SoftBody() = default;
+    explicit SoftBody(m3SoftBodyId id) : m_id(id) {}
+    static SoftBody Create(m3WorldId world, const m3SoftBodyDef& def, m3Result* result = nullptr)
+    {
+        m3SoftBodyId id{};
+        m3Result r = m3World_CreateSoftBody(world, &def, &id);
+        if (result != nullptr) *result = r;
+        return SoftBody(r == m3_success ? id : m3SoftBodyId{});
+    }
+    // From a mesh (`indices`: three per triangle) at `position` with `settings`.
+    static SoftBody Create(m3WorldId world, const m3Vec3* vertices, int32_t vertexCount, const uint32_t* indices,
+                           int32_t triangleCount, m3DVec3 position, const m3SoftBodySettings& settings,
+                           m3Result* result = nullptr)
+    {
+        m3SoftBodyDef def = m3DefaultSoftBodyDef();
+        def.vertices = vertices;
+        def.vertexCount = vertexCount;
+        def.indices = indices;
+        def.triangleCount = triangleCount;
+        def.position = position;
+        def.settings = settings;
+        return Create(world, def, result);
+    }
+    m3SoftBodyId Id() const { return m_id; }
+    bool IsValid() const { return m_id.index != 0; }
+    explicit operator bool() const { return IsValid(); }
+
+    m3Result Destroy()
+    {
+        m3Result r = m3SoftBody_Destroy(m_id);
+        if (r == m3_success) m_id = m3SoftBodyId{};
+        return r;
+    }
+    m3Result SetSettings(const m3SoftBodySettings& settings) { return m3SoftBody_SetSettings(m_id, settings); }
+    m3Result GetSettings(m3SoftBodySettings* settings) const { return m3SoftBody_GetSettings(m_id, settings); }
+    m3Result SetFilter(m3Filter filter) { return m3SoftBody_SetFilter(m_id, filter); }
+    m3Result GetFilter(m3Filter* filter) const { return m3SoftBody_GetFilter(m_id, filter); }
+    m3Result SetPinned(int32_t index, bool pinned) { return m3SoftBody_SetParticlePinned(m_id, index, pinned); }
+    m3Result GetPinned(int32_t index, bool* pinned) const { return m3SoftBody_IsParticlePinned(m_id, index, pinned); }
+    m3Result SetParticlePosition(int32_t index, m3DVec3 position)
+    {
+        return m3SoftBody_SetParticlePosition(m_id, index, position);
+    }
+    m3Result GetParticlePosition(int32_t index, m3DVec3* position) const
+    {
+        return m3SoftBody_GetParticlePosition(m_id, index, position);
+    }
+    m3Result SetParticleVelocity(int32_t index, m3Vec3 velocity)
+    {
+        return m3SoftBody_SetParticleVelocity(m_id, index, velocity);
+    }
+    m3Result GetParticleVelocity(int32_t index, m3Vec3* velocity) const
+    {
+        return m3SoftBody_GetParticleVelocity(m_id, index, velocity);
+    }
+    m3Result ApplyParticleImpulse(int32_t index, m3Vec3 impulse)
+    {
+        return m3SoftBody_ApplyParticleImpulse(m_id, index, impulse);
+    }
+    m3Result ApplyImpulse(m3Vec3 impulse) { return m3SoftBody_ApplyImpulse(m_id, impulse); }
+    // Teleports every particle to its rest place in the frame, velocities zero.
+    m3Result SetTransform(m3DVec3 position, m3Quat rotation) { return m3SoftBody_SetTransform(m_id, position, rotation); }
+    // Attaches particle `index` to `localPoint` of `body` (pulling both ways); Detach frees it.
+    m3Result Attach(int32_t index, m3BodyId body, m3Vec3 localPoint)
+    {
+        return m3SoftBody_AttachParticle(m_id, index, body, localPoint);
+    }
+    m3Result Detach(int32_t index) { return m3SoftBody_AttachParticle(m_id, index, m3BodyId{}, m3Vec3{}); }
+    m3Result GetAttachment(int32_t index, m3BodyId* body, m3Vec3* localPoint) const
+    {
+        return m3SoftBody_GetParticleAttachment(m_id, index, body, localPoint);
+    }
+    // Positions relative to the world origin, or as floats relative to `origin` (what a
+    // renderer wants): up to `capacity`, the particle count into `count`.
+    m3Result Positions(m3DVec3* positions, int32_t capacity, int32_t* count) const
+    {
+        return m3SoftBody_GetPositions(m_id, positions, capacity, count);
+    }
+    m3Result PositionsFrom(m3DVec3 origin, m3Vec3* positions, int32_t capacity, int32_t* count) const
+    {
+        return m3SoftBody_GetPositionsFrom(m_id, origin, positions, capacity, count);
+    }
+    // The rest mesh as created (capacities 0 and null arrays: only count).
+    m3Result Mesh(m3Vec3* vertices, int32_t vertexCapacity, int32_t* vertexCount, uint32_t* indices,
+                  int32_t triangleCapacity, int32_t* triangleCount) const
+    {
+        return m3SoftBody_GetMesh(m_id, vertices, vertexCapacity, vertexCount, indices, triangleCapacity,
+                                  triangleCount);
+    }
+    m3Result GetBounds(m3DAABB* bounds) const { return m3SoftBody_GetBounds(m_id, bounds); }
+    m3Result GetVolume(float* volume) const { return m3SoftBody_GetVolume(m_id, volume); }
+
+    m3SoftBodySettings Settings() const
+    {
+        m3SoftBodySettings s{};
+        return m3SoftBody_GetSettings(m_id, &s) == m3_success ? s : m3SoftBodySettings{};
+    }
+    // How many particles (0 when refused).
+    int32_t ParticleCount() const { return Value<int32_t>(&m3SoftBody_GetParticleCount); }
+    bool IsPinned(int32_t index) const
+    {
+        bool p = false;
+        return m3SoftBody_IsParticlePinned(m_id, index, &p) == m3_success && p;
+    }
+    m3DVec3 ParticlePosition(int32_t index) const
+    {
+        m3DVec3 p{};
+        return m3SoftBody_GetParticlePosition(m_id, index, &p) == m3_success ? p : m3DVec3{};
+    }
+    m3Vec3 ParticleVelocity(int32_t index) const
+    {
+        m3Vec3 v{};
+        return m3SoftBody_GetParticleVelocity(m_id, index, &v) == m3_success ? v : m3Vec3{};
+    }
+    // The body particle `index` hangs on (null when free or refused).
+    m3BodyId AttachedBody(int32_t index) const
+    {
+        m3BodyId b{};
+        m3Vec3 p{};
+        return m3SoftBody_GetParticleAttachment(m_id, index, &b, &p) == m3_success ? b : m3BodyId{};
+    }
+    m3DAABB Bounds() const { return Value<m3DAABB>(&m3SoftBody_GetBounds); }
+    // The enclosed volume, m³ (0 for an open mesh, and when refused).
+    float Volume() const { return Value<float>(&m3SoftBody_GetVolume); }
+
+private:
+    template <typename T>
+    T Value(m3Result (*get)(m3SoftBodyId, T*)) const
+    {
+        T v{};
+        return get(m_id, &v) == m3_success ? v : T{};
+    }
+    m3SoftBodyId m_id{};
 };
 
 // Owns a replay player (m3ReplayPlayer_*): a replay container opened for scrubbing, its

@@ -8,7 +8,7 @@
 //!
 //! - **Ids as values.** `m3WorldId` is a slot of a fixed table of worlds (index and
 //!   generation); every object id (`m3BodyId`, `m3ShapeId`, `m3HullId`, `m3MeshId`,
-//!   `m3JointId`, `m3CharacterId`, `m3VehicleId`, `m3WaterVolumeId`) carries its index and generation and the id of its world, so a stale or
+//!   `m3JointId`, `m3CharacterId`, `m3VehicleId`, `m3WaterVolumeId`, `m3SoftBodyId`) carries its index and generation and the id of its world, so a stale or
 //!   foreign id is refused, never followed.
 //! - **Replay players.** `m3ReplayPlayer*` (`m3ReplayPlayer_Open`) is the one object held
 //!   by pointer: the core's replay player, whose world is its own (not in the table, so no
@@ -58,6 +58,7 @@ mod math;
 mod query;
 mod replay;
 mod shape;
+mod soft;
 mod types;
 mod unreal;
 mod vehicle;
@@ -77,6 +78,7 @@ pub use math::*;
 pub use query::*;
 pub use replay::*;
 pub use shape::*;
+pub use soft::*;
 pub use types::*;
 pub use unreal::*;
 pub use vehicle::*;
@@ -86,7 +88,7 @@ pub use world::*;
 /// Major version of the ABI: the layout of every type and the meaning of every call.
 pub const M3_ABI_VERSION_MAJOR: u32 = 0;
 /// Minor version of the ABI: a header of another minor version is refused.
-pub const M3_ABI_VERSION_MINOR: u32 = 7;
+pub const M3_ABI_VERSION_MINOR: u32 = 8;
 /// The ABI version a header was generated with; `m3World_Create` passes it to the library.
 pub const M3_ABI_VERSION: u32 = (M3_ABI_VERSION_MAJOR << 16) | M3_ABI_VERSION_MINOR;
 

@@ -218,6 +218,19 @@ pub struct m3WaterVolumeId {
 }
 object_id!(m3WaterVolumeId, WaterVolumeId);
 
+/// A soft body: cloth or a volume made of particles. Zero is null.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct m3SoftBodyId {
+    /// Slot plus one; 0 is null.
+    pub index: u32,
+    /// Bumped each time the slot is reused.
+    pub generation: u32,
+    /// The world it belongs to.
+    pub world: m3WorldId,
+}
+object_id!(m3SoftBodyId, SoftBodyId);
+
 /// A 3-vector of floats.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -488,6 +501,28 @@ impl<T> OutArray<T> {
     /// The capacity.
     pub(crate) fn capacity(&self) -> usize {
         self.capacity
+    }
+
+    /// The first `n` items (at most the capacity) as a slice of `U`, zeroed first, so
+    /// the host's memory may have been uninitialised.
+    ///
+    /// # Safety
+    /// The host promised `capacity` writable items at `p`; `U` has `T`'s size and
+    /// alignment, and all-zero bytes are a valid `U`.
+    pub(crate) unsafe fn zeroed_prefix<'a, U>(&self, n: usize) -> &'a mut [U] {
+        debug_assert_eq!(core::mem::size_of::<U>(), core::mem::size_of::<T>());
+        debug_assert_eq!(core::mem::align_of::<U>(), core::mem::align_of::<T>());
+        let n = n.min(self.capacity);
+        if n == 0 {
+            return &mut [];
+        }
+        let p = self.p as *mut U;
+        // SAFETY: `n` items within the capacity the host promised; zero bytes are a
+        // valid `U`, so the slice is initialised once written.
+        unsafe {
+            core::ptr::write_bytes(p, 0, n);
+            core::slice::from_raw_parts_mut(p, n)
+        }
     }
 
     /// Writes item `i` if it is within the capacity.

@@ -60,6 +60,12 @@ pub struct m3WorldDef {
     pub vehicleCapacity: i32,
     /// Most water volumes alive at once (0 to 2^16; default 16). Fixed at creation.
     pub waterCapacity: i32,
+    /// Most soft bodies alive at once (0 to 2^16; default 16). Fixed at creation.
+    pub softBodyCapacity: i32,
+    /// Most soft-body particles (mesh vertices) alive at once, all soft bodies together
+    /// (0 to 2^22; default 4096). Each reserves room for two triangles and three edges
+    /// and bends (about 400 bytes in all). Fixed at creation.
+    pub softParticleCapacity: i32,
     /// Host memory: both functions or neither (the library's heap then).
     pub allocFcn: m3AllocFcn,
     /// Frees what `allocFcn` gave.
@@ -107,6 +113,8 @@ fn default_world_def() -> m3WorldDef {
         characterCapacity: d.character_capacity as i32,
         vehicleCapacity: d.vehicle_capacity as i32,
         waterCapacity: d.water_capacity as i32,
+        softBodyCapacity: d.soft_body_capacity as i32,
+        softParticleCapacity: d.soft_particle_capacity as i32,
         allocFcn: None,
         freeFcn: None,
         allocContext: core::ptr::null_mut(),
@@ -136,12 +144,23 @@ fn capacity(name: &'static str, v: i32) -> Result<u32, Refusal> {
     Ok(v as u32)
 }
 
-/// A capacity that may be 0 (no characters, vehicles or water volumes).
+/// A capacity that may be 0 (no characters, vehicles, water volumes or soft bodies).
 fn optional_capacity(name: &'static str, v: i32) -> Result<u32, Refusal> {
     if !(0..=1 << 16).contains(&v) {
         return Err(crate::refuse!(
             m3_errorArgument,
             "{name} = {v} must be within [0, 2^16]"
+        ));
+    }
+    Ok(v as u32)
+}
+
+/// The soft particle capacity: 0 (no soft bodies) to 2^22.
+fn soft_particle_capacity(v: i32) -> Result<u32, Refusal> {
+    if !(0..=1 << 22).contains(&v) {
+        return Err(crate::refuse!(
+            m3_errorArgument,
+            "softParticleCapacity = {v} must be within [0, 2^22]"
         ));
     }
     Ok(v as u32)
@@ -211,9 +230,8 @@ fn engine_def(d: &m3WorldDef) -> Result<engine::WorldDef, Refusal> {
         character_capacity: optional_capacity("characterCapacity", d.characterCapacity)?,
         vehicle_capacity: optional_capacity("vehicleCapacity", d.vehicleCapacity)?,
         water_capacity: optional_capacity("waterCapacity", d.waterCapacity)?,
-        // Soft bodies are not in the C ABI yet (issue 18): none reserved.
-        soft_body_capacity: 0,
-        soft_particle_capacity: 0,
+        soft_body_capacity: optional_capacity("softBodyCapacity", d.softBodyCapacity)?,
+        soft_particle_capacity: soft_particle_capacity(d.softParticleCapacity)?,
         allocator: None,
         task_hooks: None,
     })
@@ -244,6 +262,8 @@ fn c_def(d: &engine::WorldDef) -> m3WorldDef {
         characterCapacity: to_i32(d.character_capacity as usize),
         vehicleCapacity: to_i32(d.vehicle_capacity as usize),
         waterCapacity: to_i32(d.water_capacity as usize),
+        softBodyCapacity: to_i32(d.soft_body_capacity as usize),
+        softParticleCapacity: to_i32(d.soft_particle_capacity as usize),
         ..default_world_def()
     }
 }
@@ -704,6 +724,9 @@ pub struct m3Counters {
     pub toiRootIterations: i32,
     /// Fast-body sweeps that reached the candidate limit (later candidates not examined).
     pub droppedCcdSweeps: i32,
+    /// Rigid shapes near a soft body that its particles did not test in the last step
+    /// (beyond 256 per soft body).
+    pub droppedSoftShapes: i32,
 }
 
 /// The world's counters.
@@ -748,6 +771,7 @@ pub unsafe extern "C" fn m3World_GetCounters(
             toiIterations: i(c.toi_iterations),
             toiRootIterations: i(c.toi_root_iterations),
             droppedCcdSweeps: i(c.dropped_ccd_sweeps),
+            droppedSoftShapes: i(c.soft_shapes_dropped),
         };
         // SAFETY: checked non-null.
         unsafe { put(o, r) };
@@ -777,6 +801,8 @@ pub struct m3Profile {
     pub sleep: f64,
     /// Move events and sensors.
     pub sensors: f64,
+    /// Soft bodies.
+    pub soft: f64,
 }
 
 /// The profile of the last step.
@@ -802,6 +828,7 @@ pub unsafe extern "C" fn m3World_GetProfile(
             finalize: p.finalize,
             sleep: p.sleep,
             sensors: p.sensors,
+            soft: p.soft,
         };
         // SAFETY: checked non-null.
         unsafe { put(o, r) };

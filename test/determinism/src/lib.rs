@@ -10,7 +10,7 @@ use maul3d::{
 };
 
 /// Names of the scenes, in order; `test/hashes.txt` holds their per-step hashes.
-pub const SCENES: [&str; 12] = [
+pub const SCENES: [&str; 13] = [
     "pyramid",
     "pile_sleep",
     "far_shift",
@@ -23,6 +23,7 @@ pub const SCENES: [&str; 12] = [
     "characters",
     "vehicles",
     "water",
+    "soft",
 ];
 /// Steps per scene.
 pub const STEPS: u32 = 300;
@@ -830,6 +831,243 @@ fn water_scene(w: &mut World) {
     }
 }
 
+/// A square cloth of `n` × `n` vertices `step` apart, centred in its frame's xz plane
+/// (vertex `i + n·j` at x = i, z = j), two triangles per cell. The scene's steps are
+/// multiples of 2^-4, so every coordinate is exact and the C mirror computes the same
+/// bits whatever its compiler flags.
+pub fn soft_grid(n: usize, step: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let half = 0.5 * (n - 1) as f32 * step;
+    let mut v = Vec::new();
+    for j in 0..n {
+        for i in 0..n {
+            v.push(Vec3::new(
+                i as f32 * step - half,
+                0.0,
+                j as f32 * step - half,
+            ));
+        }
+    }
+    let mut t = Vec::new();
+    for j in 0..n - 1 {
+        for i in 0..n - 1 {
+            let a = (i + n * j) as u32;
+            let (b, c, d) = (a + 1, a + n as u32, a + n as u32 + 1);
+            t.push([a, c, b]);
+            t.push([b, c, d]);
+        }
+    }
+    (v, t)
+}
+
+/// A closed ball: an octahedron subdivided `levels` times, each new vertex the normalised
+/// midpoint of its edge (in the order the triangles meet the edges), scaled by `radius`;
+/// outward wound.
+pub fn soft_ball(radius: f32, levels: usize) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let mut v = vec![
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(-1.0, 0.0, 0.0),
+        Vec3::new(0.0, 1.0, 0.0),
+        Vec3::new(0.0, -1.0, 0.0),
+        Vec3::new(0.0, 0.0, 1.0),
+        Vec3::new(0.0, 0.0, -1.0),
+    ];
+    let mut t: Vec<[u32; 3]> = vec![
+        [0, 2, 4],
+        [2, 1, 4],
+        [1, 3, 4],
+        [3, 0, 4],
+        [2, 0, 5],
+        [1, 2, 5],
+        [3, 1, 5],
+        [0, 3, 5],
+    ];
+    for _ in 0..levels {
+        let mut mids = std::collections::BTreeMap::new();
+        let mut mid = |a: u32, b: u32, v: &mut Vec<Vec3>| -> u32 {
+            let key = if a < b { (a, b) } else { (b, a) };
+            *mids.entry(key).or_insert_with(|| {
+                v.push(((v[a as usize] + v[b as usize]) * 0.5).normalize());
+                (v.len() - 1) as u32
+            })
+        };
+        let mut next = Vec::new();
+        for [a, b, c] in t {
+            let ab = mid(a, b, &mut v);
+            let bc = mid(b, c, &mut v);
+            let ca = mid(c, a, &mut v);
+            next.extend([[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]);
+        }
+        t = next;
+    }
+    (v.into_iter().map(|p| p * radius).collect(), t)
+}
+
+fn soft_body(
+    w: &mut World,
+    (v, t): &(Vec<Vec3>, Vec<[u32; 3]>),
+    at: DVec3,
+    settings: maul3d::SoftBodySettings,
+) -> maul3d::SoftBodyId {
+    w.create_soft_body(&maul3d::SoftBodyDef {
+        vertices: v,
+        triangles: t,
+        position: at,
+        settings,
+        ..Default::default()
+    })
+    .unwrap()
+}
+
+/// The soft scene's pressure ball: gas in rigid edges, colliding with itself.
+fn pressure_ball() -> maul3d::SoftBodySettings {
+    maul3d::SoftBodySettings {
+        pressure: 40.0,
+        damping: 0.2,
+        self_collision: true,
+        ..Default::default()
+    }
+}
+
+/// The soft scene's volume ball: 2 kg keeping its rest volume.
+fn volume_ball() -> maul3d::SoftBodySettings {
+    maul3d::SoftBodySettings {
+        mass: 2.0,
+        volume_scale: 1.0,
+        edge_compliance: 1.0e-4,
+        damping: 0.5,
+        ..Default::default()
+    }
+}
+
+/// A 12 × 12 cloth (2.06 m) pinned at two corners over a static sphere, its third corner attached to
+/// a dynamic box; a pressure ball with self-collision and a volume ball dropped on the
+/// floor. `Driver::before_step` frees a pin, moves the other, pushes the balls, changes
+/// settings, snapshots at 150, destroys the volume ball and makes a small cloth at 180,
+/// rolls back at 220 and then turns the pressure ball into a new cloth, teleports the
+/// volume ball, and at 260 lets the big cloth through every shape.
+fn soft_scene(w: &mut World) {
+    ground(w, DVec3::ZERO);
+    let s = w
+        .create_body(&BodyDef {
+            position: DVec3::new(0.0, 1.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_sphere_shape(
+        s,
+        &ShapeDef::default(),
+        &Sphere {
+            center: Vec3::ZERO,
+            radius: 0.5,
+        },
+    )
+    .unwrap();
+    let cloth = soft_body(
+        w,
+        &soft_grid(12, 0.1875),
+        DVec3::new(0.0, 2.0, 0.0),
+        maul3d::SoftBodySettings {
+            damping: 0.5,
+            ..Default::default()
+        },
+    );
+    w.set_soft_particle_pinned(cloth, 0, true).unwrap();
+    w.set_soft_particle_pinned(cloth, 11, true).unwrap();
+    let b = dynamic(w, DVec3::new(1.0, 1.8, 1.0), Quat::IDENTITY);
+    w.create_box_shape(
+        b,
+        &ShapeDef {
+            density: 50.0,
+            ..Default::default()
+        },
+        Vec3::splat(0.15),
+    )
+    .unwrap();
+    w.attach_soft_particle(cloth, 143, Some(b), Vec3::new(0.0, 0.15, 0.0))
+        .unwrap();
+    let ball = soft_ball(0.4, 2);
+    soft_body(w, &ball, DVec3::new(-3.0, 1.5, 0.0), pressure_ball());
+    soft_body(w, &ball, DVec3::new(3.0, 1.0, 0.0), volume_ball());
+}
+
+/// The soft scene's calls before step `step`.
+fn soft_calls(w: &mut World, step: u32, snapshot: &mut Vec<u8>) {
+    let ids: Vec<maul3d::SoftBodyId> = w.soft_body_ids().collect();
+    match step {
+        60 => w.set_soft_particle_pinned(ids[0], 11, false).unwrap(),
+        90 => w
+            .set_soft_particle_position(ids[0], 0, DVec3::new(-0.75, 2.0, -1.0))
+            .unwrap(),
+        100 => {
+            w.apply_soft_body_impulse(ids[1], Vec3::new(1.0, 4.0, 0.0))
+                .unwrap();
+            w.apply_soft_particle_impulse(ids[2], 0, Vec3::new(0.0, 0.0, 0.5))
+                .unwrap();
+        }
+        120 => {
+            w.set_soft_particle_velocity(ids[0], 70, Vec3::new(0.0, 2.0, 0.0))
+                .unwrap();
+            let settings = maul3d::SoftBodySettings {
+                friction: 0.9,
+                substeps: 6,
+                ..volume_ball()
+            };
+            w.set_soft_body_settings(ids[2], &settings).unwrap();
+        }
+        150 => {
+            *snapshot = vec![0u8; w.snapshot_size()];
+            w.snapshot(snapshot).unwrap();
+        }
+        180 => {
+            // A soft body gone and one made; the box let go.
+            w.destroy_soft_body(ids[2]).unwrap();
+            let small = soft_body(
+                w,
+                &soft_grid(6, 0.1875),
+                DVec3::new(3.0, 2.5, 0.0),
+                maul3d::SoftBodySettings::default(),
+            );
+            w.set_soft_particle_pinned(small, 0, true).unwrap();
+            w.attach_soft_particle(ids[0], 143, None, Vec3::ZERO)
+                .unwrap();
+        }
+        220 => {
+            // A rollback to step 150, then the pressure ball gone for a self-colliding
+            // cloth, the volume ball teleported.
+            w.restore(snapshot).unwrap();
+            let ids: Vec<maul3d::SoftBodyId> = w.soft_body_ids().collect();
+            w.destroy_soft_body(ids[1]).unwrap();
+            soft_body(
+                w,
+                &soft_grid(6, 0.1875),
+                DVec3::new(-3.0, 2.0, 0.0),
+                maul3d::SoftBodySettings {
+                    self_collision: true,
+                    bend_compliance: 10.0,
+                    ..Default::default()
+                },
+            );
+            w.set_soft_body_transform(
+                ids[2],
+                DVec3::new(3.0, 1.5, 0.5),
+                Quat::from_axis_angle(Vec3::Y, 0.5),
+            )
+            .unwrap();
+        }
+        260 => w
+            .set_soft_body_filter(
+                ids[0],
+                Filter {
+                    category_bits: 1,
+                    mask_bits: 0,
+                    group_index: 0,
+                },
+            )
+            .unwrap(),
+        _ => {}
+    }
+}
+
 /// A scene and what it does between steps.
 pub struct Driver {
     scene: usize,
@@ -868,6 +1106,7 @@ impl Driver {
             9 => characters_scene(&mut w),
             10 => vehicles_scene(&mut w),
             11 => water_scene(&mut w),
+            12 => soft_scene(&mut w),
             _ => {
                 ground(&mut w, DVec3::ZERO);
                 pyramid(&mut w, 6, DVec3::new(-8.0, 0.0, 0.0));
@@ -978,6 +1217,7 @@ impl Driver {
                 let id = w.water_volume_ids().next().unwrap();
                 w.set_water_density(id, 1200.0).unwrap();
             }
+            12 => soft_calls(w, step, &mut self.snapshot),
             2 if step == 150 => {
                 w.shift_origin(DVec3::new(1_048_576.0, -524_288.0, 262_144.0))
                     .unwrap();

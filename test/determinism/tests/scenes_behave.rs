@@ -100,3 +100,95 @@ fn light_bodies_float_and_heavy_ones_sink() {
     assert!(floating >= 5, "{floating}");
     assert!(sunk >= 3, "{sunk}");
 }
+
+#[test]
+fn the_soft_bodies_drape_drag_bounce_and_keep_their_volume() {
+    use maul3d::math::DVec3;
+    let sphere = DVec3::new(0.0, 1.0, 0.0);
+    let positions = |w: &World, id| {
+        let n = w.soft_body_particle_count(id).unwrap() as usize;
+        let mut q = vec![DVec3::ZERO; n];
+        w.soft_body_positions(id, &mut q).unwrap();
+        q
+    };
+    let (mut over, mut inside) = (f64::MAX, f64::MAX);
+    let (mut dragged, mut gap) = (0.0, f64::MAX);
+    let (mut ball_y0, mut ball_rise) = (0.0, 0.0);
+    let (mut rest_volume, mut worst_volume) = (0.0f32, 0.0f32);
+    let mut pin = DVec3::ZERO;
+    let mut touching = [0; 2];
+    let mut counts = Vec::new();
+    run("soft", 300, |w, s| {
+        let ids: Vec<_> = w.soft_body_ids().collect();
+        counts.push(ids.len());
+        let cloth = positions(w, ids[0]);
+        let closest = cloth
+            .iter()
+            .map(|q| (*q - sphere).to_f32().length() as f64)
+            .fold(f64::MAX, f64::min);
+        // Over the sphere until its filter lets it through at step 260.
+        if s < 260 {
+            over = over.min(closest);
+        } else {
+            inside = inside.min(closest);
+        }
+        let centre = |q: Vec<DVec3>| q.iter().map(|x| x.y).sum::<f64>() / q.len() as f64;
+        if s == 99 {
+            ball_y0 = centre(positions(w, ids[1]));
+        }
+        if (100..120).contains(&s) {
+            ball_rise = f64::max(ball_rise, centre(positions(w, ids[1])) - ball_y0);
+        }
+        // The volume ball is the third soft body but from 180 to the rollback at 220.
+        if !(180..220).contains(&s) {
+            let v = w.soft_body_volume(ids[2]).unwrap();
+            if s == 0 {
+                rest_volume = v;
+            }
+            worst_volume = worst_volume.max(((v - rest_volume) / rest_volume).abs());
+        }
+        if s == 149 {
+            // The corner holds the box at its attachment point and has dragged it towards
+            // the pins (it started at x = z = 1).
+            let (b, local) = w.soft_particle_attachment(ids[0], 143).unwrap().unwrap();
+            let p = w.body_position(b).unwrap();
+            let q = w.body_rotation(b).unwrap();
+            let at = p + q.rotate(local).to_f64();
+            gap = (cloth[143] - at).to_f32().length() as f64;
+            dragged = 2.0 - p.x - p.z;
+        }
+        if s == 259 || s == 299 {
+            let mut planes = vec![None; cloth.len()];
+            w.soft_particle_contacts(ids[0], &mut planes).unwrap();
+            touching[(s == 299) as usize] = planes.iter().filter(|p| p.is_some()).count();
+        }
+        if s == 299 {
+            pin = cloth[0];
+        }
+    });
+    let at = |k: usize| counts[k];
+    println!(
+        "cloth over the sphere: closest particle centre {over:.4} m from its centre (radius \
+         0.5 + 0.02), after its filter opened {inside:.4}; cloth particles touching a shape \
+         before and after {touching:?}; box dragged {dragged:.3} m towards \
+         the pins, corner {gap:.4} m from its attachment point; pressure ball rose \
+         {ball_rise:.3} m after its push; volume ball within {:.2} % of its volume; pin at \
+         {pin:?}; soft bodies at steps 1, 180, 181, 220, 221, 300: {:?}",
+        100.0 * worst_volume,
+        [at(0), at(179), at(180), at(219), at(220), at(299)]
+    );
+    assert!(over >= 0.5 + 0.02 - 0.01, "into the sphere: {over}");
+    assert!(
+        inside < 0.5,
+        "the cloth did not pass into the sphere: {inside}"
+    );
+    assert!(touching[0] > 0 && touching[1] == 0, "{touching:?}");
+    assert!(gap < 0.05 && dragged > 0.3, "{gap} {dragged}");
+    assert!(
+        ball_rise > 0.2,
+        "the pressure ball did not jump: {ball_rise}"
+    );
+    assert!(worst_volume < 0.05, "{worst_volume}");
+    assert_eq!(pin, DVec3::new(-0.75, 2.0, -1.0), "the moved pin");
+    assert_eq!([at(0), at(179), at(180), at(219), at(220), at(299)], [3; 6]);
+}
