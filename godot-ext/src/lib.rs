@@ -28,6 +28,7 @@ mod rollback;
 mod server;
 mod settings;
 mod singleton;
+mod soft;
 mod tasks;
 mod tracked;
 mod vehicle;
