@@ -421,3 +421,31 @@ func test_a_journal_of_soft_bodies_saves_a_replay() -> void:
 	var path := "user://maul3d_soft.m3replay"
 	check(Maul3D.save_replay(s, path), "the replay is saved")
 	print("replay: ", ProjectSettings.globalize_path(path))
+
+
+func test_a_soft_body_takes_its_node_transform_and_moves_with_it() -> void:
+	# Turned a quarter about x and scaled by 2: the cloth stands upright, unscaled (scale
+	# is dropped, as Jolt drops it).
+	var sb := S.cloth(1.0, 4, Vector3(0, 3, 0))
+	sb.basis = Basis(Vector3.RIGHT, PI / 2).scaled(Vector3(2, 2, 2))
+	var a := S.vertex_near(sb, Vector3(-0.5, 0, -0.5))
+	var b := S.vertex_near(sb, Vector3(0.5, 0, -0.5))
+	sb.set_point_pinned(a, true)
+	sb.set_point_pinned(b, true)
+	add_child(sb)
+	await ticks(1)
+	var turn := Transform3D(Basis(Vector3.RIGHT, PI / 2), Vector3(0, 3, 0))
+	for p in [a, b]:
+		var want := turn * S.mesh_vertices(sb)[p]
+		check(sb.get_point_transform(p).distance_to(want) < 1e-5, "pinned point %d is at the node's transform without its scale (%s, want %s)" % [p, sb.get_point_transform(p), want])
+	check(sb.top_level and sb.transform == Transform3D.IDENTITY, "the node is top-level at the identity after it")
+	await ticks(20)
+	# Moving the node later moves the particles by the move, from where they are.
+	var before := S.points(sb)
+	sb.position = Vector3(5, 0, 0)
+	await ticks(1)
+	var after := S.points(sb)
+	for p in [a, b]:
+		check(after[p].distance_to(before[p] + Vector3(5, 0, 0)) < 1e-5, "pinned point %d moved by the node's move (%s -> %s)" % [p, before[p], after[p]])
+	check(absf(S.centre(after).x - S.centre(before).x - 5.0) < 0.05, "the whole cloth moved 5 m along x (%.3f)" % (S.centre(after).x - S.centre(before).x))
+	check(sb.transform == Transform3D.IDENTITY, "and the node is back at the identity")
