@@ -73,6 +73,11 @@ impl Site {
         }
     }
 
+    /// The Godot call the site reports as.
+    pub(crate) fn call(&self) -> &'static str {
+        self.call
+    }
+
     /// Reports `e` unless an error of its kind was reported here before; true when it
     /// was reported now.
     pub(crate) fn report(&self, e: &maul3d::Error) -> bool {

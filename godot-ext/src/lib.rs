@@ -8,7 +8,8 @@
 //! hash of a space, snapshots, stepping a space now); the `Maul3DRollback` node keeps a
 //! ring of snapshots for rollback netcode. `Maul3DCharacterBody3D` and
 //! `Maul3DWaterVolume3D` are nodes for the core's characters and water volumes,
-//! `Maul3DVehicleBody3D` with `Maul3DVehicleWheel3D` children for its vehicles.
+//! `Maul3DVehicleBody3D` with `Maul3DVehicleWheel3D` children for its vehicles. Godot's
+//! own `SoftBody3D` runs on the core's soft bodies through the server (`soft.rs`).
 //!
 //! This layer translates between Godot's server calls and `maul3d`'s world API; it does
 //! not simulate. Each Godot space is one `maul3d::World`.
@@ -28,6 +29,7 @@ mod rollback;
 mod server;
 mod settings;
 mod singleton;
+mod soft;
 mod tasks;
 mod tracked;
 mod vehicle;

@@ -21,7 +21,7 @@ use maul3d::math::max;
 
 use crate::conv::{dv, gdv, gv, quat, v3};
 use crate::direct::{BodySnap, Maul3DBodyState, Maul3DSpaceState, SnapSlot};
-use crate::errors::warn_once;
+use crate::errors::{site, warn_once};
 use crate::records::{GJointKind, Records, ShapeSlot};
 use crate::tracked::Tracked;
 
@@ -108,6 +108,10 @@ impl Maul3DPhysicsServer {
             .joints
             .get(&joint.to_u64())
             .map_or(default, |j| j.param(key, default))
+    }
+
+    fn soft(&self, body: Rid) -> Option<&crate::soft::Soft> {
+        self.st.softs.get(&body.to_u64())
     }
 
     fn obj_space(&self, rid: Rid) -> Rid {
@@ -784,16 +788,21 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
     }
 
     fn body_attach_object_instance_id(&mut self, body: Rid, id: u64) {
-        if let Some(o) = self.st.objs.get_mut(&body.to_u64()) {
+        let rid = body.to_u64();
+        if let Some(o) = self.st.objs.get_mut(&rid) {
             o.instance_id = id;
+        } else if let Some(s) = self.st.softs.get_mut(&rid) {
+            // SoftBody3D attaches its node through the body call.
+            s.instance_id = id;
         }
     }
 
     fn body_get_object_instance_id(&self, body: Rid) -> u64 {
-        self.st
-            .objs
-            .get(&body.to_u64())
-            .map_or(0, |o| o.instance_id)
+        let rid = body.to_u64();
+        match self.st.objs.get(&rid) {
+            Some(o) => o.instance_id,
+            None => self.soft(body).map_or(0, |s| s.instance_id),
+        }
     }
 
     fn body_set_enable_continuous_collision_detection(&mut self, body: Rid, enable: bool) {
@@ -1117,184 +1126,229 @@ impl IPhysicsServer3DExtension for Maul3DPhysicsServer {
         Some(self.body_state(body).upcast())
     }
 
+    // Soft bodies: records and their core soft bodies in `crate::soft`.
+
     fn soft_body_create(&mut self) -> Rid {
-        unsupported("soft_body_create", "soft bodies");
-        Rid::Invalid
+        self.st.soft_create()
     }
 
     fn soft_body_update_rendering_server(
         &mut self,
-        _body: Rid,
-        _rendering_server_handler: Option<Gd<PhysicsServer3DRenderingServerHandler>>,
+        body: Rid,
+        rendering_server_handler: Option<Gd<PhysicsServer3DRenderingServerHandler>>,
     ) {
-        unsupported("soft_body_update_rendering_server", "soft bodies");
+        // Reads only: no epoch bump for the body states handed out.
+        if let Some(mut h) = rendering_server_handler {
+            self.st.soft_render(body.to_u64(), &mut h);
+        }
     }
 
-    fn soft_body_set_space(&mut self, _body: Rid, _space: Rid) {
-        unsupported("soft_body_set_space", "soft bodies");
+    fn soft_body_set_space(&mut self, body: Rid, space: Rid) {
+        self.st.soft_set_space(body.to_u64(), space.to_valid_u64());
     }
 
-    fn soft_body_get_space(&self, _body: Rid) -> Rid {
-        unsupported("soft_body_get_space", "soft bodies");
-        Rid::Invalid
+    fn soft_body_get_space(&self, body: Rid) -> Rid {
+        self.st.soft_space(body.to_u64())
     }
 
-    fn soft_body_set_ray_pickable(&mut self, _body: Rid, _enable: bool) {
-        unsupported("soft_body_set_ray_pickable", "soft bodies");
+    fn soft_body_set_ray_pickable(&mut self, body: Rid, enable: bool) {
+        if let Some(s) = self.st.softs.get_mut(&body.to_u64()) {
+            s.ray_pickable = enable;
+        }
     }
 
-    fn soft_body_set_collision_layer(&mut self, _body: Rid, _layer: u32) {
-        unsupported("soft_body_set_collision_layer", "soft bodies");
+    fn soft_body_set_collision_layer(&mut self, body: Rid, layer: u32) {
+        self.st
+            .soft_set_layer_mask(body.to_u64(), Some(layer), None);
     }
 
-    fn soft_body_get_collision_layer(&self, _body: Rid) -> u32 {
-        unsupported("soft_body_get_collision_layer", "soft bodies");
-        0
+    fn soft_body_get_collision_layer(&self, body: Rid) -> u32 {
+        self.soft(body).map_or(0, |s| s.layer)
     }
 
-    fn soft_body_set_collision_mask(&mut self, _body: Rid, _mask: u32) {
-        unsupported("soft_body_set_collision_mask", "soft bodies");
+    fn soft_body_set_collision_mask(&mut self, body: Rid, mask: u32) {
+        self.st.soft_set_layer_mask(body.to_u64(), None, Some(mask));
     }
 
-    fn soft_body_get_collision_mask(&self, _body: Rid) -> u32 {
-        unsupported("soft_body_get_collision_mask", "soft bodies");
-        0
+    fn soft_body_get_collision_mask(&self, body: Rid) -> u32 {
+        self.soft(body).map_or(0, |s| s.mask)
     }
 
-    fn soft_body_add_collision_exception(&mut self, _body: Rid, _body_b: Rid) {
-        unsupported("soft_body_add_collision_exception", "soft bodies");
+    fn soft_body_add_collision_exception(&mut self, body: Rid, body_b: Rid) {
+        self.st
+            .soft_add_exception(body.to_u64(), body_b.to_u64(), true);
     }
 
-    fn soft_body_remove_collision_exception(&mut self, _body: Rid, _body_b: Rid) {
-        unsupported("soft_body_remove_collision_exception", "soft bodies");
+    fn soft_body_remove_collision_exception(&mut self, body: Rid, body_b: Rid) {
+        self.st
+            .soft_add_exception(body.to_u64(), body_b.to_u64(), false);
     }
 
-    fn soft_body_get_collision_exceptions(&self, _body: Rid) -> Array<Rid> {
-        unsupported("soft_body_get_collision_exceptions", "soft bodies");
-        Array::new()
+    fn soft_body_get_collision_exceptions(&self, body: Rid) -> Array<Rid> {
+        let mut out = Array::new();
+        if let Some(s) = self.soft(body) {
+            for e in &s.exceptions {
+                out.push(Rid::new(*e));
+            }
+        }
+        out
     }
 
-    fn soft_body_set_state(&mut self, _body: Rid, _state: BodyState, _variant: Variant) {
-        unsupported("soft_body_set_state", "soft bodies");
+    fn soft_body_set_state(&mut self, body: Rid, state: BodyState, variant: Variant) {
+        self.st.soft_set_state(body.to_u64(), state, &variant);
     }
 
-    fn soft_body_get_state(&self, _body: Rid, _state: BodyState) -> Variant {
-        unsupported("soft_body_get_state", "soft bodies");
-        Variant::nil()
+    fn soft_body_get_state(&self, body: Rid, state: BodyState) -> Variant {
+        self.st.soft_get_state(body.to_u64(), state)
     }
 
-    fn soft_body_set_transform(&mut self, _body: Rid, _transform: Transform3D) {
-        unsupported("soft_body_set_transform", "soft bodies");
+    fn soft_body_set_transform(&mut self, body: Rid, transform: Transform3D) {
+        self.st.soft_set_transform(body.to_u64(), transform);
     }
 
-    fn soft_body_set_simulation_precision(&mut self, _body: Rid, _simulation_precision: i32) {
-        unsupported("soft_body_set_simulation_precision", "soft bodies");
+    fn soft_body_set_simulation_precision(&mut self, body: Rid, simulation_precision: i32) {
+        let v = simulation_precision.max(0);
+        self.st.soft_set_param(
+            body.to_u64(),
+            site!("soft_body_set_simulation_precision"),
+            v as f32,
+            |s, _| s.precision = v,
+        );
     }
 
-    fn soft_body_get_simulation_precision(&self, _body: Rid) -> i32 {
-        unsupported("soft_body_get_simulation_precision", "soft bodies");
-        0
+    fn soft_body_get_simulation_precision(&self, body: Rid) -> i32 {
+        self.soft(body).map_or(0, |s| s.precision)
     }
 
-    fn soft_body_set_total_mass(&mut self, _body: Rid, _total_mass: f32) {
-        unsupported("soft_body_set_total_mass", "soft bodies");
+    fn soft_body_set_total_mass(&mut self, body: Rid, total_mass: f32) {
+        self.st.soft_set_param(
+            body.to_u64(),
+            site!("soft_body_set_total_mass"),
+            total_mass,
+            |s, v| s.total_mass = max(v, 0.0),
+        );
     }
 
-    fn soft_body_get_total_mass(&self, _body: Rid) -> f32 {
-        unsupported("soft_body_get_total_mass", "soft bodies");
-        0.0
+    fn soft_body_get_total_mass(&self, body: Rid) -> f32 {
+        self.soft(body).map_or(0.0, |s| s.total_mass)
     }
 
-    fn soft_body_set_linear_stiffness(&mut self, _body: Rid, _linear_stiffness: f32) {
-        unsupported("soft_body_set_linear_stiffness", "soft bodies");
+    fn soft_body_set_linear_stiffness(&mut self, body: Rid, linear_stiffness: f32) {
+        self.st.soft_set_param(
+            body.to_u64(),
+            site!("soft_body_set_linear_stiffness"),
+            linear_stiffness,
+            |s, v| {
+                s.stiffness = maul3d::math::clamp(v, 0.0, 1.0);
+                s.compliance = crate::soft::edge_compliance(s.stiffness);
+            },
+        );
     }
 
-    fn soft_body_get_linear_stiffness(&self, _body: Rid) -> f32 {
-        unsupported("soft_body_get_linear_stiffness", "soft bodies");
-        0.0
+    fn soft_body_get_linear_stiffness(&self, body: Rid) -> f32 {
+        self.soft(body).map_or(0.0, |s| s.stiffness)
     }
 
-    fn soft_body_set_shrinking_factor(&mut self, _body: Rid, _shrinking_factor: f32) {
-        unsupported("soft_body_set_shrinking_factor", "soft bodies");
+    fn soft_body_set_shrinking_factor(&mut self, body: Rid, shrinking_factor: f32) {
+        if let Some(s) = self.st.softs.get_mut(&body.to_u64()) {
+            s.shrinking = shrinking_factor;
+        }
+        if shrinking_factor != 0.0 {
+            unsupported(
+                "soft_body_set_shrinking_factor",
+                "a soft body's shrinking factor: stored only",
+            );
+        }
     }
 
-    fn soft_body_get_shrinking_factor(&self, _body: Rid) -> f32 {
-        unsupported("soft_body_get_shrinking_factor", "soft bodies");
-        0.0
+    fn soft_body_get_shrinking_factor(&self, body: Rid) -> f32 {
+        self.soft(body).map_or(0.0, |s| s.shrinking)
     }
 
-    fn soft_body_set_pressure_coefficient(&mut self, _body: Rid, _pressure_coefficient: f32) {
-        unsupported("soft_body_set_pressure_coefficient", "soft bodies");
+    fn soft_body_set_pressure_coefficient(&mut self, body: Rid, pressure_coefficient: f32) {
+        self.st.soft_set_param(
+            body.to_u64(),
+            site!("soft_body_set_pressure_coefficient"),
+            pressure_coefficient,
+            |s, v| s.pressure = max(v, 0.0),
+        );
     }
 
-    fn soft_body_get_pressure_coefficient(&self, _body: Rid) -> f32 {
-        unsupported("soft_body_get_pressure_coefficient", "soft bodies");
-        0.0
+    fn soft_body_get_pressure_coefficient(&self, body: Rid) -> f32 {
+        self.soft(body).map_or(0.0, |s| s.pressure)
     }
 
-    fn soft_body_set_damping_coefficient(&mut self, _body: Rid, _damping_coefficient: f32) {
-        unsupported("soft_body_set_damping_coefficient", "soft bodies");
+    fn soft_body_set_damping_coefficient(&mut self, body: Rid, damping_coefficient: f32) {
+        self.st.soft_set_param(
+            body.to_u64(),
+            site!("soft_body_set_damping_coefficient"),
+            damping_coefficient,
+            |s, v| s.damping = max(v, 0.0),
+        );
     }
 
-    fn soft_body_get_damping_coefficient(&self, _body: Rid) -> f32 {
-        unsupported("soft_body_get_damping_coefficient", "soft bodies");
-        0.0
+    fn soft_body_get_damping_coefficient(&self, body: Rid) -> f32 {
+        self.soft(body).map_or(0.0, |s| s.damping)
     }
 
-    fn soft_body_set_drag_coefficient(&mut self, _body: Rid, _drag_coefficient: f32) {
-        unsupported("soft_body_set_drag_coefficient", "soft bodies");
+    fn soft_body_set_drag_coefficient(&mut self, body: Rid, drag_coefficient: f32) {
+        self.st.soft_set_param(
+            body.to_u64(),
+            site!("soft_body_set_drag_coefficient"),
+            drag_coefficient,
+            |s, v| s.drag = max(v, 0.0),
+        );
     }
 
-    fn soft_body_get_drag_coefficient(&self, _body: Rid) -> f32 {
-        unsupported("soft_body_get_drag_coefficient", "soft bodies");
-        0.0
+    fn soft_body_get_drag_coefficient(&self, body: Rid) -> f32 {
+        self.soft(body).map_or(0.0, |s| s.drag)
     }
 
-    fn soft_body_set_mesh(&mut self, _body: Rid, _mesh: Rid) {
-        unsupported("soft_body_set_mesh", "soft bodies");
+    fn soft_body_set_mesh(&mut self, body: Rid, mesh: Rid) {
+        self.st.soft_set_mesh(body.to_u64(), mesh);
     }
 
-    fn soft_body_get_bounds(&self, _body: Rid) -> Aabb {
-        unsupported("soft_body_get_bounds", "soft bodies");
-        Aabb::default()
+    fn soft_body_get_bounds(&self, body: Rid) -> Aabb {
+        self.st.soft_bounds(body.to_u64())
     }
 
-    fn soft_body_move_point(&mut self, _body: Rid, _point_index: i32, _global_position: Vector3) {
-        unsupported("soft_body_move_point", "soft bodies");
+    fn soft_body_move_point(&mut self, body: Rid, point_index: i32, global_position: Vector3) {
+        self.st
+            .soft_move_point(body.to_u64(), point_index, global_position);
     }
 
-    fn soft_body_get_point_global_position(&self, _body: Rid, _point_index: i32) -> Vector3 {
-        unsupported("soft_body_get_point_global_position", "soft bodies");
-        Vector3::ZERO
+    fn soft_body_get_point_global_position(&self, body: Rid, point_index: i32) -> Vector3 {
+        self.st.soft_point_position(body.to_u64(), point_index)
     }
 
-    fn soft_body_remove_all_pinned_points(&mut self, _body: Rid) {
-        unsupported("soft_body_remove_all_pinned_points", "soft bodies");
+    fn soft_body_remove_all_pinned_points(&mut self, body: Rid) {
+        self.st.soft_unpin_all(body.to_u64());
     }
 
-    fn soft_body_pin_point(&mut self, _body: Rid, _point_index: i32, _pin: bool) {
-        unsupported("soft_body_pin_point", "soft bodies");
+    fn soft_body_pin_point(&mut self, body: Rid, point_index: i32, pin: bool) {
+        self.st.soft_pin_point(body.to_u64(), point_index, pin);
     }
 
-    fn soft_body_is_point_pinned(&self, _body: Rid, _point_index: i32) -> bool {
-        unsupported("soft_body_is_point_pinned", "soft bodies");
-        false
+    fn soft_body_is_point_pinned(&self, body: Rid, point_index: i32) -> bool {
+        self.st.soft_is_pinned(body.to_u64(), point_index)
     }
 
-    fn soft_body_apply_point_impulse(&mut self, _body: Rid, _point_index: i32, _impulse: Vector3) {
-        unsupported("soft_body_apply_point_impulse", "soft bodies");
+    fn soft_body_apply_point_impulse(&mut self, body: Rid, point_index: i32, impulse: Vector3) {
+        self.st
+            .soft_point_impulse(body.to_u64(), point_index, impulse, false);
     }
 
-    fn soft_body_apply_point_force(&mut self, _body: Rid, _point_index: i32, _force: Vector3) {
-        unsupported("soft_body_apply_point_force", "soft bodies");
+    fn soft_body_apply_point_force(&mut self, body: Rid, point_index: i32, force: Vector3) {
+        self.st
+            .soft_point_impulse(body.to_u64(), point_index, force, true);
     }
 
-    fn soft_body_apply_central_impulse(&mut self, _body: Rid, _impulse: Vector3) {
-        unsupported("soft_body_apply_central_impulse", "soft bodies");
+    fn soft_body_apply_central_impulse(&mut self, body: Rid, impulse: Vector3) {
+        self.st.soft_central_impulse(body.to_u64(), impulse, false);
     }
 
-    fn soft_body_apply_central_force(&mut self, _body: Rid, _force: Vector3) {
-        unsupported("soft_body_apply_central_force", "soft bodies");
+    fn soft_body_apply_central_force(&mut self, body: Rid, force: Vector3) {
+        self.st.soft_central_impulse(body.to_u64(), force, true);
     }
 
     fn joint_create(&mut self) -> Rid {

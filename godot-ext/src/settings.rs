@@ -26,14 +26,18 @@ pub(crate) const CAPACITY_SETTINGS: [(&str, i64); 10] = [
 ];
 
 /// Project settings for the pools of Maul3D's own nodes (`Maul3DCharacterBody3D`,
-/// `Maul3DVehicleBody3D`, `Maul3DWaterVolume3D`): `physics/maul3d/<name>` and its
-/// default. Unlike the capacities above these are fixed when the space is created (the
-/// core's `World::grow` keeps them): a space holds at most this many of each (0: none),
-/// and a node past it is refused with an error.
-pub(crate) const FIXED_CAPACITY_SETTINGS: [(&str, i64); 3] = [
-    ("character_capacity", 256),
-    ("vehicle_capacity", 64),
-    ("water_capacity", 64),
+/// `Maul3DVehicleBody3D`, `Maul3DWaterVolume3D`) and of `SoftBody3D`s (soft bodies, and
+/// their particles — welded mesh vertices — all soft bodies together):
+/// `physics/maul3d/<name>`, its default and its largest value. Unlike the capacities above
+/// these are fixed when the space is created (the core's `World::grow` keeps them): a
+/// space holds at most this many of each (0: none), and a node past it is refused with an
+/// error.
+pub(crate) const FIXED_CAPACITY_SETTINGS: [(&str, i64, i64); 5] = [
+    ("character_capacity", 256, 1 << 16),
+    ("vehicle_capacity", 64, 1 << 16),
+    ("water_capacity", 64, 1 << 16),
+    ("soft_body_capacity", 16, 1 << 16),
+    ("soft_particle_capacity", 4096, 1 << 22),
 ];
 
 pub(crate) fn setting_i64(name: &str, default: i64) -> i64 {
@@ -60,7 +64,7 @@ pub(crate) fn register_settings() {
     for (name, default) in CAPACITY_SETTINGS {
         declare(name, default.to_variant());
     }
-    for (name, default) in FIXED_CAPACITY_SETTINGS {
+    for (name, default, _) in FIXED_CAPACITY_SETTINGS {
         declare(name, default.to_variant());
     }
     declare("substeps", 4.to_variant());
@@ -92,8 +96,8 @@ pub(crate) fn space_world_def() -> WorldDef {
     let cap = |name: &str, default: i64| setting_i64(name, default).clamp(1, 1 << 24) as u32;
     let c = CAPACITY_SETTINGS;
     let fixed = |i: usize| {
-        let (name, default) = FIXED_CAPACITY_SETTINGS[i];
-        setting_i64(name, default).clamp(0, 1 << 16) as u32
+        let (name, default, most) = FIXED_CAPACITY_SETTINGS[i];
+        setting_i64(name, default).clamp(0, most) as u32
     };
     WorldDef {
         gravity: Vec3::new(0.0, -9.8, 0.0),
@@ -110,6 +114,8 @@ pub(crate) fn space_world_def() -> WorldDef {
         character_capacity: fixed(0),
         vehicle_capacity: fixed(1),
         water_capacity: fixed(2),
+        soft_body_capacity: fixed(3),
+        soft_particle_capacity: fixed(4),
         task_hooks: crate::tasks::hooks(),
         // Godot Physics' body pair (and Jolt in Godot): friction the smaller of the two,
         // bounce the sum clamped to [0, 1]; `rough` and `absorbent` reach the shapes as

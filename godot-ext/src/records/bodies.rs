@@ -216,12 +216,17 @@ impl Obj {
     /// too. Queries with a Godot mask M use mask M and every category: they test the
     /// object's layer only, as Godot's do.
     pub fn filter(&self) -> Filter {
-        let (layer, mask) = (u64::from(self.layer), u64::from(self.mask));
-        Filter {
-            category_bits: layer | mask << 32,
-            mask_bits: mask | layer << 32,
-            group_index: 0,
-        }
+        layer_mask_filter(self.layer, self.mask)
+    }
+}
+
+/// Godot's layer and mask as a core filter (see [`Obj::filter`]; soft bodies too).
+pub(crate) fn layer_mask_filter(layer: u32, mask: u32) -> Filter {
+    let (layer, mask) = (u64::from(layer), u64::from(mask));
+    Filter {
+        category_bits: layer | mask << 32,
+        mask_bits: mask | layer << 32,
+        group_index: 0,
     }
 }
 

@@ -19,6 +19,8 @@
 //! | `persistence.rs` | snapshot, restore, journal, replay, compare |
 //! | `exceptions.rs` | collision exceptions through the pre-solve callback |
 //! | `extras.rs` | the characters and water volumes of Maul3D's own nodes |
+//!
+//! Soft bodies keep their records in `Records::softs`, handled in `crate::soft`.
 
 mod areas;
 mod bodies;
@@ -31,7 +33,7 @@ mod shapes;
 mod step;
 
 pub(crate) use areas::AreaParams;
-pub(crate) use bodies::{CoreObj, Obj, PAST_BODIES};
+pub(crate) use bodies::{CoreObj, Obj, PAST_BODIES, layer_mask_filter};
 pub(crate) use exceptions::{Exceptions, exceptions_pre_solve};
 pub(crate) use extras::Extras;
 pub(crate) use joints::{GJoint, GJointKind};
@@ -154,6 +156,8 @@ pub(crate) struct Records {
     pub shapes: BTreeMap<u64, GShape>,
     pub objs: BTreeMap<u64, Obj>,
     pub joints: BTreeMap<u64, GJoint>,
+    /// Soft bodies (`crate::soft`).
+    pub softs: BTreeMap<u64, crate::soft::Soft>,
     /// Which objects use each shape resource (shape RID → object RIDs, in RID order, the
     /// order a walk of `objs` would find them in): a shape's new data or its free reaches
     /// its users without walking every object (creating N bodies stays O(N), not O(N²)).
@@ -313,6 +317,10 @@ impl Records {
             }
             return;
         }
+        if self.softs.contains_key(&rid) {
+            self.soft_free(rid);
+            return;
+        }
         if self.shapes.remove(&rid).is_some() {
             let users: Vec<u64> = self.shape_users_of(rid);
             for u in users {
@@ -329,6 +337,15 @@ impl Records {
                 .collect();
             for u in users {
                 self.obj_set_space(u, None);
+            }
+            let softs: Vec<u64> = self
+                .softs
+                .iter()
+                .filter(|(_, s)| s.space == Some(rid))
+                .map(|(r, _)| *r)
+                .collect();
+            for u in softs {
+                self.soft_set_space(u, None);
             }
             if let Some(s) = self.spaces.remove(&rid)
                 && let Some(d) = s.direct

@@ -39,7 +39,8 @@ impl Records {
     ///   masks, friction and bounce, damping, gravity scale, mass, locks, sleep and CCD
     ///   flags, custom integrator), then the state, queued for its state-sync callback;
     ///   areas queue exits and entries for what they overlap now against what they last
-    ///   reported.
+    ///   reported;
+    /// - soft bodies as `crate::soft` says (`Records::soft_after_restore`).
     pub fn restore(&mut self, space: u64, buf: &[u8]) -> Result<(), String> {
         let s = self
             .spaces
@@ -165,6 +166,8 @@ impl Records {
                 .destroy_mesh(m)
                 .or_report(site!("Maul3D.restore: removing a mesh no object holds"));
         }
+        self.soft_after_restore(space);
+        let s = self.spaces.get_mut(&space).expect("space exists");
         for (_, j) in self.joints.iter_mut() {
             if let Some((sp, id)) = j.core
                 && sp == space

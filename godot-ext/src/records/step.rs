@@ -59,6 +59,8 @@ impl Records {
         }
         self.apply_constant_forces(space);
         self.move_kinematic_bodies(space, dt);
+        // The step moves the soft bodies off their rest places.
+        self.soft_stepped(space);
         let s = self.spaces.get_mut(&space).expect("space exists");
         s.last_step = dt;
         super::growth::grow_before_step(&mut s.world);
