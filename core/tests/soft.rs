@@ -760,7 +760,18 @@ fn bad_soft_body_input_is_refused_and_changes_nothing() {
         ),
         "{e:?}"
     );
-    assert!(w.set_soft_particle_pinned(c, 10_000, true).is_err());
+    // An index past the particles is an argument error naming it (not a coordinate).
+    let e = w.set_soft_particle_pinned(c, 10_000, true).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            maul3d::Error::Argument {
+                name: "particle index",
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     assert!(
         w.set_soft_particle_position(c, 0, DVec3::new(f64::NAN, 0.0, 0.0))
             .is_err()

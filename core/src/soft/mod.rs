@@ -296,10 +296,10 @@ pub(crate) fn check_mesh(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()
     for t in triangles {
         for &i in t {
             if i >= n {
-                return Err(Error::OutOfBounds {
+                return Err(Error::Argument {
                     name: "soft triangle index",
                     value: i as f64,
-                    bound: n as f64,
+                    expected: "below the vertex count",
                 });
             }
         }
@@ -332,10 +332,10 @@ impl World {
         let slot = self.soft_slot(id)?;
         let b = &self.soft.pool[slot];
         if index >= b.particle_count {
-            return Err(Error::OutOfBounds {
+            return Err(Error::Argument {
                 name: "particle index",
                 value: index as f64,
-                bound: b.particle_count as f64,
+                expected: "below the soft body's particle count",
             });
         }
         Ok((slot, (b.first_particle + index) as usize))
