@@ -1238,6 +1238,28 @@ static void TestWater()
                 "carried at %.3f cm/s\n",
                 Half.Z, B.SubmergedFraction, P.Z, V.Y);
 }
+// The host passes the soft body capacities to its world: one soft body of 3 particles
+// fits a host that reserves 1 soft body of 3 particles, a second does not.
+static void TestWorldHostSoftCapacities()
+{
+    FWorldSettings Settings;
+    Settings.SoftBodyCapacity = 1;
+    Settings.SoftParticleCapacity = 3;
+    FWorldHost Host;
+    OK(Host.Create(Settings));
+    const m3Vec3 V[3] = {{0.0f, 0.0f, 0.0f}, {1.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 1.0f}};
+    const uint32_t T[3] = {0, 2, 1};
+    m3SoftBodyDef Def = m3DefaultSoftBodyDef();
+    Def.vertices = V;
+    Def.vertexCount = 3;
+    Def.indices = T;
+    Def.triangleCount = 1;
+    m3SoftBodyId Id;
+    OK(m3World_CreateSoftBody(Host.Id(), &Def, &Id));
+    m3SoftBodyId Second;
+    CHECK(m3World_CreateSoftBody(Host.Id(), &Def, &Second) == m3_errorCapacity, "a second soft body past the host's capacity");
+}
+
 int main(int argc, char** argv)
 {
     if (argc != 5) {
@@ -1249,6 +1271,7 @@ int main(int argc, char** argv)
     TestScrubber(argv[1], argv[2], argv[3], std::strtoull(argv[4], nullptr, 10));
     TestTaskRouter();
     TestWorldHost();
+    TestWorldHostSoftCapacities();
     TestDebugLines();
     TestNestedComponents();
     TestGameplayDefs();

@@ -27,6 +27,8 @@ void UMaul3DWorldSubsystem::Initialize(FSubsystemCollectionBase& Collection)
     World.CharacterCapacity = Settings->CharacterCapacity;
     World.VehicleCapacity = Settings->VehicleCapacity;
     World.WaterCapacity = Settings->WaterCapacity;
+    World.SoftBodyCapacity = Settings->SoftBodyCapacity;
+    World.SoftParticleCapacity = Settings->SoftParticleCapacity;
     World.TickHz = static_cast<uint32>(Settings->TickHz);
     World.MaxStepsPerFrame = static_cast<uint32>(Settings->MaxStepsPerFrame);
     World.Substeps = Settings->Substeps;

@@ -48,6 +48,11 @@ public:
     int32 VehicleCapacity = 32;
     UPROPERTY(config, EditAnywhere, Category = "Capacities", meta = (ClampMin = 0))
     int32 WaterCapacity = 16;
+    // Soft bodies, and their particles (mesh vertices) all together.
+    UPROPERTY(config, EditAnywhere, Category = "Capacities", meta = (ClampMin = 0, ClampMax = 65536))
+    int32 SoftBodyCapacity = 16;
+    UPROPERTY(config, EditAnywhere, Category = "Capacities", meta = (ClampMin = 0, ClampMax = 4194304))
+    int32 SoftParticleCapacity = 4096;
     // Journal buffer for maul3d.Record / StartJournal, in MiB.
     UPROPERTY(config, EditAnywhere, Category = "Replays", meta = (ClampMin = 1, ClampMax = 4096))
     int32 JournalMiB = 64;

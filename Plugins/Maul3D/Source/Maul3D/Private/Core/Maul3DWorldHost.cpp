@@ -27,6 +27,8 @@ m3Result FWorldHost::Create(const FWorldSettings& Settings, ITaskLauncher* Launc
     Def.characterCapacity = Settings.CharacterCapacity;
     Def.vehicleCapacity = Settings.VehicleCapacity;
     Def.waterCapacity = Settings.WaterCapacity;
+    Def.softBodyCapacity = Settings.SoftBodyCapacity;
+    Def.softParticleCapacity = Settings.SoftParticleCapacity;
     if (Settings.Threads > 1) {
         Router = std::make_unique<FTaskRouter>(*Launcher);
         Router->Install(Def);

@@ -26,6 +26,8 @@ struct FWorldSettings {
     int32_t CharacterCapacity = 64;
     int32_t VehicleCapacity = 32;
     int32_t WaterCapacity = 16;
+    int32_t SoftBodyCapacity = 16;
+    int32_t SoftParticleCapacity = 4096;
     uint32_t TickHz = 60;
     uint32_t MaxStepsPerFrame = 4;
     int32_t Substeps = 4;
