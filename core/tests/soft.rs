@@ -1188,3 +1188,70 @@ fn compare_lists_the_soft_bodies_that_differ() {
             .any(|r| r.slot == 2 && !r.alive_in_a && r.alive_in_b)
     );
 }
+
+/// Known failing (issue 18, left open): a pressure ball resting on a floor with friction
+/// should settle where it lands; it keeps a vertical oscillation (even at damping 1/s)
+/// and ratchets sideways ever faster (5.8 m/s after 10 s). The scene is the Godot
+/// comparison's ball (a welded 16 × 8 UV sphere, pressure 20, friction 1, Jolt's
+/// stiffness for k = 0.9). Run with `--ignored` while fixing it.
+#[test]
+#[ignore = "known failing: a resting pressure ball does not settle (issue 18)"]
+fn a_pressure_ball_resting_on_a_floor_settles() {
+    let (r, segs, rings) = (0.5f32, 16usize, 8usize);
+    let mut v = vec![Vec3::new(0.0, r, 0.0)];
+    for j in 1..=rings {
+        let t = maul3d::math::PI * j as f32 / (rings + 1) as f32;
+        let (st, ct) = maul3d::math::sin_cos(t);
+        for i in 0..segs {
+            let (su, cu) = maul3d::math::sin_cos(2.0 * maul3d::math::PI * i as f32 / segs as f32);
+            v.push(Vec3::new(su * r * st, r * ct, cu * r * st));
+        }
+    }
+    v.push(Vec3::new(0.0, -r, 0.0));
+    let ring = |j: usize, i: usize| (1 + (j - 1) * segs + i % segs) as u32;
+    let south = (v.len() - 1) as u32;
+    let mut t = Vec::new();
+    for i in 0..segs {
+        t.push([0, ring(1, i + 1), ring(1, i)]);
+        for j in 1..rings {
+            t.push([ring(j, i), ring(j, i + 1), ring(j + 1, i)]);
+            t.push([ring(j, i + 1), ring(j + 1, i + 1), ring(j + 1, i)]);
+        }
+        t.push([ring(rings, i), ring(rings, i + 1), south]);
+    }
+    let mut w = World::new(&def()).unwrap();
+    let g = w
+        .create_body(&BodyDef { position: DVec3::new(0.0, -0.5, 0.0), ..Default::default() })
+        .unwrap();
+    w.create_box_shape(g, &ShapeDef { friction: 1.0, ..Default::default() }, Vec3::new(50.0, 0.5, 50.0))
+        .unwrap();
+    let id = w
+        .create_soft_body(&SoftBodyDef {
+            vertices: &v,
+            triangles: &t,
+            position: DVec3::new(0.0, 2.0, 0.0),
+            settings: SoftBodySettings {
+                substeps: 5,
+                edge_compliance: 1.0 / (0.729 * 1.0e5),
+                pressure: 20.0,
+                damping: 1.0,
+                friction: 1.0,
+                particle_radius: 0.01,
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .unwrap();
+    for _ in 0..600 {
+        w.step(DT, SUBSTEPS).unwrap();
+    }
+    let p = positions(&w, id);
+    let n = p.len() as f64;
+    let (cx, cz) = (p.iter().map(|q| q.x).sum::<f64>() / n, p.iter().map(|q| q.z).sum::<f64>() / n);
+    let speed = (0..p.len() as u32)
+        .map(|i| w.soft_particle_velocity(id, i).unwrap().length())
+        .fold(0.0f32, f32::max);
+    println!("after 10 s: centre ({cx:.3}, {cz:.3}), fastest particle {speed:.3} m/s");
+    assert!(cx.abs() < 0.1 && cz.abs() < 0.1, "crept to ({cx}, {cz})");
+    assert!(speed < 0.05, "still moving at {speed} m/s");
+}
