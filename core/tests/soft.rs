@@ -1221,10 +1221,20 @@ fn a_pressure_ball_resting_on_a_floor_settles() {
     }
     let mut w = World::new(&def()).unwrap();
     let g = w
-        .create_body(&BodyDef { position: DVec3::new(0.0, -0.5, 0.0), ..Default::default() })
+        .create_body(&BodyDef {
+            position: DVec3::new(0.0, -0.5, 0.0),
+            ..Default::default()
+        })
         .unwrap();
-    w.create_box_shape(g, &ShapeDef { friction: 1.0, ..Default::default() }, Vec3::new(50.0, 0.5, 50.0))
-        .unwrap();
+    w.create_box_shape(
+        g,
+        &ShapeDef {
+            friction: 1.0,
+            ..Default::default()
+        },
+        Vec3::new(50.0, 0.5, 50.0),
+    )
+    .unwrap();
     let id = w
         .create_soft_body(&SoftBodyDef {
             vertices: &v,
@@ -1247,7 +1257,10 @@ fn a_pressure_ball_resting_on_a_floor_settles() {
     }
     let p = positions(&w, id);
     let n = p.len() as f64;
-    let (cx, cz) = (p.iter().map(|q| q.x).sum::<f64>() / n, p.iter().map(|q| q.z).sum::<f64>() / n);
+    let (cx, cz) = (
+        p.iter().map(|q| q.x).sum::<f64>() / n,
+        p.iter().map(|q| q.z).sum::<f64>() / n,
+    );
     let speed = (0..p.len() as u32)
         .map(|i| w.soft_particle_velocity(id, i).unwrap().length())
         .fold(0.0f32, f32::max);

@@ -299,6 +299,25 @@ mod tests {
     #[test]
     fn dihedral_gradients_are_the_angles_derivatives() {
         let cases = [
+            // Nearly flat, folded slightly either way (a sphere's or a cloth's bends).
+            [
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(1.0, 0.0, 0.0),
+                Vec3::new(0.5, 0.1, 1.0),
+                Vec3::new(0.4, 0.1, -1.0),
+            ],
+            [
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(1.0, 0.0, 0.0),
+                Vec3::new(0.5, -0.1, 1.0),
+                Vec3::new(0.4, -0.1, -1.0),
+            ],
+            [
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(0.0, 0.0, 1.0),
+                Vec3::new(1.0, 0.05, 0.5),
+                Vec3::new(-1.0, 0.2, 0.4),
+            ],
             [
                 Vec3::new(0.0, 0.0, 0.0),
                 Vec3::new(1.0, 0.0, 0.0),
