@@ -434,18 +434,24 @@ impl World {
         own_capacity(n as u64, head.def.joint_capacity as u64)?;
         let joints = &info.joints[..n];
         if head.stores.extras {
-            let n = characters::decode(
+            let nc = characters::decode(
                 &mut d,
                 commit,
                 &mut self.characters,
                 info.characters,
                 bodies,
             )?;
-            own_capacity(n as u64, head.def.character_capacity as u64)?;
-            let n = vehicles::decode(&mut d, commit, &mut self.vehicles, info.vehicles, bodies)?;
-            own_capacity(n as u64, head.def.vehicle_capacity as u64)?;
-            let n = water::decode(&mut d, commit, &mut self.water, info.water, bodies)?;
-            own_capacity(n as u64, head.def.water_capacity as u64)?;
+            own_capacity(nc as u64, head.def.character_capacity as u64)?;
+            let nv = vehicles::decode(&mut d, commit, &mut self.vehicles, info.vehicles, bodies)?;
+            own_capacity(nv as u64, head.def.vehicle_capacity as u64)?;
+            let nw = water::decode(&mut d, commit, &mut self.water, info.water, bodies)?;
+            own_capacity(nw as u64, head.def.water_capacity as u64)?;
+            // A state holds these stores only once one of them has a slot (`has_extras`):
+            // marked but empty is not a state any world writes.
+            check(
+                !(nc == 0 && nv == 0 && nw == 0),
+                "the character, vehicle and water stores are marked but empty",
+            )?;
         } else if commit {
             self.characters.slots_and_free().0.clear();
             self.characters.free.clear();
@@ -457,6 +463,7 @@ impl World {
         if head.stores.soft {
             let n = soft::decode(&mut d, commit, &mut self.soft, info.soft, bodies)?;
             own_capacity(n as u64, head.def.soft_body_capacity as u64)?;
+            check(n > 0, "the soft body store is marked but empty")?;
         } else if commit {
             self.soft.pool.slots_and_free().0.clear();
             self.soft.pool.free.clear();
