@@ -1189,48 +1189,13 @@ fn compare_lists_the_soft_bodies_that_differ() {
     );
 }
 
-/// Known failing (issue 18, left open): a pressure ball resting on a floor with friction
-/// should settle where it lands; it keeps a vertical oscillation (even at damping 1/s)
-/// and ratchets sideways ever faster (5.8 m/s after 10 s). The scene is the Godot
-/// comparison's ball (a welded 16 × 8 UV sphere, pressure 20, friction 1, Jolt's
-/// stiffness for k = 0.9). Run with `--ignored` while fixing it.
-///
-/// Found so far: the same shell floating with gravity 0, no pressure and nothing touching
-/// grows a vibration from round-off (fastest particle 2.8e-5 m/s at step 0, 0.72 at 90,
-/// 7.8 at 120, about 10 after): stiff edges plus dihedral bends at 5 substeps (1 substep,
-/// bends off or edge compliance 1e-3 are stable; the bends' maths is Jolt's and matches
-/// finite differences; solving bends first does not help, nor does damping the bends).
-/// XPBD constraint damping on the edges (Macklin et al. 2016: Δλ = −(C + γ ∇C·(x − x_prev))
-/// / ((1 + γ) Σ w |∇C|² + α̃)) with γ = 1 removes it: floating 0.000 m/s after 10 s, and
-/// this ball settles (centre within 0.06 m, 0.008 m/s); every other soft test still passes
-/// with it (cloth lowest 0.889 m instead of 0.922, pressure ball ending at +9.8 % volume).
-/// Next: adopt it as a setting (`edge_damping`, in the encoding, the C ABI and Godot) and
-/// re-measure the figures.
+/// A pressure ball resting on a floor with friction settles where it lands (the Godot
+/// comparison's ball: a welded 16 × 8 UV sphere, pressure 20, friction 1, Jolt's stiffness
+/// for k = 0.9). Without the edges' constraint damping it kept a vertical oscillation
+/// and ratcheted sideways ever faster (5.8 m/s after 10 s): see the next test.
 #[test]
-#[ignore = "known failing: a resting pressure ball does not settle (issue 18)"]
 fn a_pressure_ball_resting_on_a_floor_settles() {
-    let (r, segs, rings) = (0.5f32, 16usize, 8usize);
-    let mut v = vec![Vec3::new(0.0, r, 0.0)];
-    for j in 1..=rings {
-        let t = maul3d::math::PI * j as f32 / (rings + 1) as f32;
-        let (st, ct) = maul3d::math::sin_cos(t);
-        for i in 0..segs {
-            let (su, cu) = maul3d::math::sin_cos(2.0 * maul3d::math::PI * i as f32 / segs as f32);
-            v.push(Vec3::new(su * r * st, r * ct, cu * r * st));
-        }
-    }
-    v.push(Vec3::new(0.0, -r, 0.0));
-    let ring = |j: usize, i: usize| (1 + (j - 1) * segs + i % segs) as u32;
-    let south = (v.len() - 1) as u32;
-    let mut t = Vec::new();
-    for i in 0..segs {
-        t.push([0, ring(1, i + 1), ring(1, i)]);
-        for j in 1..rings {
-            t.push([ring(j, i), ring(j, i + 1), ring(j + 1, i)]);
-            t.push([ring(j, i + 1), ring(j + 1, i + 1), ring(j + 1, i)]);
-        }
-        t.push([ring(rings, i), ring(rings, i + 1), south]);
-    }
+    let (v, t) = uv_sphere(0.5, 16, 8);
     let mut w = World::new(&def()).unwrap();
     let g = w
         .create_body(&BodyDef {
@@ -1279,4 +1244,67 @@ fn a_pressure_ball_resting_on_a_floor_settles() {
     println!("after 10 s: centre ({cx:.3}, {cz:.3}), fastest particle {speed:.3} m/s");
     assert!(cx.abs() < 0.1 && cz.abs() < 0.1, "crept to ({cx}, {cz})");
     assert!(speed < 0.05, "still moving at {speed} m/s");
+}
+
+/// A UV sphere of `segs` segments and `rings` rings between its poles, wound outwards.
+fn uv_sphere(r: f32, segs: usize, rings: usize) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let mut v = vec![Vec3::new(0.0, r, 0.0)];
+    for j in 1..=rings {
+        let t = maul3d::math::PI * j as f32 / (rings + 1) as f32;
+        let (st, ct) = maul3d::math::sin_cos(t);
+        for i in 0..segs {
+            let (su, cu) = maul3d::math::sin_cos(2.0 * maul3d::math::PI * i as f32 / segs as f32);
+            v.push(Vec3::new(su * r * st, r * ct, cu * r * st));
+        }
+    }
+    v.push(Vec3::new(0.0, -r, 0.0));
+    let ring = |j: usize, i: usize| (1 + (j - 1) * segs + i % segs) as u32;
+    let south = (v.len() - 1) as u32;
+    let mut t = Vec::new();
+    for i in 0..segs {
+        t.push([0, ring(1, i + 1), ring(1, i)]);
+        for j in 1..rings {
+            t.push([ring(j, i), ring(j, i + 1), ring(j + 1, i)]);
+            t.push([ring(j, i + 1), ring(j + 1, i + 1), ring(j + 1, i)]);
+        }
+        t.push([ring(rings, i), ring(rings, i + 1), south]);
+    }
+    (v, t)
+}
+
+/// The same shell floating with gravity 0, no pressure and nothing touching stays still.
+/// Without the edges' constraint damping it grew a vibration from round-off (stiff edges
+/// plus dihedral bends at 5 substeps: fastest particle 2.8e-5 m/s at step 0, 0.72 at 90,
+/// about 10 after 120).
+#[test]
+fn a_stiff_shell_with_bends_floating_stays_still() {
+    let (v, t) = uv_sphere(0.5, 16, 8);
+    let mut w = World::new(&def()).unwrap();
+    let id = w
+        .create_soft_body(&SoftBodyDef {
+            vertices: &v,
+            triangles: &t,
+            position: DVec3::new(0.0, 2.0, 0.0),
+            settings: SoftBodySettings {
+                substeps: 5,
+                edge_compliance: 1.0 / (0.729 * 1.0e5),
+                gravity_scale: 0.0,
+                damping: 0.0,
+                ..Default::default()
+            },
+            ..Default::default()
+        })
+        .unwrap();
+    let mut fastest = 0.0f32;
+    for _ in 0..600 {
+        w.step(DT, SUBSTEPS).unwrap();
+        for i in 0..v.len() as u32 {
+            let s = w.soft_particle_velocity(id, i).unwrap().length();
+            if s > fastest {
+                fastest = s;
+            }
+        }
+    }
+    println!("floating shell: fastest particle over 10 s {fastest:.2e} m/s");
+    assert!(fastest < 1.0e-3, "vibrates at {fastest} m/s");
 }
