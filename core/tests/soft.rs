@@ -1191,7 +1191,7 @@ fn compare_lists_the_soft_bodies_that_differ() {
 
 /// A pressure ball resting on a floor with friction settles where it lands (the Godot
 /// comparison's ball: a welded 16 × 8 UV sphere, pressure 20, friction 1, Jolt's stiffness
-/// for k = 0.9). Without the edges' constraint damping it kept a vertical oscillation
+/// for k = 0.9). Without the damping of the edges' stretching it kept a vertical oscillation
 /// and ratcheted sideways ever faster (5.8 m/s after 10 s): see the next test.
 #[test]
 fn a_pressure_ball_resting_on_a_floor_settles() {
@@ -1273,7 +1273,7 @@ fn uv_sphere(r: f32, segs: usize, rings: usize) -> (Vec<Vec3>, Vec<[u32; 3]>) {
 }
 
 /// The same shell floating with gravity 0, no pressure and nothing touching stays still.
-/// Without the edges' constraint damping it grew a vibration from round-off (stiff edges
+/// Without the damping of the edges' stretching it grew a vibration from round-off (stiff edges
 /// plus dihedral bends at 5 substeps: fastest particle 2.8e-5 m/s at step 0, 0.72 at 90,
 /// about 10 after 120).
 #[test]

@@ -12,12 +12,14 @@ use crate::world::World;
 
 /// How far inside ±2^22 a particle is kept.
 const PARTICLE_LIMIT: f64 = 4_000_000.0;
-/// γ of the edges' constraint damping: the share of an edge's stretching rate each
-/// substep takes out, as a multiple of what its stretch alone would. Undamped, a stiff
-/// closed shell with dihedral bends at more than one substep grows a vibration from
-/// round-off (a floating UV sphere, edge compliance 1.4e-5, reached 11.8 m/s in 10 s);
-/// at 1 it stays still and a pressure ball resting on a floor settles. Stretching only:
-/// moving or turning as a whole is not damped.
+/// The share of each edge's stretching velocity each substep takes out (after the
+/// velocities are taken from the moves; moving or turning as a whole is not damped, nor
+/// are the positions the constraints reach). Undamped, a stiff closed shell with dihedral
+/// bends at more than one substep grew a vibration from round-off (a floating UV sphere,
+/// edge compliance 1.4e-5, reached 11.8 m/s in 10 s) and a pressure ball resting on a
+/// floor with friction rolled away; at 1 the shell stays still and the ball settles.
+/// (XPBD constraint damping in the position solve, Macklin et al. 2016, removes it too,
+/// but it halves each substep's correction, so a ball under pressure swelled by 7 %.)
 const EDGE_DAMPING: f32 = 1.0;
 
 /// Wraps an angle difference into (−π, π].
@@ -86,6 +88,8 @@ impl World {
             self.soft.solve_limits(&b, &sub);
             self.soft.solve_planes(&b, &sub, &mut self.tasks);
             self.soft.take_velocities(&b, &sub);
+            self.soft.damp_edges(&b, &mut self.tasks);
+            self.soft.cap_velocities(&sub);
         }
 
         // Back to the world frame, on the grid, within the coordinate range.
@@ -389,10 +393,7 @@ impl crate::store::soft::SoftStore {
         }
     }
 
-    /// Edges and bends, colour by colour. Edges are damped along their length (XPBD
-    /// constraint damping, Macklin et al. 2016: `Δλ = −(C + γ ∇C·(x − x_prev)) / ((1 + γ)
-    /// Σ w |∇C|² + α̃)` with γ = [`EDGE_DAMPING`]).
-    /// The constraints of a colour share no particle,
+    /// Edges and bends, colour by colour. The constraints of a colour share no particle,
     /// so the task hooks may spread a colour over threads: each constraint writes only its
     /// own particles, and the bits are those of the order in the list. The last colour
     /// (constraints no colour had room for) runs in order on this thread.
@@ -401,13 +402,13 @@ impl crate::store::soft::SoftStore {
         for c in 0..=COLOURS {
             let (lo, hi) = (b.edge_colours[c] as usize, b.edge_colours[c + 1] as usize);
             let edges = &self.edges[lo..hi];
-            let (w, prev) = (&self.inv_mass[..], &self.prev[..]);
+            let w = &self.inv_mass[..];
             let xs = Slots::new(&mut self.x[..]);
             let one = |k: usize| {
                 let e = edges[k];
                 let (a, d) = (e.a as usize, e.b as usize);
                 let (wa, wb) = (w[a], w[d]);
-                let denom = (1.0 + EDGE_DAMPING) * (wa + wb) + edge_alpha;
+                let denom = wa + wb + edge_alpha;
                 if denom <= 0.0 {
                     return;
                 }
@@ -418,9 +419,7 @@ impl crate::store::soft::SoftStore {
                 if len <= 0.0 {
                     return;
                 }
-                // The edge's stretching over this substep so far (its rate times h).
-                let stretch = n.dot((*xd - prev[d]) - (*xa - prev[a]));
-                let dl = -(len - e.rest + EDGE_DAMPING * stretch) / denom;
+                let dl = -(len - e.rest) / denom;
                 *xa -= n * (wa * dl);
                 *xd += n * (wb * dl);
             };
@@ -584,11 +583,8 @@ impl crate::store::soft::SoftStore {
     /// Velocities from the moves.
     fn take_velocities(&mut self, _: &SoftBody, p: &Sub) {
         let st = self;
-        let range = p.range.clone();
         let inv_h = p.inv_h;
-        let max_speed = p.max_speed;
-        // Velocities from the moves.
-        for i in range.clone() {
+        for i in p.range.clone() {
             let p = &mut st.particles[i];
             let mut v = (st.x[i] - st.prev[i]) * inv_h;
             if st.inv_mass[i] <= 0.0 || !v.is_valid() {
@@ -596,9 +592,46 @@ impl crate::store::soft::SoftStore {
                 v = Vec3::ZERO;
                 st.x[i] = st.prev[i];
             }
-            v = crate::limits::clamp_abs(v, crate::limits::MAX_VELOCITY);
-            crate::solver::cap_speed(&mut v, max_speed);
-            p.velocity = v;
+            p.velocity = crate::limits::clamp_abs(v, crate::limits::MAX_VELOCITY);
+        }
+    }
+
+    /// Takes [`EDGE_DAMPING`] of each edge's stretching velocity out, colour by colour
+    /// (through the task hooks as the edges' solve), shared by inverse mass so momentum
+    /// is kept; a pinned end keeps its zero velocity.
+    fn damp_edges(&mut self, b: &SoftBody, tasks: &mut Tasks) {
+        for c in 0..=COLOURS {
+            let (lo, hi) = (b.edge_colours[c] as usize, b.edge_colours[c + 1] as usize);
+            let edges = &self.edges[lo..hi];
+            let (w, x) = (&self.inv_mass[..], &self.x[..]);
+            let ps = Slots::new(&mut self.particles[..]);
+            let one = |k: usize| {
+                let e = edges[k];
+                let (a, d) = (e.a as usize, e.b as usize);
+                let sum = w[a] + w[d];
+                if sum <= 0.0 {
+                    return;
+                }
+                let (n, len) = (x[d] - x[a]).normalize_and_length();
+                if len <= 0.0 {
+                    return;
+                }
+                // SAFETY: `a != d`, and no other edge of this colour touches either (the
+                // colouring), so these are the only references to the two slots.
+                let (pa, pd) = unsafe { (ps.get(a), ps.get(d)) };
+                let k = EDGE_DAMPING * n.dot(pd.velocity - pa.velocity) / sum;
+                pa.velocity += n * (w[a] * k);
+                pd.velocity -= n * (w[d] * k);
+            };
+            run(tasks, c, hi - lo, &one);
+        }
+    }
+
+    /// The velocities within the world's speed cap (after the damping, which moves
+    /// velocity between particles).
+    fn cap_velocities(&mut self, p: &Sub) {
+        for i in p.range.clone() {
+            crate::solver::cap_speed(&mut self.particles[i].velocity, p.max_speed);
         }
     }
 }

@@ -5,9 +5,9 @@ extends "res://compare_case.gd"
 # its volume at the end (over the mesh's own) within 0.06 of Jolt's, its smallest (on
 # landing) no more than 0.05 under Jolt's, its first touch within 2 ticks of Jolt's, and
 # a bounce on both (Maul3D's is higher: 0.66 m against Jolt's 0.31 m). Godot Physics is
-# measured, not judged (its particles pass through the floor at these settings). Not
-# longer: Maul3D's ball does not settle yet — friction on the floor sets it rolling away
-# (a core issue, README "Soft bodies").
+# measured, not judged (its particles pass through the floor at these settings). At
+# Godot's default damping (0.01) both engines' balls keep rolling after the bounce; the
+# ball coming to rest is cmp_soft_ball_rest.gd.
 
 const S := preload("res://soft_bodies.gd")
 

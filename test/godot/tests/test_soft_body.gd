@@ -147,21 +147,21 @@ func test_a_soft_body_resting_on_a_rigid_box_presses_it_down() -> void:
 	var t0: int = Maul3D.space_step_count(s)
 	await ticks(90)
 	var steps: int = Maul3D.space_step_count(s) - t0
+	# Velocities over 6 ticks (the contact lags the box by a step, so the cloth's
+	# velocity swings about the box's from tick to tick).
+	var a := S.points(sb)
+	var box_y0 := box.global_position.y
+	await ticks(6)
 	var ps := S.points(sb)
-	var cloth_v := Vector3.ZERO
-	for i in 6:
-		var a := S.points(sb)
-		await ticks(1)
-		var b := S.points(sb)
-		cloth_v = (S.centre(b) - S.centre(a)) * 60.0
-		ps = b
+	var cloth_v := (S.centre(ps) - S.centre(a)) * 10.0
+	var box_v := (box.global_position.y - box_y0) * 10.0
 	steps += 6
 	var top := box.global_position.y + 0.1
 	check(bare.global_position.y == 1.0 and bare.linear_velocity == Vector3.ZERO, "the box under nothing stays put")
 	check(box.linear_velocity.y < -0.1, "the box under the cloth moves down (v = %.3f m/s)" % box.linear_velocity.y)
 	check(box.global_position.y < 0.95, "and has gone down (y = %.3f)" % box.global_position.y)
 	check(S.lowest(ps) > top - 0.03, "the cloth rests on the box's top (cloth lowest %.3f, top %.3f)" % [S.lowest(ps), top])
-	check(absf(cloth_v.y - box.linear_velocity.y) < 0.2, "and moves down with it (%.3f vs %.3f m/s)" % [cloth_v.y, box.linear_velocity.y])
+	check(absf(cloth_v.y - box_v) < 0.1, "and moves down with it over 6 ticks (%.3f vs %.3f m/s)" % [cloth_v.y, box_v])
 	var weight := -1.0 * 9.8 * steps / 60.0
 	var momentum := 10.0 * box.linear_velocity.y + 1.0 * cloth_v.y
 	check(absf(momentum - weight) < 0.15 * absf(weight), "box and cloth carry the cloth's weight over the time (%.2f vs %.2f N·s)" % [momentum, weight])
@@ -363,15 +363,16 @@ func test_soft_points_move_pin_and_take_impulses() -> void:
 	await ticks(1)
 	var corner := S.vertex_near(sb, Vector3(0.5, 0, 0.5))
 	var other := S.vertex_near(sb, Vector3(-0.5, 0, -0.5))
+	# On the cloth falling freely, before the pin yanks it about.
+	var y0 := sb.get_point_transform(other).y
+	sb.apply_impulse(other, Vector3(0, 1, 0))
+	await ticks(1)
+	check(sb.get_point_transform(other).y > y0, "an upward impulse on a point lifts it (%f to %f)" % [y0, sb.get_point_transform(other).y])
 	sb.set_point_pinned(corner, true)
 	check(sb.is_point_pinned(corner), "the corner is pinned")
 	PhysicsServer3D.soft_body_move_point(sb.get_physics_rid(), corner, Vector3(2, 6, 0))
 	await ticks(2)
 	check(sb.get_point_transform(corner).is_equal_approx(Vector3(2, 6, 0)), "a pinned point moved by move_point stays there (%s)" % sb.get_point_transform(corner))
-	var y0 := sb.get_point_transform(other).y
-	sb.apply_impulse(other, Vector3(0, 1, 0))
-	await ticks(1)
-	check(sb.get_point_transform(other).y > y0, "an upward impulse on a point lifts it")
 	var c0 := S.centre(S.points(sb))
 	sb.set_point_pinned(corner, false)
 	check(not sb.is_point_pinned(corner), "the corner is free")
