@@ -112,6 +112,14 @@ impl<T> FixedVec<T> {
         Ok(FixedVec { v })
     }
 
+    /// An empty vector of no capacity: allocates nothing (a placeholder while a stage
+    /// works on the real one moved out).
+    pub fn empty(alloc: WorldAlloc) -> Self {
+        FixedVec {
+            v: allocator_api2::vec::Vec::new_in(alloc),
+        }
+    }
+
     /// Appends `x`, or returns `false` (dropping nothing, changing nothing) when full.
     #[inline(always)]
     #[must_use]

@@ -125,6 +125,17 @@ impl Tasks {
         })
     }
 
+    /// Tasks that run everything inline, holding no memory: a placeholder while a stage
+    /// that must read the whole world moves the real ones out to run through them.
+    pub(crate) fn placeholder(alloc: WorldAlloc) -> Tasks {
+        Tasks {
+            hooks: None,
+            claims: FixedVec::empty(alloc),
+            epoch: 0,
+            host_fp: fp::library(),
+        }
+    }
+
     pub(crate) fn memory_usage(&self) -> usize {
         self.claims.capacity() * 4
     }

@@ -1,6 +1,7 @@
 //! The soft bodies' stage of the step (see the module docs of `crate::soft`).
 
 use super::build::{dihedral, volume6};
+use crate::alloc::FixedVec;
 use crate::body::{BodyType, NONE};
 use crate::geometry::Sphere;
 use crate::math::{DAabb, DVec3, Vec3, round_vec_to_grid};
@@ -169,80 +170,109 @@ impl World {
             center: Vec3::ZERO,
             radius: r,
         }));
-        for i in range {
-            let p = self.soft.particles[i];
-            let x0 = self.soft.x[i];
-            let mut best = Plane::default();
-            let mut best_sep = f32::MAX;
-            let g = crate::math::ceil_to_grid(reach as f64);
-            let mine = DAabb::new(
-                p.position - DVec3::new(g, g, g),
-                p.position + DVec3::new(g, g, g),
-            );
-            for &sh in &found[..n] {
-                let shape = &self.shapes[sh as usize];
-                if !shape.fat_aabb.overlaps(&mine) {
-                    continue;
-                }
-                let m = crate::motion::probe_manifold(
-                    self,
-                    (&probe, None),
-                    p.position,
-                    crate::math::Quat::IDENTITY,
-                    sh,
-                    reach - r,
-                );
-                if m.count == 0 || !m.normal.is_valid() {
-                    continue;
-                }
-                let mut sep = f32::MAX;
-                for q in &m.points[..m.count as usize] {
-                    sep = crate::math::min(sep, q.separation);
-                }
-                if sep >= best_sep || sep >= reach - r {
-                    continue;
-                }
-                best_sep = sep;
-                let body = shape.body;
-                let bd = &self.bodies[body as usize];
-                let arm = (p.position - bd.position).to_f32() - bd.center_offset();
-                let velocity = bd.linear_velocity + bd.angular_velocity.cross(arm);
-                let inv_mass = if bd.body_type == BodyType::Dynamic {
-                    let rn = arm.cross(m.normal);
-                    let ii = bd.inv_inertia_local.rotate_tensor(bd.rotation);
-                    bd.inv_mass + rn.dot(ii.mul_vec(rn))
-                } else {
-                    0.0
-                };
-                best = Plane {
-                    normal: m.normal,
-                    offset: m.normal.dot(x0) - sep,
-                    body,
-                    inv_mass,
-                    velocity,
-                    friction: crate::math::sqrt(s.friction * shape.friction),
-                    impulse: Vec3::ZERO,
-                    ..best
-                };
-            }
-            // The attachment's target: the body's point, after the rigid step.
-            if p.body != NONE {
-                let bd = &self.bodies[p.body as usize];
-                let point = bd.position + round_vec_to_grid(bd.rotation.rotate(p.local));
-                let arm = (point - bd.position).to_f32() - bd.center_offset();
-                best.attach_body = p.body;
-                best.attach_target = (point - reference).to_f32();
-                best.attach_inv_mass = if bd.body_type == BodyType::Dynamic {
-                    // Along the worst direction: the linear part plus the largest lever.
-                    let ii = bd.inv_inertia_local.rotate_tensor(bd.rotation);
-                    let l2 = arm.length_squared();
-                    bd.inv_mass + l2 * crate::math::max(ii.cx.x, crate::math::max(ii.cy.y, ii.cz.z))
-                } else {
-                    0.0
-                };
-            }
-            self.soft.planes[i] = best;
+        // Each particle writes only its own plane: the task hooks may spread them over
+        // threads with the same bits. The planes and the tasks are moved out while the
+        // world is read whole (placeholders in their place allocate nothing).
+        let mut planes = core::mem::replace(&mut self.soft.planes, FixedVec::empty(self.alloc));
+        let mut tasks = core::mem::replace(&mut self.tasks, Tasks::placeholder(self.alloc));
+        {
+            let w: &World = self;
+            let out = Slots::new(&mut planes[range.clone()]);
+            tasks.for_each(range.len(), 16, &|k, _| {
+                let i = first + k;
+                // SAFETY: for_each hands each index out once.
+                unsafe { *out.get(k) = w.soft_plane(i, &b, &found[..n], &probe, reach, reference) };
+            });
         }
+        self.soft.planes = planes;
+        self.tasks = tasks;
+    }
+
+    /// Particle `i`'s closest contact plane among the shapes `found` (within `reach`) and
+    /// its attachment target.
+    fn soft_plane(
+        &self,
+        i: usize,
+        b: &SoftBody,
+        found: &[u32],
+        probe: &crate::shape::Shape,
+        reach: f32,
+        reference: DVec3,
+    ) -> Plane {
+        let s = b.settings;
+        let r = s.particle_radius;
+        let p = self.soft.particles[i];
+        let x0 = self.soft.x[i];
+        let mut best = Plane::default();
+        let mut best_sep = f32::MAX;
+        let g = crate::math::ceil_to_grid(reach as f64);
+        let mine = DAabb::new(
+            p.position - DVec3::new(g, g, g),
+            p.position + DVec3::new(g, g, g),
+        );
+        for &sh in found {
+            let shape = &self.shapes[sh as usize];
+            if !shape.fat_aabb.overlaps(&mine) {
+                continue;
+            }
+            let m = crate::motion::probe_manifold(
+                self,
+                (probe, None),
+                p.position,
+                crate::math::Quat::IDENTITY,
+                sh,
+                reach - r,
+            );
+            if m.count == 0 || !m.normal.is_valid() {
+                continue;
+            }
+            let mut sep = f32::MAX;
+            for q in &m.points[..m.count as usize] {
+                sep = crate::math::min(sep, q.separation);
+            }
+            if sep >= best_sep || sep >= reach - r {
+                continue;
+            }
+            best_sep = sep;
+            let body = shape.body;
+            let bd = &self.bodies[body as usize];
+            let arm = (p.position - bd.position).to_f32() - bd.center_offset();
+            let velocity = bd.linear_velocity + bd.angular_velocity.cross(arm);
+            let inv_mass = if bd.body_type == BodyType::Dynamic {
+                let rn = arm.cross(m.normal);
+                let ii = bd.inv_inertia_local.rotate_tensor(bd.rotation);
+                bd.inv_mass + rn.dot(ii.mul_vec(rn))
+            } else {
+                0.0
+            };
+            best = Plane {
+                normal: m.normal,
+                offset: m.normal.dot(x0) - sep,
+                body,
+                inv_mass,
+                velocity,
+                friction: crate::math::sqrt(s.friction * shape.friction),
+                impulse: Vec3::ZERO,
+                ..best
+            };
+        }
+        // The attachment's target: the body's point, after the rigid step.
+        if p.body != NONE {
+            let bd = &self.bodies[p.body as usize];
+            let point = bd.position + round_vec_to_grid(bd.rotation.rotate(p.local));
+            let arm = (point - bd.position).to_f32() - bd.center_offset();
+            best.attach_body = p.body;
+            best.attach_target = (point - reference).to_f32();
+            best.attach_inv_mass = if bd.body_type == BodyType::Dynamic {
+                // Along the worst direction: the linear part plus the largest lever.
+                let ii = bd.inv_inertia_local.rotate_tensor(bd.rotation);
+                let l2 = arm.length_squared();
+                bd.inv_mass + l2 * crate::math::max(ii.cx.x, crate::math::max(ii.cy.y, ii.cz.z))
+            } else {
+                0.0
+            };
+        }
+        best
     }
 }
 
