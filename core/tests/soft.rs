@@ -1308,3 +1308,41 @@ fn a_stiff_shell_with_bends_floating_stays_still() {
     println!("floating shell: fastest particle over 10 s {fastest:.2e} m/s");
     assert!(fastest < 1.0e-3, "vibrates at {fastest} m/s");
 }
+
+/// At `NO_BENDS` the bends are not solved: a cloth clamped along one edge hangs straight
+/// down, where stiff bends hold it out nearly level.
+#[test]
+fn a_cloth_without_bends_hangs_where_stiff_bends_hold_it_out() {
+    let lowest = |bend_compliance: f32| {
+        let mut w = World::new(&def()).unwrap();
+        let id = cloth(
+            &mut w,
+            9,
+            1.0,
+            DVec3::new(0.0, 2.0, 0.0),
+            SoftBodySettings {
+                bend_compliance,
+                damping: 2.0,
+                ..Default::default()
+            },
+        );
+        // Two rows pinned: a clamped edge (one row would be a hinge).
+        for i in 0..18 {
+            w.set_soft_particle_pinned(id, i, true).unwrap();
+        }
+        for _ in 0..180 {
+            w.step(DT, SUBSTEPS).unwrap();
+        }
+        positions(&w, id)
+            .iter()
+            .map(|p| p.y)
+            .fold(f64::MAX, f64::min)
+    };
+    let (stiff, limp) = (lowest(0.0), lowest(maul3d::NO_BENDS));
+    println!(
+        "lowest point held along one edge at y 2: stiff bends {stiff:.3} m, no bends {limp:.3} m"
+    );
+    assert!(stiff > 1.6, "stiff bends let it droop to {stiff}");
+    // Straight down: the free 7/8 m below the clamped rows, 1.125.
+    assert!(limp < 1.15, "without bends it hangs only to {limp}");
+}

@@ -27,8 +27,8 @@
 //!   → `edge_compliance` = 1/s with Jolt's stiffness s = max(k³·10⁵, 10⁻⁶),
 //!   `pressure_coefficient` → `pressure` (n·R·T, as Jolt's), `damping_coefficient` →
 //!   `damping` (1/s), `drag_coefficient` → `drag`; particles of Jolt's default radius
-//!   (0.01 m) and friction (1); the core's defaults for the rest (bend compliance 1
-//!   rad/(N·m) — Jolt's Godot backend makes no bend constraints —, free particles kept
+//!   (0.01 m) and friction (1); no bend constraints (`NO_BENDS`: Jolt's Godot backend
+//!   makes none either); the core's defaults for the rest (free particles kept
 //!   within 1.1 times their rest distance of the nearest pin, no volume constraint, no
 //!   self-collision, gravity the world's); a force (point or central) is an impulse
 //!   over the space's last step. Layer and mask become the filter as for bodies
@@ -188,6 +188,7 @@ impl Soft {
             drag: clamp(self.drag, 0.0, 1.0e3),
             friction: FRICTION,
             particle_radius: PARTICLE_RADIUS,
+            bend_compliance: maul3d::NO_BENDS,
             ..SoftBodySettings::default()
         }
     }

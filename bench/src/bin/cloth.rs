@@ -1,16 +1,19 @@
-//! `cargo run --release -p maul3d-bench --bin cloth [-- --cloths 16 --size 32 --steps 300]`
+//! `cargo run --release -p maul3d-bench --bin cloth [-- --cloths 16 --size 32 --steps 300
+//! --substeps 8 --bends 1]`
 //!
 //! Issue 18's soft-body figure, one thread: `--cloths` cloths of `--size` × `--size`
-//! particles (2 m square, default settings: 8 substeps, dihedral bends, long-range
+//! particles (2 m square, default settings: 8 substeps, dihedral bends — `--bends 0` sets
+//! `NO_BENDS`, as Godot's soft bodies on Maul3D and on Jolt have none —, long-range
 //! anchors off as nothing is pinned) dropped from 0.3 m over one sphere each (radius 0.5)
 //! on a floor, in a 4-wide grid 3 m apart; 60 steps of warm-up (the cloths land and
 //! drape), then `--steps` steps timed at 60 Hz with 4 rigid substeps. Prints the mean
 //! ms/step, particles per second, and where the cloths came to rest (lowest particle,
 //! closest particle centre to its sphere's centre) so a fast but wrong run shows.
 //!
-//! Rapier has no soft bodies, so there is no Rapier side. Jolt's nearest scene is its
-//! samples' `SoftBodyStressTest` (many cloth/soft bodies at once); its figures are not run
-//! here (Jolt is C++ and not installed): see the issue's closing note for what compares.
+//! Rapier has no soft bodies, so there is no Rapier side. Jolt's side is the same scene
+//! in Godot 4.6 (whose built-in Jolt runs `SoftBody3D`): `bash bench/godot-cloth.sh` times
+//! it under Jolt and under Maul3D's Godot server (`--substeps 5 --bends 0` here is that
+//! configuration without Godot).
 //!
 //! Wall-clock figures to read, not to assert.
 
@@ -55,6 +58,8 @@ fn main() {
     let cloths = arg("--cloths", 16);
     let size = arg("--size", 32);
     let steps = arg("--steps", 300);
+    let substeps = arg("--substeps", 8) as u32;
+    let bends = arg("--bends", 1) != 0;
     let mut w = World::new(&WorldDef {
         soft_body_capacity: cloths as u32,
         soft_particle_capacity: (cloths * size * size) as u32,
@@ -95,7 +100,11 @@ fn main() {
                 vertices: &v,
                 triangles: &t,
                 position: at + DVec3::new(0.0, 0.8, 0.0),
-                settings: SoftBodySettings::default(),
+                settings: SoftBodySettings {
+                    substeps,
+                    bend_compliance: if bends { 1.0 } else { maul3d::NO_BENDS },
+                    ..Default::default()
+                },
                 ..Default::default()
             })
             .expect("cloth"),
@@ -122,10 +131,11 @@ fn main() {
         }
     }
     println!(
-        "cloth cloths={cloths} particles={particles} steps={steps} maul3d={ms:.3} ms/step \
+        "cloth cloths={cloths} particles={particles} substeps={substeps} bends={bends} \
+         steps={steps} maul3d={ms:.3} ms/step \
          ({:.1} M particle-substeps/s) soft_stage={:.3} ms lowest={lowest:.3} m \
          closest_to_sphere_centre={closest:.4} m (radius 0.5 + particle 0.02)",
-        particles as f64 * 8.0 / (ms * 1000.0),
+        particles as f64 * substeps as f64 / (ms * 1000.0),
         w.profile().soft
     );
 }

@@ -59,8 +59,9 @@ pub struct SoftBodySettings {
     /// Compliance of the edges (XPBD: the inverse of stiffness, m/N; 0 is rigid; in
     /// [0, 1e6]; default 0).
     pub edge_compliance: f32,
-    /// Compliance of the dihedral bends, rad/(N·m) (in [0, 1e6]; default 1; 1e6 is all but
-    /// limp). Bends act on the angle between the two triangles of each inner edge.
+    /// Compliance of the dihedral bends, rad/(N·m) (in [0, 1e6]; default 1; at
+    /// [`NO_BENDS`], 1e6, the bends are not solved at all, as Jolt's `EBendType::None`).
+    /// Bends act on the angle between the two triangles of each inner edge.
     pub bend_compliance: f32,
     /// Compliance of the volume constraint of a closed mesh, m³/N (in [0, 1e6]; default 0).
     pub volume_compliance: f32,
@@ -88,6 +89,10 @@ pub struct SoftBodySettings {
     /// further apart at rest than four radii). Off by default.
     pub self_collision: bool,
 }
+
+/// The bend compliance at which a soft body's bends are not solved (the bound of
+/// `bend_compliance`): a cloth without bending stiffness, at a third of the cost.
+pub const NO_BENDS: f32 = 1.0e6;
 
 impl Default for SoftBodySettings {
     fn default() -> SoftBodySettings {

@@ -455,6 +455,9 @@ impl crate::store::soft::SoftStore {
             };
             run(tasks, c, hi - lo, &one);
         }
+        if b.settings.bend_compliance >= crate::soft::NO_BENDS {
+            return;
+        }
         for c in 0..=COLOURS {
             let (lo, hi) = (b.bend_colours[c] as usize, b.bend_colours[c + 1] as usize);
             let bends = &self.bends[lo..hi];
@@ -642,16 +645,18 @@ impl crate::store::soft::SoftStore {
                 if sum <= 0.0 {
                     return;
                 }
-                let (n, len) = (x[d] - x[a]).normalize_and_length();
-                if len <= 0.0 {
+                // Along the edge `e` (not normalised: its squared length divides once).
+                let e = x[d] - x[a];
+                let l2 = e.length_squared();
+                if l2 <= 1.0e-24 {
                     return;
                 }
                 // SAFETY: `a != d`, and no other edge of this colour touches either (the
                 // colouring), so these are the only references to the two slots.
                 let (pa, pd) = unsafe { (ps.get(a), ps.get(d)) };
-                let k = EDGE_DAMPING * n.dot(pd.velocity - pa.velocity) / sum;
-                pa.velocity += n * (w[a] * k);
-                pd.velocity -= n * (w[d] * k);
+                let k = EDGE_DAMPING * e.dot(pd.velocity - pa.velocity) / (l2 * sum);
+                pa.velocity += e * (w[a] * k);
+                pd.velocity -= e * (w[d] * k);
             };
             run(tasks, c, hi - lo, &one);
         }
@@ -667,9 +672,10 @@ impl crate::store::soft::SoftStore {
 }
 
 /// Runs `one` over the `count` constraints of colour `c`: through the task hooks for the
-/// coloured ones, in order here for the last colour.
-fn run(tasks: &mut Tasks, c: usize, count: usize, one: &(dyn Fn(usize) + Sync)) {
-    if c < COLOURS {
+/// coloured ones, in order here for the last colour and when there are no hooks (where
+/// `one` inlines).
+fn run<F: Fn(usize) + Sync>(tasks: &mut Tasks, c: usize, count: usize, one: &F) {
+    if c < COLOURS && tasks.hooks.is_some() {
         tasks.for_each(count, 64, &|k, _| one(k));
     } else {
         for k in 0..count {
