@@ -4,6 +4,7 @@
 //! `maul3d-side`) build that description into their engine and step it. The binary times
 //! them; `benches/scenes.rs` runs the same under criterion.
 
+pub mod pool;
 pub mod rapier;
 pub mod scenes;
 

@@ -1,4 +1,5 @@
-//! `cargo run --release -p maul3d-bench [-- --scene NAME --steps N --engine maul3d|rapier|both]`
+//! `cargo run --release -p maul3d-bench [-- --scene NAME --steps N --engine maul3d|rapier|both
+//! --threads N]`
 //!
 //! Builds each of Box3D's benchmark scenes in Maul3D and in Rapier, steps them one after
 //! the other on this one thread, and prints per scene:
@@ -9,10 +10,17 @@
 //! ```
 //!
 //! Times are the mean over every step but the first, Box3D's convention (the first step
-//! pays for creating every pair, which is not steady-state work).
+//! pays for creating every pair, which is not steady-state work). With `--threads N`,
+//! Maul3D runs again on a persistent pool of N threads (`pool.rs`) and a line gives its
+//! time, its speed-up over one thread and whether the checksum is bit-equal:
+//!
+//! ```text
+//! large_pyramid maul3d threads=2 X ms/step speedup=S (1 thread Y) checksum equal
+//! ```
 
 use clap::{Parser, ValueEnum};
 use maul3d_bench::Engine;
+use maul3d_bench::pool::Pool;
 use maul3d_bench::rapier::RapierEngine;
 use maul3d_bench::scenes::{Scene, SceneName};
 use std::process::ExitCode;
@@ -43,6 +51,10 @@ struct Args {
     /// Which engine to run.
     #[arg(long, value_enum, default_value_t = EngineChoice::Both)]
     engine: EngineChoice,
+    /// Also run Maul3D on this many threads (a persistent pool behind the task hooks, as
+    /// a host would give) and print its time and its speed-up over one thread.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    threads: Option<u32>,
 }
 
 fn parse_scene(name: &str) -> Result<SceneName, String> {
@@ -90,13 +102,18 @@ fn run<E: Engine>(scene: &Scene, steps: usize) -> Run {
     }
 }
 
+/// Maul3D on `pool`'s threads, or on the calling thread alone.
 #[cfg(feature = "maul3d-side")]
-fn run_maul3d(scene: &Scene, steps: usize) -> Option<Run> {
-    Some(run::<maul3d_bench::maul3d_side::Maul3dEngine>(scene, steps))
+fn run_maul3d(scene: &Scene, steps: usize, pool: Option<&Pool>) -> Option<Run> {
+    use maul3d_bench::maul3d_side::{Maul3dEngine, set_task_hooks};
+    set_task_hooks(pool.map(Pool::hooks));
+    let run = run::<Maul3dEngine>(scene, steps);
+    set_task_hooks(None);
+    Some(run)
 }
 
 #[cfg(not(feature = "maul3d-side"))]
-fn run_maul3d(_scene: &Scene, _steps: usize) -> Option<Run> {
+fn run_maul3d(_scene: &Scene, _steps: usize, _pool: Option<&Pool>) -> Option<Run> {
     None
 }
 
@@ -118,6 +135,8 @@ fn main() -> ExitCode {
         eprintln!("note: the Maul3D side is not built (feature maul3d-side): maul3d=n/a");
     }
 
+    // One pool for the whole run, as a game keeps its job system.
+    let pool = args.threads.filter(|&n| n > 1).map(Pool::new);
     let names: Vec<SceneName> = match args.scene {
         Some(name) => vec![name],
         None => SceneName::ALL.to_vec(),
@@ -144,7 +163,11 @@ fn main() -> ExitCode {
                 );
                 None
             }
-            (EngineChoice::Maul3d | EngineChoice::Both, None) => run_maul3d(&scene, steps),
+            (EngineChoice::Maul3d | EngineChoice::Both, None) => run_maul3d(&scene, steps, None),
+        };
+        let threaded = match (&maul3d, &pool) {
+            (Some(_), Some(p)) => run_maul3d(&scene, steps, Some(p)),
+            _ => None,
         };
         let rapier = match args.engine {
             EngineChoice::Rapier | EngineChoice::Both => Some(run::<RapierEngine>(&scene, steps)),
@@ -170,6 +193,23 @@ fn main() -> ExitCode {
         );
         if let Some(p) = maul3d.as_ref().and_then(|r| r.profile.as_ref()) {
             println!("{} maul3d profile: {p}", name.as_str());
+        }
+        if let (Some(one), Some(many), Some(n)) = (&maul3d, &threaded, args.threads) {
+            println!(
+                "{} maul3d threads={n} {:.2} ms/step speedup={:.2} (1 thread {:.2}) checksum {}",
+                name.as_str(),
+                many.ms_per_step,
+                one.ms_per_step / many.ms_per_step,
+                one.ms_per_step,
+                if many.checksum.to_bits() == one.checksum.to_bits() {
+                    "equal".to_string()
+                } else {
+                    format!("DIFFERS ({:.3} vs {:.3})", many.checksum, one.checksum)
+                },
+            );
+            if let Some(p) = many.profile.as_ref() {
+                println!("{} maul3d threads={n} profile: {p}", name.as_str());
+            }
         }
         for (side, run) in [("maul3d", &maul3d), ("rapier", &rapier)] {
             if let Some(report) = run.as_ref().and_then(|r| r.report.as_ref()) {

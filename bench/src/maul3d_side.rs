@@ -285,6 +285,15 @@ impl Maul3dEngine {
     }
 }
 
+/// The task hooks worlds built from now on get (`None`: one thread).
+static TASK_HOOKS: std::sync::Mutex<Option<maul3d::TaskHooks>> = std::sync::Mutex::new(None);
+
+/// Sets the task hooks of the worlds [`Engine::build`] makes from now on (a
+/// [`crate::pool::Pool`]'s, or `None` for one thread); the hooks' pool must outlive them.
+pub fn set_task_hooks(hooks: Option<maul3d::TaskHooks>) {
+    *TASK_HOOKS.lock().expect("hooks lock") = hooks;
+}
+
 impl Engine for Maul3dEngine {
     fn build(scene: &Scene) -> Self {
         // Each character has an inner body with its capsule.
@@ -294,6 +303,7 @@ impl Engine for Maul3dEngine {
         // Fixed capacities: contacts per shape in a settled pile stay under 8 (Box3D gives
         // the washer 60,000 for 8,000 cubes); broad-phase pairs also count near misses.
         let def = WorldDef {
+            task_hooks: *TASK_HOOKS.lock().expect("hooks lock"),
             gravity: scene.gravity,
             enable_sleep: scene.enable_sleep,
             body_capacity: capacity(scene.bodies.len() + rain_bodies, "body count"),

@@ -1,7 +1,8 @@
 //! `cargo run --release -p maul3d-bench --bin cloth [-- --cloths 16 --size 32 --steps 300
-//! --substeps 8 --bends 1]`
+//! --substeps 8 --bends 1 --threads 1]`
 //!
-//! Issue 18's soft-body figure, one thread: `--cloths` cloths of `--size` × `--size`
+//! Issue 18's soft-body figure, on one thread (or `--threads` of a persistent pool behind
+//! the task hooks, `maul3d_bench::pool`): `--cloths` cloths of `--size` × `--size`
 //! particles (2 m square, default settings: 8 substeps, dihedral bends — `--bends 0` sets
 //! `NO_BENDS`, as Godot's soft bodies on Maul3D and on Jolt have none —, long-range
 //! anchors off as nothing is pinned) dropped from 0.3 m over one sphere each (radius 0.5)
@@ -60,9 +61,12 @@ fn main() {
     let steps = arg("--steps", 300);
     let substeps = arg("--substeps", 8) as u32;
     let bends = arg("--bends", 1) != 0;
+    let threads = arg("--threads", 1) as u32;
+    let pool = (threads > 1).then(|| maul3d_bench::pool::Pool::new(threads));
     let mut w = World::new(&WorldDef {
         soft_body_capacity: cloths as u32,
         soft_particle_capacity: (cloths * size * size) as u32,
+        task_hooks: pool.as_ref().map(|p| p.hooks()),
         ..Default::default()
     })
     .expect("world");
@@ -132,6 +136,7 @@ fn main() {
     }
     println!(
         "cloth cloths={cloths} particles={particles} substeps={substeps} bends={bends} \
+         threads={threads} \
          steps={steps} maul3d={ms:.3} ms/step \
          ({:.1} M particle-substeps/s) soft_stage={:.3} ms lowest={lowest:.3} m \
          closest_to_sphere_centre={closest:.4} m (radius 0.5 + particle 0.02)",

@@ -676,7 +676,7 @@ impl crate::store::soft::SoftStore {
 /// `one` inlines).
 fn run<F: Fn(usize) + Sync>(tasks: &mut Tasks, c: usize, count: usize, one: &F) {
     if c < COLOURS && tasks.hooks.is_some() {
-        tasks.for_each(count, 64, &|k, _| one(k));
+        tasks.for_each(count, 512, &|k, _| one(k));
     } else {
         for k in 0..count {
             one(k);
