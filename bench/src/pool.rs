@@ -33,6 +33,8 @@ struct Shared {
     done: AtomicU32,
     shutdown: AtomicBool,
     threads: u32,
+    /// Pieces run so far by the worker threads (not the stepping thread).
+    by_workers: AtomicU64,
 }
 
 /// The pool; `hooks()` goes into a `WorldDef`, and the pool must outlive the world.
@@ -93,6 +95,9 @@ impl Shared {
             // SAFETY: the world that enqueued this job waits in `finish` until every piece
             // has run, so its context is alive.
             unsafe { task(start, end, worker, context) };
+            if worker > 0 {
+                self.by_workers.fetch_add(1, Ordering::Relaxed);
+            }
             self.done.fetch_add(1, Ordering::AcqRel);
             ran = true;
         }
@@ -109,6 +114,7 @@ impl Pool {
             done: AtomicU32::new(0),
             shutdown: AtomicBool::new(false),
             threads,
+            by_workers: AtomicU64::new(0),
         });
         let workers = (1..threads)
             .map(|w| {
@@ -124,6 +130,11 @@ impl Pool {
             threads,
             workers,
         }
+    }
+
+    /// Pieces the worker threads (not the stepping thread) have run so far.
+    pub fn pieces_run_by_workers(&self) -> u64 {
+        self.shared.by_workers.load(Ordering::Relaxed)
     }
 
     /// The task hooks over this pool.
