@@ -20,7 +20,8 @@ pub struct Counters {
     pub joints_visited: u32,
     /// Bodies in the last step's solver (awake, moving).
     pub awake_body_count: u32,
-    /// Islands among the last step's awake dynamic bodies.
+    /// Islands among the last step's awake dynamic bodies (0 in a world without sleep:
+    /// islands are found only to put them to sleep).
     pub island_count: u32,
     /// Graph colours in use in the last step (the overflow colour counts as one).
     pub color_count: u32,

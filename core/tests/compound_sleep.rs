@@ -80,3 +80,47 @@ fn a_table_of_five_boxes_resting_on_the_ground_falls_asleep() {
         "the table never slept; speed over the last second up to {late}"
     );
 }
+
+/// Islands are found to put them to sleep: three separate boxes on the ground are three
+/// islands with sleep on; with sleep off none is looked for (the counter says 0) and the
+/// boxes move exactly as with sleep on until the first would have slept.
+#[test]
+fn islands_are_counted_with_sleep_on_and_not_looked_for_with_sleep_off() {
+    let run = |enable_sleep: bool| {
+        let mut w = World::new(&maul3d::WorldDef {
+            enable_sleep,
+            ..Default::default()
+        })
+        .unwrap();
+        let ground = w.create_body(&BodyDef::default()).unwrap();
+        w.create_box_shape(ground, &ShapeDef::default(), Vec3::new(20.0, 0.5, 20.0))
+            .unwrap();
+        let ids: Vec<BodyId> = (0..3)
+            .map(|k| {
+                let b = body(&mut w, DVec3::new(k as f64 * 3.0, 1.5, 0.0));
+                boxes(&mut w, b, &[(Vec3::splat(0.5), Vec3::ZERO)]);
+                b
+            })
+            .collect();
+        let mut islands = Vec::new();
+        let mut heights = Vec::new();
+        for _ in 0..20 {
+            w.step(DT, SUBSTEPS).unwrap();
+            islands.push(w.counters().island_count);
+            heights.push(
+                ids.iter()
+                    .map(|&b| w.body_position(b).unwrap().y.to_bits())
+                    .collect::<Vec<_>>(),
+            );
+        }
+        (islands, heights)
+    };
+    let (on, moved_on) = run(true);
+    let (off, moved_off) = run(false);
+    assert!(on.iter().all(|&n| n == 3), "sleep on: {on:?}");
+    assert!(off.iter().all(|&n| n == 0), "sleep off: {off:?}");
+    assert_eq!(
+        moved_on, moved_off,
+        "the same motion before anything sleeps"
+    );
+}
