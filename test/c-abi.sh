@@ -33,7 +33,9 @@
 #   soft         soft bodies: a 16x16 cloth pinned at two corners hangs within its sag
 #                bound and settles, position buffers equal the per-particle getters, a
 #                volume and a pressure ball rest keeping their volume within 5 %, a cloth
-#                corner holds a box, refusals with hashes unchanged, snapshot round trip
+#                corner holds a box, refusals with hashes unchanged, a cloth ignoring a
+#                static box falls through it (one that does not rests on it), snapshot
+#                round trip
 #   cpp_soft     soft bodies through maul3d.hpp's m3::SoftBody
 # and the C programs again under AddressSanitizer + UndefinedBehaviorSanitizer.
 # Idempotent: builds into a temporary folder, installs gcc/g++ only if missing.

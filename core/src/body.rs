@@ -374,6 +374,7 @@ impl World {
         self.forget_character_ground(slot);
         self.destroy_body_vehicles(slot);
         self.detach_soft_particles_from(slot);
+        self.forget_soft_ignored_body(slot);
         self.destroy_body_joints(slot);
         self.destroy_body_contacts(slot, None, true);
         let mut s = self.bodies[slot as usize].shape_head;

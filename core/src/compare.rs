@@ -122,7 +122,7 @@ pub struct SoftBodyDiff {
     /// The particle whose position differs most (0 when the meshes differ).
     pub particle: u32,
     /// Its distance between the worlds (infinite if alive in one world only or the
-    /// meshes, settings, pins or attachments differ).
+    /// meshes, settings, filters, ignored bodies, pins or attachments differ).
     pub position_error: f64,
     /// The largest velocity difference over the particles.
     pub velocity_error: f32,
@@ -149,6 +149,7 @@ impl World {
                     let same_content = x.generation == y.generation
                         && x.settings == y.settings
                         && x.filter == y.filter
+                        && x.ignored() == y.ignored()
                         && a.soft.rest[range(x)] == b.soft.rest[range(y)]
                         && pa.len() == pb.len()
                         && pa.iter().zip(pb).all(|(p, q)| {

@@ -89,10 +89,13 @@ impl fmt::Display for Error {
                 expected,
             } => write!(f, "{name} = {} must be {expected}", Short(value)),
             Error::Capacity { what, capacity } => {
-                write!(
-                    f,
-                    "{what} is full: capacity {capacity} (raise it in the world def)"
-                )
+                write!(f, "{what} is full: capacity {capacity}")?;
+                // A world def field can be raised; a fixed bound (a constant, a journal's
+                // size, a tree's depth) cannot.
+                if what.contains("_capacity") {
+                    write!(f, " (raise it in the world def)")?;
+                }
+                Ok(())
             }
             Error::TooSmall {
                 what,

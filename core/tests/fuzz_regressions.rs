@@ -231,9 +231,10 @@ fn restore_refuses_settings_that_world_new_refuses() {
     let w = harness::fixture();
     let mut snap = vec![0u8; w.snapshot_size()];
     w.snapshot(&mut snap).unwrap();
-    // Payload: nine u32 capacities, the content capacity (u64), five more capacities and
-    // the stores byte, gravity, four settings, then max_linear_speed.
-    let at = maul3d::SNAPSHOT_HEADER_SIZE + 9 * 4 + 8 + 5 * 4 + 1 + 3 * 4 + 4 * 4;
+    // Payload: nine u32 capacities, the content capacity (u64), five more capacities, the
+    // soft body exception bound and the stores byte, gravity, four settings, then
+    // max_linear_speed.
+    let at = maul3d::SNAPSHOT_HEADER_SIZE + 9 * 4 + 8 + 5 * 4 + 2 + 3 * 4 + 4 * 4;
     assert_eq!(snap[at..at + 4], 400.0f32.to_le_bytes());
     snap[at..at + 4].copy_from_slice(&1.16e-40f32.to_le_bytes());
     harness::fix_snapshot(&mut snap);
@@ -276,10 +277,10 @@ fn the_step_count_wraps_instead_of_overflowing() {
     let w = harness::fixture();
     let mut snap = vec![0u8; w.snapshot_size()];
     w.snapshot(&mut snap).unwrap();
-    // Payload: nine u32 capacities, the content capacity (u64), five more capacities and
-    // the stores byte, gravity, six settings, the sleep flag, the hit event threshold,
-    // the step count.
-    let at = maul3d::SNAPSHOT_HEADER_SIZE + 9 * 4 + 8 + 5 * 4 + 1 + 3 * 4 + 6 * 4 + 1 + 4;
+    // Payload: nine u32 capacities, the content capacity (u64), five more capacities, the
+    // soft body exception bound and the stores byte, gravity, six settings, the sleep
+    // flag, the hit event threshold, the step count.
+    let at = maul3d::SNAPSHOT_HEADER_SIZE + 9 * 4 + 8 + 5 * 4 + 2 + 3 * 4 + 6 * 4 + 1 + 4;
     assert_eq!(snap[at..at + 8], 0u64.to_le_bytes());
     snap[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
     harness::fix_snapshot(&mut snap);

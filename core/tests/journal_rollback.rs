@@ -461,10 +461,11 @@ fn revision_6_snapshots_still_restore_and_carry_no_journal() {
         let hash = w.hash();
         // Written back at the current revision: the same state, a journal section, and
         // (from revision 9) the character, vehicle and water capacities and (from 10) the
-        // soft body capacities, with the byte saying their stores are absent, after the
-        // 44 bytes of the other capacities.
+        // soft body capacities and (from 11) the bound on the bodies a soft body ignores,
+        // with the byte saying their stores are absent, after the 44 bytes of the other
+        // capacities.
         let again = snapshot(&w);
-        let extra = 5 * 4 + 1;
+        let extra = 5 * 4 + 2;
         assert_eq!(again.len(), bytes.len() + extra + SNAPSHOT_JOURNAL_SIZE);
         assert_eq!(again[32..32 + 44], bytes[32..32 + 44], "{path:?}");
         assert_eq!(again[32 + 44 + extra - 1], 0, "{path:?}");

@@ -1,7 +1,8 @@
 //! Soft bodies: a cloth pinned at two corners hangs within its sag bound and loses
 //! energy once settled; a volume ball keeps its volume under its own weight; cloth drapes
 //! over a sphere without passing through it; a soft body presses a dynamic box down and
-//! pulls an attached body; snapshot, journal, shift, refusals, no allocation.
+//! pulls an attached body; a cloth passes through a body it ignores; snapshot, journal,
+//! shift, refusals, no allocation.
 
 #![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
 
@@ -12,8 +13,8 @@ mod tasks;
 use common::{DT, SUBSTEPS};
 use maul3d::math::{DVec3, Quat, Vec3};
 use maul3d::{
-    BodyDef, BodyId, BodyType, ShapeDef, SoftBodyDef, SoftBodyId, SoftBodySettings, Sphere, World,
-    WorldDef,
+    BodyDef, BodyId, BodyType, Error, SOFT_BODY_EXCEPTIONS, ShapeDef, SoftBodyDef, SoftBodyId,
+    SoftBodySettings, Sphere, World, WorldDef,
 };
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -838,12 +839,19 @@ fn busy_small(w: &mut World) -> [SoftBodyId; 1] {
 #[test]
 fn steps_with_soft_bodies_allocate_nothing() {
     let mut w = World::new(&def()).unwrap();
-    busy(&mut w);
+    let [c, p, _] = busy(&mut w);
+    let sphere = w.body_ids().nth(1).unwrap();
+    w.set_soft_body_ignores_body(c, sphere, true).unwrap();
     for _ in 0..2 {
         w.step(DT, SUBSTEPS).unwrap();
     }
     COUNTING.with(|c| c.set(true));
-    for _ in 0..120 {
+    for k in 0..120 {
+        // The ignore lists change without allocating too.
+        if k == 60 {
+            w.set_soft_body_ignores_body(p, sphere, true).unwrap();
+            w.set_soft_body_ignores_body(c, sphere, false).unwrap();
+        }
         w.step(DT, SUBSTEPS).unwrap();
     }
     COUNTING.with(|c| c.set(false));
@@ -1345,4 +1353,407 @@ fn a_cloth_without_bends_hangs_where_stiff_bends_hold_it_out() {
     assert!(stiff > 1.6, "stiff bends let it droop to {stiff}");
     // Straight down: the free 7/8 m below the clamped rows, 1.125.
     assert!(limp < 1.15, "without bends it hangs only to {limp}");
+}
+
+/// A static box of half extents `half` whose top face is at `top`, centred at `x`.
+fn static_box(w: &mut World, x: f64, top: f64, half: Vec3) -> BodyId {
+    let b = w
+        .create_body(&BodyDef {
+            position: DVec3::new(x, top - half.y as f64, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(b, &ShapeDef::default(), half).unwrap();
+    b
+}
+
+fn ignored(w: &World, id: SoftBodyId) -> Vec<BodyId> {
+    let mut out = [BodyId::NULL; SOFT_BODY_EXCEPTIONS];
+    let n = w.soft_body_ignored_bodies(id, &mut out).unwrap() as usize;
+    out[..n].to_vec()
+}
+
+fn lowest_and_highest(w: &World, id: SoftBodyId) -> (f64, f64) {
+    let p = positions(w, id);
+    let low = p.iter().map(|q| q.y).fold(f64::MAX, f64::min);
+    let high = p.iter().map(|q| q.y).fold(f64::MIN, f64::max);
+    (low, high)
+}
+
+#[test]
+fn a_cloth_passes_through_a_box_it_ignores_and_rests_on_one_it_does_not() {
+    let mut w = World::new(&def()).unwrap();
+    floor(&mut w);
+    let half = Vec3::new(0.7, 0.5, 0.7);
+    let a = static_box(&mut w, -2.0, 1.0, half);
+    let b = static_box(&mut w, 2.0, 1.0, half);
+    let s = SoftBodySettings::default();
+    let through = cloth(&mut w, 10, 1.0, DVec3::new(-2.0, 1.4, 0.0), s);
+    let resting = cloth(&mut w, 10, 1.0, DVec3::new(2.0, 1.4, 0.0), s);
+    w.set_soft_body_ignores_body(through, a, true).unwrap();
+    assert_eq!(ignored(&w, through), [a]);
+    assert_eq!(ignored(&w, resting), []);
+    let mut contacts = vec![None; 100];
+    for _ in 0..150 {
+        w.step(DT, SUBSTEPS).unwrap();
+        // No particle of the ignoring cloth ever finds a plane on the box.
+        w.soft_particle_contacts(through, &mut contacts).unwrap();
+        assert!(contacts.iter().flatten().all(|(body, _)| *body != a));
+    }
+    let (low_t, high_t) = lowest_and_highest(&w, through);
+    let (low_r, high_r) = lowest_and_highest(&w, resting);
+    println!("ignoring: y in [{low_t:.3}, {high_t:.3}]; colliding: y in [{low_r:.3}, {high_r:.3}]");
+    // Through the box onto the floor (top at 0, particle radius 0.02), inside the box.
+    assert!(high_t < 0.1 && low_t > 0.0, "{low_t} {high_t}");
+    // On the box's top face at 1.
+    assert!(low_r > 1.0 && high_r < 1.1, "{low_r} {high_r}");
+    // And the other way round: the one that went through still collides with the box
+    // once it stops ignoring it (a particle inside is pushed out, not left there), and
+    // the resting one falls once it ignores its box.
+    w.set_soft_body_ignores_body(resting, b, true).unwrap();
+    for _ in 0..150 {
+        w.step(DT, SUBSTEPS).unwrap();
+    }
+    let (_, high_r) = lowest_and_highest(&w, resting);
+    assert!(high_r < 0.1, "{high_r}");
+}
+
+#[test]
+fn a_body_made_in_an_ignored_bodys_slot_is_not_ignored() {
+    let mut w = World::new(&def()).unwrap();
+    floor(&mut w);
+    let half = Vec3::new(0.7, 0.5, 0.7);
+    let a = static_box(&mut w, 0.0, 1.0, half);
+    let c = cloth(
+        &mut w,
+        10,
+        1.0,
+        DVec3::new(0.0, 1.4, 0.0),
+        SoftBodySettings::default(),
+    );
+    w.set_soft_body_ignores_body(c, a, true).unwrap();
+    w.destroy_body(a).unwrap();
+    // Off the list with the body.
+    assert_eq!(ignored(&w, c), []);
+    let again = static_box(&mut w, 0.0, 1.0, half);
+    assert_eq!(again.index, a.index, "the new box takes the freed slot");
+    assert_ne!(again.generation, a.generation);
+    // The stale id is refused, the new body is not ignored.
+    assert!(w.set_soft_body_ignores_body(c, a, true).is_err());
+    for _ in 0..150 {
+        w.step(DT, SUBSTEPS).unwrap();
+    }
+    let (low, high) = lowest_and_highest(&w, c);
+    assert!(low > 1.0 && high < 1.1, "{low} {high}");
+}
+
+#[test]
+fn a_ninth_ignored_body_and_bad_ids_are_refused_and_change_nothing() {
+    let mut w = World::new(&def()).unwrap();
+    let c = cloth(
+        &mut w,
+        4,
+        1.0,
+        DVec3::new(0.0, 2.0, 0.0),
+        SoftBodySettings::default(),
+    );
+    let bodies: Vec<BodyId> = (0..SOFT_BODY_EXCEPTIONS + 1)
+        .map(|k| static_box(&mut w, k as f64 * 3.0, 0.0, Vec3::splat(0.5)))
+        .collect();
+    let plain = w.hash();
+    // Added out of order: kept in slot order, and the same set gives the same state
+    // whatever order it was built in.
+    for &k in &[5usize, 1, 7, 0, 3, 6, 2, 4] {
+        w.set_soft_body_ignores_body(c, bodies[k], true).unwrap();
+    }
+    assert_eq!(ignored(&w, c), bodies[..8]);
+    let full = w.hash();
+    assert_ne!(full, plain);
+    let mut v = World::new(&def()).unwrap();
+    let cv = cloth(
+        &mut v,
+        4,
+        1.0,
+        DVec3::new(0.0, 2.0, 0.0),
+        SoftBodySettings::default(),
+    );
+    let vb: Vec<BodyId> = (0..SOFT_BODY_EXCEPTIONS + 1)
+        .map(|k| static_box(&mut v, k as f64 * 3.0, 0.0, Vec3::splat(0.5)))
+        .collect();
+    for &b in &vb[..8] {
+        v.set_soft_body_ignores_body(cv, b, true).unwrap();
+    }
+    assert_eq!(v.hash(), full);
+    // The ninth.
+    let e = w
+        .set_soft_body_ignores_body(c, bodies[8], true)
+        .unwrap_err();
+    assert!(matches!(e, Error::Capacity { capacity: 8, .. }), "{e}");
+    println!("{e}");
+    assert_eq!(w.hash(), full);
+    // Twice, or freeing one not ignored: nothing changes.
+    w.set_soft_body_ignores_body(c, bodies[3], true).unwrap();
+    w.set_soft_body_ignores_body(c, bodies[8], false).unwrap();
+    assert_eq!(w.hash(), full);
+    // Bad ids.
+    assert!(w.set_soft_body_ignores_body(c, BodyId::NULL, true).is_err());
+    let gone = static_box(&mut w, -5.0, 0.0, Vec3::splat(0.5));
+    w.destroy_body(gone).unwrap();
+    let full = w.hash();
+    assert!(w.set_soft_body_ignores_body(c, gone, false).is_err());
+    let other = cloth(
+        &mut w,
+        4,
+        1.0,
+        DVec3::new(5.0, 2.0, 0.0),
+        SoftBodySettings::default(),
+    );
+    w.destroy_soft_body(other).unwrap();
+    let full = {
+        let _ = full;
+        w.hash()
+    };
+    assert!(
+        w.set_soft_body_ignores_body(other, bodies[8], true)
+            .is_err()
+    );
+    assert!(w.soft_body_ignored_bodies(other, &mut []).is_err());
+    assert_eq!(w.hash(), full);
+    // A short buffer takes what fits; the count is the whole.
+    let mut two = [BodyId::NULL; 2];
+    assert_eq!(w.soft_body_ignored_bodies(c, &mut two).unwrap(), 8);
+    assert_eq!(two, bodies[..2]);
+    // All freed: the state is that of a cloth that never ignored one.
+    for &b in &bodies[..8] {
+        w.set_soft_body_ignores_body(c, b, false).unwrap();
+    }
+    assert_eq!(ignored(&w, c), []);
+    let mut u = World::new(&def()).unwrap();
+    let cu = cloth(
+        &mut u,
+        4,
+        1.0,
+        DVec3::new(0.0, 2.0, 0.0),
+        SoftBodySettings::default(),
+    );
+    for k in 0..SOFT_BODY_EXCEPTIONS + 1 {
+        static_box(&mut u, k as f64 * 3.0, 0.0, Vec3::splat(0.5));
+    }
+    let g = static_box(&mut u, -5.0, 0.0, Vec3::splat(0.5));
+    u.destroy_body(g).unwrap();
+    let o = cloth(
+        &mut u,
+        4,
+        1.0,
+        DVec3::new(5.0, 2.0, 0.0),
+        SoftBodySettings::default(),
+    );
+    u.destroy_soft_body(o).unwrap();
+    assert_eq!(ignored(&u, cu), []);
+    assert_eq!(w.hash(), u.hash());
+}
+
+/// `busy` with the cloth ignoring the sphere under it (it falls through) and the pressure
+/// ball the dynamic box.
+fn busy_ignoring(w: &mut World) -> ([SoftBodyId; 3], [BodyId; 2]) {
+    let ids = busy(w);
+    let b: Vec<BodyId> = w.body_ids().collect();
+    let (sphere, boxed) = (b[1], b[2]);
+    w.set_soft_body_ignores_body(ids[0], sphere, true).unwrap();
+    w.set_soft_body_ignores_body(ids[1], boxed, true).unwrap();
+    (ids, [sphere, boxed])
+}
+
+#[test]
+fn ignored_bodies_survive_snapshot_restore_rollback_and_journal_replay() {
+    let mut w = World::new(&def()).unwrap();
+    w.start_journal(1 << 22).unwrap();
+    let ([c, p, v], [sphere, boxed]) = busy_ignoring(&mut w);
+    for _ in 0..40 {
+        w.step(DT, SUBSTEPS).unwrap();
+    }
+    let mut buf = vec![0u8; w.snapshot_size()];
+    w.snapshot(&mut buf).unwrap();
+    let mut t = World::new(&World::def_from_snapshot(&buf).unwrap()).unwrap();
+    t.restore(&buf).unwrap();
+    assert_eq!(t.hash(), w.hash());
+    // Ids name their world: the restored one's are its own.
+    let ids = |w: &World| {
+        let s: Vec<SoftBodyId> = w.soft_body_ids().collect();
+        let b: Vec<BodyId> = w.body_ids().collect();
+        ([s[0], s[1], s[2]], [b[0], b[1], b[2]])
+    };
+    let ([tc, tp, tv], [_, tsphere, tboxed]) = ids(&t);
+    assert_eq!(ignored(&t, tc), [tsphere]);
+    assert_eq!(ignored(&t, tp), [tboxed]);
+    assert_eq!(ignored(&t, tv), []);
+    assert_eq!(ignored(&w, c), [sphere]);
+    assert_eq!(ignored(&w, p), [boxed]);
+    // The lists change, a listed body goes; the hash after each step.
+    let drive = |w: &mut World| -> Vec<u64> {
+        let ([c, p, v], [floor, sphere, boxed]) = ids(w);
+        (0..80)
+            .map(|k| {
+                match k {
+                    20 => {
+                        w.set_soft_body_ignores_body(v, floor, true).unwrap();
+                        w.set_soft_body_ignores_body(c, sphere, false).unwrap();
+                        w.set_soft_body_ignores_body(c, sphere, true).unwrap();
+                    }
+                    40 => {
+                        w.destroy_body(boxed).unwrap();
+                        assert_eq!(ignored(w, p), []);
+                    }
+                    _ => {}
+                }
+                w.step(DT, SUBSTEPS).unwrap();
+                // The cloth finds no plane on the sphere it ignores.
+                let mut contacts = [None; 256];
+                w.soft_particle_contacts(c, &mut contacts).unwrap();
+                assert!(contacts.iter().flatten().all(|(b, _)| *b != sphere));
+                w.hash()
+            })
+            .collect()
+    };
+    let hashes = drive(&mut w);
+    assert_eq!(drive(&mut t), hashes);
+    // The volume ball went through the floor.
+    let (_, high) = lowest_and_highest(&w, v);
+    assert!(high < -0.5, "volume ball: {high}");
+    w.stop_journal().unwrap();
+    let tape = w.journal_tape().to_vec();
+    // The journal replayed from the start ends on the same hash.
+    let mut j = World::new(&def()).unwrap();
+    j.replay_journal(&tape).unwrap();
+    assert_eq!(j.hash(), w.hash());
+    // Rolled back in place, then the same calls and steps again: the same bits.
+    w.restore(&buf).unwrap();
+    assert_eq!(ignored(&w, p), [boxed]);
+    assert_eq!(ignored(&w, v), []);
+    assert_eq!(drive(&mut w), hashes);
+}
+
+/// Restores `bad` (its length and checksum made to agree) into a fresh world of `good`'s
+/// def: it must be refused, leaving the world as it was; returns the error.
+fn refused(good: &[u8], bad: &[u8], what: &str) -> Error {
+    let mut b = bad.to_vec();
+    let payload = (b.len() - maul3d::SNAPSHOT_HEADER_SIZE) as u64;
+    b[16..24].copy_from_slice(&payload.to_le_bytes());
+    let sum = fnv(&b[maul3d::SNAPSHOT_HEADER_SIZE..]);
+    b[24..32].copy_from_slice(&sum.to_le_bytes());
+    let mut u = World::new(&World::def_from_snapshot(good).unwrap()).unwrap();
+    let h = u.hash();
+    let e = u.restore(&b).expect_err(what);
+    assert_eq!(u.hash(), h, "{what}");
+    e
+}
+
+/// The same, and it must be a format error.
+fn assert_refused(good: &[u8], bad: &[u8], what: &str) {
+    let e = refused(good, bad, what);
+    assert!(matches!(e, Error::Format(_)), "{what}: {e:?}");
+}
+
+#[test]
+fn a_snapshot_with_damaged_ignore_lists_is_refused() {
+    let snapshot = |w: &World| {
+        let mut buf = vec![0u8; w.snapshot_size()];
+        w.snapshot(&mut buf).unwrap();
+        buf
+    };
+    // The same world with and without the cloth ignoring the sphere: the snapshots differ
+    // in the stores byte and in the lists, the cloth's (1, the sphere's slot) first.
+    let mut a = World::new(&def()).unwrap();
+    let [c, _, _] = busy(&mut a);
+    let b_snap = snapshot(&a);
+    let sphere = a.body_ids().nth(1).unwrap();
+    a.set_soft_body_ignores_body(c, sphere, true).unwrap();
+    let good = snapshot(&a);
+    let stores = maul3d::SNAPSHOT_HEADER_SIZE + 9 * 4 + 8 + 5 * 4 + 1;
+    assert_eq!((good[stores], b_snap[stores]), (2 | 4, 2));
+    let at = (stores + 1..).find(|&i| good[i] != b_snap[i]).unwrap();
+    let slot = sphere.index - 1;
+    assert_eq!(good[at], 1);
+    assert_eq!(good[at + 1..at + 5], slot.to_le_bytes());
+    // The list bit cleared: the bytes no longer parse.
+    let mut bad = good.clone();
+    bad[stores] = 2;
+    refused(&good, &bad, "lists present, bit cleared");
+    // The bit set with every list empty: not a state any world writes.
+    let mut bad = good.clone();
+    bad.splice(at..at + 5, [0u8]);
+    assert_refused(&good, &bad, "marked but empty");
+    // More than the bound.
+    let mut bad = good.clone();
+    bad[at] = SOFT_BODY_EXCEPTIONS as u8 + 1;
+    assert_refused(&good, &bad, "nine");
+    // A body slot that holds no live body.
+    let mut bad = good.clone();
+    bad[at + 1..at + 5].copy_from_slice(&40u32.to_le_bytes());
+    assert_refused(&good, &bad, "dead body");
+    // The same body twice (not ascending).
+    let mut bad = good.clone();
+    bad[at] = 2;
+    bad.splice(at + 5..at + 5, slot.to_le_bytes());
+    assert_refused(&good, &bad, "twice");
+    // Another bound in the head.
+    let mut bad = good.clone();
+    bad[stores - 1] = 9;
+    assert_refused(&good, &bad, "bound");
+    // And the good one restores.
+    let mut u = World::new(&World::def_from_snapshot(&good).unwrap()).unwrap();
+    u.restore(&good).unwrap();
+    assert_eq!(u.hash(), a.hash());
+}
+
+/// FNV-1a-64, to make a snapshot's checksum agree with a hand-edited payload.
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// A revision-10 snapshot (no ignore lists; no exception bound in the head) restores, as
+/// having no body ignored; a revision-11 one with its revision set to 10 is refused.
+#[test]
+fn revision_10_snapshots_restore_with_nothing_ignored() {
+    let to_10 = |snap: &[u8]| {
+        let bound = maul3d::SNAPSHOT_HEADER_SIZE + 9 * 4 + 8 + 5 * 4;
+        assert_eq!(snap[bound] as usize, SOFT_BODY_EXCEPTIONS);
+        let mut b = snap.to_vec();
+        b.remove(bound);
+        b[8..12].copy_from_slice(&10u32.to_le_bytes());
+        let payload = (b.len() - maul3d::SNAPSHOT_HEADER_SIZE) as u64;
+        b[16..24].copy_from_slice(&payload.to_le_bytes());
+        let sum = fnv(&b[maul3d::SNAPSHOT_HEADER_SIZE..]);
+        b[24..32].copy_from_slice(&sum.to_le_bytes());
+        b
+    };
+    let snapshot = |w: &World| {
+        let mut buf = vec![0u8; w.snapshot_size()];
+        w.snapshot(&mut buf).unwrap();
+        buf
+    };
+    let mut w = World::new(&def()).unwrap();
+    busy(&mut w);
+    for _ in 0..20 {
+        w.step(DT, SUBSTEPS).unwrap();
+    }
+    let old = to_10(&snapshot(&w));
+    let mut t = World::new(&World::def_from_snapshot(&old).unwrap()).unwrap();
+    t.restore(&old).unwrap();
+    assert_eq!(t.hash(), w.hash());
+    for c in t.soft_body_ids() {
+        assert_eq!(ignored(&t, c), []);
+    }
+    // Written back at revision 11, the same but for the bound.
+    assert_eq!(to_10(&snapshot(&t)), old);
+    // A revision-11 head read as revision 10 does not parse (a flipped revision bit).
+    let mut flipped = snapshot(&w);
+    flipped[8..12].copy_from_slice(&10u32.to_le_bytes());
+    let h = t.hash();
+    assert!(matches!(t.restore(&flipped), Err(Error::Format(_))));
+    assert_eq!(t.hash(), h);
 }

@@ -249,9 +249,12 @@ fn check_accepted_state(w: &mut World) {
 }
 
 /// Bytes of the capacities at the head of a snapshot's payload (nine u32, a u64, five
-/// u32 and the byte saying which of the character/vehicle/water and soft body stores
-/// follow the state): a restoring world keeps its own, so they write back as the world's.
-const CAPACITIES_SIZE: usize = 65;
+/// u32, the soft body exception bound and the byte saying which of the
+/// character/vehicle/water and soft body stores follow the state): a restoring world
+/// keeps its own, so they write back as the world's.
+const CAPACITIES_SIZE: usize = 66;
+/// The same in revision 10: nine u32, a u64, five u32 and the byte.
+const CAPACITIES_SIZE_10: usize = 65;
 /// The same in revision 9: nine u32, a u64, three u32 and the byte.
 const CAPACITIES_SIZE_9: usize = 57;
 /// The same before revision 9: nine u32 and a u64.
@@ -263,7 +266,8 @@ const CAPACITIES_SIZE_8: usize = 44;
 fn written_back(snap: &[u8], w: &World) -> Vec<u8> {
     let mut b = snap.to_vec();
     let old = match get_u32(snap, 8) {
-        10.. => CAPACITIES_SIZE,
+        11.. => CAPACITIES_SIZE,
+        10 => CAPACITIES_SIZE_10,
         9 => CAPACITIES_SIZE_9,
         _ => CAPACITIES_SIZE_8,
     };
@@ -786,10 +790,15 @@ fn every_extra(w: &mut World) -> Extras {
     }
 }
 
-/// Every character, vehicle and water call, a few per step.
+/// Every character, vehicle, water and soft body call, a few per step.
 fn extra_call(w: &mut World, e: &Extras, step: usize) {
     let _ = w.move_character(e.character, Vec3::new(1.0, 0.0, 0.5), 1.0 / 60.0);
     let _ = match step {
+        // The ball ignores the chassis destroyed at step 10 (its list loses it), the cloth
+        // the one it is attached to at step 14.
+        0 => w
+            .set_soft_body_ignores_body(e.ball, e.doomed_chassis, true)
+            .and_then(|()| w.set_soft_body_ignores_body(e.cloth, e.chassis, true)),
         1 => w.set_vehicle_input(
             e.car,
             maul3d::VehicleInput {

@@ -37,15 +37,22 @@
 //! - **Rendering.** `soft_body_update_rendering_server` writes each render vertex's
 //!   particle position (global) and the normalised sum of its particle's triangle normals,
 //!   then the bounds; never past the vertex count of the mesh last given.
-//! - **Stored, not simulated**: collision exceptions (the core's soft bodies have no
-//!   per-body exceptions), `shrinking_factor`, `ray_pickable` (the core's queries do not
-//!   see soft bodies), `can_sleep` (soft bodies never sleep).
+//! - **Collision exceptions** (`add_collision_exception_with`) are the core's ignored
+//!   bodies (`set_soft_body_ignores_body`, at most `SOFT_BODY_EXCEPTIONS` = 8 per soft
+//!   body; one more is an error and stays unapplied): the record keeps the RIDs, and each
+//!   that is a body made in the soft body's space is ignored — when added, when the soft
+//!   body is made (a space, a mesh), and when the body is made or remade later (the core
+//!   drops a destroyed body from the list). Areas are left out (particles do not collide
+//!   with them).
+//! - **Stored, not simulated**: `shrinking_factor`, `ray_pickable` (the core's queries do
+//!   not see soft bodies), `can_sleep` (soft bodies never sleep).
 //!
 //! After a restore (`Records::soft_after_restore`) each record takes the soft body the
 //! restored world holds for it (its current one, or an earlier one it was made as, with
 //! the mesh it had then); one made after the snapshot is inert; a soft body no record
-//! holds (its RID freed since) is removed. The settings, filter and pins are read back
-//! from the world.
+//! holds (its RID freed since) is removed. The settings, filter, pins and ignored bodies
+//! are read back from the world (an exception whose body is not made in the space stays,
+//! to be applied when it is).
 
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
@@ -55,7 +62,9 @@ use godot::classes::rendering_server::ArrayType;
 use godot::classes::{PhysicsServer3DRenderingServerHandler, RenderingServer};
 use godot::prelude::*;
 use maul3d::math::{DVec3, Quat, Vec3, clamp};
-use maul3d::{Error, SoftBodyDef, SoftBodyId, SoftBodySettings, World};
+use maul3d::{
+    BodyId, Error, SOFT_BODY_EXCEPTIONS, SoftBodyDef, SoftBodyId, SoftBodySettings, World,
+};
 
 use crate::conv::{dv, gdv, gv, quat, v3};
 use crate::errors::{OrReport, error_once, site, warn_once};
@@ -395,6 +404,11 @@ impl Records {
         if s.core.is_some() {
             return;
         }
+        let ignored: Vec<BodyId> = s
+            .exceptions
+            .iter()
+            .filter_map(|&o| self.exception_body(space, o))
+            .collect();
         let Some(sp) = self.spaces.get_mut(&space) else {
             return;
         };
@@ -420,6 +434,10 @@ impl Records {
         for p in pins {
             w.set_soft_particle_pinned(id, p, true)
                 .or_report(site!("soft_body_pin_point"));
+        }
+        for b in ignored {
+            w.set_soft_body_ignores_body(id, b, true)
+                .or_report(site!("soft_body_add_collision_exception"));
         }
         let s = self.softs.get_mut(&rid).expect("soft body exists");
         if s.past.len() == PAST_BODIES {
@@ -560,16 +578,59 @@ impl Records {
         }
     }
 
+    /// The core body of object `other` when it is a body (not an area) made in `space`.
+    fn exception_body(&self, space: u64, other: u64) -> Option<BodyId> {
+        let o = self.objs.get(&other)?;
+        if o.is_area || o.space != Some(space) {
+            return None;
+        }
+        o.core.as_ref().map(|c| c.body)
+    }
+
+    /// `soft_body_add/remove_collision_exception`: the record's set, and the core's list
+    /// when both are made in one space.
     pub fn soft_add_exception(&mut self, rid: u64, other: u64, add: bool) {
-        if let Some(s) = self.softs.get_mut(&rid) {
-            if add {
-                s.exceptions.insert(other);
-                warn_once(
-                    "soft body exceptions",
-                    "soft body collision exceptions are kept but not applied: Maul3D's soft bodies collide with every body their collision mask sees",
-                );
+        let Some(s) = self.softs.get_mut(&rid) else {
+            return;
+        };
+        if add {
+            s.exceptions.insert(other);
+        } else {
+            s.exceptions.remove(&other);
+        }
+        let Some(body) = s.space.and_then(|space| self.exception_body(space, other)) else {
+            return;
+        };
+        if let Some((w, id)) = self.soft_core(rid) {
+            let site = if add {
+                site!("soft_body_add_collision_exception")
             } else {
-                s.exceptions.remove(&other);
+                site!("soft_body_remove_collision_exception")
+            };
+            w.set_soft_body_ignores_body(id, body, add).or_report(site);
+        }
+    }
+
+    /// Object `rid`'s body was just made: the soft bodies of its space that hold an
+    /// exception with it ignore it (in RID order).
+    pub(crate) fn soft_except_made_body(&mut self, rid: u64) {
+        let Some(space) = self.objs.get(&rid).and_then(|o| o.space) else {
+            return;
+        };
+        let Some(body) = self.exception_body(space, rid) else {
+            return;
+        };
+        let Some(sp) = self.spaces.get_mut(&space) else {
+            return;
+        };
+        for s in self.softs.values() {
+            if let Some(id) = s.core
+                && s.space == Some(space)
+                && s.exceptions.contains(&rid)
+            {
+                sp.world
+                    .set_soft_body_ignores_body(id, body, true)
+                    .or_report(site!("soft_body_add_collision_exception"));
             }
         }
     }
@@ -975,6 +1036,23 @@ impl Records {
             if let Ok(f) = w.soft_body_filter(id) {
                 s.layer = (f.category_bits & 0xffff_ffff) as u32;
                 s.mask = (f.mask_bits & 0xffff_ffff) as u32;
+            }
+            // The ignored bodies by the RID each carries as user data; an exception whose
+            // body is not made here is not in the world's list and stays.
+            let mut list = [BodyId::NULL; SOFT_BODY_EXCEPTIONS];
+            if let Ok(n) = w.soft_body_ignored_bodies(id, &mut list) {
+                let listed: BTreeSet<u64> = list[..n as usize]
+                    .iter()
+                    .filter_map(|&b| w.body_user_data(b).ok())
+                    .collect();
+                let objs = &self.objs;
+                let made_here = |o: u64| {
+                    objs.get(&o)
+                        .is_some_and(|o| !o.is_area && o.space == Some(space) && o.core.is_some())
+                };
+                s.exceptions
+                    .retain(|&o| listed.contains(&o) || !made_here(o));
+                s.exceptions.extend(listed);
             }
             let Some(mesh) = s.mesh.clone() else { continue };
             let pinned = |p: u32| w.soft_particle_pinned(id, p).unwrap_or(false);

@@ -72,7 +72,7 @@ int main()
     m3::World w(def);
     CHECK(w.IsValid());
     Box(w, m3_staticBody, {0.0, -1.0, 0.0}, {20.0f, 1.0f, 20.0f}, 1000.0f);
-    Box(w, m3_staticBody, {0.0, 0.5, 0.0}, {0.5f, 0.5f, 0.5f}, 1000.0f);
+    const m3BodyId table = Box(w, m3_staticBody, {0.0, 0.5, 0.0}, {0.5f, 0.5f, 0.5f}, 1000.0f);
 
     // A 12 x 12 cloth over the static box, pinned at two corners, a dynamic box on a third.
     std::vector<m3Vec3> cv;
@@ -148,6 +148,15 @@ int main()
     CHECK(cube.SetTransform({0.0, 1.0, 0.0}, m3Quat{0.0f, 0.0f, 0.0f, 0.0f}) == m3_errorArgument);
     CHECK(m3::SoftBody().ApplyImpulse({0.0f, 1.0f, 0.0f}) == m3_errorInvalidId);
     CHECK(m3::SoftBody().ParticleCount() == 0 && m3::SoftBody().Volume() == 0.0f);
+    // A collision exception set and cleared leaves the state as it was.
+    m3BodyId ignored[M3_SOFT_BODY_EXCEPTIONS];
+    CHECK(cube.SetIgnoresBody(table) == m3_success);
+    CHECK(cube.IgnoredBodies(ignored, M3_SOFT_BODY_EXCEPTIONS, &n) == m3_success && n == 1);
+    CHECK(std::memcmp(&ignored[0], &table, sizeof table) == 0);
+    CHECK(w.Hash() != h);
+    CHECK(cube.SetIgnoresBody(table, false) == m3_success);
+    CHECK(cube.IgnoredBodies(nullptr, 0, &n) == m3_success && n == 0);
+    CHECK(m3::SoftBody().SetIgnoresBody(table) == m3_errorInvalidId);
     CHECK(w.Hash() == h);
 
     // Snapshot, run, restore, run again: the same hashes.

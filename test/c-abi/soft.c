@@ -12,6 +12,9 @@
  *              falls
  *   refusals   bad input of each call refused with its code and a message naming the
  *              value, the world's hash unchanged
+ *   ignore     a cloth that ignores a static box falls through it onto the floor, one
+ *              that does not rests on it; the list reads back, survives a snapshot; a
+ *              ninth body, bad and foreign ids refused, the hash unchanged
  *   snapshot   a world with a cloth on a box and a ball: restored mid-run it continues on
  *              the same hashes, in place and in a fresh world built from the snapshot's
  *              def
@@ -638,6 +641,107 @@ static void bad_input_is_refused(void)
 
 /* ---- snapshot and restore ---- */
 
+/* ---- collision exceptions ---- */
+
+/* The highest and lowest particle of a soft body. */
+static void y_range(m3SoftBodyId c, double *low, double *high)
+{
+    static m3DVec3 p[MAX_V];
+    int32_t n;
+    CALL(m3SoftBody_GetPositions(c, p, MAX_V, &n));
+    *low = 1e9, *high = -1e9;
+    for (int i = 0; i < n; ++i) {
+        if (p[i].y < *low) *low = p[i].y;
+        if (p[i].y > *high) *high = p[i].y;
+    }
+}
+
+static void ignored_box_lets_a_cloth_through(void)
+{
+    m3WorldId w = new_world();
+    m3WorldId other = new_world();
+    floor_body(w);
+    /* Two static boxes whose tops are at y = 1, a cloth above each. */
+    m3BodyId a = body(w, m3_staticBody, dv(-2.0, 0.5, 0.0));
+    box(a, 1000.0f, v3(0.7f, 0.5f, 0.7f));
+    m3BodyId b = body(w, m3_staticBody, dv(2.0, 0.5, 0.0));
+    box(b, 1000.0f, v3(0.7f, 0.5f, 0.7f));
+    m3SoftBodySettings s = m3DefaultSoftBodySettings();
+    m3SoftBodyId through = cloth(w, 10, 1.0f, dv(-2.0, 1.4, 0.0), s);
+    m3SoftBodyId resting = cloth(w, 10, 1.0f, dv(2.0, 1.4, 0.0), s);
+    CALL(m3SoftBody_SetIgnoresBody(through, a, true));
+    CALL(m3SoftBody_SetIgnoresBody(through, a, true)); /* twice: the same */
+    CALL(m3SoftBody_SetIgnoresBody(resting, a, false)); /* not listed: nothing */
+    m3BodyId got[M3_SOFT_BODY_EXCEPTIONS];
+    int32_t n;
+    CALL(m3SoftBody_GetIgnoredBodies(through, got, M3_SOFT_BODY_EXCEPTIONS, &n));
+    CHECK(n == 1 && memcmp(&got[0], &a, sizeof a) == 0);
+    CALL(m3SoftBody_GetIgnoredBodies(resting, NULL, 0, &n));
+    CHECK(n == 0);
+    steps(w, 150);
+    double low_t, high_t, low_r, high_r;
+    y_range(through, &low_t, &high_t);
+    y_range(resting, &low_r, &high_r);
+    printf("ignore: after 2.5 s the cloth ignoring its box (top at 1) lies at y in [%.3f, "
+           "%.3f] (on the floor, top at 0), the other at [%.3f, %.3f] (on its box)\n",
+           low_t, high_t, low_r, high_r);
+    CHECK(low_t > 0.0 && high_t < 0.1);
+    CHECK(low_r > 1.0 && high_r < 1.1);
+
+    /* Kept by a snapshot: a fresh world restored from it lists the box. */
+    int64_t size, written;
+    CALL(m3World_GetSnapshotSize(w, &size));
+    uint8_t *snap = (uint8_t *)malloc((size_t)size);
+    CHECK(snap != NULL);
+    CALL(m3World_Snapshot(w, snap, size, &written));
+    m3WorldDef def;
+    CALL(m3DefFromSnapshot(snap, written, &def));
+    m3WorldId t;
+    CALL(m3World_Create(&def, &t));
+    CALL(m3World_Restore(t, snap, written));
+    CHECK(hash(t) == hash(w));
+    m3SoftBodyId ids[2];
+    CALL(m3World_GetSoftBodyIds(t, ids, 2, &n));
+    CHECK(n == 2);
+    CALL(m3SoftBody_GetIgnoredBodies(ids[0], got, M3_SOFT_BODY_EXCEPTIONS, &n));
+    CHECK(n == 1 && got[0].index == a.index && got[0].generation == a.generation);
+    free(snap);
+    CALL(m3World_Destroy(t));
+
+    /* Refusals, nothing changed. */
+    m3BodyId more[M3_SOFT_BODY_EXCEPTIONS];
+    for (int k = 0; k < M3_SOFT_BODY_EXCEPTIONS; ++k) {
+        more[k] = body(w, m3_staticBody, dv(-6.0 - 3.0 * k, 0.5, 6.0));
+        box(more[k], 1000.0f, v3(0.5f, 0.5f, 0.5f));
+    }
+    for (int k = 0; k < M3_SOFT_BODY_EXCEPTIONS - 1; ++k)
+        CALL(m3SoftBody_SetIgnoresBody(through, more[k], true));
+    m3BodyId gone_b = body(w, m3_staticBody, dv(9.0, 1.0, 9.0));
+    CALL(m3Body_Destroy(gone_b));
+    m3SoftBodyId gone = cloth(w, 3, 1.0f, dv(0.0, 6.0, 0.0), s);
+    CALL(m3SoftBody_Destroy(gone));
+    m3BodyId alien = body(other, m3_staticBody, dv(0, 0, 0));
+    const m3BodyId null_b = {0, 0, {0, 0}};
+    const uint64_t h = hash(w);
+    REFUSED(m3SoftBody_SetIgnoresBody(through, more[M3_SOFT_BODY_EXCEPTIONS - 1], true),
+            m3_errorCapacity, "SOFT_BODY_EXCEPTIONS");
+    REFUSED(m3SoftBody_SetIgnoresBody(through, null_b, true), m3_errorInvalidId, "null id");
+    REFUSED(m3SoftBody_SetIgnoresBody(through, alien, true), m3_errorInvalidId,
+            "belongs to world");
+    REFUSED(m3SoftBody_SetIgnoresBody(through, gone_b, true), m3_errorInvalidId, "stale");
+    REFUSED(m3SoftBody_SetIgnoresBody(gone, a, true), m3_errorInvalidId, "stale");
+    REFUSED(m3SoftBody_GetIgnoredBodies(through, got, M3_SOFT_BODY_EXCEPTIONS, NULL),
+            m3_errorArgument, "count");
+    REFUSED(m3SoftBody_GetIgnoredBodies(through, NULL, 4, &n), m3_errorArgument, "ids");
+    CHECK(hash(w) == h);
+    /* A short buffer: its prefix and the whole count. */
+    m3BodyId two[2];
+    CALL(m3SoftBody_GetIgnoredBodies(through, two, 2, &n));
+    CHECK(n == M3_SOFT_BODY_EXCEPTIONS && memcmp(&two[0], &a, sizeof a) == 0);
+    CALL(m3World_Destroy(other));
+    CALL(m3World_Destroy(w));
+}
+
 /* A frame: every 30 frames a push on the ball (the second soft body), found by the id
  * list as a fresh world finds it. */
 static void run(m3WorldId w, int from, int n, uint64_t *hashes)
@@ -730,6 +834,7 @@ int main(void)
     balls_keep_their_volume();
     attached_corner_holds_a_box();
     bad_input_is_refused();
+    ignored_box_lets_a_cloth_through();
     snapshot_round_trip();
     printf("soft: soft bodies through the C ABI passed\n");
     return 0;

@@ -11,7 +11,7 @@
 #define M3_ABI_VERSION_MAJOR 0
 
 // Minor version of the ABI: a header of another minor version is refused.
-#define M3_ABI_VERSION_MINOR 8
+#define M3_ABI_VERSION_MINOR 9
 
 // The ABI version a header was generated with; `m3World_Create` passes it to the library.
 #define M3_ABI_VERSION ((M3_ABI_VERSION_MAJOR << 16) | M3_ABI_VERSION_MINOR)
@@ -30,6 +30,9 @@
 
 // Voxels along each edge of a voxel grid; a grid holds `16³ = 4096` materials.
 #define M3_VOXEL_CHUNK 16
+
+// Most rigid bodies one soft body ignores (`m3SoftBody_SetIgnoresBody`).
+#define M3_SOFT_BODY_EXCEPTIONS 8
 
 // Most wheels of one vehicle (`m3VehicleDef.wheels`).
 #define M3_MAX_WHEELS 8
@@ -3701,6 +3704,31 @@ enum m3Result m3SoftBody_GetParticleAttachment(struct m3SoftBodyId softBodyId,
                                                int32_t index,
                                                struct m3BodyId *bodyId,
                                                struct m3Vec3 *localPoint);
+
+// Makes a soft body's particles ignore a rigid body (`ignore` true: they pass through
+// its shapes) or collide with it again (false): Godot's and Jolt's collision exceptions.
+// A soft body ignores at most `M3_SOFT_BODY_EXCEPTIONS` bodies: one more is
+// `m3_errorCapacity` (nothing changed). Ignoring a body twice, or freeing one not
+// ignored, changes nothing. Destroying the body takes it off the list, so a body made
+// later in its slot is not ignored. The body must be of the soft body's world
+// (`m3_errorInvalidId` otherwise, as for a null or stale id).
+enum m3Result m3SoftBody_SetIgnoresBody(struct m3SoftBodyId softBodyId,
+                                        struct m3BodyId bodyId,
+                                        bool ignore);
+
+// The rigid bodies a soft body ignores, in slot order: up to `capacity` into `ids`, how
+// many it ignores (at most `M3_SOFT_BODY_EXCEPTIONS`) into `*count` (capacity 0 and null
+// ids: only count them).
+//
+// # Safety
+// - `ids` points to `capacity` writable `m3BodyId` items, aligned, for the duration of
+//   the call (they may be uninitialised; null only with `capacity` 0).
+// - `count` points to one writable `i32`, aligned for its type, for the duration of the
+//   call (null is refused with `m3_errorArgument`).
+enum m3Result m3SoftBody_GetIgnoredBodies(struct m3SoftBodyId softBodyId,
+                                          struct m3BodyId *ids,
+                                          int32_t capacity,
+                                          int32_t *count);
 
 // How many particles (vertices) a soft body has.
 //

@@ -484,6 +484,14 @@ public:
     {
         return m3SoftBody_GetParticleAttachment(m_id, index, body, localPoint);
     }
+    // Its particles pass through `body`'s shapes (a collision exception), or collide again;
+    // at most M3_SOFT_BODY_EXCEPTIONS bodies per soft body.
+    m3Result SetIgnoresBody(m3BodyId body, bool ignore = true) { return m3SoftBody_SetIgnoresBody(m_id, body, ignore); }
+    // The bodies it ignores, in slot order: up to `capacity`, how many into `count`.
+    m3Result IgnoredBodies(m3BodyId* bodies, int32_t capacity, int32_t* count) const
+    {
+        return m3SoftBody_GetIgnoredBodies(m_id, bodies, capacity, count);
+    }
     // Positions relative to the world origin, or as floats relative to `origin` (what a
     // renderer wants): up to `capacity`, the particle count into `count`.
     m3Result Positions(m3DVec3* positions, int32_t capacity, int32_t* count) const

@@ -88,7 +88,7 @@ pub use world::*;
 /// Major version of the ABI: the layout of every type and the meaning of every call.
 pub const M3_ABI_VERSION_MAJOR: u32 = 0;
 /// Minor version of the ABI: a header of another minor version is refused.
-pub const M3_ABI_VERSION_MINOR: u32 = 8;
+pub const M3_ABI_VERSION_MINOR: u32 = 9;
 /// The ABI version a header was generated with; `m3World_Create` passes it to the library.
 pub const M3_ABI_VERSION: u32 = (M3_ABI_VERSION_MAJOR << 16) | M3_ABI_VERSION_MINOR;
 

@@ -624,6 +624,70 @@ pub unsafe extern "C" fn m3SoftBody_GetParticleAttachment(
     })
 }
 
+/// Most rigid bodies one soft body ignores (`m3SoftBody_SetIgnoresBody`).
+pub const M3_SOFT_BODY_EXCEPTIONS: i32 = 8;
+const _: () = assert!(M3_SOFT_BODY_EXCEPTIONS as usize == engine::SOFT_BODY_EXCEPTIONS);
+
+/// Makes a soft body's particles ignore a rigid body (`ignore` true: they pass through
+/// its shapes) or collide with it again (false): Godot's and Jolt's collision exceptions.
+/// A soft body ignores at most `M3_SOFT_BODY_EXCEPTIONS` bodies: one more is
+/// `m3_errorCapacity` (nothing changed). Ignoring a body twice, or freeing one not
+/// ignored, changes nothing. Destroying the body takes it off the list, so a body made
+/// later in its slot is not ignored. The body must be of the soft body's world
+/// (`m3_errorInvalidId` otherwise, as for a null or stale id).
+#[unsafe(no_mangle)]
+pub extern "C" fn m3SoftBody_SetIgnoresBody(
+    softBodyId: m3SoftBodyId,
+    bodyId: m3BodyId,
+    ignore: bool,
+) -> m3Result {
+    api_on("m3SoftBody_SetIgnoresBody", softBodyId.world, || {
+        non_null("softBodyId", softBodyId)?;
+        write(softBodyId.world, |e| {
+            let s = softBodyId.to_core(e.tag);
+            e.owns("bodyId", bodyId)?;
+            let b = bodyId.to_core(e.tag);
+            Ok(e.world.set_soft_body_ignores_body(s, b, ignore)?)
+        })
+    })
+}
+
+/// The rigid bodies a soft body ignores, in slot order: up to `capacity` into `ids`, how
+/// many it ignores (at most `M3_SOFT_BODY_EXCEPTIONS`) into `*count` (capacity 0 and null
+/// ids: only count them).
+///
+/// # Safety
+/// - `ids` points to `capacity` writable `m3BodyId` items, aligned, for the duration of
+///   the call (they may be uninitialised; null only with `capacity` 0).
+/// - `count` points to one writable `i32`, aligned for its type, for the duration of the
+///   call (null is refused with `m3_errorArgument`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn m3SoftBody_GetIgnoredBodies(
+    softBodyId: m3SoftBodyId,
+    ids: *mut m3BodyId,
+    capacity: i32,
+    count: *mut i32,
+) -> m3Result {
+    api_on("m3SoftBody_GetIgnoredBodies", softBodyId.world, || {
+        let o = out("count", count)?;
+        let arr = OutArray::new("ids", ids, capacity)?;
+        non_null("softBodyId", softBodyId)?;
+        let n = read(softBodyId.world, |e| {
+            let s = softBodyId.to_core(e.tag);
+            let mut list = [engine::BodyId::NULL; engine::SOFT_BODY_EXCEPTIONS];
+            let n = e.world.soft_body_ignored_bodies(s, &mut list)? as usize;
+            for (k, b) in list[..n].iter().enumerate() {
+                // SAFETY: within the host's capacity (`set` skips past it).
+                unsafe { arr.set(k, m3BodyId::from_core(*b, e.id)) };
+            }
+            Ok(n)
+        })?;
+        // SAFETY: checked non-null.
+        unsafe { put(o, to_i32(n)) };
+        Ok(())
+    })
+}
+
 /// How many particles (vertices) a soft body has.
 ///
 /// # Safety

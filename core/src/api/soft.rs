@@ -54,6 +54,23 @@ impl World {
         Ok(())
     }
 
+    /// Makes a soft body's particles ignore a rigid body (`ignore` true: they pass through
+    /// its shapes) or collide with it again (false). Each soft body ignores at most
+    /// [`SOFT_BODY_EXCEPTIONS`](crate::soft::SOFT_BODY_EXCEPTIONS) bodies: one more is
+    /// refused (`Error::Capacity`, nothing changed). Ignoring a body twice, or freeing one
+    /// not ignored, changes nothing. Destroying the body takes it off the list (a body made
+    /// later in its slot is not ignored). Attachments to the body are not affected.
+    pub fn set_soft_body_ignores_body(
+        &mut self,
+        id: SoftBodyId,
+        body: BodyId,
+        ignore: bool,
+    ) -> Result<()> {
+        self.set_soft_body_ignores_body_unrecorded(id, body, ignore)?;
+        self.rec(|j| j.set_soft_body_ignores_body(id, body, ignore));
+        Ok(())
+    }
+
     /// Pins a particle where it is (it stops, and moves only when set), or frees it.
     pub fn set_soft_particle_pinned(
         &mut self,

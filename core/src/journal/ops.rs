@@ -282,6 +282,8 @@ ops! {
         body: BodyId,
         local_point: Vec3,
     ) => |w| w.attach_soft_particle(id, index, (!body.is_null()).then_some(body), local_point);
+    SET_SOFT_BODY_IGNORES_BODY = 191:
+        set_soft_body_ignores_body(id: crate::id::SoftBodyId, body: BodyId, ignore: bool);
     // (end of soft bodies)
 }
 

@@ -502,7 +502,11 @@ fn soft_bodies(s: &mut Session, body: crate::BodyId) {
         .unwrap();
     s.call(|w| w.attach_soft_particle(id, 3, Some(body), Vec3::ZERO))
         .unwrap();
+    s.call(|w| w.set_soft_body_ignores_body(id, body, true))
+        .unwrap();
     s.call(|w| w.step(1.0 / 60.0, 2)).unwrap();
+    s.call(|w| w.set_soft_body_ignores_body(id, body, false))
+        .unwrap();
     s.call(|w| w.attach_soft_particle(id, 3, None, Vec3::ZERO))
         .unwrap();
     s.call(|w| {

@@ -50,12 +50,17 @@ pub(crate) use shapes::{decode_geometry, encode_geometry};
 /// are laid out as in 7, so 7 reads as 8; 9: the character, vehicle and water
 /// capacities in the payload head, with whether the state holds their stores — 8 reads as
 /// 9 with default capacities and none; 10: the soft body capacities, and a bit for the
-/// soft body store — 9 reads as 10 with default soft capacities and no soft bodies).
-pub const SNAPSHOT_REVISION: u32 = 10;
+/// soft body store — 9 reads as 10 with default soft capacities and no soft bodies; 11:
+/// the bodies each soft body ignores, in the soft body store behind a third bit of the
+/// stores byte (set only when one is ignored), and before that byte the bound on them,
+/// `SOFT_BODY_EXCEPTIONS` — 10 reads as 11 with no body ignored).
+pub const SNAPSHOT_REVISION: u32 = 11;
 /// The first revision with the character, vehicle and water stores.
 const REVISION_EXTRAS: u32 = 9;
 /// The first revision with the soft body store.
 const REVISION_SOFT: u32 = 10;
+/// The first revision with the soft bodies' ignored bodies.
+const REVISION_SOFT_EXCEPTIONS: u32 = 11;
 /// Revision 8, read as 9 (see `SNAPSHOT_REVISION`).
 const REVISION_8: u32 = 8;
 /// Revision 7, read as 8 (the same layout).
@@ -105,7 +110,7 @@ pub(crate) fn encode_state<S: Sink>(w: &World, e: &mut Enc<S>) {
     }
     // The soft body store the same way: once it has held one.
     if has_soft(w) {
-        soft::encode(e, &w.soft);
+        soft::encode(e, &w.soft, soft::has_exceptions(&w.soft));
     }
 }
 
@@ -133,6 +138,7 @@ fn encode_payload_head<S: Sink>(w: &World, e: &mut Enc<S>) {
     let stores = settings::Stores {
         extras: has_extras(w),
         soft: has_soft(w),
+        soft_exceptions: has_soft(w) && soft::has_exceptions(&w.soft),
     };
     settings::encode_capacities(e, &w.def, stores);
 }
@@ -237,6 +243,7 @@ fn read_header(buf: &[u8]) -> Result<Header> {
     p.copy_from_slice(&buf[24..32]);
     let checksum = u64::from_le_bytes(p);
     if rev != SNAPSHOT_REVISION
+        && rev != REVISION_SOFT
         && rev != REVISION_8
         && rev != REVISION_7
         && rev != OLDEST_READ_REVISION
@@ -461,7 +468,8 @@ impl World {
             self.water.free.clear();
         }
         if head.stores.soft {
-            let n = soft::decode(&mut d, commit, &mut self.soft, info.soft, bodies)?;
+            let lists = head.stores.soft_exceptions;
+            let n = soft::decode(&mut d, commit, &mut self.soft, info.soft, bodies, lists)?;
             own_capacity(n as u64, head.def.soft_body_capacity as u64)?;
             check(n > 0, "the soft body store is marked but empty")?;
         } else if commit {

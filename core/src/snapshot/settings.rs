@@ -4,6 +4,7 @@
 use crate::codec::{Dec, Enc, Sink};
 use crate::def::WorldDef;
 use crate::error::{Error, Result};
+use crate::soft::SOFT_BODY_EXCEPTIONS;
 
 /// The def's capacities: the head of a snapshot's payload, outside the hashed state. Ids
 /// (each pool's slot count and free list) and results do not depend on them while no pool
@@ -13,7 +14,10 @@ use crate::error::{Error, Result};
 /// Revision 9 adds the character, vehicle and water capacities and a byte saying whether
 /// the state holds their stores (`extras`: see `super::encode_state`); revision 10 the
 /// soft body capacities before that byte, whose bit 1 says whether the soft body store
-/// follows (bit 0: the character, vehicle and water stores).
+/// follows (bit 0: the character, vehicle and water stores); revision 11 the bound on the
+/// bodies a soft body ignores (`SOFT_BODY_EXCEPTIONS`) before that byte, whose bit 2 says
+/// whether the soft body store holds their lists (so a revision-11 head is not read as
+/// a revision-10 one: a flipped revision bit is refused).
 pub(super) fn encode_capacities<S: Sink>(e: &mut Enc<S>, d: &WorldDef, stores: Stores) {
     e.u32(d.body_capacity);
     e.u32(d.shape_capacity);
@@ -30,7 +34,8 @@ pub(super) fn encode_capacities<S: Sink>(e: &mut Enc<S>, d: &WorldDef, stores: S
     e.u32(d.water_capacity);
     e.u32(d.soft_body_capacity);
     e.u32(d.soft_particle_capacity);
-    e.u8(stores.extras as u8 | (stores.soft as u8) << 1);
+    e.u8(SOFT_BODY_EXCEPTIONS as u8);
+    e.u8(stores.extras as u8 | (stores.soft as u8) << 1 | (stores.soft_exceptions as u8) << 2);
 }
 
 /// Which optional stores a state holds.
@@ -40,6 +45,8 @@ pub(crate) struct Stores {
     pub(crate) extras: bool,
     /// The soft body store.
     pub(crate) soft: bool,
+    /// The bodies each soft body ignores, in the soft body store.
+    pub(crate) soft_exceptions: bool,
 }
 
 /// The def's settings (hooks and allocator are not state).
@@ -84,13 +91,25 @@ pub(super) fn decode_def(d: &mut Dec, revision: u32) -> Result<(WorldDef, Stores
         if revision >= super::REVISION_SOFT {
             def.soft_body_capacity = d.u32()?;
             def.soft_particle_capacity = d.u32()?;
+            let known = if revision >= super::REVISION_SOFT_EXCEPTIONS {
+                if d.u8()? as usize != SOFT_BODY_EXCEPTIONS {
+                    return Err(Error::Format(
+                        "the soft bodies' exception bound is not SOFT_BODY_EXCEPTIONS",
+                    ));
+                }
+                7
+            } else {
+                3
+            };
             let bits = d.u8()?;
-            if bits > 3 {
+            // The ignored bodies are part of the soft body store.
+            if bits > known || bits & 6 == 4 {
                 return Err(Error::Format("unknown store bits"));
             }
             stores = Stores {
                 extras: bits & 1 == 1,
                 soft: bits & 2 == 2,
+                soft_exceptions: bits & 4 == 4,
             };
         } else {
             stores.extras = d.bool()?;

@@ -45,6 +45,9 @@ use crate::world::World;
 
 /// Most substeps a soft body takes per world step.
 pub const MAX_SOFT_SUBSTEPS: u32 = 64;
+/// Most rigid bodies one soft body ignores ([`World::set_soft_body_ignores_body`]): a
+/// fixed list in its slot, so the step reads it without a lookup structure.
+pub const SOFT_BODY_EXCEPTIONS: usize = 8;
 /// Edge and bend colours solved in parallel; constraints that find no free colour among
 /// them go to one more colour, solved in order on one thread.
 pub(crate) const COLOURS: usize = 24;
@@ -158,6 +161,12 @@ pub(crate) struct SoftBody {
     pub(crate) settings: SoftBodySettings,
     /// State.
     pub(crate) filter: Filter,
+    /// State: the body slots its particles do not collide with, the first
+    /// `ignored_count`, in ascending order (the same set gives the same state whatever
+    /// order it was built in). Each names a live body: destroying a body takes it off
+    /// every list, so a body that later takes the slot is not ignored.
+    pub(crate) ignored: [u32; SOFT_BODY_EXCEPTIONS],
+    pub(crate) ignored_count: u32,
     /// Content: how many particles (vertices) and triangles.
     pub(crate) particle_count: u32,
     pub(crate) triangle_count: u32,
@@ -171,6 +180,18 @@ pub(crate) struct SoftBody {
     /// Derived: whether every edge has exactly two triangles, and the rest volume.
     pub(crate) closed: bool,
     pub(crate) rest_volume: f32,
+}
+
+impl SoftBody {
+    /// The body slots it ignores, ascending.
+    pub(crate) fn ignored(&self) -> &[u32] {
+        &self.ignored[..self.ignored_count as usize]
+    }
+
+    /// Whether its particles ignore body `slot`.
+    pub(crate) fn ignores(&self, slot: u32) -> bool {
+        self.ignored().contains(&slot)
+    }
 }
 
 /// A particle's state.
@@ -439,6 +460,51 @@ impl World {
         Ok(())
     }
 
+    /// [`World::set_soft_body_ignores_body`] without its record.
+    pub(crate) fn set_soft_body_ignores_body_unrecorded(
+        &mut self,
+        id: SoftBodyId,
+        body: BodyId,
+        ignore: bool,
+    ) -> Result<()> {
+        let slot = self.soft_slot(id)?;
+        let body = self.body_slot(body)? as u32;
+        let b = &mut self.soft.pool[slot];
+        let n = b.ignored_count as usize;
+        match (b.ignored[..n].binary_search(&body), ignore) {
+            (Ok(_), true) | (Err(_), false) => {}
+            (Err(at), true) => {
+                if n == SOFT_BODY_EXCEPTIONS {
+                    return Err(Error::Capacity {
+                        what: "SOFT_BODY_EXCEPTIONS (bodies one soft body ignores)",
+                        capacity: SOFT_BODY_EXCEPTIONS as u64,
+                    });
+                }
+                b.ignored.copy_within(at..n, at + 1);
+                b.ignored[at] = body;
+                b.ignored_count += 1;
+            }
+            (Ok(at), false) => {
+                b.ignored.copy_within(at + 1..n, at);
+                b.ignored[n - 1] = 0;
+                b.ignored_count -= 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes body `slot` off every soft body's ignore list (the body is being destroyed).
+    pub(crate) fn forget_soft_ignored_body(&mut self, slot: u32) {
+        for b in self.soft.pool.iter_mut().filter(|b| b.alive) {
+            let n = b.ignored_count as usize;
+            if let Ok(at) = b.ignored[..n].binary_search(&slot) {
+                b.ignored.copy_within(at + 1..n, at);
+                b.ignored[n - 1] = 0;
+                b.ignored_count -= 1;
+            }
+        }
+    }
+
     /// [`World::set_soft_particle_pinned`] without its record.
     pub(crate) fn set_soft_particle_pinned_unrecorded(
         &mut self,
@@ -625,6 +691,16 @@ impl World {
     /// A soft body's collision filter.
     pub fn soft_body_filter(&self, id: SoftBodyId) -> Result<Filter> {
         Ok(self.soft.pool[self.soft_slot(id)?].filter)
+    }
+
+    /// The rigid bodies a soft body's particles ignore, in slot order, into `out` as many
+    /// as fit; returns how many it ignores (at most [`SOFT_BODY_EXCEPTIONS`]).
+    pub fn soft_body_ignored_bodies(&self, id: SoftBodyId, out: &mut [BodyId]) -> Result<u32> {
+        let b = &self.soft.pool[self.soft_slot(id)?];
+        for (o, &s) in out.iter_mut().zip(b.ignored()) {
+            *o = self.body_id(s);
+        }
+        Ok(b.ignored_count)
     }
 
     /// How many particles (vertices) a soft body has.

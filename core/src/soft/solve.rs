@@ -155,7 +155,11 @@ impl World {
         let mut dropped = 0u32;
         self.for_each_shape_in_slot_order(&area, |sh| {
             let shape = &self.shapes[sh as usize];
-            if shape.is_sensor || shape.is_ray() || !b.filter.should_collide(&shape.filter) {
+            if shape.is_sensor
+                || shape.is_ray()
+                || !b.filter.should_collide(&shape.filter)
+                || b.ignores(shape.body)
+            {
                 return;
             }
             if n < found.len() {

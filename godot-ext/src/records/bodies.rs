@@ -383,6 +383,7 @@ impl Records {
         self.apply_mass(rid);
         self.apply_damping(rid);
         self.remake_joints_of(rid);
+        self.soft_except_made_body(rid);
         // The tables walk every object: only when this one has exceptions or the space
         // has any (a space without exceptions stays without; creation stays O(1)).
         let has_exceptions = self

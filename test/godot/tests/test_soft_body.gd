@@ -222,7 +222,7 @@ func test_a_soft_snapshot_restored_reproduces_the_ticks_after_it() -> void:
 func test_a_restore_brings_soft_body_records_in_line() -> void:
 	var w := new_world()
 	var s := w.world_3d.space
-	floor_box(w)
+	var ground := floor_box(w)
 	var kept := pinned_cloth(w, 1.0, 4, Vector3(0, 2, 0))
 	var freed := S.cloth(1.0, 4, Vector3(3, 2, 0))
 	w.add_child(freed)
@@ -231,13 +231,14 @@ func test_a_restore_brings_soft_body_records_in_line() -> void:
 	var at: int = Maul3D.space_step_count(s)
 	var hash_then: int = Maul3D.space_hash(s)
 	var pin := S.vertex_near(kept, Vector3(0.5, 0, -0.5))
-	# After the snapshot: one cloth made, parameters and a pin changed.
+	# After the snapshot: one cloth made, parameters, a pin and an exception changed.
 	var made := S.cloth(1.0, 4, Vector3(-3, 2, 0))
 	w.add_child(made)
 	kept.simulation_precision = 9
 	kept.pressure_coefficient = 3.0
 	kept.collision_layer = 6
 	kept.set_point_pinned(pin, false)
+	kept.add_collision_exception_with(ground)
 	await ticks(3)
 	check(not PhysicsServer3D.soft_body_is_point_pinned(kept.get_physics_rid(), pin), "the corner was unpinned")
 	check(Maul3D.restore(s, snap), "the snapshot restores")
@@ -247,6 +248,7 @@ func test_a_restore_brings_soft_body_records_in_line() -> void:
 	check(kept.pressure_coefficient == 0.0, "its pressure reads back (%f)" % kept.pressure_coefficient)
 	check(PhysicsServer3D.soft_body_get_collision_layer(kept.get_physics_rid()) == 1, "its layer reads back")
 	check(PhysicsServer3D.soft_body_is_point_pinned(kept.get_physics_rid(), pin), "its pin reads back")
+	check(kept.get_collision_exceptions().is_empty(), "its collision exceptions read back (none then)")
 	var before := S.points(made)
 	await ticks(5)
 	check(S.largest_move(before, S.points(made)) == 0.0, "the cloth made after the snapshot is inert")
@@ -354,6 +356,71 @@ func test_soft_body_parameters_reach_the_server_and_read_back() -> void:
 	sb.total_mass = NAN
 	check(sb.total_mass == 2.5, "a NaN mass is refused, the old one kept")
 	check(Maul3D.space_hash(get_world_3d().space) == h, "and the world is unchanged")
+
+
+## A static box of half extents `half` centred at `pos`.
+func static_box(parent: Node, pos: Vector3, half: Vector3) -> StaticBody3D:
+	var body := StaticBody3D.new()
+	var shape := CollisionShape3D.new()
+	var b := BoxShape3D.new()
+	b.size = half * 2.0
+	shape.shape = b
+	body.add_child(shape)
+	body.position = pos
+	parent.add_child(body)
+	return body
+
+
+## The highest point's height.
+func highest(ps: PackedVector3Array) -> float:
+	var h := -INF
+	for p in ps:
+		h = maxf(h, p.y)
+	return h
+
+
+func test_a_soft_cloth_falls_through_a_static_box_it_excepts_and_rests_on_one_it_does_not() -> void:
+	# Three static boxes whose tops are at y = 1 over a floor whose top is at 0, a cloth
+	# above each: the first excepts its box before either is in the tree (the box's body
+	# is made after the cloth's soft body), the second once both are, the third not.
+	var w := new_world()
+	floor_box(w)
+	var half := Vector3(0.7, 0.5, 0.7)
+	var late := S.cloth(1.0, 8, Vector3(-3, 1.4, 0))
+	var now := S.cloth(1.0, 8, Vector3(0, 1.4, 0))
+	var resting := S.cloth(1.0, 8, Vector3(3, 1.4, 0))
+	var box_late := StaticBody3D.new()
+	var shape := CollisionShape3D.new()
+	var bs := BoxShape3D.new()
+	bs.size = half * 2.0
+	shape.shape = bs
+	box_late.add_child(shape)
+	box_late.position = Vector3(-3, 0.5, 0)
+	late.add_collision_exception_with(box_late)
+	for sb in [late, now, resting]:
+		w.add_child(sb)
+	w.add_child(box_late)
+	var box_now := static_box(w, Vector3(0, 0.5, 0), half)
+	var box_resting := static_box(w, Vector3(3, 0.5, 0), half)
+	now.add_collision_exception_with(box_now)
+	# The second box's body made again (out of its space and back): still excepted.
+	PhysicsServer3D.body_set_space(box_now.get_rid(), RID())
+	PhysicsServer3D.body_set_space(box_now.get_rid(), w.world_3d.space)
+	var listed := late.get_collision_exceptions()
+	check(listed.size() == 1 and listed[0] == box_late, "the server lists the exception (%s)" % [listed])
+	await ticks(150)
+	var pl := S.points(late)
+	var pn := S.points(now)
+	var pr := S.points(resting)
+	print("  exceptions: cloth through its box (set before the box was made) y in [%.3f, %.3f], (set after, the box remade) [%.3f, %.3f]; the other on its box [%.3f, %.3f]" % [S.lowest(pl), highest(pl), S.lowest(pn), highest(pn), S.lowest(pr), highest(pr)])
+	check(highest(pl) < 0.1 and S.lowest(pl) > -0.01, "the cloth excepting a box made after it fell through it onto the floor (y in [%.3f, %.3f])" % [S.lowest(pl), highest(pl)])
+	check(highest(pn) < 0.1 and S.lowest(pn) > -0.01, "the cloth excepting a box already made (then made again) fell through it onto the floor (y in [%.3f, %.3f])" % [S.lowest(pn), highest(pn)])
+	check(S.lowest(pr) > 0.97 and highest(pr) < 1.1, "the cloth without an exception rests on its box (y in [%.3f, %.3f])" % [S.lowest(pr), highest(pr)])
+	var h: int = Maul3D.space_hash(w.world_3d.space)
+	resting.add_collision_exception_with(box_resting)
+	check(Maul3D.space_hash(w.world_3d.space) != h, "an exception is part of the world's state")
+	resting.remove_collision_exception_with(box_resting)
+	check(Maul3D.space_hash(w.world_3d.space) == h, "and removing it gives the state back")
 
 
 func test_soft_points_move_pin_and_take_impulses() -> void:

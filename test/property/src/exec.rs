@@ -2871,6 +2871,12 @@ impl Run {
                     w.set_soft_body_transform(h, dv3(position), quat(rotation))
                 })?;
             }
+            Op::SetSoftIgnoresBody { soft, body, ignore } => {
+                let (h, b) = (self.soft(soft), self.body(body));
+                self.call("set_soft_body_ignores_body", |w| {
+                    w.set_soft_body_ignores_body(h, b, ignore)
+                })?;
+            }
             Op::Query {
                 kind,
                 at,

@@ -622,20 +622,22 @@ fn soft_op(g: &mut G, w: u64) -> Op {
             soft: g.pick(),
             def: g.soft_def(),
         },
-        4 => {
-            if g.r.chance(0.5) {
-                Op::PinSoft {
-                    soft: g.pick(),
-                    index: g.particle(),
-                    pinned: g.r.chance(0.7),
-                }
-            } else {
-                Op::SetSoftFilter {
-                    soft: g.pick(),
-                    mask: g.bits(),
-                }
-            }
-        }
+        4 => match g.r.below(4) {
+            0 | 1 => Op::PinSoft {
+                soft: g.pick(),
+                index: g.particle(),
+                pinned: g.r.chance(0.7),
+            },
+            2 => Op::SetSoftFilter {
+                soft: g.pick(),
+                mask: g.bits(),
+            },
+            _ => Op::SetSoftIgnoresBody {
+                soft: g.pick(),
+                body: g.pick(),
+                ignore: g.r.chance(0.8),
+            },
+        },
         5 => Op::MoveSoftPoint {
             soft: g.pick(),
             index: g.particle(),

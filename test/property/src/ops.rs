@@ -944,6 +944,11 @@ pub enum Op {
         position: DV3,
         rotation: Q,
     },
+    SetSoftIgnoresBody {
+        soft: Pick,
+        body: Pick,
+        ignore: bool,
+    },
     // ---- queries (must not change the hash) ----
     /// `kind` selects the query (see `exec::query`); `at`, `dir`, `size` and `pick` are
     /// its inputs.

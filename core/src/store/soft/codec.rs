@@ -1,8 +1,10 @@
 //! The soft body pool's part of the state encoding: encode, decode, rebuild.
 //!
-//! Each live slot: settings, filter, particle and triangle counts, the rest vertices and
-//! triangles (content), then each particle's position, velocity, pin and attachment.
-//! Nothing derived (ranges, constraints, colours, masses, anchors) is encoded.
+//! Each live slot: settings, filter, the bodies it ignores (only in a state where some
+//! soft body ignores one: see `crate::snapshot`'s stores byte), particle and
+//! triangle counts, the rest vertices and triangles (content), then each particle's
+//! position, velocity, pin and attachment. Nothing derived (ranges, constraints, colours,
+//! masses, anchors) is encoded.
 
 use crate::body::NONE;
 use crate::codec::{Dec, Enc, Sink};
@@ -10,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::field::Field;
 use crate::shape::Filter;
 use crate::soft::build::{count_edges, push_edges};
-use crate::soft::{Particle, SoftBody, SoftBodySettings, check_settings};
+use crate::soft::{Particle, SOFT_BODY_EXCEPTIONS, SoftBody, SoftBodySettings, check_settings};
 use crate::store::pool::{decode_slots, encode_slots};
 use crate::store::soft::SoftStore;
 
@@ -18,12 +20,24 @@ fn check(ok: bool, what: &'static str) -> Result<()> {
     if ok { Ok(()) } else { Err(Error::Format(what)) }
 }
 
-/// Every soft body slot (a live one's settings, content and particles), then the free
-/// list.
-pub(crate) fn encode<S: Sink>(e: &mut Enc<S>, store: &SoftStore) {
+/// Whether any soft body ignores a body: only then does the state hold the lists, so a
+/// world that never set one encodes (and hashes) as before they existed.
+pub(crate) fn has_exceptions(store: &SoftStore) -> bool {
+    store.pool.iter().any(|b| b.alive && b.ignored_count > 0)
+}
+
+/// Every soft body slot (a live one's settings, ignored bodies when `exceptions`, content
+/// and particles), then the free list.
+pub(crate) fn encode<S: Sink>(e: &mut Enc<S>, store: &SoftStore, exceptions: bool) {
     encode_slots(e, &store.pool, &store.pool.free, |e, b| {
         SoftBodySettings::put(&b.settings, e);
         Filter::put(b.filter, e);
+        if exceptions {
+            e.u8(b.ignored_count as u8);
+            for &s in b.ignored() {
+                e.u32(s);
+            }
+        }
         e.u32(b.particle_count);
         e.u32(b.triangle_count);
         let p = b.first_particle as usize..(b.first_particle + b.particle_count) as usize;
@@ -46,15 +60,17 @@ pub(crate) fn encode<S: Sink>(e: &mut Enc<S>, store: &SoftStore) {
     });
 }
 
-/// Reads what `encode` wrote (checked: settings, mesh, particles within range, attached
-/// bodies live, everything within this world's arrays) into the store on commit; returns
-/// the slot count. `bodies`: the bodies' slot words (see `decode_bodies`).
+/// Reads what `encode` wrote (checked: settings, ignored bodies live, ascending and at
+/// least one when `exceptions`, mesh, particles within range, attached bodies live,
+/// everything within this world's arrays) into the store on commit; returns the slot
+/// count. `bodies`: the bodies' slot words (see `decode_bodies`).
 pub(crate) fn decode(
     d: &mut Dec,
     commit: bool,
     store: &mut SoftStore,
     info: &mut [u64],
     bodies: &[u64],
+    exceptions: bool,
 ) -> Result<usize> {
     if commit {
         store.particles.clear();
@@ -74,7 +90,8 @@ pub(crate) fn decode(
     } = store;
     let (particle_room, triangle_room) = (ps.capacity(), ts.capacity());
     let (edge_room, bend_room) = (edge_list.capacity(), bend_list.capacity());
-    decode_slots(
+    let mut any_ignored = false;
+    let n = decode_slots(
         d,
         commit,
         pool.slots_and_free(),
@@ -89,6 +106,10 @@ pub(crate) fn decode(
             check_settings(&b.settings)
                 .map_err(|_| Error::Format("soft body settings out of range"))?;
             b.filter = Filter::get(d, 0)?;
+            if exceptions {
+                decode_ignored(d, b, bodies)?;
+                any_ignored |= b.ignored_count > 0;
+            }
             b.particle_count = d.u32()?;
             b.triangle_count = d.u32()?;
             let (n, nt) = (b.particle_count as usize, b.triangle_count as usize);
@@ -185,7 +206,37 @@ pub(crate) fn decode(
             b.alive = true;
             Ok(())
         },
-    )
+    )?;
+    // A state holds the lists only when one is not empty (`has_exceptions`).
+    check(
+        !exceptions || any_ignored,
+        "the soft bodies' ignored bodies are marked but none is",
+    )?;
+    Ok(n)
+}
+
+/// Reads a soft body's ignored bodies (checked: at most `SOFT_BODY_EXCEPTIONS`, each a
+/// live body, ascending).
+fn decode_ignored(d: &mut Dec, b: &mut SoftBody, bodies: &[u64]) -> Result<()> {
+    let n = d.u8()? as usize;
+    check(
+        n <= SOFT_BODY_EXCEPTIONS,
+        "a soft body ignores more than SOFT_BODY_EXCEPTIONS bodies",
+    )?;
+    for k in 0..n {
+        let s = d.u32()?;
+        check(
+            crate::snapshot::is_live(bodies, s),
+            "a soft body ignores no live body",
+        )?;
+        check(
+            k == 0 || b.ignored[k - 1] < s,
+            "a soft body's ignored bodies are not in ascending order",
+        )?;
+        b.ignored[k] = s;
+    }
+    b.ignored_count = n as u32;
+    Ok(())
 }
 
 /// After the bodies are rebuilt: the soft bodies' ranges and derived data. Returns how
