@@ -1757,3 +1757,57 @@ fn revision_10_snapshots_restore_with_nothing_ignored() {
     assert!(matches!(t.restore(&flipped), Err(Error::Format(_))));
     assert_eq!(t.hash(), h);
 }
+
+/// A revision-9 snapshot (no soft body capacities, no exception bound, no soft store)
+/// restores with the default soft capacities and no soft body; written back at the
+/// current revision it is the same but for those head fields.
+#[test]
+fn revision_9_snapshots_restore_with_no_soft_bodies() {
+    let soft_caps = maul3d::SNAPSHOT_HEADER_SIZE + 9 * 4 + 8 + 3 * 4;
+    let to_9 = |snap: &[u8]| {
+        let mut b = snap.to_vec();
+        // The two soft capacities and the exception bound.
+        b.drain(soft_caps..soft_caps + 2 * 4 + 1);
+        assert!(b[soft_caps] <= 1, "a stores byte with only the extras bit");
+        b[8..12].copy_from_slice(&9u32.to_le_bytes());
+        let payload = (b.len() - maul3d::SNAPSHOT_HEADER_SIZE) as u64;
+        b[16..24].copy_from_slice(&payload.to_le_bytes());
+        let sum = fnv(&b[maul3d::SNAPSHOT_HEADER_SIZE..]);
+        b[24..32].copy_from_slice(&sum.to_le_bytes());
+        b
+    };
+    let snapshot = |w: &World| {
+        let mut buf = vec![0u8; w.snapshot_size()];
+        w.snapshot(&mut buf).unwrap();
+        buf
+    };
+    let mut w = World::new(&def()).unwrap();
+    floor(&mut w);
+    for k in 0..5 {
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: DVec3::new(k as f64, 1.0 + k as f64, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_box_shape(b, &ShapeDef::default(), Vec3::splat(0.3))
+            .unwrap();
+    }
+    for _ in 0..20 {
+        w.step(DT, SUBSTEPS).unwrap();
+    }
+    let old = to_9(&snapshot(&w));
+    let d = World::def_from_snapshot(&old).unwrap();
+    assert_eq!(d.soft_body_capacity, WorldDef::default().soft_body_capacity);
+    let mut t = World::new(&d).unwrap();
+    t.restore(&old).unwrap();
+    assert_eq!(t.hash(), w.hash());
+    assert_eq!(t.soft_body_ids().count(), 0);
+    assert_eq!(to_9(&snapshot(&t)), old);
+    for _ in 0..30 {
+        w.step(DT, SUBSTEPS).unwrap();
+        t.step(DT, SUBSTEPS).unwrap();
+        assert_eq!(t.hash(), w.hash());
+    }
+}

@@ -244,6 +244,7 @@ fn read_header(buf: &[u8]) -> Result<Header> {
     let checksum = u64::from_le_bytes(p);
     if rev != SNAPSHOT_REVISION
         && rev != REVISION_SOFT
+        && rev != REVISION_EXTRAS
         && rev != REVISION_8
         && rev != REVISION_7
         && rev != OLDEST_READ_REVISION
