@@ -57,6 +57,15 @@ if [[ $status == 0 ]]; then
   docs=$repo/test/godot/docs
   bash test/godot-link-addon.sh "$docs" "$lib"
   doclog=$(timeout 300 "${GODOT[@]}" --headless --editor --path "$docs" 2>&1) || status=$?
+  # Known: the editor's first start after the library changed sometimes aborts (exit
+  # 134) part way through the pages; a second start has always passed. Show the crash
+  # and start it once more (any other failure stands).
+  if [[ $status == 134 ]]; then
+    echo "godot.sh: the editor aborted during the help check (exit 134); its last lines:" >&2
+    tail -n 20 <<<"$doclog" >&2
+    status=0
+    doclog=$(timeout 300 "${GODOT[@]}" --headless --editor --path "$docs" 2>&1) || status=$?
+  fi
   grep '^docs: ' <<<"$doclog" || true
   if ! grep -q '^docs: ok$' <<<"$doclog"; then
     echo "godot.sh: the editor help check did not pass (Godot exit $status)" >&2
