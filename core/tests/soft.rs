@@ -1715,6 +1715,24 @@ fn fnv(bytes: &[u8]) -> u64 {
     h
 }
 
+/// `b` as a snapshot of revision `revision`: the header's revision, payload size and
+/// checksum made to agree with its hand-edited payload.
+fn reseal(mut b: Vec<u8>, revision: u32) -> Vec<u8> {
+    b[8..12].copy_from_slice(&revision.to_le_bytes());
+    let payload = (b.len() - maul3d::SNAPSHOT_HEADER_SIZE) as u64;
+    b[16..24].copy_from_slice(&payload.to_le_bytes());
+    let sum = fnv(&b[maul3d::SNAPSHOT_HEADER_SIZE..]);
+    b[24..32].copy_from_slice(&sum.to_le_bytes());
+    b
+}
+
+/// A world's snapshot.
+fn snapshot_of(w: &World) -> Vec<u8> {
+    let mut buf = vec![0u8; w.snapshot_size()];
+    w.snapshot(&mut buf).unwrap();
+    buf
+}
+
 /// A revision-10 snapshot (no ignore lists; no exception bound in the head) restores, as
 /// having no body ignored; a revision-11 one with its revision set to 10 is refused.
 #[test]
@@ -1724,24 +1742,14 @@ fn revision_10_snapshots_restore_with_nothing_ignored() {
         assert_eq!(snap[bound] as usize, SOFT_BODY_EXCEPTIONS);
         let mut b = snap.to_vec();
         b.remove(bound);
-        b[8..12].copy_from_slice(&10u32.to_le_bytes());
-        let payload = (b.len() - maul3d::SNAPSHOT_HEADER_SIZE) as u64;
-        b[16..24].copy_from_slice(&payload.to_le_bytes());
-        let sum = fnv(&b[maul3d::SNAPSHOT_HEADER_SIZE..]);
-        b[24..32].copy_from_slice(&sum.to_le_bytes());
-        b
-    };
-    let snapshot = |w: &World| {
-        let mut buf = vec![0u8; w.snapshot_size()];
-        w.snapshot(&mut buf).unwrap();
-        buf
+        reseal(b, 10)
     };
     let mut w = World::new(&def()).unwrap();
     busy(&mut w);
     for _ in 0..20 {
         w.step(DT, SUBSTEPS).unwrap();
     }
-    let old = to_10(&snapshot(&w));
+    let old = to_10(&snapshot_of(&w));
     let mut t = World::new(&World::def_from_snapshot(&old).unwrap()).unwrap();
     t.restore(&old).unwrap();
     assert_eq!(t.hash(), w.hash());
@@ -1749,9 +1757,9 @@ fn revision_10_snapshots_restore_with_nothing_ignored() {
         assert_eq!(ignored(&t, c), []);
     }
     // Written back at revision 11, the same but for the bound.
-    assert_eq!(to_10(&snapshot(&t)), old);
+    assert_eq!(to_10(&snapshot_of(&t)), old);
     // A revision-11 head read as revision 10 does not parse (a flipped revision bit).
-    let mut flipped = snapshot(&w);
+    let mut flipped = snapshot_of(&w);
     flipped[8..12].copy_from_slice(&10u32.to_le_bytes());
     let h = t.hash();
     assert!(matches!(t.restore(&flipped), Err(Error::Format(_))));
@@ -1769,17 +1777,7 @@ fn revision_9_snapshots_restore_with_no_soft_bodies() {
         // The two soft capacities and the exception bound.
         b.drain(soft_caps..soft_caps + 2 * 4 + 1);
         assert!(b[soft_caps] <= 1, "a stores byte with only the extras bit");
-        b[8..12].copy_from_slice(&9u32.to_le_bytes());
-        let payload = (b.len() - maul3d::SNAPSHOT_HEADER_SIZE) as u64;
-        b[16..24].copy_from_slice(&payload.to_le_bytes());
-        let sum = fnv(&b[maul3d::SNAPSHOT_HEADER_SIZE..]);
-        b[24..32].copy_from_slice(&sum.to_le_bytes());
-        b
-    };
-    let snapshot = |w: &World| {
-        let mut buf = vec![0u8; w.snapshot_size()];
-        w.snapshot(&mut buf).unwrap();
-        buf
+        reseal(b, 9)
     };
     let mut w = World::new(&def()).unwrap();
     floor(&mut w);
@@ -1797,14 +1795,14 @@ fn revision_9_snapshots_restore_with_no_soft_bodies() {
     for _ in 0..20 {
         w.step(DT, SUBSTEPS).unwrap();
     }
-    let old = to_9(&snapshot(&w));
+    let old = to_9(&snapshot_of(&w));
     let d = World::def_from_snapshot(&old).unwrap();
     assert_eq!(d.soft_body_capacity, WorldDef::default().soft_body_capacity);
     let mut t = World::new(&d).unwrap();
     t.restore(&old).unwrap();
     assert_eq!(t.hash(), w.hash());
     assert_eq!(t.soft_body_ids().count(), 0);
-    assert_eq!(to_9(&snapshot(&t)), old);
+    assert_eq!(to_9(&snapshot_of(&t)), old);
     for _ in 0..30 {
         w.step(DT, SUBSTEPS).unwrap();
         t.step(DT, SUBSTEPS).unwrap();
