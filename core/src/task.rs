@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::fp::{self, SavedFp};
 use core::ffi::c_void;
 use core::marker::PhantomData;
-use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// A piece of work: run items `[start, end)` as worker `worker_index`.
 pub type TaskFn =
@@ -160,6 +160,28 @@ impl Tasks {
             }
             return;
         }
+        self.run_pieces(h, count, min_range, f);
+    }
+
+    /// As `for_each` with hooks, however few the items (one piece an item at least).
+    fn for_each_always(&mut self, count: usize, f: &(dyn Fn(usize, u32) + Sync)) {
+        match self.hooks {
+            Some(h) if count <= self.claims.len() => self.run_pieces(h, count, 1, f),
+            _ => {
+                for i in 0..count {
+                    f(i, 0);
+                }
+            }
+        }
+    }
+
+    fn run_pieces(
+        &mut self,
+        h: TaskHooks,
+        count: usize,
+        min_range: u32,
+        f: &(dyn Fn(usize, u32) + Sync),
+    ) {
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             for c in self.claims.iter() {
@@ -206,6 +228,234 @@ impl Tasks {
     }
 }
 
+/// One stage of a [`StagePlan`]: `items` items run in blocks of `block` (the last may be
+/// shorter); a stage of no items is skipped.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Stage {
+    pub items: u32,
+    pub block: u32,
+}
+
+impl Stage {
+    /// `items` in blocks of at least `min_block`, about four blocks a worker: enough to
+    /// even out the workers, few enough that claiming a block costs little.
+    pub(crate) fn split(items: usize, min_block: u32, workers: u32) -> Stage {
+        let per = (items as u32).div_ceil(4 * workers.max(1));
+        Stage {
+            items: items as u32,
+            block: per.max(min_block).max(1),
+        }
+    }
+
+    fn blocks(&self) -> u32 {
+        self.items.div_ceil(self.block.max(1))
+    }
+}
+
+/// Which stage a block belongs to: stage `index` of the repeated list in repetition
+/// `repeat`, or of the tail (`repeat == TAIL`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StageRef {
+    pub repeat: u32,
+    pub index: usize,
+}
+
+impl StageRef {
+    pub(crate) const TAIL: u32 = u32::MAX;
+}
+
+/// Stages run in order, each a parallel-for whose blocks may run on any thread: a list
+/// repeated `repeats` times (the substeps), then a tail. At most `MAX_PLAN` of each.
+pub(crate) struct StagePlan<'a> {
+    pub body: &'a [Stage],
+    pub repeats: u32,
+    pub tail: &'a [Stage],
+}
+
+/// The most stages in a plan's repeated list, and in its tail.
+pub(crate) const MAX_PLAN: usize = 96;
+
+/// Cumulative block counts of a list of stages, and their sum.
+fn block_ends(stages: &[Stage]) -> ([u32; MAX_PLAN], u32) {
+    assert!(stages.len() <= MAX_PLAN);
+    let mut ends = [0; MAX_PLAN];
+    let mut sum = 0u32;
+    for (e, s) in ends.iter_mut().zip(stages) {
+        sum += s.blocks();
+        *e = sum;
+    }
+    (ends, sum)
+}
+
+/// The shared progress of a plan run on several threads.
+struct Progress<'a> {
+    plan: &'a StagePlan<'a>,
+    body_ends: [u32; MAX_PLAN],
+    body_blocks: u32,
+    tail_ends: [u32; MAX_PLAN],
+    stage_count: u32,
+    /// The current stage (high half) and the next unclaimed block of it (low half).
+    word: AtomicU64,
+    /// Blocks finished since the start, over all stages.
+    done: AtomicU64,
+    f: &'a (dyn Fn(StageRef, core::ops::Range<usize>) + Sync),
+    panicked: AtomicBool,
+}
+
+impl Progress<'_> {
+    fn stage(&self, s: u32) -> (StageRef, Stage) {
+        let n = self.plan.body.len() as u32;
+        if s < n * self.plan.repeats {
+            let index = (s % n) as usize;
+            (
+                StageRef {
+                    repeat: s / n,
+                    index,
+                },
+                self.plan.body[index],
+            )
+        } else {
+            let index = (s - n * self.plan.repeats) as usize;
+            (
+                StageRef {
+                    repeat: StageRef::TAIL,
+                    index,
+                },
+                self.plan.tail[index],
+            )
+        }
+    }
+
+    /// Blocks in every stage up to and including `s`.
+    fn end_of(&self, s: u32) -> u64 {
+        let n = self.plan.body.len() as u32;
+        if s < n * self.plan.repeats {
+            (s / n) as u64 * self.body_blocks as u64 + self.body_ends[(s % n) as usize] as u64
+        } else {
+            self.plan.repeats as u64 * self.body_blocks as u64
+                + self.tail_ends[(s - n * self.plan.repeats) as usize] as u64
+        }
+    }
+
+    /// The first stage from `s` on that has a block (or `stage_count`).
+    fn nonempty_from(&self, mut s: u32) -> u32 {
+        while s < self.stage_count && self.stage(s).1.items == 0 {
+            s += 1;
+        }
+        s
+    }
+
+    /// What a piece does: claims blocks of the current stage and runs them; when none is
+    /// left it waits for the stage's running blocks (claimed, so started) to finish; the
+    /// one that finishes a stage's last block opens the next. It never waits for a piece
+    /// that has not started: a piece alone runs the whole plan.
+    fn work(&self) {
+        use Ordering::{AcqRel, Acquire, Release};
+        let mut spins = 0u32;
+        loop {
+            let w = self.word.load(Acquire);
+            let (s, next) = ((w >> 32) as u32, w as u32);
+            if s >= self.stage_count {
+                return;
+            }
+            let (which, stage) = self.stage(s);
+            if next >= stage.blocks() {
+                // Every block is claimed: wait for the pieces running them.
+                spins += 1;
+                if spins < 64 {
+                    core::hint::spin_loop();
+                } else {
+                    std::thread::yield_now();
+                }
+                continue;
+            }
+            if self
+                .word
+                .compare_exchange_weak(w, w + 1, AcqRel, Acquire)
+                .is_err()
+            {
+                continue;
+            }
+            spins = 0;
+            let start = (next * stage.block) as usize;
+            let end = (start + stage.block as usize).min(stage.items as usize);
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                (self.f)(which, start..end)
+            }));
+            if run.is_err() {
+                // Counted as done all the same, so no piece waits for ever; the step
+                // panics once the plan is through.
+                self.panicked.store(true, Release);
+            }
+            let done = self.done.fetch_add(1, AcqRel) + 1;
+            if done == self.end_of(s) {
+                let open = self.nonempty_from(s + 1);
+                self.word.store((open as u64) << 32, Release);
+            }
+        }
+    }
+}
+
+impl Tasks {
+    /// Runs `plan`: every stage's blocks as `f(stage, items)`, a stage only once every block
+    /// of the one before has finished. With hooks and more than one worker the host runs
+    /// `worker_count` pieces once for the whole plan, each claiming blocks as they open
+    /// (Box3D's solver stages); otherwise, or for little work, the blocks run here in
+    /// order. A block's items write only what no other block of its stage touches, so
+    /// the bits are the same either way.
+    pub(crate) fn run_plan(
+        &mut self,
+        plan: &StagePlan,
+        min_items: usize,
+        f: &(dyn Fn(StageRef, core::ops::Range<usize>) + Sync),
+    ) {
+        let (body_ends, body_blocks) = block_ends(plan.body);
+        let (tail_ends, _) = block_ends(plan.tail);
+        let largest = plan.body.iter().chain(plan.tail).map(|s| s.items).max();
+        let workers = self.hooks.map_or(1, |h| h.worker_count);
+        if workers <= 1 || (largest.unwrap_or(0) as usize) < min_items {
+            let run = |which: StageRef, stage: &Stage| {
+                let b = stage.block.max(1) as usize;
+                let mut start = 0;
+                while start < stage.items as usize {
+                    let end = (start + b).min(stage.items as usize);
+                    f(which, start..end);
+                    start = end;
+                }
+            };
+            for repeat in 0..plan.repeats {
+                for (index, stage) in plan.body.iter().enumerate() {
+                    run(StageRef { repeat, index }, stage);
+                }
+            }
+            for (index, stage) in plan.tail.iter().enumerate() {
+                let repeat = StageRef::TAIL;
+                run(StageRef { repeat, index }, stage);
+            }
+            return;
+        }
+        let mut progress = Progress {
+            plan,
+            body_ends,
+            body_blocks,
+            tail_ends,
+            stage_count: plan.body.len() as u32 * plan.repeats + plan.tail.len() as u32,
+            word: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            f,
+            panicked: AtomicBool::new(false),
+        };
+        let first = progress.nonempty_from(0);
+        *progress.word.get_mut() = (first as u64) << 32;
+        // Each piece is one worker's long task; pieces the host runs late, or inline after
+        // the others, find the plan done.
+        self.for_each_always(workers as usize, &|_, _| progress.work());
+        if progress.panicked.load(Ordering::Acquire) {
+            panic!("a step task panicked on a host thread");
+        }
+    }
+}
+
 /// Slots that pieces running on several threads write, each item its own.
 pub(crate) struct Slots<'a, T> {
     ptr: *mut T,
@@ -236,6 +486,18 @@ impl<'a, T> Slots<'a, T> {
         } else {
             core::ptr::null()
         }
+    }
+
+    /// Slots `range` as one slice.
+    ///
+    /// # Safety
+    /// As `get`: while the slice lives no other reference to its slots may be obtained
+    /// (a plan's serial stage, one block, takes its slots whole).
+    #[allow(clippy::mut_from_ref)]
+    pub(crate) unsafe fn slice(&self, range: core::ops::Range<usize>) -> &mut [T] {
+        assert!(range.start <= range.end && range.end <= self.len);
+        // SAFETY: in bounds (checked); uniqueness is the caller's contract above.
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.add(range.start), range.len()) }
     }
 
     /// Slot `i`.

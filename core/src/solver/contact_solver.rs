@@ -160,7 +160,7 @@ impl<L: Lanes> Batch<L> {
         Ok(Batch {
             constraints: FixedVec::with_capacity(capacity, alloc, "contact_capacity")?,
             aux: FixedVec::with_capacity(capacity, alloc, "contact_capacity")?,
-            rolling: FixedVec::with_capacity(capacity, alloc, "contact_capacity")?,
+            rolling: FixedVec::filled(capacity, WideRolling::default(), alloc, "contact_capacity")?,
             count: 0,
         })
     }
@@ -178,7 +178,6 @@ impl<L: Lanes> Batch<L> {
             self.constraints.resize(count, WideConstraint::default());
             self.aux.resize(count, WideAux::default());
         }
-        self.rolling.clear();
         self.count = count;
     }
 }
@@ -367,14 +366,16 @@ impl LaneInput {
 }
 
 /// Prepares the contacts read into `lane` (its first `L::WIDTH` entries; `EMPTY` past the
-/// last contact) into `c` and `aux`, and their rolling resistance, if any lane has some,
-/// into `rolling`. Writes everything the passes read; reads nothing of what `c` held.
+/// last contact) into constraint `k`, `c` and `aux`, and their rolling resistance, if any
+/// lane has some, into `rolling` (the constraint's own entry). Writes everything the
+/// passes read; reads nothing of what `c` held.
 #[inline(never)]
 pub(crate) fn prepare<L: Lanes>(
     lane: &[LaneInput; MAX_WIDTH],
+    k: usize,
     c: &mut WideConstraint<L>,
     aux: &mut WideAux<L>,
-    rolling: &mut FixedVec<WideRolling<L>>,
+    rolling: &mut WideRolling<L>,
 ) {
     let n = V3::<L>::from_fn(|i| lane[i].normal);
     let t1 = V3::<L>::from_fn(|i| lane[i].tangent);
@@ -478,13 +479,12 @@ pub(crate) fn prepare<L: Lanes>(
     if lane.iter().any(|l| l.resistance > 0.0) {
         let mass = Sym3::<L>::from_fn(|i| lane[i].rolling_mass);
         let impulse = V3::<L>::from_fn(|i| lane[i].rolling_impulse);
-        let ok = rolling.push(WideRolling {
+        *rolling = WideRolling {
             resistance: L::from_fn(|i| lane[i].resistance),
             mass: mass.in_frame(t1, t2, n),
             impulse: to_frame(t1, t2, n, impulse),
-        });
-        debug_assert!(ok);
-        c.rolling = rolling.len() as u32 - 1;
+        };
+        c.rolling = k as u32;
     }
 }
 

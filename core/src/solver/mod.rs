@@ -24,7 +24,7 @@ use crate::error::Result;
 use crate::joint::solver::{JointConstraint, Pass};
 use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
 use crate::profile::Timer;
-use crate::task::Slots;
+use crate::task::{MAX_PLAN, Slots, Stage, StagePlan, StageRef};
 use crate::world::{AABB_MARGIN, World};
 use constraint_graph::{COLOR_COUNT, OVERFLOW, color_constraints};
 use contact_solver::{Batch, Constraints, LaneInput, PrepareContext, Softness};
@@ -297,8 +297,100 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     world.profile.sleep = t.elapsed_ms();
 }
 
+/// What a stage of the solver's plan does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Work {
+    IntegrateVelocities,
+    IntegratePositions,
+    /// Every joint, serially in joint slot order (one block).
+    Joints(Phase),
+    /// Wide constraints of one colour.
+    Color(Phase, usize),
+    /// The one-at-a-time constraints (overflow), serially (one block).
+    Single(Phase),
+    StoreWide,
+    StoreSingle,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    WarmStart,
+    Solve,
+    Relax,
+    Restitution,
+}
+
+/// A plan's stage list being built: what each stage does and its blocks.
+struct PlanList {
+    work: [Work; MAX_PLAN],
+    stages: [Stage; MAX_PLAN],
+    len: usize,
+}
+
+impl PlanList {
+    fn new() -> PlanList {
+        PlanList {
+            work: [Work::StoreSingle; MAX_PLAN],
+            stages: [Stage::default(); MAX_PLAN],
+            len: 0,
+        }
+    }
+
+    /// Adds a stage unless it has no items.
+    fn push(&mut self, work: Work, stage: Stage) {
+        if stage.items > 0 {
+            self.work[self.len] = work;
+            self.stages[self.len] = stage;
+            self.len += 1;
+        }
+    }
+}
+
+/// The solver's two plans: one substep's stages (repeated), and restitution with the
+/// impulses' store after them.
+fn build_plans(
+    wide_starts: &[u32; COLOR_COUNT + 1],
+    n_bodies: usize,
+    joint_count: usize,
+    wn: usize,
+    sn: usize,
+    workers: u32,
+) -> (PlanList, PlanList) {
+    let bodies = Stage::split(n_bodies, 64, workers);
+    let one = |n: usize| Stage {
+        items: (n > 0) as u32,
+        block: 1,
+    };
+    let colors = |list: &mut PlanList, phase: Phase| {
+        for color in 0..COLOR_COUNT {
+            let n = (wide_starts[color + 1] - wide_starts[color]) as usize;
+            list.push(Work::Color(phase, color), Stage::split(n, 4, workers));
+        }
+    };
+    let mut body = PlanList::new();
+    body.push(Work::IntegrateVelocities, bodies);
+    for phase in [Phase::WarmStart, Phase::Solve] {
+        body.push(Work::Joints(phase), one(joint_count));
+        colors(&mut body, phase);
+        body.push(Work::Single(phase), one(sn));
+    }
+    body.push(Work::IntegratePositions, bodies);
+    body.push(Work::Joints(Phase::Relax), one(joint_count));
+    colors(&mut body, Phase::Relax);
+    body.push(Work::Single(Phase::Relax), one(sn));
+    let mut tail = PlanList::new();
+    colors(&mut tail, Phase::Restitution);
+    tail.push(Work::Single(Phase::Restitution), one(sn));
+    tail.push(Work::StoreWide, Stage::split(wn, 8, workers));
+    tail.push(Work::StoreSingle, one(sn));
+
+    (body, tail)
+}
+
 /// The substeps (integrate velocities, warm start, solve, integrate positions, relax),
-/// then restitution and the impulses stored back on the contacts.
+/// then restitution and the impulses stored back on the contacts: one plan of stages run
+/// through the task hooks (each worker one long task that meets the others at the
+/// stages' ends), joints before contacts in each pass, colours in order.
 fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU32) {
     let inv_h = 1.0 / h;
     let def = world.def;
@@ -308,131 +400,157 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
     let max_speed = def.max_linear_speed;
     let threshold = def.restitution_threshold;
     use Ordering::Relaxed;
-    {
-        let tasks = &mut world.tasks;
-        let s = &mut world.solver;
-        let wide_starts = s.wide_starts;
-        let n_bodies = s.states.len();
-        let params = &s.params;
-        let c = &mut s.constraints;
-        let (wn, sn) = (c.wide.count, c.single.count);
-        let wide = Slots::new(&mut c.wide.constraints[..wn]);
-        let wide_aux = &c.wide.aux[..wn];
-        let wide_rolling = Slots::new(&mut c.wide.rolling[..]);
-        let single = &mut c.single.constraints[..sn];
-        let single_aux = &c.single.aux[..sn];
-        let single_rolling = Slots::new(&mut c.single.rolling[..]);
-        let states = Slots::new(&mut s.states[..]);
-        let joint_constraints = &s.joint_constraints[..];
-        let joint_impulses = &mut s.joint_impulses[..];
-        let joints = &world.joints[..];
-        let solve_pass = Pass {
-            h,
-            inv_h,
-            use_bias: true,
-        };
-        let relax_pass = Pass {
-            use_bias: false,
-            ..solve_pass
-        };
-        // One colour's constraints as a parallel-for: they share no dynamic body.
-        let per_color = |tasks: &mut crate::task::Tasks,
-                         f: &(
-                              dyn Fn(&mut [contact_solver::WideConstraint<lanes::F4x2>], usize)
-                                  + Sync
-                          )| {
-            for color in 0..COLOR_COUNT {
-                let (a, b) = (wide_starts[color] as usize, wide_starts[color + 1] as usize);
-                if a == b {
-                    continue;
-                }
-                tasks.for_each(b - a, 4, &|i, _| {
-                    // SAFETY: for_each hands each constraint index out once.
-                    let c = unsafe { wide.get(a + i) };
-                    f(core::slice::from_mut(c), a + i);
-                });
-            }
-        };
-        let bodies_for_each =
-            |tasks: &mut crate::task::Tasks, f: &(dyn Fn(&mut BodyState, usize) + Sync)| {
-                tasks.for_each(n_bodies, 64, &|k, _| {
-                    // SAFETY: for_each hands each body index out once.
-                    f(unsafe { states.get(k) }, k);
-                });
-            };
-        // Counters, not state: a sum is the same whatever the order of the adds.
-        let rotation_clamps = AtomicU32::new(0);
-        for _ in 0..substeps {
-            bodies_for_each(tasks, &|st, k| {
-                if integrate_velocity(st, &params[k], h, max_speed) {
-                    speed_caps.fetch_add(1, Relaxed);
-                }
-            });
-            crate::joint::solver::warm_start_joints(
-                joint_constraints,
-                joint_impulses,
-                joints,
-                &states,
-            );
-            per_color(tasks, &|c, _| {
-                contact_solver::warm_start(&states, c, &wide_rolling)
-            });
-            contact_solver::warm_start(&states, single, &single_rolling);
-            crate::joint::solver::solve_joints(
-                joint_constraints,
-                joint_impulses,
-                joints,
-                &states,
-                &solve_pass,
-            );
-            per_color(tasks, &|c, _| {
-                contact_solver::solve::<_, true>(&states, c, &wide_rolling, inv_h, push_max)
-            });
-            contact_solver::solve::<_, true>(&states, single, &single_rolling, inv_h, push_max);
-            bodies_for_each(tasks, &|st, k| {
-                let (capped, turned) =
-                    integrate_position(st, &params[k], h, max_rotation, max_speed);
-                if capped {
-                    speed_caps.fetch_add(1, Relaxed);
-                }
-                if turned {
-                    rotation_clamps.fetch_add(1, Relaxed);
-                }
-            });
-            crate::joint::solver::solve_joints(
-                joint_constraints,
-                joint_impulses,
-                joints,
-                &states,
-                &relax_pass,
-            );
-            per_color(tasks, &|c, _| {
-                contact_solver::solve::<_, false>(&states, c, &wide_rolling, inv_h, push_max)
-            });
-            contact_solver::solve::<_, false>(&states, single, &single_rolling, inv_h, push_max);
-        }
-        world.profile.solve = t.elapsed_ms();
-        world.counters.rotation_clamps = rotation_clamps.into_inner();
+    let tasks = &mut world.tasks;
+    let workers = tasks.hooks.map_or(1, |h| h.worker_count);
+    let s = &mut world.solver;
+    let wide_starts = s.wide_starts;
+    let n_bodies = s.states.len();
+    let params = &s.params;
+    let c = &mut s.constraints;
+    let (wn, sn) = (c.wide.count, c.single.count);
+    let wide = Slots::new(&mut c.wide.constraints[..wn]);
+    let wide_aux = &c.wide.aux[..wn];
+    let wide_rolling = Slots::new(&mut c.wide.rolling[..]);
+    let single = Slots::new(&mut c.single.constraints[..sn]);
+    let single_aux = &c.single.aux[..sn];
+    let single_rolling = Slots::new(&mut c.single.rolling[..]);
+    let states = Slots::new(&mut s.states[..]);
+    let joint_constraints = &s.joint_constraints[..];
+    let joint_count = joint_constraints.len();
+    let joint_impulses = Slots::new(&mut s.joint_impulses[..]);
+    let joints = &world.joints[..];
+    let contacts = Slots::new(&mut world.contacts[..]);
 
-        let t = Timer::start();
-        per_color(tasks, &|c, k| {
-            contact_solver::apply_restitution(&states, c, &wide_aux[k..k + 1], threshold)
-        });
-        contact_solver::apply_restitution(&states, single, single_aux, threshold);
-        let contacts = Slots::new(&mut world.contacts[..]);
-        tasks.for_each(wn, 8, &|k, _| {
-            // SAFETY: for_each hands each constraint index out once.
-            let c = unsafe { wide.get(k) };
-            contact_solver::store_impulses(
-                &contacts,
-                core::slice::from_ref(c),
-                &wide_aux[k..k + 1],
-                &wide_rolling,
-            );
-        });
-        contact_solver::store_impulses(&contacts, single, single_aux, &single_rolling);
-        world.profile.restitution = t.elapsed_ms();
-    }
+    let (body, tail) = build_plans(&wide_starts, n_bodies, joint_count, wn, sn, workers);
+    let solve_pass = Pass {
+        h,
+        inv_h,
+        use_bias: true,
+    };
+    let relax_pass = Pass {
+        use_bias: false,
+        ..solve_pass
+    };
+    // Counters, not state: a sum is the same whatever the order of the adds.
+    let rotation_clamps = AtomicU32::new(0);
+    let run = |which: StageRef, items: core::ops::Range<usize>| {
+        let work = if which.repeat == StageRef::TAIL {
+            tail.work[which.index]
+        } else {
+            body.work[which.index]
+        };
+        match work {
+            Work::IntegrateVelocities => {
+                for k in items {
+                    // SAFETY: each body is in one block of the stage.
+                    if integrate_velocity(unsafe { states.get(k) }, &params[k], h, max_speed) {
+                        speed_caps.fetch_add(1, Relaxed);
+                    }
+                }
+            }
+            Work::IntegratePositions => {
+                for k in items {
+                    // SAFETY: each body is in one block of the stage.
+                    let st = unsafe { states.get(k) };
+                    let (capped, turned) =
+                        integrate_position(st, &params[k], h, max_rotation, max_speed);
+                    if capped {
+                        speed_caps.fetch_add(1, Relaxed);
+                    }
+                    if turned {
+                        rotation_clamps.fetch_add(1, Relaxed);
+                    }
+                }
+            }
+            Work::Joints(phase) => {
+                // SAFETY: the stage's one block; no other stage runs meanwhile.
+                let impulses = unsafe { joint_impulses.slice(0..joint_count) };
+                let (cs, js) = (joint_constraints, joints);
+                match phase {
+                    Phase::WarmStart => {
+                        crate::joint::solver::warm_start_joints(cs, impulses, js, &states)
+                    }
+                    Phase::Solve => {
+                        crate::joint::solver::solve_joints(cs, impulses, js, &states, &solve_pass)
+                    }
+                    _ => crate::joint::solver::solve_joints(cs, impulses, js, &states, &relax_pass),
+                }
+            }
+            Work::Color(phase, color) => {
+                let a = wide_starts[color] as usize;
+                let range = a + items.start..a + items.end;
+                // SAFETY: the colour's constraints share no dynamic body, and each is in
+                // one block of the stage.
+                let cs = unsafe { wide.slice(range.clone()) };
+                match phase {
+                    Phase::WarmStart => contact_solver::warm_start(&states, cs, &wide_rolling),
+                    Phase::Solve => contact_solver::solve::<_, true>(
+                        &states,
+                        cs,
+                        &wide_rolling,
+                        inv_h,
+                        push_max,
+                    ),
+                    Phase::Relax => contact_solver::solve::<_, false>(
+                        &states,
+                        cs,
+                        &wide_rolling,
+                        inv_h,
+                        push_max,
+                    ),
+                    Phase::Restitution => {
+                        contact_solver::apply_restitution(&states, cs, &wide_aux[range], threshold)
+                    }
+                }
+            }
+            Work::Single(phase) => {
+                // SAFETY: the stage's one block; no other stage runs meanwhile.
+                let cs = unsafe { single.slice(0..sn) };
+                let r = &single_rolling;
+                match phase {
+                    Phase::WarmStart => contact_solver::warm_start(&states, cs, r),
+                    Phase::Solve => {
+                        contact_solver::solve::<_, true>(&states, cs, r, inv_h, push_max)
+                    }
+                    Phase::Relax => {
+                        contact_solver::solve::<_, false>(&states, cs, r, inv_h, push_max)
+                    }
+                    Phase::Restitution => {
+                        contact_solver::apply_restitution(&states, cs, single_aux, threshold)
+                    }
+                }
+            }
+            Work::StoreWide => {
+                // SAFETY: each constraint is in one block of the stage, and writes only
+                // its own contacts.
+                let cs = unsafe { wide.slice(items.clone()) };
+                contact_solver::store_impulses(&contacts, cs, &wide_aux[items], &wide_rolling);
+            }
+            Work::StoreSingle => {
+                // SAFETY: the stage's one block.
+                let cs = unsafe { single.slice(0..sn) };
+                contact_solver::store_impulses(&contacts, cs, single_aux, &single_rolling);
+            }
+        }
+    };
+    // Two plans, so the profile keeps the substeps' time apart from the rest.
+    let substeps_plan = StagePlan {
+        body: &body.stages[..body.len],
+        repeats: substeps,
+        tail: &[],
+    };
+    tasks.run_plan(&substeps_plan, 32, &run);
+    let solve_ms = t.elapsed_ms();
+    let t = Timer::start();
+    let tail_plan = StagePlan {
+        body: &[],
+        repeats: 0,
+        tail: &tail.stages[..tail.len],
+    };
+    tasks.run_plan(&tail_plan, 32, &run);
+    world.profile.solve = solve_ms;
+    world.profile.restitution = t.elapsed_ms();
+    world.counters.rotation_clamps = rotation_clamps.into_inner();
 }
 
 /// Collects the awake moving bodies in slot order (the awake set's) and their per-step
@@ -745,6 +863,21 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
         friction_rule: world.def.friction_combine,
         restitution_rule: world.def.restitution_combine,
     };
+    if world.tasks.hooks.is_some_and(|h| h.worker_count > 1) {
+        let firsts = Firsts {
+            wide: next,
+            color: s.color_starts,
+        };
+        prepare_in_parallel(
+            &mut world.tasks,
+            c,
+            &ctx,
+            &s.constraint_contact,
+            &firsts,
+            one_at_a_time,
+        );
+        return;
+    }
     let mut filled = [0usize; COLOR_COUNT];
     for (&slot, &color) in s.touching.iter().zip(s.touching_color.iter()) {
         let color = color as usize;
@@ -758,20 +891,81 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
             continue;
         }
         let lane = <&mut [LaneInput; lanes::MAX_WIDTH]>::try_from(pending).unwrap();
+        let k = next[color];
         if single {
             let b = &mut c.single;
-            let k = next[color];
-            contact_solver::prepare(lane, &mut b.constraints[k], &mut b.aux[k], &mut b.rolling);
+            let (c, aux, r) = (&mut b.constraints[k], &mut b.aux[k], &mut b.rolling[k]);
+            contact_solver::prepare(lane, k, c, aux, r);
         } else {
             let b = &mut c.wide;
-            let k = next[color];
-            contact_solver::prepare(lane, &mut b.constraints[k], &mut b.aux[k], &mut b.rolling);
+            let (c, aux, r) = (&mut b.constraints[k], &mut b.aux[k], &mut b.rolling[k]);
+            contact_solver::prepare(lane, k, c, aux, r);
         }
         next[color] += 1;
         lane[..filled[color]].fill(LaneInput::EMPTY);
         filled[color] = 0;
     }
     debug_assert!(left.iter().all(|&n| n == 0));
+}
+
+/// Where each colour's constraints start (in the wide or the single batch, as the colour
+/// is solved) and its contacts in `constraint_contact`.
+struct Firsts {
+    wide: [usize; COLOR_COUNT],
+    color: [u32; COLOR_COUNT + 1],
+}
+
+/// `prepare_contacts` through the task hooks: each constraint reads its colour's contacts
+/// straight from the colour-ordered list (the same lanes in the same order as the serial
+/// fill) and writes only its own slots.
+fn prepare_in_parallel(
+    tasks: &mut crate::task::Tasks,
+    c: &mut Constraints,
+    ctx: &PrepareContext,
+    constraint_contact: &[u32],
+    firsts: &Firsts,
+    one_at_a_time: bool,
+) {
+    let single_path = |color: usize| color == OVERFLOW || one_at_a_time;
+    let (wn, sn) = (c.wide.count, c.single.count);
+    let wide = Slots::new(&mut c.wide.constraints[..wn]);
+    let wide_aux = Slots::new(&mut c.wide.aux[..wn]);
+    let wide_rolling = Slots::new(&mut c.wide.rolling[..wn]);
+    let single = Slots::new(&mut c.single.constraints[..sn]);
+    let single_aux = Slots::new(&mut c.single.aux[..sn]);
+    let single_rolling = Slots::new(&mut c.single.rolling[..sn]);
+    tasks.for_each(wn + sn, 8, &|item, _| {
+        let (k, is_single) = if item < wn {
+            (item, false)
+        } else {
+            (item - wn, true)
+        };
+        // The colour whose constraints hold `k`: the last that starts at or before it.
+        let mut color = 0;
+        for c in 0..COLOR_COUNT {
+            let empty = firsts.color[c + 1] == firsts.color[c];
+            if single_path(c) == is_single && !empty && firsts.wide[c] <= k {
+                color = c;
+            }
+        }
+        let width = if is_single { 1 } else { WIDE };
+        let first = firsts.color[color] as usize + (k - firsts.wide[color]) * width;
+        let last = (first + width).min(firsts.color[color + 1] as usize);
+        let mut lane = [LaneInput::EMPTY; lanes::MAX_WIDTH];
+        for (l, &slot) in lane.iter_mut().zip(&constraint_contact[first..last]) {
+            l.read(ctx, slot);
+        }
+        // SAFETY: for_each hands each constraint out once; it writes only slot `k`.
+        unsafe {
+            if is_single {
+                let (c, aux, r) = (single.get(k), single_aux.get(k), single_rolling.get(k));
+                contact_solver::prepare(&lane, k, c, aux, r);
+            } else {
+                let (c, aux, r) = (wide.get(k), wide_aux.get(k), wide_rolling.get(k));
+                contact_solver::prepare(&lane, k, c, aux, r);
+            }
+        }
+    });
 }
 
 #[cfg(test)]
