@@ -273,7 +273,7 @@ pub(crate) struct StagePlan<'a> {
 }
 
 /// The most stages in a plan's repeated list, and in its tail.
-pub(crate) const MAX_PLAN: usize = 96;
+pub(crate) const MAX_PLAN: usize = 160;
 
 /// Cumulative block counts of a list of stages, and their sum.
 fn block_ends(stages: &[Stage]) -> ([u32; MAX_PLAN], u32) {

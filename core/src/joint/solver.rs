@@ -11,7 +11,7 @@
 //! speculative (it allows the motion that closes the gap in one substep, no more).
 //! The point constraint's effective mass is computed for the current anchors in every
 //! pass, and joints under tension add the implicit part of their geometric stiffness to
-//! their bodies' inertia as the rows see it (`tension_inertia`), so a chain of light
+//! their bodies' inertia as the rows see it (`tension_terms`), so a chain of light
 //! links holding a heavy weight neither rings nor gains energy.
 //!
 //! Bounded by construction, whatever the input: every accumulated impulse stays within
@@ -19,10 +19,10 @@
 //! and snapshots accept), and the inverses give zero rather than infinity, so even a joint
 //! torn apart by absurd settings cannot overflow into NaN.
 //!
-//! Joints are solved one after another in joint slot order, before the contact colours,
-//! on the stepping thread: there are far fewer joints than contacts, and colouring them
-//! is future work. The order is a pure function of state, so any thread count gives the
-//! same bits.
+//! Joints are coloured as contacts are (in joint slot order, no two joints of a colour
+//! sharing a dynamic body) and solved colour by colour before the contact colours, each
+//! colour's joints spread over the host's workers; the overflow's one after another. The
+//! order is a pure function of state, so any thread count gives the same bits.
 
 use super::{Joint, JointBreakEvent, JointImpulses, JointKind};
 use super::{cone_twist, distance, prismatic, revolute, six_dof, spherical, weld, wheel};
@@ -94,8 +94,8 @@ fn load(states: &States, k: u32) -> BodyState {
     if k == NONE {
         FIXED
     } else {
-        // SAFETY: joint passes run on the stepping thread between the task stages, so no
-        // other reference to a body state is live.
+        // SAFETY: a joint pass runs one colour's joints (or the overflow's, in one block)
+        // and no contact stage meanwhile: no other reference to this body's state is live.
         *unsafe { states.get(k as usize) }
     }
 }
@@ -111,12 +111,25 @@ fn store(states: &States, k: u32, write: bool, st: &BodyState) {
 /// Gathers the joints of the solver's dynamic bodies into `s.joint_slots`, ascending and
 /// each once (a joint between two such bodies is taken from body A's list): the only
 /// joints that can act this step, so joints between resting bodies are not visited.
+///
+/// When the joints are few next to the awake bodies (a ragdoll crowd, a joint grid) the
+/// joint slots are read in order instead, which finds the same joints already sorted
+/// without walking the bodies' lists.
 fn gather_solver_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
     s.joint_slots.clear();
     let in_solver = |s: &SolverScratch, body: u32| {
         let k = s.solver_index[body as usize];
         k != NONE && s.params[k as usize].dynamic
     };
+    if joints.len() <= 4 * s.params.len() {
+        for (slot, j) in joints.iter().enumerate() {
+            if j.alive && (in_solver(s, j.body_a) || in_solver(s, j.body_b)) {
+                let ok = s.joint_slots.push(slot as u32);
+                debug_assert!(ok, "each joint is gathered once");
+            }
+        }
+        return;
+    }
     for k in 0..s.params.len() {
         let p = &s.params[k];
         if !p.dynamic {
@@ -134,88 +147,248 @@ fn gather_solver_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch
     s.joint_slots.sort_unstable();
 }
 
-/// Builds this step's joint constraints in joint slot order: every acting joint with a
-/// moving dynamic body, both bodies enabled. Zeroes the impulses of parts that are off.
+/// Builds this step's joint constraints: every acting joint with a moving dynamic body,
+/// both bodies enabled, coloured in joint slot order as contacts are (no two joints of a
+/// colour share a dynamic body) and laid out colour by colour, so each colour's joints
+/// can be solved at once on several threads. Then, as one plan through the task hooks:
+/// the tension inertia (colour by colour, so no two joints add to one body at once) and
+/// each joint's constraint. Zeroes the impulses of parts that are off.
 pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
+    use crate::solver::constraint_graph::{COLOR_COUNT, OVERFLOW};
+    use crate::task::{Stage, StagePlan};
     let s = &mut world.solver;
-    s.joint_constraints.clear();
-    s.joint_impulses.clear();
     let bodies = &world.bodies;
     gather_solver_joints(&world.joints.pool, bodies, s);
     world.counters.joints_visited = s.joint_slots.len() as u32;
-    tension_inertia(&world.joints.pool, bodies, s, h);
-    for k in 0..s.joint_slots.len() {
-        let slot = s.joint_slots[k] as usize;
-        let j = &mut world.joints[slot];
-        if !j.acts() {
-            continue;
+    color_joints(&world.joints.pool, bodies, s);
+    let n = s.joint_acting.len();
+    s.joint_constraints.resize(n, JointConstraint::default());
+    s.joint_impulses.resize(n, JointImpulses::default());
+    if n == 0 {
+        return;
+    }
+    let workers = world.tasks.hooks.map_or(1, |h| h.worker_count);
+    let n_bodies = s.states.len();
+    let starts = s.joint_color_starts;
+    // Stages: the bodies' added inertia cleared; each joint's tension terms (in slot
+    // order, where the joints lie); the terms added to the bodies colour by colour (the
+    // overflow's in one block); the bodies' inertia with them; the constraints (in slot
+    // order again, each written to its colour's place).
+    const ADD: usize = 2;
+    const INERTIA: usize = ADD + COLOR_COUNT;
+    let mut stages = [Stage::default(); INERTIA + 2];
+    stages[0] = Stage::split(n_bodies, 64, workers);
+    stages[1] = Stage::split(n, 64, workers);
+    for c in 0..COLOR_COUNT {
+        let count = (starts[c + 1] - starts[c]) as usize;
+        stages[ADD + c] = if c == OVERFLOW {
+            Stage {
+                items: count as u32,
+                block: count.max(1) as u32,
+            }
+        } else {
+            Stage::split(count, 64, workers)
+        };
+    }
+    stages[INERTIA] = stages[0];
+    stages[INERTIA + 1] = Stage::split(n, 16, workers);
+    s.joint_tension.resize(n, [Tension::NONE; 2]);
+    let constraints = Slots::new(&mut s.joint_constraints[..n]);
+    let impulses = Slots::new(&mut s.joint_impulses[..n]);
+    let tension = Slots::new(&mut s.joint_tension[..n]);
+    let extra = Slots::new(&mut s.joint_inv_inertia[..n_bodies]);
+    let joints = Slots::new(&mut world.joints.pool[..]);
+    let (acting, position) = (&s.joint_acting[..], &s.joint_position[..]);
+    let (solver_index, params) = (&s.solver_index[..], &s.params[..]);
+    let run = |which: crate::task::StageRef, items: core::ops::Range<usize>| match which.index {
+        0 => {
+            for k in items {
+                // SAFETY: each body is in one block of the stage.
+                *unsafe { extra.get(k) } = Mat3::ZERO;
+            }
         }
-        let (ba, bb) = (&bodies[j.body_a as usize], &bodies[j.body_b as usize]);
-        if !ba.enabled || !bb.enabled {
+        1 => {
+            for k in items {
+                // SAFETY: each joint and its position are in one block of the stage.
+                let (j, t) = unsafe {
+                    (
+                        joints.get(acting[k] as usize),
+                        tension.get(position[k] as usize),
+                    )
+                };
+                *t = tension_terms(j, bodies, solver_index, params, h);
+            }
+        }
+        i if i < INERTIA => {
+            let first = starts[i - ADD] as usize;
+            for p in first + items.start..first + items.end {
+                // SAFETY: read only in this stage.
+                for t in unsafe { tension.get(p) }.iter() {
+                    if t.body != NONE {
+                        // SAFETY: the joints of one colour share no dynamic body, and
+                        // the overflow's run in one block.
+                        let e = unsafe { extra.get(t.body as usize) };
+                        *e = *e + t.stiffness();
+                    }
+                }
+            }
+        }
+        INERTIA => {
+            for k in items {
+                // SAFETY: each body is in one block of the stage.
+                let e = unsafe { extra.get(k) };
+                *e = with_inertia(&params[k].inv_inertia, e);
+            }
+        }
+        _ => {
+            let inv_inertia = &extra;
+            // SAFETY: in bounds (a solver body), and no stage writes it now.
+            let ii = |k: u32| unsafe { *inv_inertia.ptr(k as usize) };
+            for k in items {
+                let slot = acting[k] as usize;
+                // SAFETY: each joint and its position are in one block of the stage.
+                let (j, c, i) = unsafe {
+                    let p = position[k] as usize;
+                    (joints.get(slot), constraints.get(p), impulses.get(p))
+                };
+                *c = prepare_joint(j, slot, bodies, solver_index, params, &ii, soft, h);
+                *i = j.impulses;
+            }
+        }
+    };
+    let plan = StagePlan {
+        body: &[],
+        repeats: 0,
+        tail: &stages,
+    };
+    world.tasks.run_plan(&plan, 64, &run);
+}
+
+/// Picks this step's acting joints from `s.joint_slots` (ascending) and colours them in
+/// that order: `joint_acting` (slots), `joint_position` (where each one's constraint
+/// goes) and `joint_color_starts`.
+fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
+    use crate::solver::constraint_graph::{COLOR_COUNT, clear_colors, take_color};
+    s.joint_acting.clear();
+    s.joint_position.clear();
+    let words = s.color_words;
+    clear_colors(&mut s.color_bits, words, s.states.len());
+    let mut counts = [0u32; COLOR_COUNT];
+    for k in 0..s.joint_slots.len() {
+        let slot = s.joint_slots[k];
+        let j = &joints[slot as usize];
+        if !j.acts() {
             continue;
         }
         let (ka, kb) = (
             s.solver_index[j.body_a as usize],
             s.solver_index[j.body_b as usize],
         );
-        let write_a = ka != NONE && s.params[ka as usize].dynamic;
-        let write_b = kb != NONE && s.params[kb as usize].dynamic;
-        if !write_a && !write_b {
+        // A body in the solver is enabled (it moves); others are read to see.
+        let enabled = |k: u32, body: u32| k != NONE || bodies[body as usize].enabled;
+        if !enabled(ka, j.body_a) || !enabled(kb, j.body_b) {
             continue;
         }
-        let (ma, ia) = if write_a {
-            let p = &s.params[ka as usize];
-            (p.inv_mass, s.joint_inv_inertia[ka as usize])
-        } else {
-            (Vec3::ZERO, Mat3::ZERO)
-        };
-        let (mb, ib) = if write_b {
-            let p = &s.params[kb as usize];
-            (p.inv_mass, s.joint_inv_inertia[kb as usize])
-        } else {
-            (Vec3::ZERO, Mat3::ZERO)
-        };
-        let frame = |b: &crate::body::Body, f: &Transform| {
-            Transform::new(b.rotation.rotate(f.p - b.local_center), b.rotation * f.q)
-        };
-        let mut c = JointConstraint {
-            slot: slot as u32,
-            index_a: ka,
-            index_b: kb,
-            write_a,
-            write_b,
-            kind: j.kind.tag(),
-            ma,
-            mb,
-            ia,
-            ib,
-            frame_a: frame(ba, &j.frame_a),
-            frame_b: frame(bb, &j.frame_b),
-            delta_center: (bb.position - ba.position).to_f32() + bb.center_offset()
-                - ba.center_offset(),
-            soft,
-            pivot: if j.pivot_hertz > 0.0 {
-                super::rows::spring_soft(j.pivot_hertz, j.pivot_damping_ratio, h)
+        let dynamic = |k: u32| {
+            if k != NONE && s.params[k as usize].dynamic {
+                k
             } else {
-                soft
-            },
-            own_pivot: j.pivot_hertz > 0.0,
-            springs: [Softness::default(); 6],
-            angular_mass: Mat3::ZERO,
+                NONE
+            }
         };
-        match &j.kind {
-            JointKind::Spherical => {}
-            JointKind::Revolute(_) => revolute::prepare(&mut c, j, h),
-            JointKind::Prismatic(_) => prismatic::prepare(&mut c, j, h),
-            JointKind::Weld(_) => weld::prepare(&mut c, j, h),
-            JointKind::Distance(_) => distance::prepare(&mut c, j, h),
-            JointKind::ConeTwist(_) => cone_twist::prepare(&mut c, j, h),
-            JointKind::SixDof(_) => six_dof::prepare(&mut c, j, h),
-            JointKind::Wheel(_) => wheel::prepare(&mut c, j, h),
+        let (da, db) = (dynamic(ka), dynamic(kb));
+        if da == NONE && db == NONE {
+            continue;
         }
-        let ok = s.joint_constraints.push(c) && s.joint_impulses.push(j.impulses);
-        debug_assert!(ok, "joint constraints hold joint_capacity");
+        let color = take_color(&mut s.color_bits, words, da, db);
+        counts[color] += 1;
+        // The colour for now; its position once the colours' sizes are known.
+        let ok = s.joint_acting.push(slot) && s.joint_position.push(color as u32);
+        debug_assert!(ok, "joints gathered hold joint_capacity");
     }
+    let mut starts = [0u32; COLOR_COUNT];
+    let mut sum = 0;
+    for c in 0..COLOR_COUNT {
+        starts[c] = sum;
+        s.joint_color_starts[c] = sum;
+        sum += counts[c];
+    }
+    s.joint_color_starts[COLOR_COUNT] = sum;
+    for p in s.joint_position.iter_mut() {
+        let c = *p as usize;
+        *p = starts[c];
+        starts[c] += 1;
+    }
+}
+
+/// One acting joint's constraint for this step.
+#[allow(clippy::too_many_arguments)]
+fn prepare_joint(
+    j: &mut Joint,
+    slot: usize,
+    bodies: &[Body],
+    solver_index: &[u32],
+    params: &[crate::solver::BodyParams],
+    joint_inv_inertia: &dyn Fn(u32) -> Mat3,
+    soft: Softness,
+    h: f32,
+) -> JointConstraint {
+    let (ba, bb) = (&bodies[j.body_a as usize], &bodies[j.body_b as usize]);
+    let (ka, kb) = (
+        solver_index[j.body_a as usize],
+        solver_index[j.body_b as usize],
+    );
+    let write_a = ka != NONE && params[ka as usize].dynamic;
+    let write_b = kb != NONE && params[kb as usize].dynamic;
+    let (ma, ia) = if write_a {
+        (params[ka as usize].inv_mass, joint_inv_inertia(ka))
+    } else {
+        (Vec3::ZERO, Mat3::ZERO)
+    };
+    let (mb, ib) = if write_b {
+        (params[kb as usize].inv_mass, joint_inv_inertia(kb))
+    } else {
+        (Vec3::ZERO, Mat3::ZERO)
+    };
+    let frame = |b: &crate::body::Body, f: &Transform| {
+        Transform::new(b.rotation.rotate(f.p - b.local_center), b.rotation * f.q)
+    };
+    let mut c = JointConstraint {
+        slot: slot as u32,
+        index_a: ka,
+        index_b: kb,
+        write_a,
+        write_b,
+        kind: j.kind.tag(),
+        ma,
+        mb,
+        ia,
+        ib,
+        frame_a: frame(ba, &j.frame_a),
+        frame_b: frame(bb, &j.frame_b),
+        delta_center: (bb.position - ba.position).to_f32() + bb.center_offset()
+            - ba.center_offset(),
+        soft,
+        pivot: if j.pivot_hertz > 0.0 {
+            super::rows::spring_soft(j.pivot_hertz, j.pivot_damping_ratio, h)
+        } else {
+            soft
+        },
+        own_pivot: j.pivot_hertz > 0.0,
+        springs: [Softness::default(); 6],
+        angular_mass: Mat3::ZERO,
+    };
+    match &j.kind {
+        JointKind::Spherical => {}
+        JointKind::Revolute(_) => revolute::prepare(&mut c, j, h),
+        JointKind::Prismatic(_) => prismatic::prepare(&mut c, j, h),
+        JointKind::Weld(_) => weld::prepare(&mut c, j, h),
+        JointKind::Distance(_) => distance::prepare(&mut c, j, h),
+        JointKind::ConeTwist(_) => cone_twist::prepare(&mut c, j, h),
+        JointKind::SixDof(_) => six_dof::prepare(&mut c, j, h),
+        JointKind::Wheel(_) => wheel::prepare(&mut c, j, h),
+    }
+    c
 }
 
 /// The geometric stiffness of joint tension, made implicit (after Andrews, Erleben and
@@ -235,55 +408,67 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
 /// precession is untouched). The force is the joint's last reaction (state), so a
 /// restored world adds the same.
 ///
-/// Fills `s.joint_inv_inertia` for the awake bodies: each one's world inverse inertia
-/// with the sum over the acting joints of the solver's bodies, in joint slot order, of `h² (f·r) (E − r̂ r̂ᵀ)`
-/// added to the inertia (nothing to do without joints).
-fn tension_inertia(
-    joints: &[Joint],
-    bodies: &[crate::body::Body],
-    s: &mut crate::solver::SolverScratch,
-    h: f32,
-) {
-    if joints.is_empty() {
-        return;
+/// What a joint's tension adds to one body's inertia: `c (E − u uᵀ)`, for solver body
+/// `body` (`NONE`: nothing).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tension {
+    body: u32,
+    c: f32,
+    u: Vec3,
+}
+
+impl Tension {
+    pub(crate) const NONE: Tension = Tension {
+        body: NONE,
+        c: 0.0,
+        u: Vec3::ZERO,
+    };
+
+    fn stiffness(&self) -> Mat3 {
+        let (c, u) = (self.c, self.u);
+        Mat3::IDENTITY.scale(c) - Mat3::from_cols(u * u.x, u * u.y, u * u.z).scale(c)
     }
-    let n = s.states.len();
-    let extra = &mut s.joint_inv_inertia[..n];
-    extra.fill(Mat3::ZERO);
-    for &slot in s.joint_slots.iter() {
-        let j = &joints[slot as usize];
-        if !j.acts() || j.reaction_force == Vec3::ZERO {
+}
+
+/// Joint `j`'s `h² (f·r) (E − r̂ r̂ᵀ)` for each of its dynamic solver bodies (added to
+/// their inertia colour by colour, in joint slot order within a body's colour).
+fn tension_terms(
+    j: &Joint,
+    bodies: &[Body],
+    solver_index: &[u32],
+    params: &[crate::solver::BodyParams],
+    h: f32,
+) -> [Tension; 2] {
+    let mut terms = [Tension::NONE; 2];
+    if j.reaction_force == Vec3::ZERO {
+        return terms;
+    }
+    // The force on B; A takes its opposite.
+    let f = j.reaction_force;
+    let ends = [(j.body_a, &j.frame_a, -1.0), (j.body_b, &j.frame_b, 1.0)];
+    for (term, (body, frame, sign)) in terms.iter_mut().zip(ends) {
+        let k = solver_index[body as usize];
+        if k == NONE || !params[k as usize].dynamic {
             continue;
         }
-        // The force on B; A takes its opposite.
-        let f = j.reaction_force;
-        for (body, frame, sign) in [(j.body_a, &j.frame_a, -1.0), (j.body_b, &j.frame_b, 1.0)] {
-            let k = s.solver_index[body as usize];
-            if k == NONE || !s.params[k as usize].dynamic {
-                continue;
-            }
-            let b = &bodies[body as usize];
-            let r = b.rotation.rotate(frame.p - b.local_center);
-            let pull = sign * f.dot(r);
-            // Only a pull along the lever stiffens (an anchor at the centre of mass has
-            // none); E − r̂ r̂ᵀ leaves spin about the lever free.
-            let u = r.normalize();
-            let stiffens = pull > 0.0 && u != Vec3::ZERO;
-            if !stiffens {
-                continue;
-            }
-            let c = h * h * pull;
-            let g = Mat3::IDENTITY.scale(c) - Mat3::from_cols(u * u.x, u * u.y, u * u.z).scale(c);
-            // A product too large for f32 adds nothing rather than infinity.
-            if g.is_valid() {
-                let e = &mut extra[k as usize];
-                *e = *e + g;
-            }
+        let b = &bodies[body as usize];
+        let r = b.rotation.rotate(frame.p - b.local_center);
+        let pull = sign * f.dot(r);
+        // Only a pull along the lever stiffens (an anchor at the centre of mass has
+        // none); E − r̂ r̂ᵀ leaves spin about the lever free.
+        let u = r.normalize();
+        let stiffens = pull > 0.0 && u != Vec3::ZERO;
+        if !stiffens {
+            continue;
+        }
+        let c = h * h * pull;
+        let t = Tension { body: k, c, u };
+        // A product too large for f32 adds nothing rather than infinity.
+        if t.stiffness().is_valid() {
+            *term = t;
         }
     }
-    for (e, p) in extra.iter_mut().zip(s.params.iter()) {
-        *e = with_inertia(&p.inv_inertia, e);
-    }
+    terms
 }
 
 /// A world inverse inertia `A` with `G` (symmetric, positive semi-definite) added to the
@@ -301,7 +486,7 @@ fn with_inertia(inv_inertia: &Mat3, extra: &Mat3) -> Mat3 {
     if sym.is_valid() { sym } else { Mat3::ZERO }
 }
 
-/// Applies every joint's kept impulses (serially, in joint slot order).
+/// Applies the kept impulses of joints `cs` (one colour's, or the overflow's), in order.
 pub(crate) fn warm_start_joints(
     cs: &[JointConstraint],
     impulses: &[JointImpulses],
@@ -329,7 +514,7 @@ pub(crate) fn warm_start_joints(
     }
 }
 
-/// The solve pass (`p.use_bias`) or the relax pass, serially in joint slot order.
+/// The solve pass (`p.use_bias`) or the relax pass over joints `cs`, in order.
 pub(crate) fn solve_joints(
     cs: &[JointConstraint],
     impulses: &mut [JointImpulses],
@@ -363,7 +548,8 @@ pub(crate) fn solve_joints(
 /// threshold is marked broken, drops its impulses, lets its bodies collide again and
 /// reports one event (up to `event_capacity`; the rest are counted).
 pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
-    for k in 0..world.solver.joint_constraints.len() {
+    for n in 0..world.solver.joint_acting.len() {
+        let k = world.solver.joint_position[n] as usize;
         let c = &world.solver.joint_constraints[k];
         let states = &world.solver.states;
         let get = |i: u32| {

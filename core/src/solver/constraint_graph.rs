@@ -13,6 +13,36 @@ use crate::world::World;
 pub(crate) const COLOR_COUNT: usize = 24;
 pub(crate) const OVERFLOW: usize = COLOR_COUNT - 1;
 
+/// Empties every colour of the first `bodies` solver bodies (`words` words a colour).
+pub(crate) fn clear_colors(bits: &mut [u64], words: usize, bodies: usize) {
+    let used_words = bodies.div_ceil(64);
+    for c in 0..COLOR_COUNT {
+        for w in &mut bits[c * words..c * words + used_words] {
+            *w = 0;
+        }
+    }
+}
+
+/// The first colour that holds neither dynamic solver body `da` nor `db` (`NONE` for a
+/// body that is not dynamic), which then holds them; the overflow if none does.
+pub(crate) fn take_color(bits: &mut [u64], words: usize, da: u32, db: u32) -> usize {
+    for c in 0..OVERFLOW {
+        let base = c * words;
+        let free_a = da == NONE || bits[base + (da as usize >> 6)] & (1u64 << (da & 63)) == 0;
+        let free_b = db == NONE || bits[base + (db as usize >> 6)] & (1u64 << (db & 63)) == 0;
+        if free_a && free_b {
+            if da != NONE {
+                bits[base + (da as usize >> 6)] |= 1u64 << (da & 63);
+            }
+            if db != NONE {
+                bits[base + (db as usize >> 6)] |= 1u64 << (db & 63);
+            }
+            return c;
+        }
+    }
+    OVERFLOW
+}
+
 /// Colours the touching contacts of the awake set so that no two constraints of one
 /// colour share a dynamic body; orders the constraint slots by colour.
 #[inline(never)]
@@ -21,12 +51,7 @@ pub(crate) fn color_constraints(world: &mut World) {
     s.touching.clear();
     s.touching_color.clear();
     let words = s.color_words;
-    let used_words = (s.states.len()).div_ceil(64);
-    for c in 0..COLOR_COUNT {
-        for w in &mut s.color_bits[c * words..c * words + used_words] {
-            *w = 0;
-        }
-    }
+    clear_colors(&mut s.color_bits, words, s.states.len());
     let mut counts = [0u32; COLOR_COUNT];
     // The contacts of the moving bodies, ascending (gathered after the narrow phase).
     for &ci in world.awake.contacts.iter() {
@@ -54,24 +79,7 @@ pub(crate) fn color_constraints(world: &mut World) {
         } else {
             NONE
         };
-        let mut color = OVERFLOW;
-        for c in 0..OVERFLOW {
-            let base = c * words;
-            let free_a =
-                da == NONE || s.color_bits[base + (da as usize >> 6)] & (1u64 << (da & 63)) == 0;
-            let free_b =
-                db == NONE || s.color_bits[base + (db as usize >> 6)] & (1u64 << (db & 63)) == 0;
-            if free_a && free_b {
-                if da != NONE {
-                    s.color_bits[base + (da as usize >> 6)] |= 1u64 << (da & 63);
-                }
-                if db != NONE {
-                    s.color_bits[base + (db as usize >> 6)] |= 1u64 << (db & 63);
-                }
-                color = c;
-                break;
-            }
-        }
+        let color = take_color(&mut s.color_bits, words, da, db);
         counts[color] += 1;
         let ok = s.touching.push(ci) && s.touching_color.push(color as u8);
         debug_assert!(ok);

@@ -150,11 +150,20 @@ pub(crate) struct SolverScratch {
     /// The joints of the solver's dynamic bodies, ascending (each once): the joints a step
     /// visits, so sleeping jointed bodies cost nothing.
     pub joint_slots: FixedVec<u32>,
-    /// This step's joints, in joint slot order, and their impulses during the step.
+    /// This step's acting joints in joint slot order, and where each one's constraint
+    /// is in `joint_constraints`.
+    pub joint_acting: FixedVec<u32>,
+    pub joint_position: FixedVec<u32>,
+    /// What each constraint's joint adds to its bodies' inertia this step.
+    pub joint_tension: FixedVec<[crate::joint::solver::Tension; 2]>,
+    /// This step's joints in colour order (joint slot order within a colour), and their
+    /// impulses during the step.
     pub joint_constraints: FixedVec<JointConstraint>,
+    /// Where each joint colour starts in `joint_constraints` (the last is the overflow).
+    pub joint_color_starts: [u32; COLOR_COUNT + 1],
     pub joint_impulses: FixedVec<crate::joint::JointImpulses>,
     /// Per solver body, the world inverse inertia the joint rows use this step: the
-    /// body's own with the inertia joint tension adds (`crate::joint::solver::tension_inertia`).
+    /// body's own with the inertia joint tension adds (`crate::joint::solver::tension_terms`).
     pub joint_inv_inertia: FixedVec<Mat3>,
 }
 
@@ -199,7 +208,11 @@ impl SolverScratch {
                 "contact_capacity",
             )?,
             joint_slots: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_acting: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_position: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_tension: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_constraints: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_color_starts: [0; COLOR_COUNT + 1],
             joint_impulses: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_inv_inertia: FixedVec::filled(body_capacity, Mat3::ZERO, alloc, "body_capacity")?,
         })
@@ -221,6 +234,9 @@ impl SolverScratch {
             + self.ccd_start.capacity() * core::mem::size_of::<(crate::math::DVec3, Quat)>()
             + self.pending.capacity() * size_of::<LaneInput>()
             + self.joint_slots.capacity() * 4
+            + self.joint_acting.capacity() * 4
+            + self.joint_position.capacity() * 4
+            + self.joint_tension.capacity() * size_of::<[crate::joint::solver::Tension; 2]>()
             + self.joint_constraints.capacity() * size_of::<JointConstraint>()
             + self.joint_impulses.capacity() * size_of::<crate::joint::JointImpulses>()
             + self.joint_inv_inertia.capacity() * size_of::<Mat3>()
@@ -302,8 +318,8 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
 enum Work {
     IntegrateVelocities,
     IntegratePositions,
-    /// Every joint, serially in joint slot order (one block).
-    Joints(Phase),
+    /// Joints of one colour (the overflow's in one block).
+    Joints(Phase, usize),
     /// Wide constraints of one colour.
     Color(Phase, usize),
     /// The one-at-a-time constraints (overflow), serially (one block).
@@ -350,8 +366,8 @@ impl PlanList {
 /// impulses' store after them.
 fn build_plans(
     wide_starts: &[u32; COLOR_COUNT + 1],
+    joint_starts: &[u32; COLOR_COUNT + 1],
     n_bodies: usize,
-    joint_count: usize,
     wn: usize,
     sn: usize,
     workers: u32,
@@ -367,15 +383,26 @@ fn build_plans(
             list.push(Work::Color(phase, color), Stage::split(n, 4, workers));
         }
     };
+    let joints = |list: &mut PlanList, phase: Phase| {
+        for color in 0..COLOR_COUNT {
+            let n = (joint_starts[color + 1] - joint_starts[color]) as usize;
+            let stage = if color == OVERFLOW {
+                one(n)
+            } else {
+                Stage::split(n, 4, workers)
+            };
+            list.push(Work::Joints(phase, color), stage);
+        }
+    };
     let mut body = PlanList::new();
     body.push(Work::IntegrateVelocities, bodies);
     for phase in [Phase::WarmStart, Phase::Solve] {
-        body.push(Work::Joints(phase), one(joint_count));
+        joints(&mut body, phase);
         colors(&mut body, phase);
         body.push(Work::Single(phase), one(sn));
     }
     body.push(Work::IntegratePositions, bodies);
-    body.push(Work::Joints(Phase::Relax), one(joint_count));
+    joints(&mut body, Phase::Relax);
     colors(&mut body, Phase::Relax);
     body.push(Work::Single(Phase::Relax), one(sn));
     let mut tail = PlanList::new();
@@ -416,12 +443,12 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
     let single_rolling = Slots::new(&mut c.single.rolling[..]);
     let states = Slots::new(&mut s.states[..]);
     let joint_constraints = &s.joint_constraints[..];
-    let joint_count = joint_constraints.len();
     let joint_impulses = Slots::new(&mut s.joint_impulses[..]);
     let joints = &world.joints[..];
     let contacts = Slots::new(&mut world.contacts[..]);
 
-    let (body, tail) = build_plans(&wide_starts, n_bodies, joint_count, wn, sn, workers);
+    let joint_starts = s.joint_color_starts;
+    let (body, tail) = build_plans(&wide_starts, &joint_starts, n_bodies, wn, sn, workers);
     let solve_pass = Pass {
         h,
         inv_h,
@@ -462,10 +489,13 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
                     }
                 }
             }
-            Work::Joints(phase) => {
-                // SAFETY: the stage's one block; no other stage runs meanwhile.
-                let impulses = unsafe { joint_impulses.slice(0..joint_count) };
-                let (cs, js) = (joint_constraints, joints);
+            Work::Joints(phase, color) => {
+                let a = joint_starts[color] as usize;
+                let range = a + items.start..a + items.end;
+                // SAFETY: each joint is in one block of the stage, and the colour's joints
+                // share no dynamic body (the overflow's run in one block).
+                let impulses = unsafe { joint_impulses.slice(range.clone()) };
+                let (cs, js) = (&joint_constraints[range], joints);
                 match phase {
                     Phase::WarmStart => {
                         crate::joint::solver::warm_start_joints(cs, impulses, js, &states)
