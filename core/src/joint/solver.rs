@@ -153,6 +153,7 @@ fn gather_solver_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch
 /// can be solved at once on several threads. Then, as one plan through the task hooks:
 /// the tension inertia (colour by colour, so no two joints add to one body at once) and
 /// each joint's constraint. Zeroes the impulses of parts that are off.
+#[inline(never)]
 pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     use crate::solver::constraint_graph::{COLOR_COUNT, OVERFLOW};
     use crate::task::{Stage, StagePlan};

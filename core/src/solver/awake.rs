@@ -246,6 +246,19 @@ impl AwakeSet {
                 bits[c as usize >> 6] |= 1u64 << (c & 63);
             }
         };
+        // When most bodies move, reading the contact slots in order finds the same
+        // contacts (already ascending) without walking each body's list through memory.
+        if !more && self.moving_count as usize * 2 >= bodies.len() {
+            self.contacts.clear();
+            let moving = |b: u32| self.moving[b as usize >> 6] & (1u64 << (b & 63)) != 0;
+            for (slot, c) in contacts.iter().enumerate() {
+                if c.alive && (moving(c.body_a) || moving(c.body_b)) {
+                    let ok = self.contacts.push(slot as u32);
+                    debug_assert!(ok);
+                }
+            }
+            return;
+        }
         let used = bodies.len().div_ceil(64);
         for (w, &word) in self.moving[..used].iter().enumerate() {
             for slot in Bits::new(word, w) {

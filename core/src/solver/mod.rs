@@ -319,9 +319,9 @@ enum Work {
     IntegrateVelocities,
     IntegratePositions,
     /// Joints of one colour (the overflow's in one block).
-    Joints(Phase, usize),
+    Joints(Phase, u8),
     /// Wide constraints of one colour.
-    Color(Phase, usize),
+    Color(Phase, u8),
     /// The one-at-a-time constraints (overflow), serially (one block).
     Single(Phase),
     StoreWide,
@@ -380,7 +380,7 @@ fn build_plans(
     let colors = |list: &mut PlanList, phase: Phase| {
         for color in 0..COLOR_COUNT {
             let n = (wide_starts[color + 1] - wide_starts[color]) as usize;
-            list.push(Work::Color(phase, color), Stage::split(n, 4, workers));
+            list.push(Work::Color(phase, color as u8), Stage::split(n, 4, workers));
         }
     };
     let joints = |list: &mut PlanList, phase: Phase| {
@@ -391,7 +391,7 @@ fn build_plans(
             } else {
                 Stage::split(n, 4, workers)
             };
-            list.push(Work::Joints(phase, color), stage);
+            list.push(Work::Joints(phase, color as u8), stage);
         }
     };
     let mut body = PlanList::new();
@@ -417,7 +417,9 @@ fn build_plans(
 /// The substeps (integrate velocities, warm start, solve, integrate positions, relax),
 /// then restitution and the impulses stored back on the contacts: one plan of stages run
 /// through the task hooks (each worker one long task that meets the others at the
-/// stages' ends), joints before contacts in each pass, colours in order.
+/// stages' ends), joints before contacts in each pass, colours in order. Not inlined:
+/// its stage lists stay off the stack of the continuous sweep that follows.
+#[inline(never)]
 fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU32) {
     let inv_h = 1.0 / h;
     let def = world.def;
@@ -490,7 +492,7 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
                 }
             }
             Work::Joints(phase, color) => {
-                let a = joint_starts[color] as usize;
+                let a = joint_starts[color as usize] as usize;
                 let range = a + items.start..a + items.end;
                 // SAFETY: each joint is in one block of the stage, and the colour's joints
                 // share no dynamic body (the overflow's run in one block).
@@ -507,7 +509,7 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
                 }
             }
             Work::Color(phase, color) => {
-                let a = wide_starts[color] as usize;
+                let a = wide_starts[color as usize] as usize;
                 let range = a + items.start..a + items.end;
                 // SAFETY: the colour's constraints share no dynamic body, and each is in
                 // one block of the stage.
