@@ -186,6 +186,14 @@ impl<T> FixedVec<T> {
 }
 
 impl<T: Clone> FixedVec<T> {
+    /// Removes consecutive repeats (never allocates).
+    pub fn dedup(&mut self)
+    where
+        T: PartialEq,
+    {
+        self.v.dedup();
+    }
+
     /// Sets the length to `len`, filling new slots with `value`; `len` must not pass the
     /// capacity (checked).
     pub fn resize(&mut self, len: usize, value: T) {

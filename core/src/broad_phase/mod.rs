@@ -32,7 +32,8 @@ pub(crate) struct BroadPhase {
     pub(crate) moved: FixedVec<u32>,
     /// New pairs found in this step.
     pub(crate) pairs: FixedVec<u64>,
-    /// Scratch for restore: pair keys of the snapshot's contacts (duplicate check).
+    /// Scratch pair keys: a restore's duplicate check of the snapshot's contacts, and the
+    /// pairs the parallel search finds in any order (sorted after).
     pub(crate) restore_keys: FixedVec<u64>,
 }
 
@@ -259,17 +260,87 @@ fn new_pair(
     Some(key)
 }
 
+/// `find_new_pairs` through the task hooks: each moved shape's queries on any worker, the
+/// keys put where an atomic cursor says, so in any order (the caller sorts them). None
+/// when they would not all fit `pair_capacity`: then the serial search, which keeps the
+/// lowest keys, must run.
+fn find_new_pairs_in_parallel(
+    broad: &mut BroadPhase,
+    tasks: &mut crate::task::Tasks,
+    shapes: &[Shape],
+    bodies: &[Body],
+    pair_set: &PairSet,
+    kept_apart: &(dyn Fn(u32, u32) -> bool + Sync),
+) -> Option<()> {
+    use core::sync::atomic::{AtomicUsize, Ordering};
+    broad.moved.sort_unstable();
+    broad.moved.dedup();
+    let cap = broad.pairs.capacity().min(broad.restore_keys.capacity());
+    if broad.restore_keys.len() < cap {
+        broad.restore_keys.resize(cap, 0);
+    }
+    let found = crate::task::Slots::new(&mut broad.restore_keys[..cap]);
+    let count = AtomicUsize::new(0);
+    let (moved, statics, movable) = (&broad.moved[..], &broad.statics, &broad.movable);
+    tasks.for_each(moved.len(), 16, &|i, _| {
+        let s = moved[i];
+        let shape = &shapes[s as usize];
+        if !shape.alive || !shape.enlarged || shape.is_sensor {
+            return;
+        }
+        let mut visit = |_proxy: u32, t: u32| -> bool {
+            if let Some(key) = new_pair(shapes, bodies, pair_set, &kept_apart, s, t) {
+                let at = count.fetch_add(1, Ordering::Relaxed);
+                if at < cap {
+                    // SAFETY: the cursor hands each index out once.
+                    *unsafe { found.get(at) } = key;
+                }
+            }
+            true
+        };
+        if bodies[shape.body as usize].body_type == BodyType::Dynamic {
+            statics.query(&shape.fat_aabb, &mut visit);
+        }
+        movable.query(&shape.fat_aabb, &mut visit);
+    });
+    let n = count.into_inner();
+    if n > cap {
+        return None;
+    }
+    broad.pairs.clear();
+    for &key in &broad.restore_keys[..n] {
+        let ok = broad.pairs.push(key);
+        debug_assert!(ok);
+    }
+    Some(())
+}
+
 impl World {
     /// Finds pairs that begin this step and creates their contacts, in pair order.
     pub(crate) fn update_pairs(&mut self) {
         self.counters.dropped_pairs = 0;
         self.counters.dropped_contacts = 0;
-        let dropped = self.broad.find_new_pairs(
-            &self.shapes,
-            &self.bodies,
-            &self.contacts.pair_set,
-            |a, b| crate::edge::kept_apart(&self.joints, &self.bodies, a, b),
-        );
+        let parallel = self.tasks.hooks.is_some_and(|h| h.worker_count > 1)
+            && self.broad.moved.len() > 64
+            && find_new_pairs_in_parallel(
+                &mut self.broad,
+                &mut self.tasks,
+                &self.shapes,
+                &self.bodies,
+                &self.contacts.pair_set,
+                &|a, b| crate::edge::kept_apart(&self.joints, &self.bodies, a, b),
+            )
+            .is_some();
+        let dropped = if parallel {
+            0
+        } else {
+            self.broad.find_new_pairs(
+                &self.shapes,
+                &self.bodies,
+                &self.contacts.pair_set,
+                |a, b| crate::edge::kept_apart(&self.joints, &self.bodies, a, b),
+            )
+        };
         self.counters.dropped_pairs = dropped;
         self.broad.pairs.sort_unstable();
         for i in 0..self.broad.pairs.len() {
