@@ -483,3 +483,37 @@ fn the_solver_asks_the_host_once_per_phase_not_once_per_stage() {
     eprintln!("{per_step} enqueues in one step");
     assert!(per_step <= 12, "{per_step} enqueues in one step");
 }
+
+#[test]
+fn a_pair_search_past_pair_capacity_drops_the_same_pairs_on_any_worker_count() {
+    // A pyramid of 105 boxes finds more new pairs in its first steps than 60 (the parallel
+    // search then gives way to the serial one, which keeps the lowest keys).
+    let run = |hooks: Option<maul3d::TaskHooks>| {
+        let mut w = World::new(&WorldDef {
+            body_capacity: 300,
+            shape_capacity: 300,
+            contact_capacity: 2000,
+            pair_capacity: 60,
+            task_hooks: hooks,
+            ..Default::default()
+        })
+        .unwrap();
+        ground(&mut w, 0.6);
+        pyramid(&mut w, 14, DVec3::new(0.0, 0.0, 0.0));
+        let mut out = Vec::new();
+        for _ in 0..90 {
+            w.step(DT, SUBSTEPS).unwrap();
+            out.push((w.hash(), w.counters().dropped_pairs));
+        }
+        out
+    };
+    let reference = run(None);
+    assert!(
+        reference.iter().any(|&(_, d)| d > 0),
+        "the scene must pass pair_capacity"
+    );
+    for workers in [2, 4] {
+        let pool = TestTasks::new(workers, true, 0x9a1 + workers as u64);
+        assert_eq!(run(Some(pool.hooks())), reference, "{workers} workers");
+    }
+}
