@@ -1,5 +1,5 @@
-//! Criterion benches: per scene and engine, the time of a batch of steps once the scene has
-//! started moving. Kept short (few samples, flat sampling) so a whole run stays in minutes;
+//! Criterion benches: per scene and engine (Maul3D on one thread and on two), the time of a
+//! batch of steps once the scene has started moving. Kept short (few samples, flat sampling) so a whole run stays in minutes;
 //! the binary's full-length run is the figure to quote.
 
 use criterion::measurement::WallTime;
@@ -41,7 +41,14 @@ fn scenes(c: &mut Criterion) {
             .measurement_time(Duration::from_secs(3));
         #[cfg(feature = "maul3d-side")]
         if name.missing_feature().is_none() {
-            bench_engine::<maul3d_bench::maul3d_side::Maul3dEngine>(&mut group, "maul3d", &scene);
+            use maul3d_bench::maul3d_side::{Maul3dEngine, set_task_hooks};
+            bench_engine::<Maul3dEngine>(&mut group, "maul3d", &scene);
+            // The same on two threads: a persistent pool behind the task hooks, as a game
+            // keeps its job system.
+            let pool = maul3d_bench::pool::Pool::new(2);
+            set_task_hooks(Some(pool.hooks()));
+            bench_engine::<Maul3dEngine>(&mut group, "maul3d-2-threads", &scene);
+            set_task_hooks(None);
         }
         bench_engine::<RapierEngine>(&mut group, "rapier", &scene);
         group.finish();
