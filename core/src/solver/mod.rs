@@ -966,7 +966,8 @@ fn prepare_in_parallel(
     let single = Slots::new(&mut c.single.constraints[..sn]);
     let single_aux = Slots::new(&mut c.single.aux[..sn]);
     let single_rolling = Slots::new(&mut c.single.rolling[..sn]);
-    tasks.for_each(wn + sn, 8, &|item, _| {
+    // The contacts of constraint `item` (wide ones first, then single ones).
+    let contacts_of = |item: usize| {
         let (k, is_single) = if item < wn {
             (item, false)
         } else {
@@ -983,8 +984,19 @@ fn prepare_in_parallel(
         let width = if is_single { 1 } else { WIDE };
         let first = firsts.color[color] as usize + (k - firsts.wide[color]) * width;
         let last = (first + width).min(firsts.color[color + 1] as usize);
+        (k, is_single, &constraint_contact[first..last])
+    };
+    tasks.for_each(wn + sn, 8, &|item, _| {
+        let (k, is_single, slots) = contacts_of(item);
+        // The next constraint's contacts lie scattered through the contact array: ask
+        // for them now (a hint, no result depends on it).
+        if item + 1 < wn + sn {
+            for &slot in contacts_of(item + 1).2 {
+                lanes::prefetch(ctx.contacts.as_ptr().wrapping_add(slot as usize));
+            }
+        }
         let mut lane = [LaneInput::EMPTY; lanes::MAX_WIDTH];
-        for (l, &slot) in lane.iter_mut().zip(&constraint_contact[first..last]) {
+        for (l, &slot) in lane.iter_mut().zip(slots) {
             l.read(ctx, slot);
         }
         // SAFETY: for_each hands each constraint out once; it writes only slot `k`.
