@@ -11,7 +11,6 @@ use maul3d::{
     BodyDef, BodyId, BodyType, ConeTwistJoint, Filter, HullId, JointDef, JointKind, MeshId,
     RevoluteJoint, ShapeDef, World, WorldDef,
 };
-use std::collections::VecDeque;
 
 /// A body to put back at its start: id, position, linear and angular velocity.
 type Start = (BodyId, DVec3, Vec3, Vec3);
@@ -23,8 +22,9 @@ pub struct Maul3dEngine {
     substeps: u32,
     /// Ids in creation order, so the checksum sums in a fixed order.
     bodies: Vec<BodyId>,
-    /// The rain's groups alive, oldest first, and how many were spawned.
-    rain: Option<(Rain, VecDeque<Vec<BodyId>>, usize)>,
+    /// The rain's groups (one a cell, row by row: its bones once made) and how many
+    /// spawns there were.
+    rain: Option<(Rain, Vec<Vec<BodyId>>, usize)>,
     hulls: Vec<HullId>,
     meshes: Vec<MeshId>,
     height_fields: Vec<MeshId>,
@@ -176,7 +176,7 @@ fn create_joint(world: &mut World, a: BodyId, b: BodyId, desc: &JointDesc, origi
                 swing_limit: swing,
                 twist_lower: -twist,
                 twist_upper: twist,
-                max_friction_torque: 0.0,
+                max_friction_torque: desc.friction,
             }),
         ),
         JointShape::Hinge { lower, upper } => (
@@ -185,6 +185,9 @@ fn create_joint(world: &mut World, a: BodyId, b: BodyId, desc: &JointDesc, origi
                 enable_limit: true,
                 lower,
                 upper,
+                // Friction: a motor held at rest with the friction as its torque.
+                enable_motor: desc.friction > 0.0,
+                max_motor_torque: desc.friction,
                 ..Default::default()
             }),
         ),
@@ -225,39 +228,39 @@ impl Maul3dEngine {
         }
     }
 
-    /// The rain's calls before a step: a new group every `period` steps, the oldest
-    /// destroyed past `max_groups`.
+    /// The rain's calls before a step: at a spawn, a column's groups made (again).
     fn rain(&mut self) {
         let Some((rain, groups, spawned)) = self.rain.as_mut() else {
             return;
         };
-        if !self.steps.is_multiple_of(rain.period) {
+        if !rain.spawns(self.steps) {
             return;
         }
-        let g = *spawned;
+        let (column, remake) = rain.column(*spawned);
         *spawned += 1;
-        let mut group = Vec::new();
-        for r in 0..rain.group_size {
-            let origin = rain.origin(g, r);
-            let bones: Vec<BodyId> = rain
-                .ragdoll
-                .bones
-                .iter()
-                .map(|b| {
-                    let content = (&self.hulls[..], &self.meshes[..], &self.height_fields[..]);
-                    create_body(&mut self.world, content, b, origin)
-                })
-                .collect();
-            for j in &rain.ragdoll.joints {
-                create_joint(&mut self.world, bones[j.body_a], bones[j.body_b], j, origin);
+        for row in 0..rain.cells {
+            let group = &mut groups[row * rain.cells + column];
+            if remake {
+                // Destroying a body destroys its joints.
+                for b in group.drain(..) {
+                    self.world.destroy_body(b).expect("body is alive");
+                }
             }
-            group.extend(bones);
-        }
-        groups.push_back(group);
-        if groups.len() > rain.max_groups {
-            // Destroying a body destroys its joints.
-            for b in groups.pop_front().expect("a group") {
-                self.world.destroy_body(b).expect("body is alive");
+            for r in 0..rain.group_size {
+                let origin = rain.origin(row, column, r);
+                let bones: Vec<BodyId> = rain
+                    .ragdoll
+                    .bones
+                    .iter()
+                    .map(|b| {
+                        let content = (&self.hulls[..], &self.meshes[..], &self.height_fields[..]);
+                        create_body(&mut self.world, content, b, origin)
+                    })
+                    .collect();
+                for j in &rain.ragdoll.joints {
+                    create_joint(&mut self.world, bones[j.body_a], bones[j.body_b], j, origin);
+                }
+                group.extend(bones);
             }
         }
     }
@@ -479,7 +482,10 @@ impl Engine for Maul3dEngine {
             dt: scene.dt,
             substeps: scene.substeps,
             bodies,
-            rain: scene.rain.clone().map(|r| (r, VecDeque::new(), 0)),
+            rain: scene
+                .rain
+                .clone()
+                .map(|r| (r.clone(), vec![Vec::new(); r.group_count()], 0)),
             hulls,
             meshes,
             height_fields,

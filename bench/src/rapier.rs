@@ -8,7 +8,6 @@ use rapier3d::control::{
     KinematicCharacterController, WheelTuning,
 };
 use rapier3d::prelude::*;
-use std::collections::VecDeque;
 
 /// A body to put back at its start: handle, position, linear and angular velocity.
 type Start = (RigidBodyHandle, Vector, Vector, Vector);
@@ -35,8 +34,9 @@ pub struct RapierEngine {
     height_fields: Vec<(SharedShape, Vector)>,
     /// Every this many steps, these bodies go back to their start (pose, velocities).
     relaunch: Option<(usize, Vec<Start>)>,
-    /// The rain's groups alive, oldest first, and how many were spawned.
-    rain: Option<(Rain, VecDeque<Vec<RigidBodyHandle>>, usize)>,
+    /// The rain's groups (one a cell, row by row: its bones once made) and how many
+    /// spawns there were.
+    rain: Option<(Rain, Vec<Vec<RigidBodyHandle>>, usize)>,
     /// The scene's vehicles, each updated before every step.
     vehicles: Vec<DynamicRayCastVehicleController>,
     /// The scene's characters and how they move, if any.
@@ -125,6 +125,9 @@ fn insert_body(
     handle
 }
 
+/// The velocity motors' gain that makes them joint friction (stiff up to the friction).
+const FRICTION_FACTOR: f32 = 1.0e4;
+
 /// Inserts a joint between two bodies at rest with identity rotations (contacts between
 /// them off, as Maul3D's `collide_connected` false).
 fn insert_joint(
@@ -148,23 +151,36 @@ fn insert_joint(
         JointShape::Cone { swing, twist } => {
             // Twist about the frame's x axis, swing limited about y and z.
             let q = rotation_between(Vector::X, axis);
-            SphericalJointBuilder::new()
+            let mut b = SphericalJointBuilder::new()
                 .local_frame1(Pose::from_parts(anchor - pa, q))
                 .local_frame2(Pose::from_parts(anchor - pb, q))
                 .limits(JointAxis::AngX, [-twist, twist])
                 .limits(JointAxis::AngY, [-swing, swing])
                 .limits(JointAxis::AngZ, [-swing, swing])
-                .contacts_enabled(false)
-                .build()
-                .into()
+                .contacts_enabled(false);
+            if desc.friction > 0.0 {
+                // Friction: each axis's motor held at rest, its force the friction.
+                for a in [JointAxis::AngX, JointAxis::AngY, JointAxis::AngZ] {
+                    b = b
+                        .motor_velocity(a, 0.0, FRICTION_FACTOR)
+                        .motor_max_force(a, desc.friction);
+                }
+            }
+            b.build().into()
         }
-        JointShape::Hinge { lower, upper } => RevoluteJointBuilder::new(axis)
-            .local_anchor1(anchor - pa)
-            .local_anchor2(anchor - pb)
-            .limits([lower, upper])
-            .contacts_enabled(false)
-            .build()
-            .into(),
+        JointShape::Hinge { lower, upper } => {
+            let mut b = RevoluteJointBuilder::new(axis)
+                .local_anchor1(anchor - pa)
+                .local_anchor2(anchor - pb)
+                .limits([lower, upper])
+                .contacts_enabled(false);
+            if desc.friction > 0.0 {
+                b = b
+                    .motor_velocity(0.0, FRICTION_FACTOR)
+                    .motor_max_force(desc.friction);
+            }
+            b.build().into()
+        }
     };
     joints.insert(a, b, joint, true);
 }
@@ -281,47 +297,48 @@ impl RapierEngine {
         let Some((rain, groups, spawned)) = self.rain.as_mut() else {
             return;
         };
-        if !self.steps.is_multiple_of(rain.period) {
+        if !rain.spawns(self.steps) {
             return;
         }
-        let g = *spawned;
+        let (column, remake) = rain.column(*spawned);
         *spawned += 1;
-        let mut group = Vec::new();
-        for r in 0..rain.group_size {
-            let origin = rain.origin(g, r);
-            let bones: Vec<RigidBodyHandle> = rain
-                .ragdoll
-                .bones
-                .iter()
-                .map(|b| {
-                    insert_body(
-                        &mut self.bodies,
+        for row in 0..rain.cells {
+            let group = &mut groups[row * rain.cells + column];
+            if remake {
+                for h in group.drain(..) {
+                    self.bodies.remove(
+                        h,
+                        &mut self.islands,
                         &mut self.colliders,
-                        (&self.hulls, &self.meshes, &self.height_fields),
-                        b,
-                        origin,
+                        &mut self.impulse_joints,
+                        &mut self.multibody_joints,
+                        &mut self.soft_bodies,
                         true,
-                    )
-                })
-                .collect();
-            for j in &rain.ragdoll.joints {
-                let (a, b) = (bones[j.body_a], bones[j.body_b]);
-                insert_joint(&self.bodies, &mut self.impulse_joints, a, b, j, origin);
+                    );
+                }
             }
-            group.extend(bones);
-        }
-        groups.push_back(group);
-        if groups.len() > rain.max_groups {
-            for h in groups.pop_front().expect("a group") {
-                self.bodies.remove(
-                    h,
-                    &mut self.islands,
-                    &mut self.colliders,
-                    &mut self.impulse_joints,
-                    &mut self.multibody_joints,
-                    &mut self.soft_bodies,
-                    true,
-                );
+            for r in 0..rain.group_size {
+                let origin = rain.origin(row, column, r);
+                let bones: Vec<RigidBodyHandle> = rain
+                    .ragdoll
+                    .bones
+                    .iter()
+                    .map(|b| {
+                        insert_body(
+                            &mut self.bodies,
+                            &mut self.colliders,
+                            (&self.hulls, &self.meshes, &self.height_fields),
+                            b,
+                            origin,
+                            true,
+                        )
+                    })
+                    .collect();
+                for j in &rain.ragdoll.joints {
+                    let (a, b) = (bones[j.body_a], bones[j.body_b]);
+                    insert_joint(&self.bodies, &mut self.impulse_joints, a, b, j, origin);
+                }
+                group.extend(bones);
             }
         }
     }
@@ -514,7 +531,10 @@ impl Engine for RapierEngine {
             meshes,
             height_fields,
             relaunch,
-            rain: scene.rain.clone().map(|r| (r, VecDeque::new(), 0)),
+            rain: scene
+                .rain
+                .clone()
+                .map(|r| (r.clone(), vec![Vec::new(); r.group_count()], 0)),
             vehicles,
             characters,
             steps: 0,

@@ -212,6 +212,8 @@ pub struct JointDesc {
     pub axis: Vec3,
     /// What it constrains.
     pub kind: JointShape,
+    /// Friction torque on its angular motion, N·m (0: none).
+    pub friction: f32,
 }
 
 /// A ragdoll's bones (positions relative to its feet) and joints (between bones).
@@ -223,47 +225,67 @@ pub struct Ragdoll {
     pub joints: Vec<JointDesc>,
 }
 
-/// Bodies created and destroyed while the scene runs: every `period` steps (from the
-/// first) a group of `group_size` ragdolls falls from `height` over the next cell of a
-/// `cells` × `cells` grid of `cell_size` m, and once more than `max_groups` groups live the
-/// oldest is destroyed.
+/// Ragdolls created and destroyed while the scene runs, as Box3D's `StepRain`: at every
+/// step whose number ANDed with `spawn_mask` is zero, one column of a `cells` × `cells`
+/// grid of `cell_size` m cells gets a group of `group_size` ragdolls in each of its cells
+/// (dropped at the cell's centre from `height`, `spacing` m apart along x): the first
+/// `cells` spawns fill the columns in order; after that each spawn destroys the groups of
+/// the next column (round robin) and makes them again.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rain {
-    /// Steps between groups.
-    pub period: usize,
+    /// A step spawns when `step & spawn_mask == 0`.
+    pub spawn_mask: usize,
     /// Ragdolls per group.
     pub group_size: usize,
-    /// Groups alive at most.
-    pub max_groups: usize,
     /// Cells per side of the grid.
     pub cells: usize,
     /// Cell size, m.
     pub cell_size: f32,
-    /// Height the ragdolls' feet start at, m.
+    /// Height the ragdolls start at, m.
     pub height: f32,
+    /// Distance between the ragdolls of a group along x, m.
+    pub spacing: f32,
     /// The ragdoll.
     pub ragdoll: Ragdoll,
 }
 
 impl Rain {
-    /// Where ragdoll `r` of group `g` starts (its feet).
-    pub fn origin(&self, g: usize, r: usize) -> DVec3 {
-        let cell = g % (self.cells * self.cells);
-        let (cx, cz) = (cell % self.cells, cell / self.cells);
+    /// Whether `step` spawns.
+    pub fn spawns(&self, step: usize) -> bool {
+        step & self.spawn_mask == 0
+    }
+
+    /// The column spawn number `n` (from 0) fills, and whether it first destroys the
+    /// groups there.
+    pub fn column(&self, n: usize) -> (usize, bool) {
+        if n < self.cells {
+            (n, false)
+        } else {
+            ((n - self.cells) % self.cells, true)
+        }
+    }
+
+    /// Where ragdoll `r` of the group in cell (`row`, `column`) starts (its feet).
+    pub fn origin(&self, row: usize, column: usize, r: usize) -> DVec3 {
         let half = 0.5 * self.cells as f32 * self.cell_size;
-        let x = (cx as f32 + 0.5) * self.cell_size - half + 1.2 * r as f32 - 1.2;
-        let z = (cz as f32 + 0.5) * self.cell_size - half + 0.4 * r as f32;
-        DVec3::new(x as f64, (self.height + 1.5 * r as f32) as f64, z as f64)
+        let x = -half + self.cell_size * (column as f32 + 0.5) + self.spacing * r as f32;
+        let z = -half + self.cell_size * (row as f32 + 0.5);
+        DVec3::new(x as f64, self.height as f64, z as f64)
+    }
+
+    /// Groups, one a cell.
+    pub fn group_count(&self) -> usize {
+        self.cells * self.cells
     }
 
     /// Bodies alive at most at once.
     pub fn max_bodies(&self) -> usize {
-        (self.max_groups + 1) * self.group_size * self.ragdoll.bones.len()
+        self.group_count() * self.group_size * self.ragdoll.bones.len()
     }
 
     /// Joints alive at most at once.
     pub fn max_joints(&self) -> usize {
-        (self.max_groups + 1) * self.group_size * self.ragdoll.joints.len()
+        self.group_count() * self.group_size * self.ragdoll.joints.len()
     }
 }
 
@@ -521,6 +543,7 @@ pub fn joint_grid() -> Scene {
                     anchor: DVec3::new(k as f64, 0.5 - i as f64, 0.0),
                     axis: Vec3::X,
                     kind: JointShape::Spherical,
+                    friction: 0.0,
                 });
             }
             if k > 0 {
@@ -530,6 +553,7 @@ pub fn joint_grid() -> Scene {
                     anchor: DVec3::new(k as f64 - 0.5, -(i as f64), 0.0),
                     axis: Vec3::X,
                     kind: JointShape::Spherical,
+                    friction: 0.0,
                 });
             }
         }
@@ -579,6 +603,7 @@ pub fn ragdoll() -> Ragdoll {
         anchor: Vec3::new(x, y, 0.0).to_f64(),
         axis,
         kind,
+        friction: 0.0,
     };
     let cone = |swing: f32, twist: f32| JointShape::Cone { swing, twist };
     let hinge = |lower: f32, upper: f32| JointShape::Hinge { lower, upper };
@@ -601,29 +626,80 @@ pub fn ragdoll() -> Ragdoll {
     Ragdoll { bones, joints }
 }
 
-/// Box3D's rain in spirit: groups of three ragdolls falling every 8 steps over the cells
-/// of a 10 × 10 grid of 15 m, the oldest group destroyed once 20 are alive, onto a box
-/// ground (Box3D's is a mesh). 400 steps, sleep on.
+/// Box3D's rain (`shared/benchmarks.c`, `CreateRain`/`StepRain`): a 10 × 10 grid of static
+/// bodies on 15 m cells centred on the origin, each with two mesh shapes, an 8 × 8 grid of
+/// 15/8 m cells and an upright 16 × 16 torus (major radius 3.75 m, tube 1 m); groups of 3
+/// ragdolls (14 bones, joint friction torque 5 N·m) dropped from 20 m at each cell of a
+/// column whenever `step & 0x2F == 0`, the columns filled in order and then remade round
+/// robin. 400 steps (13 spawns, 300 ragdolls, 4,200 bones at the end), sleep on.
 pub fn rain() -> Scene {
     let mut scene = Scene::new(SceneName::Rain, 400, true);
-    // Box3D's ground is a triangle-mesh grid with tori on it; ours a 150 m grid of 2 m
-    // cells (11,250 triangles) with gentle bumps.
-    scene.meshes.push(grid_mesh(75, 2.0, |x, z| {
-        let (sx, _) = sin_cos(x * 0.21);
-        let (sz, _) = sin_cos(z * 0.17);
-        0.6 * sx * sz
-    }));
-    scene.add_mesh_ground(0);
+    let (cells, cell_size) = (10usize, 15.0f32);
+    scene.meshes.push(grid_mesh(8, cell_size / 8.0, |_, _| 0.0));
+    scene.meshes.push(torus_mesh(16, 16, 0.25 * cell_size, 1.0));
+    let half = 0.5 * cells as f32 * cell_size;
+    for i in 0..cells {
+        for j in 0..cells {
+            let x = -half + 0.5 * cell_size + cell_size * i as f32;
+            let z = -half + 0.5 * cell_size + cell_size * j as f32;
+            scene.bodies.push(BodyDesc {
+                kind: BodyKind::Static,
+                position: Vec3::new(x, 0.0, z).to_f64(),
+                linear_velocity: Vec3::ZERO,
+                angular_velocity: Vec3::ZERO,
+                rotation: Quat::IDENTITY,
+                linear_damping: 0.0,
+                shapes: vec![
+                    shape(Geometry::Mesh { index: 0 }, DENSITY),
+                    shape(Geometry::Mesh { index: 1 }, DENSITY),
+                ],
+            });
+        }
+    }
+    let mut ragdoll = ragdoll();
+    for j in &mut ragdoll.joints {
+        j.friction = 5.0;
+    }
     scene.rain = Some(Rain {
-        period: 8,
+        spawn_mask: 0x2F,
         group_size: 3,
-        max_groups: 20,
-        cells: 10,
-        cell_size: 15.0,
-        height: 8.0,
-        ragdoll: ragdoll(),
+        cells,
+        cell_size,
+        height: 20.0,
+        spacing: 0.75,
+        ragdoll,
     });
     scene
+}
+
+/// Box3D's `b3CreateTorusMesh`: a ring of `radial` × `tubular` quads (two triangles each,
+/// facing out) around the z axis, major radius `radius`, tube radius `thickness`.
+pub fn torus_mesh(radial: u32, tubular: u32, radius: f32, thickness: f32) -> MeshDesc {
+    let tau = 2.0 * PI;
+    let mut vertices = Vec::new();
+    for r in 0..radial {
+        for t in 0..tubular {
+            let (su, cu) = sin_cos(t as f32 / tubular as f32 * tau);
+            let (sv, cv) = sin_cos(r as f32 / radial as f32 * tau);
+            let ring = radius + thickness * cv;
+            vertices.push(Vec3::new(ring * cu, ring * su, thickness * sv));
+        }
+    }
+    let mut triangles = Vec::new();
+    for r1 in 0..radial {
+        let r2 = (r1 + 1) % radial;
+        for t1 in 0..tubular {
+            let t2 = (t1 + 1) % tubular;
+            let (i1, i2) = (r1 * tubular + t1, r1 * tubular + t2);
+            let (i3, i4) = (r2 * tubular + t2, r2 * tubular + t1);
+            triangles.push([i1, i2, i3]);
+            triangles.push([i3, i4, i1]);
+        }
+    }
+    MeshDesc {
+        vertices,
+        triangles,
+    }
 }
 
 /// Hulls raining onto a wavy terrain, after Jolt's ConvexVsMesh: a 100 × 100-cell grid of
@@ -1348,7 +1424,8 @@ mod tests {
         let cvm = convex_vs_mesh();
         assert_eq!(dynamic_count(&cvm), 1600);
         assert_eq!(cvm.meshes[0].triangles.len(), 20_000);
-        assert!(rain().meshes[0].triangles.len() > 10_000);
+        assert_eq!(rain().meshes[0].triangles.len(), 128);
+        assert_eq!(rain().meshes[1].triangles.len(), 512);
         let vox = voxels();
         assert_eq!(dynamic_count(&vox), 1200);
         assert_eq!(vox.voxels.len(), 36);
@@ -1392,6 +1469,45 @@ mod tests {
         assert_eq!(
             scene.bodies.last().unwrap().position,
             DVec3::new(0.0, 99.5, 0.0)
+        );
+    }
+
+    #[test]
+    fn rain_spawns_as_box3d_steps_it() {
+        let scene = rain();
+        let r = scene.rain.as_ref().unwrap();
+        let spawns: Vec<usize> = (0..scene.steps).filter(|&s| r.spawns(s)).collect();
+        assert_eq!(&spawns[..4], &[0, 16, 64, 80]);
+        assert_eq!(spawns.len(), 13);
+        let columns: Vec<(usize, bool)> = (0..spawns.len()).map(|n| r.column(n)).collect();
+        assert_eq!(columns[9], (9, false));
+        assert_eq!(&columns[10..], &[(0, true), (1, true), (2, true)]);
+        // 100 cells, 3 ragdolls of 14 bones each: 4,200 bones once every column is full.
+        assert_eq!(r.max_bodies(), 4200);
+        assert_eq!(r.ragdoll.bones.len(), 14);
+        assert!(r.ragdoll.joints.iter().all(|j| j.friction == 5.0));
+        // The statics: one a cell, each with the grid and the torus.
+        let statics = scene.bodies.iter().filter(|b| b.kind == BodyKind::Static);
+        assert_eq!(statics.clone().count(), 100);
+        assert!(statics.clone().all(|b| b.shapes.len() == 2));
+        // Cell (row 2, column 7), third ragdoll: 0.75 m × 2 along x from the centre.
+        let o = r.origin(2, 7, 2);
+        assert_eq!((o.x, o.y, o.z), (-75.0 + 112.5 + 1.5, 20.0, -75.0 + 37.5));
+        // The torus stands upright around z: from y −4.75 to 4.75, z within ±1.
+        let torus = &scene.meshes[1];
+        let max_y = torus
+            .vertices
+            .iter()
+            .map(|v| v.y)
+            .fold(f32::MIN, maul3d::math::max);
+        let max_z = torus
+            .vertices
+            .iter()
+            .map(|v| v.z.abs())
+            .fold(0.0, maul3d::math::max);
+        assert!(
+            (max_y - 4.75).abs() < 0.05 && max_z <= 1.0,
+            "{max_y} {max_z}"
         );
     }
 
