@@ -56,6 +56,15 @@ fi
 if [[ $status == 0 ]]; then
   docs=$repo/test/godot/docs
   bash test/godot-link-addon.sh "$docs" "$lib"
+  # An editor that has never run here has no class reference cache: its first start
+  # builds one from the engine's classes and shows no extension's docs until the next
+  # start (seen on a fresh machine: every Maul3D page without its description, then
+  # all of them there on the second start). Start it once to build the cache.
+  doc_cache=${XDG_CACHE_HOME:-$HOME/.cache}/godot
+  if ! compgen -G "$doc_cache/editor_doc_cache-*.res" >/dev/null; then
+    echo "godot.sh: no editor doc cache in $doc_cache yet: one editor start to build it"
+    timeout 300 "${GODOT[@]}" --headless --editor --path "$docs" >/dev/null 2>&1 || true
+  fi
   doclog=$(timeout 300 "${GODOT[@]}" --headless --editor --path "$docs" 2>&1) || status=$?
   # Known: the editor's first start after the library changed sometimes aborts (exit
   # 134) part way through the pages; a second start has always passed. Show the crash
