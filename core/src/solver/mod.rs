@@ -609,87 +609,123 @@ fn gather_awake_set(world: &mut World, dt: f32) {
         }
     }
     links.sort_unstable_by_key(|x| (x.0, -(x.1 as i64), x.2));
-    let mut cursor = 0;
     // Only the last step's solver bodies can hold an index: clear theirs.
     for p in s.params.iter() {
         s.solver_index[p.body as usize] = NONE;
     }
     s.states.clear();
     s.params.clear();
+    // Each awake body's index, in slot order.
     for slot in world.awake.iter() {
-        let (i, b) = (slot as usize, &world.bodies[slot as usize]);
-        debug_assert!(b.is_moving());
-        let index = s.states.len() as u32;
-        s.solver_index[i] = index;
-        let dynamic = b.body_type == BodyType::Dynamic;
-        let lin_mask = b.locks.linear_mask();
-        let ang_mask = b.locks.angular_mask();
-        // Areas over this body (each sensor once, though several shapes may overlap it).
-        while cursor < links.len() && (links[cursor].0 as usize) < i {
-            cursor += 1;
-        }
-        let mut g = Fold::new(Vec3::ZERO);
-        let mut ld = Fold::new(0.0f32);
-        let mut ad = Fold::new(0.0f32);
-        let com = b.position + b.center_offset().to_f64();
-        let mut last_sensor = NONE;
-        while cursor < links.len() && links[cursor].0 as usize == i {
-            let sensor = links[cursor].2;
-            cursor += 1;
-            if sensor == last_sensor {
-                continue;
-            }
-            last_sensor = sensor;
-            let shape = &world.shapes[sensor as usize];
-            let Some(a) = &shape.area else { continue };
-            let owner = &world.bodies[shape.body as usize];
-            g.apply(
-                a.gravity_mode,
-                gravity_at(&a.gravity, owner.position, owner.rotation, com),
-            );
-            ld.apply(a.linear_damping_mode, a.linear_damping);
-            ad.apply(a.angular_damping_mode, a.angular_damping);
-        }
-        let (body_gravity, linear_damping, angular_damping) = if b.custom_integrator {
-            // The host integrates gravity and damping itself.
-            (Vec3::ZERO, 0.0, 0.0)
-        } else {
-            (
-                g.finish(gravity) * b.gravity_scale,
-                ld.finish(b.linear_damping),
-                ad.finish(b.angular_damping),
-            )
-        };
-        let (inv_mass, inv_inertia, linear_accel, angular_accel) = if dynamic {
-            // World inverse inertia R I⁻¹ Rᵀ, with locked world axes taken out: P I⁻¹ P.
-            let ii = b.inv_inertia_local.rotate_tensor(b.rotation);
-            let p = Mat3::diagonal(ang_mask);
-            let ii = p.mul_mat(&ii).mul_mat(&p);
-            let lin = (body_gravity + b.force * b.inv_mass).mul_elements(lin_mask);
-            let ang = ii.mul_vec(b.torque);
-            (lin_mask * b.inv_mass, ii, lin, ang)
-        } else {
-            (Vec3::ZERO, Mat3::ZERO, Vec3::ZERO, Vec3::ZERO)
-        };
-        let ok = s
-            .states
-            .push(BodyState::new(b.linear_velocity, b.angular_velocity))
+        s.solver_index[slot as usize] = s.states.len() as u32;
+        let ok = s.states.push(BodyState::default())
             && s.params.push(BodyParams {
-                body: i as u32,
-                dynamic,
-                inv_mass,
-                inv_inertia,
-                linear_accel,
-                angular_accel,
-                linear_damping,
-                angular_damping,
-                linear_mask: lin_mask,
-                angular_mask: ang_mask,
-                max_extent: b.max_extent,
+                body: slot,
+                ..Default::default()
             });
         debug_assert!(ok);
     }
+    let bodies = &world.bodies;
+    if links.is_empty() {
+        // No areas: each body's constants from itself alone, through the task hooks.
+        let n = s.states.len();
+        let states = Slots::new(&mut s.states[..]);
+        let params = Slots::new(&mut s.params[..]);
+        world.tasks.for_each(n, 64, &|k, _| {
+            // SAFETY: for_each hands each solver body out once.
+            let (st, p) = unsafe { (states.get(k), params.get(k)) };
+            let b = &bodies[p.body as usize];
+            let folds = (Fold::new(Vec3::ZERO), Fold::new(0.0f32), Fold::new(0.0f32));
+            (*st, *p) = solver_body(b, p.body, gravity, folds);
+        });
+    } else {
+        let mut cursor = 0;
+        for k in 0..s.params.len() {
+            let i = s.params[k].body as usize;
+            let b = &bodies[i];
+            // Areas over this body (each sensor once, though several shapes may
+            // overlap it).
+            while cursor < links.len() && (links[cursor].0 as usize) < i {
+                cursor += 1;
+            }
+            let mut g = Fold::new(Vec3::ZERO);
+            let mut ld = Fold::new(0.0f32);
+            let mut ad = Fold::new(0.0f32);
+            let com = b.position + b.center_offset().to_f64();
+            let mut last_sensor = NONE;
+            while cursor < links.len() && links[cursor].0 as usize == i {
+                let sensor = links[cursor].2;
+                cursor += 1;
+                if sensor == last_sensor {
+                    continue;
+                }
+                last_sensor = sensor;
+                let shape = &world.shapes[sensor as usize];
+                let Some(a) = &shape.area else { continue };
+                let owner = &world.bodies[shape.body as usize];
+                g.apply(
+                    a.gravity_mode,
+                    gravity_at(&a.gravity, owner.position, owner.rotation, com),
+                );
+                ld.apply(a.linear_damping_mode, a.linear_damping);
+                ad.apply(a.angular_damping_mode, a.angular_damping);
+            }
+            (s.states[k], s.params[k]) = solver_body(b, i as u32, gravity, (g, ld, ad));
+        }
+    }
     world.counters.awake_body_count = s.states.len() as u32;
+}
+
+/// An awake body's state and per-step constants, given the areas' gravity and damping
+/// folds over it.
+#[inline(always)]
+fn solver_body(
+    b: &crate::body::Body,
+    slot: u32,
+    gravity: Vec3,
+    (g, ld, ad): (Fold<Vec3>, Fold<f32>, Fold<f32>),
+) -> (BodyState, BodyParams) {
+    debug_assert!(b.is_moving());
+    let dynamic = b.body_type == BodyType::Dynamic;
+    let lin_mask = b.locks.linear_mask();
+    let ang_mask = b.locks.angular_mask();
+    let (body_gravity, linear_damping, angular_damping) = if b.custom_integrator {
+        // The host integrates gravity and damping itself.
+        (Vec3::ZERO, 0.0, 0.0)
+    } else {
+        (
+            g.finish(gravity) * b.gravity_scale,
+            ld.finish(b.linear_damping),
+            ad.finish(b.angular_damping),
+        )
+    };
+    let (inv_mass, inv_inertia, linear_accel, angular_accel) = if dynamic {
+        // World inverse inertia R I⁻¹ Rᵀ, with locked world axes taken out: P I⁻¹ P.
+        let ii = b.inv_inertia_local.rotate_tensor(b.rotation);
+        let p = Mat3::diagonal(ang_mask);
+        let ii = p.mul_mat(&ii).mul_mat(&p);
+        let lin = (body_gravity + b.force * b.inv_mass).mul_elements(lin_mask);
+        let ang = ii.mul_vec(b.torque);
+        (lin_mask * b.inv_mass, ii, lin, ang)
+    } else {
+        (Vec3::ZERO, Mat3::ZERO, Vec3::ZERO, Vec3::ZERO)
+    };
+    (
+        BodyState::new(b.linear_velocity, b.angular_velocity),
+        BodyParams {
+            body: slot,
+            dynamic,
+            inv_mass,
+            inv_inertia,
+            linear_accel,
+            angular_accel,
+            linear_damping,
+            angular_damping,
+            linear_mask: lin_mask,
+            angular_mask: ang_mask,
+            max_extent: b.max_extent,
+        },
+    )
 }
 
 /// Advances a body's velocity by one substep; true when a speed limit cut it.
