@@ -2,7 +2,9 @@
 # The hash matrix: builds the determinism program (test/determinism) for every cell,
 # runs it where it runs here, and checks every cell prints the per-step hashes committed
 # in test/hashes.txt. Prints a table (cell × scene × final hash) and exits non-zero unless
-# every cell matches. Cells: x86_64 release, debug and -C target-cpu=x86-64-v3 (native),
+# every cell matches. Cells: x86_64 release (the contact solver's lanes as dispatched: 8-wide
+# AVX where the CPU has AVX2), the same binary forced to 4-wide and to scalar lanes
+# (`--lanes 4`, `--lanes 1`), debug and -C target-cpu=x86-64-v3 (native),
 # aarch64 (qemu-aarch64), i686 (qemu-i386), x86_64-pc-windows-gnu (mingw-w64, run under
 # wine64 in a prefix of its own under ~/.cache/maul3d) and wasm32-wasip1 (Node's WASI).
 #
@@ -95,7 +97,8 @@ run_cell() {
   fi
   # Windows' C runtime writes CR LF.
   sed -i 's/\r$//' "$out/$cell.raw"
-  grep -v -e '^fp-mode' -e '^replay ' -e '^grown ' "$out/$cell.raw" >"$out/$cell.txt" || true
+  grep -v -e '^fp-mode' -e '^replay ' -e '^grown ' -e '^lanes ' "$out/$cell.raw" >"$out/$cell.txt" || true
+  grep '^lanes ' "$out/$cell.raw" | awk '{print $2}' >"$out/$cell.lanes" || true
   grep '^grown ' "$out/$cell.raw" >"$out/$cell.grown" || true
   grep '^replay ' "$out/$cell.raw" >"$out/$cell.replay" || true
   grep '^fp-mode' "$out/$cell.raw" >"$out/$cell.fp" || true
@@ -108,6 +111,8 @@ t=${CARGO_TARGET_DIR:-target}
 
 build --release
 run_cell x86_64-release $t/release/$bin
+run_cell x86_64-4wide $t/release/$bin --lanes 4
+run_cell x86_64-scalar $t/release/$bin --lanes 1
 build
 run_cell x86_64-debug $t/debug/$bin
 RUSTFLAGS="-C target-cpu=x86-64-v3" cargo build -q --release -p $pkg --target-dir $t/x86-64-v3
@@ -122,14 +127,14 @@ run_cell x86_64-windows wine $t/x86_64-pc-windows-gnu/release/$bin.exe
 build --release --target wasm32-wasip1
 run_cell wasm32 node --no-warnings test/determinism/run-wasi.mjs $t/wasm32-wasip1/release/$bin.wasm
 
-cells="x86_64-release x86_64-debug x86_64-v3 aarch64 i686 x86_64-windows wasm32"
+cells="x86_64-release x86_64-4wide x86_64-scalar x86_64-debug x86_64-v3 aarch64 i686 x86_64-windows wasm32"
 status=0
 scenes=$(awk '{print $1}' "$expected" | uniq)
-printf '%-16s' cell
+printf '%-16s %-8s' cell lanes
 for s in $scenes; do printf ' %-18s' "$s"; done
 printf ' %-18s %-22s %s\n' "demo.m3replay" "growth" "fp modes"
 for cell in $cells; do
-  printf '%-16s' "$cell"
+  printf '%-16s %-8s' "$cell" "$(cat "$out/$cell.lanes")"
   for s in $scenes; do
     last=$(awk -v s="$s" '$1==s {h=$3} END {print h}' "$out/$cell.txt")
     if diff -q <(awk -v s="$s" '$1==s' "$out/$cell.txt") <(awk -v s="$s" '$1==s' "$expected") >/dev/null; then

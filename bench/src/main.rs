@@ -55,6 +55,20 @@ struct Args {
     /// a host would give) and print its time and its speed-up over one thread.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
     threads: Option<u32>,
+    /// The contact solver's lanes: auto (the widest this CPU runs), scalar, 4 or 8. Every
+    /// choice gives the same bits; the first line printed names the one in use.
+    #[arg(long, value_parser = parse_lanes, default_value = "auto")]
+    lanes: maul3d::SolverLanes,
+}
+
+fn parse_lanes(name: &str) -> Result<maul3d::SolverLanes, String> {
+    match name {
+        "auto" => Ok(maul3d::SolverLanes::Auto),
+        "scalar" | "1" => Ok(maul3d::SolverLanes::Scalar),
+        "4" => Ok(maul3d::SolverLanes::Four),
+        "8" => Ok(maul3d::SolverLanes::Eight),
+        _ => Err(format!("unknown lanes '{name}': auto, scalar, 4 or 8")),
+    }
 }
 
 fn parse_scene(name: &str) -> Result<SceneName, String> {
@@ -133,6 +147,15 @@ fn main() -> ExitCode {
     }
     if args.engine == EngineChoice::Both && !maul3d_built {
         eprintln!("note: the Maul3D side is not built (feature maul3d-side): maul3d=n/a");
+    }
+
+    #[cfg(feature = "maul3d-side")]
+    match maul3d_bench::maul3d_side::set_solver_lanes(args.lanes) {
+        Ok(lanes) => println!("maul3d lanes: {}", lanes.name()),
+        Err(e) => {
+            eprintln!("--lanes: {e}");
+            return ExitCode::FAILURE;
+        }
     }
 
     // One pool for the whole run, as a game keeps its job system.

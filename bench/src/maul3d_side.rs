@@ -297,6 +297,18 @@ pub fn set_task_hooks(hooks: Option<maul3d::TaskHooks>) {
     *TASK_HOOKS.lock().expect("hooks lock") = hooks;
 }
 
+/// The solver lanes worlds built from now on are forced to (`None`: as dispatched).
+static SOLVER_LANES: std::sync::Mutex<Option<maul3d::SolverLanes>> = std::sync::Mutex::new(None);
+
+/// Forces the contact solver's lanes of the worlds [`Engine::build`] makes from now on
+/// (`--lanes`); returns the lanes they will solve in, or the world's refusal.
+pub fn set_solver_lanes(lanes: maul3d::SolverLanes) -> Result<maul3d::SolverLanes, String> {
+    let mut probe = World::new(&WorldDef::default()).map_err(|e| e.to_string())?;
+    probe.set_solver_lanes(lanes).map_err(|e| e.to_string())?;
+    *SOLVER_LANES.lock().expect("lanes lock") = Some(lanes);
+    Ok(probe.solver_lanes())
+}
+
 impl Engine for Maul3dEngine {
     fn build(scene: &Scene) -> Self {
         // Each character has an inner body with its capsule.
@@ -361,6 +373,11 @@ impl Engine for Maul3dEngine {
             ..Default::default()
         };
         let mut world = World::new(&def).expect("world def is valid");
+        if let Some(lanes) = *SOLVER_LANES.lock().expect("lanes lock") {
+            world
+                .set_solver_lanes(lanes)
+                .expect("checked by set_solver_lanes");
+        }
 
         let hulls: Vec<_> = scene
             .hulls

@@ -239,6 +239,7 @@ impl World {
         grown.presolve.callback = self.presolve.callback.take();
         grown.tasks.host_fp = self.tasks.host_fp;
         grown.solver.one_at_a_time = self.solver.one_at_a_time;
+        grown.solver.lanes = self.solver.lanes;
         grown.counters = self.counters;
         grown.profile = self.profile;
         copy_events(

@@ -114,6 +114,7 @@ pub use sensor::SensorEvent;
 pub use shape::{BoxShape, Filter, RayShape, ShapeDef, ShapeGeometry, ShapeKind};
 pub use snapshot::{SNAPSHOT_HEADER_SIZE, SNAPSHOT_REVISION};
 pub use soft::{MAX_SOFT_SUBSTEPS, NO_BENDS, SOFT_BODY_EXCEPTIONS, SoftBodyDef, SoftBodySettings};
+pub use solver::SolverLanes;
 pub use solver::continuous::{MAX_SWEEP_CANDIDATES, MAX_SWEEP_PIECES};
 pub use task::{TaskFn, TaskHooks};
 pub use vehicle::{

@@ -478,6 +478,19 @@ impl<'a, T> Slots<'a, T> {
         }
     }
 
+    /// The same slots seen as `U`s.
+    ///
+    /// # Safety
+    /// `U` must have `T`'s size and alignment, and every bit pattern of a `T` must be a
+    /// valid `U` and back.
+    pub(crate) unsafe fn cast<U>(&self) -> Slots<'a, U> {
+        Slots {
+            ptr: self.ptr.cast(),
+            len: self.len,
+            _life: PhantomData,
+        }
+    }
+
     /// The address of slot `i` (for prefetch hints; never dereferenced here), or null
     /// past the end.
     pub(crate) fn ptr(&self, i: usize) -> *const T {

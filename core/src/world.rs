@@ -14,8 +14,8 @@ use crate::limits::{MAX_GRAVITY, check_vec_abs};
 use crate::math::{DVec3, GRID_STEP, POSITION_LIMIT, Vec3};
 use crate::profile::Profile;
 use crate::shape::Shape;
-use crate::solver::SolverScratch;
 use crate::solver::awake::AwakeSet;
+use crate::solver::{SolverLanes, SolverScratch};
 use crate::store::bodies::BodyStore;
 use crate::store::characters::CharacterStore;
 use crate::store::contacts::ContactStore;
@@ -216,6 +216,27 @@ impl World {
     #[doc(hidden)]
     pub fn set_solve_one_at_a_time(&mut self, one_at_a_time: bool) {
         self.solver.one_at_a_time = one_at_a_time;
+    }
+
+    /// Chooses the lanes the contact solver runs its colours in: `Auto` (the default) is
+    /// the widest this CPU runs. Every path computes the same bits, so this changes speed
+    /// only; it is not state (snapshots, hashes and journals ignore it). `Eight` on a CPU
+    /// without AVX2 is refused with an argument error and nothing changes.
+    pub fn set_solver_lanes(&mut self, lanes: SolverLanes) -> Result<()> {
+        if lanes == SolverLanes::Eight && !SolverLanes::eight_available() {
+            return Err(Error::Argument {
+                name: "lanes",
+                value: 8.0,
+                expected: "a lane width this CPU runs (8 needs AVX2; 4 or scalar run anywhere)",
+            });
+        }
+        self.solver.lanes = lanes.resolve();
+        Ok(())
+    }
+
+    /// The lanes the contact solver runs in (never `Auto`: what it resolved to).
+    pub fn solver_lanes(&self) -> SolverLanes {
+        self.solver.lanes
     }
 
     /// Counters of the last step.

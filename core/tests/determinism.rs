@@ -5,7 +5,7 @@
 mod common;
 use common::*;
 use maul3d::math::{DVec3, Quat, Vec3};
-use maul3d::{BodyDef, BodyType, ShapeDef, World};
+use maul3d::{BodyDef, BodyType, ShapeDef, SolverLanes, World};
 
 /// A busy scene: a pyramid, a tumbling pile of boxes, spheres and capsules, a hull.
 fn busy(world: &mut World, offset: DVec3) -> Vec<maul3d::BodyId> {
@@ -113,11 +113,56 @@ fn the_same_calls_twice_give_the_same_hash_at_every_step() {
     assert_ne!(a[0], a[100]);
 }
 
+/// How a test world solves its contacts: one constraint at a time (`F1`, the reference),
+/// or the colours' groups of eight in each lane type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Path {
+    OneAtATime,
+    Lanes(SolverLanes),
+}
+
+/// Every path this CPU runs: one at a time, scalar and 4-wide everywhere, 8-wide where the
+/// CPU has AVX2 (there `Auto` must resolve to it; elsewhere forcing it must be refused).
+fn paths() -> Vec<Path> {
+    let mut paths = vec![
+        Path::OneAtATime,
+        Path::Lanes(SolverLanes::Scalar),
+        Path::Lanes(SolverLanes::Four),
+    ];
+    let mut w = world(true);
+    let before = w.hash();
+    if SolverLanes::eight_available() {
+        assert_eq!(
+            w.solver_lanes(),
+            SolverLanes::Eight,
+            "Auto takes the widest lanes"
+        );
+        paths.push(Path::Lanes(SolverLanes::Eight));
+    } else {
+        assert_eq!(w.solver_lanes(), SolverLanes::Four);
+        let e = w.set_solver_lanes(SolverLanes::Eight).unwrap_err();
+        assert!(e.to_string().contains("AVX2"), "{e}");
+        assert_eq!(w.solver_lanes(), SolverLanes::Four);
+        assert_eq!(w.hash(), before);
+    }
+    paths
+}
+
+fn set_path(w: &mut World, path: Path) {
+    match path {
+        Path::OneAtATime => w.set_solve_one_at_a_time(true),
+        Path::Lanes(lanes) => {
+            w.set_solver_lanes(lanes).unwrap();
+            assert_eq!(w.solver_lanes(), lanes);
+        }
+    }
+}
+
 #[test]
-fn solving_four_constraints_at_a_time_gives_the_bits_of_one_at_a_time() {
-    let run = |one: bool| {
+fn every_lane_path_gives_the_bits_of_one_at_a_time() {
+    let run = |path: Path| {
         let mut w = world(true);
-        w.set_solve_one_at_a_time(one);
+        set_path(&mut w, path);
         busy(&mut w, DVec3::ZERO);
         let mut hashes = Vec::new();
         for _ in 0..240 {
@@ -126,20 +171,32 @@ fn solving_four_constraints_at_a_time_gives_the_bits_of_one_at_a_time() {
         }
         (hashes, w.counters().color_count)
     };
-    let (wide, colors) = run(false);
-    let (single, _) = run(true);
+    let (reference, colors) = run(Path::OneAtATime);
     assert!(colors > 2, "the scene must use several colours");
-    assert_eq!(wide, single);
+    for path in paths() {
+        assert_eq!(run(path).0, reference, "{path:?}");
+    }
 }
 
 /// Found by the property test: in a group of four contacts where only some roll, the
 /// rolling rows ran on every lane, and adding or storing a zero turned -0 into +0 for the
-/// lanes that do not roll; one at a time those lanes have no rolling row at all.
+/// lanes that do not roll; one at a time those lanes have no rolling row at all. The
+/// scene also bounces (restitution on some shapes), carries a kinematic platform (lanes
+/// that read a body they must not write) and runs through task hooks on two workers.
 #[test]
-fn a_pile_with_one_rolling_sphere_solves_four_at_a_time_to_the_bits_of_one_at_a_time() {
-    let run = |one: bool| {
-        let mut w = world(true);
-        w.set_solve_one_at_a_time(one);
+fn a_pile_with_rolling_bouncing_and_kinematic_lanes_solves_alike_on_every_path() {
+    let run = |path: Path, hooks: bool| {
+        let mut w = World::new(&maul3d::WorldDef {
+            task_hooks: hooks.then(reversed_inline_hooks),
+            enable_sleep: true,
+            body_capacity: 512,
+            shape_capacity: 512,
+            contact_capacity: 4096,
+            pair_capacity: 4096,
+            ..Default::default()
+        })
+        .unwrap();
+        set_path(&mut w, path);
         ground(&mut w, 0.6);
         for i in 0..60 {
             let (x, z) = ((i % 8) as f64 * 1.2 - 4.8, (i / 8) as f64 * 1.2 - 4.8);
@@ -147,7 +204,10 @@ fn a_pile_with_one_rolling_sphere_solves_four_at_a_time_to_the_bits_of_one_at_a_
                 &mut w,
                 DVec3::new(x, 0.4 + (i % 3) as f64 * 0.9, z),
                 Vec3::splat(0.4),
-                &ShapeDef::default(),
+                &ShapeDef {
+                    restitution: if i % 5 == 0 { 0.6 } else { 0.0 },
+                    ..Default::default()
+                },
             );
         }
         let ball = w
@@ -169,6 +229,25 @@ fn a_pile_with_one_rolling_sphere_solves_four_at_a_time_to_the_bits_of_one_at_a_
             },
         )
         .unwrap();
+        let platform = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Kinematic,
+                position: DVec3::new(8.0, 0.2, 0.0),
+                linear_velocity: Vec3::new(0.0, 0.0, 0.5),
+                angular_velocity: Vec3::new(0.0, 0.3, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_box_shape(platform, &ShapeDef::default(), Vec3::new(1.5, 0.2, 1.5))
+            .unwrap();
+        for k in 0..6 {
+            dynamic_box(
+                &mut w,
+                DVec3::new(7.0 + (k % 3) as f64 * 0.9, 0.8, (k / 3) as f64 * 0.9 - 0.45),
+                Vec3::splat(0.3),
+                &ShapeDef::default(),
+            );
+        }
         (0..120)
             .map(|_| {
                 w.step(DT, 8).unwrap();
@@ -176,7 +255,67 @@ fn a_pile_with_one_rolling_sphere_solves_four_at_a_time_to_the_bits_of_one_at_a_
             })
             .collect::<Vec<_>>()
     };
-    assert_eq!(run(false), run(true));
+    let reference = run(Path::OneAtATime, false);
+    for path in paths() {
+        assert_eq!(run(path, false), reference, "{path:?}");
+        assert_eq!(run(path, true), reference, "{path:?} on two workers");
+    }
+}
+
+/// Task hooks of two workers that run every piece inline, last piece first (the step's
+/// parallel stages then run in another order than on one thread).
+fn reversed_inline_hooks() -> maul3d::TaskHooks {
+    use std::ffi::c_void;
+    unsafe extern "C" fn enqueue(
+        task: maul3d::TaskFn,
+        count: u32,
+        min_range: u32,
+        context: *mut c_void,
+        _user: *mut c_void,
+    ) -> *mut c_void {
+        let step = min_range.max(1);
+        let starts: Vec<u32> = (0..count).step_by(step as usize).collect();
+        for (k, &s) in starts.iter().enumerate().rev() {
+            // SAFETY: the world's task and context, run before enqueue returns.
+            unsafe { task(s, (s + step).min(count), k as u32 % 2, context) };
+        }
+        core::ptr::null_mut()
+    }
+    unsafe extern "C" fn finish(_handle: *mut c_void, _user: *mut c_void) {}
+    maul3d::TaskHooks {
+        enqueue_task: enqueue,
+        finish_task: finish,
+        user_context: core::ptr::null_mut(),
+        worker_count: 2,
+    }
+}
+
+#[test]
+fn the_lanes_are_kept_by_grow_and_are_not_state() {
+    let made = |lanes: SolverLanes| {
+        let mut w = world(true);
+        busy(&mut w, DVec3::ZERO);
+        w.set_solver_lanes(lanes).unwrap();
+        w
+    };
+    // Auto resolves to a concrete path; the hash and the snapshot ignore the choice.
+    let (scalar, auto) = (made(SolverLanes::Scalar), made(SolverLanes::Auto));
+    assert_ne!(auto.solver_lanes(), SolverLanes::Auto);
+    assert_eq!(scalar.hash(), auto.hash());
+    let snapshot = |w: &World| {
+        let mut s = vec![0; w.snapshot_size()];
+        w.snapshot(&mut s).unwrap();
+        s
+    };
+    assert!(
+        snapshot(&scalar) == snapshot(&auto),
+        "the lanes must not be in snapshots"
+    );
+    let mut w = scalar;
+    let mut bigger = w.capacities();
+    bigger.body_capacity += 64;
+    w.grow(&bigger).unwrap();
+    assert_eq!(w.solver_lanes(), SolverLanes::Scalar);
 }
 
 #[test]

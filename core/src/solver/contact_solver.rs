@@ -31,7 +31,9 @@
 //! of the order of the rotation, then one dot product per point. The relax pass measures
 //! it; the next substep's solve pass, before which nothing moves, reuses it.
 
-use super::lanes::{F1, F4x2, Lanes, MAX_WIDTH, Q, Sym3, V3, clamp_lanes, prefetch};
+use super::lanes::{
+    F1, F4x2, Lanes, MAX_WIDTH, P4x2, Q, SolverLanes, Sym3, V3, Wide8, clamp_lanes, prefetch,
+};
 use super::{BodyParams, BodyState};
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::body::NONE;
@@ -125,6 +127,7 @@ impl<L: Lanes> WideConstraint<L> {
 
 /// What only restitution and storing the impulses read, apart from the hot data.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub(crate) struct WideAux<L> {
     /// Contact slot of each lane (`NONE` for an empty lane).
     pub contact: [u32; MAX_WIDTH],
@@ -136,6 +139,7 @@ pub(crate) struct WideAux<L> {
 
 /// Rolling resistance of a constraint with any rolling lane, in the contact frame.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub(crate) struct WideRolling<L> {
     pub resistance: L,
     /// `(I_a⁻¹ + I_b⁻¹)⁻¹`.
@@ -369,8 +373,8 @@ impl LaneInput {
 /// last contact) into constraint `k`, `c` and `aux`, and their rolling resistance, if any
 /// lane has some, into `rolling` (the constraint's own entry). Writes everything the
 /// passes read; reads nothing of what `c` held.
-#[inline(never)]
-pub(crate) fn prepare<L: Lanes>(
+#[inline(always)]
+fn prepare_lanes<L: Lanes>(
     lane: &[LaneInput; MAX_WIDTH],
     k: usize,
     c: &mut WideConstraint<L>,
@@ -708,8 +712,8 @@ fn normal_motion<L: Lanes>(q: V3<L>, w: L) -> V3<L> {
 }
 
 /// Applies the impulses kept from the last step.
-#[inline(never)]
-pub(crate) fn warm_start<L: Lanes>(
+#[inline(always)]
+fn warm_start_lanes<L: Lanes>(
     states: &States,
     constraints: &[WideConstraint<L>],
     rolling: &Slots<WideRolling<L>>,
@@ -754,8 +758,8 @@ pub(crate) fn warm_start<L: Lanes>(
 
 /// One Gauss-Seidel pass: with `USE_BIAS` the soft push-out (solve), without it the relax
 /// pass that removes the push-out's velocity.
-#[inline(never)]
-pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
+#[inline(always)]
+fn solve_lanes<L: Lanes, const USE_BIAS: bool>(
     states: &States,
     constraints: &mut [WideConstraint<L>],
     rolling: &Slots<WideRolling<L>>,
@@ -892,8 +896,8 @@ pub(crate) fn solve<L: Lanes, const USE_BIAS: bool>(
 
 /// Bounces: for points that approached faster than the threshold, aim for `-e` times the
 /// approach speed (Box2D's restitution pass, after the substeps).
-#[inline(never)]
-pub(crate) fn apply_restitution<L: Lanes>(
+#[inline(always)]
+fn restitution_lanes<L: Lanes>(
     states: &States,
     constraints: &mut [WideConstraint<L>],
     aux: &[WideAux<L>],
@@ -935,8 +939,8 @@ pub(crate) fn apply_restitution<L: Lanes>(
 }
 
 /// Keeps the step's impulses in the contacts for the next step's warm start.
-#[inline(never)]
-pub(crate) fn store_impulses<L: Lanes>(
+#[inline(always)]
+fn store_lanes<L: Lanes>(
     contacts: &Slots<Contact>,
     constraints: &[WideConstraint<L>],
     aux: &[WideAux<L>],
@@ -1004,4 +1008,293 @@ pub(crate) fn store_impulses<L: Lanes>(
 pub(crate) struct Constraints {
     pub wide: Batch<F4x2>,
     pub single: Batch<F1>,
+}
+
+/// Reinterprets constraints written as `F4x2` in another eight-lane type.
+#[inline(always)]
+fn view<L: Wide8>(c: &[WideConstraint<F4x2>]) -> &[WideConstraint<L>] {
+    // SAFETY: every `Wide8` type has `F4x2`'s layout, and `WideConstraint` is `repr(C)`
+    // over lanes, lane records (`repr(C)` too) and integers, so both instances lay out
+    // alike and every bit pattern of a lane is a valid lane.
+    unsafe { core::slice::from_raw_parts(c.as_ptr().cast(), c.len()) }
+}
+
+/// As `view`, writable.
+#[inline(always)]
+fn view_mut<L: Wide8>(c: &mut [WideConstraint<F4x2>]) -> &mut [WideConstraint<L>] {
+    // SAFETY: as `view`.
+    unsafe { core::slice::from_raw_parts_mut(c.as_mut_ptr().cast(), c.len()) }
+}
+
+/// As `view`, for the restitution and storing records.
+#[inline(always)]
+fn view_aux<L: Wide8>(a: &[WideAux<F4x2>]) -> &[WideAux<L>] {
+    // SAFETY: as `view` (`WideAux` is `repr(C)`).
+    unsafe { core::slice::from_raw_parts(a.as_ptr().cast(), a.len()) }
+}
+
+/// As `view`, for the rolling-resistance slots.
+#[inline(always)]
+fn view_rolling<'a, L: Wide8>(r: &Slots<'a, WideRolling<F4x2>>) -> Slots<'a, WideRolling<L>> {
+    // SAFETY: as `view` (`WideRolling` is `repr(C)`).
+    unsafe { r.cast() }
+}
+
+/// As `view`, for one constraint being prepared.
+#[inline(always)]
+fn view_one<'a, L: Wide8>(
+    c: &'a mut WideConstraint<F4x2>,
+    aux: &'a mut WideAux<F4x2>,
+    rolling: &'a mut WideRolling<F4x2>,
+) -> (
+    &'a mut WideConstraint<L>,
+    &'a mut WideAux<L>,
+    &'a mut WideRolling<L>,
+) {
+    // SAFETY: as `view`.
+    unsafe {
+        (
+            &mut *(c as *mut WideConstraint<F4x2>).cast(),
+            &mut *(aux as *mut WideAux<F4x2>).cast(),
+            &mut *(rolling as *mut WideRolling<F4x2>).cast(),
+        )
+    }
+}
+
+/// The wide batch's passes in the lanes `lanes` asks for (resolved: never `Auto`). Each
+/// lane type computes the same bits, so the choice changes speed only.
+pub(crate) mod wide {
+    use super::*;
+
+    /// Prepares one wide constraint (see `prepare_lanes`). `Eight` prepares in `F4x2`:
+    /// building lanes from scattered scalars gains nothing from AVX (it measured slower),
+    /// and every lane type writes the same bits.
+    #[inline(never)]
+    pub(crate) fn prepare(
+        lanes: SolverLanes,
+        lane: &[LaneInput; MAX_WIDTH],
+        k: usize,
+        c: &mut WideConstraint<F4x2>,
+        aux: &mut WideAux<F4x2>,
+        rolling: &mut WideRolling<F4x2>,
+    ) {
+        match lanes {
+            SolverLanes::Scalar => {
+                let (c, aux, rolling) = view_one::<P4x2>(c, aux, rolling);
+                prepare_lanes(lane, k, c, aux, rolling)
+            }
+            _ => prepare_lanes(lane, k, c, aux, rolling),
+        }
+    }
+
+    /// Applies the impulses kept from the last step (see `warm_start_lanes`).
+    #[inline(never)]
+    pub(crate) fn warm_start(
+        lanes: SolverLanes,
+        states: &States,
+        c: &[WideConstraint<F4x2>],
+        rolling: &Slots<WideRolling<F4x2>>,
+    ) {
+        match lanes {
+            SolverLanes::Scalar => {
+                warm_start_lanes::<P4x2>(states, view(c), &view_rolling(rolling))
+            }
+            #[cfg(any(
+                target_arch = "x86_64",
+                all(target_arch = "x86", target_feature = "sse2")
+            ))]
+            // SAFETY: `Eight` is only ever resolved where the CPU has AVX2.
+            SolverLanes::Eight => unsafe {
+                avx::warm_start(states, view(c), &view_rolling(rolling))
+            },
+            _ => warm_start_lanes(states, c, rolling),
+        }
+    }
+
+    /// One Gauss-Seidel pass (see `solve_lanes`).
+    #[inline(never)]
+    pub(crate) fn solve<const USE_BIAS: bool>(
+        lanes: SolverLanes,
+        states: &States,
+        c: &mut [WideConstraint<F4x2>],
+        rolling: &Slots<WideRolling<F4x2>>,
+        inv_h: f32,
+        push_max: f32,
+    ) {
+        match lanes {
+            SolverLanes::Scalar => solve_lanes::<P4x2, USE_BIAS>(
+                states,
+                view_mut(c),
+                &view_rolling(rolling),
+                inv_h,
+                push_max,
+            ),
+            #[cfg(any(
+                target_arch = "x86_64",
+                all(target_arch = "x86", target_feature = "sse2")
+            ))]
+            // SAFETY: `Eight` is only ever resolved where the CPU has AVX2.
+            SolverLanes::Eight => unsafe {
+                avx::solve::<USE_BIAS>(states, view_mut(c), &view_rolling(rolling), inv_h, push_max)
+            },
+            _ => solve_lanes::<F4x2, USE_BIAS>(states, c, rolling, inv_h, push_max),
+        }
+    }
+
+    /// Bounces (see `restitution_lanes`).
+    #[inline(never)]
+    pub(crate) fn apply_restitution(
+        lanes: SolverLanes,
+        states: &States,
+        c: &mut [WideConstraint<F4x2>],
+        aux: &[WideAux<F4x2>],
+        threshold: f32,
+    ) {
+        match lanes {
+            SolverLanes::Scalar => {
+                restitution_lanes::<P4x2>(states, view_mut(c), view_aux(aux), threshold)
+            }
+            #[cfg(any(
+                target_arch = "x86_64",
+                all(target_arch = "x86", target_feature = "sse2")
+            ))]
+            // SAFETY: `Eight` is only ever resolved where the CPU has AVX2.
+            SolverLanes::Eight => unsafe {
+                avx::apply_restitution(states, view_mut(c), view_aux(aux), threshold)
+            },
+            _ => restitution_lanes(states, c, aux, threshold),
+        }
+    }
+
+    /// Keeps the step's impulses (see `store_lanes`).
+    #[inline(never)]
+    pub(crate) fn store_impulses(
+        lanes: SolverLanes,
+        contacts: &Slots<Contact>,
+        c: &[WideConstraint<F4x2>],
+        aux: &[WideAux<F4x2>],
+        rolling: &Slots<WideRolling<F4x2>>,
+    ) {
+        match lanes {
+            SolverLanes::Scalar => {
+                store_lanes::<P4x2>(contacts, view(c), view_aux(aux), &view_rolling(rolling))
+            }
+            #[cfg(any(
+                target_arch = "x86_64",
+                all(target_arch = "x86", target_feature = "sse2")
+            ))]
+            // SAFETY: `Eight` is only ever resolved where the CPU has AVX2.
+            SolverLanes::Eight => unsafe {
+                avx::store_impulses(contacts, view(c), view_aux(aux), &view_rolling(rolling))
+            },
+            _ => store_lanes(contacts, c, aux, rolling),
+        }
+    }
+}
+
+/// The passes in `F8`, compiled with AVX and AVX2 on: the generic bodies are
+/// `#[inline(always)]`, so they and every lane operation inline into AVX code here.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "x86", target_feature = "sse2")
+))]
+mod avx {
+    use super::*;
+    use crate::solver::lanes::F8;
+
+    #[target_feature(enable = "avx,avx2")]
+    pub(super) fn warm_start(
+        states: &States,
+        c: &[WideConstraint<F8>],
+        rolling: &Slots<WideRolling<F8>>,
+    ) {
+        warm_start_lanes(states, c, rolling)
+    }
+
+    #[target_feature(enable = "avx,avx2")]
+    pub(super) fn solve<const USE_BIAS: bool>(
+        states: &States,
+        c: &mut [WideConstraint<F8>],
+        rolling: &Slots<WideRolling<F8>>,
+        inv_h: f32,
+        push_max: f32,
+    ) {
+        solve_lanes::<F8, USE_BIAS>(states, c, rolling, inv_h, push_max)
+    }
+
+    #[target_feature(enable = "avx,avx2")]
+    pub(super) fn apply_restitution(
+        states: &States,
+        c: &mut [WideConstraint<F8>],
+        aux: &[WideAux<F8>],
+        threshold: f32,
+    ) {
+        restitution_lanes(states, c, aux, threshold)
+    }
+
+    #[target_feature(enable = "avx,avx2")]
+    pub(super) fn store_impulses(
+        contacts: &Slots<Contact>,
+        c: &[WideConstraint<F8>],
+        aux: &[WideAux<F8>],
+        rolling: &Slots<WideRolling<F8>>,
+    ) {
+        store_lanes(contacts, c, aux, rolling)
+    }
+}
+
+/// The single batch's passes, one constraint at a time in `F1`.
+pub(crate) mod single {
+    use super::*;
+
+    #[inline(never)]
+    pub(crate) fn prepare(
+        lane: &[LaneInput; MAX_WIDTH],
+        k: usize,
+        c: &mut WideConstraint<F1>,
+        aux: &mut WideAux<F1>,
+        rolling: &mut WideRolling<F1>,
+    ) {
+        prepare_lanes(lane, k, c, aux, rolling)
+    }
+
+    #[inline(never)]
+    pub(crate) fn warm_start(
+        states: &States,
+        c: &[WideConstraint<F1>],
+        rolling: &Slots<WideRolling<F1>>,
+    ) {
+        warm_start_lanes(states, c, rolling)
+    }
+
+    #[inline(never)]
+    pub(crate) fn solve<const USE_BIAS: bool>(
+        states: &States,
+        c: &mut [WideConstraint<F1>],
+        rolling: &Slots<WideRolling<F1>>,
+        inv_h: f32,
+        push_max: f32,
+    ) {
+        solve_lanes::<F1, USE_BIAS>(states, c, rolling, inv_h, push_max)
+    }
+
+    #[inline(never)]
+    pub(crate) fn apply_restitution(
+        states: &States,
+        c: &mut [WideConstraint<F1>],
+        aux: &[WideAux<F1>],
+        threshold: f32,
+    ) {
+        restitution_lanes(states, c, aux, threshold)
+    }
+
+    #[inline(never)]
+    pub(crate) fn store_impulses(
+        contacts: &Slots<Contact>,
+        c: &[WideConstraint<F1>],
+        aux: &[WideAux<F1>],
+        rolling: &Slots<WideRolling<F1>>,
+    ) {
+        store_lanes(contacts, c, aux, rolling)
+    }
 }

@@ -119,7 +119,7 @@ impl Lanes for F1 {
     target_arch = "x86_64",
     all(target_arch = "x86", target_feature = "sse2")
 ))]
-mod wide {
+mod sse {
     //! `F4` in an SSE register.
 
     use super::{Lanes, MAX_WIDTH};
@@ -278,47 +278,73 @@ mod wide {
     }
 }
 
-#[cfg(not(any(
-    target_arch = "x86_64",
-    all(target_arch = "x86", target_feature = "sse2")
-)))]
-mod wide {
-    //! `F4` as four `f32`s, every operation written lane by lane.
+#[cfg(target_arch = "aarch64")]
+mod neon {
+    //! `F4` in a NEON register (Advanced SIMD is part of every aarch64 target). `fadd`,
+    //! `fsub`, `fmul`, `fdiv` and `fsqrt` on vectors round exactly like their scalar forms
+    //! under the same FPCR (flush-to-zero applies to both alike); `fmax` differs from `F1`'s
+    //! compare-and-select for NaN and ±0, so `max` is a compare and a bit select, as are
+    //! the selects. No fused multiply-add is ever asked for.
 
     use super::{Lanes, MAX_WIDTH};
-    use crate::math::sqrt;
+    use core::arch::aarch64::*;
     use core::ops::{Add, Mul, Sub};
 
-    /// Four lanes.
-    #[derive(Clone, Copy, Debug, Default, PartialEq)]
-    #[repr(C, align(16))]
-    pub(crate) struct F4(pub [f32; 4]);
-
-    macro_rules! lanewise {
-        ($a:expr, $b:expr, $op:tt) => {
-            F4([$a.0[0] $op $b.0[0], $a.0[1] $op $b.0[1], $a.0[2] $op $b.0[2], $a.0[3] $op $b.0[3]])
+    /// Runs NEON intrinsics.
+    macro_rules! neon {
+        ($e:expr) => {
+            // SAFETY: NEON is enabled for the whole aarch64 target, and these intrinsics
+            // touch registers only (the loads and stores below name their arrays).
+            #[allow(unused_unsafe)]
+            unsafe {
+                $e
+            }
         };
+    }
+
+    /// Four lanes.
+    #[derive(Clone, Copy)]
+    #[repr(transparent)]
+    pub(crate) struct F4(pub float32x4_t);
+
+    impl Default for F4 {
+        #[inline(always)]
+        fn default() -> F4 {
+            F4(neon!(vdupq_n_f32(0.0)))
+        }
+    }
+
+    impl core::fmt::Debug for F4 {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            self.to_array().fmt(f)
+        }
+    }
+
+    impl PartialEq for F4 {
+        fn eq(&self, b: &F4) -> bool {
+            self.to_array() == b.to_array()
+        }
     }
 
     impl Add for F4 {
         type Output = F4;
         #[inline(always)]
         fn add(self, b: F4) -> F4 {
-            lanewise!(self, b, +)
+            F4(neon!(vaddq_f32(self.0, b.0)))
         }
     }
     impl Sub for F4 {
         type Output = F4;
         #[inline(always)]
         fn sub(self, b: F4) -> F4 {
-            lanewise!(self, b, -)
+            F4(neon!(vsubq_f32(self.0, b.0)))
         }
     }
     impl Mul for F4 {
         type Output = F4;
         #[inline(always)]
         fn mul(self, b: F4) -> F4 {
-            lanewise!(self, b, *)
+            F4(neon!(vmulq_f32(self.0, b.0)))
         }
     }
 
@@ -326,15 +352,18 @@ mod wide {
         const WIDTH: usize = 4;
         #[inline(always)]
         fn splat(v: f32) -> F4 {
-            F4([v; 4])
+            F4(neon!(vdupq_n_f32(v)))
         }
         #[inline(always)]
         fn from_fn(f: impl FnMut(usize) -> f32) -> F4 {
-            F4(core::array::from_fn(f))
+            let l: [f32; 4] = core::array::from_fn(f);
+            F4(neon!(vld1q_f32(l.as_ptr())))
         }
         #[inline(always)]
         fn to_array(self) -> [f32; MAX_WIDTH] {
-            core::array::from_fn(|i| if i < 4 { self.0[i] } else { 0.0 })
+            let mut l = [0.0f32; 4];
+            neon!(vst1q_f32(l.as_mut_ptr(), self.0));
+            core::array::from_fn(|i| if i < 4 { l[i] } else { 0.0 })
         }
         #[inline(always)]
         fn max(self, b: F4) -> F4 {
@@ -342,26 +371,115 @@ mod wide {
         }
         #[inline(always)]
         fn div(self, b: F4) -> F4 {
-            lanewise!(self, b, /)
+            F4(neon!(vdivq_f32(self.0, b.0)))
         }
         #[inline(always)]
         fn sqrt(self) -> F4 {
-            F4(self.0.map(sqrt))
+            F4(neon!(vsqrtq_f32(self.0)))
         }
         #[inline(always)]
         fn select_gt(a: F4, b: F4, x: F4, y: F4) -> F4 {
+            F4(neon!(vbslq_f32(vcgtq_f32(a.0, b.0), x.0, y.0)))
+        }
+        #[inline(always)]
+        fn transpose(r: [[f32; 4]; MAX_WIDTH]) -> [F4; 4] {
+            core::array::from_fn(|k| F4::from_fn(|i| r[i][k]))
+        }
+        #[inline(always)]
+        fn untranspose(c: [F4; 4]) -> [[f32; 4]; MAX_WIDTH] {
+            let c = c.map(|v| v.to_array());
+            core::array::from_fn(|i| {
+                if i < 4 {
+                    [c[0][i], c[1][i], c[2][i], c[3][i]]
+                } else {
+                    [0.0; 4]
+                }
+            })
+        }
+    }
+}
+
+mod portable {
+    //! `P4`: four `f32`s, every operation written lane by lane. The lanes of targets without
+    //! SIMD lanes of their own (wasm32), and the forced scalar path everywhere.
+
+    use super::{Lanes, MAX_WIDTH};
+    use crate::math::sqrt;
+    use core::ops::{Add, Mul, Sub};
+
+    /// Four lanes, no intrinsics.
+    #[derive(Clone, Copy, Debug, Default, PartialEq)]
+    #[repr(C, align(16))]
+    pub(crate) struct P4(pub [f32; 4]);
+
+    macro_rules! lanewise {
+        ($a:expr, $b:expr, $op:tt) => {
+            P4([$a.0[0] $op $b.0[0], $a.0[1] $op $b.0[1], $a.0[2] $op $b.0[2], $a.0[3] $op $b.0[3]])
+        };
+    }
+
+    impl Add for P4 {
+        type Output = P4;
+        #[inline(always)]
+        fn add(self, b: P4) -> P4 {
+            lanewise!(self, b, +)
+        }
+    }
+    impl Sub for P4 {
+        type Output = P4;
+        #[inline(always)]
+        fn sub(self, b: P4) -> P4 {
+            lanewise!(self, b, -)
+        }
+    }
+    impl Mul for P4 {
+        type Output = P4;
+        #[inline(always)]
+        fn mul(self, b: P4) -> P4 {
+            lanewise!(self, b, *)
+        }
+    }
+
+    impl Lanes for P4 {
+        const WIDTH: usize = 4;
+        #[inline(always)]
+        fn splat(v: f32) -> P4 {
+            P4([v; 4])
+        }
+        #[inline(always)]
+        fn from_fn(f: impl FnMut(usize) -> f32) -> P4 {
+            P4(core::array::from_fn(f))
+        }
+        #[inline(always)]
+        fn to_array(self) -> [f32; MAX_WIDTH] {
+            core::array::from_fn(|i| if i < 4 { self.0[i] } else { 0.0 })
+        }
+        #[inline(always)]
+        fn max(self, b: P4) -> P4 {
+            P4::select_gt(self, b, self, b)
+        }
+        #[inline(always)]
+        fn div(self, b: P4) -> P4 {
+            lanewise!(self, b, /)
+        }
+        #[inline(always)]
+        fn sqrt(self) -> P4 {
+            P4(self.0.map(sqrt))
+        }
+        #[inline(always)]
+        fn select_gt(a: P4, b: P4, x: P4, y: P4) -> P4 {
             // Bit masks rather than branches, so the compiler can keep it vectorised.
-            F4(core::array::from_fn(|i| {
+            P4(core::array::from_fn(|i| {
                 let m = if a.0[i] > b.0[i] { u32::MAX } else { 0 };
                 f32::from_bits((x.0[i].to_bits() & m) | (y.0[i].to_bits() & !m))
             }))
         }
         #[inline(always)]
-        fn transpose(r: [[f32; 4]; MAX_WIDTH]) -> [F4; 4] {
-            core::array::from_fn(|k| F4([r[0][k], r[1][k], r[2][k], r[3][k]]))
+        fn transpose(r: [[f32; 4]; MAX_WIDTH]) -> [P4; 4] {
+            core::array::from_fn(|k| P4([r[0][k], r[1][k], r[2][k], r[3][k]]))
         }
         #[inline(always)]
-        fn untranspose(c: [F4; 4]) -> [[f32; 4]; MAX_WIDTH] {
+        fn untranspose(c: [P4; 4]) -> [[f32; 4]; MAX_WIDTH] {
             core::array::from_fn(|i| {
                 if i < 4 {
                     [c[0].0[i], c[1].0[i], c[2].0[i], c[3].0[i]]
@@ -373,66 +491,90 @@ mod wide {
     }
 }
 
-pub(crate) use wide::F4;
+#[cfg(target_arch = "aarch64")]
+pub(crate) use neon::F4;
+#[cfg(not(any(
+    target_arch = "x86_64",
+    all(target_arch = "x86", target_feature = "sse2"),
+    target_arch = "aarch64"
+)))]
+pub(crate) use portable::P4 as F4;
+pub(crate) use portable::P4;
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "x86", target_feature = "sse2")
+))]
+pub(crate) use sse::F4;
 
-/// Eight lanes: two `F4`s side by side, every operation done on both.
+/// Eight lanes: two groups of four side by side, every operation done on both.
 ///
 /// A row's arithmetic is one long chain (read the velocities, compute the impulse, clamp,
 /// update the velocities, next row), so four lanes leave the FP units waiting on latency,
 /// mostly the friction cone's square root and division. Two independent groups of four
-/// interleave two chains. The SIMD width stays four on every target; lane by lane this
-/// computes exactly what `F4` and `F1` compute.
+/// interleave two chains. Lane by lane this computes exactly what `F1` computes.
+///
+/// Laid out as eight `f32`s in lane order, 32-byte aligned: the layout of every eight-lane
+/// type (`Wide8`), so one batch of constraints can be solved in any of them.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct F4x2 {
-    lo: F4,
-    hi: F4,
+#[repr(C, align(32))]
+pub(crate) struct Pair<A> {
+    lo: A,
+    hi: A,
 }
 
-impl Add for F4x2 {
-    type Output = F4x2;
+/// `F4` pairs: SSE on x86, NEON on aarch64, the portable lanes elsewhere.
+pub(crate) type F4x2 = Pair<F4>;
+/// Portable pairs: the scalar path, no intrinsics on any target.
+pub(crate) type P4x2 = Pair<P4>;
+
+impl<A: Lanes> Add for Pair<A> {
+    type Output = Pair<A>;
     #[inline(always)]
-    fn add(self, b: F4x2) -> F4x2 {
-        F4x2 {
+    fn add(self, b: Pair<A>) -> Pair<A> {
+        Pair {
             lo: self.lo + b.lo,
             hi: self.hi + b.hi,
         }
     }
 }
-impl Sub for F4x2 {
-    type Output = F4x2;
+impl<A: Lanes> Sub for Pair<A> {
+    type Output = Pair<A>;
     #[inline(always)]
-    fn sub(self, b: F4x2) -> F4x2 {
-        F4x2 {
+    fn sub(self, b: Pair<A>) -> Pair<A> {
+        Pair {
             lo: self.lo - b.lo,
             hi: self.hi - b.hi,
         }
     }
 }
-impl Mul for F4x2 {
-    type Output = F4x2;
+impl<A: Lanes> Mul for Pair<A> {
+    type Output = Pair<A>;
     #[inline(always)]
-    fn mul(self, b: F4x2) -> F4x2 {
-        F4x2 {
+    fn mul(self, b: Pair<A>) -> Pair<A> {
+        Pair {
             lo: self.lo * b.lo,
             hi: self.hi * b.hi,
         }
     }
 }
 
-impl Lanes for F4x2 {
-    const WIDTH: usize = 8;
+impl<A: Lanes> Lanes for Pair<A> {
+    const WIDTH: usize = {
+        assert!(A::WIDTH == 4);
+        8
+    };
     #[inline(always)]
-    fn splat(v: f32) -> F4x2 {
-        F4x2 {
-            lo: F4::splat(v),
-            hi: F4::splat(v),
+    fn splat(v: f32) -> Pair<A> {
+        Pair {
+            lo: A::splat(v),
+            hi: A::splat(v),
         }
     }
     #[inline(always)]
-    fn from_fn(mut f: impl FnMut(usize) -> f32) -> F4x2 {
-        let lo = F4::from_fn(&mut f);
-        let hi = F4::from_fn(|i| f(i + 4));
-        F4x2 { lo, hi }
+    fn from_fn(mut f: impl FnMut(usize) -> f32) -> Pair<A> {
+        let lo = A::from_fn(&mut f);
+        let hi = A::from_fn(|i| f(i + 4));
+        Pair { lo, hi }
     }
     #[inline(always)]
     fn to_array(self) -> [f32; MAX_WIDTH] {
@@ -440,49 +582,247 @@ impl Lanes for F4x2 {
         core::array::from_fn(|i| if i < 4 { lo[i] } else { hi[i - 4] })
     }
     #[inline(always)]
-    fn max(self, b: F4x2) -> F4x2 {
-        F4x2 {
+    fn max(self, b: Pair<A>) -> Pair<A> {
+        Pair {
             lo: self.lo.max(b.lo),
             hi: self.hi.max(b.hi),
         }
     }
     #[inline(always)]
-    fn div(self, b: F4x2) -> F4x2 {
-        F4x2 {
+    fn div(self, b: Pair<A>) -> Pair<A> {
+        Pair {
             lo: self.lo.div(b.lo),
             hi: self.hi.div(b.hi),
         }
     }
     #[inline(always)]
-    fn sqrt(self) -> F4x2 {
-        F4x2 {
+    fn sqrt(self) -> Pair<A> {
+        Pair {
             lo: self.lo.sqrt(),
             hi: self.hi.sqrt(),
         }
     }
     #[inline(always)]
-    fn select_gt(a: F4x2, b: F4x2, x: F4x2, y: F4x2) -> F4x2 {
-        F4x2 {
-            lo: F4::select_gt(a.lo, b.lo, x.lo, y.lo),
-            hi: F4::select_gt(a.hi, b.hi, x.hi, y.hi),
+    fn select_gt(a: Pair<A>, b: Pair<A>, x: Pair<A>, y: Pair<A>) -> Pair<A> {
+        Pair {
+            lo: A::select_gt(a.lo, b.lo, x.lo, y.lo),
+            hi: A::select_gt(a.hi, b.hi, x.hi, y.hi),
         }
     }
     #[inline(always)]
-    fn transpose(rows: [[f32; 4]; MAX_WIDTH]) -> [F4x2; 4] {
-        let lo = F4::transpose(rows);
-        let hi = F4::transpose(core::array::from_fn(|i| rows[(i + 4) % MAX_WIDTH]));
-        core::array::from_fn(|k| F4x2 {
+    fn transpose(rows: [[f32; 4]; MAX_WIDTH]) -> [Pair<A>; 4] {
+        let lo = A::transpose(rows);
+        let hi = A::transpose(core::array::from_fn(|i| rows[(i + 4) % MAX_WIDTH]));
+        core::array::from_fn(|k| Pair {
             lo: lo[k],
             hi: hi[k],
         })
     }
     #[inline(always)]
-    fn untranspose(c: [F4x2; 4]) -> [[f32; 4]; MAX_WIDTH] {
-        let lo = F4::untranspose(c.map(|v| v.lo));
-        let hi = F4::untranspose(c.map(|v| v.hi));
+    fn untranspose(c: [Pair<A>; 4]) -> [[f32; 4]; MAX_WIDTH] {
+        let lo = A::untranspose(c.map(|v| v.lo));
+        let hi = A::untranspose(c.map(|v| v.hi));
         core::array::from_fn(|i| if i < 4 { lo[i] } else { hi[i - 4] })
     }
 }
+
+/// Eight-lane types that share one memory layout: eight `f32`s in lane order, 32-byte
+/// aligned, so that a constraint batch written in one (`F4x2`, what `prepare` writes) is
+/// solved in any of them.
+///
+/// # Safety
+/// Implement only for types with that layout (checked at compile time below).
+pub(crate) unsafe trait Wide8: Lanes {}
+
+// SAFETY: `Pair` is `repr(C, align(32))` over two four-lane types of 16 bytes each
+// (asserted below for every instance in use).
+unsafe impl<A: Lanes> Wide8 for Pair<A> {}
+
+const _: () = {
+    use core::mem::{align_of, size_of};
+    assert!(size_of::<F4>() == 16 && size_of::<P4>() == 16);
+    assert!(size_of::<F4x2>() == 32 && align_of::<F4x2>() == 32);
+    assert!(size_of::<P4x2>() == 32 && align_of::<P4x2>() == 32);
+};
+
+/// Which lanes solve the colours: a speed choice that never changes a result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SolverLanes {
+    /// The widest this CPU runs (`Eight` where it has AVX2, else `Four`); the default.
+    Auto,
+    /// Eight lanes as plain `f32` operations, no SIMD intrinsics on any target.
+    Scalar,
+    /// Two groups of four SIMD lanes: SSE on x86, NEON on aarch64 (the scalar lanes on
+    /// targets without either, such as wasm32).
+    Four,
+    /// One group of eight AVX lanes (x86 and x86-64 CPUs with AVX2 only).
+    Eight,
+}
+
+impl SolverLanes {
+    /// Whether this CPU runs the `Eight` path.
+    pub fn eight_available() -> bool {
+        #[cfg(any(
+            target_arch = "x86_64",
+            all(target_arch = "x86", target_feature = "sse2")
+        ))]
+        {
+            std::arch::is_x86_feature_detected!("avx2")
+        }
+        #[cfg(not(any(
+            target_arch = "x86_64",
+            all(target_arch = "x86", target_feature = "sse2")
+        )))]
+        {
+            false
+        }
+    }
+
+    /// The path `Auto` stands for on this CPU; any other value itself.
+    pub fn resolve(self) -> SolverLanes {
+        match self {
+            SolverLanes::Auto if SolverLanes::eight_available() => SolverLanes::Eight,
+            SolverLanes::Auto => SolverLanes::Four,
+            other => other,
+        }
+    }
+
+    /// The path's name as the determinism tool and the bench print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverLanes::Auto => "auto",
+            SolverLanes::Scalar => "scalar",
+            SolverLanes::Four => "4-wide",
+            SolverLanes::Eight => "8-wide",
+        }
+    }
+}
+
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "x86", target_feature = "sse2")
+))]
+mod avx {
+    //! `F8`: eight lanes in one AVX register. Only ever run inside functions compiled with
+    //! AVX enabled (`#[target_feature]`, entered after `is_x86_feature_detected!`), where
+    //! the `#[inline(always)]` operations below inline into AVX code. `vaddps`, `vsubps`,
+    //! `vmulps`, `vdivps`, `vsqrtps` round exactly like their scalar forms, `vmaxps(a, b)` is
+    //! `if a > b { a } else { b }` (the second operand for NaN and ±0, as `maxps`), and a
+    //! select is a compare and bit masks: lane by lane the bits of `F1`. No FMA is enabled.
+
+    use super::{F4, Lanes, MAX_WIDTH, Wide8};
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::*;
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::*;
+    use core::ops::{Add, Mul, Sub};
+
+    /// Runs AVX intrinsics that take no pointers.
+    macro_rules! avx {
+        ($e:expr) => {
+            // SAFETY: `F8` values exist only inside the AVX entry points of the contact
+            // solver, which run after `is_x86_feature_detected!("avx2")` said yes (see
+            // `SolverLanes::resolve`), and these intrinsics touch registers only.
+            unsafe { $e }
+        };
+    }
+
+    /// Eight lanes.
+    #[derive(Clone, Copy)]
+    #[repr(transparent)]
+    pub(crate) struct F8(pub __m256);
+
+    // SAFETY: `__m256` is eight `f32`s in lane order, 32 bytes, 32-byte aligned.
+    unsafe impl Wide8 for F8 {}
+    const _: () = assert!(core::mem::size_of::<F8>() == 32 && core::mem::align_of::<F8>() == 32);
+
+    impl Default for F8 {
+        #[inline(always)]
+        fn default() -> F8 {
+            F8(avx!(_mm256_setzero_ps()))
+        }
+    }
+
+    impl Add for F8 {
+        type Output = F8;
+        #[inline(always)]
+        fn add(self, b: F8) -> F8 {
+            F8(avx!(_mm256_add_ps(self.0, b.0)))
+        }
+    }
+    impl Sub for F8 {
+        type Output = F8;
+        #[inline(always)]
+        fn sub(self, b: F8) -> F8 {
+            F8(avx!(_mm256_sub_ps(self.0, b.0)))
+        }
+    }
+    impl Mul for F8 {
+        type Output = F8;
+        #[inline(always)]
+        fn mul(self, b: F8) -> F8 {
+            F8(avx!(_mm256_mul_ps(self.0, b.0)))
+        }
+    }
+
+    impl Lanes for F8 {
+        const WIDTH: usize = 8;
+        #[inline(always)]
+        fn splat(v: f32) -> F8 {
+            F8(avx!(_mm256_set1_ps(v)))
+        }
+        #[inline(always)]
+        fn from_fn(mut f: impl FnMut(usize) -> f32) -> F8 {
+            let l: [f32; 8] = core::array::from_fn(&mut f);
+            F8(avx!(_mm256_setr_ps(
+                l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7]
+            )))
+        }
+        #[inline(always)]
+        fn to_array(self) -> [f32; MAX_WIDTH] {
+            let mut out = [0.0f32; MAX_WIDTH];
+            // SAFETY: `out` holds eight floats; an unaligned store.
+            unsafe { _mm256_storeu_ps(out.as_mut_ptr(), self.0) };
+            out
+        }
+        #[inline(always)]
+        fn max(self, b: F8) -> F8 {
+            F8(avx!(_mm256_max_ps(self.0, b.0)))
+        }
+        #[inline(always)]
+        fn div(self, b: F8) -> F8 {
+            F8(avx!(_mm256_div_ps(self.0, b.0)))
+        }
+        #[inline(always)]
+        fn sqrt(self) -> F8 {
+            F8(avx!(_mm256_sqrt_ps(self.0)))
+        }
+        #[inline(always)]
+        fn select_gt(a: F8, b: F8, x: F8, y: F8) -> F8 {
+            F8(avx!({
+                let m = _mm256_cmp_ps::<_CMP_GT_OQ>(a.0, b.0);
+                _mm256_or_ps(_mm256_and_ps(m, x.0), _mm256_andnot_ps(m, y.0))
+            }))
+        }
+        #[inline(always)]
+        fn transpose(rows: [[f32; 4]; MAX_WIDTH]) -> [F8; 4] {
+            let lo = F4::transpose(rows);
+            let hi = F4::transpose(core::array::from_fn(|i| rows[(i + 4) % MAX_WIDTH]));
+            core::array::from_fn(|k| F8(avx!(_mm256_set_m128(hi[k].0, lo[k].0))))
+        }
+        #[inline(always)]
+        fn untranspose(c: [F8; 4]) -> [[f32; 4]; MAX_WIDTH] {
+            let lo = F4::untranspose(c.map(|v| F4(avx!(_mm256_castps256_ps128(v.0)))));
+            let hi = F4::untranspose(c.map(|v| F4(avx!(_mm256_extractf128_ps::<1>(v.0)))));
+            core::array::from_fn(|i| if i < 4 { lo[i] } else { hi[i - 4] })
+        }
+    }
+}
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "x86", target_feature = "sse2")
+))]
+pub(crate) use avx::F8;
 
 /// Asks the cache for the memory of `x` ahead of its use: a hint that no result depends
 /// on. Storing impulses visits contacts in colour order, a stride through the contact
@@ -518,6 +858,7 @@ pub(crate) fn prefetch<T>(x: *const T) {
 
 /// A 3-vector of lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub(crate) struct V3<L> {
     pub x: L,
     pub y: L,
@@ -621,6 +962,7 @@ pub(crate) fn clamp_lanes<L: Lanes>(x: L, bound: f32) -> L {
 
 /// A symmetric 3×3 matrix of lanes: xx, yy, zz, xy, xz, yz.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub(crate) struct Sym3<L> {
     pub xx: L,
     pub yy: L,
@@ -670,6 +1012,7 @@ impl<L: Lanes> Sym3<L> {
 
 /// A quaternion of lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C)]
 pub(crate) struct Q<L> {
     pub v: V3<L>,
     pub w: L,
@@ -745,6 +1088,59 @@ mod tests {
                 z.to_bits(),
                 F1::select_gt(x, y, x.div(y), x.sqrt()).0.to_bits()
             );
+        }
+    }
+
+    /// Every eight-lane type against `F1`, lane by lane, on values that tell IEEE
+    /// operations apart from shortcuts: ±0, NaN, infinities, subnormals, rounding ties.
+    fn eight_lanes_match_one_lane<L: Lanes>() {
+        let a = [1.0, -0.0, 0.0, f32::NAN, f32::INFINITY, 1e-40, 3.0, -7.5];
+        let b = [2.0, 0.0, -0.0, 1.0, -1.0, -1e-40, f32::NAN, 0.1];
+        let (al, bl) = (L::from_fn(|i| a[i]), L::from_fn(|i| b[i]));
+        type Op<T> = fn(T, T) -> T;
+        let ops: [(Op<F1>, Op<L>); 6] = [
+            (|x, y| x + y, |x, y| x + y),
+            (|x, y| x - y, |x, y| x - y),
+            (|x, y| x * y, |x, y| x * y),
+            (|x, y| x.div(y), |x, y| x.div(y)),
+            (|x, y| x.max(y), |x, y| x.max(y)),
+            (
+                |x, y| F1::select_gt(x, y, x.sqrt(), y),
+                |x, y| L::select_gt(x, y, x.sqrt(), y),
+            ),
+        ];
+        for (k, (one, many)) in ops.iter().enumerate() {
+            let got = many(al, bl).to_array();
+            for i in 0..8 {
+                let want = one(F1(a[i]), F1(b[i])).0;
+                assert_eq!(got[i].to_bits(), want.to_bits(), "op {k} lane {i}");
+            }
+        }
+        let rows: [[f32; 4]; MAX_WIDTH] =
+            core::array::from_fn(|i| core::array::from_fn(|k| (10 * i + k) as f32));
+        let cols = L::transpose(rows);
+        assert_eq!(
+            cols[3].to_array(),
+            [3.0, 13.0, 23.0, 33.0, 43.0, 53.0, 63.0, 73.0]
+        );
+        assert_eq!(L::untranspose(cols), rows);
+        assert_eq!(
+            L::splat(-0.0).to_array().map(f32::to_bits),
+            [(-0.0f32).to_bits(); 8]
+        );
+        assert_eq!(L::default().to_array(), [0.0; 8]);
+    }
+
+    #[test]
+    fn every_eight_lane_type_computes_what_one_lane_computes() {
+        eight_lanes_match_one_lane::<F4x2>();
+        eight_lanes_match_one_lane::<P4x2>();
+        #[cfg(any(
+            target_arch = "x86_64",
+            all(target_arch = "x86", target_feature = "sse2")
+        ))]
+        if SolverLanes::eight_available() {
+            eight_lanes_match_one_lane::<F8>();
         }
     }
 }

@@ -27,8 +27,9 @@ use crate::profile::Timer;
 use crate::task::{MAX_PLAN, Slots, Stage, StagePlan, StageRef};
 use crate::world::{AABB_MARGIN, World};
 use constraint_graph::{COLOR_COUNT, OVERFLOW, color_constraints};
-use contact_solver::{Batch, Constraints, LaneInput, PrepareContext, Softness};
+use contact_solver::{Batch, Constraints, LaneInput, PrepareContext, Softness, single, wide};
 use core::sync::atomic::{AtomicU32, Ordering};
+pub use lanes::SolverLanes;
 
 /// Contacts prepared and solved at once in a colour.
 const WIDE: usize = <lanes::F4x2 as lanes::Lanes>::WIDTH;
@@ -130,6 +131,9 @@ pub(crate) struct SolverScratch {
     pub wide_starts: [u32; COLOR_COUNT + 1],
     /// Solve every colour one constraint at a time (the reference path; same bits).
     pub one_at_a_time: bool,
+    /// The lanes the wide batch is prepared and solved in (resolved: never `Auto`; not
+    /// state, every choice gives the same bits).
+    pub lanes: SolverLanes,
     /// Touching contacts in slot order, and their colours.
     pub touching: FixedVec<u32>,
     pub touching_color: FixedVec<u8>,
@@ -189,6 +193,7 @@ impl SolverScratch {
             color_starts: [0; COLOR_COUNT + 1],
             wide_starts: [0; COLOR_COUNT + 1],
             one_at_a_time: false,
+            lanes: SolverLanes::Auto.resolve(),
             constraint_contact: FixedVec::with_capacity(
                 contact_capacity,
                 alloc,
@@ -432,6 +437,7 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
     let tasks = &mut world.tasks;
     let workers = tasks.hooks.map_or(1, |h| h.worker_count);
     let s = &mut world.solver;
+    let lanes = s.lanes;
     let wide_starts = s.wide_starts;
     let n_bodies = s.states.len();
     let params = &s.params;
@@ -514,24 +520,13 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
                 // SAFETY: the colour's constraints share no dynamic body, and each is in
                 // one block of the stage.
                 let cs = unsafe { wide.slice(range.clone()) };
+                let r = &wide_rolling;
                 match phase {
-                    Phase::WarmStart => contact_solver::warm_start(&states, cs, &wide_rolling),
-                    Phase::Solve => contact_solver::solve::<_, true>(
-                        &states,
-                        cs,
-                        &wide_rolling,
-                        inv_h,
-                        push_max,
-                    ),
-                    Phase::Relax => contact_solver::solve::<_, false>(
-                        &states,
-                        cs,
-                        &wide_rolling,
-                        inv_h,
-                        push_max,
-                    ),
+                    Phase::WarmStart => wide::warm_start(lanes, &states, cs, r),
+                    Phase::Solve => wide::solve::<true>(lanes, &states, cs, r, inv_h, push_max),
+                    Phase::Relax => wide::solve::<false>(lanes, &states, cs, r, inv_h, push_max),
                     Phase::Restitution => {
-                        contact_solver::apply_restitution(&states, cs, &wide_aux[range], threshold)
+                        wide::apply_restitution(lanes, &states, cs, &wide_aux[range], threshold)
                     }
                 }
             }
@@ -540,15 +535,11 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
                 let cs = unsafe { single.slice(0..sn) };
                 let r = &single_rolling;
                 match phase {
-                    Phase::WarmStart => contact_solver::warm_start(&states, cs, r),
-                    Phase::Solve => {
-                        contact_solver::solve::<_, true>(&states, cs, r, inv_h, push_max)
-                    }
-                    Phase::Relax => {
-                        contact_solver::solve::<_, false>(&states, cs, r, inv_h, push_max)
-                    }
+                    Phase::WarmStart => single::warm_start(&states, cs, r),
+                    Phase::Solve => single::solve::<true>(&states, cs, r, inv_h, push_max),
+                    Phase::Relax => single::solve::<false>(&states, cs, r, inv_h, push_max),
                     Phase::Restitution => {
-                        contact_solver::apply_restitution(&states, cs, single_aux, threshold)
+                        single::apply_restitution(&states, cs, single_aux, threshold)
                     }
                 }
             }
@@ -556,12 +547,12 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
                 // SAFETY: each constraint is in one block of the stage, and writes only
                 // its own contacts.
                 let cs = unsafe { wide.slice(items.clone()) };
-                contact_solver::store_impulses(&contacts, cs, &wide_aux[items], &wide_rolling);
+                wide::store_impulses(lanes, &contacts, cs, &wide_aux[items], &wide_rolling);
             }
             Work::StoreSingle => {
                 // SAFETY: the stage's one block.
                 let cs = unsafe { single.slice(0..sn) };
-                contact_solver::store_impulses(&contacts, cs, single_aux, &single_rolling);
+                single::store_impulses(&contacts, cs, single_aux, &single_rolling);
             }
         }
     };
@@ -917,6 +908,7 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
     }
     s.wide_starts[COLOR_COUNT] = wide_count as u32;
     let one_at_a_time = s.one_at_a_time;
+    let lanes = s.lanes;
     let c = &mut s.constraints;
     c.wide.begin(wide_count);
     c.single.begin(single_count);
@@ -943,6 +935,7 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
             &s.constraint_contact,
             &firsts,
             one_at_a_time,
+            lanes,
         );
         return;
     }
@@ -963,11 +956,11 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
         if single {
             let b = &mut c.single;
             let (c, aux, r) = (&mut b.constraints[k], &mut b.aux[k], &mut b.rolling[k]);
-            contact_solver::prepare(lane, k, c, aux, r);
+            single::prepare(lane, k, c, aux, r);
         } else {
             let b = &mut c.wide;
             let (c, aux, r) = (&mut b.constraints[k], &mut b.aux[k], &mut b.rolling[k]);
-            contact_solver::prepare(lane, k, c, aux, r);
+            wide::prepare(lanes, lane, k, c, aux, r);
         }
         next[color] += 1;
         lane[..filled[color]].fill(LaneInput::EMPTY);
@@ -993,6 +986,7 @@ fn prepare_in_parallel(
     constraint_contact: &[u32],
     firsts: &Firsts,
     one_at_a_time: bool,
+    lanes: SolverLanes,
 ) {
     let single_path = |color: usize| color == OVERFLOW || one_at_a_time;
     let (wn, sn) = (c.wide.count, c.single.count);
@@ -1039,10 +1033,10 @@ fn prepare_in_parallel(
         unsafe {
             if is_single {
                 let (c, aux, r) = (single.get(k), single_aux.get(k), single_rolling.get(k));
-                contact_solver::prepare(&lane, k, c, aux, r);
+                single::prepare(&lane, k, c, aux, r);
             } else {
                 let (c, aux, r) = (wide.get(k), wide_aux.get(k), wide_rolling.get(k));
-                contact_solver::prepare(&lane, k, c, aux, r);
+                wide::prepare(lanes, &lane, k, c, aux, r);
             }
         }
     });
@@ -1140,19 +1134,20 @@ mod timing {
             }
         });
         let states = Slots::new(&mut states_vec[..]);
-        let warm = fastest(reps, || contact_solver::warm_start(&states, wide, &rolling));
+        let lanes = s.lanes;
+        let warm = fastest(reps, || wide::warm_start(lanes, &states, wide, &rolling));
         let solve = fastest(reps, || {
-            contact_solver::solve::<_, true>(&states, wide, &rolling, inv_h, push)
+            wide::solve::<true>(lanes, &states, wide, &rolling, inv_h, push)
         });
         let relax = fastest(reps, || {
-            contact_solver::solve::<_, false>(&states, wide, &rolling, inv_h, push)
+            wide::solve::<false>(lanes, &states, wide, &rolling, inv_h, push)
         });
         let restitution = fastest(reps, || {
-            contact_solver::apply_restitution(&states, wide, aux, def.restitution_threshold)
+            wide::apply_restitution(lanes, &states, wide, aux, def.restitution_threshold)
         });
         let contacts = Slots::new(&mut world.contacts[..]);
         let store = fastest(reps, || {
-            contact_solver::store_impulses(&contacts, wide, aux, &rolling)
+            wide::store_impulses(lanes, &contacts, wide, aux, &rolling)
         });
         let k = substeps as f64;
         let step =

@@ -1074,6 +1074,41 @@ pub struct Driver {
     snapshot: Vec<u8>,
 }
 
+/// The solver lanes every world this program makes is forced to (0: left as dispatched;
+/// 1 scalar, 4 four-wide, 8 eight-wide): `--lanes N` sets it, so the hash matrix runs a
+/// cell with each path forced.
+static FORCED_LANES: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Forces the solver lanes of every world made from now on (`--lanes`); refused when the
+/// CPU does not run them.
+pub fn force_lanes(width: u8) -> Result<maul3d::SolverLanes, String> {
+    let lanes = match width {
+        1 => maul3d::SolverLanes::Scalar,
+        4 => maul3d::SolverLanes::Four,
+        8 => maul3d::SolverLanes::Eight,
+        _ => return Err(format!("--lanes {width}: expected 1, 4 or 8")),
+    };
+    // Refused here, as the world would refuse it.
+    let mut probe = World::new(&def(false)).map_err(|e| e.to_string())?;
+    probe.set_solver_lanes(lanes).map_err(|e| e.to_string())?;
+    FORCED_LANES.store(width, std::sync::atomic::Ordering::Relaxed);
+    Ok(probe.solver_lanes())
+}
+
+/// Applies `force_lanes`'s choice to a new world; returns the lanes it solves in.
+pub fn apply_lanes(w: &mut World) -> maul3d::SolverLanes {
+    let lanes = match FORCED_LANES.load(std::sync::atomic::Ordering::Relaxed) {
+        1 => Some(maul3d::SolverLanes::Scalar),
+        4 => Some(maul3d::SolverLanes::Four),
+        8 => Some(maul3d::SolverLanes::Eight),
+        _ => None,
+    };
+    if let Some(lanes) = lanes {
+        w.set_solver_lanes(lanes).expect("checked by force_lanes");
+    }
+    w.solver_lanes()
+}
+
 impl Driver {
     /// Builds scene `scene` into a world with `def` (capacities from `def()`).
     pub fn build(scene: usize, hooks: Option<maul3d::TaskHooks>) -> (World, Driver) {
@@ -1083,6 +1118,7 @@ impl Driver {
             ..def(sleep)
         })
         .unwrap();
+        apply_lanes(&mut w);
         match scene {
             0 => {
                 ground(&mut w, DVec3::ZERO);

@@ -9,6 +9,8 @@
 //! Each scene also runs in a world that starts as small as it can and grows before each
 //! step as `World::growth_needed` asks: it must hash as the large world at every step.
 //! Each scene runs on a thread with a small stack: 48 KiB in release, 64 KiB in debug.
+//! `--lanes 1|4|8` forces the contact solver's lanes in every world (first line printed:
+//! `lanes NAME`, the path the worlds solve in).
 
 use maul3d_determinism::{Driver, SCENES, STEPS, format_lines, tasks::TestTasks};
 use std::process::ExitCode;
@@ -100,6 +102,7 @@ fn run_grown(scene: usize, reference: &[u64]) -> Result<Vec<u32>, String> {
     // Each refusal names the capacity to raise and what it needs.
     let mut w = loop {
         let mut w = maul3d::World::new(&def).map_err(|e| e.to_string())?;
+        maul3d_determinism::apply_lanes(&mut w);
         match w.restore(&snap) {
             Ok(()) => break w,
             Err(maul3d::Error::TooSmall { what, needed, .. }) => {
@@ -214,6 +217,7 @@ fn verify_committed_replay() -> Result<String, String> {
     let view = maul3d::decode_replay(REPLAY).map_err(|e| format!("demo.m3replay: {e}"))?;
     let def = maul3d::World::def_from_snapshot(view.snapshot).map_err(|e| e.to_string())?;
     let mut w = maul3d::World::new(&def).map_err(|e| e.to_string())?;
+    maul3d_determinism::apply_lanes(&mut w);
     w.restore(view.snapshot).map_err(|e| e.to_string())?;
     w.replay_journal(view.tape)
         .map_err(|e| format!("demo.m3replay replay: {e}"))?;
@@ -239,6 +243,25 @@ fn main() -> ExitCode {
             .cloned()
     };
     let threaded = !cfg!(target_family = "wasm");
+    // `--lanes 1|4|8` forces the contact solver's lanes (scalar, 4-wide, 8-wide) in every
+    // world; without it each world runs what the CPU dispatches. Same bits either way.
+    let lanes = match flag("--lanes") {
+        Some(width) => match width.parse().map_err(|e| format!("--lanes {width}: {e}")) {
+            Ok(width) => maul3d_determinism::force_lanes(width),
+            Err(e) => Err(e),
+        },
+        None => Ok(maul3d::World::new(&maul3d_determinism::def(false))
+            .map(|w| w.solver_lanes())
+            .map_err(|e| e.to_string())
+            .unwrap_or(maul3d::SolverLanes::Auto)),
+    };
+    match lanes {
+        Ok(lanes) => println!("lanes {}", lanes.name()),
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    }
     let mut out = String::new();
     for (scene, name) in SCENES.iter().enumerate() {
         let h = match run_scene(scene, threaded) {
