@@ -32,30 +32,50 @@ t0=$(date +%s)
 cargo +nightly fuzz build -a
 echo "<== build: $(($(date +%s) - t0)) s"
 
-status=0
-for t in "${TARGETS[@]}"; do
+# One target's fixed run; its report goes to $2 (the targets run side by side, each
+# libFuzzer process on one thread, and their reports are printed in order after).
+fuzz_target() {
+  local t=$1 report=$2 scratch log t0
   scratch=$(mktemp -d)
   log=$(mktemp)
   rm -rf "fuzz/artifacts/$t"
-  echo "==> $t: $RUNS runs, seed $SEED"
-  t0=$(date +%s)
-  if cargo +nightly fuzz run -a "$t" "$scratch" "fuzz/corpus/$t" -- \
-    -runs="$RUNS" -seed="$SEED" -use_cmp=0 -timeout=10 -rss_limit_mb=2048 >"$log" 2>&1; then
-    grep -E '^Done|^#[0-9]+[[:space:]]+DONE' "$log" || true
-    echo "<== $t: ok, $(($(date +%s) - t0)) s"
-  else
-    grep -E '^#[0-9]+' "$log" | tail -n 1 || true
-    grep -E -A 3 'panicked at|ERROR: libFuzzer' "$log" || tail -n 40 "$log"
-    mkdir -p "fuzz/regressions/$t"
-    for f in "fuzz/artifacts/$t"/*; do
-      [ -f "$f" ] || continue
-      cp "$f" "fuzz/regressions/$t/"
-      echo "kept fuzz/regressions/$t/$(basename "$f")"
-    done
-    echo "<== $t: FAILED after $(($(date +%s) - t0)) s"
-    status=1
-  fi
+  {
+    echo "==> $t: $RUNS runs, seed $SEED"
+    t0=$(date +%s)
+    if cargo +nightly fuzz run -a "$t" "$scratch" "fuzz/corpus/$t" -- \
+      -runs="$RUNS" -seed="$SEED" -use_cmp=0 -timeout=10 -rss_limit_mb=2048 >"$log" 2>&1; then
+      grep -E '^Done|^#[0-9]+[[:space:]]+DONE' "$log" || true
+      echo "<== $t: ok, $(($(date +%s) - t0)) s"
+    else
+      grep -E '^#[0-9]+' "$log" | tail -n 1 || true
+      grep -E -A 3 'panicked at|ERROR: libFuzzer' "$log" || tail -n 40 "$log"
+      mkdir -p "fuzz/regressions/$t"
+      for f in "fuzz/artifacts/$t"/*; do
+        [ -f "$f" ] || continue
+        cp "$f" "fuzz/regressions/$t/"
+        echo "kept fuzz/regressions/$t/$(basename "$f")"
+      done
+      echo "<== $t: FAILED after $(($(date +%s) - t0)) s"
+      rm -rf "$scratch" "$log"
+      return 1
+    fi
+  } >"$report"
   rm -rf "$scratch" "$log"
+}
+
+status=0
+reports=()
+pids=()
+for t in "${TARGETS[@]}"; do
+  r=$(mktemp)
+  reports+=("$r")
+  fuzz_target "$t" "$r" &
+  pids+=($!)
+done
+for k in "${!pids[@]}"; do
+  wait "${pids[$k]}" || status=1
+  cat "${reports[$k]}"
+  rm -f "${reports[$k]}"
 done
 echo "fuzzing done in $(($(date +%s) - start_all)) s"
 exit $status
