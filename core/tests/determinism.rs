@@ -290,6 +290,139 @@ fn reversed_inline_hooks() -> maul3d::TaskHooks {
     }
 }
 
+/// Joints in lanes (spherical joints are solved eight at a time per colour, every other
+/// kind one at a time beside them): a grid of spherical joints hanging from static and
+/// kinematic anchors, some with their own pivot springs, mixed in its colours with
+/// revolute and weld joints, a group whose bodies lock the same axis (the point matrix's
+/// zero diagonal: that group is solved one at a time), all swinging into the pile on the
+/// ground. Every path gives the bits of one at a time, on one thread and on two workers.
+#[test]
+fn joints_in_lanes_solve_alike_on_every_path() {
+    use maul3d::{JointKind, MotionLocks, RevoluteJoint, WeldJoint};
+    let run = |path: Path, hooks: bool| {
+        let mut w = World::new(&maul3d::WorldDef {
+            task_hooks: hooks.then(reversed_inline_hooks),
+            enable_sleep: false,
+            body_capacity: 512,
+            shape_capacity: 512,
+            contact_capacity: 4096,
+            pair_capacity: 4096,
+            joint_capacity: 1024,
+            ..Default::default()
+        })
+        .unwrap();
+        set_path(&mut w, path);
+        ground(&mut w, 0.6);
+        let anchor = |w: &mut World, x: f64, kinematic: bool| {
+            w.create_body(&BodyDef {
+                body_type: if kinematic {
+                    BodyType::Kinematic
+                } else {
+                    BodyType::Static
+                },
+                position: DVec3::new(x, 8.0, 0.0),
+                linear_velocity: if kinematic {
+                    Vec3::new(0.0, 0.0, 0.4)
+                } else {
+                    Vec3::ZERO
+                },
+                ..Default::default()
+            })
+            .unwrap()
+        };
+        let mut joints = Vec::new();
+        let (cols, rows) = (9usize, 7usize);
+        let mut grid = vec![vec![]; cols];
+        for (k, col) in grid.iter_mut().enumerate() {
+            let x = k as f64 * 0.8 - 3.2;
+            let top = anchor(&mut w, x, k % 3 == 1);
+            let mut prev = top;
+            for i in 0..rows {
+                let p = DVec3::new(x, 7.4 - i as f64 * 0.6, 0.0);
+                let b = w
+                    .create_body(&BodyDef {
+                        body_type: BodyType::Dynamic,
+                        position: p,
+                        linear_velocity: Vec3::new(0.5 * (k as f32 - 4.0), 0.0, 1.5),
+                        // The last column's links keep their y translation locked: with
+                        // the anchors' too, the point matrix has a zero diagonal there.
+                        motion_locks: if k == cols - 1 {
+                            MotionLocks {
+                                linear_y: true,
+                                ..Default::default()
+                            }
+                        } else {
+                            MotionLocks::default()
+                        },
+                        ..Default::default()
+                    })
+                    .unwrap();
+                w.create_sphere_shape(
+                    b,
+                    &ShapeDef::default(),
+                    &maul3d::Sphere {
+                        center: Vec3::ZERO,
+                        radius: 0.2,
+                    },
+                )
+                .unwrap();
+                let at = DVec3::new(p.x, p.y + 0.3, p.z);
+                let kind = match (k + i) % 7 {
+                    3 => JointKind::Revolute(RevoluteJoint::default()),
+                    5 => JointKind::Weld(WeldJoint::default()),
+                    _ => JointKind::Spherical,
+                };
+                let j = joint_at(&mut w, prev, b, at, Quat::IDENTITY, kind);
+                if (k + i) % 4 == 2 && (k + i) % 7 != 3 && (k + i) % 7 != 5 {
+                    w.set_joint_pivot_spring(j, 6.0, 0.4).unwrap();
+                }
+                joints.push(j);
+                col.push(b);
+                prev = b;
+            }
+        }
+        // Sideways links between neighbouring columns: more joints per body, more colours.
+        for k in 1..cols - 1 {
+            for i in (0..rows).step_by(2) {
+                let (a, b) = (grid[k - 1][i], grid[k][i]);
+                let (pa, pb) = (w.body_position(a).unwrap(), w.body_position(b).unwrap());
+                let at = DVec3::new(
+                    0.5 * (pa.x + pb.x),
+                    0.5 * (pa.y + pb.y),
+                    0.5 * (pa.z + pb.z),
+                );
+                joints.push(joint_at(
+                    &mut w,
+                    a,
+                    b,
+                    at,
+                    Quat::IDENTITY,
+                    JointKind::Spherical,
+                ));
+            }
+        }
+        for i in 0..20 {
+            dynamic_box(
+                &mut w,
+                DVec3::new((i % 5) as f64 * 0.9 - 1.8, 0.4 + (i / 5) as f64 * 0.8, 1.5),
+                Vec3::splat(0.35),
+                &ShapeDef::default(),
+            );
+        }
+        (0..150)
+            .map(|_| {
+                w.step(DT, 4).unwrap();
+                w.hash()
+            })
+            .collect::<Vec<_>>()
+    };
+    let reference = run(Path::OneAtATime, false);
+    for path in paths() {
+        assert_eq!(run(path, false), reference, "{path:?}");
+        assert_eq!(run(path, true), reference, "{path:?} on two workers");
+    }
+}
+
 #[test]
 fn the_lanes_are_kept_by_grow_and_are_not_state() {
     let made = |lanes: SolverLanes| {

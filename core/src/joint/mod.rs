@@ -47,6 +47,7 @@ pub(crate) mod solver;
 mod spherical;
 mod weld;
 mod wheel;
+pub(crate) mod wide;
 
 pub(crate) use checks::check_decoded;
 pub use cone_twist::ConeTwistJoint;

@@ -33,7 +33,7 @@ use crate::solver::{BodyState, SolverScratch};
 use crate::task::Slots;
 use crate::world::World;
 
-const SPHERICAL: u8 = 0;
+pub(super) const SPHERICAL: u8 = 0;
 
 /// Body states of the awake set, as the substep loop shares them.
 pub(crate) type States<'a> = Slots<'a, BodyState>;

@@ -493,11 +493,11 @@ fn prepare_lanes<L: Lanes>(
 }
 
 /// Velocities and motion of the bodies of every lane.
-struct Gathered<L> {
-    v: V3<L>,
-    w: V3<L>,
-    dp: V3<L>,
-    dq: Q<L>,
+pub(crate) struct Gathered<L> {
+    pub v: V3<L>,
+    pub w: V3<L>,
+    pub dp: V3<L>,
+    pub dq: Q<L>,
 }
 
 /// Body states shared by the constraints of one colour, which may run on several threads:
@@ -518,7 +518,7 @@ fn state_of<'a>(states: &'a States, k: u32) -> &'a BodyState {
 
 /// Loads each lane's body state as four 16-byte rows and transposes them into lanes.
 #[inline(always)]
-fn gather<L: Lanes>(states: &States, index: &[u32; MAX_WIDTH]) -> Gathered<L> {
+pub(crate) fn gather<L: Lanes>(states: &States, index: &[u32; MAX_WIDTH]) -> Gathered<L> {
     let s: [&BodyState; MAX_WIDTH] = core::array::from_fn(|i| {
         if i < L::WIDTH {
             state_of(states, index[i])

@@ -773,10 +773,9 @@ mod avx {
         }
         #[inline(always)]
         fn from_fn(mut f: impl FnMut(usize) -> f32) -> F8 {
-            let l: [f32; 8] = core::array::from_fn(&mut f);
-            F8(avx!(_mm256_setr_ps(
-                l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7]
-            )))
+            let (a, b, c, d) = (f(0), f(1), f(2), f(3));
+            let (e, g, h, i) = (f(4), f(5), f(6), f(7));
+            F8(avx!(_mm256_setr_ps(a, b, c, d, e, g, h, i)))
         }
         #[inline(always)]
         fn to_array(self) -> [f32; MAX_WIDTH] {

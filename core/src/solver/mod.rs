@@ -391,10 +391,11 @@ fn build_plans(
     let joints = |list: &mut PlanList, phase: Phase| {
         for color in 0..COLOR_COUNT {
             let n = (joint_starts[color + 1] - joint_starts[color]) as usize;
+            // Blocks of eight or more: spherical joints are solved eight at a time.
             let stage = if color == OVERFLOW {
                 one(n)
             } else {
-                Stage::split(n, 4, workers)
+                Stage::split(n, 8, workers)
             };
             list.push(Work::Joints(phase, color as u8), stage);
         }
@@ -438,6 +439,7 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
     let workers = tasks.hooks.map_or(1, |h| h.worker_count);
     let s = &mut world.solver;
     let lanes = s.lanes;
+    let one_at_a_time = s.one_at_a_time;
     let wide_starts = s.wide_starts;
     let n_bodies = s.states.len();
     let params = &s.params;
@@ -504,14 +506,24 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
                 // share no dynamic body (the overflow's run in one block).
                 let impulses = unsafe { joint_impulses.slice(range.clone()) };
                 let (cs, js) = (&joint_constraints[range], joints);
-                match phase {
-                    Phase::WarmStart => {
-                        crate::joint::solver::warm_start_joints(cs, impulses, js, &states)
+                let pass = if phase == Phase::Solve {
+                    &solve_pass
+                } else {
+                    &relax_pass
+                };
+                if color as usize == OVERFLOW || one_at_a_time {
+                    // One after another (the overflow's joints share bodies).
+                    use crate::joint::solver::{solve_joints, warm_start_joints};
+                    match phase {
+                        Phase::WarmStart => warm_start_joints(cs, impulses, js, &states),
+                        _ => solve_joints(cs, impulses, js, &states, pass),
                     }
-                    Phase::Solve => {
-                        crate::joint::solver::solve_joints(cs, impulses, js, &states, &solve_pass)
+                } else {
+                    use crate::joint::wide::{solve_joints, warm_start_joints};
+                    match phase {
+                        Phase::WarmStart => warm_start_joints(lanes, cs, impulses, js, &states),
+                        _ => solve_joints(lanes, cs, impulses, js, &states, pass),
                     }
-                    _ => crate::joint::solver::solve_joints(cs, impulses, js, &states, &relax_pass),
                 }
             }
             Work::Color(phase, color) => {

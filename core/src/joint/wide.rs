@@ -1,0 +1,498 @@
+//! Spherical joints eight at a time: the point constraint's warm start, solve and relax
+//! passes in solver lanes, each lane computing exactly what `spherical.rs` computes for
+//! its joint (the same operations in the same order, compare-and-select for every
+//! branch), so the lanes change speed only.
+//!
+//! A colour's joints share no dynamic body, so they may be solved in any grouping: the
+//! spherical ones go eight to a group, the other kinds one at a time as before. A group
+//! whose point matrix needs the masked inverse in some lane (an axis locked in both
+//! bodies) is solved one joint at a time instead, before anything is written.
+
+use super::JointImpulses;
+use super::solver::{JointConstraint, Pass, States};
+use crate::body::NONE;
+use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
+use crate::solver::contact_solver::{READ_ONLY, gather};
+use crate::solver::lanes::{F4x2, Lanes, MAX_WIDTH, P4x2, Q, SolverLanes, V3};
+
+/// A 3×3 matrix of lanes, by columns (as `Mat3`).
+#[derive(Clone, Copy)]
+struct M3<L> {
+    cx: V3<L>,
+    cy: V3<L>,
+    cz: V3<L>,
+}
+
+impl<L: Lanes> M3<L> {
+    /// `Mat3::mul_vec`, term for term.
+    #[inline(always)]
+    fn mul_vec(&self, v: V3<L>) -> V3<L> {
+        V3 {
+            x: self.cx.x * v.x + self.cy.x * v.y + self.cz.x * v.z,
+            y: self.cx.y * v.x + self.cy.y * v.y + self.cz.y * v.z,
+            z: self.cx.z * v.x + self.cy.z * v.y + self.cz.z * v.z,
+        }
+    }
+}
+
+/// `math::clamp(x, -bound, bound)` lane by lane: a NaN passes, as it does there.
+#[inline(always)]
+fn clamp<L: Lanes>(x: L, bound: f32) -> L {
+    let (lo, hi) = (L::splat(-bound), L::splat(bound));
+    L::select_gt(lo, x, lo, L::select_gt(x, hi, hi, x))
+}
+
+#[inline(always)]
+fn clamp_v<L: Lanes>(v: V3<L>, bound: f32) -> V3<L> {
+    V3 {
+        x: clamp(v.x, bound),
+        y: clamp(v.y, bound),
+        z: clamp(v.z, bound),
+    }
+}
+
+/// One where `x` is finite, zero where it is infinite or NaN (`x - x` is zero exactly
+/// for finite `x`, NaN otherwise).
+#[inline(always)]
+fn finite<L: Lanes>(x: L) -> L {
+    let one = L::splat(1.0);
+    #[allow(clippy::eq_op)] // x − x is the point: zero or NaN
+    let d = x - x;
+    L::select_gt(one, d, one, L::default())
+}
+
+/// Lanes where both masks are one.
+#[inline(always)]
+fn and<L: Lanes>(a: L, b: L) -> L {
+    L::select_gt(a, L::default(), b, L::default())
+}
+
+/// Up to eight spherical joints in lanes, read from their prepared constraints.
+struct Group<L> {
+    /// How many lanes hold a joint.
+    n: usize,
+    /// Solver index of each lane's bodies (`NONE` when it does not move, `READ_ONLY` set
+    /// when the joint must not write it), as the contact solver's `gather` reads them.
+    index_a: [u32; MAX_WIDTH],
+    index_b: [u32; MAX_WIDTH],
+    ma: V3<L>,
+    mb: V3<L>,
+    ia: M3<L>,
+    ib: M3<L>,
+    /// The anchors relative to each centre of mass at the start of the step.
+    pa: V3<L>,
+    pb: V3<L>,
+    delta_center: V3<L>,
+}
+
+impl<L: Lanes> Group<L> {
+    #[inline(always)]
+    fn new(cs: &[JointConstraint], pick: &[u32; MAX_WIDTH], n: usize) -> Group<L> {
+        let c = |i: usize| &cs[pick[if i < n { i } else { 0 }] as usize];
+        let index = |k: u32, write: bool| {
+            if k == NONE || write { k } else { k | READ_ONLY }
+        };
+        macro_rules! v3 {
+            ($($f:tt)+) => {
+                V3::from_fn(|i| c(i).$($f)+)
+            };
+        }
+        macro_rules! m3 {
+            ($f:ident) => {
+                M3 {
+                    cx: V3::from_fn(|i| c(i).$f.cx),
+                    cy: V3::from_fn(|i| c(i).$f.cy),
+                    cz: V3::from_fn(|i| c(i).$f.cz),
+                }
+            };
+        }
+        Group {
+            n,
+            index_a: core::array::from_fn(|i| {
+                if i < n {
+                    index(c(i).index_a, c(i).write_a)
+                } else {
+                    NONE
+                }
+            }),
+            index_b: core::array::from_fn(|i| {
+                if i < n {
+                    index(c(i).index_b, c(i).write_b)
+                } else {
+                    NONE
+                }
+            }),
+            ma: v3!(ma),
+            mb: v3!(mb),
+            ia: m3!(ia),
+            ib: m3!(ib),
+            pa: v3!(frame_a.p),
+            pb: v3!(frame_b.p),
+            delta_center: v3!(delta_center),
+        }
+    }
+}
+
+/// A lane's body as the rows see it.
+struct Bodies<L> {
+    va: V3<L>,
+    wa: V3<L>,
+    vb: V3<L>,
+    wb: V3<L>,
+    ra: V3<L>,
+    rb: V3<L>,
+    /// `(b.dp − a.dp) + (rb − ra) + delta_center`: B's anchor minus A's now.
+    separation: V3<L>,
+}
+
+impl<L: Lanes> Bodies<L> {
+    #[inline(always)]
+    fn new(states: &States, g: &Group<L>) -> Bodies<L> {
+        let a = gather::<L>(states, &g.index_a);
+        let b = gather::<L>(states, &g.index_b);
+        let (ra, rb) = (rotate(&a.dq, g.pa), rotate(&b.dq, g.pb));
+        Bodies {
+            separation: b.dp.sub(a.dp).add(rb.sub(ra)).add(g.delta_center),
+            va: a.v,
+            wa: a.w,
+            vb: b.v,
+            wb: b.w,
+            ra,
+            rb,
+        }
+    }
+
+    /// `apply_point`: the impulse `l` at the anchors (B gets `+l`), velocities bounded.
+    #[inline(always)]
+    fn apply(&mut self, g: &Group<L>, l: V3<L>) {
+        self.va = clamp_v(self.va.sub(g.ma.mul_elements(l)), MAX_VELOCITY);
+        self.wa = clamp_v(self.wa.sub(g.ia.mul_vec(self.ra.cross(l))), MAX_VELOCITY);
+        self.vb = clamp_v(self.vb.add(g.mb.mul_elements(l)), MAX_VELOCITY);
+        self.wb = clamp_v(self.wb.add(g.ib.mul_vec(self.rb.cross(l))), MAX_VELOCITY);
+    }
+
+    /// Writes the velocities of the lanes' written bodies.
+    #[inline(always)]
+    fn store(&self, states: &States, g: &Group<L>) {
+        let (va, wa) = (self.va.lanes(), self.wa.lanes());
+        let (vb, wb) = (self.vb.lanes(), self.wb.lanes());
+        for i in 0..g.n {
+            for (k, v, w) in [(g.index_a[i], va[i], wa[i]), (g.index_b[i], vb[i], wb[i])] {
+                if k & READ_ONLY == 0 {
+                    // SAFETY: a joint pass runs one colour's joints, which share no
+                    // written body, and no contact stage meanwhile.
+                    let s = unsafe { states.get(k as usize) };
+                    s.v = v;
+                    s.w = w;
+                }
+            }
+        }
+    }
+}
+
+/// `Quat::rotate`, term for term.
+#[inline(always)]
+fn rotate<L: Lanes>(q: &Q<L>, v: V3<L>) -> V3<L> {
+    let t = q.v.cross(v).scale(L::splat(2.0));
+    v.add(t.scale(q.w)).add(q.v.cross(t))
+}
+
+/// `lever_mass`: `[r]ᵀ A [r]`'s upper triangle `[xx, xy, xz, yy, yz, zz]`.
+#[inline(always)]
+fn lever_mass<L: Lanes>(a: &M3<L>, r: V3<L>) -> [L; 6] {
+    let ax = a.cy.scale(r.z).sub(a.cz.scale(r.y));
+    let ay = a.cz.scale(r.x).sub(a.cx.scale(r.z));
+    let az = a.cx.scale(r.y).sub(a.cy.scale(r.x));
+    [
+        r.z * ax.y - r.y * ax.z,
+        r.z * ay.y - r.y * ay.z,
+        r.z * az.y - r.y * az.z,
+        r.x * ay.z - r.z * ay.x,
+        r.x * az.z - r.z * az.x,
+        r.y * az.x - r.x * az.y,
+    ]
+}
+
+/// `point_solve` for every lane; `None` when a lane of the first `n` needs the masked
+/// inverse (a zero diagonal), which the lanes do not compute.
+#[inline(always)]
+fn point_solve<L: Lanes>(g: &Group<L>, b: &Bodies<L>, rhs: V3<L>) -> Option<V3<L>> {
+    let zero = L::default();
+    let one = L::splat(1.0);
+    let m = g.ma.add(g.mb);
+    let (sa, sb) = (lever_mass(&g.ia, b.ra), lever_mass(&g.ib, b.rb));
+    let k = [
+        m.x + sa[0] + sb[0],
+        sa[1] + sb[1],
+        sa[2] + sb[2],
+        m.y + sa[3] + sb[3],
+        sa[4] + sb[4],
+        m.z + sa[5] + sb[5],
+    ];
+    let positive = |x: L| L::select_gt(x, zero, one, zero);
+    let regular = and(positive(k[0]), and(positive(k[3]), positive(k[5])));
+    if regular.to_array()[..g.n].contains(&0.0) {
+        return None;
+    }
+    let s = k[0].max(k[3].max(k[5]));
+    let inv_s = one.div(s);
+    let (a, bb, cc, d, e, f) = (
+        k[0] * inv_s,
+        k[1] * inv_s,
+        k[2] * inv_s,
+        k[3] * inv_s,
+        k[4] * inv_s,
+        k[5] * inv_s,
+    );
+    let c11 = d * f - e * e;
+    let c12 = cc * e - bb * f;
+    let c13 = bb * e - cc * d;
+    let c22 = a * f - cc * cc;
+    let c23 = bb * cc - a * e;
+    let c33 = a * d - bb * bb;
+    let det = a * c11 + bb * c12 + cc * c13;
+    let inv = inv_s.div(det);
+    let x = V3 {
+        x: (c11 * rhs.x + c12 * rhs.y + c13 * rhs.z) * inv,
+        y: (c12 * rhs.x + c22 * rhs.y + c23 * rhs.z) * inv,
+        z: (c13 * rhs.x + c23 * rhs.y + c33 * rhs.z) * inv,
+    };
+    // Zero where `s` is not finite, the determinant is not positive (or NaN), or the
+    // result is not finite: the scalar path's early returns.
+    let ok = and(finite(s), positive(det));
+    let ok = and(ok, and(finite(x.x), and(finite(x.y), finite(x.z))));
+    Some(V3::select_gt(ok, zero, x, V3::default()))
+}
+
+/// The kept impulses of the group's joints, lanes past `n` zero.
+#[inline(always)]
+fn impulses_of<L: Lanes>(impulses: &[JointImpulses], pick: &[u32; MAX_WIDTH], n: usize) -> V3<L> {
+    V3::from_fn(|i| {
+        if i < n {
+            impulses[pick[i] as usize].linear
+        } else {
+            crate::math::Vec3::ZERO
+        }
+    })
+}
+
+#[inline(always)]
+fn warm_group<L: Lanes>(
+    states: &States,
+    cs: &[JointConstraint],
+    impulses: &[JointImpulses],
+    pick: &[u32; MAX_WIDTH],
+    n: usize,
+) {
+    let g = Group::<L>::new(cs, pick, n);
+    let mut b = Bodies::new(states, &g);
+    b.apply(&g, impulses_of(impulses, pick, n));
+    b.store(states, &g);
+}
+
+/// `solve_pivot` for the group; false (nothing written) when a lane needs the masked
+/// inverse.
+#[inline(always)]
+fn solve_group<L: Lanes>(
+    states: &States,
+    cs: &[JointConstraint],
+    impulses: &mut [JointImpulses],
+    pick: &[u32; MAX_WIDTH],
+    n: usize,
+    p: &Pass,
+) -> bool {
+    let g = Group::<L>::new(cs, pick, n);
+    let mut b = Bodies::new(states, &g);
+    let c = |i: usize| &cs[pick[if i < n { i } else { 0 }] as usize];
+    let biased = |i: usize| p.use_bias || c(i).own_pivot;
+    let zero = L::default();
+    let apply = L::from_fn(|i| if biased(i) { 1.0 } else { 0.0 });
+    let rate = L::from_fn(|i| c(i).pivot.bias_rate);
+    let ms = L::from_fn(|i| {
+        if biased(i) {
+            c(i).pivot.mass_scale
+        } else {
+            1.0
+        }
+    });
+    let is = L::from_fn(|i| {
+        if biased(i) {
+            c(i).pivot.impulse_scale
+        } else {
+            0.0
+        }
+    });
+    let cdot = b.vb.add(b.wb.cross(b.rb)).sub(b.va).sub(b.wa.cross(b.ra));
+    let bias = V3::select_gt(apply, zero, b.separation.scale(rate), V3::default());
+    let Some(x) = point_solve(&g, &b, cdot.add(bias)) else {
+        return false;
+    };
+    let old = impulses_of::<L>(impulses, pick, n);
+    let new = clamp_v(old.sub(x.scale(ms)).sub(old.scale(is)), MAX_IMPULSE);
+    b.apply(&g, new.sub(old));
+    b.store(states, &g);
+    let new = new.lanes();
+    for i in 0..n {
+        impulses[pick[i] as usize].linear = new[i];
+    }
+    true
+}
+
+/// The next group of spherical joints of `cs` from position `*k` on: their positions and
+/// count (zero at the end); every other joint met on the way is handed to `one` first.
+/// No closure carries the lane code: closures are functions of their own, which an AVX
+/// entry point would not inline.
+#[inline(always)]
+fn next_group(
+    cs: &[JointConstraint],
+    k: &mut usize,
+    pick: &mut [u32; MAX_WIDTH],
+    others: &mut [u32; MAX_WIDTH],
+) -> (usize, usize) {
+    let (mut n, mut m) = (0, 0);
+    while *k < cs.len() && n < MAX_WIDTH && m < MAX_WIDTH {
+        if cs[*k].kind == super::solver::SPHERICAL {
+            pick[n] = *k as u32;
+            n += 1;
+        } else {
+            others[m] = *k as u32;
+            m += 1;
+        }
+        *k += 1;
+    }
+    (n, m)
+}
+
+/// The warm start of one colour's joints (see `solver::warm_start_joints`), spherical
+/// joints in lanes.
+#[inline(never)]
+pub(crate) fn warm_start_joints(
+    lanes: SolverLanes,
+    cs: &[JointConstraint],
+    impulses: &[JointImpulses],
+    joints: &[super::Joint],
+    states: &States,
+) {
+    match lanes {
+        SolverLanes::Scalar => warm_lanes::<P4x2>(cs, impulses, joints, states),
+        #[cfg(any(
+            target_arch = "x86_64",
+            all(target_arch = "x86", target_feature = "sse2")
+        ))]
+        // SAFETY: `Eight` is only ever resolved where the CPU has AVX2.
+        SolverLanes::Eight => unsafe { avx::warm_start(cs, impulses, joints, states) },
+        _ => warm_lanes::<F4x2>(cs, impulses, joints, states),
+    }
+}
+
+/// The solve or relax pass over one colour's joints (see `solver::solve_joints`),
+/// spherical joints in lanes.
+#[inline(never)]
+pub(crate) fn solve_joints(
+    lanes: SolverLanes,
+    cs: &[JointConstraint],
+    impulses: &mut [JointImpulses],
+    joints: &[super::Joint],
+    states: &States,
+    p: &Pass,
+) {
+    match lanes {
+        SolverLanes::Scalar => solve_lanes::<P4x2>(cs, impulses, joints, states, p),
+        #[cfg(any(
+            target_arch = "x86_64",
+            all(target_arch = "x86", target_feature = "sse2")
+        ))]
+        // SAFETY: `Eight` is only ever resolved where the CPU has AVX2.
+        SolverLanes::Eight => unsafe { avx::solve(cs, impulses, joints, states, p) },
+        _ => solve_lanes::<F4x2>(cs, impulses, joints, states, p),
+    }
+}
+
+#[inline(always)]
+fn warm_lanes<L: Lanes>(
+    cs: &[JointConstraint],
+    impulses: &[JointImpulses],
+    joints: &[super::Joint],
+    states: &States,
+) {
+    let (mut pick, mut others) = ([0u32; MAX_WIDTH], [0u32; MAX_WIDTH]);
+    let mut k = 0;
+    loop {
+        let (n, m) = next_group(cs, &mut k, &mut pick, &mut others);
+        for &o in &others[..m] {
+            let o = o as usize;
+            super::solver::warm_start_joints(&cs[o..o + 1], &impulses[o..o + 1], joints, states);
+        }
+        if n > 0 {
+            warm_group::<L>(states, cs, impulses, &pick, n);
+        }
+        if n == 0 && m == 0 {
+            break;
+        }
+    }
+}
+
+#[inline(always)]
+fn solve_lanes<L: Lanes>(
+    cs: &[JointConstraint],
+    impulses: &mut [JointImpulses],
+    joints: &[super::Joint],
+    states: &States,
+    p: &Pass,
+) {
+    let (mut pick, mut others) = ([0u32; MAX_WIDTH], [0u32; MAX_WIDTH]);
+    let mut k = 0;
+    loop {
+        let (n, m) = next_group(cs, &mut k, &mut pick, &mut others);
+        for &o in &others[..m] {
+            let o = o as usize;
+            super::solver::solve_joints(&cs[o..o + 1], &mut impulses[o..o + 1], joints, states, p);
+        }
+        if n > 0 && !solve_group::<L>(states, cs, impulses, &pick, n, p) {
+            for &o in &pick[..n] {
+                let o = o as usize;
+                super::solver::solve_joints(
+                    &cs[o..o + 1],
+                    &mut impulses[o..o + 1],
+                    joints,
+                    states,
+                    p,
+                );
+            }
+        }
+        if n == 0 && m == 0 {
+            break;
+        }
+    }
+}
+
+/// The passes in `F8`, compiled with AVX and AVX2 on (see `contact_solver`'s).
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "x86", target_feature = "sse2")
+))]
+mod avx {
+    use super::*;
+    use crate::solver::lanes::F8;
+
+    #[target_feature(enable = "avx,avx2")]
+    pub(super) fn warm_start(
+        cs: &[JointConstraint],
+        impulses: &[JointImpulses],
+        joints: &[super::super::Joint],
+        states: &States,
+    ) {
+        warm_lanes::<F8>(cs, impulses, joints, states)
+    }
+
+    #[target_feature(enable = "avx,avx2")]
+    pub(super) fn solve(
+        cs: &[JointConstraint],
+        impulses: &mut [JointImpulses],
+        joints: &[super::super::Joint],
+        states: &States,
+        p: &Pass,
+    ) {
+        solve_lanes::<F8>(cs, impulses, joints, states, p)
+    }
+}
