@@ -34,6 +34,11 @@ const NOT_IN_THE_API_LAYER: &[(&str, &str, &str)] = &[
         "set_solve_one_at_a_time",
         "a test switch: the same bits either way",
     ),
+    (
+        "world.rs",
+        "set_solver_lanes",
+        "a speed choice (not state): every lane path gives the same bits",
+    ),
 ];
 
 /// The code of a Rust source: comments and the insides of string and character literals
