@@ -29,7 +29,7 @@ stage "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings
 stage "cargo test (workspace)" cargo test --workspace --no-fail-fast
 stage "C ABI (gcc/g++: seeds, scenes, C++ layer, errors, sanitizers)" bash test/c-abi.sh
 stage "Unreal plugin core (g++/clang++ against the static library)" bash test/unreal.sh
-stage "hash matrix (7 cells)" bash test/hash-matrix.sh
+stage "hash matrix (9 cells)" bash test/hash-matrix.sh
 stage "fuzz (fixed runs, fixed seed)" bash test/fuzz.sh
 stage "Godot 4.6 headless (Maul3D server)" bash test/godot.sh
 echo "all tests passed in $(($(date +%s) - start_all)) s"
