@@ -63,8 +63,8 @@ pub enum Class {
     /// Stepping through task hooks (pieces run in another order) gave other bits than
     /// one thread.
     ThreadsChangedBits,
-    /// Solving one constraint at a time (`set_solve_one_at_a_time`) gave other bits than
-    /// the four-wide solver.
+    /// Solving one constraint at a time (`set_solve_one_at_a_time`) or in forced lanes
+    /// (`set_solver_lanes`) gave other bits than the dispatched lanes.
     LanesChangedBits,
     /// A refused call changed the hash.
     RefusalChangedState,
@@ -1064,6 +1064,8 @@ struct Run {
     pre_solve_on: bool,
     /// The live world solves one constraint at a time (not state).
     one_at_a_time: bool,
+    /// The lanes the live world is forced to (`Auto`: as dispatched, what twins run).
+    lanes: maul3d::SolverLanes,
     /// The live world runs through task hooks.
     hooks: bool,
     op_index: usize,
@@ -1121,6 +1123,7 @@ impl Run {
             last_tape: None,
             pre_solve_on: false,
             one_at_a_time: false,
+            lanes: maul3d::SolverLanes::Auto,
             hooks: c.task_workers > 0,
             op_index: 0,
             steps_seen: 0,
@@ -1692,7 +1695,8 @@ impl Run {
                 // The twin steps on one thread with the wide solver. If the live world
                 // uses task hooks or one-at-a-time solving, a twin with those settings
                 // tells whether restore or the settings changed the bits.
-                if self.hooks || self.one_at_a_time {
+                let forced = self.one_at_a_time || self.lanes != maul3d::SolverLanes::Auto;
+                if self.hooks || forced {
                     if let Some(snap) = &pre_snap {
                         let stepped = |hooks: bool, one: bool| -> Option<u64> {
                             let mut def = World::def_from_snapshot(snap).ok()?;
@@ -1701,6 +1705,7 @@ impl Run {
                             }
                             let mut w = World::new(&def).ok()?;
                             w.set_solve_one_at_a_time(one);
+                            w.set_solver_lanes(self.lanes).ok()?;
                             if self.pre_solve_on {
                                 w.set_pre_solve(Some(pre_solve()));
                             }
@@ -1709,12 +1714,11 @@ impl Run {
                             Some(w.hash())
                         };
                         if stepped(self.hooks, self.one_at_a_time) == Some(after) {
-                            let lanes = self.one_at_a_time
-                                && stepped(false, self.one_at_a_time) == Some(after);
+                            let lanes = forced && stepped(false, self.one_at_a_time) == Some(after);
                             let (class, what) = if lanes {
                                 (
                                     Class::LanesChangedBits,
-                                    "solving one constraint at a time gives other bits than four at a time",
+                                    "solving one constraint at a time or in forced lanes gives other bits than the dispatched lanes",
                                 )
                             } else {
                                 (
@@ -1996,6 +2000,18 @@ impl Run {
             Op::SolveOneAtATime { on } => {
                 self.one_at_a_time = on;
                 self.w.set_solve_one_at_a_time(on);
+                // Turning it off forces a lane path the twins (dispatched lanes) do not
+                // run: scalar or 4-wide by turns, so random worlds hold every path to
+                // the dispatched one's bits. Neither is ever refused.
+                let lanes = match (on, self.op_index % 2) {
+                    (true, _) => maul3d::SolverLanes::Auto,
+                    (false, 0) => maul3d::SolverLanes::Scalar,
+                    (false, _) => maul3d::SolverLanes::Four,
+                };
+                self.w
+                    .set_solver_lanes(lanes)
+                    .expect("scalar and 4-wide run anywhere");
+                self.lanes = lanes;
             }
             Op::SetPreSolve { on } => {
                 self.pre_solve_on = on;
