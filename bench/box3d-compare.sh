@@ -30,8 +30,9 @@ cargo build --release -p maul3d-bench --bin maul3d-bench
 target=${CARGO_TARGET_DIR:-$PWD/target}
 
 # Box3D's ms/step: its one run's total over its step count.
+# Run in its build folder: the benchmark writes SCENE.csv where it runs.
 box3d_ms() {
-  "$build/bin/benchmark" -t=2 -w="$2" -b="$1" -r=1 |
+  (cd "$build" && ./bin/benchmark -t=2 -w="$2" -b="$1" -r=1) |
     awk '/steps = /{split($0, a, "steps = "); n = a[2] + 0}
          /^run 0 :/{print $4 / n}'
 }

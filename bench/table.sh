@@ -28,8 +28,9 @@ fi
 cargo build -q --release -p maul3d-bench --bin maul3d-bench
 target=${CARGO_TARGET_DIR:-$PWD/target}
 
+# Run in its build folder: the benchmark writes SCENE.csv where it runs.
 box3d_ms() {
-  "$build/bin/benchmark" -t=2 -w="$2" -b="$1" -r=1 |
+  (cd "$build" && ./bin/benchmark -t=2 -w="$2" -b="$1" -r=1) |
     awk '/steps = /{split($0, a, "steps = "); n = a[2] + 0}
          /^run 0 :/{print $4 / n}'
 }
