@@ -423,6 +423,211 @@ fn joints_in_lanes_solve_alike_on_every_path() {
     }
 }
 
+/// Cone-twist and revolute joints in lanes: chains of capsules hung from static and
+/// kinematic anchors, swung hard so every limit is reached, with every setting the lanes
+/// mask lane by lane (friction on and off, a swing or a twist unlimited or limited on one
+/// side, limits and motors on and off), the revolute settings the lanes leave to one at a
+/// time (a spring, a soft limit) and own pivot springs mixed into the same colours, a
+/// chain whose links lock the same axis as their anchor (the point matrix's zero
+/// diagonal: those groups are refused and solved one at a time), a cone-twist joint
+/// starting at a half-turn swing (refused), and joints to a static body B, all falling
+/// into boxes on the ground. Every path gives the bits of one at a time, on one thread
+/// and on two workers.
+#[test]
+fn ragdoll_joints_in_lanes_solve_alike_on_every_path() {
+    use core::f32::consts::PI;
+    use maul3d::{ConeTwistJoint, JointDef, JointKind, MotionLocks, RevoluteJoint};
+    let cone = |swing: f32, lower: f32, upper: f32, friction: f32| {
+        JointKind::ConeTwist(ConeTwistJoint {
+            swing_limit: swing,
+            twist_lower: lower,
+            twist_upper: upper,
+            max_friction_torque: friction,
+        })
+    };
+    let hinge = |limit: Option<(f32, f32)>, motor: Option<(f32, f32)>| {
+        JointKind::Revolute(RevoluteJoint {
+            enable_limit: limit.is_some(),
+            lower: limit.map_or(0.0, |l| l.0),
+            upper: limit.map_or(0.0, |l| l.1),
+            enable_motor: motor.is_some(),
+            motor_speed: motor.map_or(0.0, |m| m.0),
+            max_motor_torque: motor.map_or(0.0, |m| m.1),
+            ..Default::default()
+        })
+    };
+    let kinds = [
+        cone(0.3, -0.2, 0.2, 0.5),
+        hinge(Some((-0.3, 0.5)), Some((2.0, 1.0))),
+        cone(PI, -PI, PI, 0.0),
+        hinge(None, None),
+        cone(0.8, -PI, 0.3, 2.0),
+        hinge(Some((-0.1, 0.1)), None),
+        cone(0.1, -0.05, 0.05, 0.0),
+        hinge(None, Some((-3.0, 50.0))),
+        JointKind::Spherical,
+        cone(1.2, -0.4, PI, 0.1),
+        hinge(Some((0.0, 2.2)), Some((0.0, 0.5))),
+    ];
+    let run = |path: Path, hooks: bool| {
+        let mut w = World::new(&maul3d::WorldDef {
+            task_hooks: hooks.then(reversed_inline_hooks),
+            enable_sleep: false,
+            body_capacity: 512,
+            shape_capacity: 512,
+            contact_capacity: 4096,
+            pair_capacity: 4096,
+            joint_capacity: 1024,
+            ..Default::default()
+        })
+        .unwrap();
+        set_path(&mut w, path);
+        ground(&mut w, 0.6);
+        let (cols, rows) = (14usize, 8usize);
+        let mut n = 0usize;
+        for k in 0..cols {
+            let x = k as f64 * 0.7 - 4.5;
+            let kinematic = k % 4 == 1;
+            let top = w
+                .create_body(&BodyDef {
+                    body_type: if kinematic {
+                        BodyType::Kinematic
+                    } else {
+                        BodyType::Static
+                    },
+                    position: DVec3::new(x, 7.0, 0.0),
+                    linear_velocity: Vec3::new(0.0, 0.0, if kinematic { 0.5 } else { 0.0 }),
+                    angular_velocity: Vec3::new(0.0, if kinematic { 1.5 } else { 0.0 }, 0.0),
+                    ..Default::default()
+                })
+                .unwrap();
+            let locked = k == cols - 1;
+            let mut prev = top;
+            for i in 0..rows {
+                let p = DVec3::new(x, 6.6 - i as f64 * 0.5, 0.0);
+                let b = w
+                    .create_body(&BodyDef {
+                        body_type: BodyType::Dynamic,
+                        position: p,
+                        linear_velocity: Vec3::new(0.8 * (k as f32 - 6.0), 0.0, 2.5),
+                        angular_velocity: Vec3::new(3.0 - i as f32, 2.0 * (k % 3) as f32, 4.0),
+                        motion_locks: MotionLocks {
+                            linear_y: locked,
+                            ..Default::default()
+                        },
+                        ..Default::default()
+                    })
+                    .unwrap();
+                w.create_capsule_shape(
+                    b,
+                    &ShapeDef {
+                        filter: maul3d::Filter {
+                            group_index: -1,
+                            ..Default::default()
+                        },
+                        ..Default::default()
+                    },
+                    &maul3d::Capsule {
+                        center1: Vec3::new(0.0, -0.15, 0.0),
+                        center2: Vec3::new(0.0, 0.15, 0.0),
+                        radius: 0.08,
+                    },
+                )
+                .unwrap();
+                let at = DVec3::new(p.x, p.y + 0.25, p.z);
+                // Limbs along −y: the frames' x axis down, the hinges about world z or x.
+                let rotation = if n % 2 == 0 {
+                    Quat::from_axis_angle(Vec3::Z, -0.5 * PI)
+                } else {
+                    Quat::from_axis_angle(Vec3::Y, 0.5 * PI)
+                };
+                let kind = kinds[n % kinds.len()];
+                let j = joint_at(&mut w, prev, b, at, rotation, kind);
+                match n % 13 {
+                    4 if matches!(kind, JointKind::Revolute(_)) => {
+                        w.set_joint_enable_spring(j, true).unwrap();
+                        w.set_joint_spring(j, 3.0, 0.5).unwrap();
+                    }
+                    6 if !matches!(kind, JointKind::ConeTwist(_)) => {
+                        w.set_joint_pivot_spring(j, 8.0, 0.7).unwrap()
+                    }
+                    _ => {}
+                }
+                if n % 17 == 5 && matches!(kind, JointKind::Revolute(_)) {
+                    w.set_joint_enable_limit(j, true).unwrap();
+                    w.set_joint_limit_spring(j, 5.0, 0.3).unwrap();
+                }
+                n += 1;
+                prev = b;
+            }
+            // Every third chain ends on a static body as joint body B.
+            if k % 3 == 0 {
+                let end = w
+                    .create_body(&BodyDef {
+                        position: DVec3::new(x + 0.5, 2.3, 0.0),
+                        ..Default::default()
+                    })
+                    .unwrap();
+                let kind = kinds[k % kinds.len()];
+                joint_at(
+                    &mut w,
+                    prev,
+                    end,
+                    DVec3::new(x, 2.5, 0.0),
+                    Quat::IDENTITY,
+                    kind,
+                );
+            }
+        }
+        // A cone-twist joint whose frames start a half-turn apart: B's x axis is −A's.
+        let (a, b) = (
+            dynamic_box(
+                &mut w,
+                DVec3::new(6.0, 4.0, 0.0),
+                Vec3::splat(0.2),
+                &ShapeDef::default(),
+            ),
+            dynamic_box(
+                &mut w,
+                DVec3::new(6.0, 3.5, 0.0),
+                Vec3::splat(0.2),
+                &ShapeDef::default(),
+            ),
+        );
+        w.create_joint(&JointDef {
+            body_a: a,
+            body_b: b,
+            local_frame_a: maul3d::math::Transform::new(Vec3::new(0.0, -0.25, 0.0), Quat::IDENTITY),
+            local_frame_b: maul3d::math::Transform::new(
+                Vec3::new(0.0, 0.25, 0.0),
+                Quat::new(0.0, 0.0, 1.0, 0.0),
+            ),
+            kind: cone(3.0, -1.0, 1.0, 0.2),
+            ..Default::default()
+        })
+        .unwrap();
+        for i in 0..24 {
+            dynamic_box(
+                &mut w,
+                DVec3::new((i % 8) as f64 * 0.9 - 3.6, 0.4 + (i / 8) as f64 * 0.8, 1.5),
+                Vec3::splat(0.35),
+                &ShapeDef::default(),
+            );
+        }
+        (0..150)
+            .map(|_| {
+                w.step(DT, 4).unwrap();
+                w.hash()
+            })
+            .collect::<Vec<_>>()
+    };
+    let reference = run(Path::OneAtATime, false);
+    for path in paths() {
+        assert_eq!(run(path, false), reference, "{path:?}");
+        assert_eq!(run(path, true), reference, "{path:?} on two workers");
+    }
+}
+
 #[test]
 fn the_lanes_are_kept_by_grow_and_are_not_state() {
     let made = |lanes: SolverLanes| {

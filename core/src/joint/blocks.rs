@@ -62,6 +62,7 @@ pub(super) fn angular_mass(c: &JointConstraint) -> Mat3 {
 }
 
 /// The point constraint: the anchors coincide (three rows solved as one block).
+#[inline(always)]
 pub(super) fn solve_point(
     c: &JointConstraint,
     a: &mut BodyState,
@@ -86,6 +87,7 @@ pub(super) fn solve_point(
 
 /// The point constraint of a spherical or revolute joint: with the world's softness
 /// (rigid in the relax pass), or with the joint's own pivot softness in both passes.
+#[inline(always)]
 pub(super) fn solve_pivot(
     c: &JointConstraint,
     a: &mut BodyState,
@@ -97,6 +99,7 @@ pub(super) fn solve_pivot(
 }
 
 /// Warm-starts the point constraint.
+#[inline(always)]
 pub(super) fn warm_point(c: &JointConstraint, a: &mut BodyState, b: &mut BodyState, l: Vec3) {
     let (ra, rb) = anchors(c, a, b);
     apply_point(c, a, b, ra, rb, l);
@@ -114,6 +117,7 @@ pub(super) fn warm_point(c: &JointConstraint, a: &mut BodyState, b: &mut BodySta
 /// a positive semi-definite matrix), so the determinant neither overflows nor becomes
 /// subnormal; an axis locked in both bodies (zero diagonal) goes through
 /// `inverse_masked`, a singular or overflowing `K` gives zero.
+#[inline(always)]
 fn point_solve(c: &JointConstraint, ra: Vec3, rb: Vec3, rhs: Vec3) -> Vec3 {
     let m = c.ma + c.mb;
     let (sa, sb) = (lever_mass(&c.ia, ra), lever_mass(&c.ib, rb));
@@ -214,6 +218,7 @@ pub(super) fn solve_angular_lock(
 
 /// The two rows of a hinge about the frames' z axis: B's z axis stays along A's. The
 /// impulses are the x and y of `impulse`, about A's x and y axes.
+#[inline(always)]
 pub(super) fn solve_hinge_lock(
     c: &JointConstraint,
     a: &mut BodyState,

@@ -122,6 +122,7 @@ fn twist_limited(k: &ConeTwistJoint) -> bool {
 
 /// The axis along which the swing widens, and the swing angle (between the frames' x
 /// axes). Anti-parallel axes swing about a fixed perpendicular of A's.
+#[inline(always)]
 fn swing(qa: Quat, qb: Quat) -> (Vec3, f32) {
     let (xa, xb) = (qa.rotate(Vec3::X), qb.rotate(Vec3::X));
     let (n, s) = xa.cross(xb).normalize_and_length();
@@ -138,6 +139,7 @@ fn swing(qa: Quat, qb: Quat) -> (Vec3, f32) {
 /// The twist row's axis: with `q = swing · twist`, the twist angle's rate is
 /// `ω·(x_a + x_b) / (1 + x_a·x_b)` (the bisector of the frames' x axes, scaled so swing
 /// rates drop out). Zero near a half-turn swing, where the twist is undefined.
+#[inline(always)]
 fn twist_axis(qa: Quat, qb: Quat) -> Vec3 {
     let (xa, xb) = (qa.rotate(Vec3::X), qb.rotate(Vec3::X));
     let den = 1.0 + xa.dot(xb);
@@ -155,6 +157,7 @@ fn limit_torque(i: &JointImpulses, qa: Quat, qb: Quat) -> Vec3 {
     i.angular - n * i.axes[0].upper + twist_axis(qa, qb) * (tw.lower - tw.upper)
 }
 
+#[inline(always)]
 pub(super) fn warm_start(
     c: &JointConstraint,
     i: &JointImpulses,
@@ -166,6 +169,7 @@ pub(super) fn warm_start(
     warm_point(c, a, b, i.linear);
 }
 
+#[inline(always)]
 pub(super) fn solve(
     c: &JointConstraint,
     k: &ConeTwistJoint,

@@ -61,6 +61,7 @@ pub(super) fn prepare(c: &mut JointConstraint, j: &mut Joint, h: f32) {
     }
 }
 
+#[inline(always)]
 pub(super) fn warm_start(
     c: &JointConstraint,
     i: &JointImpulses,
@@ -73,6 +74,7 @@ pub(super) fn warm_start(
     warm_point(c, a, b, i.linear);
 }
 
+#[inline(always)]
 pub(super) fn solve(
     c: &JointConstraint,
     r: &RevoluteJoint,

@@ -107,7 +107,7 @@ impl Row {
     }
 
     /// Applies impulse `l` along the row: B gets `+l`, A `−l`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn apply(&self, c: &JointConstraint, a: &mut BodyState, b: &mut BodyState, l: f32) {
         let p = self.lin * l;
         a.v -= c.ma.mul_elements(p);
@@ -185,6 +185,7 @@ impl Row {
     }
 
     /// Keeps the row's value at or above its lower limit; `pos` = value − lower.
+    #[inline(always)]
     pub(super) fn lower(
         &self,
         c: &JointConstraint,
@@ -205,6 +206,7 @@ impl Row {
 
     /// Keeps the row's value at or below its upper limit; `pos` = upper − value. The
     /// accumulated impulse is ≥ 0 and pushes the value down.
+    #[inline(always)]
     pub(super) fn upper(
         &self,
         c: &JointConstraint,
@@ -282,6 +284,7 @@ impl Row {
     }
 
     /// Holds the row's value at 0; `pos` is the value.
+    #[inline(always)]
     pub(super) fn lock(
         &self,
         c: &JointConstraint,
@@ -303,7 +306,7 @@ impl Row {
 /// Solves `K x = r` for a symmetric positive semi-definite 2×2 `K`; an axis no body can
 /// move along (zero diagonal) gets nothing.
 #[inline]
-fn solve2(k11: f32, k12: f32, k22: f32, r1: f32, r2: f32) -> (f32, f32) {
+pub(super) fn solve2(k11: f32, k12: f32, k22: f32, r1: f32, r2: f32) -> (f32, f32) {
     match (k11 > 0.0, k22 > 0.0) {
         (false, false) => (0.0, 0.0),
         (true, false) => (r1 / k11, 0.0),
@@ -330,6 +333,7 @@ fn solve2(k11: f32, k12: f32, k22: f32, r1: f32, r2: f32) -> (f32, f32) {
 /// Two rows solved together (perpendicular axes of a slider, a hinge's two locked
 /// rotations); `pos` are their values, held at 0 with the joint softness.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(super) fn solve_pair(
     c: &JointConstraint,
     a: &mut BodyState,
@@ -427,6 +431,13 @@ pub(crate) fn twist_angle(qa: Quat, qb: Quat, axis: usize) -> f32 {
         1 => (r.y, r.w),
         _ => (r.z, r.w),
     };
+    twist_of(c, w)
+}
+
+/// The twist angle of a relative rotation from its component `c` along the axis and
+/// its `w`, in [-π, π].
+#[inline(always)]
+pub(super) fn twist_of(c: f32, w: f32) -> f32 {
     if w < 0.0 {
         2.0 * atan2(-c, -w)
     } else {

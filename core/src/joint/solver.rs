@@ -58,6 +58,8 @@ pub(crate) struct JointConstraint {
     pub write_b: bool,
     /// The kind (`JointKind::tag`), so spherical joints never read their joint.
     pub kind: u8,
+    /// How the joint is solved with others of its colour (`wide::class`).
+    pub class: u8,
     /// Inverse masses per world axis (zero on a locked axis) and world inverse inertias.
     pub ma: Vec3,
     pub mb: Vec3,
@@ -361,6 +363,7 @@ fn prepare_joint(
         write_a,
         write_b,
         kind: j.kind.tag(),
+        class: super::wide::class(&j.kind),
         ma,
         mb,
         ia,

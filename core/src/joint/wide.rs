@@ -1,15 +1,17 @@
-//! Spherical joints eight at a time: the point constraint's warm start, solve and relax
-//! passes in solver lanes, each lane computing exactly what `spherical.rs` computes for
-//! its joint (the same operations in the same order, compare-and-select for every
-//! branch), so the lanes change speed only.
+//! Joints eight at a time: the warm start, solve and relax passes of spherical joints
+//! here, of cone-twist and revolute joints in `wide_rows.rs`, each lane computing exactly
+//! what the kind's file computes for its joint (the same operations in the same order,
+//! compare-and-select for every branch), so the lanes change speed only.
 //!
-//! A colour's joints share no dynamic body, so they may be solved in any grouping: the
-//! spherical ones go eight to a group, the other kinds one at a time as before. A group
-//! whose point matrix needs the masked inverse in some lane (an axis locked in both
-//! bodies) is solved one joint at a time instead, before anything is written.
+//! A colour's joints share no dynamic body, so they may be solved in any grouping: each
+//! of those kinds goes eight to a group of its own, the other kinds (and revolute joints
+//! with a spring or a soft limit) one at a time as before. A group the lanes refuse —
+//! a point matrix needing the masked inverse in some lane (an axis locked in both
+//! bodies), a cone-twist's half-turn swing — is solved one joint at a time instead,
+//! before anything is written.
 
-use super::JointImpulses;
 use super::solver::{JointConstraint, Pass, States};
+use super::{Joint, JointImpulses, wide_rows};
 use crate::body::NONE;
 use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
 use crate::solver::contact_solver::{READ_ONLY, gather};
@@ -17,16 +19,16 @@ use crate::solver::lanes::{F4x2, Lanes, MAX_WIDTH, P4x2, Q, SolverLanes, V3};
 
 /// A 3×3 matrix of lanes, by columns (as `Mat3`).
 #[derive(Clone, Copy)]
-struct M3<L> {
-    cx: V3<L>,
-    cy: V3<L>,
-    cz: V3<L>,
+pub(super) struct M3<L> {
+    pub cx: V3<L>,
+    pub cy: V3<L>,
+    pub cz: V3<L>,
 }
 
 impl<L: Lanes> M3<L> {
     /// `Mat3::mul_vec`, term for term.
     #[inline(always)]
-    fn mul_vec(&self, v: V3<L>) -> V3<L> {
+    pub(super) fn mul_vec(&self, v: V3<L>) -> V3<L> {
         V3 {
             x: self.cx.x * v.x + self.cy.x * v.y + self.cz.x * v.z,
             y: self.cx.y * v.x + self.cy.y * v.y + self.cz.y * v.z,
@@ -37,13 +39,13 @@ impl<L: Lanes> M3<L> {
 
 /// `math::clamp(x, -bound, bound)` lane by lane: a NaN passes, as it does there.
 #[inline(always)]
-fn clamp<L: Lanes>(x: L, bound: f32) -> L {
+pub(super) fn clamp<L: Lanes>(x: L, bound: f32) -> L {
     let (lo, hi) = (L::splat(-bound), L::splat(bound));
     L::select_gt(lo, x, lo, L::select_gt(x, hi, hi, x))
 }
 
 #[inline(always)]
-fn clamp_v<L: Lanes>(v: V3<L>, bound: f32) -> V3<L> {
+pub(super) fn clamp_v<L: Lanes>(v: V3<L>, bound: f32) -> V3<L> {
     V3 {
         x: clamp(v.x, bound),
         y: clamp(v.y, bound),
@@ -54,7 +56,7 @@ fn clamp_v<L: Lanes>(v: V3<L>, bound: f32) -> V3<L> {
 /// One where `x` is finite, zero where it is infinite or NaN (`x - x` is zero exactly
 /// for finite `x`, NaN otherwise).
 #[inline(always)]
-fn finite<L: Lanes>(x: L) -> L {
+pub(super) fn finite<L: Lanes>(x: L) -> L {
     let one = L::splat(1.0);
     #[allow(clippy::eq_op)] // x − x is the point: zero or NaN
     let d = x - x;
@@ -63,22 +65,22 @@ fn finite<L: Lanes>(x: L) -> L {
 
 /// Lanes where both masks are one.
 #[inline(always)]
-fn and<L: Lanes>(a: L, b: L) -> L {
+pub(super) fn and<L: Lanes>(a: L, b: L) -> L {
     L::select_gt(a, L::default(), b, L::default())
 }
 
-/// Up to eight spherical joints in lanes, read from their prepared constraints.
-struct Group<L> {
+/// Up to eight joints in lanes, what every kind reads of their prepared constraints.
+pub(super) struct Group<L> {
     /// How many lanes hold a joint.
-    n: usize,
+    pub n: usize,
     /// Solver index of each lane's bodies (`NONE` when it does not move, `READ_ONLY` set
     /// when the joint must not write it), as the contact solver's `gather` reads them.
     index_a: [u32; MAX_WIDTH],
     index_b: [u32; MAX_WIDTH],
-    ma: V3<L>,
-    mb: V3<L>,
-    ia: M3<L>,
-    ib: M3<L>,
+    pub ma: V3<L>,
+    pub mb: V3<L>,
+    pub ia: M3<L>,
+    pub ib: M3<L>,
     /// The anchors relative to each centre of mass at the start of the step.
     pa: V3<L>,
     pb: V3<L>,
@@ -87,7 +89,7 @@ struct Group<L> {
 
 impl<L: Lanes> Group<L> {
     #[inline(always)]
-    fn new(cs: &[JointConstraint], pick: &[u32; MAX_WIDTH], n: usize) -> Group<L> {
+    pub(super) fn new(cs: &[JointConstraint], pick: &[u32; MAX_WIDTH], n: usize) -> Group<L> {
         let c = |i: usize| &cs[pick[if i < n { i } else { 0 }] as usize];
         let index = |k: u32, write: bool| {
             if k == NONE || write { k } else { k | READ_ONLY }
@@ -134,11 +136,14 @@ impl<L: Lanes> Group<L> {
 }
 
 /// A lane's body as the rows see it.
-struct Bodies<L> {
-    va: V3<L>,
-    wa: V3<L>,
-    vb: V3<L>,
-    wb: V3<L>,
+pub(super) struct Bodies<L> {
+    pub va: V3<L>,
+    pub wa: V3<L>,
+    pub vb: V3<L>,
+    pub wb: V3<L>,
+    /// The bodies' rotations since the step began.
+    pub dqa: Q<L>,
+    pub dqb: Q<L>,
     ra: V3<L>,
     rb: V3<L>,
     /// `(b.dp − a.dp) + (rb − ra) + delta_center`: B's anchor minus A's now.
@@ -147,7 +152,7 @@ struct Bodies<L> {
 
 impl<L: Lanes> Bodies<L> {
     #[inline(always)]
-    fn new(states: &States, g: &Group<L>) -> Bodies<L> {
+    pub(super) fn new(states: &States, g: &Group<L>) -> Bodies<L> {
         let a = gather::<L>(states, &g.index_a);
         let b = gather::<L>(states, &g.index_b);
         let (ra, rb) = (rotate(&a.dq, g.pa), rotate(&b.dq, g.pb));
@@ -157,6 +162,8 @@ impl<L: Lanes> Bodies<L> {
             wa: a.w,
             vb: b.v,
             wb: b.w,
+            dqa: a.dq,
+            dqb: b.dq,
             ra,
             rb,
         }
@@ -164,7 +171,7 @@ impl<L: Lanes> Bodies<L> {
 
     /// `apply_point`: the impulse `l` at the anchors (B gets `+l`), velocities bounded.
     #[inline(always)]
-    fn apply(&mut self, g: &Group<L>, l: V3<L>) {
+    pub(super) fn apply(&mut self, g: &Group<L>, l: V3<L>) {
         self.va = clamp_v(self.va.sub(g.ma.mul_elements(l)), MAX_VELOCITY);
         self.wa = clamp_v(self.wa.sub(g.ia.mul_vec(self.ra.cross(l))), MAX_VELOCITY);
         self.vb = clamp_v(self.vb.add(g.mb.mul_elements(l)), MAX_VELOCITY);
@@ -173,7 +180,7 @@ impl<L: Lanes> Bodies<L> {
 
     /// Writes the velocities of the lanes' written bodies.
     #[inline(always)]
-    fn store(&self, states: &States, g: &Group<L>) {
+    pub(super) fn store(&self, states: &States, g: &Group<L>) {
         let (va, wa) = (self.va.lanes(), self.wa.lanes());
         let (vb, wb) = (self.vb.lanes(), self.wb.lanes());
         for i in 0..g.n {
@@ -192,7 +199,7 @@ impl<L: Lanes> Bodies<L> {
 
 /// `Quat::rotate`, term for term.
 #[inline(always)]
-fn rotate<L: Lanes>(q: &Q<L>, v: V3<L>) -> V3<L> {
+pub(super) fn rotate<L: Lanes>(q: &Q<L>, v: V3<L>) -> V3<L> {
     let t = q.v.cross(v).scale(L::splat(2.0));
     v.add(t.scale(q.w)).add(q.v.cross(t))
 }
@@ -264,6 +271,26 @@ fn point_solve<L: Lanes>(g: &Group<L>, b: &Bodies<L>, rhs: V3<L>) -> Option<V3<L
     Some(V3::select_gt(ok, zero, x, V3::default()))
 }
 
+/// `solve_point` in lanes: the rows' softness `[bias rate, mass scale, impulse scale]`
+/// (the mass scale one and the impulse scale zero where the bias is off), the bias on
+/// where `apply` is one; the kept impulse `old` in, the new one out, the velocities in
+/// `b` changed. `None` (nothing changed) when a lane needs the masked inverse.
+#[inline(always)]
+pub(super) fn point<L: Lanes>(
+    g: &Group<L>,
+    b: &mut Bodies<L>,
+    [rate, ms, is]: [L; 3],
+    apply: L,
+    old: V3<L>,
+) -> Option<V3<L>> {
+    let cdot = b.vb.add(b.wb.cross(b.rb)).sub(b.va).sub(b.wa.cross(b.ra));
+    let bias = V3::select_gt(apply, L::default(), b.separation.scale(rate), V3::default());
+    let x = point_solve(g, b, cdot.add(bias))?;
+    let new = clamp_v(old.sub(x.scale(ms)).sub(old.scale(is)), MAX_IMPULSE);
+    b.apply(g, new.sub(old));
+    Some(new)
+}
+
 /// The kept impulses of the group's joints, lanes past `n` zero.
 #[inline(always)]
 fn impulses_of<L: Lanes>(impulses: &[JointImpulses], pick: &[u32; MAX_WIDTH], n: usize) -> V3<L> {
@@ -305,7 +332,6 @@ fn solve_group<L: Lanes>(
     let mut b = Bodies::new(states, &g);
     let c = |i: usize| &cs[pick[if i < n { i } else { 0 }] as usize];
     let biased = |i: usize| p.use_bias || c(i).own_pivot;
-    let zero = L::default();
     let apply = L::from_fn(|i| if biased(i) { 1.0 } else { 0.0 });
     let rate = L::from_fn(|i| c(i).pivot.bias_rate);
     let ms = L::from_fn(|i| {
@@ -322,14 +348,10 @@ fn solve_group<L: Lanes>(
             0.0
         }
     });
-    let cdot = b.vb.add(b.wb.cross(b.rb)).sub(b.va).sub(b.wa.cross(b.ra));
-    let bias = V3::select_gt(apply, zero, b.separation.scale(rate), V3::default());
-    let Some(x) = point_solve(&g, &b, cdot.add(bias)) else {
+    let old = impulses_of::<L>(impulses, pick, n);
+    let Some(new) = point(&g, &mut b, [rate, ms, is], apply, old) else {
         return false;
     };
-    let old = impulses_of::<L>(impulses, pick, n);
-    let new = clamp_v(old.sub(x.scale(ms)).sub(old.scale(is)), MAX_IMPULSE);
-    b.apply(&g, new.sub(old));
     b.store(states, &g);
     let new = new.lanes();
     for i in 0..n {
@@ -338,135 +360,363 @@ fn solve_group<L: Lanes>(
     true
 }
 
-/// The next group of spherical joints of `cs` from position `*k` on: their positions and
-/// count (zero at the end); every other joint met on the way is handed to `one` first.
-/// No closure carries the lane code: closures are functions of their own, which an AVX
-/// entry point would not inline.
-#[inline(always)]
-fn next_group(
-    cs: &[JointConstraint],
-    k: &mut usize,
-    pick: &mut [u32; MAX_WIDTH],
-    others: &mut [u32; MAX_WIDTH],
-) -> (usize, usize) {
-    let (mut n, mut m) = (0, 0);
-    while *k < cs.len() && n < MAX_WIDTH && m < MAX_WIDTH {
-        if cs[*k].kind == super::solver::SPHERICAL {
-            pick[n] = *k as u32;
-            n += 1;
-        } else {
-            others[m] = *k as u32;
-            m += 1;
+/// Joints solved one at a time beside the lanes.
+pub(crate) const ONE_AT_A_TIME: u8 = 0;
+/// The kinds the lanes solve, each in groups of its own.
+const SPHERICAL: u8 = 1;
+const CONE_TWIST: u8 = 2;
+const REVOLUTE: u8 = 3;
+const CLASSES: usize = 3;
+
+/// How a joint of kind `kind` is solved within its colour: in groups of its kind, or one
+/// at a time (the kinds the lanes do not compute; a revolute joint with a spring or a
+/// soft limit).
+pub(crate) fn class(kind: &super::JointKind) -> u8 {
+    use super::JointKind;
+    match kind {
+        JointKind::Spherical => SPHERICAL,
+        JointKind::ConeTwist(_) => CONE_TWIST,
+        JointKind::Revolute(r) if !(r.enable_spring && r.hertz > 0.0) => {
+            if r.enable_limit && r.limit_hertz > 0.0 {
+                ONE_AT_A_TIME
+            } else {
+                REVOLUTE
+            }
         }
-        *k += 1;
+        _ => ONE_AT_A_TIME,
     }
-    (n, m)
 }
 
-/// The warm start of one colour's joints (see `solver::warm_start_joints`), spherical
-/// joints in lanes.
+/// The warm start of one colour's joints (see `solver::warm_start_joints`), the kinds
+/// the lanes compute in groups of eight.
 #[inline(never)]
 pub(crate) fn warm_start_joints(
     lanes: SolverLanes,
     cs: &[JointConstraint],
     impulses: &[JointImpulses],
-    joints: &[super::Joint],
+    joints: &[Joint],
     states: &States,
 ) {
     match lanes {
-        SolverLanes::Scalar => warm_lanes::<P4x2>(cs, impulses, joints, states),
+        SolverLanes::Scalar => warm_lanes::<Generic<P4x2>>(cs, impulses, joints, states),
         #[cfg(any(
             target_arch = "x86_64",
             all(target_arch = "x86", target_feature = "sse2")
         ))]
-        // SAFETY: `Eight` is only ever resolved where the CPU has AVX2.
-        SolverLanes::Eight => unsafe { avx::warm_start(cs, impulses, joints, states) },
-        _ => warm_lanes::<F4x2>(cs, impulses, joints, states),
+        SolverLanes::Eight => warm_lanes::<avx::Avx>(cs, impulses, joints, states),
+        _ => warm_lanes::<Generic<F4x2>>(cs, impulses, joints, states),
     }
 }
 
-/// The solve or relax pass over one colour's joints (see `solver::solve_joints`),
-/// spherical joints in lanes.
+/// The solve or relax pass over one colour's joints (see `solver::solve_joints`), the
+/// kinds the lanes compute in groups of eight.
 #[inline(never)]
 pub(crate) fn solve_joints(
     lanes: SolverLanes,
     cs: &[JointConstraint],
     impulses: &mut [JointImpulses],
-    joints: &[super::Joint],
+    joints: &[Joint],
     states: &States,
     p: &Pass,
 ) {
     match lanes {
-        SolverLanes::Scalar => solve_lanes::<P4x2>(cs, impulses, joints, states, p),
+        SolverLanes::Scalar => solve_lanes::<Generic<P4x2>>(cs, impulses, joints, states, p),
         #[cfg(any(
             target_arch = "x86_64",
             all(target_arch = "x86", target_feature = "sse2")
         ))]
-        // SAFETY: `Eight` is only ever resolved where the CPU has AVX2.
-        SolverLanes::Eight => unsafe { avx::solve(cs, impulses, joints, states, p) },
-        _ => solve_lanes::<F4x2>(cs, impulses, joints, states, p),
+        SolverLanes::Eight => solve_lanes::<avx::Avx>(cs, impulses, joints, states, p),
+        _ => solve_lanes::<Generic<F4x2>>(cs, impulses, joints, states, p),
     }
 }
 
+/// The group passes of one lane type, each kind's its own function, so the stack holds
+/// one kind's lanes at a time (a step fits the 48 KiB SPEC.md promises). Each returns
+/// false (nothing written) when the lanes refuse the group.
+trait GroupPasses {
+    fn spherical_warm(
+        s: &States,
+        cs: &[JointConstraint],
+        i: &[JointImpulses],
+        pick: &Pick,
+        n: usize,
+    );
+    fn cone_warm(
+        s: &States,
+        cs: &[JointConstraint],
+        i: &[JointImpulses],
+        j: &[Joint],
+        pick: &Pick,
+        n: usize,
+    ) -> bool;
+    fn hinge_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], pick: &Pick, n: usize);
+    fn spherical_solve(
+        s: &States,
+        cs: &[JointConstraint],
+        i: &mut [JointImpulses],
+        pick: &Pick,
+        n: usize,
+        p: &Pass,
+    ) -> bool;
+    fn cone_solve(
+        s: &States,
+        cs: &[JointConstraint],
+        i: &mut [JointImpulses],
+        j: &[Joint],
+        pick: &Pick,
+        n: usize,
+        p: &Pass,
+    ) -> bool;
+    fn hinge_solve(
+        s: &States,
+        cs: &[JointConstraint],
+        i: &mut [JointImpulses],
+        j: &[Joint],
+        pick: &Pick,
+        n: usize,
+        p: &Pass,
+    ) -> bool;
+}
+
+type Pick = [u32; MAX_WIDTH];
+
+/// The group passes in lanes `L` (no target feature to turn on).
+struct Generic<L>(core::marker::PhantomData<L>);
+
+impl<L: Lanes> GroupPasses for Generic<L> {
+    #[inline(never)]
+    fn spherical_warm(
+        s: &States,
+        cs: &[JointConstraint],
+        i: &[JointImpulses],
+        pick: &Pick,
+        n: usize,
+    ) {
+        warm_group::<L>(s, cs, i, pick, n)
+    }
+    #[inline(never)]
+    fn cone_warm(
+        s: &States,
+        cs: &[JointConstraint],
+        i: &[JointImpulses],
+        j: &[Joint],
+        pick: &Pick,
+        n: usize,
+    ) -> bool {
+        wide_rows::cone_warm::<L>(s, cs, i, j, pick, n)
+    }
+    #[inline(never)]
+    fn hinge_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], pick: &Pick, n: usize) {
+        wide_rows::hinge_warm::<L>(s, cs, i, pick, n)
+    }
+    #[inline(never)]
+    fn spherical_solve(
+        s: &States,
+        cs: &[JointConstraint],
+        i: &mut [JointImpulses],
+        pick: &Pick,
+        n: usize,
+        p: &Pass,
+    ) -> bool {
+        solve_group::<L>(s, cs, i, pick, n, p)
+    }
+    #[inline(never)]
+    fn cone_solve(
+        s: &States,
+        cs: &[JointConstraint],
+        i: &mut [JointImpulses],
+        j: &[Joint],
+        pick: &Pick,
+        n: usize,
+        p: &Pass,
+    ) -> bool {
+        wide_rows::cone_solve::<L>(s, cs, i, j, pick, n, p)
+    }
+    #[inline(never)]
+    fn hinge_solve(
+        s: &States,
+        cs: &[JointConstraint],
+        i: &mut [JointImpulses],
+        j: &[Joint],
+        pick: &Pick,
+        n: usize,
+        p: &Pass,
+    ) -> bool {
+        wide_rows::hinge_solve::<L>(s, cs, i, j, pick, n, p)
+    }
+}
+
+/// The warm start of joints `pick[..n]` of class `class` in lanes, or one at a time
+/// where the lanes refuse the group.
 #[inline(always)]
-fn warm_lanes<L: Lanes>(
+fn warm_class<P: GroupPasses>(
+    class: usize,
     cs: &[JointConstraint],
     impulses: &[JointImpulses],
-    joints: &[super::Joint],
+    joints: &[Joint],
     states: &States,
+    pick: &Pick,
+    n: usize,
 ) {
-    let (mut pick, mut others) = ([0u32; MAX_WIDTH], [0u32; MAX_WIDTH]);
-    let mut k = 0;
-    loop {
-        let (n, m) = next_group(cs, &mut k, &mut pick, &mut others);
-        for &o in &others[..m] {
+    let done = match class as u8 {
+        SPHERICAL => {
+            P::spherical_warm(states, cs, impulses, pick, n);
+            true
+        }
+        CONE_TWIST => P::cone_warm(states, cs, impulses, joints, pick, n),
+        _ => {
+            P::hinge_warm(states, cs, impulses, pick, n);
+            true
+        }
+    };
+    if !done {
+        for &o in &pick[..n] {
             let o = o as usize;
             super::solver::warm_start_joints(&cs[o..o + 1], &impulses[o..o + 1], joints, states);
         }
-        if n > 0 {
-            warm_group::<L>(states, cs, impulses, &pick, n);
+    }
+}
+
+/// The solve or relax pass over joints `pick[..n]` of class `class` in lanes, or one at
+/// a time where the lanes refuse the group.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn solve_class<P: GroupPasses>(
+    class: usize,
+    cs: &[JointConstraint],
+    impulses: &mut [JointImpulses],
+    joints: &[Joint],
+    states: &States,
+    pick: &Pick,
+    n: usize,
+    p: &Pass,
+) {
+    let done = match class as u8 {
+        SPHERICAL => P::spherical_solve(states, cs, impulses, pick, n, p),
+        CONE_TWIST => P::cone_solve(states, cs, impulses, joints, pick, n, p),
+        _ => P::hinge_solve(states, cs, impulses, joints, pick, n, p),
+    };
+    if !done {
+        for &o in &pick[..n] {
+            let o = o as usize;
+            super::solver::solve_joints(&cs[o..o + 1], &mut impulses[o..o + 1], joints, states, p);
         }
-        if n == 0 && m == 0 {
-            break;
+    }
+}
+
+/// A colour's joints sorted into groups as they are met: each class fills its own group
+/// of up to eight, handed on when full and at the end; the others are handed on one at a
+/// time. A colour's joints share no dynamic body, so any grouping gives the same bits.
+/// No closure carries the lane code: closures are functions of their own, which an AVX
+/// entry point would not inline.
+struct Groups {
+    pick: [[u32; MAX_WIDTH]; CLASSES],
+    n: [usize; CLASSES],
+}
+
+impl Groups {
+    fn new() -> Groups {
+        Groups {
+            pick: [[0; MAX_WIDTH]; CLASSES],
+            n: [0; CLASSES],
+        }
+    }
+
+    /// Joint `k` of class `class` (not one at a time) added; the class whose group is
+    /// now full, if it is.
+    #[inline(always)]
+    fn add(&mut self, class: u8, k: usize) -> Option<usize> {
+        let c = class as usize - 1;
+        self.pick[c][self.n[c]] = k as u32;
+        self.n[c] += 1;
+        (self.n[c] == MAX_WIDTH).then_some(c)
+    }
+}
+
+#[inline(always)]
+fn warm_lanes<P: GroupPasses>(
+    cs: &[JointConstraint],
+    impulses: &[JointImpulses],
+    joints: &[Joint],
+    states: &States,
+) {
+    let mut groups = Groups::new();
+    for k in 0..cs.len() {
+        let class = cs[k].class;
+        if class == ONE_AT_A_TIME {
+            super::solver::warm_start_joints(&cs[k..k + 1], &impulses[k..k + 1], joints, states);
+        } else if let Some(c) = groups.add(class, k) {
+            warm_class::<P>(
+                c + 1,
+                cs,
+                impulses,
+                joints,
+                states,
+                &groups.pick[c],
+                MAX_WIDTH,
+            );
+            groups.n[c] = 0;
+        }
+    }
+    for c in 0..CLASSES {
+        if groups.n[c] > 0 {
+            warm_class::<P>(
+                c + 1,
+                cs,
+                impulses,
+                joints,
+                states,
+                &groups.pick[c],
+                groups.n[c],
+            );
         }
     }
 }
 
 #[inline(always)]
-fn solve_lanes<L: Lanes>(
+fn solve_lanes<P: GroupPasses>(
     cs: &[JointConstraint],
     impulses: &mut [JointImpulses],
-    joints: &[super::Joint],
+    joints: &[Joint],
     states: &States,
     p: &Pass,
 ) {
-    let (mut pick, mut others) = ([0u32; MAX_WIDTH], [0u32; MAX_WIDTH]);
-    let mut k = 0;
-    loop {
-        let (n, m) = next_group(cs, &mut k, &mut pick, &mut others);
-        for &o in &others[..m] {
-            let o = o as usize;
-            super::solver::solve_joints(&cs[o..o + 1], &mut impulses[o..o + 1], joints, states, p);
+    let mut groups = Groups::new();
+    for k in 0..cs.len() {
+        let class = cs[k].class;
+        if class == ONE_AT_A_TIME {
+            super::solver::solve_joints(&cs[k..k + 1], &mut impulses[k..k + 1], joints, states, p);
+        } else if let Some(c) = groups.add(class, k) {
+            solve_class::<P>(
+                c + 1,
+                cs,
+                impulses,
+                joints,
+                states,
+                &groups.pick[c],
+                MAX_WIDTH,
+                p,
+            );
+            groups.n[c] = 0;
         }
-        if n > 0 && !solve_group::<L>(states, cs, impulses, &pick, n, p) {
-            for &o in &pick[..n] {
-                let o = o as usize;
-                super::solver::solve_joints(
-                    &cs[o..o + 1],
-                    &mut impulses[o..o + 1],
-                    joints,
-                    states,
-                    p,
-                );
-            }
-        }
-        if n == 0 && m == 0 {
-            break;
+    }
+    for c in 0..CLASSES {
+        if groups.n[c] > 0 {
+            solve_class::<P>(
+                c + 1,
+                cs,
+                impulses,
+                joints,
+                states,
+                &groups.pick[c],
+                groups.n[c],
+                p,
+            );
         }
     }
 }
 
-/// The passes in `F8`, compiled with AVX and AVX2 on (see `contact_solver`'s).
+/// The group passes in `F8`, compiled with AVX and AVX2 on (see `contact_solver`'s).
 #[cfg(any(
     target_arch = "x86_64",
     all(target_arch = "x86", target_feature = "sse2")
@@ -475,24 +725,36 @@ mod avx {
     use super::*;
     use crate::solver::lanes::F8;
 
-    #[target_feature(enable = "avx,avx2")]
-    pub(super) fn warm_start(
-        cs: &[JointConstraint],
-        impulses: &[JointImpulses],
-        joints: &[super::super::Joint],
-        states: &States,
-    ) {
-        warm_lanes::<F8>(cs, impulses, joints, states)
+    /// `Eight`'s passes: only ever resolved where the CPU has AVX2.
+    pub(super) struct Avx;
+
+    macro_rules! avx_passes {
+        ($($name:ident($($arg:ident: $ty:ty),*) $(-> $ret:ty)? = $($body:ident)::+;)*) => {
+            $(
+                #[target_feature(enable = "avx,avx2")]
+                #[inline(never)]
+                fn $name($($arg: $ty),*) $(-> $ret)? {
+                    $($body)::+::<F8>($($arg),*)
+                }
+            )*
+            impl GroupPasses for Avx {
+                $(
+                    fn $name($($arg: $ty),*) $(-> $ret)? {
+                        // SAFETY: `Avx` is only used for `Eight`, which is only ever
+                        // resolved where the CPU has AVX2.
+                        unsafe { self::$name($($arg),*) }
+                    }
+                )*
+            }
+        };
     }
 
-    #[target_feature(enable = "avx,avx2")]
-    pub(super) fn solve(
-        cs: &[JointConstraint],
-        impulses: &mut [JointImpulses],
-        joints: &[super::super::Joint],
-        states: &States,
-        p: &Pass,
-    ) {
-        solve_lanes::<F8>(cs, impulses, joints, states, p)
+    avx_passes! {
+        spherical_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], pick: &Pick, n: usize) = warm_group;
+        cone_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], j: &[Joint], pick: &Pick, n: usize) -> bool = wide_rows::cone_warm;
+        hinge_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], pick: &Pick, n: usize) = wide_rows::hinge_warm;
+        spherical_solve(s: &States, cs: &[JointConstraint], i: &mut [JointImpulses], pick: &Pick, n: usize, p: &Pass) -> bool = solve_group;
+        cone_solve(s: &States, cs: &[JointConstraint], i: &mut [JointImpulses], j: &[Joint], pick: &Pick, n: usize, p: &Pass) -> bool = wide_rows::cone_solve;
+        hinge_solve(s: &States, cs: &[JointConstraint], i: &mut [JointImpulses], j: &[Joint], pick: &Pick, n: usize, p: &Pass) -> bool = wide_rows::hinge_solve;
     }
 }

@@ -1,0 +1,735 @@
+//! Cone-twist and revolute joints eight at a time (a ragdoll's shoulders, hips, elbows
+//! and knees): each lane computes exactly what `cone_twist.rs` and `revolute.rs` compute
+//! for its joint — the same operations in the same order, every branch a
+//! compare-and-select, every part that is off in a lane masked there (its velocities and
+//! impulses kept as they were, bit for bit) — so the lanes change speed only. The
+//! arc tangents and the 2×2 solve are the scalar functions, called lane by lane.
+//!
+//! A group is refused (and solved one joint at a time, nothing written) when a lane needs
+//! what the lanes do not compute: a point matrix needing the masked inverse, or a
+//! cone-twist's half-turn swing (its axis is a perpendicular of A's). A revolute joint
+//! with a spring or a soft limit is not put in lanes at all (`wide::class`).
+
+use super::rows::{solve2, twist_of};
+use super::solver::{JointConstraint, Pass, States};
+use super::wide::{Bodies, Group, M3, clamp, clamp_v, finite, point, rotate};
+use super::{Joint, JointImpulses, JointKind};
+use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
+use crate::math::{Vec3, atan2};
+use crate::solver::lanes::{Lanes, MAX_WIDTH, Q, V3};
+
+/// Lane-wise `if a > b { x } else { y }`.
+#[inline(always)]
+fn sel<L: Lanes>(a: L, b: L, x: L, y: L) -> L {
+    L::select_gt(a, b, x, y)
+}
+
+/// `x` where `mask` is one, `y` where it is zero.
+#[inline(always)]
+fn choose<L: Lanes>(mask: L, x: L, y: L) -> L {
+    L::select_gt(mask, L::default(), x, y)
+}
+
+#[inline(always)]
+fn choose3<L: Lanes>(mask: L, x: V3<L>, y: V3<L>) -> V3<L> {
+    V3::select_gt(mask, L::default(), x, y)
+}
+
+/// `-x` (multiplying by −1 is exact).
+#[inline(always)]
+fn neg<L: Lanes>(x: L) -> L {
+    L::splat(-1.0) * x
+}
+
+/// `math::clamp(x, lo, hi)` lane by lane.
+#[inline(always)]
+fn clamp_to<L: Lanes>(x: L, lo: L, hi: L) -> L {
+    sel(lo, x, lo, sel(x, hi, hi, x))
+}
+
+/// `math::min(a, b)` lane by lane.
+#[inline(always)]
+fn min<L: Lanes>(a: L, b: L) -> L {
+    sel(b, a, a, b)
+}
+
+/// One where `f` holds for the lane, zero elsewhere.
+#[inline(always)]
+fn mask<L: Lanes>(mut f: impl FnMut(usize) -> bool) -> L {
+    L::from_fn(|i| if f(i) { 1.0 } else { 0.0 })
+}
+
+/// A unit axis in every lane.
+#[inline(always)]
+fn axis<L: Lanes>(x: f32, y: f32, z: f32) -> V3<L> {
+    V3 {
+        x: L::splat(x),
+        y: L::splat(y),
+        z: L::splat(z),
+    }
+}
+
+/// `Quat::mul`, term for term.
+#[inline(always)]
+fn qmul<L: Lanes>(a: &Q<L>, b: &Q<L>) -> Q<L> {
+    let (ax, ay, az, aw) = (a.v.x, a.v.y, a.v.z, a.w);
+    let (bx, by, bz, bw) = (b.v.x, b.v.y, b.v.z, b.w);
+    Q {
+        v: V3 {
+            x: aw * bx + ax * bw + ay * bz - az * by,
+            y: aw * by - ax * bz + ay * bw + az * bx,
+            z: aw * bz + ax * by - ay * bx + az * bw,
+        },
+        w: aw * bw - ax * bx - ay * by - az * bz,
+    }
+}
+
+/// `Quat::conjugate`.
+#[inline(always)]
+fn conjugate<L: Lanes>(q: &Q<L>) -> Q<L> {
+    Q {
+        v: V3 {
+            x: neg(q.v.x),
+            y: neg(q.v.y),
+            z: neg(q.v.z),
+        },
+        w: q.w,
+    }
+}
+
+/// The constraint of lane `i` (lane 0's past `n`).
+#[inline(always)]
+fn lane<'a>(
+    cs: &'a [JointConstraint],
+    pick: &[u32; MAX_WIDTH],
+    n: usize,
+    i: usize,
+) -> &'a JointConstraint {
+    &cs[pick[if i < n { i } else { 0 }] as usize]
+}
+
+/// What the rows read of a group besides `Group`: the joint frames' axes at the start
+/// of the step and the softness of the rigid rows.
+struct Extra<L> {
+    fqa: Q<L>,
+    fqb: Q<L>,
+    /// The world's joint softness: bias rate, mass scale, impulse scale.
+    soft: [L; 3],
+}
+
+impl<L: Lanes> Extra<L> {
+    #[inline(always)]
+    fn new(cs: &[JointConstraint], pick: &[u32; MAX_WIDTH], n: usize) -> Extra<L> {
+        let c = |i: usize| lane(cs, pick, n, i);
+        Extra {
+            fqa: Q {
+                v: V3::from_fn(|i| c(i).frame_a.q.v()),
+                w: L::from_fn(|i| c(i).frame_a.q.w),
+            },
+            fqb: Q {
+                v: V3::from_fn(|i| c(i).frame_b.q.v()),
+                w: L::from_fn(|i| c(i).frame_b.q.w),
+            },
+            soft: [
+                L::from_fn(|i| c(i).soft.bias_rate),
+                L::from_fn(|i| c(i).soft.mass_scale),
+                L::from_fn(|i| c(i).soft.impulse_scale),
+            ],
+        }
+    }
+
+    /// `frames`: the joint frames' axes now.
+    #[inline(always)]
+    fn frames(&self, b: &Bodies<L>) -> (Q<L>, Q<L>) {
+        (qmul(&b.dqa, &self.fqa), qmul(&b.dqb, &self.fqb))
+    }
+
+    /// `rigid_terms` of a row with value `pos`: `(bias, mass scale, impulse scale)`.
+    #[inline(always)]
+    fn rigid(&self, pos: L, use_bias: bool) -> (L, L, L) {
+        if use_bias {
+            (self.soft[0] * pos, self.soft[1], self.soft[2])
+        } else {
+            (L::default(), L::splat(1.0), L::default())
+        }
+    }
+}
+
+/// `Row`: the relative velocity it measures is `lin·(v_b − v_a) + ang_b·w_b − ang_a·w_a`.
+struct Row<L> {
+    lin: V3<L>,
+    ang_a: V3<L>,
+    ang_b: V3<L>,
+}
+
+impl<L: Lanes> Row<L> {
+    /// `Row::angular`.
+    #[inline(always)]
+    fn angular(axis: V3<L>) -> Row<L> {
+        Row {
+            lin: V3::default(),
+            ang_a: axis,
+            ang_b: axis,
+        }
+    }
+
+    #[inline(always)]
+    fn speed(&self, b: &Bodies<L>) -> L {
+        self.lin.dot(b.vb.sub(b.va)) + self.ang_b.dot(b.wb) - self.ang_a.dot(b.wa)
+    }
+
+    #[inline(always)]
+    fn k(&self, g: &Group<L>, o: &Row<L>) -> L {
+        self.lin.dot(g.ma.add(g.mb).mul_elements(o.lin))
+            + self.ang_a.dot(g.ia.mul_vec(o.ang_a))
+            + self.ang_b.dot(g.ib.mul_vec(o.ang_b))
+    }
+
+    /// `1 / k` where `k` is normal and finite, zero elsewhere.
+    #[inline(always)]
+    fn mass(&self, g: &Group<L>) -> L {
+        let k = self.k(g, self);
+        let zero = L::default();
+        let inv = choose(finite(k), L::splat(1.0).div(k), zero);
+        sel(L::splat(f32::MIN_POSITIVE), k, zero, inv)
+    }
+
+    /// `Row::apply` where `on` is one: impulse `l` along the row, B `+l`, A `−l`.
+    #[inline(always)]
+    fn apply(&self, g: &Group<L>, b: &mut Bodies<L>, l: L, on: L) {
+        let p = self.lin.scale(l);
+        let va = clamp_v(b.va.sub(g.ma.mul_elements(p)), MAX_VELOCITY);
+        let wa = clamp_v(b.wa.sub(g.ia.mul_vec(self.ang_a.scale(l))), MAX_VELOCITY);
+        let vb = clamp_v(b.vb.add(g.mb.mul_elements(p)), MAX_VELOCITY);
+        let wb = clamp_v(b.wb.add(g.ib.mul_vec(self.ang_b.scale(l))), MAX_VELOCITY);
+        set(b, on, [va, wa, vb, wb]);
+    }
+
+    /// `limit_terms` then the impulse of `Row::lower` (`upper`: of `Row::upper`), with
+    /// the row's speed `cdot` (negated for `upper`).
+    #[inline(always)]
+    fn limit(&self, g: &Group<L>, x: &Extra<L>, cdot: L, pos: L, p: &Pass, impulse: L) -> L {
+        let zero = L::default();
+        let (rb, rms, ris) = x.rigid(pos, p.use_bias);
+        let bias = sel(pos, zero, pos * L::splat(p.inv_h), rb);
+        let ms = sel(pos, zero, L::splat(1.0), rms);
+        let is = sel(pos, zero, zero, ris);
+        let l = neg(self.mass(g)) * ms * (cdot + bias) - is * impulse;
+        clamp_to(impulse + l, zero, L::splat(MAX_IMPULSE))
+    }
+
+    /// `Row::lower` where `on` is one; `pos` = value − lower.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn lower(
+        &self,
+        g: &Group<L>,
+        x: &Extra<L>,
+        b: &mut Bodies<L>,
+        pos: L,
+        p: &Pass,
+        impulse: &mut L,
+        on: L,
+    ) {
+        let new = self.limit(g, x, self.speed(b), pos, p, *impulse);
+        let l = new - *impulse;
+        *impulse = choose(on, new, *impulse);
+        self.apply(g, b, l, on);
+    }
+
+    /// `Row::upper` where `on` is one; `pos` = upper − value.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn upper(
+        &self,
+        g: &Group<L>,
+        x: &Extra<L>,
+        b: &mut Bodies<L>,
+        pos: L,
+        p: &Pass,
+        impulse: &mut L,
+        on: L,
+    ) {
+        let new = self.limit(g, x, neg(self.speed(b)), pos, p, *impulse);
+        let l = new - *impulse;
+        *impulse = choose(on, new, *impulse);
+        self.apply(g, b, neg(l), on);
+    }
+
+    /// `Row::motor` where `on` is one.
+    #[inline(always)]
+    fn motor(
+        &self,
+        g: &Group<L>,
+        b: &mut Bodies<L>,
+        target: L,
+        max_impulse: L,
+        impulse: &mut L,
+        on: L,
+    ) {
+        let cdot = self.speed(b) - target;
+        let l = neg(self.mass(g)) * cdot;
+        let old = *impulse;
+        let max = min(max_impulse, L::splat(MAX_IMPULSE));
+        let new = clamp_to(old + l, neg(max), max);
+        *impulse = choose(on, new, old);
+        self.apply(g, b, new - old, on);
+    }
+}
+
+/// The velocities `[va, wa, vb, wb]` where `on` is one.
+#[inline(always)]
+fn set<L: Lanes>(b: &mut Bodies<L>, on: L, [va, wa, vb, wb]: [V3<L>; 4]) {
+    b.va = choose3(on, va, b.va);
+    b.wa = choose3(on, wa, b.wa);
+    b.vb = choose3(on, vb, b.vb);
+    b.wb = choose3(on, wb, b.wb);
+}
+
+/// `apply_angular` where `on` is one: angular impulse `t`, B `+t`.
+#[inline(always)]
+fn apply_angular<L: Lanes>(g: &Group<L>, b: &mut Bodies<L>, t: V3<L>, on: L) {
+    let va = clamp_v(b.va, MAX_VELOCITY);
+    let wa = clamp_v(b.wa.sub(g.ia.mul_vec(t)), MAX_VELOCITY);
+    let vb = clamp_v(b.vb, MAX_VELOCITY);
+    let wb = clamp_v(b.wb.add(g.ib.mul_vec(t)), MAX_VELOCITY);
+    set(b, on, [va, wa, vb, wb]);
+}
+
+/// The twist angle about frame A's `axis` (0 x, 2 z) lane by lane (`twist_angle`).
+#[inline(always)]
+fn twist<L: Lanes>(qa: &Q<L>, qb: &Q<L>, axis: usize) -> L {
+    let r = qmul(&conjugate(qa), qb);
+    let c = if axis == 0 { r.v.x } else { r.v.z }.to_array();
+    let w = r.w.to_array();
+    L::from_fn(|i| twist_of(c[i], w[i]))
+}
+
+/// The kept impulses of the group's joints (lanes past `n`: lane 0's).
+#[inline(always)]
+fn kept<'a>(
+    impulses: &'a [JointImpulses],
+    pick: &[u32; MAX_WIDTH],
+    n: usize,
+) -> [&'a JointImpulses; MAX_WIDTH] {
+    core::array::from_fn(|i| &impulses[pick[if i < n { i } else { 0 }] as usize])
+}
+
+/// One field of the kept impulses as lanes.
+#[inline(always)]
+fn field<L: Lanes>(kept: &[&JointImpulses; MAX_WIDTH], f: impl Fn(&JointImpulses) -> f32) -> L {
+    L::from_fn(|i| f(kept[i]))
+}
+
+#[inline(always)]
+fn field3<L: Lanes>(
+    kept: &[&JointImpulses; MAX_WIDTH],
+    f: impl Fn(&JointImpulses) -> Vec3,
+) -> V3<L> {
+    V3::from_fn(|i| f(kept[i]))
+}
+
+/// The kind's settings of lane `i`'s joint.
+#[inline(always)]
+fn kind_of<'a>(
+    joints: &'a [Joint],
+    cs: &[JointConstraint],
+    pick: &[u32; MAX_WIDTH],
+    n: usize,
+    i: usize,
+) -> &'a JointKind {
+    &joints[lane(cs, pick, n, i).slot as usize].kind
+}
+
+// ---- Cone-twist ----------------------------------------------------------------------
+
+/// A cone-twist group's settings (`ConeTwistJoint`) and what it measures at the start of
+/// the pass: the swing axis and angle, the twist axis.
+struct Cone<L> {
+    swing_limit: L,
+    twist_lower: L,
+    twist_upper: L,
+    max_friction: L,
+    /// Masks: friction on, swing limited, twist limited.
+    friction: L,
+    swing_limited: L,
+    twist_limited: L,
+    /// `swing`: the axis along which the swing widens (zero where `widens` is zero), the
+    /// angle.
+    n: V3<L>,
+    widens: L,
+    angle: L,
+    /// `twist_axis`, and where it is not zero.
+    twist_axis: V3<L>,
+    twist_on: L,
+}
+
+impl<L: Lanes> Cone<L> {
+    /// `None` when a lane of the first `g.n` swings a half-turn (`swing`'s perpendicular).
+    #[inline(always)]
+    fn new(
+        joints: &[Joint],
+        cs: &[JointConstraint],
+        pick: &[u32; MAX_WIDTH],
+        g: &Group<L>,
+        qa: &Q<L>,
+        qb: &Q<L>,
+    ) -> Option<Cone<L>> {
+        let n = g.n;
+        let setting = |f: fn(&super::ConeTwistJoint) -> f32| {
+            L::from_fn(|i| match kind_of(joints, cs, pick, n, i) {
+                JointKind::ConeTwist(k) => f(k),
+                _ => 0.0,
+            })
+        };
+        let (swing_limit, twist_lower) = (setting(|k| k.swing_limit), setting(|k| k.twist_lower));
+        let (twist_upper, max_friction) = (
+            setting(|k| k.twist_upper),
+            setting(|k| k.max_friction_torque),
+        );
+        let zero = L::default();
+        let one = L::splat(1.0);
+        let pi = L::splat(crate::math::PI);
+        let friction = sel(max_friction, zero, one, zero);
+        let swing_limited = sel(pi, swing_limit, one, zero);
+        let twist_limited = sel(twist_lower, neg(pi), one, sel(pi, twist_upper, one, zero));
+        let x = axis(1.0, 0.0, 0.0);
+        let (xa, xb) = (rotate(qa, x), rotate(qb, x));
+        // `swing`: `normalize_and_length` of xa × xb, then the branches on its length.
+        let cross = xa.cross(xb);
+        let len = cross.dot(cross).sqrt();
+        let eps = L::splat(f32::EPSILON);
+        let unit = V3::select_gt(eps, len, V3::default(), cross.scale(one.div(len)));
+        let s = sel(eps, len, zero, len);
+        let cos = xa.dot(xb);
+        let (sa, ca) = (s.to_array(), cos.to_array());
+        // `swing`'s branches: a positive length widens; else a negative cosine is the
+        // half-turn (NaN falls through both, as there).
+        let positive: [bool; MAX_WIDTH] = core::array::from_fn(|i| sa[i] > 0.0);
+        if (0..n).any(|i| !positive[i] && ca[i] < 0.0) {
+            return None;
+        }
+        let widens = sel(s, zero, one, zero);
+        let angle = L::from_fn(|i| {
+            if sa[i] > 0.0 {
+                atan2(sa[i], ca[i])
+            } else {
+                0.0
+            }
+        });
+        // `twist_axis`.
+        let den = one + xa.dot(xb);
+        let twist_axis = V3::select_gt(
+            den,
+            L::splat(1.0e-3),
+            xa.add(xb).scale(one.div(den)),
+            V3::default(),
+        );
+        let t = twist_axis.lanes();
+        Some(Cone {
+            swing_limit,
+            twist_lower,
+            twist_upper,
+            max_friction,
+            friction,
+            swing_limited,
+            twist_limited,
+            n: choose3(widens, unit, V3::default()),
+            widens,
+            angle,
+            twist_axis,
+            twist_on: mask(|i| t[i] != Vec3::ZERO),
+        })
+    }
+}
+
+/// Both masks one.
+#[inline(always)]
+fn both<L: Lanes>(a: L, b: L) -> L {
+    super::wide::and(a, b)
+}
+
+/// The warm start of a group of cone-twist joints; false (nothing written) when the
+/// group is refused.
+#[inline(always)]
+pub(super) fn cone_warm<L: Lanes>(
+    states: &States,
+    cs: &[JointConstraint],
+    impulses: &[JointImpulses],
+    joints: &[Joint],
+    pick: &[u32; MAX_WIDTH],
+    n: usize,
+) -> bool {
+    let g = Group::<L>::new(cs, pick, n);
+    let mut b = Bodies::new(states, &g);
+    let x = Extra::<L>::new(cs, pick, n);
+    let (qa, qb) = x.frames(&b);
+    let Some(k) = Cone::new(joints, cs, pick, &g, &qa, &qb) else {
+        return false;
+    };
+    let i = kept(impulses, pick, n);
+    let angular: V3<L> = field3(&i, |i| i.angular);
+    let up0: L = field(&i, |i| i.axes[0].upper);
+    let (lo1, up1): (L, L) = (
+        field(&i, |i| i.axes[1].lower),
+        field(&i, |i| i.axes[1].upper),
+    );
+    let t = angular
+        .sub(k.n.scale(up0))
+        .add(k.twist_axis.scale(lo1 - up1));
+    apply_angular(&g, &mut b, t, L::splat(1.0));
+    b.apply(&g, field3(&i, |i| i.linear));
+    b.store(states, &g);
+    true
+}
+
+/// The solve or relax pass over a group of cone-twist joints; false (nothing written)
+/// when the group is refused.
+#[inline(always)]
+pub(super) fn cone_solve<L: Lanes>(
+    states: &States,
+    cs: &[JointConstraint],
+    impulses: &mut [JointImpulses],
+    joints: &[Joint],
+    pick: &[u32; MAX_WIDTH],
+    n: usize,
+    p: &Pass,
+) -> bool {
+    let g = Group::<L>::new(cs, pick, n);
+    let mut b = Bodies::new(states, &g);
+    let x = Extra::<L>::new(cs, pick, n);
+    let (qa, qb) = x.frames(&b);
+    let Some(k) = Cone::new(joints, cs, pick, &g, &qa, &qb) else {
+        return false;
+    };
+    let i = kept(impulses, pick, n);
+    let zero = L::default();
+    // Friction.
+    let c = |i: usize| lane(cs, pick, n, i);
+    let angular_mass = M3 {
+        cx: V3::from_fn(|i| c(i).angular_mass.cx),
+        cy: V3::from_fn(|i| c(i).angular_mass.cy),
+        cz: V3::from_fn(|i| c(i).angular_mass.cz),
+    };
+    let old: V3<L> = field3(&i, |i| i.angular);
+    let new = old.sub(angular_mass.mul_vec(b.wb.sub(b.wa)));
+    let max = min(k.max_friction * L::splat(p.h), L::splat(MAX_IMPULSE));
+    let len = new.dot(new).sqrt();
+    let new = V3::select_gt(len, max, new.scale(max.div(len)), new);
+    let angular = choose3(k.friction, new, old);
+    apply_angular(&g, &mut b, new.sub(old), k.friction);
+    // Swing limit: a half-turn-free swing with no axis drops its impulse.
+    let mut up0: L = field(&i, |i| i.axes[0].upper);
+    let swing_on = both(k.swing_limited, k.widens);
+    let mut pushed = up0;
+    Row::angular(k.n).upper(
+        &g,
+        &x,
+        &mut b,
+        k.swing_limit - k.angle,
+        p,
+        &mut pushed,
+        swing_on,
+    );
+    up0 = choose(k.swing_limited, choose(k.widens, pushed, zero), up0);
+    // Twist limits.
+    let twist_on = both(k.twist_limited, k.twist_on);
+    let row = Row::angular(k.twist_axis);
+    let tw = twist(&qa, &qb, 0);
+    let (mut lo1, mut up1): (L, L) = (
+        field(&i, |i| i.axes[1].lower),
+        field(&i, |i| i.axes[1].upper),
+    );
+    row.lower(&g, &x, &mut b, tw - k.twist_lower, p, &mut lo1, twist_on);
+    row.upper(&g, &x, &mut b, k.twist_upper - tw, p, &mut up1, twist_on);
+    // The point, with the world's softness.
+    let (rate, ms, is) = if p.use_bias {
+        (x.soft[0], x.soft[1], x.soft[2])
+    } else {
+        (x.soft[0], L::splat(1.0), zero)
+    };
+    let apply = L::splat(if p.use_bias { 1.0 } else { 0.0 });
+    let Some(linear) = point(&g, &mut b, [rate, ms, is], apply, field3(&i, |i| i.linear)) else {
+        return false;
+    };
+    b.store(states, &g);
+    let (angular, linear) = (angular.lanes(), linear.lanes());
+    let (up0, lo1, up1) = (up0.to_array(), lo1.to_array(), up1.to_array());
+    for l in 0..n {
+        let imp = &mut impulses[pick[l] as usize];
+        imp.angular = angular[l];
+        imp.axes[0].upper = up0[l];
+        imp.axes[1].lower = lo1[l];
+        imp.axes[1].upper = up1[l];
+        imp.linear = linear[l];
+    }
+    true
+}
+
+// ---- Revolute ------------------------------------------------------------------------
+
+/// A revolute group's settings (`RevoluteJoint`; no spring, a rigid limit if any).
+struct Hinge<L> {
+    limit: L,
+    lower: L,
+    upper: L,
+    motor: L,
+    motor_speed: L,
+    max_torque: L,
+}
+
+impl<L: Lanes> Hinge<L> {
+    #[inline(always)]
+    fn new(
+        joints: &[Joint],
+        cs: &[JointConstraint],
+        pick: &[u32; MAX_WIDTH],
+        n: usize,
+    ) -> Hinge<L> {
+        let setting = |f: fn(&super::RevoluteJoint) -> f32| {
+            L::from_fn(|i| match kind_of(joints, cs, pick, n, i) {
+                JointKind::Revolute(r) => f(r),
+                _ => 0.0,
+            })
+        };
+        Hinge {
+            limit: setting(|r| if r.enable_limit { 1.0 } else { 0.0 }),
+            lower: setting(|r| r.lower),
+            upper: setting(|r| r.upper),
+            motor: setting(|r| if r.enable_motor { 1.0 } else { 0.0 }),
+            motor_speed: setting(|r| r.motor_speed),
+            max_torque: setting(|r| r.max_motor_torque),
+        }
+    }
+}
+
+/// The warm start of a group of revolute joints.
+#[inline(always)]
+pub(super) fn hinge_warm<L: Lanes>(
+    states: &States,
+    cs: &[JointConstraint],
+    impulses: &[JointImpulses],
+    pick: &[u32; MAX_WIDTH],
+    n: usize,
+) {
+    let g = Group::<L>::new(cs, pick, n);
+    let mut b = Bodies::new(states, &g);
+    let x = Extra::<L>::new(cs, pick, n);
+    let (qa, _) = x.frames(&b);
+    let i = kept(impulses, pick, n);
+    let angular: V3<L> = field3(&i, |i| i.angular);
+    let total: L = field(&i, |i| super::rows::axis_total(&i.axes[0]));
+    let torque = rotate(&qa, axis(1.0, 0.0, 0.0))
+        .scale(angular.x)
+        .add(rotate(&qa, axis(0.0, 1.0, 0.0)).scale(angular.y));
+    let t = torque.add(rotate(&qa, axis(0.0, 0.0, 1.0)).scale(total));
+    apply_angular(&g, &mut b, t, L::splat(1.0));
+    b.apply(&g, field3(&i, |i| i.linear));
+    b.store(states, &g);
+}
+
+/// The solve or relax pass over a group of revolute joints; false (nothing written) when
+/// a lane's point matrix needs the masked inverse.
+#[inline(always)]
+pub(super) fn hinge_solve<L: Lanes>(
+    states: &States,
+    cs: &[JointConstraint],
+    impulses: &mut [JointImpulses],
+    joints: &[Joint],
+    pick: &[u32; MAX_WIDTH],
+    n: usize,
+    p: &Pass,
+) -> bool {
+    let g = Group::<L>::new(cs, pick, n);
+    let mut b = Bodies::new(states, &g);
+    let x = Extra::<L>::new(cs, pick, n);
+    let h = Hinge::<L>::new(joints, cs, pick, n);
+    let (qa, qb) = x.frames(&b);
+    let i = kept(impulses, pick, n);
+    let one = L::splat(1.0);
+    let (ex, ey, ez) = (
+        axis(1.0, 0.0, 0.0),
+        axis(0.0, 1.0, 0.0),
+        axis(0.0, 0.0, 1.0),
+    );
+    let row = Row::angular(rotate(&qa, ez));
+    let angle = twist(&qa, &qb, 2);
+    // The drive: the motor, then the limits (no spring in lanes).
+    let mut motor: L = field(&i, |i| i.axes[0].motor);
+    row.motor(
+        &g,
+        &mut b,
+        h.motor_speed,
+        h.max_torque * L::splat(p.h),
+        &mut motor,
+        h.motor,
+    );
+    let (mut lower, mut upper): (L, L) = (
+        field(&i, |i| i.axes[0].lower),
+        field(&i, |i| i.axes[0].upper),
+    );
+    row.lower(&g, &x, &mut b, angle - h.lower, p, &mut lower, h.limit);
+    row.upper(&g, &x, &mut b, h.upper - angle, p, &mut upper, h.limit);
+    // The hinge lock (`solve_hinge_lock`, `solve_pair`).
+    let (u1, u2) = (rotate(&qa, ex), rotate(&qa, ey));
+    let e = rotate(&qa, ez).cross(rotate(&qb, ez));
+    let (r1, r2) = (Row::angular(u1), Row::angular(u2));
+    let (b1, ms, is) = x.rigid(e.dot(u1), p.use_bias);
+    let (b2, _, _) = x.rigid(e.dot(u2), p.use_bias);
+    let cd1 = (r1.speed(&b) + b1).to_array();
+    let cd2 = (r2.speed(&b) + b2).to_array();
+    let (k11, k12, k22) = (
+        r1.k(&g, &r1).to_array(),
+        r1.k(&g, &r2).to_array(),
+        r2.k(&g, &r2).to_array(),
+    );
+    let xs: [(f32, f32); MAX_WIDTH] =
+        core::array::from_fn(|l| solve2(k11[l], k12[l], k22[l], cd1[l], cd2[l]));
+    let (x1, x2) = (L::from_fn(|l| xs[l].0), L::from_fn(|l| xs[l].1));
+    let old: V3<L> = field3(&i, |i| i.angular);
+    let new1 = clamp(old.x - ms * x1 - is * old.x, MAX_IMPULSE);
+    let new2 = clamp(old.y - ms * x2 - is * old.y, MAX_IMPULSE);
+    r1.apply(&g, &mut b, new1 - old.x, one);
+    r2.apply(&g, &mut b, new2 - old.y, one);
+    // The pivot: the world's softness in the solve pass, or the joint's own in both.
+    let c = |i: usize| lane(cs, pick, n, i);
+    let biased = |i: usize| p.use_bias || c(i).own_pivot;
+    let apply = mask(biased);
+    let rate = L::from_fn(|i| c(i).pivot.bias_rate);
+    let pms = L::from_fn(|i| {
+        if biased(i) {
+            c(i).pivot.mass_scale
+        } else {
+            1.0
+        }
+    });
+    let pis = L::from_fn(|i| {
+        if biased(i) {
+            c(i).pivot.impulse_scale
+        } else {
+            0.0
+        }
+    });
+    let Some(linear) = point(
+        &g,
+        &mut b,
+        [rate, pms, pis],
+        apply,
+        field3(&i, |i| i.linear),
+    ) else {
+        return false;
+    };
+    b.store(states, &g);
+    let (motor, lower, upper) = (motor.to_array(), lower.to_array(), upper.to_array());
+    let (new1, new2, linear) = (new1.to_array(), new2.to_array(), linear.lanes());
+    for l in 0..n {
+        let imp = &mut impulses[pick[l] as usize];
+        imp.axes[0].motor = motor[l];
+        imp.axes[0].lower = lower[l];
+        imp.axes[0].upper = upper[l];
+        imp.angular.x = new1[l];
+        imp.angular.y = new2[l];
+        imp.linear = linear[l];
+    }
+    true
+}
