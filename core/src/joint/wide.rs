@@ -85,6 +85,11 @@ pub(super) struct Group<L> {
     pa: V3<L>,
     pb: V3<L>,
     delta_center: V3<L>,
+    /// The joint frames' axes at the start of the step.
+    pub fqa: Q<L>,
+    pub fqb: Q<L>,
+    /// The world's joint softness: bias rate, mass scale, impulse scale.
+    pub soft: [L; 3],
 }
 
 impl<L: Lanes> Group<L> {
@@ -94,20 +99,13 @@ impl<L: Lanes> Group<L> {
         let index = |k: u32, write: bool| {
             if k == NONE || write { k } else { k | READ_ONLY }
         };
-        macro_rules! v3 {
-            ($($f:tt)+) => {
-                V3::from_fn(|i| c(i).$($f)+)
-            };
-        }
-        macro_rules! m3 {
-            ($f:ident) => {
-                M3 {
-                    cx: V3::from_fn(|i| c(i).$f.cx),
-                    cy: V3::from_fn(|i| c(i).$f.cy),
-                    cz: V3::from_fn(|i| c(i).$f.cz),
-                }
-            };
-        }
+        // The constraint's numbers as eleven four-float records, each turned into lanes
+        // at once (`Lanes::transpose`), in the order `record` lays them out.
+        let r = |k: usize| L::transpose(core::array::from_fn(|i| record(c(i), k)));
+        let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
+        let (r4, r5, r6, r7) = (r(4), r(5), r(6), r(7));
+        let (r8, r9, r10) = (r(8), r(9), r(10));
+        let v3 = |x: L, y: L, z: L| V3 { x, y, z };
         Group {
             n,
             index_a: core::array::from_fn(|i| {
@@ -124,14 +122,64 @@ impl<L: Lanes> Group<L> {
                     NONE
                 }
             }),
-            ma: v3!(ma),
-            mb: v3!(mb),
-            ia: m3!(ia),
-            ib: m3!(ib),
-            pa: v3!(frame_a.p),
-            pb: v3!(frame_b.p),
-            delta_center: v3!(delta_center),
+            ma: v3(r0[0], r0[1], r0[2]),
+            mb: v3(r0[3], r1[0], r1[1]),
+            ia: M3 {
+                cx: v3(r1[2], r1[3], r2[0]),
+                cy: v3(r2[1], r2[2], r2[3]),
+                cz: v3(r3[0], r3[1], r3[2]),
+            },
+            ib: M3 {
+                cx: v3(r3[3], r4[0], r4[1]),
+                cy: v3(r4[2], r4[3], r5[0]),
+                cz: v3(r5[1], r5[2], r5[3]),
+            },
+            pa: v3(r6[0], r6[1], r6[2]),
+            fqa: Q {
+                v: v3(r6[3], r7[0], r7[1]),
+                w: r7[2],
+            },
+            pb: v3(r7[3], r8[0], r8[1]),
+            fqb: Q {
+                v: v3(r8[2], r8[3], r9[0]),
+                w: r9[1],
+            },
+            delta_center: v3(r9[2], r9[3], r10[0]),
+            soft: [r10[1], r10[2], r10[3]],
         }
+    }
+}
+
+/// Where the 44 floats a group reads of a constraint begin: its inverse masses and
+/// inertias, its frames, its centres' offset and its softness, one after another with no
+/// gap (checked here at compile time), read as eleven four-float records.
+const RECORDS: usize = core::mem::offset_of!(JointConstraint, ma);
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    type C = JointConstraint;
+    assert!(offset_of!(C, mb) == RECORDS + 12);
+    assert!(offset_of!(C, ia) == RECORDS + 24);
+    assert!(offset_of!(C, ib) == RECORDS + 60);
+    assert!(offset_of!(C, frame_a) == RECORDS + 96);
+    assert!(offset_of!(C, frame_b) == RECORDS + 124);
+    assert!(offset_of!(C, delta_center) == RECORDS + 152);
+    assert!(offset_of!(C, soft) == RECORDS + 164);
+    assert!(size_of::<crate::solver::contact_solver::Softness>() == 12);
+    assert!(size_of::<crate::math::Transform>() == 28 && size_of::<crate::math::Mat3>() == 36);
+};
+
+/// Record `k` (below 11) of a constraint's 44 floats from `ma` on: `[ma.x, ma.y, ma.z,
+/// mb.x]`, `[mb.y, mb.z, ia.cx.x, ia.cx.y]`, … `[delta_center.z, soft.bias_rate,
+/// soft.mass_scale, soft.impulse_scale]` (the fields' declared order: all `repr(C)`).
+#[inline(always)]
+fn record(c: &JointConstraint, k: usize) -> [f32; 4] {
+    debug_assert!(k < 11);
+    // SAFETY: the 176 bytes from `RECORDS` on lie within the constraint and are `f32`
+    // fields only (the layout is checked above); the pointer comes from the reference
+    // to the whole constraint, and an unaligned read needs no alignment.
+    unsafe {
+        let p = (c as *const JointConstraint as *const u8).add(RECORDS + 16 * k);
+        core::ptr::read_unaligned(p as *const [f32; 4])
     }
 }
 

@@ -108,50 +108,19 @@ fn lane<'a>(
     &cs[pick[if i < n { i } else { 0 }] as usize]
 }
 
-/// What the rows read of a group besides `Group`: the joint frames' axes at the start
-/// of the step and the softness of the rigid rows.
-struct Extra<L> {
-    fqa: Q<L>,
-    fqb: Q<L>,
-    /// The world's joint softness: bias rate, mass scale, impulse scale.
-    soft: [L; 3],
+/// `frames`: the joint frames' axes now.
+#[inline(always)]
+fn frames<L: Lanes>(g: &Group<L>, b: &Bodies<L>) -> (Q<L>, Q<L>) {
+    (qmul(&b.dqa, &g.fqa), qmul(&b.dqb, &g.fqb))
 }
 
-impl<L: Lanes> Extra<L> {
-    #[inline(always)]
-    fn new(cs: &[JointConstraint], pick: &[u32; MAX_WIDTH], n: usize) -> Extra<L> {
-        let c = |i: usize| lane(cs, pick, n, i);
-        Extra {
-            fqa: Q {
-                v: V3::from_fn(|i| c(i).frame_a.q.v()),
-                w: L::from_fn(|i| c(i).frame_a.q.w),
-            },
-            fqb: Q {
-                v: V3::from_fn(|i| c(i).frame_b.q.v()),
-                w: L::from_fn(|i| c(i).frame_b.q.w),
-            },
-            soft: [
-                L::from_fn(|i| c(i).soft.bias_rate),
-                L::from_fn(|i| c(i).soft.mass_scale),
-                L::from_fn(|i| c(i).soft.impulse_scale),
-            ],
-        }
-    }
-
-    /// `frames`: the joint frames' axes now.
-    #[inline(always)]
-    fn frames(&self, b: &Bodies<L>) -> (Q<L>, Q<L>) {
-        (qmul(&b.dqa, &self.fqa), qmul(&b.dqb, &self.fqb))
-    }
-
-    /// `rigid_terms` of a row with value `pos`: `(bias, mass scale, impulse scale)`.
-    #[inline(always)]
-    fn rigid(&self, pos: L, use_bias: bool) -> (L, L, L) {
-        if use_bias {
-            (self.soft[0] * pos, self.soft[1], self.soft[2])
-        } else {
-            (L::default(), L::splat(1.0), L::default())
-        }
+/// `rigid_terms` of a row with value `pos`: `(bias, mass scale, impulse scale)`.
+#[inline(always)]
+fn rigid<L: Lanes>(g: &Group<L>, pos: L, use_bias: bool) -> (L, L, L) {
+    if use_bias {
+        (g.soft[0] * pos, g.soft[1], g.soft[2])
+    } else {
+        (L::default(), L::splat(1.0), L::default())
     }
 }
 
@@ -208,9 +177,9 @@ impl<L: Lanes> Row<L> {
     /// `limit_terms` then the impulse of `Row::lower` (`upper`: of `Row::upper`), with
     /// the row's speed `cdot` (negated for `upper`).
     #[inline(always)]
-    fn limit(&self, g: &Group<L>, x: &Extra<L>, cdot: L, pos: L, p: &Pass, impulse: L) -> L {
+    fn limit(&self, g: &Group<L>, cdot: L, pos: L, p: &Pass, impulse: L) -> L {
         let zero = L::default();
-        let (rb, rms, ris) = x.rigid(pos, p.use_bias);
+        let (rb, rms, ris) = rigid(g, pos, p.use_bias);
         let bias = sel(pos, zero, pos * L::splat(p.inv_h), rb);
         let ms = sel(pos, zero, L::splat(1.0), rms);
         let is = sel(pos, zero, zero, ris);
@@ -221,17 +190,8 @@ impl<L: Lanes> Row<L> {
     /// `Row::lower` where `on` is one; `pos` = value − lower.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn lower(
-        &self,
-        g: &Group<L>,
-        x: &Extra<L>,
-        b: &mut Bodies<L>,
-        pos: L,
-        p: &Pass,
-        impulse: &mut L,
-        on: L,
-    ) {
-        let new = self.limit(g, x, self.speed(b), pos, p, *impulse);
+    fn lower(&self, g: &Group<L>, b: &mut Bodies<L>, pos: L, p: &Pass, impulse: &mut L, on: L) {
+        let new = self.limit(g, self.speed(b), pos, p, *impulse);
         let l = new - *impulse;
         *impulse = choose(on, new, *impulse);
         self.apply(g, b, l, on);
@@ -240,17 +200,8 @@ impl<L: Lanes> Row<L> {
     /// `Row::upper` where `on` is one; `pos` = upper − value.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn upper(
-        &self,
-        g: &Group<L>,
-        x: &Extra<L>,
-        b: &mut Bodies<L>,
-        pos: L,
-        p: &Pass,
-        impulse: &mut L,
-        on: L,
-    ) {
-        let new = self.limit(g, x, neg(self.speed(b)), pos, p, *impulse);
+    fn upper(&self, g: &Group<L>, b: &mut Bodies<L>, pos: L, p: &Pass, impulse: &mut L, on: L) {
+        let new = self.limit(g, neg(self.speed(b)), pos, p, *impulse);
         let l = new - *impulse;
         *impulse = choose(on, new, *impulse);
         self.apply(g, b, neg(l), on);
@@ -462,8 +413,7 @@ pub(super) fn cone_warm<L: Lanes>(
 ) -> bool {
     let g = Group::<L>::new(cs, pick, n);
     let mut b = Bodies::new(states, &g);
-    let x = Extra::<L>::new(cs, pick, n);
-    let (qa, qb) = x.frames(&b);
+    let (qa, qb) = frames(&g, &b);
     let Some(k) = Cone::new(joints, cs, pick, &g, &qa, &qb) else {
         return false;
     };
@@ -497,8 +447,7 @@ pub(super) fn cone_solve<L: Lanes>(
 ) -> bool {
     let g = Group::<L>::new(cs, pick, n);
     let mut b = Bodies::new(states, &g);
-    let x = Extra::<L>::new(cs, pick, n);
-    let (qa, qb) = x.frames(&b);
+    let (qa, qb) = frames(&g, &b);
     let Some(k) = Cone::new(joints, cs, pick, &g, &qa, &qb) else {
         return false;
     };
@@ -524,7 +473,6 @@ pub(super) fn cone_solve<L: Lanes>(
     let mut pushed = up0;
     Row::angular(k.n).upper(
         &g,
-        &x,
         &mut b,
         k.swing_limit - k.angle,
         p,
@@ -540,13 +488,13 @@ pub(super) fn cone_solve<L: Lanes>(
         field(&i, |i| i.axes[1].lower),
         field(&i, |i| i.axes[1].upper),
     );
-    row.lower(&g, &x, &mut b, tw - k.twist_lower, p, &mut lo1, twist_on);
-    row.upper(&g, &x, &mut b, k.twist_upper - tw, p, &mut up1, twist_on);
+    row.lower(&g, &mut b, tw - k.twist_lower, p, &mut lo1, twist_on);
+    row.upper(&g, &mut b, k.twist_upper - tw, p, &mut up1, twist_on);
     // The point, with the world's softness.
     let (rate, ms, is) = if p.use_bias {
-        (x.soft[0], x.soft[1], x.soft[2])
+        (g.soft[0], g.soft[1], g.soft[2])
     } else {
-        (x.soft[0], L::splat(1.0), zero)
+        (g.soft[0], L::splat(1.0), zero)
     };
     let apply = L::splat(if p.use_bias { 1.0 } else { 0.0 });
     let Some(linear) = point(&g, &mut b, [rate, ms, is], apply, field3(&i, |i| i.linear)) else {
@@ -614,8 +562,7 @@ pub(super) fn hinge_warm<L: Lanes>(
 ) {
     let g = Group::<L>::new(cs, pick, n);
     let mut b = Bodies::new(states, &g);
-    let x = Extra::<L>::new(cs, pick, n);
-    let (qa, _) = x.frames(&b);
+    let (qa, _) = frames(&g, &b);
     let i = kept(impulses, pick, n);
     let angular: V3<L> = field3(&i, |i| i.angular);
     let total: L = field(&i, |i| super::rows::axis_total(&i.axes[0]));
@@ -642,9 +589,8 @@ pub(super) fn hinge_solve<L: Lanes>(
 ) -> bool {
     let g = Group::<L>::new(cs, pick, n);
     let mut b = Bodies::new(states, &g);
-    let x = Extra::<L>::new(cs, pick, n);
     let h = Hinge::<L>::new(joints, cs, pick, n);
-    let (qa, qb) = x.frames(&b);
+    let (qa, qb) = frames(&g, &b);
     let i = kept(impulses, pick, n);
     let one = L::splat(1.0);
     let (ex, ey, ez) = (
@@ -668,14 +614,14 @@ pub(super) fn hinge_solve<L: Lanes>(
         field(&i, |i| i.axes[0].lower),
         field(&i, |i| i.axes[0].upper),
     );
-    row.lower(&g, &x, &mut b, angle - h.lower, p, &mut lower, h.limit);
-    row.upper(&g, &x, &mut b, h.upper - angle, p, &mut upper, h.limit);
+    row.lower(&g, &mut b, angle - h.lower, p, &mut lower, h.limit);
+    row.upper(&g, &mut b, h.upper - angle, p, &mut upper, h.limit);
     // The hinge lock (`solve_hinge_lock`, `solve_pair`).
     let (u1, u2) = (rotate(&qa, ex), rotate(&qa, ey));
     let e = rotate(&qa, ez).cross(rotate(&qb, ez));
     let (r1, r2) = (Row::angular(u1), Row::angular(u2));
-    let (b1, ms, is) = x.rigid(e.dot(u1), p.use_bias);
-    let (b2, _, _) = x.rigid(e.dot(u2), p.use_bias);
+    let (b1, ms, is) = rigid(&g, e.dot(u1), p.use_bias);
+    let (b2, _, _) = rigid(&g, e.dot(u2), p.use_bias);
     let cd1 = (r1.speed(&b) + b1).to_array();
     let cd2 = (r2.speed(&b) + b2).to_array();
     let (k11, k12, k22) = (

@@ -51,6 +51,7 @@ pub(crate) const READ_ONLY: u32 = 1 << 31;
 
 /// Soft-constraint coefficients (see `make_soft`).
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C)]
 pub(crate) struct Softness {
     pub bias_rate: f32,
     pub mass_scale: f32,
