@@ -254,7 +254,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
                     let p = position[k] as usize;
                     (joints.get(slot), constraints.get(p), impulses.get(p))
                 };
-                *c = prepare_joint(j, slot, bodies, solver_index, params, &ii, soft, h);
+                prepare_joint(c, j, slot, bodies, solver_index, params, &ii, soft, h);
                 *i = j.impulses;
             }
         }
@@ -326,7 +326,9 @@ fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
 
 /// One acting joint's constraint for this step.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn prepare_joint(
+    c: &mut JointConstraint,
     j: &mut Joint,
     slot: usize,
     bodies: &[Body],
@@ -335,7 +337,7 @@ fn prepare_joint(
     joint_inv_inertia: &dyn Fn(u32) -> Mat3,
     soft: Softness,
     h: f32,
-) -> JointConstraint {
+) {
     let (ba, bb) = (&bodies[j.body_a as usize], &bodies[j.body_b as usize]);
     let (ka, kb) = (
         solver_index[j.body_a as usize],
@@ -356,7 +358,7 @@ fn prepare_joint(
     let frame = |b: &crate::body::Body, f: &Transform| {
         Transform::new(b.rotation.rotate(f.p - b.local_center), b.rotation * f.q)
     };
-    let mut c = JointConstraint {
+    *c = JointConstraint {
         slot: slot as u32,
         index_a: ka,
         index_b: kb,
@@ -384,15 +386,14 @@ fn prepare_joint(
     };
     match &j.kind {
         JointKind::Spherical => {}
-        JointKind::Revolute(_) => revolute::prepare(&mut c, j, h),
-        JointKind::Prismatic(_) => prismatic::prepare(&mut c, j, h),
-        JointKind::Weld(_) => weld::prepare(&mut c, j, h),
-        JointKind::Distance(_) => distance::prepare(&mut c, j, h),
-        JointKind::ConeTwist(_) => cone_twist::prepare(&mut c, j, h),
-        JointKind::SixDof(_) => six_dof::prepare(&mut c, j, h),
-        JointKind::Wheel(_) => wheel::prepare(&mut c, j, h),
+        JointKind::Revolute(_) => revolute::prepare(c, j, h),
+        JointKind::Prismatic(_) => prismatic::prepare(c, j, h),
+        JointKind::Weld(_) => weld::prepare(c, j, h),
+        JointKind::Distance(_) => distance::prepare(c, j, h),
+        JointKind::ConeTwist(_) => cone_twist::prepare(c, j, h),
+        JointKind::SixDof(_) => six_dof::prepare(c, j, h),
+        JointKind::Wheel(_) => wheel::prepare(c, j, h),
     }
-    c
 }
 
 /// The geometric stiffness of joint tension, made implicit (after Andrews, Erleben and

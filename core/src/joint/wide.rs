@@ -15,6 +15,7 @@ use super::{Joint, JointImpulses, wide_rows};
 use crate::body::NONE;
 use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
 use crate::solver::contact_solver::{READ_ONLY, gather};
+pub(super) use crate::solver::lanes::each;
 use crate::solver::lanes::{F4x2, Lanes, MAX_WIDTH, P4x2, Q, SolverLanes, V3};
 
 /// A 3×3 matrix of lanes, by columns (as `Mat3`).
@@ -101,21 +102,21 @@ impl<L: Lanes> Group<L> {
         };
         // The constraint's numbers as eleven four-float records, each turned into lanes
         // at once (`Lanes::transpose`), in the order `record` lays them out.
-        let r = |k: usize| L::transpose(core::array::from_fn(|i| record(c(i), k)));
+        let r = |k: usize| L::transpose(each(|i| record(c(i), k)));
         let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
         let (r4, r5, r6, r7) = (r(4), r(5), r(6), r(7));
         let (r8, r9, r10) = (r(8), r(9), r(10));
         let v3 = |x: L, y: L, z: L| V3 { x, y, z };
         Group {
             n,
-            index_a: core::array::from_fn(|i| {
+            index_a: each(|i| {
                 if i < n {
                     index(c(i).index_a, c(i).write_a)
                 } else {
                     NONE
                 }
             }),
-            index_b: core::array::from_fn(|i| {
+            index_b: each(|i| {
                 if i < n {
                     index(c(i).index_b, c(i).write_b)
                 } else {

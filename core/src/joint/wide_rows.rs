@@ -12,7 +12,7 @@
 
 use super::rows::{solve2, twist_of};
 use super::solver::{JointConstraint, Pass, States};
-use super::wide::{Bodies, Group, M3, clamp, clamp_v, finite, point, rotate};
+use super::wide::{Bodies, Group, M3, clamp, clamp_v, each, finite, point, rotate};
 use super::{Joint, JointImpulses, JointKind};
 use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
 use crate::math::{Vec3, atan2};
@@ -263,7 +263,7 @@ fn kept<'a>(
     pick: &[u32; MAX_WIDTH],
     n: usize,
 ) -> [&'a JointImpulses; MAX_WIDTH] {
-    core::array::from_fn(|i| &impulses[pick[if i < n { i } else { 0 }] as usize])
+    each(|i| &impulses[pick[if i < n { i } else { 0 }] as usize])
 }
 
 /// One field of the kept impulses as lanes.
@@ -356,7 +356,7 @@ impl<L: Lanes> Cone<L> {
         let (sa, ca) = (s.to_array(), cos.to_array());
         // `swing`'s branches: a positive length widens; else a negative cosine is the
         // half-turn (NaN falls through both, as there).
-        let positive: [bool; MAX_WIDTH] = core::array::from_fn(|i| sa[i] > 0.0);
+        let positive: [bool; MAX_WIDTH] = each(|i| sa[i] > 0.0);
         if (0..n).any(|i| !positive[i] && ca[i] < 0.0) {
             return None;
         }
@@ -629,8 +629,7 @@ pub(super) fn hinge_solve<L: Lanes>(
         r1.k(&g, &r2).to_array(),
         r2.k(&g, &r2).to_array(),
     );
-    let xs: [(f32, f32); MAX_WIDTH] =
-        core::array::from_fn(|l| solve2(k11[l], k12[l], k22[l], cd1[l], cd2[l]));
+    let xs: [(f32, f32); MAX_WIDTH] = each(|l| solve2(k11[l], k12[l], k22[l], cd1[l], cd2[l]));
     let (x1, x2) = (L::from_fn(|l| xs[l].0), L::from_fn(|l| xs[l].1));
     let old: V3<L> = field3(&i, |i| i.angular);
     let new1 = clamp(old.x - ms * x1 - is * old.x, MAX_IMPULSE);

@@ -855,6 +855,14 @@ pub(crate) fn prefetch<T>(x: *const T) {
     }
 }
 
+/// `[f(0), …, f(7)]`, written out: `core::array::from_fn` can be left as a call in the
+/// AVX entry points, which then keep their lanes in memory.
+#[inline(always)]
+pub(crate) fn each<T>(mut f: impl FnMut(usize) -> T) -> [T; MAX_WIDTH] {
+    const _: () = assert!(MAX_WIDTH == 8);
+    [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7)]
+}
+
 /// A 3-vector of lanes.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 #[repr(C)]
@@ -868,7 +876,7 @@ impl<L: Lanes> V3<L> {
     /// Lane `i` is `f(i)`.
     #[inline(always)]
     pub fn from_fn(mut f: impl FnMut(usize) -> crate::math::Vec3) -> V3<L> {
-        let v: [crate::math::Vec3; MAX_WIDTH] = core::array::from_fn(|i| {
+        let v: [crate::math::Vec3; MAX_WIDTH] = each(|i| {
             if i < L::WIDTH {
                 f(i)
             } else {
@@ -975,8 +983,7 @@ impl<L: Lanes> Sym3<L> {
     /// Lane `i` is `f(i)`, given as `[xx, yy, zz, xy, xz, yz]`.
     #[inline(always)]
     pub fn from_fn(mut f: impl FnMut(usize) -> [f32; 6]) -> Sym3<L> {
-        let m: [[f32; 6]; MAX_WIDTH] =
-            core::array::from_fn(|i| if i < L::WIDTH { f(i) } else { [0.0; 6] });
+        let m: [[f32; 6]; MAX_WIDTH] = each(|i| if i < L::WIDTH { f(i) } else { [0.0; 6] });
         Sym3 {
             xx: L::from_fn(|i| m[i][0]),
             yy: L::from_fn(|i| m[i][1]),
