@@ -290,6 +290,45 @@ fn reversed_inline_hooks() -> maul3d::TaskHooks {
     }
 }
 
+/// A world for the joint lane tests on `path`, the host's two workers (reversed inline)
+/// when `hooks`, with sleep off and a ground.
+fn joint_world(path: Path, hooks: bool) -> World {
+    let mut w = World::new(&maul3d::WorldDef {
+        task_hooks: hooks.then(reversed_inline_hooks),
+        enable_sleep: false,
+        body_capacity: 512,
+        shape_capacity: 512,
+        contact_capacity: 4096,
+        pair_capacity: 4096,
+        joint_capacity: 1024,
+        ..Default::default()
+    })
+    .unwrap();
+    set_path(&mut w, path);
+    ground(&mut w, 0.6);
+    w
+}
+
+/// The hash after each of `steps` steps.
+fn hashes(w: &mut World, steps: usize) -> Vec<u64> {
+    (0..steps)
+        .map(|_| {
+            w.step(DT, 4).unwrap();
+            w.hash()
+        })
+        .collect()
+}
+
+/// `run(path, two_workers)` gives one at a time's hashes on every path, on one thread
+/// and on two workers.
+fn every_path_alike(run: impl Fn(Path, bool) -> Vec<u64>) {
+    let reference = run(Path::OneAtATime, false);
+    for path in paths() {
+        assert_eq!(run(path, false), reference, "{path:?}");
+        assert_eq!(run(path, true), reference, "{path:?} on two workers");
+    }
+}
+
 /// Joints in lanes (spherical joints are solved eight at a time per colour, every other
 /// kind one at a time beside them): a grid of spherical joints hanging from static and
 /// kinematic anchors, some with their own pivot springs, mixed in its colours with
@@ -300,19 +339,7 @@ fn reversed_inline_hooks() -> maul3d::TaskHooks {
 fn joints_in_lanes_solve_alike_on_every_path() {
     use maul3d::{JointKind, MotionLocks, RevoluteJoint, WeldJoint};
     let run = |path: Path, hooks: bool| {
-        let mut w = World::new(&maul3d::WorldDef {
-            task_hooks: hooks.then(reversed_inline_hooks),
-            enable_sleep: false,
-            body_capacity: 512,
-            shape_capacity: 512,
-            contact_capacity: 4096,
-            pair_capacity: 4096,
-            joint_capacity: 1024,
-            ..Default::default()
-        })
-        .unwrap();
-        set_path(&mut w, path);
-        ground(&mut w, 0.6);
+        let mut w = joint_world(path, hooks);
         let anchor = |w: &mut World, x: f64, kinematic: bool| {
             w.create_body(&BodyDef {
                 body_type: if kinematic {
@@ -409,18 +436,9 @@ fn joints_in_lanes_solve_alike_on_every_path() {
                 &ShapeDef::default(),
             );
         }
-        (0..150)
-            .map(|_| {
-                w.step(DT, 4).unwrap();
-                w.hash()
-            })
-            .collect::<Vec<_>>()
+        hashes(&mut w, 150)
     };
-    let reference = run(Path::OneAtATime, false);
-    for path in paths() {
-        assert_eq!(run(path, false), reference, "{path:?}");
-        assert_eq!(run(path, true), reference, "{path:?} on two workers");
-    }
+    every_path_alike(run);
 }
 
 /// Cone-twist and revolute joints in lanes: chains of capsules hung from static and
@@ -470,19 +488,7 @@ fn ragdoll_joints_in_lanes_solve_alike_on_every_path() {
         hinge(Some((0.0, 2.2)), Some((0.0, 0.5))),
     ];
     let run = |path: Path, hooks: bool| {
-        let mut w = World::new(&maul3d::WorldDef {
-            task_hooks: hooks.then(reversed_inline_hooks),
-            enable_sleep: false,
-            body_capacity: 512,
-            shape_capacity: 512,
-            contact_capacity: 4096,
-            pair_capacity: 4096,
-            joint_capacity: 1024,
-            ..Default::default()
-        })
-        .unwrap();
-        set_path(&mut w, path);
-        ground(&mut w, 0.6);
+        let mut w = joint_world(path, hooks);
         let (cols, rows) = (14usize, 8usize);
         let mut n = 0usize;
         for k in 0..cols {
@@ -614,18 +620,9 @@ fn ragdoll_joints_in_lanes_solve_alike_on_every_path() {
                 &ShapeDef::default(),
             );
         }
-        (0..150)
-            .map(|_| {
-                w.step(DT, 4).unwrap();
-                w.hash()
-            })
-            .collect::<Vec<_>>()
+        hashes(&mut w, 150)
     };
-    let reference = run(Path::OneAtATime, false);
-    for path in paths() {
-        assert_eq!(run(path, false), reference, "{path:?}");
-        assert_eq!(run(path, true), reference, "{path:?} on two workers");
-    }
+    every_path_alike(run);
 }
 
 #[test]

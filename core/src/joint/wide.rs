@@ -320,6 +320,27 @@ fn point_solve<L: Lanes>(g: &Group<L>, b: &Bodies<L>, rhs: V3<L>) -> Option<V3<L
     Some(V3::select_gt(ok, zero, x, V3::default()))
 }
 
+/// `solve_pivot`'s softness for the group: `[bias rate, mass scale, impulse scale]` and
+/// where the bias is on — the world's softness in the solve pass, or the joint's own
+/// pivot softness in both passes (off: rigid, no bias).
+#[inline(always)]
+pub(super) fn pivot_soft<L: Lanes>(
+    cs: &[JointConstraint],
+    pick: &[u32; MAX_WIDTH],
+    n: usize,
+    p: &Pass,
+) -> ([L; 3], L) {
+    let c = |i: usize| &cs[pick[if i < n { i } else { 0 }] as usize];
+    let biased = |i: usize| p.use_bias || c(i).own_pivot;
+    let pick_if = |i: usize, on: f32, off: f32| if biased(i) { on } else { off };
+    let soft = [
+        L::from_fn(|i| c(i).pivot.bias_rate),
+        L::from_fn(|i| pick_if(i, c(i).pivot.mass_scale, 1.0)),
+        L::from_fn(|i| pick_if(i, c(i).pivot.impulse_scale, 0.0)),
+    ];
+    (soft, L::from_fn(|i| pick_if(i, 1.0, 0.0)))
+}
+
 /// `solve_point` in lanes: the rows' softness `[bias rate, mass scale, impulse scale]`
 /// (the mass scale one and the impulse scale zero where the bias is off), the bias on
 /// where `apply` is one; the kept impulse `old` in, the new one out, the velocities in
@@ -379,26 +400,9 @@ fn solve_group<L: Lanes>(
 ) -> bool {
     let g = Group::<L>::new(cs, pick, n);
     let mut b = Bodies::new(states, &g);
-    let c = |i: usize| &cs[pick[if i < n { i } else { 0 }] as usize];
-    let biased = |i: usize| p.use_bias || c(i).own_pivot;
-    let apply = L::from_fn(|i| if biased(i) { 1.0 } else { 0.0 });
-    let rate = L::from_fn(|i| c(i).pivot.bias_rate);
-    let ms = L::from_fn(|i| {
-        if biased(i) {
-            c(i).pivot.mass_scale
-        } else {
-            1.0
-        }
-    });
-    let is = L::from_fn(|i| {
-        if biased(i) {
-            c(i).pivot.impulse_scale
-        } else {
-            0.0
-        }
-    });
+    let (soft, apply) = pivot_soft::<L>(cs, pick, n, p);
     let old = impulses_of::<L>(impulses, pick, n);
-    let Some(new) = point(&g, &mut b, [rate, ms, is], apply, old) else {
+    let Some(new) = point(&g, &mut b, soft, apply, old) else {
         return false;
     };
     b.store(states, &g);

@@ -637,31 +637,8 @@ pub(super) fn hinge_solve<L: Lanes>(
     r1.apply(&g, &mut b, new1 - old.x, one);
     r2.apply(&g, &mut b, new2 - old.y, one);
     // The pivot: the world's softness in the solve pass, or the joint's own in both.
-    let c = |i: usize| lane(cs, pick, n, i);
-    let biased = |i: usize| p.use_bias || c(i).own_pivot;
-    let apply = mask(biased);
-    let rate = L::from_fn(|i| c(i).pivot.bias_rate);
-    let pms = L::from_fn(|i| {
-        if biased(i) {
-            c(i).pivot.mass_scale
-        } else {
-            1.0
-        }
-    });
-    let pis = L::from_fn(|i| {
-        if biased(i) {
-            c(i).pivot.impulse_scale
-        } else {
-            0.0
-        }
-    });
-    let Some(linear) = point(
-        &g,
-        &mut b,
-        [rate, pms, pis],
-        apply,
-        field3(&i, |i| i.linear),
-    ) else {
+    let (soft, apply) = super::wide::pivot_soft::<L>(cs, pick, n, p);
+    let Some(linear) = point(&g, &mut b, soft, apply, field3(&i, |i| i.linear)) else {
         return false;
     };
     b.store(states, &g);
