@@ -28,6 +28,7 @@ use super::{Joint, JointBreakEvent, JointImpulses, JointKind};
 use super::{cone_twist, distance, prismatic, revolute, six_dof, spherical, weld, wheel};
 use crate::body::{Body, NONE};
 use crate::math::{Mat3, Transform, Vec3};
+use crate::solver::constraint_graph::{COLOR_COUNT, OVERFLOW};
 use crate::solver::contact_solver::Softness;
 use crate::solver::{BodyState, SolverScratch};
 use crate::task::Slots;
@@ -58,8 +59,6 @@ pub(crate) struct JointConstraint {
     pub write_b: bool,
     /// The kind (`JointKind::tag`), so spherical joints never read their joint.
     pub kind: u8,
-    /// How the joint is solved with others of its colour (`wide::class`).
-    pub class: u8,
     /// Inverse masses per world axis (zero on a locked axis) and world inverse inertias.
     pub ma: Vec3,
     pub mb: Vec3,
@@ -81,6 +80,129 @@ pub(crate) struct JointConstraint {
     pub angular_mass: Mat3,
     /// Spring softness per axis (the kind's file says which).
     pub springs: [Softness; 6],
+}
+
+/// Where this step's joints lie in `joint_constraints`, colour by colour (the last the
+/// overflow). Within a colour (but the overflow, which keeps slot order) they come by how
+/// they are solved: the spherical, cone-twist and revolute ones in lanes, then those one
+/// at a time from `single_starts` on; the groups of a colour's joints in lanes start at
+/// `group_starts` in `joint_groups`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JointLayout {
+    pub color_starts: [u32; COLOR_COUNT + 1],
+    pub single_starts: [u32; COLOR_COUNT],
+    pub group_starts: [u32; COLOR_COUNT + 1],
+}
+
+impl JointLayout {
+    pub(crate) const EMPTY: JointLayout = JointLayout {
+        color_starts: [0; COLOR_COUNT + 1],
+        single_starts: [0; COLOR_COUNT],
+        group_starts: [0; COLOR_COUNT + 1],
+    };
+}
+
+/// The joint stages of the substeps: each colour's groups in lanes, then its joints one
+/// at a time; the overflow's (or all, without lanes) one after another.
+pub(crate) struct JointPasses<'a> {
+    constraints: &'a [JointConstraint],
+    impulses: Slots<'a, JointImpulses>,
+    groups: &'a [super::wide::JointGroup],
+    layout: JointLayout,
+    joints: &'a [Joint],
+    /// `None`: every joint one at a time.
+    lanes: Option<crate::solver::lanes::SolverLanes>,
+    solve: Pass,
+    relax: Pass,
+}
+
+impl<'a> JointPasses<'a> {
+    pub(crate) fn new(
+        constraints: &'a [JointConstraint],
+        impulses: &'a mut [JointImpulses],
+        groups: &'a [super::wide::JointGroup],
+        layout: JointLayout,
+        joints: &'a [Joint],
+        lanes: Option<crate::solver::lanes::SolverLanes>,
+        h: f32,
+    ) -> JointPasses<'a> {
+        let solve = Pass {
+            h,
+            inv_h: 1.0 / h,
+            use_bias: true,
+        };
+        JointPasses {
+            constraints,
+            impulses: Slots::new(impulses),
+            groups,
+            layout,
+            joints,
+            lanes,
+            solve,
+            relax: Pass {
+                use_bias: false,
+                ..solve
+            },
+        }
+    }
+
+    /// The items of each colour's joint stage: its groups, then its joints one at a time.
+    pub(crate) fn items(&self) -> [u32; COLOR_COUNT] {
+        let l = &self.layout;
+        core::array::from_fn(|c| {
+            if c == OVERFLOW || self.lanes.is_none() {
+                l.color_starts[c + 1] - l.color_starts[c]
+            } else {
+                (l.group_starts[c + 1] - l.group_starts[c])
+                    + (l.color_starts[c + 1] - l.single_starts[c])
+            }
+        })
+    }
+
+    /// Items `items` of colour `color`'s stage of a warm start (`warm`), solve (`solve`)
+    /// or relax pass.
+    pub(crate) fn run(
+        &self,
+        warm: bool,
+        solve: bool,
+        color: u8,
+        items: core::ops::Range<usize>,
+        states: &States,
+    ) {
+        let (c, l) = (color as usize, &self.layout);
+        let pass = if solve { &self.solve } else { &self.relax };
+        let one_by_one = |range: core::ops::Range<usize>| {
+            // SAFETY: each joint is in one block of the stage, and the colour's joints
+            // share no dynamic body (the overflow's run in one block).
+            let impulses = unsafe { self.impulses.slice(range.clone()) };
+            let cs = &self.constraints[range];
+            if warm {
+                warm_start_joints(cs, impulses, self.joints, states);
+            } else {
+                solve_joints(cs, impulses, self.joints, states, pass);
+            }
+        };
+        let Some(lanes) = self.lanes.filter(|_| c != OVERFLOW) else {
+            let a = l.color_starts[c] as usize;
+            one_by_one(a + items.start..a + items.end);
+            return;
+        };
+        let g = l.group_starts[c] as usize;
+        let ng = l.group_starts[c + 1] as usize - g;
+        if items.start < ng {
+            let groups = &self.groups[g + items.start..g + items.end.min(ng)];
+            let (cs, imp, js) = (self.constraints, &self.impulses, self.joints);
+            if warm {
+                super::wide::warm_start_groups(lanes, groups, cs, imp, js, states);
+            } else {
+                super::wide::solve_groups(lanes, groups, cs, imp, js, states, pass);
+            }
+        }
+        if items.end > ng {
+            let a = l.single_starts[c] as usize;
+            one_by_one(a + items.start.max(ng) - ng..a + items.end - ng);
+        }
+    }
 }
 
 /// What a pass does: the substep and whether rigid rows correct position error.
@@ -172,14 +294,15 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     }
     let workers = world.tasks.hooks.map_or(1, |h| h.worker_count);
     let n_bodies = s.states.len();
-    let starts = s.joint_color_starts;
+    let starts = s.joint_layout.color_starts;
     // Stages: the bodies' added inertia cleared; each joint's tension terms (in slot
     // order, where the joints lie); the terms added to the bodies colour by colour (the
     // overflow's in one block); the bodies' inertia with them; the constraints (in slot
-    // order again, each written to its colour's place).
+    // order again, each written to its colour's place); the groups' lanes.
     const ADD: usize = 2;
     const INERTIA: usize = ADD + COLOR_COUNT;
-    let mut stages = [Stage::default(); INERTIA + 2];
+    const GROUPS: usize = INERTIA + 2;
+    let mut stages = [Stage::default(); GROUPS + 1];
     stages[0] = Stage::split(n_bodies, 64, workers);
     stages[1] = Stage::split(n, 64, workers);
     for c in 0..COLOR_COUNT {
@@ -195,12 +318,14 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     }
     stages[INERTIA] = stages[0];
     stages[INERTIA + 1] = Stage::split(n, 16, workers);
+    stages[GROUPS] = Stage::split(s.joint_groups.len(), 4, workers);
     s.joint_tension.resize(n, [Tension::NONE; 2]);
     let constraints = Slots::new(&mut s.joint_constraints[..n]);
     let impulses = Slots::new(&mut s.joint_impulses[..n]);
     let tension = Slots::new(&mut s.joint_tension[..n]);
     let extra = Slots::new(&mut s.joint_inv_inertia[..n_bodies]);
     let joints = Slots::new(&mut world.joints.pool[..]);
+    let groups = Slots::new(&mut s.joint_groups[..]);
     let (acting, position) = (&s.joint_acting[..], &s.joint_position[..]);
     let (solver_index, params) = (&s.solver_index[..], &s.params[..]);
     let run = |which: crate::task::StageRef, items: core::ops::Range<usize>| match which.index {
@@ -243,6 +368,16 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
                 *e = with_inertia(&params[k].inv_inertia, e);
             }
         }
+        GROUPS => {
+            for k in items {
+                // SAFETY: each group is in one block of the stage; the constraints were
+                // written in the stage before, and no stage writes them now.
+                let g = unsafe { groups.get(k) };
+                let first = g.first as usize;
+                let cs = unsafe { constraints.slice(first..first + g.n as usize) };
+                g.fill(cs);
+            }
+        }
         _ => {
             let inv_inertia = &extra;
             // SAFETY: in bounds (a solver body), and no stage writes it now.
@@ -269,14 +404,14 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
 
 /// Picks this step's acting joints from `s.joint_slots` (ascending) and colours them in
 /// that order: `joint_acting` (slots), `joint_position` (where each one's constraint
-/// goes) and `joint_color_starts`.
+/// goes), `joint_layout` and the groups' heads (`joint_groups`).
 fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
     use crate::solver::constraint_graph::{COLOR_COUNT, clear_colors, take_color};
     s.joint_acting.clear();
     s.joint_position.clear();
     let words = s.color_words;
     clear_colors(&mut s.color_bits, words, s.states.len());
-    let mut counts = [0u32; COLOR_COUNT];
+    let mut counts = [[0u32; RANKS]; COLOR_COUNT];
     for k in 0..s.joint_slots.len() {
         let slot = s.joint_slots[k];
         let j = &joints[slot as usize];
@@ -304,23 +439,63 @@ fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
             continue;
         }
         let color = take_color(&mut s.color_bits, words, da, db);
-        counts[color] += 1;
-        // The colour for now; its position once the colours' sizes are known.
-        let ok = s.joint_acting.push(slot) && s.joint_position.push(color as u32);
+        let rank = rank(color, super::wide::class(&j.kind));
+        counts[color][rank] += 1;
+        // The colour and rank for now; the position once the runs' sizes are known.
+        let ok = s.joint_acting.push(slot) && s.joint_position.push((color * RANKS + rank) as u32);
         debug_assert!(ok, "joints gathered hold joint_capacity");
     }
-    let mut starts = [0u32; COLOR_COUNT];
+    let mut starts = [[0u32; RANKS]; COLOR_COUNT];
     let mut sum = 0;
     for c in 0..COLOR_COUNT {
-        starts[c] = sum;
-        s.joint_color_starts[c] = sum;
-        sum += counts[c];
+        s.joint_layout.color_starts[c] = sum;
+        for r in 0..RANKS {
+            starts[c][r] = sum;
+            sum += counts[c][r];
+        }
+        s.joint_layout.single_starts[c] = starts[c][RANKS - 1];
     }
-    s.joint_color_starts[COLOR_COUNT] = sum;
+    s.joint_layout.color_starts[COLOR_COUNT] = sum;
+    // Each colour's runs of a kind the lanes solve, eight to a group.
+    s.joint_groups.clear();
+    for c in 0..COLOR_COUNT {
+        s.joint_layout.group_starts[c] = s.joint_groups.len() as u32;
+        for r in 0..RANKS - 1 {
+            let (mut first, end) = (
+                starts[c][r] as usize,
+                (starts[c][r] + counts[c][r]) as usize,
+            );
+            while first < end {
+                let n = (end - first).min(crate::solver::lanes::MAX_WIDTH);
+                let head = super::wide::JointGroup::head(first, n, LANE_CLASSES[r]);
+                let ok = s.joint_groups.push(head);
+                debug_assert!(ok, "groups hold group_capacity(joint_capacity)");
+                first += n;
+            }
+        }
+    }
+    s.joint_layout.group_starts[COLOR_COUNT] = s.joint_groups.len() as u32;
     for p in s.joint_position.iter_mut() {
-        let c = *p as usize;
-        *p = starts[c];
-        starts[c] += 1;
+        let (c, r) = (*p as usize / RANKS, *p as usize % RANKS);
+        *p = starts[c][r];
+        starts[c][r] += 1;
+    }
+}
+
+/// Joints of a colour come by how they are solved: the classes the lanes solve in this
+/// order, then those one at a time (all of the overflow's, which keep slot order).
+const LANE_CLASSES: [u8; 3] = [
+    super::wide::SPHERICAL,
+    super::wide::CONE_TWIST,
+    super::wide::REVOLUTE,
+];
+const RANKS: usize = LANE_CLASSES.len() + 1;
+
+fn rank(color: usize, class: u8) -> usize {
+    use crate::solver::constraint_graph::OVERFLOW;
+    match LANE_CLASSES.iter().position(|&c| c == class) {
+        Some(r) if color != OVERFLOW => r,
+        _ => RANKS - 1,
     }
 }
 
@@ -365,7 +540,6 @@ fn prepare_joint(
         write_a,
         write_b,
         kind: j.kind.tag(),
-        class: super::wide::class(&j.kind),
         ma,
         mb,
         ia,

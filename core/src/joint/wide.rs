@@ -17,6 +17,7 @@ use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
 use crate::solver::contact_solver::{READ_ONLY, gather};
 pub(super) use crate::solver::lanes::each;
 use crate::solver::lanes::{F4x2, Lanes, MAX_WIDTH, P4x2, Q, SolverLanes, V3};
+use crate::task::Slots;
 
 /// A 3×3 matrix of lanes, by columns (as `Mat3`).
 #[derive(Clone, Copy)]
@@ -70,84 +71,202 @@ pub(super) fn and<L: Lanes>(a: L, b: L) -> L {
     L::select_gt(a, L::default(), b, L::default())
 }
 
-/// Up to eight joints in lanes, what every kind reads of their prepared constraints.
-pub(super) struct Group<L> {
-    /// How many lanes hold a joint.
-    pub n: usize,
+/// Up to eight joints of one colour and kind (`class`), their constraints side by side
+/// at `first..first + n` of the step's constraints, with what every pass reads of them
+/// kept in lanes (`fill`, once a step), so a pass loads each number of eight joints at
+/// once instead of gathering it joint by joint.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(crate) struct JointGroup {
+    pub first: u32,
+    pub n: u8,
+    pub class: u8,
     /// Solver index of each lane's bodies (`NONE` when it does not move, `READ_ONLY` set
     /// when the joint must not write it), as the contact solver's `gather` reads them.
     index_a: [u32; MAX_WIDTH],
     index_b: [u32; MAX_WIDTH],
-    pub ma: V3<L>,
-    pub mb: V3<L>,
-    pub ia: M3<L>,
-    pub ib: M3<L>,
-    /// The anchors relative to each centre of mass at the start of the step.
-    pa: V3<L>,
-    pb: V3<L>,
-    delta_center: V3<L>,
-    /// The joint frames' axes at the start of the step.
-    pub fqa: Q<L>,
-    pub fqb: Q<L>,
-    /// The world's joint softness: bias rate, mass scale, impulse scale.
-    pub soft: [L; 3],
+    /// The constraints' 44 floats from `ma` on (`record`'s order), then the pivot's
+    /// softness and whether it is the joint's own (one or zero); lanes past `n` repeat
+    /// lane 0's numbers.
+    lanes: [[f32; MAX_WIDTH]; FLOATS],
 }
 
-impl<L: Lanes> Group<L> {
-    #[inline(always)]
-    pub(super) fn new(cs: &[JointConstraint], pick: &[u32; MAX_WIDTH], n: usize) -> Group<L> {
-        let c = |i: usize| &cs[pick[if i < n { i } else { 0 }] as usize];
+const FLOATS: usize = 48;
+const PIVOT: usize = 44;
+
+/// The most groups `joints` joints can take: eight to a group but at most one group
+/// part-filled per colour and kind.
+pub(crate) fn group_capacity(joints: usize) -> usize {
+    use crate::solver::constraint_graph::COLOR_COUNT;
+    joints / MAX_WIDTH + COLOR_COUNT * 3
+}
+
+impl JointGroup {
+    pub(crate) const EMPTY: JointGroup = JointGroup {
+        first: 0,
+        n: 0,
+        class: ONE_AT_A_TIME,
+        index_a: [NONE; MAX_WIDTH],
+        index_b: [NONE; MAX_WIDTH],
+        lanes: [[0.0; MAX_WIDTH]; FLOATS],
+    };
+
+    /// The group of the `n` (1 to 8) joints of class `class` from constraint `first` on,
+    /// its lanes still to be filled.
+    pub(crate) fn head(first: usize, n: usize, class: u8) -> JointGroup {
+        debug_assert!((1..=MAX_WIDTH).contains(&n) && class != ONE_AT_A_TIME);
+        JointGroup {
+            first: first as u32,
+            n: n as u8,
+            class,
+            ..JointGroup::EMPTY
+        }
+    }
+
+    /// The lanes from the group's prepared constraints `cs` (`first..first + n`).
+    pub(crate) fn fill(&mut self, cs: &[JointConstraint]) {
+        let n = self.n as usize;
+        debug_assert_eq!(cs.len(), n);
         let index = |k: u32, write: bool| {
             if k == NONE || write { k } else { k | READ_ONLY }
         };
-        // The constraint's numbers as eleven four-float records, each turned into lanes
-        // at once (`Lanes::transpose`), in the order `record` lays them out.
-        let r = |k: usize| L::transpose(each(|i| record(c(i), k)));
-        let (r0, r1, r2, r3) = (r(0), r(1), r(2), r(3));
-        let (r4, r5, r6, r7) = (r(4), r(5), r(6), r(7));
-        let (r8, r9, r10) = (r(8), r(9), r(10));
-        let v3 = |x: L, y: L, z: L| V3 { x, y, z };
-        Group {
-            n,
-            index_a: each(|i| {
-                if i < n {
-                    index(c(i).index_a, c(i).write_a)
-                } else {
-                    NONE
+        for i in 0..MAX_WIDTH {
+            let c = &cs[if i < n { i } else { 0 }];
+            (self.index_a[i], self.index_b[i]) = if i < n {
+                (index(c.index_a, c.write_a), index(c.index_b, c.write_b))
+            } else {
+                (NONE, NONE)
+            };
+            for k in 0..PIVOT / 4 {
+                let r = record(c, k);
+                for (m, &x) in r.iter().enumerate() {
+                    self.lanes[4 * k + m][i] = x;
                 }
-            }),
-            index_b: each(|i| {
-                if i < n {
-                    index(c(i).index_b, c(i).write_b)
-                } else {
-                    NONE
-                }
-            }),
-            ma: v3(r0[0], r0[1], r0[2]),
-            mb: v3(r0[3], r1[0], r1[1]),
-            ia: M3 {
-                cx: v3(r1[2], r1[3], r2[0]),
-                cy: v3(r2[1], r2[2], r2[3]),
-                cz: v3(r3[0], r3[1], r3[2]),
-            },
-            ib: M3 {
-                cx: v3(r3[3], r4[0], r4[1]),
-                cy: v3(r4[2], r4[3], r5[0]),
-                cz: v3(r5[1], r5[2], r5[3]),
-            },
-            pa: v3(r6[0], r6[1], r6[2]),
-            fqa: Q {
-                v: v3(r6[3], r7[0], r7[1]),
-                w: r7[2],
-            },
-            pb: v3(r7[3], r8[0], r8[1]),
-            fqb: Q {
-                v: v3(r8[2], r8[3], r9[0]),
-                w: r9[1],
-            },
-            delta_center: v3(r9[2], r9[3], r10[0]),
-            soft: [r10[1], r10[2], r10[3]],
+            }
+            let own = if c.own_pivot { 1.0 } else { 0.0 };
+            let pivot = [
+                c.pivot.bias_rate,
+                c.pivot.mass_scale,
+                c.pivot.impulse_scale,
+                own,
+            ];
+            for (m, x) in pivot.into_iter().enumerate() {
+                self.lanes[PIVOT + m][i] = x;
+            }
         }
+    }
+}
+
+/// Up to eight joints in lanes, what every kind reads of their prepared constraints:
+/// each number loaded from the group's lanes where it is used, so the passes keep no
+/// copies of them.
+#[derive(Clone, Copy)]
+pub(super) struct Group<'a, L> {
+    hd: &'a JointGroup,
+    _lanes: core::marker::PhantomData<L>,
+}
+
+impl<'a, L: Lanes> Group<'a, L> {
+    #[inline(always)]
+    pub(super) fn load(hd: &'a JointGroup) -> Group<'a, L> {
+        Group {
+            hd,
+            _lanes: core::marker::PhantomData,
+        }
+    }
+    #[inline(always)]
+    fn f(&self, k: usize) -> L {
+        L::load(&self.hd.lanes[k])
+    }
+    #[inline(always)]
+    fn v3(&self, k: usize) -> V3<L> {
+        V3 {
+            x: self.f(k),
+            y: self.f(k + 1),
+            z: self.f(k + 2),
+        }
+    }
+    #[inline(always)]
+    fn q(&self, k: usize) -> Q<L> {
+        Q {
+            v: self.v3(k),
+            w: self.f(k + 3),
+        }
+    }
+    #[inline(always)]
+    fn m3(&self, k: usize) -> M3<L> {
+        M3 {
+            cx: self.v3(k),
+            cy: self.v3(k + 3),
+            cz: self.v3(k + 6),
+        }
+    }
+    /// How many lanes hold a joint.
+    #[inline(always)]
+    pub(super) fn n(&self) -> usize {
+        self.hd.n as usize
+    }
+    #[inline(always)]
+    fn index_a(&self) -> &'a [u32; MAX_WIDTH] {
+        &self.hd.index_a
+    }
+    #[inline(always)]
+    fn index_b(&self) -> &'a [u32; MAX_WIDTH] {
+        &self.hd.index_b
+    }
+    /// Inverse masses per world axis and world inverse inertias.
+    #[inline(always)]
+    pub(super) fn ma(&self) -> V3<L> {
+        self.v3(0)
+    }
+    #[inline(always)]
+    pub(super) fn mb(&self) -> V3<L> {
+        self.v3(3)
+    }
+    #[inline(always)]
+    pub(super) fn ia(&self) -> M3<L> {
+        self.m3(6)
+    }
+    #[inline(always)]
+    pub(super) fn ib(&self) -> M3<L> {
+        self.m3(15)
+    }
+    /// The anchors relative to each centre of mass at the start of the step.
+    #[inline(always)]
+    fn pa(&self) -> V3<L> {
+        self.v3(24)
+    }
+    #[inline(always)]
+    fn pb(&self) -> V3<L> {
+        self.v3(31)
+    }
+    /// The joint frames' axes at the start of the step.
+    #[inline(always)]
+    pub(super) fn fqa(&self) -> Q<L> {
+        self.q(27)
+    }
+    #[inline(always)]
+    pub(super) fn fqb(&self) -> Q<L> {
+        self.q(34)
+    }
+    #[inline(always)]
+    fn delta_center(&self) -> V3<L> {
+        self.v3(38)
+    }
+    /// The world's joint softness: bias rate, mass scale, impulse scale.
+    #[inline(always)]
+    pub(super) fn soft(&self) -> [L; 3] {
+        [self.f(41), self.f(42), self.f(43)]
+    }
+    /// The pivot's softness (`JointConstraint::pivot`).
+    #[inline(always)]
+    fn pivot(&self) -> [L; 3] {
+        [self.f(PIVOT), self.f(PIVOT + 1), self.f(PIVOT + 2)]
+    }
+    /// One where the pivot's softness is the joint's own (`own_pivot`).
+    #[inline(always)]
+    fn own_pivot(&self) -> L {
+        self.f(PIVOT + 3)
     }
 }
 
@@ -202,11 +321,11 @@ pub(super) struct Bodies<L> {
 impl<L: Lanes> Bodies<L> {
     #[inline(always)]
     pub(super) fn new(states: &States, g: &Group<L>) -> Bodies<L> {
-        let a = gather::<L>(states, &g.index_a);
-        let b = gather::<L>(states, &g.index_b);
-        let (ra, rb) = (rotate(&a.dq, g.pa), rotate(&b.dq, g.pb));
+        let a = gather::<L>(states, g.index_a());
+        let b = gather::<L>(states, g.index_b());
+        let (ra, rb) = (rotate(&a.dq, g.pa()), rotate(&b.dq, g.pb()));
         Bodies {
-            separation: b.dp.sub(a.dp).add(rb.sub(ra)).add(g.delta_center),
+            separation: b.dp.sub(a.dp).add(rb.sub(ra)).add(g.delta_center()),
             va: a.v,
             wa: a.w,
             vb: b.v,
@@ -221,10 +340,10 @@ impl<L: Lanes> Bodies<L> {
     /// `apply_point`: the impulse `l` at the anchors (B gets `+l`), velocities bounded.
     #[inline(always)]
     pub(super) fn apply(&mut self, g: &Group<L>, l: V3<L>) {
-        self.va = clamp_v(self.va.sub(g.ma.mul_elements(l)), MAX_VELOCITY);
-        self.wa = clamp_v(self.wa.sub(g.ia.mul_vec(self.ra.cross(l))), MAX_VELOCITY);
-        self.vb = clamp_v(self.vb.add(g.mb.mul_elements(l)), MAX_VELOCITY);
-        self.wb = clamp_v(self.wb.add(g.ib.mul_vec(self.rb.cross(l))), MAX_VELOCITY);
+        self.va = clamp_v(self.va.sub(g.ma().mul_elements(l)), MAX_VELOCITY);
+        self.wa = clamp_v(self.wa.sub(g.ia().mul_vec(self.ra.cross(l))), MAX_VELOCITY);
+        self.vb = clamp_v(self.vb.add(g.mb().mul_elements(l)), MAX_VELOCITY);
+        self.wb = clamp_v(self.wb.add(g.ib().mul_vec(self.rb.cross(l))), MAX_VELOCITY);
     }
 
     /// Writes the velocities of the lanes' written bodies.
@@ -232,8 +351,11 @@ impl<L: Lanes> Bodies<L> {
     pub(super) fn store(&self, states: &States, g: &Group<L>) {
         let (va, wa) = (self.va.lanes(), self.wa.lanes());
         let (vb, wb) = (self.vb.lanes(), self.wb.lanes());
-        for i in 0..g.n {
-            for (k, v, w) in [(g.index_a[i], va[i], wa[i]), (g.index_b[i], vb[i], wb[i])] {
+        for i in 0..g.n() {
+            for (k, v, w) in [
+                (g.index_a()[i], va[i], wa[i]),
+                (g.index_b()[i], vb[i], wb[i]),
+            ] {
                 if k & READ_ONLY == 0 {
                     // SAFETY: a joint pass runs one colour's joints, which share no
                     // written body, and no contact stage meanwhile.
@@ -275,8 +397,8 @@ fn lever_mass<L: Lanes>(a: &M3<L>, r: V3<L>) -> [L; 6] {
 fn point_solve<L: Lanes>(g: &Group<L>, b: &Bodies<L>, rhs: V3<L>) -> Option<V3<L>> {
     let zero = L::default();
     let one = L::splat(1.0);
-    let m = g.ma.add(g.mb);
-    let (sa, sb) = (lever_mass(&g.ia, b.ra), lever_mass(&g.ib, b.rb));
+    let m = g.ma().add(g.mb());
+    let (sa, sb) = (lever_mass(&g.ia(), b.ra), lever_mass(&g.ib(), b.rb));
     let k = [
         m.x + sa[0] + sb[0],
         sa[1] + sb[1],
@@ -287,7 +409,7 @@ fn point_solve<L: Lanes>(g: &Group<L>, b: &Bodies<L>, rhs: V3<L>) -> Option<V3<L
     ];
     let positive = |x: L| L::select_gt(x, zero, one, zero);
     let regular = and(positive(k[0]), and(positive(k[3]), positive(k[5])));
-    if regular.to_array()[..g.n].contains(&0.0) {
+    if regular.to_array()[..g.n()].contains(&0.0) {
         return None;
     }
     let s = k[0].max(k[3].max(k[5]));
@@ -324,21 +446,16 @@ fn point_solve<L: Lanes>(g: &Group<L>, b: &Bodies<L>, rhs: V3<L>) -> Option<V3<L
 /// where the bias is on — the world's softness in the solve pass, or the joint's own
 /// pivot softness in both passes (off: rigid, no bias).
 #[inline(always)]
-pub(super) fn pivot_soft<L: Lanes>(
-    cs: &[JointConstraint],
-    pick: &[u32; MAX_WIDTH],
-    n: usize,
-    p: &Pass,
-) -> ([L; 3], L) {
-    let c = |i: usize| &cs[pick[if i < n { i } else { 0 }] as usize];
-    let biased = |i: usize| p.use_bias || c(i).own_pivot;
-    let pick_if = |i: usize, on: f32, off: f32| if biased(i) { on } else { off };
-    let soft = [
-        L::from_fn(|i| c(i).pivot.bias_rate),
-        L::from_fn(|i| pick_if(i, c(i).pivot.mass_scale, 1.0)),
-        L::from_fn(|i| pick_if(i, c(i).pivot.impulse_scale, 0.0)),
-    ];
-    (soft, L::from_fn(|i| pick_if(i, 1.0, 0.0)))
+pub(super) fn pivot_soft<L: Lanes>(g: &Group<L>, p: &Pass) -> ([L; 3], L) {
+    let [rate, ms, is] = g.pivot();
+    if p.use_bias {
+        return ([rate, ms, is], L::splat(1.0));
+    }
+    let own = g.own_pivot();
+    let half = L::splat(0.5);
+    let ms = L::select_gt(own, half, ms, L::splat(1.0));
+    let is = L::select_gt(own, half, is, L::default());
+    ([rate, ms, is], own)
 }
 
 /// `solve_point` in lanes: the rows' softness `[bias rate, mass scale, impulse scale]`
@@ -373,17 +490,14 @@ fn impulses_of<L: Lanes>(impulses: &[JointImpulses], pick: &[u32; MAX_WIDTH], n:
     })
 }
 
+/// The lanes' joints in a group's own slices of the constraints and impulses.
+pub(super) const IDENTITY: Pick = [0, 1, 2, 3, 4, 5, 6, 7];
+
 #[inline(always)]
-fn warm_group<L: Lanes>(
-    states: &States,
-    cs: &[JointConstraint],
-    impulses: &[JointImpulses],
-    pick: &[u32; MAX_WIDTH],
-    n: usize,
-) {
-    let g = Group::<L>::new(cs, pick, n);
+fn warm_group<L: Lanes>(states: &States, impulses: &[JointImpulses], hd: &JointGroup) {
+    let g = Group::<L>::load(hd);
     let mut b = Bodies::new(states, &g);
-    b.apply(&g, impulses_of(impulses, pick, n));
+    b.apply(&g, impulses_of(impulses, &IDENTITY, g.n()));
     b.store(states, &g);
 }
 
@@ -392,23 +506,21 @@ fn warm_group<L: Lanes>(
 #[inline(always)]
 fn solve_group<L: Lanes>(
     states: &States,
-    cs: &[JointConstraint],
     impulses: &mut [JointImpulses],
-    pick: &[u32; MAX_WIDTH],
-    n: usize,
+    hd: &JointGroup,
     p: &Pass,
 ) -> bool {
-    let g = Group::<L>::new(cs, pick, n);
+    let g = Group::<L>::load(hd);
     let mut b = Bodies::new(states, &g);
-    let (soft, apply) = pivot_soft::<L>(cs, pick, n, p);
-    let old = impulses_of::<L>(impulses, pick, n);
+    let (soft, apply) = pivot_soft(&g, p);
+    let old = impulses_of::<L>(impulses, &IDENTITY, g.n());
     let Some(new) = point(&g, &mut b, soft, apply, old) else {
         return false;
     };
     b.store(states, &g);
     let new = new.lanes();
-    for i in 0..n {
-        impulses[pick[i] as usize].linear = new[i];
+    for (imp, new) in impulses.iter_mut().zip(new) {
+        imp.linear = new;
     }
     true
 }
@@ -416,10 +528,9 @@ fn solve_group<L: Lanes>(
 /// Joints solved one at a time beside the lanes.
 pub(crate) const ONE_AT_A_TIME: u8 = 0;
 /// The kinds the lanes solve, each in groups of its own.
-const SPHERICAL: u8 = 1;
-const CONE_TWIST: u8 = 2;
-const REVOLUTE: u8 = 3;
-const CLASSES: usize = 3;
+pub(crate) const SPHERICAL: u8 = 1;
+pub(crate) const CONE_TWIST: u8 = 2;
+pub(crate) const REVOLUTE: u8 = 3;
 
 /// How a joint of kind `kind` is solved within its colour: in groups of its kind, or one
 /// at a time (the kinds the lanes do not compute; a revolute joint with a spring or a
@@ -440,84 +551,74 @@ pub(crate) fn class(kind: &super::JointKind) -> u8 {
     }
 }
 
-/// The warm start of one colour's joints (see `solver::warm_start_joints`), the kinds
-/// the lanes compute in groups of eight.
+/// The warm start of joint groups `groups` of one colour (see
+/// `solver::warm_start_joints`); `cs` and `impulses` are the step's.
 #[inline(never)]
-pub(crate) fn warm_start_joints(
+pub(crate) fn warm_start_groups(
     lanes: SolverLanes,
+    groups: &[JointGroup],
     cs: &[JointConstraint],
-    impulses: &[JointImpulses],
+    impulses: &Slots<JointImpulses>,
     joints: &[Joint],
     states: &States,
 ) {
     match lanes {
-        SolverLanes::Scalar => warm_lanes::<Generic<P4x2>>(cs, impulses, joints, states),
+        SolverLanes::Scalar => warm_lanes::<Generic<P4x2>>(groups, cs, impulses, joints, states),
         #[cfg(any(
             target_arch = "x86_64",
             all(target_arch = "x86", target_feature = "sse2")
         ))]
-        SolverLanes::Eight => warm_lanes::<avx::Avx>(cs, impulses, joints, states),
-        _ => warm_lanes::<Generic<F4x2>>(cs, impulses, joints, states),
+        SolverLanes::Eight => warm_lanes::<avx::Avx>(groups, cs, impulses, joints, states),
+        _ => warm_lanes::<Generic<F4x2>>(groups, cs, impulses, joints, states),
     }
 }
 
-/// The solve or relax pass over one colour's joints (see `solver::solve_joints`), the
-/// kinds the lanes compute in groups of eight.
+/// The solve or relax pass over joint groups `groups` of one colour (see
+/// `solver::solve_joints`); `cs` and `impulses` are the step's.
 #[inline(never)]
-pub(crate) fn solve_joints(
+pub(crate) fn solve_groups(
     lanes: SolverLanes,
+    groups: &[JointGroup],
     cs: &[JointConstraint],
-    impulses: &mut [JointImpulses],
+    impulses: &Slots<JointImpulses>,
     joints: &[Joint],
     states: &States,
     p: &Pass,
 ) {
     match lanes {
-        SolverLanes::Scalar => solve_lanes::<Generic<P4x2>>(cs, impulses, joints, states, p),
+        SolverLanes::Scalar => {
+            solve_lanes::<Generic<P4x2>>(groups, cs, impulses, joints, states, p)
+        }
         #[cfg(any(
             target_arch = "x86_64",
             all(target_arch = "x86", target_feature = "sse2")
         ))]
-        SolverLanes::Eight => solve_lanes::<avx::Avx>(cs, impulses, joints, states, p),
-        _ => solve_lanes::<Generic<F4x2>>(cs, impulses, joints, states, p),
+        SolverLanes::Eight => solve_lanes::<avx::Avx>(groups, cs, impulses, joints, states, p),
+        _ => solve_lanes::<Generic<F4x2>>(groups, cs, impulses, joints, states, p),
     }
 }
 
 /// The group passes of one lane type, each kind's its own function, so the stack holds
-/// one kind's lanes at a time (a step fits the 48 KiB SPEC.md promises). Each returns
-/// false (nothing written) when the lanes refuse the group.
+/// one kind's lanes at a time (a step fits the 48 KiB SPEC.md promises). `cs` and `i`
+/// are the group's own constraints and impulses. Each returns false (nothing written)
+/// when the lanes refuse the group.
 trait GroupPasses {
-    fn spherical_warm(
-        s: &States,
-        cs: &[JointConstraint],
-        i: &[JointImpulses],
-        pick: &Pick,
-        n: usize,
-    );
+    fn spherical_warm(s: &States, i: &[JointImpulses], hd: &JointGroup);
     fn cone_warm(
         s: &States,
         cs: &[JointConstraint],
         i: &[JointImpulses],
         j: &[Joint],
-        pick: &Pick,
-        n: usize,
+        hd: &JointGroup,
     ) -> bool;
-    fn hinge_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], pick: &Pick, n: usize);
-    fn spherical_solve(
-        s: &States,
-        cs: &[JointConstraint],
-        i: &mut [JointImpulses],
-        pick: &Pick,
-        n: usize,
-        p: &Pass,
-    ) -> bool;
+    fn hinge_warm(s: &States, i: &[JointImpulses], hd: &JointGroup);
+    fn spherical_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool;
     fn cone_solve(
         s: &States,
         cs: &[JointConstraint],
         i: &mut [JointImpulses],
         j: &[Joint],
-        pick: &Pick,
-        n: usize,
+        hd: &JointGroup,
         p: &Pass,
     ) -> bool;
     fn hinge_solve(
@@ -525,27 +626,60 @@ trait GroupPasses {
         cs: &[JointConstraint],
         i: &mut [JointImpulses],
         j: &[Joint],
-        pick: &Pick,
-        n: usize,
+        hd: &JointGroup,
         p: &Pass,
     ) -> bool;
 }
 
 type Pick = [u32; MAX_WIDTH];
 
+#[inline(always)]
+fn cone_warm<L: Lanes>(
+    s: &States,
+    cs: &[JointConstraint],
+    i: &[JointImpulses],
+    j: &[Joint],
+    hd: &JointGroup,
+) -> bool {
+    wide_rows::cone_warm::<L>(s, cs, i, j, hd)
+}
+
+#[inline(always)]
+fn hinge_warm<L: Lanes>(s: &States, i: &[JointImpulses], hd: &JointGroup) {
+    wide_rows::hinge_warm::<L>(s, i, hd)
+}
+
+#[inline(always)]
+fn cone_solve<L: Lanes>(
+    s: &States,
+    cs: &[JointConstraint],
+    i: &mut [JointImpulses],
+    j: &[Joint],
+    hd: &JointGroup,
+    p: &Pass,
+) -> bool {
+    wide_rows::cone_solve::<L>(s, cs, i, j, hd, p)
+}
+
+#[inline(always)]
+fn hinge_solve<L: Lanes>(
+    s: &States,
+    cs: &[JointConstraint],
+    i: &mut [JointImpulses],
+    j: &[Joint],
+    hd: &JointGroup,
+    p: &Pass,
+) -> bool {
+    wide_rows::hinge_solve::<L>(s, cs, i, j, hd, p)
+}
+
 /// The group passes in lanes `L` (no target feature to turn on).
 struct Generic<L>(core::marker::PhantomData<L>);
 
 impl<L: Lanes> GroupPasses for Generic<L> {
     #[inline(never)]
-    fn spherical_warm(
-        s: &States,
-        cs: &[JointConstraint],
-        i: &[JointImpulses],
-        pick: &Pick,
-        n: usize,
-    ) {
-        warm_group::<L>(s, cs, i, pick, n)
+    fn spherical_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) {
+        warm_group::<L>(s, i, hd)
     }
     #[inline(never)]
     fn cone_warm(
@@ -553,25 +687,17 @@ impl<L: Lanes> GroupPasses for Generic<L> {
         cs: &[JointConstraint],
         i: &[JointImpulses],
         j: &[Joint],
-        pick: &Pick,
-        n: usize,
+        hd: &JointGroup,
     ) -> bool {
-        wide_rows::cone_warm::<L>(s, cs, i, j, pick, n)
+        cone_warm::<L>(s, cs, i, j, hd)
     }
     #[inline(never)]
-    fn hinge_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], pick: &Pick, n: usize) {
-        wide_rows::hinge_warm::<L>(s, cs, i, pick, n)
+    fn hinge_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) {
+        hinge_warm::<L>(s, i, hd)
     }
     #[inline(never)]
-    fn spherical_solve(
-        s: &States,
-        cs: &[JointConstraint],
-        i: &mut [JointImpulses],
-        pick: &Pick,
-        n: usize,
-        p: &Pass,
-    ) -> bool {
-        solve_group::<L>(s, cs, i, pick, n, p)
+    fn spherical_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool {
+        solve_group::<L>(s, i, hd, p)
     }
     #[inline(never)]
     fn cone_solve(
@@ -579,11 +705,10 @@ impl<L: Lanes> GroupPasses for Generic<L> {
         cs: &[JointConstraint],
         i: &mut [JointImpulses],
         j: &[Joint],
-        pick: &Pick,
-        n: usize,
+        hd: &JointGroup,
         p: &Pass,
     ) -> bool {
-        wide_rows::cone_solve::<L>(s, cs, i, j, pick, n, p)
+        cone_solve::<L>(s, cs, i, j, hd, p)
     }
     #[inline(never)]
     fn hinge_solve(
@@ -591,180 +716,72 @@ impl<L: Lanes> GroupPasses for Generic<L> {
         cs: &[JointConstraint],
         i: &mut [JointImpulses],
         j: &[Joint],
-        pick: &Pick,
-        n: usize,
+        hd: &JointGroup,
         p: &Pass,
     ) -> bool {
-        wide_rows::hinge_solve::<L>(s, cs, i, j, pick, n, p)
+        hinge_solve::<L>(s, cs, i, j, hd, p)
     }
 }
 
-/// The warm start of joints `pick[..n]` of class `class` in lanes, or one at a time
-/// where the lanes refuse the group.
+/// The group's constraints and impulses, its own slices of the step's.
 #[inline(always)]
-fn warm_class<P: GroupPasses>(
-    class: usize,
-    cs: &[JointConstraint],
-    impulses: &[JointImpulses],
-    joints: &[Joint],
-    states: &States,
-    pick: &Pick,
-    n: usize,
-) {
-    let done = match class as u8 {
-        SPHERICAL => {
-            P::spherical_warm(states, cs, impulses, pick, n);
-            true
-        }
-        CONE_TWIST => P::cone_warm(states, cs, impulses, joints, pick, n),
-        _ => {
-            P::hinge_warm(states, cs, impulses, pick, n);
-            true
-        }
-    };
-    if !done {
-        for &o in &pick[..n] {
-            let o = o as usize;
-            super::solver::warm_start_joints(&cs[o..o + 1], &impulses[o..o + 1], joints, states);
-        }
-    }
-}
-
-/// The solve or relax pass over joints `pick[..n]` of class `class` in lanes, or one at
-/// a time where the lanes refuse the group.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn solve_class<P: GroupPasses>(
-    class: usize,
-    cs: &[JointConstraint],
-    impulses: &mut [JointImpulses],
-    joints: &[Joint],
-    states: &States,
-    pick: &Pick,
-    n: usize,
-    p: &Pass,
-) {
-    let done = match class as u8 {
-        SPHERICAL => P::spherical_solve(states, cs, impulses, pick, n, p),
-        CONE_TWIST => P::cone_solve(states, cs, impulses, joints, pick, n, p),
-        _ => P::hinge_solve(states, cs, impulses, joints, pick, n, p),
-    };
-    if !done {
-        for &o in &pick[..n] {
-            let o = o as usize;
-            super::solver::solve_joints(&cs[o..o + 1], &mut impulses[o..o + 1], joints, states, p);
-        }
-    }
-}
-
-/// A colour's joints sorted into groups as they are met: each class fills its own group
-/// of up to eight, handed on when full and at the end; the others are handed on one at a
-/// time. A colour's joints share no dynamic body, so any grouping gives the same bits.
-/// No closure carries the lane code: closures are functions of their own, which an AVX
-/// entry point would not inline.
-struct Groups {
-    pick: [[u32; MAX_WIDTH]; CLASSES],
-    n: [usize; CLASSES],
-}
-
-impl Groups {
-    fn new() -> Groups {
-        Groups {
-            pick: [[0; MAX_WIDTH]; CLASSES],
-            n: [0; CLASSES],
-        }
-    }
-
-    /// Joint `k` of class `class` (not one at a time) added; the class whose group is
-    /// now full, if it is.
-    #[inline(always)]
-    fn add(&mut self, class: u8, k: usize) -> Option<usize> {
-        let c = class as usize - 1;
-        self.pick[c][self.n[c]] = k as u32;
-        self.n[c] += 1;
-        (self.n[c] == MAX_WIDTH).then_some(c)
-    }
+#[allow(clippy::mut_from_ref)]
+fn slices<'a>(
+    hd: &JointGroup,
+    cs: &'a [JointConstraint],
+    impulses: &'a Slots<JointImpulses>,
+) -> (&'a [JointConstraint], &'a mut [JointImpulses]) {
+    let range = hd.first as usize..hd.first as usize + hd.n as usize;
+    // SAFETY: a joint pass hands each group of a colour to one block, and the groups
+    // cover disjoint constraints (`first..first + n`).
+    (&cs[range.clone()], unsafe { impulses.slice(range) })
 }
 
 #[inline(always)]
 fn warm_lanes<P: GroupPasses>(
+    groups: &[JointGroup],
     cs: &[JointConstraint],
-    impulses: &[JointImpulses],
+    impulses: &Slots<JointImpulses>,
     joints: &[Joint],
     states: &States,
 ) {
-    let mut groups = Groups::new();
-    for k in 0..cs.len() {
-        let class = cs[k].class;
-        if class == ONE_AT_A_TIME {
-            super::solver::warm_start_joints(&cs[k..k + 1], &impulses[k..k + 1], joints, states);
-        } else if let Some(c) = groups.add(class, k) {
-            warm_class::<P>(
-                c + 1,
-                cs,
-                impulses,
-                joints,
-                states,
-                &groups.pick[c],
-                MAX_WIDTH,
-            );
-            groups.n[c] = 0;
-        }
-    }
-    for c in 0..CLASSES {
-        if groups.n[c] > 0 {
-            warm_class::<P>(
-                c + 1,
-                cs,
-                impulses,
-                joints,
-                states,
-                &groups.pick[c],
-                groups.n[c],
-            );
+    for hd in groups {
+        let (cs, impulses) = slices(hd, cs, impulses);
+        let done = match hd.class {
+            SPHERICAL => {
+                P::spherical_warm(states, impulses, hd);
+                true
+            }
+            CONE_TWIST => P::cone_warm(states, cs, impulses, joints, hd),
+            _ => {
+                P::hinge_warm(states, impulses, hd);
+                true
+            }
+        };
+        if !done {
+            super::solver::warm_start_joints(cs, impulses, joints, states);
         }
     }
 }
 
 #[inline(always)]
 fn solve_lanes<P: GroupPasses>(
+    groups: &[JointGroup],
     cs: &[JointConstraint],
-    impulses: &mut [JointImpulses],
+    impulses: &Slots<JointImpulses>,
     joints: &[Joint],
     states: &States,
     p: &Pass,
 ) {
-    let mut groups = Groups::new();
-    for k in 0..cs.len() {
-        let class = cs[k].class;
-        if class == ONE_AT_A_TIME {
-            super::solver::solve_joints(&cs[k..k + 1], &mut impulses[k..k + 1], joints, states, p);
-        } else if let Some(c) = groups.add(class, k) {
-            solve_class::<P>(
-                c + 1,
-                cs,
-                impulses,
-                joints,
-                states,
-                &groups.pick[c],
-                MAX_WIDTH,
-                p,
-            );
-            groups.n[c] = 0;
-        }
-    }
-    for c in 0..CLASSES {
-        if groups.n[c] > 0 {
-            solve_class::<P>(
-                c + 1,
-                cs,
-                impulses,
-                joints,
-                states,
-                &groups.pick[c],
-                groups.n[c],
-                p,
-            );
+    for hd in groups {
+        let (cs, impulses) = slices(hd, cs, impulses);
+        let done = match hd.class {
+            SPHERICAL => P::spherical_solve(states, impulses, hd, p),
+            CONE_TWIST => P::cone_solve(states, cs, impulses, joints, hd, p),
+            _ => P::hinge_solve(states, cs, impulses, joints, hd, p),
+        };
+        if !done {
+            super::solver::solve_joints(cs, impulses, joints, states, p);
         }
     }
 }
@@ -803,11 +820,11 @@ mod avx {
     }
 
     avx_passes! {
-        spherical_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], pick: &Pick, n: usize) = warm_group;
-        cone_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], j: &[Joint], pick: &Pick, n: usize) -> bool = wide_rows::cone_warm;
-        hinge_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], pick: &Pick, n: usize) = wide_rows::hinge_warm;
-        spherical_solve(s: &States, cs: &[JointConstraint], i: &mut [JointImpulses], pick: &Pick, n: usize, p: &Pass) -> bool = solve_group;
-        cone_solve(s: &States, cs: &[JointConstraint], i: &mut [JointImpulses], j: &[Joint], pick: &Pick, n: usize, p: &Pass) -> bool = wide_rows::cone_solve;
-        hinge_solve(s: &States, cs: &[JointConstraint], i: &mut [JointImpulses], j: &[Joint], pick: &Pick, n: usize, p: &Pass) -> bool = wide_rows::hinge_solve;
+        spherical_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) = warm_group;
+        cone_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], j: &[Joint], hd: &JointGroup) -> bool = super::cone_warm;
+        hinge_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) = super::hinge_warm;
+        spherical_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool = solve_group;
+        cone_solve(s: &States, cs: &[JointConstraint], i: &mut [JointImpulses], j: &[Joint], hd: &JointGroup, p: &Pass) -> bool = super::cone_solve;
+        hinge_solve(s: &States, cs: &[JointConstraint], i: &mut [JointImpulses], j: &[Joint], hd: &JointGroup, p: &Pass) -> bool = super::hinge_solve;
     }
 }

@@ -12,7 +12,9 @@
 
 use super::rows::{solve2, twist_of};
 use super::solver::{JointConstraint, Pass, States};
-use super::wide::{Bodies, Group, M3, clamp, clamp_v, each, finite, point, rotate};
+use super::wide::{
+    Bodies, Group, IDENTITY, JointGroup, M3, clamp, clamp_v, each, finite, point, rotate,
+};
 use super::{Joint, JointImpulses, JointKind};
 use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
 use crate::math::{Vec3, atan2};
@@ -111,14 +113,14 @@ fn lane<'a>(
 /// `frames`: the joint frames' axes now.
 #[inline(always)]
 fn frames<L: Lanes>(g: &Group<L>, b: &Bodies<L>) -> (Q<L>, Q<L>) {
-    (qmul(&b.dqa, &g.fqa), qmul(&b.dqb, &g.fqb))
+    (qmul(&b.dqa, &g.fqa()), qmul(&b.dqb, &g.fqb()))
 }
 
 /// `rigid_terms` of a row with value `pos`: `(bias, mass scale, impulse scale)`.
 #[inline(always)]
 fn rigid<L: Lanes>(g: &Group<L>, pos: L, use_bias: bool) -> (L, L, L) {
     if use_bias {
-        (g.soft[0] * pos, g.soft[1], g.soft[2])
+        (g.soft()[0] * pos, g.soft()[1], g.soft()[2])
     } else {
         (L::default(), L::splat(1.0), L::default())
     }
@@ -149,9 +151,9 @@ impl<L: Lanes> Row<L> {
 
     #[inline(always)]
     fn k(&self, g: &Group<L>, o: &Row<L>) -> L {
-        self.lin.dot(g.ma.add(g.mb).mul_elements(o.lin))
-            + self.ang_a.dot(g.ia.mul_vec(o.ang_a))
-            + self.ang_b.dot(g.ib.mul_vec(o.ang_b))
+        self.lin.dot(g.ma().add(g.mb()).mul_elements(o.lin))
+            + self.ang_a.dot(g.ia().mul_vec(o.ang_a))
+            + self.ang_b.dot(g.ib().mul_vec(o.ang_b))
     }
 
     /// `1 / k` where `k` is normal and finite, zero elsewhere.
@@ -167,10 +169,10 @@ impl<L: Lanes> Row<L> {
     #[inline(always)]
     fn apply(&self, g: &Group<L>, b: &mut Bodies<L>, l: L, on: L) {
         let p = self.lin.scale(l);
-        let va = clamp_v(b.va.sub(g.ma.mul_elements(p)), MAX_VELOCITY);
-        let wa = clamp_v(b.wa.sub(g.ia.mul_vec(self.ang_a.scale(l))), MAX_VELOCITY);
-        let vb = clamp_v(b.vb.add(g.mb.mul_elements(p)), MAX_VELOCITY);
-        let wb = clamp_v(b.wb.add(g.ib.mul_vec(self.ang_b.scale(l))), MAX_VELOCITY);
+        let va = clamp_v(b.va.sub(g.ma().mul_elements(p)), MAX_VELOCITY);
+        let wa = clamp_v(b.wa.sub(g.ia().mul_vec(self.ang_a.scale(l))), MAX_VELOCITY);
+        let vb = clamp_v(b.vb.add(g.mb().mul_elements(p)), MAX_VELOCITY);
+        let wb = clamp_v(b.wb.add(g.ib().mul_vec(self.ang_b.scale(l))), MAX_VELOCITY);
         set(b, on, [va, wa, vb, wb]);
     }
 
@@ -241,9 +243,9 @@ fn set<L: Lanes>(b: &mut Bodies<L>, on: L, [va, wa, vb, wb]: [V3<L>; 4]) {
 #[inline(always)]
 fn apply_angular<L: Lanes>(g: &Group<L>, b: &mut Bodies<L>, t: V3<L>, on: L) {
     let va = clamp_v(b.va, MAX_VELOCITY);
-    let wa = clamp_v(b.wa.sub(g.ia.mul_vec(t)), MAX_VELOCITY);
+    let wa = clamp_v(b.wa.sub(g.ia().mul_vec(t)), MAX_VELOCITY);
     let vb = clamp_v(b.vb, MAX_VELOCITY);
-    let wb = clamp_v(b.wb.add(g.ib.mul_vec(t)), MAX_VELOCITY);
+    let wb = clamp_v(b.wb.add(g.ib().mul_vec(t)), MAX_VELOCITY);
     set(b, on, [va, wa, vb, wb]);
 }
 
@@ -316,7 +318,7 @@ struct Cone<L> {
 }
 
 impl<L: Lanes> Cone<L> {
-    /// `None` when a lane of the first `g.n` swings a half-turn (`swing`'s perpendicular).
+    /// `None` when a lane of the first `g.n()` swings a half-turn (`swing`'s perpendicular).
     #[inline(always)]
     fn new(
         joints: &[Joint],
@@ -326,7 +328,7 @@ impl<L: Lanes> Cone<L> {
         qa: &Q<L>,
         qb: &Q<L>,
     ) -> Option<Cone<L>> {
-        let n = g.n;
+        let n = g.n();
         let setting = |f: fn(&super::ConeTwistJoint) -> f32| {
             L::from_fn(|i| match kind_of(joints, cs, pick, n, i) {
                 JointKind::ConeTwist(k) => f(k),
@@ -408,10 +410,10 @@ pub(super) fn cone_warm<L: Lanes>(
     cs: &[JointConstraint],
     impulses: &[JointImpulses],
     joints: &[Joint],
-    pick: &[u32; MAX_WIDTH],
-    n: usize,
+    hd: &JointGroup,
 ) -> bool {
-    let g = Group::<L>::new(cs, pick, n);
+    let g = Group::<L>::load(hd);
+    let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
     let (qa, qb) = frames(&g, &b);
     let Some(k) = Cone::new(joints, cs, pick, &g, &qa, &qb) else {
@@ -441,11 +443,11 @@ pub(super) fn cone_solve<L: Lanes>(
     cs: &[JointConstraint],
     impulses: &mut [JointImpulses],
     joints: &[Joint],
-    pick: &[u32; MAX_WIDTH],
-    n: usize,
+    hd: &JointGroup,
     p: &Pass,
 ) -> bool {
-    let g = Group::<L>::new(cs, pick, n);
+    let g = Group::<L>::load(hd);
+    let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
     let (qa, qb) = frames(&g, &b);
     let Some(k) = Cone::new(joints, cs, pick, &g, &qa, &qb) else {
@@ -492,9 +494,9 @@ pub(super) fn cone_solve<L: Lanes>(
     row.upper(&g, &mut b, k.twist_upper - tw, p, &mut up1, twist_on);
     // The point, with the world's softness.
     let (rate, ms, is) = if p.use_bias {
-        (g.soft[0], g.soft[1], g.soft[2])
+        (g.soft()[0], g.soft()[1], g.soft()[2])
     } else {
-        (g.soft[0], L::splat(1.0), zero)
+        (g.soft()[0], L::splat(1.0), zero)
     };
     let apply = L::splat(if p.use_bias { 1.0 } else { 0.0 });
     let Some(linear) = point(&g, &mut b, [rate, ms, is], apply, field3(&i, |i| i.linear)) else {
@@ -553,14 +555,9 @@ impl<L: Lanes> Hinge<L> {
 
 /// The warm start of a group of revolute joints.
 #[inline(always)]
-pub(super) fn hinge_warm<L: Lanes>(
-    states: &States,
-    cs: &[JointConstraint],
-    impulses: &[JointImpulses],
-    pick: &[u32; MAX_WIDTH],
-    n: usize,
-) {
-    let g = Group::<L>::new(cs, pick, n);
+pub(super) fn hinge_warm<L: Lanes>(states: &States, impulses: &[JointImpulses], hd: &JointGroup) {
+    let g = Group::<L>::load(hd);
+    let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
     let (qa, _) = frames(&g, &b);
     let i = kept(impulses, pick, n);
@@ -583,11 +580,11 @@ pub(super) fn hinge_solve<L: Lanes>(
     cs: &[JointConstraint],
     impulses: &mut [JointImpulses],
     joints: &[Joint],
-    pick: &[u32; MAX_WIDTH],
-    n: usize,
+    hd: &JointGroup,
     p: &Pass,
 ) -> bool {
-    let g = Group::<L>::new(cs, pick, n);
+    let g = Group::<L>::load(hd);
+    let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
     let h = Hinge::<L>::new(joints, cs, pick, n);
     let (qa, qb) = frames(&g, &b);
@@ -637,7 +634,7 @@ pub(super) fn hinge_solve<L: Lanes>(
     r1.apply(&g, &mut b, new1 - old.x, one);
     r2.apply(&g, &mut b, new2 - old.y, one);
     // The pivot: the world's softness in the solve pass, or the joint's own in both.
-    let (soft, apply) = super::wide::pivot_soft::<L>(cs, pick, n, p);
+    let (soft, apply) = super::wide::pivot_soft(&g, p);
     let Some(linear) = point(&g, &mut b, soft, apply, field3(&i, |i| i.linear)) else {
         return false;
     };

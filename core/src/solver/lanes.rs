@@ -27,6 +27,11 @@ pub(crate) trait Lanes:
     fn splat(v: f32) -> Self;
     /// Lane `i` is `f(i)`, for `i` below `WIDTH`.
     fn from_fn(f: impl FnMut(usize) -> f32) -> Self;
+    /// Lane `i` is `a[i]`, for `i` below `WIDTH`: lanes kept side by side, loaded at once.
+    #[inline(always)]
+    fn load(a: &[f32; MAX_WIDTH]) -> Self {
+        Self::from_fn(|i| a[i])
+    }
     /// The lanes, zero past `WIDTH`.
     fn to_array(self) -> [f32; MAX_WIDTH];
     /// Lane-wise `if self > b { self } else { b }`.
@@ -776,6 +781,11 @@ mod avx {
             let (a, b, c, d) = (f(0), f(1), f(2), f(3));
             let (e, g, h, i) = (f(4), f(5), f(6), f(7));
             F8(avx!(_mm256_setr_ps(a, b, c, d, e, g, h, i)))
+        }
+        #[inline(always)]
+        fn load(a: &[f32; MAX_WIDTH]) -> F8 {
+            // SAFETY: `a` holds eight floats; an unaligned load.
+            F8(unsafe { _mm256_loadu_ps(a.as_ptr()) })
         }
         #[inline(always)]
         fn to_array(self) -> [f32; MAX_WIDTH] {

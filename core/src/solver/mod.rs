@@ -21,7 +21,7 @@ use crate::alloc::{FixedVec, WorldAlloc};
 use crate::area::{Fold, gravity_at};
 use crate::body::{BodyType, NONE};
 use crate::error::Result;
-use crate::joint::solver::{JointConstraint, Pass};
+use crate::joint::solver::JointConstraint;
 use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
 use crate::profile::Timer;
 use crate::task::{MAX_PLAN, Slots, Stage, StagePlan, StageRef};
@@ -163,8 +163,10 @@ pub(crate) struct SolverScratch {
     /// This step's joints in colour order (joint slot order within a colour), and their
     /// impulses during the step.
     pub joint_constraints: FixedVec<JointConstraint>,
-    /// Where each joint colour starts in `joint_constraints` (the last is the overflow).
-    pub joint_color_starts: [u32; COLOR_COUNT + 1],
+    /// Where each joint colour, its joints solved one at a time and its groups start.
+    pub joint_layout: crate::joint::solver::JointLayout,
+    /// The joints solved in lanes, eight or fewer of a kind to a group.
+    pub joint_groups: FixedVec<crate::joint::wide::JointGroup>,
     pub joint_impulses: FixedVec<crate::joint::JointImpulses>,
     /// Per solver body, the world inverse inertia the joint rows use this step: the
     /// body's own with the inertia joint tension adds (`crate::joint::solver::tension_terms`).
@@ -217,7 +219,12 @@ impl SolverScratch {
             joint_position: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_tension: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_constraints: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
-            joint_color_starts: [0; COLOR_COUNT + 1],
+            joint_layout: crate::joint::solver::JointLayout::EMPTY,
+            joint_groups: FixedVec::with_capacity(
+                crate::joint::wide::group_capacity(joint_capacity),
+                alloc,
+                "joint_capacity",
+            )?,
             joint_impulses: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_inv_inertia: FixedVec::filled(body_capacity, Mat3::ZERO, alloc, "body_capacity")?,
         })
@@ -244,6 +251,7 @@ impl SolverScratch {
             + self.joint_tension.capacity() * size_of::<[crate::joint::solver::Tension; 2]>()
             + self.joint_constraints.capacity() * size_of::<JointConstraint>()
             + self.joint_impulses.capacity() * size_of::<crate::joint::JointImpulses>()
+            + self.joint_groups.capacity() * size_of::<crate::joint::wide::JointGroup>()
             + self.joint_inv_inertia.capacity() * size_of::<Mat3>()
     }
 }
@@ -371,7 +379,7 @@ impl PlanList {
 /// impulses' store after them.
 fn build_plans(
     wide_starts: &[u32; COLOR_COUNT + 1],
-    joint_starts: &[u32; COLOR_COUNT + 1],
+    joint_items: &[u32; COLOR_COUNT],
     n_bodies: usize,
     wn: usize,
     sn: usize,
@@ -389,13 +397,12 @@ fn build_plans(
         }
     };
     let joints = |list: &mut PlanList, phase: Phase| {
-        for color in 0..COLOR_COUNT {
-            let n = (joint_starts[color + 1] - joint_starts[color]) as usize;
-            // Blocks of eight or more: spherical joints are solved eight at a time.
+        for (color, &n) in joint_items.iter().enumerate() {
+            let n = n as usize;
             let stage = if color == OVERFLOW {
                 one(n)
             } else {
-                Stage::split(n, 8, workers)
+                Stage::split(n, 1, workers)
             };
             list.push(Work::Joints(phase, color as u8), stage);
         }
@@ -452,22 +459,20 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
     let single_aux = &c.single.aux[..sn];
     let single_rolling = Slots::new(&mut c.single.rolling[..]);
     let states = Slots::new(&mut s.states[..]);
-    let joint_constraints = &s.joint_constraints[..];
-    let joint_impulses = Slots::new(&mut s.joint_impulses[..]);
     let joints = &world.joints[..];
     let contacts = Slots::new(&mut world.contacts[..]);
 
-    let joint_starts = s.joint_color_starts;
-    let (body, tail) = build_plans(&wide_starts, &joint_starts, n_bodies, wn, sn, workers);
-    let solve_pass = Pass {
+    let joint_passes = crate::joint::solver::JointPasses::new(
+        &s.joint_constraints,
+        &mut s.joint_impulses,
+        &s.joint_groups,
+        s.joint_layout,
+        joints,
+        (!one_at_a_time).then_some(lanes),
         h,
-        inv_h,
-        use_bias: true,
-    };
-    let relax_pass = Pass {
-        use_bias: false,
-        ..solve_pass
-    };
+    );
+    let joint_items = joint_passes.items();
+    let (body, tail) = build_plans(&wide_starts, &joint_items, n_bodies, wn, sn, workers);
     // Counters, not state: a sum is the same whatever the order of the adds.
     let rotation_clamps = AtomicU32::new(0);
     let run = |which: StageRef, items: core::ops::Range<usize>| {
@@ -499,33 +504,13 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
                     }
                 }
             }
-            Work::Joints(phase, color) => {
-                let a = joint_starts[color as usize] as usize;
-                let range = a + items.start..a + items.end;
-                // SAFETY: each joint is in one block of the stage, and the colour's joints
-                // share no dynamic body (the overflow's run in one block).
-                let impulses = unsafe { joint_impulses.slice(range.clone()) };
-                let (cs, js) = (&joint_constraints[range], joints);
-                let pass = if phase == Phase::Solve {
-                    &solve_pass
-                } else {
-                    &relax_pass
-                };
-                if color as usize == OVERFLOW || one_at_a_time {
-                    // One after another (the overflow's joints share bodies).
-                    use crate::joint::solver::{solve_joints, warm_start_joints};
-                    match phase {
-                        Phase::WarmStart => warm_start_joints(cs, impulses, js, &states),
-                        _ => solve_joints(cs, impulses, js, &states, pass),
-                    }
-                } else {
-                    use crate::joint::wide::{solve_joints, warm_start_joints};
-                    match phase {
-                        Phase::WarmStart => warm_start_joints(lanes, cs, impulses, js, &states),
-                        _ => solve_joints(lanes, cs, impulses, js, &states, pass),
-                    }
-                }
-            }
+            Work::Joints(phase, color) => joint_passes.run(
+                phase == Phase::WarmStart,
+                phase == Phase::Solve,
+                color,
+                items,
+                &states,
+            ),
             Work::Color(phase, color) => {
                 let a = wide_starts[color as usize] as usize;
                 let range = a + items.start..a + items.end;
