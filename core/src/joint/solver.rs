@@ -295,10 +295,12 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     let workers = world.tasks.hooks.map_or(1, |h| h.worker_count);
     let n_bodies = s.states.len();
     let starts = s.joint_layout.color_starts;
-    // Stages: the bodies' added inertia cleared; each joint's tension terms (in slot
-    // order, where the joints lie); the terms added to the bodies colour by colour (the
-    // overflow's in one block); the bodies' inertia with them; the constraints (in slot
-    // order again, each written to its colour's place); the groups' lanes.
+    // Stages: the bodies' added inertia cleared; each joint's tension terms (in position
+    // order, each joint's joint read ahead); the terms added to the bodies colour by
+    // colour (the overflow's in one block); the bodies' inertia with them; the
+    // constraints (in position order, written where the next stage and the passes read
+    // them), each group's lanes filled once its block has written its constraints; the
+    // lanes of the groups split between two blocks of that stage.
     const ADD: usize = 2;
     const INERTIA: usize = ADD + COLOR_COUNT;
     const GROUPS: usize = INERTIA + 2;
@@ -318,7 +320,8 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     }
     stages[INERTIA] = stages[0];
     stages[INERTIA + 1] = Stage::split(n, 16, workers);
-    stages[GROUPS] = Stage::split(s.joint_groups.len(), 4, workers);
+    stages[GROUPS] = Stage::split(s.joint_groups.len(), 64, workers);
+    let block = stages[INERTIA + 1].block as usize;
     s.joint_tension.resize(n, [Tension::NONE; 2]);
     let constraints = Slots::new(&mut s.joint_constraints[..n]);
     let impulses = Slots::new(&mut s.joint_impulses[..n]);
@@ -326,7 +329,23 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     let extra = Slots::new(&mut s.joint_inv_inertia[..n_bodies]);
     let joints = Slots::new(&mut world.joints.pool[..]);
     let groups = Slots::new(&mut s.joint_groups[..]);
-    let (acting, position) = (&s.joint_acting[..], &s.joint_position[..]);
+    let (slot_at, group_of) = (&s.joint_slot_at[..], &s.joint_group_of[..]);
+    let last = |g: usize| {
+        // SAFETY: `first` and `n` are not written while the joints are prepared.
+        let group = unsafe { &*groups.ptr(g) };
+        (group.first + group.n as u32 - 1) as usize
+    };
+    let whole = |g: usize| {
+        // SAFETY: as in `last`.
+        let first = unsafe { (*groups.ptr(g)).first } as usize;
+        first / block == last(g) / block
+    };
+    // SAFETY: the caller has the group alone, and its constraints are written.
+    let fill = |g: usize| unsafe {
+        let group = groups.get(g);
+        let first = group.first as usize;
+        group.fill(constraints.slice(first..first + group.n as usize));
+    };
     let (solver_index, params) = (&s.solver_index[..], &s.params[..]);
     let run = |which: crate::task::StageRef, items: core::ops::Range<usize>| match which.index {
         0 => {
@@ -336,14 +355,12 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
             }
         }
         1 => {
-            for k in items {
-                // SAFETY: each joint and its position are in one block of the stage.
-                let (j, t) = unsafe {
-                    (
-                        joints.get(acting[k] as usize),
-                        tension.get(position[k] as usize),
-                    )
-                };
+            for p in items {
+                if let Some(&ahead) = slot_at.get(p + AHEAD) {
+                    prefetch_joint(joints.ptr(ahead as usize), false);
+                }
+                // SAFETY: each position (and its joint) is in one block of the stage.
+                let (j, t) = unsafe { (joints.get(slot_at[p] as usize), tension.get(p)) };
                 *t = tension_terms(j, bodies, solver_index, params, h);
             }
         }
@@ -369,28 +386,34 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
             }
         }
         GROUPS => {
-            for k in items {
-                // SAFETY: each group is in one block of the stage; the constraints were
-                // written in the stage before, and no stage writes them now.
-                let g = unsafe { groups.get(k) };
-                let first = g.first as usize;
-                let cs = unsafe { constraints.slice(first..first + g.n as usize) };
-                g.fill(cs);
+            for g in items {
+                if !whole(g) {
+                    // SAFETY: each group is in one block of the stage; the constraints
+                    // were written in the stage before.
+                    fill(g);
+                }
             }
         }
         _ => {
             let inv_inertia = &extra;
             // SAFETY: in bounds (a solver body), and no stage writes it now.
             let ii = |k: u32| unsafe { *inv_inertia.ptr(k as usize) };
-            for k in items {
-                let slot = acting[k] as usize;
-                // SAFETY: each joint and its position are in one block of the stage.
-                let (j, c, i) = unsafe {
-                    let p = position[k] as usize;
-                    (joints.get(slot), constraints.get(p), impulses.get(p))
-                };
+            for p in items {
+                if let Some(&ahead) = slot_at.get(p + AHEAD) {
+                    prefetch_joint(joints.ptr(ahead as usize), true);
+                }
+                let slot = slot_at[p] as usize;
+                // SAFETY: each position (and its joint) is in one block of the stage.
+                let (j, c, i) = unsafe { (joints.get(slot), constraints.get(p), impulses.get(p)) };
                 prepare_joint(c, j, slot, bodies, solver_index, params, &ii, soft, h);
                 *i = j.impulses;
+                // A group whose lanes all lie in this block is filled once its last
+                // constraint is written (the others in the stage after).
+                let g = group_of[p];
+                if g != NONE && whole(g as usize) && p == last(g as usize) {
+                    // SAFETY: the group's positions are all in this block.
+                    fill(g as usize);
+                }
             }
         }
     };
@@ -400,6 +423,29 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
         tail: &stages,
     };
     world.tasks.run_plan(&plan, 64, &run);
+}
+
+/// How many joints ahead a stage that visits the joints in slot order asks the cache for
+/// them: a joint is larger than the hardware prefetcher's stride.
+const AHEAD: usize = 8;
+
+/// Asks the cache for the lines of joint `j` a pass over the joints reads: its bodies,
+/// frames and last reaction, and with `all` its kind and impulses too. A hint no result
+/// depends on.
+#[inline(always)]
+fn prefetch_joint(j: *const Joint, all: bool) {
+    use core::mem::offset_of;
+    let p = j.cast::<u8>();
+    let at = |offset: usize| crate::solver::lanes::prefetch(p.wrapping_add(offset));
+    at(offset_of!(Joint, body_a));
+    at(offset_of!(Joint, reaction_force));
+    if all {
+        at(offset_of!(Joint, kind));
+        let impulses = offset_of!(Joint, impulses);
+        for line in 0..core::mem::size_of::<JointImpulses>().div_ceil(64) {
+            at(impulses + 64 * line);
+        }
+    }
 }
 
 /// Picks this step's acting joints from `s.joint_slots` (ascending) and colours them in
@@ -413,6 +459,9 @@ fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
     clear_colors(&mut s.color_bits, words, s.states.len());
     let mut counts = [[0u32; RANKS]; COLOR_COUNT];
     for k in 0..s.joint_slots.len() {
+        if let Some(&ahead) = s.joint_slots.get(k + AHEAD) {
+            prefetch_joint(&joints[ahead as usize], true);
+        }
         let slot = s.joint_slots[k];
         let j = &joints[slot as usize];
         if !j.acts() {
@@ -475,10 +524,19 @@ fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
         }
     }
     s.joint_layout.group_starts[COLOR_COUNT] = s.joint_groups.len() as u32;
-    for p in s.joint_position.iter_mut() {
+    let n = s.joint_acting.len();
+    s.joint_slot_at.resize(n, NONE);
+    s.joint_group_of.resize(n, NONE);
+    s.joint_group_of.fill(NONE);
+    for (k, p) in s.joint_position.iter_mut().enumerate() {
         let (c, r) = (*p as usize / RANKS, *p as usize % RANKS);
         *p = starts[c][r];
         starts[c][r] += 1;
+        s.joint_slot_at[*p as usize] = s.joint_acting[k];
+    }
+    for (g, group) in s.joint_groups.iter().enumerate() {
+        let first = group.first as usize;
+        s.joint_group_of[first..first + group.n as usize].fill(g as u32);
     }
 }
 
@@ -727,38 +785,49 @@ pub(crate) fn solve_joints(
 /// threshold is marked broken, drops its impulses, lets its bodies collide again and
 /// reports one event (up to `event_capacity`; the rest are counted).
 pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
-    for n in 0..world.solver.joint_acting.len() {
-        let k = world.solver.joint_position[n] as usize;
-        let c = &world.solver.joint_constraints[k];
-        let states = &world.solver.states;
-        let get = |i: u32| {
-            if i == NONE { FIXED } else { states[i as usize] }
-        };
-        let (a, b) = (get(c.index_a), get(c.index_b));
-        let slot = c.slot;
-        let j = &mut world.joints[slot as usize];
-        j.impulses = world.solver.joint_impulses[k];
-        let i = &j.impulses;
-        let (force, torque) = match &j.kind {
-            JointKind::Spherical => spherical::reaction(i),
-            JointKind::Revolute(_) => revolute::reaction(c, i, &a, &b),
-            JointKind::Prismatic(_) => prismatic::reaction(c, i, &a, &b),
-            JointKind::Weld(_) => weld::reaction(i),
-            JointKind::Distance(_) => distance::reaction(c, i, &a, &b),
-            JointKind::ConeTwist(_) => cone_twist::reaction(c, i, &a, &b),
-            JointKind::SixDof(s) => six_dof::reaction(c, s, i, &a, &b),
-            JointKind::Wheel(_) => wheel::reaction(c, i, &a, &b),
-        };
-        j.reaction_force = force * inv_h;
-        j.reaction_torque = torque * inv_h;
-        let over = |value: Vec3, threshold: f32| {
-            // |value| scaled by its largest component first, so squaring cannot overflow.
-            let m = value.abs().max_element();
-            threshold < f32::MAX && m > 0.0 && m * (value * (1.0 / m)).length() > threshold
-        };
-        if !(over(j.reaction_force, j.break_force) || over(j.reaction_torque, j.break_torque)) {
+    use crate::task::{Stage, StagePlan};
+    let n = world.solver.joint_acting.len();
+    if n == 0 {
+        return;
+    }
+    let workers = world.tasks.hooks.map_or(1, |h| h.worker_count);
+    let s = &mut world.solver;
+    // Each joint's impulses and reaction, in position order over the workers (each joint
+    // writes only itself), with whether it breaks; then the breaks in slot order.
+    s.joint_breaks.resize(n, false);
+    let breaks = Slots::new(&mut s.joint_breaks[..n]);
+    let joints = Slots::new(&mut world.joints.pool[..]);
+    let (slot_at, cs, impulses, states) = (
+        &s.joint_slot_at[..],
+        &s.joint_constraints[..],
+        &s.joint_impulses[..],
+        &s.states[..],
+    );
+    let stages = [Stage::split(n, 64, workers)];
+    let run = |_: crate::task::StageRef, items: core::ops::Range<usize>| {
+        for p in items {
+            if let Some(&ahead) = slot_at.get(p + AHEAD) {
+                prefetch_joint(joints.ptr(ahead as usize), true);
+            }
+            // SAFETY: each position, and so its joint, is in one block of the stage.
+            let (j, broken) = unsafe { (joints.get(slot_at[p] as usize), breaks.get(p)) };
+            *broken = react(j, &cs[p], &impulses[p], states, inv_h);
+        }
+    };
+    let plan = StagePlan {
+        body: &[],
+        repeats: 0,
+        tail: &stages,
+    };
+    world.tasks.run_plan(&plan, 64, &run);
+    for k in 0..n {
+        let s = &world.solver;
+        let p = s.joint_position[k] as usize;
+        if !s.joint_breaks[p] {
             continue;
         }
+        let slot = s.joint_slot_at[p];
+        let j = &mut world.joints[slot as usize];
         j.broken = true;
         j.impulses = Default::default();
         let (ba, bb, filtered) = (j.body_a, j.body_b, !j.collide_connected);
@@ -772,6 +841,41 @@ pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
             world.refind_pairs(ba, bb);
         }
     }
+}
+
+/// Joint `j` takes its impulses `impulses` and its reaction from them (`c` its
+/// constraint); whether the reaction passes a threshold (the joint breaks).
+#[inline(always)]
+fn react(
+    j: &mut Joint,
+    c: &JointConstraint,
+    impulses: &JointImpulses,
+    states: &[BodyState],
+    inv_h: f32,
+) -> bool {
+    let get = |i: u32| {
+        if i == NONE { FIXED } else { states[i as usize] }
+    };
+    j.impulses = *impulses;
+    let i = &j.impulses;
+    let (force, torque) = match &j.kind {
+        JointKind::Spherical => spherical::reaction(i),
+        JointKind::Revolute(_) => revolute::reaction(c, i, &get(c.index_a), &get(c.index_b)),
+        JointKind::Prismatic(_) => prismatic::reaction(c, i, &get(c.index_a), &get(c.index_b)),
+        JointKind::Weld(_) => weld::reaction(i),
+        JointKind::Distance(_) => distance::reaction(c, i, &get(c.index_a), &get(c.index_b)),
+        JointKind::ConeTwist(_) => cone_twist::reaction(c, i, &get(c.index_a), &get(c.index_b)),
+        JointKind::SixDof(s) => six_dof::reaction(c, s, i, &get(c.index_a), &get(c.index_b)),
+        JointKind::Wheel(_) => wheel::reaction(c, i, &get(c.index_a), &get(c.index_b)),
+    };
+    j.reaction_force = force * inv_h;
+    j.reaction_torque = torque * inv_h;
+    let over = |value: Vec3, threshold: f32| {
+        // |value| scaled by its largest component first, so squaring cannot overflow.
+        let m = value.abs().max_element();
+        threshold < f32::MAX && m > 0.0 && m * (value * (1.0 / m)).length() > threshold
+    };
+    over(j.reaction_force, j.break_force) || over(j.reaction_torque, j.break_torque)
 }
 
 #[cfg(test)]

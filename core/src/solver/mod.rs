@@ -158,6 +158,12 @@ pub(crate) struct SolverScratch {
     /// is in `joint_constraints`.
     pub joint_acting: FixedVec<u32>,
     pub joint_position: FixedVec<u32>,
+    /// The inverse: the joint slot at each position, and the group (index in
+    /// `joint_groups`) whose lanes hold it, `NONE` for joints solved one at a time.
+    pub joint_slot_at: FixedVec<u32>,
+    pub joint_group_of: FixedVec<u32>,
+    /// Per position, whether the joint breaks this step (`finish_joints`).
+    pub joint_breaks: FixedVec<bool>,
     /// What each constraint's joint adds to its bodies' inertia this step.
     pub joint_tension: FixedVec<[crate::joint::solver::Tension; 2]>,
     /// This step's joints in colour order (joint slot order within a colour), and their
@@ -217,6 +223,9 @@ impl SolverScratch {
             joint_slots: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_acting: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_position: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_slot_at: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_group_of: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_breaks: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_tension: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_constraints: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_layout: crate::joint::solver::JointLayout::EMPTY,
@@ -248,6 +257,9 @@ impl SolverScratch {
             + self.joint_slots.capacity() * 4
             + self.joint_acting.capacity() * 4
             + self.joint_position.capacity() * 4
+            + self.joint_slot_at.capacity() * 4
+            + self.joint_group_of.capacity() * 4
+            + self.joint_breaks.capacity()
             + self.joint_tension.capacity() * size_of::<[crate::joint::solver::Tension; 2]>()
             + self.joint_constraints.capacity() * size_of::<JointConstraint>()
             + self.joint_impulses.capacity() * size_of::<crate::joint::JointImpulses>()
