@@ -123,35 +123,35 @@ impl JointGroup {
         }
     }
 
-    /// The lanes from the group's prepared constraints `cs` (`first..first + n`).
+    /// The lanes from the group's prepared constraints `cs` (`first..first + n`): each
+    /// four-float record of the eight turned into four lanes at once.
     pub(crate) fn fill(&mut self, cs: &[JointConstraint]) {
         let n = self.n as usize;
         debug_assert_eq!(cs.len(), n);
-        let index = |k: u32, write: bool| {
-            if k == NONE || write { k } else { k | READ_ONLY }
-        };
-        for i in 0..MAX_WIDTH {
-            let c = &cs[if i < n { i } else { 0 }];
-            (self.index_a[i], self.index_b[i]) = if i < n {
-                (index(c.index_a, c.write_a), index(c.index_b, c.write_b))
+        let c = |i: usize| &cs[if i < n { i } else { 0 }];
+        let index = |i: usize, k: u32, write: bool| {
+            if i >= n {
+                NONE
+            } else if k == NONE || write {
+                k
             } else {
-                (NONE, NONE)
-            };
-            for k in 0..PIVOT / 4 {
-                let r = record(c, k);
-                for (m, &x) in r.iter().enumerate() {
-                    self.lanes[4 * k + m][i] = x;
-                }
+                k | READ_ONLY
             }
-            let own = if c.own_pivot { 1.0 } else { 0.0 };
-            let pivot = [
-                c.pivot.bias_rate,
-                c.pivot.mass_scale,
-                c.pivot.impulse_scale,
-                own,
-            ];
-            for (m, x) in pivot.into_iter().enumerate() {
-                self.lanes[PIVOT + m][i] = x;
+        };
+        self.index_a = each(|i| index(i, c(i).index_a, c(i).write_a));
+        self.index_b = each(|i| index(i, c(i).index_b, c(i).write_b));
+        for k in 0..FLOATS / 4 {
+            let rows = each(|i| {
+                if k < PIVOT / 4 {
+                    record(c(i), k)
+                } else {
+                    let p = &c(i).pivot;
+                    let own = if c(i).own_pivot { 1.0 } else { 0.0 };
+                    [p.bias_rate, p.mass_scale, p.impulse_scale, own]
+                }
+            });
+            for (m, column) in F4x2::transpose(rows).into_iter().enumerate() {
+                self.lanes[4 * k + m] = column.to_array();
             }
         }
     }
