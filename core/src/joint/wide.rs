@@ -346,22 +346,22 @@ impl<L: Lanes> Bodies<L> {
         self.wb = clamp_v(self.wb.add(g.ib().mul_vec(self.rb.cross(l))), MAX_VELOCITY);
     }
 
-    /// Writes the velocities of the lanes' written bodies.
+    /// Writes the velocities of the lanes' written bodies (whole rows, padding zero, as
+    /// the contact solver writes them).
     #[inline(always)]
     pub(super) fn store(&self, states: &States, g: &Group<L>) {
-        let (va, wa) = (self.va.lanes(), self.wa.lanes());
-        let (vb, wb) = (self.vb.lanes(), self.wb.lanes());
+        let zero = L::default();
+        let row = |v: &V3<L>| L::untranspose([v.x, v.y, v.z, zero]);
+        let (va, wa, vb, wb) = (row(&self.va), row(&self.wa), row(&self.vb), row(&self.wb));
+        let (ia, ib) = (g.index_a(), g.index_b());
         for i in 0..g.n() {
-            for (k, v, w) in [
-                (g.index_a()[i], va[i], wa[i]),
-                (g.index_b()[i], vb[i], wb[i]),
-            ] {
+            for (k, v, w) in [(ia[i], va[i], wa[i]), (ib[i], vb[i], wb[i])] {
                 if k & READ_ONLY == 0 {
                     // SAFETY: a joint pass runs one colour's joints, which share no
                     // written body, and no contact stage meanwhile.
                     let s = unsafe { states.get(k as usize) };
-                    s.v = v;
-                    s.w = w;
+                    s.set_v_row(v);
+                    s.set_w_row(w);
                 }
             }
         }
