@@ -232,26 +232,30 @@ fn store(states: &States, k: u32, write: bool, st: &BodyState) {
     }
 }
 
-/// Gathers the joints of the solver's dynamic bodies into `s.joint_slots`, ascending and
-/// each once (a joint between two such bodies is taken from body A's list): the only
-/// joints that can act this step, so joints between resting bodies are not visited.
-///
-/// When the joints are few next to the awake bodies (a ragdoll crowd, a joint grid) the
-/// joint slots are read in order instead, which finds the same joints already sorted
-/// without walking the bodies' lists.
-fn gather_solver_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
-    s.joint_slots.clear();
-    let in_solver = |s: &SolverScratch, body: u32| {
+/// Whether the joints are few next to the awake bodies (a ragdoll crowd, a joint grid):
+/// then the colouring reads the joint slots in order, which finds the joints of the
+/// solver's dynamic bodies already sorted without walking the bodies' lists.
+fn dense(joints: &[Joint], s: &SolverScratch) -> bool {
+    joints.len() <= 4 * s.params.len()
+}
+
+/// Whether joint `j` has a dynamic solver body (it can act this step).
+#[inline(always)]
+fn of_solver(j: &Joint, s: &SolverScratch) -> bool {
+    let in_solver = |body: u32| {
         let k = s.solver_index[body as usize];
         k != NONE && s.params[k as usize].dynamic
     };
-    if joints.len() <= 4 * s.params.len() {
-        for (slot, j) in joints.iter().enumerate() {
-            if j.alive && (in_solver(s, j.body_a) || in_solver(s, j.body_b)) {
-                let ok = s.joint_slots.push(slot as u32);
-                debug_assert!(ok, "each joint is gathered once");
-            }
-        }
+    j.alive && (in_solver(j.body_a) || in_solver(j.body_b))
+}
+
+/// Gathers the joints of the solver's dynamic bodies into `s.joint_slots`, ascending and
+/// each once (a joint between two such bodies is taken from body A's list): the only
+/// joints that can act this step, so joints between resting bodies are not visited.
+/// Nothing when the joints are `dense`: the colouring reads every slot instead.
+fn gather_solver_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
+    s.joint_slots.clear();
+    if dense(joints, s) {
         return;
     }
     for k in 0..s.params.len() {
@@ -262,7 +266,8 @@ fn gather_solver_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch
         let body = p.body;
         for n in crate::edge::walk(joints, bodies, body) {
             let j = &joints[n.slot as usize];
-            if j.body_a == body || !in_solver(s, j.body_a) {
+            let a = s.solver_index[j.body_a as usize];
+            if j.body_a == body || a == NONE || !s.params[a as usize].dynamic {
                 let ok = s.joint_slots.push(n.slot);
                 debug_assert!(ok, "each joint is gathered once");
             }
@@ -284,8 +289,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     let s = &mut world.solver;
     let bodies = &world.bodies;
     gather_solver_joints(&world.joints.pool, bodies, s);
-    world.counters.joints_visited = s.joint_slots.len() as u32;
-    color_joints(&world.joints.pool, bodies, s);
+    world.counters.joints_visited = color_joints(&world.joints.pool, bodies, s);
     let n = s.joint_acting.len();
     s.joint_constraints.resize(n, JointConstraint::default());
     s.joint_impulses.resize(n, JointImpulses::default());
@@ -406,7 +410,13 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
                 // SAFETY: each position (and its joint) is in one block of the stage.
                 let (j, c, i) = unsafe { (joints.get(slot), constraints.get(p), impulses.get(p)) };
                 prepare_joint(c, j, slot, bodies, solver_index, params, &ii, soft, h);
-                *i = j.impulses;
+                // A spherical joint's rows touch only its linear impulse; the rest stays
+                // in the joint.
+                if c.kind == SPHERICAL {
+                    i.linear = j.impulses.linear;
+                } else {
+                    *i = j.impulses;
+                }
                 // A group whose lanes all lie in this block is filled once its last
                 // constraint is written (the others in the stage after).
                 let g = group_of[p];
@@ -448,22 +458,41 @@ fn prefetch_joint(j: *const Joint, all: bool) {
     }
 }
 
-/// Picks this step's acting joints from `s.joint_slots` (ascending) and colours them in
-/// that order: `joint_acting` (slots), `joint_position` (where each one's constraint
-/// goes), `joint_layout` and the groups' heads (`joint_groups`).
-fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
+/// Picks this step's acting joints from `s.joint_slots` (ascending; every slot when the
+/// joints are `dense`) and colours them in that order: `joint_acting` (slots),
+/// `joint_position` (where each one's constraint goes), `joint_layout` and the groups'
+/// heads (`joint_groups`). Returns how many joints of the solver's bodies it visited.
+fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) -> u32 {
     use crate::solver::constraint_graph::{COLOR_COUNT, clear_colors, take_color};
     s.joint_acting.clear();
     s.joint_position.clear();
     let words = s.color_words;
     clear_colors(&mut s.color_bits, words, s.states.len());
     let mut counts = [[0u32; RANKS]; COLOR_COUNT];
-    for k in 0..s.joint_slots.len() {
-        if let Some(&ahead) = s.joint_slots.get(k + AHEAD) {
+    let dense = dense(joints, s);
+    let slot_of = |s: &SolverScratch, k: usize| {
+        if dense {
+            Some(k as u32)
+        } else {
+            s.joint_slots.get(k).copied()
+        }
+    };
+    let mut visited = 0;
+    let count = if dense {
+        joints.len()
+    } else {
+        s.joint_slots.len()
+    };
+    for k in 0..count {
+        if let Some(ahead) = slot_of(s, k + AHEAD).filter(|&a| (a as usize) < joints.len()) {
             prefetch_joint(&joints[ahead as usize], true);
         }
-        let slot = s.joint_slots[k];
+        let slot = if dense { k as u32 } else { s.joint_slots[k] };
         let j = &joints[slot as usize];
+        if dense && !of_solver(j, s) {
+            continue;
+        }
+        visited += 1;
         if !j.acts() {
             continue;
         }
@@ -538,6 +567,7 @@ fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) {
         let first = group.first as usize;
         s.joint_group_of[first..first + group.n as usize].fill(g as u32);
     }
+    visited
 }
 
 /// Joints of a colour come by how they are solved: the classes the lanes solve in this
@@ -591,31 +621,25 @@ fn prepare_joint(
     let frame = |b: &crate::body::Body, f: &Transform| {
         Transform::new(b.rotation.rotate(f.p - b.local_center), b.rotation * f.q)
     };
-    *c = JointConstraint {
-        slot: slot as u32,
-        index_a: ka,
-        index_b: kb,
-        write_a,
-        write_b,
-        kind: j.kind.tag(),
-        ma,
-        mb,
-        ia,
-        ib,
-        frame_a: frame(ba, &j.frame_a),
-        frame_b: frame(bb, &j.frame_b),
-        delta_center: (bb.position - ba.position).to_f32() + bb.center_offset()
-            - ba.center_offset(),
-        soft,
-        pivot: if j.pivot_hertz > 0.0 {
-            super::rows::spring_soft(j.pivot_hertz, j.pivot_damping_ratio, h)
-        } else {
-            soft
-        },
-        own_pivot: j.pivot_hertz > 0.0,
-        springs: [Softness::default(); 6],
-        angular_mass: Mat3::ZERO,
+    c.slot = slot as u32;
+    (c.index_a, c.index_b) = (ka, kb);
+    (c.write_a, c.write_b) = (write_a, write_b);
+    c.kind = j.kind.tag();
+    (c.ma, c.mb, c.ia, c.ib) = (ma, mb, ia, ib);
+    (c.frame_a, c.frame_b) = (frame(ba, &j.frame_a), frame(bb, &j.frame_b));
+    c.delta_center = (bb.position - ba.position).to_f32() + bb.center_offset() - ba.center_offset();
+    c.soft = soft;
+    c.pivot = if j.pivot_hertz > 0.0 {
+        super::rows::spring_soft(j.pivot_hertz, j.pivot_damping_ratio, h)
+    } else {
+        soft
     };
+    c.own_pivot = j.pivot_hertz > 0.0;
+    // A spherical joint reads neither (and the lanes never): left as they were.
+    if c.kind != SPHERICAL {
+        c.springs = [Softness::default(); 6];
+        c.angular_mass = Mat3::ZERO;
+    }
     match &j.kind {
         JointKind::Spherical => {}
         JointKind::Revolute(_) => revolute::prepare(c, j, h),
@@ -856,7 +880,12 @@ fn react(
     let get = |i: u32| {
         if i == NONE { FIXED } else { states[i as usize] }
     };
-    j.impulses = *impulses;
+    // A spherical joint's rows touch only its linear impulse (see `prepare_joints`).
+    if let JointKind::Spherical = j.kind {
+        j.impulses.linear = impulses.linear;
+    } else {
+        j.impulses = *impulses;
+    }
     let i = &j.impulses;
     let (force, torque) = match &j.kind {
         JointKind::Spherical => spherical::reaction(i),

@@ -149,6 +149,8 @@ pub(crate) struct SolverScratch {
     pub area_links: FixedVec<(u32, i32, u32)>,
     /// Where each awake body started the step (continuous collision).
     pub ccd_start: FixedVec<(crate::math::DVec3, Quat)>,
+    /// Per awake body, whether a shape of it left its fat box this step (`finalize_bodies`).
+    pub grown: FixedVec<bool>,
     /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
     pub pending: FixedVec<LaneInput>,
     /// The joints of the solver's dynamic bodies, ascending (each once): the joints a step
@@ -191,6 +193,7 @@ impl SolverScratch {
         Ok(SolverScratch {
             area_links: FixedVec::with_capacity(sensor_capacity, alloc, "sensor_capacity")?,
             ccd_start: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
+            grown: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             states: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             params: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             solver_index: FixedVec::filled(body_capacity, NONE, alloc, "body_capacity")?,
@@ -253,6 +256,7 @@ impl SolverScratch {
             + self.stack.capacity() * 4
             + self.area_links.capacity() * 12
             + self.ccd_start.capacity() * core::mem::size_of::<(crate::math::DVec3, Quat)>()
+            + self.grown.capacity()
             + self.pending.capacity() * size_of::<LaneInput>()
             + self.joint_slots.capacity() * 4
             + self.joint_acting.capacity() * 4
@@ -818,6 +822,7 @@ fn integrate_position(
 #[inline(never)]
 fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
     let count = world.solver.states.len();
+    world.solver.grown.resize(count, false);
     {
         // Each body writes itself and its own shapes' bounds: any split, same bits.
         let states = &world.solver.states;
@@ -825,6 +830,7 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
         let hulls = &world.content.hulls;
         let bodies = Slots::new(&mut world.bodies);
         let shapes = Slots::new(&mut world.shapes);
+        let grown = Slots::new(&mut world.solver.grown[..count]);
         world.tasks.for_each(count, 64, &|k, _| {
             let mut st = states[k];
             // Relax and restitution ran after the last position update: the stored
@@ -848,6 +854,7 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
             b.force = Vec3::ZERO;
             b.torque = Vec3::ZERO;
             let mut shape = b.shape_head;
+            let mut grew = false;
             while shape != NONE {
                 // SAFETY: a shape belongs to one body, and this piece owns that body.
                 let s = unsafe { shapes.get(shape as usize) };
@@ -856,13 +863,20 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
                 if !s.fat_aabb.contains(&aabb) {
                     s.fat_aabb = DAabb::from_local(b.position, &local.inflate(AABB_MARGIN));
                     s.grew = true;
+                    grew = true;
                 }
                 shape = s.next_in_body;
             }
+            // SAFETY: each body is one item.
+            *unsafe { grown.get(k) } = grew;
         });
     }
-    // Trees and the move buffer, serially in body order.
+    // Trees and the move buffer, serially in body order (only the bodies whose shapes
+    // grew: the others' shapes are not read again).
     for k in 0..count {
+        if !world.solver.grown[k] {
+            continue;
+        }
         let bi = world.solver.params[k].body as usize;
         let mut shape = world.bodies[bi].shape_head;
         while shape != NONE {
