@@ -239,14 +239,17 @@ fn dense(joints: &[Joint], s: &SolverScratch) -> bool {
     joints.len() <= 4 * s.params.len()
 }
 
+/// Whether `body` is a dynamic body of the solver.
+#[inline(always)]
+fn in_solver(s: &SolverScratch, body: u32) -> bool {
+    let k = s.solver_index[body as usize];
+    k != NONE && s.params[k as usize].dynamic
+}
+
 /// Whether joint `j` has a dynamic solver body (it can act this step).
 #[inline(always)]
 fn of_solver(j: &Joint, s: &SolverScratch) -> bool {
-    let in_solver = |body: u32| {
-        let k = s.solver_index[body as usize];
-        k != NONE && s.params[k as usize].dynamic
-    };
-    j.alive && (in_solver(j.body_a) || in_solver(j.body_b))
+    j.alive && (in_solver(s, j.body_a) || in_solver(s, j.body_b))
 }
 
 /// Gathers the joints of the solver's dynamic bodies into `s.joint_slots`, ascending and
@@ -266,8 +269,7 @@ fn gather_solver_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch
         let body = p.body;
         for n in crate::edge::walk(joints, bodies, body) {
             let j = &joints[n.slot as usize];
-            let a = s.solver_index[j.body_a as usize];
-            if j.body_a == body || a == NONE || !s.params[a as usize].dynamic {
+            if j.body_a == body || !in_solver(s, j.body_a) {
                 let ok = s.joint_slots.push(n.slot);
                 debug_assert!(ok, "each joint is gathered once");
             }
@@ -470,24 +472,18 @@ fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) -> u32
     clear_colors(&mut s.color_bits, words, s.states.len());
     let mut counts = [[0u32; RANKS]; COLOR_COUNT];
     let dense = dense(joints, s);
-    let slot_of = |s: &SolverScratch, k: usize| {
-        if dense {
-            Some(k as u32)
-        } else {
-            s.joint_slots.get(k).copied()
-        }
-    };
-    let mut visited = 0;
     let count = if dense {
         joints.len()
     } else {
         s.joint_slots.len()
     };
+    let slot_of = |s: &SolverScratch, k: usize| if dense { k as u32 } else { s.joint_slots[k] };
+    let mut visited = 0;
     for k in 0..count {
-        if let Some(ahead) = slot_of(s, k + AHEAD).filter(|&a| (a as usize) < joints.len()) {
-            prefetch_joint(&joints[ahead as usize], true);
+        if k + AHEAD < count {
+            prefetch_joint(&joints[slot_of(s, k + AHEAD) as usize], true);
         }
-        let slot = if dense { k as u32 } else { s.joint_slots[k] };
+        let slot = slot_of(s, k);
         let j = &joints[slot as usize];
         if dense && !of_solver(j, s) {
             continue;
@@ -580,7 +576,6 @@ const LANE_CLASSES: [u8; 3] = [
 const RANKS: usize = LANE_CLASSES.len() + 1;
 
 fn rank(color: usize, class: u8) -> usize {
-    use crate::solver::constraint_graph::OVERFLOW;
     match LANE_CLASSES.iter().position(|&c| c == class) {
         Some(r) if color != OVERFLOW => r,
         _ => RANKS - 1,
@@ -886,16 +881,16 @@ fn react(
     } else {
         j.impulses = *impulses;
     }
-    let i = &j.impulses;
+    let (i, a, b) = (&j.impulses, get(c.index_a), get(c.index_b));
     let (force, torque) = match &j.kind {
         JointKind::Spherical => spherical::reaction(i),
-        JointKind::Revolute(_) => revolute::reaction(c, i, &get(c.index_a), &get(c.index_b)),
-        JointKind::Prismatic(_) => prismatic::reaction(c, i, &get(c.index_a), &get(c.index_b)),
+        JointKind::Revolute(_) => revolute::reaction(c, i, &a, &b),
+        JointKind::Prismatic(_) => prismatic::reaction(c, i, &a, &b),
         JointKind::Weld(_) => weld::reaction(i),
-        JointKind::Distance(_) => distance::reaction(c, i, &get(c.index_a), &get(c.index_b)),
-        JointKind::ConeTwist(_) => cone_twist::reaction(c, i, &get(c.index_a), &get(c.index_b)),
-        JointKind::SixDof(s) => six_dof::reaction(c, s, i, &get(c.index_a), &get(c.index_b)),
-        JointKind::Wheel(_) => wheel::reaction(c, i, &get(c.index_a), &get(c.index_b)),
+        JointKind::Distance(_) => distance::reaction(c, i, &a, &b),
+        JointKind::ConeTwist(_) => cone_twist::reaction(c, i, &a, &b),
+        JointKind::SixDof(s) => six_dof::reaction(c, s, i, &a, &b),
+        JointKind::Wheel(_) => wheel::reaction(c, i, &a, &b),
     };
     j.reaction_force = force * inv_h;
     j.reaction_torque = torque * inv_h;
