@@ -320,6 +320,10 @@ impl World {
     pub(crate) fn update_pairs(&mut self) {
         self.counters.dropped_pairs = 0;
         self.counters.dropped_contacts = 0;
+        // Finalize enlarged the moved proxies in place: rebuild above them before the
+        // search walks the tree.
+        self.broad.statics.rebuild_enlarged();
+        self.broad.movable.rebuild_enlarged();
         let parallel = self.tasks.hooks.is_some_and(|h| h.worker_count > 1)
             && self.broad.moved.len() > 64
             && find_new_pairs_in_parallel(

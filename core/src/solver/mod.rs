@@ -892,7 +892,7 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
                 );
                 let (proxy, tree) = (s.proxy, s.tree);
                 if proxy != NONE {
-                    let ok = world.broad.tree_mut(tree).move_proxy(proxy, fat).is_ok();
+                    let ok = world.broad.tree_mut(tree).enlarge_proxy(proxy, fat).is_ok();
                     debug_assert!(ok);
                 }
                 world.mark_enlarged(shape);
