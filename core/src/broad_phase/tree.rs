@@ -647,11 +647,9 @@ impl DynamicTree {
         }
     }
 
-    /// Splits `leaves[begin..end]` (at least 2) in place at the returned index, both
-    /// sides non-empty: the centres below the middle of their bounds' longest axis, then
-    /// the rest, or the middle index when that leaves a side empty.
-    fn partition_mid(&mut self, begin: usize, end: usize) -> usize {
-        // Twice the centers (lower + upper): only their order matters.
+    /// The bounds of twice the centres (lower + upper: only their order matters) of
+    /// `leaves[begin..end]`, and the axis along which they spread most.
+    fn center_bounds(&self, begin: usize, end: usize) -> (DVec3, DVec3, usize) {
         let center = |item: &BuildItem| item.aabb.lower + item.aabb.upper;
         let first = center(&self.leaves[begin]);
         let (mut cmin, mut cmax) = (first, first);
@@ -676,6 +674,14 @@ impl DynamicTree {
         if extent.z > extent.get(axis) {
             axis = 2;
         }
+        (cmin, cmax, axis)
+    }
+
+    /// Splits `leaves[begin..end]` (at least 2) in place at the returned index, both
+    /// sides non-empty: the centres below the middle of their bounds' longest axis, then
+    /// the rest, or the middle index when that leaves a side empty.
+    fn partition_mid(&mut self, begin: usize, end: usize) -> usize {
+        let (cmin, cmax, axis) = self.center_bounds(begin, end);
         let pivot = 0.5 * (cmin.get(axis) + cmax.get(axis));
         let key = |item: &BuildItem| item.aabb.lower.get(axis) + item.aabb.upper.get(axis);
         // Hoare's scheme: swap only the items on the wrong side.
@@ -706,31 +712,9 @@ impl DynamicTree {
     fn partition(&mut self, begin: usize, end: usize) -> usize {
         let median = begin + (end - begin) / 2;
 
-        // Twice the centers (lower + upper): only their order matters.
         let center = |aabb: &DAabb| aabb.lower + aabb.upper;
-        let first = center(&self.leaves[begin].aabb);
-        let (mut cmin, mut cmax) = (first, first);
-        for item in &self.leaves[begin + 1..end] {
-            let c = center(&item.aabb);
-            cmin = DVec3::new(
-                min_f64(cmin.x, c.x),
-                min_f64(cmin.y, c.y),
-                min_f64(cmin.z, c.z),
-            );
-            cmax = DVec3::new(
-                max_f64(cmax.x, c.x),
-                max_f64(cmax.y, c.y),
-                max_f64(cmax.z, c.z),
-            );
-        }
+        let (cmin, cmax, axis) = self.center_bounds(begin, end);
         let extent = cmax - cmin;
-        let mut axis = 0;
-        if extent.y > extent.get(axis) {
-            axis = 1;
-        }
-        if extent.z > extent.get(axis) {
-            axis = 2;
-        }
         let lo = cmin.get(axis);
         let width = extent.get(axis);
         if !(width > 0.0 && width.is_finite()) {
