@@ -238,6 +238,13 @@ fn new_pair(
     if other.enlarged && t < s {
         return None;
     }
+    // Most overlaps a moved shape finds already have their contact: ask the pair set
+    // before reading the bodies (every test below only turns a pair away, so their
+    // order never changes which pairs begin).
+    let key = pair_key(s, t);
+    if pair_set.contains(key) {
+        return None;
+    }
     if other.body == shape.body {
         return None;
     }
@@ -251,10 +258,6 @@ fn new_pair(
     }
     // A joint with collide_connected off keeps its bodies apart.
     if kept_apart(shape.body, other.body) {
-        return None;
-    }
-    let key = pair_key(s, t);
-    if pair_set.contains(key) {
         return None;
     }
     Some(key)
