@@ -59,8 +59,6 @@ use crate::math::{
 use crate::shape::{ShapeGeometry, local_aabb, shape_centroid, shape_min_extent, shape_proxy};
 use crate::world::World;
 
-use super::SolverScratch;
-
 /// Most boxes a sweep's path is cut into for gathering static candidates: about one per
 /// reach of travel, so each box stays within a few reaches across.
 pub const MAX_SWEEP_PIECES: usize = 16;
@@ -227,11 +225,11 @@ impl World {
         let n = self.solver.params.len();
         for pass in 0..2 {
             for k in 0..n {
-                let p = &self.solver.params[k];
-                if !p.dynamic {
+                // Finalize chose the bodies to sweep (`moved_far`, bullets).
+                if !self.solver.fast[k] {
                     continue;
                 }
-                let bi = p.body;
+                let bi = self.solver.params[k].body;
                 let b = &self.bodies[bi as usize];
                 let bullet = b.bullet;
                 if (pass == 0) == bullet {
@@ -239,16 +237,6 @@ impl World {
                 }
                 let start = self.solver.ccd_start[k];
                 let end = (b.position, b.rotation);
-                if !bullet {
-                    // Fast: travel (centre plus the farthest point's turn) past half the
-                    // thinnest shape.
-                    let travel = (end.0 - start.0).to_f32().length();
-                    let dq = start.1.conjugate() * end.1;
-                    let angle = 2.0 * acos(dq.w.abs());
-                    if travel + angle * b.max_extent <= 0.5 * b.min_extent {
-                        continue;
-                    }
-                }
                 self.sweep_body(bi, start, end, bullet);
             }
         }
@@ -633,12 +621,16 @@ fn sweep_pair(
     }
 }
 
-/// Start transforms of the awake bodies, kept for continuous collision.
-pub(crate) fn record_starts(s: &mut SolverScratch, world_bodies: &[crate::body::Body]) {
-    s.ccd_start.clear();
-    for p in s.params.iter() {
-        let b = &world_bodies[p.body as usize];
-        let ok = s.ccd_start.push((b.position, b.rotation));
-        debug_assert!(ok);
-    }
+/// Whether a body that is not a bullet moved far enough from `start` this step to be
+/// swept: its centre's travel plus its farthest point's turn past half its thinnest
+/// shape. Each body's own test, so finalize runs it for every body in parallel; a sweep
+/// moves only its own body, so the answer is the one the sweeps' loop would get.
+pub(crate) fn moved_far(start: (crate::math::DVec3, Quat), b: &crate::body::Body) -> bool {
+    let travel = (b.position - start.0).to_f32().length();
+    let dq = start.1.conjugate() * b.rotation;
+    let angle = 2.0 * acos(dq.w.abs());
+    // Not `>`: a NaN travel sweeps, as it always did.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+    let far = !(travel + angle * b.max_extent <= 0.5 * b.min_extent);
+    far
 }

@@ -151,6 +151,10 @@ pub(crate) struct SolverScratch {
     pub ccd_start: FixedVec<(crate::math::DVec3, Quat)>,
     /// Per awake body, whether a shape of it left its fat box this step (`finalize_bodies`).
     pub grown: FixedVec<bool>,
+    /// Per awake body, whether continuous collision sweeps it this step: a dynamic bullet,
+    /// or a body that moved far for its size (`finalize_bodies`, read by
+    /// `World::solve_continuous`).
+    pub fast: FixedVec<bool>,
     /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
     pub pending: FixedVec<LaneInput>,
     /// The joints of the solver's dynamic bodies, ascending (each once): the joints a step
@@ -194,6 +198,7 @@ impl SolverScratch {
             area_links: FixedVec::with_capacity(sensor_capacity, alloc, "sensor_capacity")?,
             ccd_start: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             grown: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
+            fast: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             states: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             params: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             solver_index: FixedVec::filled(body_capacity, NONE, alloc, "body_capacity")?,
@@ -257,6 +262,7 @@ impl SolverScratch {
             + self.area_links.capacity() * 12
             + self.ccd_start.capacity() * core::mem::size_of::<(crate::math::DVec3, Quat)>()
             + self.grown.capacity()
+            + self.fast.capacity()
             + self.pending.capacity() * size_of::<LaneInput>()
             + self.joint_slots.capacity() * 4
             + self.joint_acting.capacity() * 4
@@ -309,7 +315,6 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let inv_h = 1.0 / h;
     let inv_dt = 1.0 / dt;
     gather_awake_set(world, dt);
-    continuous::record_starts(&mut world.solver, &world.bodies);
     color_constraints(world);
     let def = world.def;
     let contact_hertz = crate::math::min(def.contact_hertz, 0.25 * substeps as f32 * inv_dt);
@@ -630,15 +635,20 @@ fn gather_awake_set(world: &mut World, dt: f32) {
         debug_assert!(ok);
     }
     let bodies = &world.bodies;
+    // Where each body starts the step, for continuous collision.
+    let n = s.states.len();
+    s.ccd_start
+        .resize(n, (crate::math::DVec3::ZERO, Quat::IDENTITY));
     if links.is_empty() {
         // No areas: each body's constants from itself alone, through the task hooks.
-        let n = s.states.len();
         let states = Slots::new(&mut s.states[..]);
         let params = Slots::new(&mut s.params[..]);
+        let starts = Slots::new(&mut s.ccd_start[..n]);
         world.tasks.for_each(n, 64, &|k, _| {
             // SAFETY: for_each hands each solver body out once.
-            let (st, p) = unsafe { (states.get(k), params.get(k)) };
+            let (st, p, start) = unsafe { (states.get(k), params.get(k), starts.get(k)) };
             let b = &bodies[p.body as usize];
+            *start = (b.position, b.rotation);
             let folds = (Fold::new(Vec3::ZERO), Fold::new(0.0f32), Fold::new(0.0f32));
             (*st, *p) = solver_body(b, p.body, gravity, folds);
         });
@@ -674,6 +684,7 @@ fn gather_awake_set(world: &mut World, dt: f32) {
                 ld.apply(a.linear_damping_mode, a.linear_damping);
                 ad.apply(a.angular_damping_mode, a.angular_damping);
             }
+            s.ccd_start[k] = (b.position, b.rotation);
             (s.states[k], s.params[k]) = solver_body(b, i as u32, gravity, (g, ld, ad));
         }
     }
@@ -823,6 +834,7 @@ fn integrate_position(
 fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
     let count = world.solver.states.len();
     world.solver.grown.resize(count, false);
+    world.solver.fast.resize(count, false);
     {
         // Each body writes itself and its own shapes' bounds: any split, same bits.
         let states = &world.solver.states;
@@ -830,7 +842,9 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
         let hulls = &world.content.hulls;
         let bodies = Slots::new(&mut world.bodies);
         let shapes = Slots::new(&mut world.shapes);
+        let starts = &world.solver.ccd_start;
         let grown = Slots::new(&mut world.solver.grown[..count]);
+        let fast = Slots::new(&mut world.solver.fast[..count]);
         world.tasks.for_each(count, 64, &|k, _| {
             let mut st = states[k];
             // Relax and restitution ran after the last position update: the stored
@@ -869,6 +883,9 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
             }
             // SAFETY: each body is one item.
             *unsafe { grown.get(k) } = grew;
+            let sweep = params[k].dynamic && (b.bullet || continuous::moved_far(starts[k], b));
+            // SAFETY: each body is one item.
+            *unsafe { fast.get(k) } = sweep;
         });
     }
     // Trees and the move buffer, serially in body order (only the bodies whose shapes
