@@ -65,6 +65,9 @@ impl World {
         // phase) are solved, so only theirs are asked and cleared; a flag left on a resting
         // contact is cleared here before it is solved again.
         if !replaying && self.presolve.callback.is_none() {
+            if !self.presolve.flags_set {
+                return;
+            }
             for &c in self.awake.contacts.iter() {
                 self.contacts[c as usize].flags &= !CONTACT_DISABLED;
             }
@@ -128,6 +131,7 @@ impl World {
             };
             if disable {
                 self.contacts[c].flags |= CONTACT_DISABLED;
+                self.presolve.flags_set = true;
                 let ok = self.presolve.disabled.push(key);
                 debug_assert!(ok);
             }

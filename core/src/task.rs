@@ -67,6 +67,9 @@ struct Ctx<'a> {
     epoch: u32,
     count: u32,
     workers: u32,
+    /// Items run so far by the host's pieces (each counted once, by the piece that
+    /// claimed it).
+    ran: AtomicU32,
     panicked: AtomicBool,
 }
 
@@ -86,13 +89,16 @@ unsafe extern "C" fn trampoline(
     let ctx = unsafe { &*(task_context as *const Ctx) };
     // A malformed piece is ignored; its items run inline after finish_task.
     if start < end && end <= ctx.count && worker_index < ctx.workers {
+        let mut ran = 0;
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             for i in start..end {
                 if ctx.claims[i as usize].swap(ctx.epoch, Ordering::AcqRel) != ctx.epoch {
+                    ran += 1;
                     (ctx.f)(i as usize, worker_index);
                 }
             }
         }));
+        ctx.ran.fetch_add(ran, Ordering::AcqRel);
         if run.is_err() {
             ctx.panicked.store(true, Ordering::Release);
         }
@@ -195,6 +201,7 @@ impl Tasks {
             epoch: self.epoch,
             count: count as u32,
             workers: h.worker_count,
+            ran: AtomicU32::new(0),
             panicked: AtomicBool::new(false),
         };
         let ptr = &ctx as *const Ctx as *mut c_void;
@@ -216,10 +223,13 @@ impl Tasks {
             });
         }
         // Items the host skipped run here, in order: each item's result is its own, so the
-        // bits are those of a full run.
-        for (i, c) in ctx.claims.iter().enumerate() {
-            if c.swap(ctx.epoch, Ordering::AcqRel) != ctx.epoch {
-                f(i, 0);
+        // bits are those of a full run. When the pieces ran every item (the host kept the
+        // contract) there is nothing to look for.
+        if ctx.ran.load(Ordering::Acquire) != ctx.count {
+            for (i, c) in ctx.claims.iter().enumerate() {
+                if c.swap(ctx.epoch, Ordering::AcqRel) != ctx.epoch {
+                    f(i, 0);
+                }
             }
         }
         if ctx.panicked.load(Ordering::Acquire) {

@@ -131,6 +131,81 @@ fn joints_under_random_task_splits_give_the_single_threaded_hashes() {
     }
 }
 
+/// Small fast bodies fired at a thin static wall, a few of them bullets: continuous
+/// collision's parallel pass (the fast bodies that are not bullets, against the statics)
+/// and its serial one (the bullets) in one step.
+fn build_fast(def: WorldDef) -> World {
+    let mut w = World::new(&WorldDef {
+        body_capacity: 200,
+        shape_capacity: 200,
+        contact_capacity: 2000,
+        pair_capacity: 2000,
+        ..def
+    })
+    .unwrap();
+    ground(&mut w, 0.6);
+    let wall = w
+        .create_body(&BodyDef {
+            position: DVec3::new(0.0, 3.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(wall, &ShapeDef::default(), Vec3::new(0.05, 3.0, 6.0))
+        .unwrap();
+    for i in 0..90 {
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: DVec3::new(
+                    -4.0 - (i % 3) as f64,
+                    0.5 + (i / 10) as f64 * 0.6,
+                    -4.5 + (i % 10) as f64,
+                ),
+                linear_velocity: Vec3::new(150.0 + 7.0 * (i % 5) as f32, 1.0, 0.0),
+                is_bullet: i % 7 == 0,
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_box_shape(b, &ShapeDef::default(), Vec3::new(0.1, 0.1, 0.1))
+            .unwrap();
+    }
+    w
+}
+
+#[test]
+fn fast_bodies_under_random_task_splits_give_the_single_threaded_hashes() {
+    let mut w = build_fast(WorldDef::default());
+    let mut reference = Vec::new();
+    let mut queries = 0;
+    for _ in 0..60 {
+        w.step(DT, SUBSTEPS).unwrap();
+        reference.push(w.hash());
+        queries += w.counters().toi_queries;
+    }
+    assert!(
+        queries > 50,
+        "the scene sweeps: {queries} time-of-impact queries"
+    );
+    for b in w.body_ids() {
+        assert!(
+            w.body_position(b).unwrap().x < 0.2,
+            "nothing tunnels through the wall"
+        );
+    }
+    for (workers, threaded) in [(2, true), (4, true), (3, false)] {
+        let pool = TestTasks::new(workers, threaded, 0xfa57 + workers as u64);
+        let w = build_fast(WorldDef {
+            task_hooks: Some(pool.hooks()),
+            ..Default::default()
+        });
+        assert_eq!(
+            hashes(w, 60),
+            reference,
+            "{workers} workers (threaded: {threaded})"
+        );
+    }
+}
+
 #[test]
 fn two_worlds_on_two_threads_equal_the_two_stepped_in_turn() {
     let a = hashes(build(WorldDef::default()), 90);

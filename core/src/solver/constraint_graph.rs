@@ -7,11 +7,45 @@
 
 use crate::body::NONE;
 use crate::contact::CONTACT_TOUCHING;
+use crate::task::Slots;
 use crate::world::World;
 
 /// Graph colours; the last one is the overflow, solved after the others.
 pub(crate) const COLOR_COUNT: usize = 24;
 pub(crate) const OVERFLOW: usize = COLOR_COUNT - 1;
+
+/// The dynamic solver bodies of contact `ci` (`NONE` for one that is not dynamic), or
+/// `[SKIP; 2]` when the contact is not solved this step: dead, not touching, disabled,
+/// without points, or between two bodies outside the solver.
+fn solved_bodies(
+    contacts: &[crate::contact::Contact],
+    solver_index: &[u32],
+    params: &[super::BodyParams],
+    ci: u32,
+) -> [u32; 2] {
+    let contact = &contacts[ci as usize];
+    if !contact.alive
+        || contact.flags & CONTACT_TOUCHING == 0
+        || contact.flags & crate::contact::CONTACT_DISABLED != 0
+        || contact.point_count == 0
+    {
+        return [SKIP; 2];
+    }
+    let ia = solver_index[contact.body_a as usize];
+    let ib = solver_index[contact.body_b as usize];
+    if ia == NONE && ib == NONE {
+        return [SKIP; 2];
+    }
+    // Only dynamic bodies take a colour: static and kinematic ones are read-only.
+    let dynamic = |i: u32| {
+        if i != NONE && params[i as usize].dynamic {
+            i
+        } else {
+            NONE
+        }
+    };
+    [dynamic(ia), dynamic(ib)]
+}
 
 /// Empties every colour of the first `bodies` solver bodies (`words` words a colour).
 pub(crate) fn clear_colors(bits: &mut [u64], words: usize, bodies: usize) {
@@ -43,42 +77,39 @@ pub(crate) fn take_color(bits: &mut [u64], words: usize, da: u32, db: u32) -> us
     OVERFLOW
 }
 
+/// In [`SolverScratch::color_input`]: the contact is not solved this step.
+const SKIP: u32 = NONE - 1;
+
 /// Colours the touching contacts of the awake set so that no two constraints of one
 /// colour share a dynamic body; orders the constraint slots by colour.
+///
+/// Reading the contacts (one cache line or more each, scattered) is done for all of them
+/// in parallel first, each writing only its own entry; the colouring itself, greedy in
+/// contact order, then runs serially over those compact entries.
 #[inline(never)]
 pub(crate) fn color_constraints(world: &mut World) {
     let s = &mut world.solver;
+    let moving = &world.awake.contacts;
+    let n = moving.len();
+    s.color_input.resize(n, [SKIP; 2]);
+    {
+        let input = Slots::new(&mut s.color_input[..n]);
+        let (contacts, solver_index, params) = (&world.contacts, &s.solver_index, &s.params);
+        world.tasks.for_each(n, 256, &|k, _| {
+            // SAFETY: each entry is one item.
+            *unsafe { input.get(k) } = solved_bodies(contacts, solver_index, params, moving[k]);
+        });
+    }
     s.touching.clear();
     s.touching_color.clear();
     let words = s.color_words;
     clear_colors(&mut s.color_bits, words, s.states.len());
     let mut counts = [0u32; COLOR_COUNT];
     // The contacts of the moving bodies, ascending (gathered after the narrow phase).
-    for &ci in world.awake.contacts.iter() {
-        let contact = &world.contacts[ci as usize];
-        if !contact.alive
-            || contact.flags & CONTACT_TOUCHING == 0
-            || contact.flags & crate::contact::CONTACT_DISABLED != 0
-            || contact.point_count == 0
-        {
+    for (&ci, &[da, db]) in moving.iter().zip(s.color_input.iter()) {
+        if da == SKIP {
             continue;
         }
-        let ia = s.solver_index[contact.body_a as usize];
-        let ib = s.solver_index[contact.body_b as usize];
-        if ia == NONE && ib == NONE {
-            continue;
-        }
-        // Only dynamic bodies take a colour: static and kinematic ones are read-only.
-        let da = if ia != NONE && s.params[ia as usize].dynamic {
-            ia
-        } else {
-            NONE
-        };
-        let db = if ib != NONE && s.params[ib as usize].dynamic {
-            ib
-        } else {
-            NONE
-        };
         let color = take_color(&mut s.color_bits, words, da, db);
         counts[color] += 1;
         let ok = s.touching.push(ci) && s.touching_color.push(color as u8);

@@ -45,6 +45,7 @@
 //! trees' history, so a restored world sweeps exactly as the live one (the order matters:
 //! each query searches only up to the earliest hit found before it).
 
+use crate::alloc::FixedVec;
 use crate::body::{BodyType, NONE};
 use crate::broad_phase::{MOVABLE_TREE, STATIC_TREE};
 use crate::collide::LINEAR_SLOP;
@@ -57,6 +58,7 @@ use crate::math::{
     sqrt,
 };
 use crate::shape::{ShapeGeometry, local_aabb, shape_centroid, shape_min_extent, shape_proxy};
+use crate::task::{Slots, Tasks};
 use crate::world::World;
 
 /// Most boxes a sweep's path is cut into for gathering static candidates: about one per
@@ -101,8 +103,8 @@ fn may_collide(w: &World, a: u32, b: u32) -> bool {
 }
 
 /// What one body's sweep did, for the counters and the candidate limit.
-#[derive(Default)]
-struct SweepWork {
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct SweepWork {
     queries: u32,
     iterations: u32,
     root_iterations: u32,
@@ -110,6 +112,22 @@ struct SweepWork {
     examined: u32,
     /// The limit was reached: nothing more is examined.
     cut_short: bool,
+}
+
+/// One body's sweep: its first time of touch (1 for none) and the work it took.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SweepResult {
+    pub t_min: f32,
+    pub work: SweepWork,
+}
+
+impl Default for SweepResult {
+    fn default() -> SweepResult {
+        SweepResult {
+            t_min: 1.0,
+            work: SweepWork::default(),
+        }
+    }
 }
 
 impl SweepWork {
@@ -217,34 +235,62 @@ impl World {
     }
 
     /// Sweeps fast bodies and bullets after the step.
+    ///
+    /// First the fast bodies that are not bullets, against the static world alone: no
+    /// sweep of theirs reads what another one moves, so they run through the task hooks
+    /// and are applied after, in body order (Box3D sweeps them in its finalize tasks).
+    /// Then the bullets, one after another in body order, against the moved bodies too.
     pub(crate) fn solve_continuous(&mut self) {
         self.counters.toi_queries = 0;
         self.counters.toi_iterations = 0;
         self.counters.toi_root_iterations = 0;
         self.counters.dropped_ccd_sweeps = 0;
         let n = self.solver.params.len();
-        for pass in 0..2 {
-            for k in 0..n {
-                // Finalize chose the bodies to sweep (`moved_far`, bullets).
-                if !self.solver.fast[k] {
-                    continue;
+        let mut results = core::mem::replace(&mut self.solver.sweeps, FixedVec::empty(self.alloc));
+        let mut tasks = core::mem::replace(&mut self.tasks, Tasks::placeholder(self.alloc));
+        results.resize(n, SweepResult::default());
+        {
+            let w: &World = self;
+            let out = Slots::new(&mut results[..n]);
+            tasks.for_each(n, 64, &|k, _| {
+                if let Some((bi, start)) = w.sweeps_in_pass(k, false) {
+                    // SAFETY: for_each hands each index out once.
+                    *unsafe { out.get(k) } = w.sweep(bi, start, false);
                 }
-                let bi = self.solver.params[k].body;
-                let b = &self.bodies[bi as usize];
-                let bullet = b.bullet;
-                if (pass == 0) == bullet {
-                    continue;
-                }
-                let start = self.solver.ccd_start[k];
-                let end = (b.position, b.rotation);
-                self.sweep_body(bi, start, end, bullet);
+            });
+        }
+        self.tasks = tasks;
+        for k in 0..n {
+            if let Some((bi, start)) = self.sweeps_in_pass(k, false) {
+                self.apply_sweep(bi, start, results[k]);
+            }
+        }
+        self.solver.sweeps = results;
+        for k in 0..n {
+            if let Some((bi, start)) = self.sweeps_in_pass(k, true) {
+                let result = self.sweep(bi, start, true);
+                self.apply_sweep(bi, start, result);
             }
         }
     }
 
-    fn sweep_body(&mut self, bi: u32, start: (DVec3, Quat), end: (DVec3, Quat), bullet: bool) {
+    /// Solver body `k`'s body slot and start pose when it is swept in the pass of
+    /// bullets (`bullets`) or of the others: finalize chose the bodies to sweep
+    /// (`moved_far`, bullets).
+    fn sweeps_in_pass(&self, k: usize, bullets: bool) -> Option<(u32, (DVec3, Quat))> {
+        if !self.solver.fast[k] {
+            return None;
+        }
+        let bi = self.solver.params[k].body;
+        (self.bodies[bi as usize].bullet == bullets).then(|| (bi, self.solver.ccd_start[k]))
+    }
+
+    /// Sweeps body `bi` from `start` to where it is now (a bullet against the moving
+    /// bodies too): the first time of touch and the work it took. Reads only.
+    fn sweep(&self, bi: u32, start: (DVec3, Quat), bullet: bool) -> SweepResult {
         let origin = start.0;
         let b = &self.bodies[bi as usize];
+        let end = (b.position, b.rotation);
         let sweep = sweep_of(origin, start, end, b.local_center);
         let mut t_min = 1.0f32;
         let mut work = SweepWork::default();
@@ -261,6 +307,12 @@ impl World {
             }
             s = next;
         }
+        SweepResult { t_min, work }
+    }
+
+    /// Counts a sweep's work and moves body `bi` back to its pose of first touch, if any.
+    fn apply_sweep(&mut self, bi: u32, start: (DVec3, Quat), result: SweepResult) {
+        let SweepResult { t_min, work } = result;
         let c = &mut self.counters;
         c.toi_queries = c.toi_queries.saturating_add(work.queries);
         c.toi_iterations = c.toi_iterations.saturating_add(work.iterations);
@@ -271,7 +323,11 @@ impl World {
         if t_min >= 1.0 {
             return;
         }
-        // Back to the pose of first touch, on the position grid.
+        // Back to the pose of first touch, on the position grid (the sweep is rebuilt
+        // from the same poses, so it is the one `sweep` used).
+        let origin = start.0;
+        let b = &self.bodies[bi as usize];
+        let sweep = sweep_of(origin, start, (b.position, b.rotation), b.local_center);
         let xf = sweep.transform_at(t_min);
         let body = &mut self.bodies[bi as usize];
         body.position = origin + round_vec_to_grid(xf.p);

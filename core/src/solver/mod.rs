@@ -137,6 +137,9 @@ pub(crate) struct SolverScratch {
     /// Touching contacts in slot order, and their colours.
     pub touching: FixedVec<u32>,
     pub touching_color: FixedVec<u8>,
+    /// Per contact of the awake set, its dynamic solver bodies for the colouring (see
+    /// `constraint_graph::color_constraints`).
+    pub color_input: FixedVec<[u32; 2]>,
     /// One bit per solver body per colour.
     pub color_bits: FixedVec<u64>,
     pub color_words: usize,
@@ -155,6 +158,8 @@ pub(crate) struct SolverScratch {
     /// or a body that moved far for its size (`finalize_bodies`, read by
     /// `World::solve_continuous`).
     pub fast: FixedVec<bool>,
+    /// Per awake body, its sweep in continuous collision's parallel pass.
+    pub sweeps: FixedVec<continuous::SweepResult>,
     /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
     pub pending: FixedVec<LaneInput>,
     /// The joints of the solver's dynamic bodies, ascending (each once): the joints a step
@@ -199,6 +204,7 @@ impl SolverScratch {
             ccd_start: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             grown: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             fast: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
+            sweeps: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             states: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             params: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             solver_index: FixedVec::filled(body_capacity, NONE, alloc, "body_capacity")?,
@@ -217,6 +223,7 @@ impl SolverScratch {
             )?,
             touching: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
             touching_color: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
+            color_input: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
             color_bits: FixedVec::filled(words * COLOR_COUNT, 0, alloc, "body_capacity")?,
             color_words: words,
             parent: FixedVec::filled(body_capacity, 0, alloc, "body_capacity")?,
@@ -256,6 +263,7 @@ impl SolverScratch {
             + self.constraints.single.memory_usage()
             + self.constraint_contact.capacity() * 4
             + self.touching.capacity() * 5
+            + self.color_input.capacity() * 8
             + self.color_bits.capacity() * 8
             + self.parent.capacity() * 8
             + self.stack.capacity() * 4
@@ -263,6 +271,7 @@ impl SolverScratch {
             + self.ccd_start.capacity() * core::mem::size_of::<(crate::math::DVec3, Quat)>()
             + self.grown.capacity()
             + self.fast.capacity()
+            + self.sweeps.capacity() * size_of::<continuous::SweepResult>()
             + self.pending.capacity() * size_of::<LaneInput>()
             + self.joint_slots.capacity() * 4
             + self.joint_acting.capacity() * 4

@@ -14,6 +14,9 @@ pub(crate) struct PreSolveStore {
     /// During a replayed step: the recorded disabled pairs, applied instead of the callback.
     pub(crate) replay: FixedVec<u64>,
     pub(crate) replaying: bool,
+    /// Whether a contact may still carry the disabled flag: set when the callback (or a
+    /// replay) disables one. Until then the step has no flags to clear.
+    pub(crate) flags_set: bool,
 }
 
 impl PreSolveStore {
@@ -22,6 +25,7 @@ impl PreSolveStore {
             callback: None,
             disabled: FixedVec::with_capacity(contacts, alloc, "contact_capacity")?,
             replay: FixedVec::with_capacity(contacts, alloc, "contact_capacity")?,
+            flags_set: false,
             replaying: false,
         })
     }
