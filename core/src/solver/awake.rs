@@ -20,6 +20,7 @@ use crate::body::{Body, BodyType};
 use crate::contact::{CONTACT_TOUCHING, Contact};
 use crate::edge;
 use crate::error::Result;
+use crate::task::{Slots, Tasks};
 use crate::world::World;
 
 /// Room for rounding in the resting bodies' reach bound (m): far more than the f64
@@ -239,6 +240,7 @@ impl AwakeSet {
         contacts: &[Contact],
         more: bool,
         extra_bodies: impl Iterator<Item = u32>,
+        tasks: &mut Tasks,
     ) {
         let mark = |bits: &mut [u64], body: u32| {
             for n in edge::walk(contacts, bodies, body) {
@@ -246,19 +248,47 @@ impl AwakeSet {
                 bits[c as usize >> 6] |= 1u64 << (c & 63);
             }
         };
+        let words = contacts.len().div_ceil(64);
         // When most bodies move, reading the contact slots in order finds the same
-        // contacts (already ascending) without walking each body's list through memory.
+        // contacts without walking each body's list through memory: each word of the
+        // bit set from its 64 slots, through the task hooks.
         if !more && self.moving_count as usize * 2 >= bodies.len() {
-            self.contacts.clear();
-            let moving = |b: u32| self.moving[b as usize >> 6] & (1u64 << (b & 63)) != 0;
-            for (slot, c) in contacts.iter().enumerate() {
-                if c.alive && (moving(c.body_a) || moving(c.body_b)) {
-                    let ok = self.contacts.push(slot as u32);
-                    debug_assert!(ok);
+            let bits = Slots::new(&mut self.contact_bits[..words]);
+            let moving = &self.moving;
+            let moves = |b: u32| moving[b as usize >> 6] & (1u64 << (b & 63)) != 0;
+            tasks.for_each(words, 16, &|w, _| {
+                let end = (64 * w + 64).min(contacts.len());
+                let mut word = 0u64;
+                for (slot, c) in contacts[64 * w..end].iter().enumerate() {
+                    if c.alive && (moves(c.body_a) || moves(c.body_b)) {
+                        word |= 1u64 << slot;
+                    }
                 }
-            }
-            return;
+                // SAFETY: each word is one item.
+                *unsafe { bits.get(w) } = word;
+            });
+        } else {
+            self.mark_contacts(bodies, more, extra_bodies, &mark);
         }
+        self.contacts.clear();
+        for w in 0..words {
+            let word = core::mem::take(&mut self.contact_bits[w]);
+            for c in Bits::new(word, w) {
+                let ok = self.contacts.push(c);
+                debug_assert!(ok);
+            }
+        }
+    }
+
+    /// Sets the bits of the contacts of the moving bodies (and with `more`, of the idle
+    /// kinematic bodies and `extra_bodies`), walking each body's contact list.
+    fn mark_contacts(
+        &mut self,
+        bodies: &[Body],
+        more: bool,
+        extra_bodies: impl Iterator<Item = u32>,
+        mark: &impl Fn(&mut [u64], u32),
+    ) {
         let used = bodies.len().div_ceil(64);
         for (w, &word) in self.moving[..used].iter().enumerate() {
             for slot in Bits::new(word, w) {
@@ -275,14 +305,6 @@ impl AwakeSet {
             }
             for body in extra_bodies {
                 mark(&mut self.contact_bits, body);
-            }
-        }
-        self.contacts.clear();
-        for w in 0..contacts.len().div_ceil(64) {
-            let word = core::mem::take(&mut self.contact_bits[w]);
-            for c in Bits::new(word, w) {
-                let ok = self.contacts.push(c);
-                debug_assert!(ok);
             }
         }
     }
@@ -370,8 +392,13 @@ impl World {
 
     /// Gathers the contacts of the moving bodies, ascending, into `awake.contacts`.
     pub(crate) fn gather_moving_contacts(&mut self) {
-        self.awake
-            .gather_contacts(&self.bodies, &self.contacts, false, core::iter::empty());
+        self.awake.gather_contacts(
+            &self.bodies,
+            &self.contacts,
+            false,
+            core::iter::empty(),
+            &mut self.tasks,
+        );
     }
 
     /// Gathers, ascending, the contacts that may gain triangle children this step: those
@@ -385,7 +412,7 @@ impl World {
             .filter(|s| s.alive && s.enlarged)
             .map(|s| s.body);
         self.awake
-            .gather_contacts(&self.bodies, &self.contacts, true, extra);
+            .gather_contacts(&self.bodies, &self.contacts, true, extra, &mut self.tasks);
     }
 
     /// Measures the resting bodies' reach bound again (after a full bounds scan).

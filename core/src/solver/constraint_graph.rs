@@ -77,7 +77,7 @@ pub(crate) fn take_color(bits: &mut [u64], words: usize, da: u32, db: u32) -> us
     OVERFLOW
 }
 
-/// In [`SolverScratch::color_input`]: the contact is not solved this step.
+/// In [`SolverScratch::contact_bodies`]: the contact is not solved this step.
 const SKIP: u32 = NONE - 1;
 
 /// Colours the touching contacts of the awake set so that no two constraints of one
@@ -91,9 +91,9 @@ pub(crate) fn color_constraints(world: &mut World) {
     let s = &mut world.solver;
     let moving = &world.awake.contacts;
     let n = moving.len();
-    s.color_input.resize(n, [SKIP; 2]);
+    s.contact_bodies.resize(n, [SKIP; 2]);
     {
-        let input = Slots::new(&mut s.color_input[..n]);
+        let input = Slots::new(&mut s.contact_bodies[..n]);
         let (contacts, solver_index, params) = (&world.contacts, &s.solver_index, &s.params);
         world.tasks.for_each(n, 256, &|k, _| {
             // SAFETY: each entry is one item.
@@ -106,7 +106,7 @@ pub(crate) fn color_constraints(world: &mut World) {
     clear_colors(&mut s.color_bits, words, s.states.len());
     let mut counts = [0u32; COLOR_COUNT];
     // The contacts of the moving bodies, ascending (gathered after the narrow phase).
-    for (&ci, &[da, db]) in moving.iter().zip(s.color_input.iter()) {
+    for (&ci, &[da, db]) in moving.iter().zip(s.contact_bodies.iter()) {
         if da == SKIP {
             continue;
         }

@@ -14,6 +14,7 @@ use crate::contact::{CONTACT_TOUCHING, Contact};
 use crate::edge;
 use crate::joint::Joint;
 use crate::math::{Vec3, min};
+use crate::task::Slots;
 use crate::world::{TIME_TO_SLEEP, World};
 
 fn find(parent: &mut [u32], mut i: u32) -> u32 {
@@ -26,31 +27,15 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
     i
 }
 
-/// Advances sleep timers and puts islands to sleep.
-pub(crate) fn update_sleep(world: &mut World, dt: f32) {
+/// Puts islands to sleep (finalize advanced the sleep timers).
+pub(crate) fn update_sleep(world: &mut World) {
     let s = &mut world.solver;
     let n = s.states.len();
     if n == 0 {
         world.counters.island_count = 0;
         return;
     }
-    let enable = world.def.enable_sleep;
-    // Timers.
-    for k in 0..n {
-        let p = &s.params[k];
-        let b = &mut world.bodies[p.body as usize];
-        if !p.dynamic {
-            continue;
-        }
-        let st = &s.states[k];
-        let speed = st.v.length() + p.max_extent * st.w.length();
-        if !enable || !b.enable_sleep || speed > b.sleep_threshold {
-            b.sleep_time = 0.0;
-        } else {
-            b.sleep_time += dt;
-        }
-    }
-    if !enable {
+    if !world.def.enable_sleep {
         // Islands only decide who sleeps: with sleep off they are not found (it cost
         // 3 % of a step in large_pyramid).
         world.counters.island_count = 0;
@@ -59,20 +44,43 @@ pub(crate) fn update_sleep(world: &mut World, dt: f32) {
     for k in 0..n {
         s.parent[k] = k as u32;
     }
+    // The bodies of each touching constraint, read from the scattered contacts in
+    // parallel (each entry its own); `NONE` twice for one that no longer touches.
+    let m = s.constraint_contact.len();
+    s.contact_bodies.resize(m, [NONE; 2]);
+    {
+        let out = Slots::new(&mut s.contact_bodies[..m]);
+        let (contacts, list, index) = (&world.contacts, &s.constraint_contact, &s.solver_index);
+        world.tasks.for_each(m, 256, &|k, _| {
+            let contact = &contacts[list[k] as usize];
+            let touching = contact.flags & CONTACT_TOUCHING != 0;
+            // SAFETY: each entry is one item.
+            *unsafe { out.get(k) } = if touching {
+                [
+                    index[contact.body_a as usize],
+                    index[contact.body_b as usize],
+                ]
+            } else {
+                [NONE; 2]
+            };
+        });
+    }
     // Union over touching contacts and this step's acting joints between two awake
     // dynamic bodies; a body touching or joined to a moving kinematic body stays awake
-    // (the platform would pass through it otherwise).
-    let contact_pairs = s.constraint_contact.iter().filter_map(|&c| {
-        let contact = &world.contacts[c as usize];
-        (contact.flags & CONTACT_TOUCHING != 0).then_some((contact.body_a, contact.body_b))
-    });
+    // (the platform would pass through it otherwise). The union's roots are the lowest
+    // index of each island whatever the order, so contacts and joints go in any order.
+    let contact_pairs = s.contact_bodies[..m]
+        .iter()
+        .filter(|&&[ia, ib]| ia != NONE || ib != NONE)
+        .map(|&[ia, ib]| (ia, ib));
     let joint_pairs = s.joint_constraints.iter().filter_map(|c| {
         let j = &world.joints[c.slot as usize];
-        j.acts().then_some((j.body_a, j.body_b))
+        j.acts().then_some((
+            s.solver_index[j.body_a as usize],
+            s.solver_index[j.body_b as usize],
+        ))
     });
-    for (body_a, body_b) in contact_pairs.chain(joint_pairs) {
-        let ia = s.solver_index[body_a as usize];
-        let ib = s.solver_index[body_b as usize];
+    for (ia, ib) in contact_pairs.chain(joint_pairs) {
         let dyn_a = ia != NONE && s.params[ia as usize].dynamic;
         let dyn_b = ib != NONE && s.params[ib as usize].dynamic;
         if dyn_a && dyn_b {
@@ -90,15 +98,14 @@ pub(crate) fn update_sleep(world: &mut World, dt: f32) {
                     let st = &s.states[other as usize];
                     if st.v != Vec3::ZERO || st.w != Vec3::ZERO {
                         world.bodies[s.params[i as usize].body as usize].sleep_time = 0.0;
+                        s.island_sleep[i as usize] = 0.0;
                     }
                 }
             }
         }
     }
-    // Shortest timer per island.
-    for k in 0..n {
-        s.island_sleep[k] = f32::MAX;
-    }
+    // Shortest timer per island, gathered at its root: a root's entry holds its own
+    // timer already, and the others' entries are read before any is a target.
     let mut islands = 0;
     for k in 0..n {
         if !s.params[k].dynamic {
@@ -107,9 +114,9 @@ pub(crate) fn update_sleep(world: &mut World, dt: f32) {
         let r = find(&mut s.parent, k as u32) as usize;
         if r == k {
             islands += 1;
+        } else {
+            s.island_sleep[r] = min(s.island_sleep[r], s.island_sleep[k]);
         }
-        let t = world.bodies[s.params[k].body as usize].sleep_time;
-        s.island_sleep[r] = min(s.island_sleep[r], t);
     }
     world.counters.island_count = islands;
     for k in 0..n {

@@ -137,14 +137,17 @@ pub(crate) struct SolverScratch {
     /// Touching contacts in slot order, and their colours.
     pub touching: FixedVec<u32>,
     pub touching_color: FixedVec<u8>,
-    /// Per contact of the awake set, its dynamic solver bodies for the colouring (see
-    /// `constraint_graph::color_constraints`).
-    pub color_input: FixedVec<[u32; 2]>,
+    /// Per contact, two solver bodies read ahead in parallel: of the awake set's
+    /// contacts, the dynamic ones for the colouring (`constraint_graph::color_constraints`);
+    /// of the constraints, both, for the islands (`island::update_sleep`).
+    pub contact_bodies: FixedVec<[u32; 2]>,
     /// One bit per solver body per colour.
     pub color_bits: FixedVec<u64>,
     pub color_words: usize,
-    /// Union-find parents over solver indices, and per-root island data.
+    /// Union-find parents over solver indices.
     pub parent: FixedVec<u32>,
+    /// Per solver body, its sleep timer as finalize left it; then, at each island's root,
+    /// the island's shortest (`island::update_sleep`).
     pub island_sleep: FixedVec<f32>,
     /// Work list for waking and sleeping islands.
     pub stack: FixedVec<u32>,
@@ -223,7 +226,7 @@ impl SolverScratch {
             )?,
             touching: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
             touching_color: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
-            color_input: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
+            contact_bodies: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
             color_bits: FixedVec::filled(words * COLOR_COUNT, 0, alloc, "body_capacity")?,
             color_words: words,
             parent: FixedVec::filled(body_capacity, 0, alloc, "body_capacity")?,
@@ -263,7 +266,7 @@ impl SolverScratch {
             + self.constraints.single.memory_usage()
             + self.constraint_contact.capacity() * 4
             + self.touching.capacity() * 5
-            + self.color_input.capacity() * 8
+            + self.contact_bodies.capacity() * 8
             + self.color_bits.capacity() * 8
             + self.parent.capacity() * 8
             + self.stack.capacity() * 4
@@ -346,13 +349,13 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     crate::joint::solver::finish_joints(world, inv_h);
 
     let t = Timer::start();
-    finalize_bodies(world, def.max_linear_speed, &speed_caps);
+    finalize_bodies(world, dt, def.max_linear_speed, &speed_caps);
     world.counters.speed_caps = speed_caps.into_inner();
     world.solve_continuous();
     world.profile.finalize = t.elapsed_ms();
 
     let t = Timer::start();
-    island::update_sleep(world, dt);
+    island::update_sleep(world);
     world.profile.sleep = t.elapsed_ms();
 }
 
@@ -840,7 +843,7 @@ fn integrate_position(
 /// grid, so a shifted world steps exactly like the unshifted one. Then refreshes bounds
 /// and fills the move buffer.
 #[inline(never)]
-fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
+fn finalize_bodies(world: &mut World, dt: f32, max_speed: f32, speed_caps: &AtomicU32) {
     let count = world.solver.states.len();
     world.solver.grown.resize(count, false);
     world.solver.fast.resize(count, false);
@@ -854,6 +857,8 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
         let starts = &world.solver.ccd_start;
         let grown = Slots::new(&mut world.solver.grown[..count]);
         let fast = Slots::new(&mut world.solver.fast[..count]);
+        let sleep_times = Slots::new(&mut world.solver.island_sleep[..count]);
+        let enable_sleep = world.def.enable_sleep;
         world.tasks.for_each(count, 64, &|k, _| {
             let mut st = states[k];
             // Relax and restitution ran after the last position update: the stored
@@ -895,6 +900,18 @@ fn finalize_bodies(world: &mut World, max_speed: f32, speed_caps: &AtomicU32) {
             let sweep = params[k].dynamic && (b.bullet || continuous::moved_far(starts[k], b));
             // SAFETY: each body is one item.
             *unsafe { fast.get(k) } = sweep;
+            if params[k].dynamic {
+                // The sleep timer, from the speeds the solver left (before the caps).
+                let st = &states[k];
+                let speed = st.v.length() + params[k].max_extent * st.w.length();
+                if !enable_sleep || !b.enable_sleep || speed > b.sleep_threshold {
+                    b.sleep_time = 0.0;
+                } else {
+                    b.sleep_time += dt;
+                }
+            }
+            // SAFETY: each body is one item.
+            *unsafe { sleep_times.get(k) } = b.sleep_time;
         });
     }
     // Trees and the move buffer, serially in body order (only the bodies whose shapes
