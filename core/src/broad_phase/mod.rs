@@ -54,6 +54,14 @@ impl BroadPhase {
         })
     }
 
+    pub(crate) fn tree(&self, which: u8) -> &DynamicTree {
+        if which == STATIC_TREE {
+            &self.statics
+        } else {
+            &self.movable
+        }
+    }
+
     pub(crate) fn tree_mut(&mut self, which: u8) -> &mut DynamicTree {
         if which == STATIC_TREE {
             &mut self.statics

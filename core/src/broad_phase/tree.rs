@@ -348,6 +348,22 @@ impl DynamicTree {
         Ok(())
     }
 
+    /// Starts fetching the ancestor `up` levels above node `id` (1: its parent), reading
+    /// the nodes below it (best fetched first, one level at a time; a hint, any id).
+    #[inline]
+    pub(crate) fn prefetch_ancestor(&self, id: u32, up: u32) {
+        let mut index = id;
+        for _ in 0..up {
+            match self.nodes.get(index as usize) {
+                Some(node) => index = node.parent,
+                None => return,
+            }
+        }
+        if let Some(node) = self.nodes.get(index as usize) {
+            crate::solver::lanes::prefetch(node);
+        }
+    }
+
     /// Whether `id` names a proxy in the tree.
     #[inline]
     pub fn is_proxy(&self, id: u32) -> bool {

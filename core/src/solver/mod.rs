@@ -155,8 +155,9 @@ pub(crate) struct SolverScratch {
     pub area_links: FixedVec<(u32, i32, u32)>,
     /// Where each awake body started the step (continuous collision).
     pub ccd_start: FixedVec<(crate::math::DVec3, Quat)>,
-    /// Per awake body, whether a shape of it left its fat box this step (`finalize_bodies`).
-    pub grown: FixedVec<bool>,
+    /// Per awake body, the first of its shapes that left its fat box this step and that
+    /// shape's proxy (see [`grown_proxy`]), or `[NONE; 2]` (`finalize_bodies`).
+    pub grown: FixedVec<[u32; 2]>,
     /// Per awake body, whether continuous collision sweeps it this step: a dynamic bullet,
     /// or a body that moved far for its size (`finalize_bodies`, read by
     /// `World::solve_continuous`).
@@ -272,7 +273,7 @@ impl SolverScratch {
             + self.stack.capacity() * 4
             + self.area_links.capacity() * 12
             + self.ccd_start.capacity() * core::mem::size_of::<(crate::math::DVec3, Quat)>()
-            + self.grown.capacity()
+            + self.grown.capacity() * 8
             + self.fast.capacity()
             + self.sweeps.capacity() * size_of::<continuous::SweepResult>()
             + self.pending.capacity() * size_of::<LaneInput>()
@@ -845,7 +846,7 @@ fn integrate_position(
 #[inline(never)]
 fn finalize_bodies(world: &mut World, dt: f32, max_speed: f32, speed_caps: &AtomicU32) {
     let count = world.solver.states.len();
-    world.solver.grown.resize(count, false);
+    world.solver.grown.resize(count, [NONE; 2]);
     world.solver.fast.resize(count, false);
     {
         // Each body writes itself and its own shapes' bounds: any split, same bits.
@@ -882,7 +883,7 @@ fn finalize_bodies(world: &mut World, dt: f32, max_speed: f32, speed_caps: &Atom
             b.force = Vec3::ZERO;
             b.torque = Vec3::ZERO;
             let mut shape = b.shape_head;
-            let mut grew = false;
+            let mut first = [NONE; 2];
             while shape != NONE {
                 // SAFETY: a shape belongs to one body, and this piece owns that body.
                 let s = unsafe { shapes.get(shape as usize) };
@@ -891,12 +892,14 @@ fn finalize_bodies(world: &mut World, dt: f32, max_speed: f32, speed_caps: &Atom
                 if !s.fat_aabb.contains(&aabb) {
                     s.fat_aabb = DAabb::from_local(b.position, &local.inflate(AABB_MARGIN));
                     s.grew = true;
-                    grew = true;
+                    if first[0] == NONE {
+                        first = [shape, grown_proxy(s.proxy, s.tree)];
+                    }
                 }
                 shape = s.next_in_body;
             }
             // SAFETY: each body is one item.
-            *unsafe { grown.get(k) } = grew;
+            *unsafe { grown.get(k) } = first;
             let sweep = params[k].dynamic && (b.bullet || continuous::moved_far(starts[k], b));
             // SAFETY: each body is one item.
             *unsafe { fast.get(k) } = sweep;
@@ -915,13 +918,28 @@ fn finalize_bodies(world: &mut World, dt: f32, max_speed: f32, speed_caps: &Atom
         });
     }
     // Trees and the move buffer, serially in body order (only the bodies whose shapes
-    // grew: the others' shapes are not read again).
+    // grew: the others' shapes are not read again). The work is chasing pointers through
+    // memory (a shape, its leaf, the leaf's ancestors), so the bodies ahead have their
+    // first grown shape and its leaf fetched, and nearer ones the leaf's ancestors.
+    const AHEAD: usize = 6;
     for k in 0..count {
-        if !world.solver.grown[k] {
-            continue;
+        let grown = &world.solver.grown;
+        if let Some(&[shape, _]) = grown.get(k + 4 * AHEAD)
+            && shape != NONE
+        {
+            prefetch_shape(&world.shapes[shape as usize]);
         }
-        let bi = world.solver.params[k].body as usize;
-        let mut shape = world.bodies[bi].shape_head;
+        // The leaf, then its parent and grandparent, a level a stretch nearer.
+        for up in 0..3 {
+            if let Some(&[shape, proxy]) = grown.get(k + (3 - up) * AHEAD)
+                && shape != NONE
+            {
+                let (tree, id) = split_grown_proxy(proxy);
+                world.broad.tree(tree).prefetch_ancestor(id, up as u32);
+            }
+        }
+        // From the first grown shape: the ones before it in the body did not grow.
+        let mut shape = grown[k][0];
         while shape != NONE {
             let s = &mut world.shapes[shape as usize];
             let next = s.next_in_body;
@@ -942,6 +960,40 @@ fn finalize_bodies(world: &mut World, dt: f32, max_speed: f32, speed_caps: &Atom
             }
             shape = next;
         }
+    }
+}
+
+/// A grown shape's proxy and tree in one word (the tree in the top bit; `NONE` for a
+/// shape without a proxy), for [`SolverScratch::grown`].
+fn grown_proxy(proxy: u32, tree: u8) -> u32 {
+    if proxy == NONE {
+        NONE
+    } else {
+        proxy | (u32::from(tree) << 31)
+    }
+}
+
+/// The tree and proxy of a [`grown_proxy`] word (`NONE` stays `NONE`).
+fn split_grown_proxy(word: u32) -> (u8, u32) {
+    if word == NONE {
+        (0, NONE)
+    } else {
+        ((word >> 31) as u8, word & !(1 << 31))
+    }
+}
+
+/// Starts fetching the lines of `shape` that finalize's serial pass reads and writes.
+fn prefetch_shape(shape: &crate::shape::Shape) {
+    use crate::shape::Shape;
+    use core::mem::offset_of;
+    let p = (shape as *const Shape).cast::<u8>();
+    for offset in [
+        offset_of!(Shape, fat_aabb),
+        offset_of!(Shape, proxy),
+        offset_of!(Shape, next_in_body),
+        offset_of!(Shape, enlarged),
+    ] {
+        lanes::prefetch(p.wrapping_add(offset));
     }
 }
 
