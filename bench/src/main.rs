@@ -158,8 +158,11 @@ fn main() -> ExitCode {
         }
     }
 
-    // One pool for the whole run, as a game keeps its job system.
-    let pool = args.threads.filter(|&n| n > 1).map(Pool::new);
+    // One pool for the whole run, as a game keeps its job system; started when the first
+    // threaded run needs it, so its threads are not spinning beside the first one-thread
+    // run (and a profile of one scene tells the runs apart by the workers' first sample).
+    let threads = args.threads.filter(|&n| n > 1);
+    let mut pool: Option<Pool> = None;
     let names: Vec<SceneName> = match args.scene {
         Some(name) => vec![name],
         None => SceneName::ALL.to_vec(),
@@ -188,8 +191,12 @@ fn main() -> ExitCode {
             }
             (EngineChoice::Maul3d | EngineChoice::Both, None) => run_maul3d(&scene, steps, None),
         };
-        let threaded = match (&maul3d, &pool) {
-            (Some(_), Some(p)) => run_maul3d(&scene, steps, Some(p)),
+        let threaded = match (&maul3d, threads) {
+            (Some(_), Some(n)) => run_maul3d(
+                &scene,
+                steps,
+                Some(pool.get_or_insert_with(|| Pool::new(n))),
+            ),
             _ => None,
         };
         let rapier = match args.engine {

@@ -246,12 +246,6 @@ fn in_solver(s: &SolverScratch, body: u32) -> bool {
     k != NONE && s.params[k as usize].dynamic
 }
 
-/// Whether joint `j` has a dynamic solver body (it can act this step).
-#[inline(always)]
-fn of_solver(j: &Joint, s: &SolverScratch) -> bool {
-    j.alive && (in_solver(s, j.body_a) || in_solver(s, j.body_b))
-}
-
 /// Gathers the joints of the solver's dynamic bodies into `s.joint_slots`, ascending and
 /// each once (a joint between two such bodies is taken from body A's list): the only
 /// joints that can act this step, so joints between resting bodies are not visited.
@@ -291,7 +285,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     let s = &mut world.solver;
     let bodies = &world.bodies;
     gather_solver_joints(&world.joints.pool, bodies, s);
-    world.counters.joints_visited = color_joints(&world.joints.pool, bodies, s);
+    world.counters.joints_visited = color_joints(&world.joints.pool, bodies, s, &mut world.tasks);
     let n = s.joint_acting.len();
     s.joint_constraints.resize(n, JointConstraint::default());
     s.joint_impulses.resize(n, JointImpulses::default());
@@ -464,56 +458,50 @@ fn prefetch_joint(j: *const Joint, all: bool) {
 /// joints are `dense`) and colours them in that order: `joint_acting` (slots),
 /// `joint_position` (where each one's constraint goes), `joint_layout` and the groups'
 /// heads (`joint_groups`). Returns how many joints of the solver's bodies it visited.
-fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) -> u32 {
+fn color_joints(
+    joints: &[Joint],
+    bodies: &[Body],
+    s: &mut SolverScratch,
+    tasks: &mut crate::task::Tasks,
+) -> u32 {
     use crate::solver::constraint_graph::{COLOR_COUNT, clear_colors, take_color};
     s.joint_acting.clear();
     s.joint_position.clear();
-    let words = s.color_words;
-    clear_colors(&mut s.color_bits, words, s.states.len());
-    let mut counts = [[0u32; RANKS]; COLOR_COUNT];
     let dense = dense(joints, s);
     let count = if dense {
         joints.len()
     } else {
         s.joint_slots.len()
     };
-    let slot_of = |s: &SolverScratch, k: usize| if dense { k as u32 } else { s.joint_slots[k] };
+    // Each joint read (one or more scattered cache lines) in parallel, each entry its
+    // own; the colouring, greedy in slot order, then runs over the compact entries.
+    s.joint_read.resize(count, JointRead::UNSEEN);
+    {
+        let out = crate::task::Slots::new(&mut s.joint_read[..count]);
+        let (slots, index, params) = (&s.joint_slots, &s.solver_index, &s.params);
+        tasks.for_each(count, 256, &|k, _| {
+            let slot = if dense { k as u32 } else { slots[k] };
+            let j = &joints[slot as usize];
+            // SAFETY: each entry is one item.
+            *unsafe { out.get(k) } = read_joint(j, bodies, index, params, dense);
+        });
+    }
+    let words = s.color_words;
+    clear_colors(&mut s.color_bits, words, s.states.len());
+    let mut counts = [[0u32; RANKS]; COLOR_COUNT];
     let mut visited = 0;
     for k in 0..count {
-        if k + AHEAD < count {
-            prefetch_joint(&joints[slot_of(s, k + AHEAD) as usize], true);
-        }
-        let slot = slot_of(s, k);
-        let j = &joints[slot as usize];
-        if dense && !of_solver(j, s) {
+        let read = s.joint_read[k];
+        if read.state == JointRead::UNSEEN.state {
             continue;
         }
         visited += 1;
-        if !j.acts() {
+        if read.state != JointRead::ACTS {
             continue;
         }
-        let (ka, kb) = (
-            s.solver_index[j.body_a as usize],
-            s.solver_index[j.body_b as usize],
-        );
-        // A body in the solver is enabled (it moves); others are read to see.
-        let enabled = |k: u32, body: u32| k != NONE || bodies[body as usize].enabled;
-        if !enabled(ka, j.body_a) || !enabled(kb, j.body_b) {
-            continue;
-        }
-        let dynamic = |k: u32| {
-            if k != NONE && s.params[k as usize].dynamic {
-                k
-            } else {
-                NONE
-            }
-        };
-        let (da, db) = (dynamic(ka), dynamic(kb));
-        if da == NONE && db == NONE {
-            continue;
-        }
-        let color = take_color(&mut s.color_bits, words, da, db);
-        let rank = rank(color, super::wide::class(&j.kind));
+        let slot = if dense { k as u32 } else { s.joint_slots[k] };
+        let color = take_color(&mut s.color_bits, words, read.da, read.db);
+        let rank = rank(color, read.class);
         counts[color][rank] += 1;
         // The colour and rank for now; the position once the runs' sizes are known.
         let ok = s.joint_acting.push(slot) && s.joint_position.push((color * RANKS + rank) as u32);
@@ -564,6 +552,82 @@ fn color_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch) -> u32
         s.joint_group_of[first..first + group.n as usize].fill(g as u32);
     }
     visited
+}
+
+/// What the colouring needs of one joint, read ahead (see `color_joints`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct JointRead {
+    /// Its dynamic solver bodies (`NONE` for one that is not).
+    da: u32,
+    db: u32,
+    /// How the lanes solve it (`wide::class`).
+    class: u8,
+    /// [`JointRead::ACTS`], [`JointRead::VISITED`] (a joint of the solver's bodies that
+    /// does not act this step) or `UNSEEN`'s (not one of theirs).
+    state: u8,
+}
+
+impl JointRead {
+    const UNSEEN: JointRead = JointRead {
+        da: NONE,
+        db: NONE,
+        class: 0,
+        state: 0,
+    };
+    const VISITED: u8 = 1;
+    const ACTS: u8 = 2;
+}
+
+/// Joint `j` for the colouring: acting this step with a dynamic solver body, both bodies
+/// enabled, or why not.
+fn read_joint(
+    j: &Joint,
+    bodies: &[Body],
+    solver_index: &[u32],
+    params: &[crate::solver::BodyParams],
+    dense: bool,
+) -> JointRead {
+    // Dense, every slot is read: a free one, or a joint of none of the solver's dynamic
+    // bodies, is not the step's to visit.
+    if dense && !j.alive {
+        return JointRead::UNSEEN;
+    }
+    let dynamic = |k: u32| {
+        if k != NONE && params[k as usize].dynamic {
+            k
+        } else {
+            NONE
+        }
+    };
+    let (ka, kb) = (
+        solver_index[j.body_a as usize],
+        solver_index[j.body_b as usize],
+    );
+    let (da, db) = (dynamic(ka), dynamic(kb));
+    if dense && da == NONE && db == NONE {
+        return JointRead::UNSEEN;
+    }
+    let visited = JointRead {
+        state: JointRead::VISITED,
+        ..JointRead::UNSEEN
+    };
+    if !j.acts() {
+        return visited;
+    }
+    // A body in the solver is enabled (it moves); others are read to see.
+    let enabled = |k: u32, body: u32| k != NONE || bodies[body as usize].enabled;
+    if !enabled(ka, j.body_a) || !enabled(kb, j.body_b) {
+        return visited;
+    }
+    if da == NONE && db == NONE {
+        return visited;
+    }
+    JointRead {
+        da,
+        db,
+        class: super::wide::class(&j.kind),
+        state: JointRead::ACTS,
+    }
 }
 
 /// Joints of a colour come by how they are solved: the classes the lanes solve in this

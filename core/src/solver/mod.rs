@@ -173,6 +173,8 @@ pub(crate) struct SolverScratch {
     /// is in `joint_constraints`.
     pub joint_acting: FixedVec<u32>,
     pub joint_position: FixedVec<u32>,
+    /// Per joint the colouring visits, what it needs of the joint, read ahead in parallel.
+    pub joint_read: FixedVec<crate::joint::solver::JointRead>,
     /// The inverse: the joint slot at each position, and the group (index in
     /// `joint_groups`) whose lanes hold it, `NONE` for joints solved one at a time.
     pub joint_slot_at: FixedVec<u32>,
@@ -242,6 +244,7 @@ impl SolverScratch {
             joint_slots: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_acting: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_position: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_read: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_slot_at: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_group_of: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_breaks: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
@@ -280,6 +283,7 @@ impl SolverScratch {
             + self.joint_slots.capacity() * 4
             + self.joint_acting.capacity() * 4
             + self.joint_position.capacity() * 4
+            + self.joint_read.capacity() * size_of::<crate::joint::solver::JointRead>()
             + self.joint_slot_at.capacity() * 4
             + self.joint_group_of.capacity() * 4
             + self.joint_breaks.capacity()
