@@ -56,6 +56,12 @@ pub(crate) const CONTACT_DISABLED: u8 = 4;
 pub(crate) const UPDATE_STARTED_TOUCHING: u8 = 1;
 pub(crate) const UPDATE_STOPPED_TOUCHING: u8 = 2;
 pub(crate) const UPDATE_DISJOINT: u8 = 4;
+/// The `update` bits in an outcome (`ContactStore::outcomes`).
+const OUTCOME_UPDATE: u8 = 7;
+/// Outcome: the contact is alive.
+const OUTCOME_ALIVE: u8 = 8;
+/// Outcome: the contact touches.
+const OUTCOME_TOUCHING: u8 = 16;
 
 /// An edge of a body's contact list.
 pub(crate) type ContactEdge = Edge;
@@ -1086,7 +1092,7 @@ impl World {
         self.gather_moving_contacts();
         self.counters.contacts_visited = self.awake.contacts.len() as u32;
         let resting_touching = self.awake.resting_touching();
-        update_moving_contacts(
+        let family = update_moving_contacts(
             &mut self.contacts,
             &self.awake.contacts,
             &self.shapes,
@@ -1096,7 +1102,22 @@ impl World {
         );
         // Touching contacts of resting bodies, as they were before any touch below woke one.
         let mut touching = resting_touching;
-        for k in 0..self.awake.contacts.len() {
+        // Unless a mesh pair or a triangle child changed (whose ends reach other contacts
+        // of the list), what each contact does below is its own, so those that did not
+        // change are counted from their outcomes without reading them again.
+        let outcomes = !family;
+        let n = self.awake.contacts.len();
+        for k in 0..n {
+            if outcomes {
+                let o = self.contacts.outcomes[k];
+                if o & OUTCOME_ALIVE == 0 {
+                    continue;
+                }
+                if o & OUTCOME_UPDATE == 0 {
+                    touching += u32::from(o & OUTCOME_TOUCHING != 0);
+                    continue;
+                }
+            }
             let c = self.awake.contacts[k] as usize;
             let contact = &self.contacts[c];
             if !contact.alive {
@@ -1150,7 +1171,9 @@ impl World {
 }
 
 /// Updates the manifolds of the contacts in `list` (those of moving bodies) in parallel;
-/// a contact between bodies that are both at rest keeps its state, with `update` 0.
+/// a contact between bodies that are both at rest keeps its state, with `update` 0. Each
+/// leaves its outcome in `contacts.outcomes`. Returns whether a mesh pair or a triangle
+/// child changed.
 fn update_moving_contacts(
     contacts: &mut ContactStore,
     list: &[u32],
@@ -1158,14 +1181,21 @@ fn update_moving_contacts(
     bodies: &[Body],
     content: &ContentStore,
     tasks: &mut Tasks,
-) {
+) -> bool {
+    use core::sync::atomic::{AtomicBool, Ordering};
     let (hulls, meshes) = (&content.hulls, &content.meshes);
+    contacts.outcomes.resize(list.len(), 0);
     let slots = Slots::new(&mut contacts.pool);
+    let outcomes = Slots::new(&mut contacts.outcomes[..list.len()]);
+    let family = AtomicBool::new(false);
     // Each contact writes only itself: any split gives the same bits.
     tasks.for_each(list.len(), 64, &|k, _worker| {
         // SAFETY: for_each hands each item index out once, and the list holds
         // each slot once.
         let contact = unsafe { slots.get(list[k] as usize) };
+        // SAFETY: as above.
+        let outcome = unsafe { outcomes.get(k) };
+        *outcome = 0;
         if !contact.alive {
             return;
         }
@@ -1173,8 +1203,18 @@ fn update_moving_contacts(
             || bodies[contact.body_b as usize].is_moving();
         if !moving {
             contact.update = 0;
-            return;
+        } else {
+            update_contact(contact, shapes, bodies, hulls, meshes, SPECULATIVE_DISTANCE);
         }
-        update_contact(contact, shapes, bodies, hulls, meshes, SPECULATIVE_DISTANCE);
+        *outcome = OUTCOME_ALIVE | contact.update;
+        if contact.flags & CONTACT_TOUCHING != 0 {
+            *outcome |= OUTCOME_TOUCHING;
+        }
+        if contact.update != 0
+            && (contact.child != NONE || has_children(&shapes[contact.shape_a as usize]))
+        {
+            family.store(true, Ordering::Relaxed);
+        }
     });
+    family.into_inner()
 }

@@ -18,6 +18,9 @@ pub(crate) struct ContactStore {
     pub(crate) pair_set: PairSet,
     /// Scratch for contact slots gathered to create or destroy in order (not state).
     pub(crate) scratch: FixedVec<u32>,
+    /// Per contact of the awake set, what its narrow phase left (`contact::OUTCOME_*`
+    /// bits and its `update`), for the serial pass after it (not state).
+    pub(crate) outcomes: FixedVec<u8>,
     pub(crate) begin_events: FixedVec<ContactEvent>,
     pub(crate) end_events: FixedVec<ContactEvent>,
     pub(crate) hit_events: FixedVec<ContactHitEvent>,
@@ -30,6 +33,7 @@ impl ContactStore {
             pool: Pool::new(capacity, alloc, "contact_capacity")?,
             pair_set: PairSet::new(capacity, alloc)?,
             scratch: FixedVec::with_capacity(capacity, alloc, "contact_capacity")?,
+            outcomes: FixedVec::with_capacity(capacity, alloc, "contact_capacity")?,
             begin_events: FixedVec::with_capacity(events, alloc, "event_capacity")?,
             end_events: FixedVec::with_capacity(events, alloc, "event_capacity")?,
             hit_events: FixedVec::with_capacity(events, alloc, "event_capacity")?,
@@ -40,6 +44,7 @@ impl ContactStore {
         self.pool.memory_usage()
             + self.pair_set.memory_usage()
             + self.scratch.bytes()
+            + self.outcomes.bytes()
             + self.begin_events.bytes()
             + self.end_events.bytes()
             + self.hit_events.bytes()
