@@ -492,7 +492,7 @@ fn color_joints(
     let mut visited = 0;
     for k in 0..count {
         let read = s.joint_read[k];
-        if read.state == JointRead::UNSEEN.state {
+        if read.state == JointRead::NOT_SEEN {
             continue;
         }
         visited += 1;
@@ -563,19 +563,20 @@ pub(crate) struct JointRead {
     /// How the lanes solve it (`wide::class`).
     class: u8,
     /// [`JointRead::ACTS`], [`JointRead::VISITED`] (a joint of the solver's bodies that
-    /// does not act this step) or `UNSEEN`'s (not one of theirs).
+    /// does not act this step) or [`JointRead::NOT_SEEN`] (not one of theirs).
     state: u8,
 }
 
 impl JointRead {
+    const NOT_SEEN: u8 = 0;
+    const VISITED: u8 = 1;
+    const ACTS: u8 = 2;
     const UNSEEN: JointRead = JointRead {
         da: NONE,
         db: NONE,
         class: 0,
-        state: 0,
+        state: JointRead::NOT_SEEN,
     };
-    const VISITED: u8 = 1;
-    const ACTS: u8 = 2;
 }
 
 /// Joint `j` for the colouring: acting this step with a dynamic solver body, both bodies
@@ -592,18 +593,12 @@ fn read_joint(
     if dense && !j.alive {
         return JointRead::UNSEEN;
     }
-    let dynamic = |k: u32| {
-        if k != NONE && params[k as usize].dynamic {
-            k
-        } else {
-            NONE
-        }
-    };
+    use crate::solver::constraint_graph::dynamic_index;
     let (ka, kb) = (
         solver_index[j.body_a as usize],
         solver_index[j.body_b as usize],
     );
-    let (da, db) = (dynamic(ka), dynamic(kb));
+    let (da, db) = (dynamic_index(params, ka), dynamic_index(params, kb));
     if dense && da == NONE && db == NONE {
         return JointRead::UNSEEN;
     }

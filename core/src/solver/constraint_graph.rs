@@ -37,14 +37,18 @@ fn solved_bodies(
         return [SKIP; 2];
     }
     // Only dynamic bodies take a colour: static and kinematic ones are read-only.
-    let dynamic = |i: u32| {
-        if i != NONE && params[i as usize].dynamic {
-            i
-        } else {
-            NONE
-        }
-    };
-    [dynamic(ia), dynamic(ib)]
+    [dynamic_index(params, ia), dynamic_index(params, ib)]
+}
+
+/// Solver index `k` if it names a dynamic solver body, else `NONE` (the colouring's view
+/// of a body: only dynamic ones take a colour).
+#[inline(always)]
+pub(crate) fn dynamic_index(params: &[super::BodyParams], k: u32) -> u32 {
+    if k != NONE && params[k as usize].dynamic {
+        k
+    } else {
+        NONE
+    }
 }
 
 /// Empties every colour of the first `bodies` solver bodies (`words` words a colour).
