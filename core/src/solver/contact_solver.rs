@@ -933,7 +933,15 @@ fn restitution_lanes<L: Lanes>(
             p.max_normal_impulse = p.max_normal_impulse.max(applied);
             l.apply_normal(c, &c.warm[j], applied);
         }
-        let (va, wa, vb, wb) = l.finish(c, va, wa, vb, wb);
+        let (va2, wa2, vb2, wb2) = l.finish(c, va, wa, vb, wb);
+        // Only the lanes that bounce: a lane without restitution must come out exactly as
+        // on the one-at-a-time path, which skips its constraint here (adding a zero change
+        // can still turn -0 into +0).
+        let e = aux.restitution;
+        let va = V3::select_gt(e, zero, va2, va);
+        let wa = V3::select_gt(e, zero, wa2, wa);
+        let vb = V3::select_gt(e, zero, vb2, vb);
+        let wb = V3::select_gt(e, zero, wb2, wb);
         scatter(states, &c.index_a, &va, &wa);
         scatter(states, &c.index_b, &vb, &wb);
     }
