@@ -1486,10 +1486,9 @@ impl Run {
         let d = c - p;
         let offset = (d.x * d.x + d.y * d.y + d.z * d.z).sqrt();
         let mut corner = 0.0f64;
-        for &s in &self.shapes {
-            if w.shape_body(s) != Ok(body) {
-                continue;
-            }
+        // Every shape of the body, those the engine made too (a character's capsule).
+        let shapes: Vec<_> = w.body_shapes(body).map(|i| i.collect()).unwrap_or_default();
+        for s in shapes {
             if let Ok(a) = w.shape_fat_aabb(s) {
                 for q in [a.lower, a.upper] {
                     let e = q - p;

@@ -3893,12 +3893,13 @@ fn a_weightless_pressure_ball_is_refused_and_velocities_stay_finite() {
 /// Found 2026-12-03 by `maul3d-property --seeds 93000..99000 --minutes 5` (also fails on the
 /// code before that session: not from its changes). A character moved near the origin, the
 /// origin then shifted 2^22 − 1 m down: the step's bound check refuses the step for the
-/// character's inner body though it cannot reach ±2^22. Known open: the
-/// check's bound for a character's inner body is too loose by half a metre.
+/// character's inner body though it cannot reach ±2^22. The refusal was right: the
+/// capsule reaches past 2^22 − 1.1 m (the engine's slack). The test's own judgement missed
+/// the capsule, a shape the engine made rather than one the case created, and now reads
+/// every shape of the body.
 /// Seed 93322 (Small, 300 ops), minimised to 4 ops.
 /// op 3: SpuriousOutOfBounds: step refused (body (index 1, generation 1) could reach 4194304.541844353 m from the origin in this step, past the coordinate bound 4194304 m: move, slow, disable or destroy it) but that body could not reach ±2^22 in it
 #[test]
-#[ignore = "known open: a spurious out-of-bounds refusal for a character near 2^22 (seed 93322)"]
 fn seed_93322_spurious_out_of_bounds() {
     check(&Case {
         config: WorldConfig {
