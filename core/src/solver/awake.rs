@@ -252,7 +252,7 @@ impl AwakeSet {
         // When most bodies move, reading the contact slots in order finds the same
         // contacts without walking each body's list through memory: each word of the
         // bit set from its 64 slots, through the task hooks.
-        if !more && self.moving_count as usize * 2 >= bodies.len() {
+        if self.moving_count as usize * 2 >= bodies.len() {
             let bits = Slots::new(&mut self.contact_bits[..words]);
             let moving = &self.moving;
             let moves = |b: u32| moving[b as usize >> 6] & (1u64 << (b & 63)) != 0;
@@ -267,6 +267,9 @@ impl AwakeSet {
                 // SAFETY: each word is one item.
                 *unsafe { bits.get(w) } = word;
             });
+            if more {
+                self.mark_more_contacts(bodies, extra_bodies, &mark);
+            }
         } else {
             self.mark_contacts(bodies, more, extra_bodies, &mark);
         }
@@ -296,16 +299,27 @@ impl AwakeSet {
             }
         }
         if more {
-            if self.idle_kinematic_count > 0 {
-                for (w, &word) in self.idle_kinematic[..used].iter().enumerate() {
-                    for slot in Bits::new(word, w) {
-                        mark(&mut self.contact_bits, slot);
-                    }
+            self.mark_more_contacts(bodies, extra_bodies, &mark);
+        }
+    }
+
+    /// Sets the bits of the contacts of the idle kinematic bodies and `extra_bodies`.
+    fn mark_more_contacts(
+        &mut self,
+        bodies: &[Body],
+        extra_bodies: impl Iterator<Item = u32>,
+        mark: &impl Fn(&mut [u64], u32),
+    ) {
+        let used = bodies.len().div_ceil(64);
+        if self.idle_kinematic_count > 0 {
+            for (w, &word) in self.idle_kinematic[..used].iter().enumerate() {
+                for slot in Bits::new(word, w) {
+                    mark(&mut self.contact_bits, slot);
                 }
             }
-            for body in extra_bodies {
-                mark(&mut self.contact_bits, body);
-            }
+        }
+        for body in extra_bodies {
+            mark(&mut self.contact_bits, body);
         }
     }
 }
