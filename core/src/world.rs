@@ -38,8 +38,12 @@ static NEXT_WORLD_TAG: AtomicU32 = AtomicU32::new(1);
 pub(crate) const LINEAR_SLOP: f32 = 0.005;
 /// Contacts are kept up to this far apart, so fast approaches are caught in time.
 pub(crate) const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
-/// Enlarged bounds grow by this much, so resting shapes do not churn the broad phase.
-pub(crate) const AABB_MARGIN: f32 = 0.1;
+/// Enlarged bounds grow by this much, so resting shapes do not churn the broad phase:
+/// the speculative distance and Box3D's margin for shapes of 0.4 m and more (0.05 m). At
+/// 0.1 m the washer kept 53,600 contacts where Box3D keeps 43,000, a fifth of them
+/// never touching; pairs begin 0.14 m apart now instead of 0.2 m. At least the
+/// speculative distance, so every pair that close has its contact.
+pub(crate) const AABB_MARGIN: f32 = SPECULATIVE_DISTANCE + 0.05;
 /// Room the pre-step bounds check adds to a body's reach: the fat margin plus room for
 /// rounding the grid positions and bounds outward.
 pub(crate) const BOUNDS_SLACK: f64 = AABB_MARGIN as f64 + 1.0;
