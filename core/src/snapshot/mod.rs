@@ -470,8 +470,15 @@ impl World {
         }
         if head.stores.soft {
             let lists = head.stores.soft_exceptions;
-            let n = soft::decode(&mut d, commit, &mut self.soft, info.soft, bodies, lists)?;
+            let counts = soft::decode(&mut d, commit, &mut self.soft, info.soft, bodies, lists)?;
+            let n = counts.slots;
             own_capacity(n as u64, head.def.soft_body_capacity as u64)?;
+            // The particles, triangles, edges and bends within what the recorded particle
+            // capacity reserves (else its own def's world could not hold it).
+            check(
+                counts.fit(head.def.soft_particle_capacity as usize),
+                "a snapshot holds more than the capacities it records",
+            )?;
             check(n > 0, "the soft body store is marked but empty")?;
         } else if commit {
             self.soft.pool.slots_and_free().0.clear();

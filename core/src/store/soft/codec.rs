@@ -71,7 +71,7 @@ pub(crate) fn decode(
     info: &mut [u64],
     bodies: &[u64],
     exceptions: bool,
-) -> Result<usize> {
+) -> Result<SoftCounts> {
     if commit {
         store.particles.clear();
         store.rest.clear();
@@ -212,7 +212,35 @@ pub(crate) fn decode(
         !exceptions || any_ignored,
         "the soft bodies' ignored bodies are marked but none is",
     )?;
-    Ok(n)
+    Ok(SoftCounts {
+        slots: n,
+        particles,
+        triangles,
+        edges,
+        bends,
+    })
+}
+
+/// What a decoded soft body store holds: its slots, and the particles, triangles, edges
+/// and bends of all its soft bodies.
+pub(crate) struct SoftCounts {
+    pub(crate) slots: usize,
+    pub(crate) particles: usize,
+    pub(crate) triangles: usize,
+    pub(crate) edges: usize,
+    pub(crate) bends: usize,
+}
+
+impl SoftCounts {
+    /// Whether a world made with `soft_particle_capacity = capacity` holds them (the
+    /// arrays `SoftStore::new` reserves from it).
+    pub(crate) fn fit(&self, capacity: usize) -> bool {
+        use super::{EDGES_PER_PARTICLE, TRIANGLES_PER_PARTICLE};
+        self.particles <= capacity
+            && self.triangles <= capacity * TRIANGLES_PER_PARTICLE
+            && self.edges <= capacity * EDGES_PER_PARTICLE
+            && self.bends <= capacity * EDGES_PER_PARTICLE
+    }
 }
 
 /// Reads a soft body's ignored bodies (checked: at most `SOFT_BODY_EXCEPTIONS`, each a
