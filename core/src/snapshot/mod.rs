@@ -471,15 +471,8 @@ impl World {
         if head.stores.soft {
             let lists = head.stores.soft_exceptions;
             let counts = soft::decode(&mut d, commit, &mut self.soft, info.soft, bodies, lists)?;
-            let n = counts.slots;
-            own_capacity(n as u64, head.def.soft_body_capacity as u64)?;
-            // The particles, triangles, edges and bends within what the recorded particle
-            // capacity reserves (else its own def's world could not hold it).
-            check(
-                counts.fit(head.def.soft_particle_capacity as usize),
-                "a snapshot holds more than the capacities it records",
-            )?;
-            check(n > 0, "the soft body store is marked but empty")?;
+            own_soft_capacity(&counts, &head.def)?;
+            check(counts.slots > 0, "the soft body store is marked but empty")?;
         } else if commit {
             self.soft.pool.slots_and_free().0.clear();
             self.soft.pool.free.clear();
@@ -566,6 +559,17 @@ impl World {
 
 /// A snapshot's pools fit the capacities it records (what `def_from_snapshot` gives), so a
 /// world made from its own def restores it whenever a larger one does.
+/// The soft bodies within the snapshot's own soft body capacity, and their particles,
+/// triangles, edges and bends within what its particle capacity reserves (else a world of
+/// its own def could not hold them).
+fn own_soft_capacity(counts: &soft::SoftCounts, def: &WorldDef) -> Result<()> {
+    own_capacity(counts.slots as u64, def.soft_body_capacity as u64)?;
+    check(
+        counts.fit(def.soft_particle_capacity as usize),
+        "a snapshot holds more than the capacities it records",
+    )
+}
+
 fn own_capacity(used: u64, capacity: u64) -> Result<()> {
     check(
         used <= capacity,
