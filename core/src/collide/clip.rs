@@ -154,8 +154,13 @@ impl Clip<'_, '_> {
                     break;
                 }
             }
-            for k in 0..count {
-                poly[k].arrive = poly[(k + count - 1) % count].leave;
+            // Each vertex arrives on the edge its predecessor leaves on (no division
+            // per vertex: this runs for every face contact).
+            if count > 0 {
+                poly[0].arrive = poly[count - 1].leave;
+                for k in 1..count {
+                    poly[k].arrive = poly[k - 1].leave;
+                }
             }
         }
 
