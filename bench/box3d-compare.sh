@@ -11,6 +11,11 @@
 #   bash bench/box3d-compare.sh ~/src/box3d                 # ROUNDS=2 by default
 #   ROUNDS=3 SCENES="large_pyramid joint_grid" bash bench/box3d-compare.sh ~/src/box3d
 #   BOX3D_BUILD=/tmp/b3 bash bench/box3d-compare.sh ~/src/box3d   # where Box3D builds
+#   STAGES=1 bash bench/box3d-compare.sh ~/src/box3d   # and each engine's stages, one worker
+#
+# With STAGES=1, each scene and round also prints Box3D's stage times on one worker
+# (`benchmark ... -s` writes SCENE_t1.dat, one line per step: step, pairs, collide,
+# constraints, transforms, refit, sleep; averaged here) and Maul3D's profile line.
 set -euo pipefail
 box3d=${1:?usage: bash bench/box3d-compare.sh <path of a Box3D checkout>}
 box3d=$(cd "$box3d" && pwd)
@@ -37,9 +42,22 @@ box3d_ms() {
          /^run 0 :/{print $4 / n}'
 }
 
+# Box3D's stage times on one worker, averaged over its steps (ms).
+box3d_stages() {
+  (cd "$build" && rm -f "$1_t1.dat" && ./bin/benchmark -t=2 -w=1 -b="$1" -r=1 -s >/dev/null &&
+    awk '{for (i = 1; i <= NF; i++) t[i] += $i; n++}
+      END {printf "step %.2f = pairs %.2f + collide %.2f + constraints %.2f + transforms %.2f + refit %.2f + sleep %.2f ms\n",
+        t[1] / n, t[2] / n, t[3] / n, t[4] / n, t[5] / n, t[6] / n, t[7] / n}' "$1_t1.dat")
+}
+
 echo "machine: $(nproc) cores; $(uptime)"
 for round in $(seq "$rounds"); do
   for scene in $scenes; do
+    if [ "${STAGES:-0}" = 1 ]; then
+      echo "$scene round $round box3d stages: $(box3d_stages "$scene")"
+      "$target/release/maul3d-bench" --scene "$scene" --engine maul3d |
+        sed -n "s/^$scene maul3d profile: /$scene round $round maul3d stages: /p"
+    fi
     b1=$(box3d_ms "$scene" 1)
     b2=$(box3d_ms "$scene" 2)
     out=$("$target/release/maul3d-bench" --scene "$scene" --engine maul3d --threads 2)
