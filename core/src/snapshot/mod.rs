@@ -557,8 +557,6 @@ impl World {
     }
 }
 
-/// A snapshot's pools fit the capacities it records (what `def_from_snapshot` gives), so a
-/// world made from its own def restores it whenever a larger one does.
 /// The soft bodies within the snapshot's own soft body capacity, and their particles,
 /// triangles, edges and bends within what its particle capacity reserves (else a world of
 /// its own def could not hold them).
@@ -570,6 +568,8 @@ fn own_soft_capacity(counts: &soft::SoftCounts, def: &WorldDef) -> Result<()> {
     )
 }
 
+/// A snapshot's pools fit the capacities it records (what `def_from_snapshot` gives), so a
+/// world made from its own def restores it whenever a larger one does.
 fn own_capacity(used: u64, capacity: u64) -> Result<()> {
     check(
         used <= capacity,

@@ -914,30 +914,31 @@ fn restitution_lanes<L: Lanes>(
         let (va, wa) = gather_velocity::<L>(states, &c.index_a);
         let (vb, wb) = gather_velocity::<L>(states, &c.index_b);
         let mut l = Local::new(c, va, wa, vb, wb);
+        let e = aux.restitution;
         for j in 0..c.point_count as usize {
             let (p, w) = (&c.points[j], &c.warm[j]);
             let rv = aux.relative_velocity[j];
             let vn = l.normal_speed(w);
-            let x = p.normal_mass * (vn + aux.restitution * rv);
+            let x = p.normal_mass * (vn + e * rv);
             let new_impulse = (w.normal_impulse - x).max(zero);
             let max_impulse = L::splat(MAX_IMPULSE);
             let new_impulse = L::select_gt(new_impulse, max_impulse, max_impulse, new_impulse);
             // Only lanes that approached fast, pushed this step and bounce.
             let fast = L::select_gt(neg_threshold, rv, one, zero);
             let pushed = L::select_gt(p.max_normal_impulse, zero, fast, zero);
-            let active = L::select_gt(aux.restitution, zero, pushed, zero);
+            let active = L::select_gt(e, zero, pushed, zero);
             let new_impulse = L::select_gt(active, zero, new_impulse, w.normal_impulse);
             let applied = new_impulse - w.normal_impulse;
             c.warm[j].normal_impulse = new_impulse;
             let p = &mut c.points[j];
-            p.max_normal_impulse = p.max_normal_impulse.max(applied);
+            // Only the lanes that bounce write, here and in the velocities below: a lane
+            // without restitution must come out exactly as on the one-at-a-time path,
+            // which skips its constraint (a zero change can still turn -0 into +0).
+            let most = p.max_normal_impulse.max(applied);
+            p.max_normal_impulse = L::select_gt(e, zero, most, p.max_normal_impulse);
             l.apply_normal(c, &c.warm[j], applied);
         }
         let (va2, wa2, vb2, wb2) = l.finish(c, va, wa, vb, wb);
-        // Only the lanes that bounce: a lane without restitution must come out exactly as
-        // on the one-at-a-time path, which skips its constraint here (adding a zero change
-        // can still turn -0 into +0).
-        let e = aux.restitution;
         let va = V3::select_gt(e, zero, va2, va);
         let wa = V3::select_gt(e, zero, wa2, wa);
         let vb = V3::select_gt(e, zero, vb2, vb);
