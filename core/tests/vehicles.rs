@@ -4,9 +4,9 @@
 
 #![allow(clippy::disallowed_methods)] // measuring results in tests, not simulating
 
-use maul3d::math::{DVec3, Quat, Vec3};
+use maul3d::math::{DVec3, Mat3, Quat, Vec3};
 use maul3d::{
-    BodyDef, BodyId, BodyType, Error, HeightFieldDef, ShapeDef, SlipCurve, SuspensionSpring,
+    BodyDef, BodyId, BodyType, Error, HeightFieldDef, MassData, ShapeDef, SlipCurve, SuspensionSpring,
     VehicleDef, VehicleId, VehicleInput, WheelCast, WheelDef, World, WorldDef,
 };
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -401,6 +401,84 @@ fn journal_replays_a_drive_to_the_same_hash() {
     assert_eq!(t.hash(), w.hash());
     let tc = t.body_ids().nth(1).unwrap();
     assert_eq!(t.body_position(tc).unwrap(), w.body_position(c).unwrap());
+}
+
+/// The far end of what a wheel accepts: a chassis of 1e23 kg whose inertia is past turning
+/// (1e30 kg·m² on each axis: its inverse is zero) spinning at 1e4 rad/s, its wheels 1e6 m
+/// out along its length, landing on blocks there. Each wheel
+/// closes at 1e10 m/s, so the bump stop's impulse and its lever arm would overflow to
+/// infinity unbounded; the step keeps them within the limits and everything stays finite
+/// (the world's own snapshot restores).
+#[test]
+fn wheels_a_million_metres_out_on_a_heavy_spinning_chassis_stay_finite() {
+    let mut w = World::new(&WorldDef {
+        body_capacity: 16,
+        shape_capacity: 16,
+        contact_capacity: 256,
+        pair_capacity: 256,
+        vehicle_capacity: 4,
+        ..Default::default()
+    })
+    .unwrap();
+    const OUT: f32 = 1.0e6;
+    for z in [-OUT, OUT] {
+        let g = w
+            .create_body(&BodyDef {
+                position: DVec3::new(0.0, -1.0, f64::from(z)),
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_box_shape(g, &ShapeDef::default(), Vec3::new(10.0, 1.0, 10.0))
+            .unwrap();
+    }
+    let c = w
+        .create_body(&BodyDef {
+            position: DVec3::new(0.0, 0.2, 0.0),
+            body_type: BodyType::Dynamic,
+            angular_velocity: Vec3::new(1.0e4, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    w.create_box_shape(c, &ShapeDef::default(), HALF).unwrap();
+    let inertia = Mat3::from_cols(
+        Vec3::new(1.0e30, 0.0, 0.0),
+        Vec3::new(0.0, 1.0e30, 0.0),
+        Vec3::new(0.0, 0.0, 1.0e30),
+    );
+    w.set_body_mass_data(
+        c,
+        Some(MassData {
+            mass: 1.0e23,
+            center: Vec3::ZERO,
+            inertia,
+        }),
+    )
+    .unwrap();
+    let mut def = car_def(c, 0.5);
+    for (i, wheel) in def.wheels[..4].iter_mut().enumerate() {
+        let z = if i < 2 { OUT } else { -OUT };
+        wheel.position = Vec3::new(wheel.position.x, 0.0, z);
+    }
+    let v = w.create_vehicle(&def).unwrap();
+    let mut hit = false;
+    for i in 0..30 {
+        drive(&mut w, v, 1.0, if i % 2 == 0 { 1.0 } else { -1.0 }, 0.0);
+        steps(&mut w, 1);
+        let finite3 = |x: Vec3| x.x.is_finite() && x.y.is_finite() && x.z.is_finite();
+        assert!(finite3(w.body_linear_velocity(c).unwrap()), "step {i}");
+        assert!(finite3(w.body_angular_velocity(c).unwrap()), "step {i}");
+        assert!(w.vehicle_engine_rpm(v).unwrap().is_finite(), "step {i}");
+        for wheel in 0..4 {
+            assert!(w.wheel_angular_velocity(v, wheel).unwrap().is_finite());
+            assert!(w.wheel_rotation_angle(v, wheel).unwrap().is_finite());
+            hit |= w.wheel_contact(v, wheel).unwrap().in_contact;
+        }
+        let snap = snapshot(&w);
+        let mut again = world();
+        again.restore(&snap).unwrap();
+        assert_eq!(again.hash(), w.hash(), "step {i}");
+    }
+    assert!(hit, "no wheel ever reached the blocks 1e6 m out");
 }
 
 #[test]

@@ -7,12 +7,15 @@
 //! to the chassis, the lateral one removes sliding across the wheel, the brake one holds
 //! the spin; each is bounded by its slip curve's friction times the wheel's load this step.
 //! The suspension is an explicit spring and damper (its impulse is the load). Nothing here
-//! allocates: every per-wheel number lives in a fixed array on the stack.
+//! allocates: every per-wheel number lives in a fixed array on the stack. As in the joint
+//! rows, every force stays within `MAX_FORCE`, every impulse within `MAX_IMPULSE` and every
+//! velocity the passes write within `MAX_VELOCITY`, so a wheel far out on a heavy chassis
+//! (a lever arm of 1e6 m) cannot overflow the next product to infinity.
 
 use super::{MAX_WHEELS, Vehicle, WheelCast, WheelContact};
 use crate::body::{BodyType, NONE};
 use crate::geometry::{Cylinder, Sphere};
-use crate::limits::{MAX_FORCE, MAX_VELOCITY, clamp_abs};
+use crate::limits::{MAX_FORCE, MAX_IMPULSE, MAX_VELOCITY, clamp_abs};
 use crate::math::{DVec3, Quat, Vec3, abs, atan2, clamp, max, min};
 use crate::query::QueryShape;
 use crate::world::World;
@@ -63,6 +66,12 @@ struct Work {
 fn inv_effective_mass(inv_m: f32, inv_i: &crate::math::Mat3, r: Vec3, dir: Vec3) -> f32 {
     let rn = r.cross(dir);
     inv_m + rn.dot(inv_i.mul_vec(rn))
+}
+
+/// The chassis velocities each impulse leaves, within `MAX_VELOCITY` (as a joint row's),
+/// so the next lever-arm product stays finite however far out a wheel sits.
+fn bounded(lin: Vec3, ang: Vec3) -> (Vec3, Vec3) {
+    (clamp_abs(lin, MAX_VELOCITY), clamp_abs(ang, MAX_VELOCITY))
 }
 
 /// The rotation that turns +y onto `a` (a unit vector).
@@ -222,10 +231,11 @@ impl World {
                 }
             };
             let vn = (lin + ang.cross(w.r) - w.ground_velocity).dot(normal);
-            w.force = max(k * (wd.rest_length - len) - c * vn, 0.0);
+            w.force = clamp(k * (wd.rest_length - len) - c * vn, 0.0, MAX_FORCE);
             if len <= min_len && vn < 0.0 {
                 // The bump stop: the closing speed goes.
-                w.bump = -vn / inv_effective_mass(inv_m, &inv_i, w.r, normal);
+                let k = inv_effective_mass(inv_m, &inv_i, w.r, normal);
+                w.bump = min(-vn / k, MAX_IMPULSE);
             }
         }
 
@@ -242,13 +252,12 @@ impl World {
         // rest sinks exactly to m·g/k); the bump stop at once.
         let (mut spring_force, mut spring_torque) = (Vec3::ZERO, Vec3::ZERO);
         for w in work[..n].iter_mut().filter(|w| w.contact) {
-            let f = w.normal * w.force;
+            let f = w.normal * clamp(w.force, -MAX_FORCE, MAX_FORCE);
             spring_force += f;
             spring_torque += w.r.cross(f);
             let j = w.normal * w.bump;
-            lin += j * inv_m;
-            ang += inv_i.mul_vec(w.r.cross(j));
-            w.load = max(w.force * dt + w.bump, 0.0);
+            (lin, ang) = bounded(lin + j * inv_m, ang + inv_i.mul_vec(w.r.cross(j)));
+            w.load = clamp(w.force * dt + w.bump, 0.0, MAX_IMPULSE);
         }
 
         // The drivetrain: gear, engine speed from the driven wheels, drive torque.
@@ -327,8 +336,9 @@ impl World {
             } else {
                 atan2(vt, abs(vl))
             };
-            w.long_max = wd.longitudinal.friction(w.long_slip) * w.friction * w.load;
-            w.lat_max = wd.lateral.friction(w.lat_slip) * w.friction * w.load;
+            let most = |curve: f32| min(curve * w.friction * w.load, MAX_IMPULSE);
+            w.long_max = most(wd.longitudinal.friction(w.long_slip));
+            w.lat_max = most(wd.lateral.friction(w.lat_slip));
             w.k_long =
                 inv_effective_mass(inv_m, &inv_i, w.r, w.long) + wd.radius * wd.radius / wd.inertia;
             w.k_lat = inv_effective_mass(inv_m, &inv_i, w.r, w.lat);
@@ -359,9 +369,12 @@ impl World {
                 w.long_sum = clamp(old - s / k, -w.long_max, w.long_max);
                 let dl = w.long_sum - old;
                 let j = w.long * dl;
-                lin += j * inv_m;
-                ang += inv_i.mul_vec(w.r.cross(j));
-                st.angular_velocity -= dl * wd.radius / wd.inertia;
+                (lin, ang) = bounded(lin + j * inv_m, ang + inv_i.mul_vec(w.r.cross(j)));
+                st.angular_velocity = clamp(
+                    st.angular_velocity - dl * wd.radius / wd.inertia,
+                    -MAX_VELOCITY,
+                    MAX_VELOCITY,
+                );
                 // Lateral: no sliding across the wheel.
                 let rel = lin + ang.cross(w.r) - w.ground_velocity;
                 let s = rel.dot(w.lat);
@@ -369,8 +382,7 @@ impl World {
                 let old = w.lat_sum;
                 w.lat_sum = clamp(old - s / k, -w.lat_max, w.lat_max);
                 let j = w.lat * (w.lat_sum - old);
-                lin += j * inv_m;
-                ang += inv_i.mul_vec(w.r.cross(j));
+                (lin, ang) = bounded(lin + j * inv_m, ang + inv_i.mul_vec(w.r.cross(j)));
             }
         }
 

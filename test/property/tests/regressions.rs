@@ -4365,13 +4365,12 @@ fn seed_210108_lanes_changed_bits() {
 /// 240000..` at the end of a session (not checked against older code). A vehicle whose
 /// wheels are 1e6 m to the side of its chassis (`wheel.position` is accepted within ±1e6)
 /// drives hard: the wheel's lever arms turn its forces into non-finite velocities, and the
-/// world's own snapshot is then refused. Known open: either a tighter bound on wheel
-/// positions or the vehicle stage bounding what it applies.
+/// world's own snapshot is then refused. Fixed: the vehicle stage keeps every force,
+/// impulse and chassis velocity it forms within the limits' bounds (as the joint rows do).
 /// Seed 242063 (Extreme, 300 ops), minimised to 50 ops.
 /// op 49: OwnSnapshotRefused: after the step: restore refused the world's own snapshot: damaged data: a number is not finite; fastest: BodyId { index: 4, generation: 1, world: 55968 } Some(Dynamic) p Some(DVec3 { x: -56.94131144299172, y: -60.19906473252922, z: 67.6448322753422 }) v Vec3 { x: 164.21326, y: 346.89633, z: 112.6807 } w Vec3 { x: 221.18204, y: -970.54706, z: 74.55232 }; BodyId { index: 11, generation: 1, world: 55968 } Some(Dynamic) p Some(DVec3 { x: -8.029159703757614, y: 4.938665442401543, z: -13.976490151835606 }) v Vec3 { x: -172.39302, y: -30.03186, z: -359.69254 } w Vec3 { x: -33.34227, y: -224.11627, z: 212.51198 }
 /// op 49: NonFinite: after the call: vehicle VehicleId { index: 1, generation: 1, world: 55968 }: rpm 827.6825, forward speed -287.77966, or a wheel's state is not finite
 #[test]
-#[ignore = "known open: a vehicle whose wheels sit 1e6 m from its chassis (accepted: wheel.position within ±1e6) turns the step non-finite (seed 242063)"]
 fn seed_242063_non_finite() {
     check(&Case {
         config: WorldConfig {
