@@ -6,8 +6,8 @@
 
 use maul3d::math::{DVec3, Mat3, Quat, Vec3};
 use maul3d::{
-    BodyDef, BodyId, BodyType, Error, HeightFieldDef, MassData, ShapeDef, SlipCurve, SuspensionSpring,
-    VehicleDef, VehicleId, VehicleInput, WheelCast, WheelDef, World, WorldDef,
+    BodyDef, BodyId, BodyType, Error, HeightFieldDef, MassData, ShapeDef, SlipCurve,
+    SuspensionSpring, VehicleDef, VehicleId, VehicleInput, WheelCast, WheelDef, World, WorldDef,
 };
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
