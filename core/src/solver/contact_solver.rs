@@ -300,6 +300,32 @@ impl LaneInput {
         rolling_impulse: Vec3::ZERO,
     };
 
+    /// Asks the cache for what [`LaneInput::read`] of `slot` will touch behind the contact
+    /// itself (which must be cached by now: this reads its bodies and shapes): each body's
+    /// parameters and state, and each shape's material. A hint; no result depends on it.
+    #[inline(always)]
+    pub(crate) fn prefetch_behind(ctx: &PrepareContext, slot: u32) {
+        let Some(c) = ctx.contacts.get(slot as usize) else {
+            return;
+        };
+        for body in [c.body_a, c.body_b] {
+            if let Some(&k) = ctx.solver_index.get(body as usize) {
+                if k != NONE {
+                    prefetch(ctx.params.as_ptr().wrapping_add(k as usize));
+                    prefetch(ctx.states.as_ptr().wrapping_add(k as usize));
+                }
+            }
+        }
+        for shape in [c.shape_a, c.shape_b] {
+            let at = ctx
+                .shapes
+                .as_ptr()
+                .wrapping_add(shape as usize)
+                .cast::<u8>();
+            prefetch(at.wrapping_add(core::mem::offset_of!(Shape, friction)));
+        }
+    }
+
     /// Reads lane data of the contact in `slot` into `self`, which must hold `EMPTY`.
     #[inline(always)]
     pub(crate) fn read(&mut self, ctx: &PrepareContext, slot: u32) {

@@ -1062,7 +1062,17 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
         return;
     }
     let mut filled = [0usize; COLOR_COUNT];
-    for (&slot, &color) in s.touching.iter().zip(s.touching_color.iter()) {
+    let touching = &s.touching[..];
+    for (i, (&slot, &color)) in touching.iter().zip(s.touching_color.iter()).enumerate() {
+        // The touching contacts lie scattered through the contact array, and their bodies
+        // through the solver's: ask for a contact well ahead, and for what lies behind it
+        // (its bodies and shapes) once it has had time to arrive. Hints only.
+        if let Some(&ahead) = touching.get(i + 2 * PREPARE_AHEAD) {
+            lanes::prefetch(ctx.contacts.as_ptr().wrapping_add(ahead as usize));
+        }
+        if let Some(&ahead) = touching.get(i + PREPARE_AHEAD) {
+            LaneInput::prefetch_behind(&ctx, ahead);
+        }
         let color = color as usize;
         let base = color * lanes::MAX_WIDTH;
         let pending = &mut s.pending[base..base + lanes::MAX_WIDTH];
@@ -1090,6 +1100,10 @@ fn prepare_contacts(world: &mut World, soft: Softness, static_soft: Softness) {
     }
     debug_assert!(left.iter().all(|&n| n == 0));
 }
+
+/// How many touching contacts ahead the serial prepare asks for what a contact's lane
+/// reads behind it (the contacts themselves twice as far ahead).
+const PREPARE_AHEAD: usize = 4;
 
 /// Where each colour's constraints start (in the wide or the single batch, as the colour
 /// is solved) and its contacts in `constraint_contact`.
@@ -1140,11 +1154,17 @@ fn prepare_in_parallel(
     };
     tasks.for_each(wn + sn, 8, &|item, _| {
         let (k, is_single, slots) = contacts_of(item);
-        // The next constraint's contacts lie scattered through the contact array: ask
-        // for them now (a hint, no result depends on it).
+        // The constraints after this one read contacts scattered through the contact
+        // array, and bodies through the solver's: ask for the contacts two ahead, and for
+        // the bodies and shapes behind the next one's (hints, no result depends on them).
+        if item + 2 < wn + sn {
+            for &slot in contacts_of(item + 2).2 {
+                lanes::prefetch(ctx.contacts.as_ptr().wrapping_add(slot as usize));
+            }
+        }
         if item + 1 < wn + sn {
             for &slot in contacts_of(item + 1).2 {
-                lanes::prefetch(ctx.contacts.as_ptr().wrapping_add(slot as usize));
+                LaneInput::prefetch_behind(ctx, slot);
             }
         }
         let mut lane = [LaneInput::EMPTY; lanes::MAX_WIDTH];
