@@ -1174,6 +1174,29 @@ impl World {
 /// a contact between bodies that are both at rest keeps its state, with `update` 0. Each
 /// leaves its outcome in `contacts.outcomes`. Returns whether a mesh pair or a triangle
 /// child changed.
+/// How many contacts ahead the narrow phase asks for a contact's bodies and shapes (the
+/// contact itself twice as far ahead).
+const UPDATE_AHEAD: usize = 4;
+
+/// Asks the cache for the lines of two shapes and two bodies that a contact update reads
+/// first: the shapes' bounds and geometry, the bodies' flags and placement. A hint.
+#[inline(always)]
+fn prefetch_pair(shapes: &[Shape], bodies: &[Body], pair: [u32; 2], owners: [u32; 2]) {
+    use crate::solver::lanes::prefetch;
+    use core::mem::offset_of;
+    for s in pair {
+        let at = shapes.as_ptr().wrapping_add(s as usize).cast::<u8>();
+        prefetch(at.wrapping_add(offset_of!(Shape, fat_aabb)));
+        prefetch(at.wrapping_add(offset_of!(Shape, geometry)));
+    }
+    for b in owners {
+        let at = bodies.as_ptr().wrapping_add(b as usize).cast::<u8>();
+        prefetch(at.wrapping_add(offset_of!(Body, alive)));
+        prefetch(at.wrapping_add(offset_of!(Body, position)));
+        prefetch(at.wrapping_add(offset_of!(Body, rotation)));
+    }
+}
+
 fn update_moving_contacts(
     contacts: &mut ContactStore,
     list: &[u32],
@@ -1190,6 +1213,29 @@ fn update_moving_contacts(
     let family = AtomicBool::new(false);
     // Each contact writes only itself: any split gives the same bits.
     tasks.for_each(list.len(), 64, &|k, _worker| {
+        // The contacts lie scattered through the pool and their bodies and shapes through
+        // theirs: ask for a contact well ahead, and for its bodies and shapes once it has
+        // had time to arrive (hints only).
+        if let Some(&ahead) = list.get(k + 2 * UPDATE_AHEAD) {
+            crate::solver::lanes::prefetch(slots.ptr(ahead as usize));
+        }
+        if let Some(&ahead) = list.get(k + UPDATE_AHEAD) {
+            let c = slots.ptr(ahead as usize);
+            if !c.is_null() {
+                // SAFETY: in bounds (not null); four plain fields read through the raw
+                // pointer, never a reference to the contact (another worker may be
+                // updating it), and no update writes a contact's shapes or bodies.
+                let (shape_a, shape_b, body_a, body_b) = unsafe {
+                    (
+                        core::ptr::addr_of!((*c).shape_a).read(),
+                        core::ptr::addr_of!((*c).shape_b).read(),
+                        core::ptr::addr_of!((*c).body_a).read(),
+                        core::ptr::addr_of!((*c).body_b).read(),
+                    )
+                };
+                prefetch_pair(shapes, bodies, [shape_a, shape_b], [body_a, body_b]);
+            }
+        }
         // SAFETY: for_each hands each item index out once, and the list holds
         // each slot once.
         let contact = unsafe { slots.get(list[k] as usize) };
