@@ -14,7 +14,7 @@ use super::mesh::{MAX_MESH_EXTENT, Triangle, edge_is_active, ray_touches_box, ra
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::collide::ray::{RayHit, RayInput};
 use crate::error::{Error, Result};
-use crate::math::{Aabb, Vec3, max, min};
+use crate::math::{Aabb, Vec3, abs, max, min};
 
 /// Most samples along one side of a height field.
 pub const MAX_HEIGHT_FIELD_SIDE: u32 = 4096;
@@ -339,24 +339,32 @@ impl HeightField {
         let (x0, x1, z0, z1) = self.cell_range(&seg)?;
         let (cx, _) = self.cells();
         let mut best: Option<(RayHit, u32)> = None;
+        // The rows the ray's z span crosses, and in each the columns its x span over that
+        // row crosses: a triangle lies within its cell, so no other can be hit. Each span
+        // is widened past rounding (see `span_cells`), the x span also by what the row's
+        // z bounds' rounding moves it when the ray runs nearly along x.
+        let (rz0, rz1) = span_cells(seg.lower.z, seg.upper.z, self.scale.z, 0.0);
+        let (z0, z1) = (max_u32(z0, rz0), min_u32(z1, rz1));
+        let x_per_t = abs(d.x) / self.scale.x;
         for z in z0..=z1 {
-            // The ray's x span over this row (one cell of margin each side).
-            let (za, zb) = (z as f32 * self.scale.z, (z + 1) as f32 * self.scale.z);
-            let (mut lo_x, mut hi_x) = (x0, x1);
-            if d.z != 0.0 {
+            let (l, h, t_slack) = if d.z != 0.0 {
+                // The ray's x span over this row.
+                let (za, zb) = (z as f32 * self.scale.z, (z + 1) as f32 * self.scale.z);
                 let (t1, t2) = ((za - input.origin.z) * inv.z, (zb - input.origin.z) * inv.z);
                 let (ta, tb) = (max(min(t1, t2), 0.0), min(max(t1, t2), input.max_fraction));
                 if ta > tb + 1.0e-5 {
                     continue;
                 }
                 let (xa, xb) = (input.origin.x + ta * d.x, input.origin.x + tb * d.x);
-                let (l, h) = (min(xa, xb), max(xa, xb));
-                let a = ((l / self.scale.x) as i64).saturating_sub(1);
-                let b = ((h / self.scale.x) as i64).saturating_add(1);
-                let a = a.clamp(x0 as i64, x1 as i64) as u32;
-                let b = b.clamp(x0 as i64, x1 as i64) as u32;
-                lo_x = a;
-                hi_x = b;
+                let rounding = 4.0 * f32::EPSILON * (abs(za) + abs(zb) + abs(input.origin.z));
+                (min(xa, xb), max(xa, xb), 1.0e-5 + rounding * abs(inv.z))
+            } else {
+                (seg.lower.x, seg.upper.x, 0.0)
+            };
+            let (a, b) = span_cells(l, h, self.scale.x, x_per_t * t_slack);
+            let (lo_x, hi_x) = (max_u32(x0, a), min_u32(x1, b));
+            if lo_x > hi_x {
+                continue;
             }
             for x in lo_x..=hi_x {
                 let cell = z * cx + x;
@@ -379,6 +387,31 @@ impl HeightField {
         }
         best
     }
+}
+
+/// The cells `[a, b]` along one axis (index range, possibly empty: `a > b`) that the span
+/// `[lo, hi]` (the field's frame) can touch: those it lies over, widened by a hundredth of
+/// a cell and the quotients' rounding each side, and by `slack` more cells. Saturating:
+/// far, infinite or NaN spans give every cell or none, never a wrong one.
+fn span_cells(lo: f32, hi: f32, s: f32, slack: f32) -> (u32, u32) {
+    let (ql, qh) = (lo / s, hi / s);
+    let widen = |q: f32| 0.01 + 1.0e-5 * abs(q) + slack;
+    // `as` truncates towards zero and saturates; below zero every start is cell 0.
+    let a = (ql - widen(ql)) as i64;
+    let b = (qh + widen(qh)) as i64;
+    if b < 0 || qh.is_nan() || ql.is_nan() {
+        return (1, 0);
+    }
+    let cell = |v: i64| v.clamp(0, u32::MAX as i64) as u32;
+    (cell(a), cell(b))
+}
+
+fn max_u32(a: u32, b: u32) -> u32 {
+    if a > b { a } else { b }
+}
+
+fn min_u32(a: u32, b: u32) -> u32 {
+    if a < b { a } else { b }
 }
 
 #[inline]
@@ -435,6 +468,72 @@ mod tests {
         let (a, b) = (hf.triangle(0).unwrap(), hf.triangle(1).unwrap());
         assert_eq!(a.v[0], b.v[0]);
         assert_eq!(a.v[2], b.v[1]);
+    }
+
+    /// The closest hit over every triangle, lowest index on ties: what `ray_cast_sided`
+    /// must find while testing only the cells the ray crosses.
+    fn every_triangle(hf: &HeightField, input: &RayInput, front: bool) -> Option<(RayHit, u32)> {
+        let mut best: Option<(RayHit, u32)> = None;
+        for i in 0..hf.triangle_count() {
+            let Some(t) = hf.triangle(i) else { continue };
+            if let Some(hit) = ray_triangle_sided(&t, input, front) {
+                if best.is_none_or(|(h, _)| hit.fraction < h.fraction) {
+                    best = Some((hit, i));
+                }
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn ray_casts_find_what_testing_every_triangle_finds() {
+        let hf = field(12, &[]);
+        // A fixed pseudo-random walk (no clock, no platform generator).
+        let mut seed = 0x9e37_79b9_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32
+        };
+        let (w, d) = (0.5 * 11.0, 0.75 * 11.0);
+        let mut hits = 0;
+        for k in 0..4000 {
+            // Straight down, nearly down, along x or z (nearly and exactly), any way; and
+            // from cell corners and edges, where rounding decides the cell.
+            let mut origin = Vec3::new(next() * w, 1.0 + next() * 4.0, next() * d);
+            if k % 5 == 0 {
+                origin.x = (origin.x / 0.5).floor() * 0.5;
+            }
+            if k % 7 == 0 {
+                origin.z = (origin.z / 0.75).floor() * 0.75;
+            }
+            let small = 1.0e-7 * (next() - 0.5);
+            let translation = match k % 6 {
+                0 => Vec3::new(0.0, -6.0, 0.0),
+                1 => Vec3::new(small, -6.0, -small),
+                2 => Vec3::new(6.0, -2.0 - next(), small),
+                3 => Vec3::new(small, -2.0 - next(), -6.0),
+                4 => Vec3::new(-6.0, -1.0, 0.0),
+                _ => Vec3::new(next() - 0.5, -next(), next() - 0.5) * 12.0,
+            };
+            let input = RayInput {
+                origin,
+                translation,
+                max_fraction: 0.25 + next(),
+            };
+            for front in [false, true] {
+                let fast = hf.ray_cast_sided(&input, front);
+                let every = every_triangle(&hf, &input, front);
+                hits += fast.is_some() as u32;
+                assert_eq!(
+                    fast.map(|(h, i)| (h.fraction.to_bits(), i)),
+                    every.map(|(h, i)| (h.fraction.to_bits(), i)),
+                    "ray {k} {input:?}"
+                );
+            }
+        }
+        assert!(hits > 2000, "too few rays hit the field ({hits})");
     }
 
     #[test]
