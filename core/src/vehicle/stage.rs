@@ -56,10 +56,22 @@ struct Work {
     brake_sum: f32,
     long_slip: f32,
     lat_slip: f32,
-    /// The longitudinal and lateral constraints' inverse effective masses (fixed through
-    /// the passes).
-    k_long: f32,
-    k_lat: f32,
+    /// The longitudinal and lateral constraints' effective masses (the inverses of their
+    /// inverse effective masses; fixed through the passes).
+    m_long: f32,
+    m_lat: f32,
+    /// The wheel's inverse inertia, and its rim's spin per unit impulse.
+    inv_inertia: f32,
+    spin_per_impulse: f32,
+    /// Each friction row's Jacobian, fixed through the passes: the lever arm crossed with
+    /// the row's direction (`(ω × r)·d = ω·(r × d)`), what a unit impulse along the row
+    /// turns the chassis by, and the ground's speed along the row.
+    r_long: Vec3,
+    r_lat: Vec3,
+    turn_long: Vec3,
+    turn_lat: Vec3,
+    ground_long: f32,
+    ground_lat: f32,
 }
 
 /// The inverse effective mass of the chassis at `r` along `dir`.
@@ -339,9 +351,18 @@ impl World {
             let most = |curve: f32| min(curve * w.friction * w.load, MAX_IMPULSE);
             w.long_max = most(wd.longitudinal.friction(w.long_slip));
             w.lat_max = most(wd.lateral.friction(w.lat_slip));
-            w.k_long =
+            // Both inverse effective masses are at least the chassis' inverse mass (1e-24
+            // or more), so their inverses are finite.
+            let k_long =
                 inv_effective_mass(inv_m, &inv_i, w.r, w.long) + wd.radius * wd.radius / wd.inertia;
-            w.k_lat = inv_effective_mass(inv_m, &inv_i, w.r, w.lat);
+            w.m_long = 1.0 / k_long;
+            w.m_lat = 1.0 / inv_effective_mass(inv_m, &inv_i, w.r, w.lat);
+            w.inv_inertia = 1.0 / wd.inertia;
+            w.spin_per_impulse = wd.radius / wd.inertia;
+            (w.r_long, w.r_lat) = (w.r.cross(w.long), w.r.cross(w.lat));
+            (w.turn_long, w.turn_lat) = (inv_i.mul_vec(w.r_long), inv_i.mul_vec(w.r_lat));
+            w.ground_long = w.ground_velocity.dot(w.long);
+            w.ground_lat = w.ground_velocity.dot(w.lat);
         }
 
         // The friction and brake constraints, a few passes in wheel order.
@@ -360,29 +381,25 @@ impl World {
                     -w.brake_max,
                     w.brake_max,
                 );
-                st.angular_velocity += (w.brake_sum - old) / wd.inertia;
+                st.angular_velocity += (w.brake_sum - old) * w.inv_inertia;
                 // Longitudinal: the rim's speed onto the ground's.
-                let rel = lin + ang.cross(w.r) - w.ground_velocity;
-                let s = rel.dot(w.long) - st.angular_velocity * wd.radius;
-                let k = w.k_long;
+                let along = lin.dot(w.long) + ang.dot(w.r_long) - w.ground_long;
+                let s = along - st.angular_velocity * wd.radius;
                 let old = w.long_sum;
-                w.long_sum = clamp(old - s / k, -w.long_max, w.long_max);
+                w.long_sum = clamp(old - s * w.m_long, -w.long_max, w.long_max);
                 let dl = w.long_sum - old;
-                let j = w.long * dl;
-                (lin, ang) = bounded(lin + j * inv_m, ang + inv_i.mul_vec(w.r.cross(j)));
+                (lin, ang) = bounded(lin + w.long * (dl * inv_m), ang + w.turn_long * dl);
                 st.angular_velocity = clamp(
-                    st.angular_velocity - dl * wd.radius / wd.inertia,
+                    st.angular_velocity - dl * w.spin_per_impulse,
                     -MAX_VELOCITY,
                     MAX_VELOCITY,
                 );
                 // Lateral: no sliding across the wheel.
-                let rel = lin + ang.cross(w.r) - w.ground_velocity;
-                let s = rel.dot(w.lat);
-                let k = w.k_lat;
+                let s = lin.dot(w.lat) + ang.dot(w.r_lat) - w.ground_lat;
                 let old = w.lat_sum;
-                w.lat_sum = clamp(old - s / k, -w.lat_max, w.lat_max);
-                let j = w.lat * (w.lat_sum - old);
-                (lin, ang) = bounded(lin + j * inv_m, ang + inv_i.mul_vec(w.r.cross(j)));
+                w.lat_sum = clamp(old - s * w.m_lat, -w.lat_max, w.lat_max);
+                let dt_lat = w.lat_sum - old;
+                (lin, ang) = bounded(lin + w.lat * (dt_lat * inv_m), ang + w.turn_lat * dt_lat);
             }
         }
 
