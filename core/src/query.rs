@@ -7,6 +7,7 @@
 //! total.
 
 use crate::body::Body;
+use crate::broad_phase::{MOVABLE_TREE, STATIC_TREE};
 use crate::collide::SatCache;
 use crate::collide::cylinder_plane::{ray_cast_cylinder, ray_cast_plane};
 use crate::collide::ray::{RayHit, RayInput, ray_cast_capsule, ray_cast_hull, ray_cast_sphere};
@@ -198,6 +199,22 @@ impl Probe<'_> {
 
 /// Whether a ray's segment `[0, max]·translation` from `origin` can touch box `b`
 /// (slab test in f64; conservative: never rejects a box the segment touches).
+/// Most tree leaves [`World::ray_candidates`] keeps (past them, each ray descends the trees
+/// itself).
+pub(crate) const RAY_CANDIDATES: usize = 32;
+
+/// How far (m) a region for [`World::ray_candidates`] must reach past the segments it
+/// holds: further than [`ray_touches`] widens a box for rounding anywhere in the world
+/// (1e-9 of the ray parameter, at most ~0.02 m for boxes within 2^23 m).
+pub(crate) const RAY_REGION_MARGIN: f64 = 0.05;
+
+/// Tree leaves gathered once for several rays: (tree, proxy, shape slot).
+pub(crate) struct RayCandidates {
+    leaves: [(u8, u32, u32); RAY_CANDIDATES],
+    count: usize,
+    complete: bool,
+}
+
 fn ray_touches(origin: DVec3, translation: Vec3, max: f32, b: &DAabb) -> bool {
     let (mut lo, mut hi) = (0.0f64, max as f64);
     for i in 0..3 {
@@ -325,25 +342,94 @@ impl World {
         accepts: &impl Fn(u32) -> bool,
     ) -> Option<(u32, RayHit)> {
         let mut best: Option<(u32, RayHit)> = None;
-        let options = RayOptions::default();
         self.for_each_ray_candidate(origin, translation, |slot| {
-            let s = &self.shapes[slot as usize];
-            let b = &self.bodies[s.body as usize];
-            if !s.alive || !b.enabled || !accepts(slot) {
-                return;
-            }
-            if let Some(hit) = ray_shape(self, s, b, origin, translation, 1.0, &options) {
-                let better = match &best {
-                    None => true,
-                    Some((k, h)) => {
-                        hit.fraction < h.fraction || (hit.fraction == h.fraction && slot < *k)
-                    }
-                };
-                if better {
-                    best = Some((slot, hit));
-                }
-            }
+            self.closer_hit(&mut best, slot, origin, translation, accepts);
         });
+        best
+    }
+
+    /// Whether shape `slot` is hit before `best` by the segment (ties: the lower slot), and
+    /// if so the new best: the one comparison every closest-ray search shares, so that any
+    /// order of candidates gives the same answer.
+    #[inline]
+    fn closer_hit(
+        &self,
+        best: &mut Option<(u32, RayHit)>,
+        slot: u32,
+        origin: DVec3,
+        translation: Vec3,
+        accepts: &impl Fn(u32) -> bool,
+    ) {
+        let s = &self.shapes[slot as usize];
+        let b = &self.bodies[s.body as usize];
+        if !s.alive || !b.enabled || !accepts(slot) {
+            return;
+        }
+        let options = RayOptions::default();
+        if let Some(hit) = ray_shape(self, s, b, origin, translation, 1.0, &options) {
+            let better = match best {
+                None => true,
+                Some((k, h)) => {
+                    hit.fraction < h.fraction || (hit.fraction == h.fraction && slot < *k)
+                }
+            };
+            if better {
+                *best = Some((slot, hit));
+            }
+        }
+    }
+
+    /// The tree leaves whose boxes overlap `region` (in the static tree's order, then the
+    /// movable one's), for several short rays within it to share one descent of each tree
+    /// ([`World::ray_closest_among`]). Incomplete past [`RAY_CANDIDATES`] leaves.
+    pub(crate) fn ray_candidates(&self, region: &DAabb) -> RayCandidates {
+        let mut c = RayCandidates {
+            leaves: [(0, 0, 0); RAY_CANDIDATES],
+            count: 0,
+            complete: true,
+        };
+        for (which, tree) in [
+            (STATIC_TREE, &self.broad.statics),
+            (MOVABLE_TREE, &self.broad.movable),
+        ] {
+            tree.query(region, |proxy, slot| {
+                if c.count == RAY_CANDIDATES {
+                    c.complete = false;
+                    return false;
+                }
+                c.leaves[c.count] = (which, proxy, slot);
+                c.count += 1;
+                true
+            });
+        }
+        c
+    }
+
+    /// [`World::ray_closest_where`] for a segment within the region `candidates` were
+    /// gathered for (its box grown by [`RAY_REGION_MARGIN`]): the same answer, since a
+    /// tree reports exactly the leaves whose own boxes the segment touches (a box holding
+    /// one it touches is touched too) and the comparison does not depend on their order.
+    pub(crate) fn ray_closest_among(
+        &self,
+        candidates: &RayCandidates,
+        origin: DVec3,
+        translation: Vec3,
+        accepts: &impl Fn(u32) -> bool,
+    ) -> Option<(u32, RayHit)> {
+        if !candidates.complete {
+            return self.ray_closest_where(origin, translation, accepts);
+        }
+        let mut best: Option<(u32, RayHit)> = None;
+        for &(which, proxy, slot) in &candidates.leaves[..candidates.count] {
+            let tree = if which == STATIC_TREE {
+                &self.broad.statics
+            } else {
+                &self.broad.movable
+            };
+            if ray_touches(origin, translation, 1.0, &tree.aabb(proxy)) {
+                self.closer_hit(&mut best, slot, origin, translation, accepts);
+            }
+        }
         best
     }
 
@@ -787,5 +873,153 @@ impl World {
             normal,
             fraction,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BodyDef, BodyType, HeightFieldDef, ShapeDef, WorldDef};
+
+    /// A world of a height field, spheres, capsules and boxes strewn over it (some
+    /// dynamic, some static, some overlapping), for comparing ray searches.
+    fn strewn(count: usize) -> World {
+        let mut w = World::new(&WorldDef {
+            body_capacity: 256,
+            shape_capacity: 256,
+            ..Default::default()
+        })
+        .unwrap();
+        let n = 9u32;
+        let heights: std::vec::Vec<f32> = (0..n * n).map(|i| ((i * 7) % 5) as f32 * 0.2).collect();
+        let field = w
+            .create_height_field(&HeightFieldDef {
+                count_x: n,
+                count_z: n,
+                heights: &heights,
+                holes: &[],
+                scale: Vec3::new(2.0, 1.0, 2.0),
+            })
+            .unwrap();
+        let ground = w
+            .create_body(&BodyDef {
+                position: DVec3::new(-8.0, 0.0, -8.0),
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_mesh_shape(ground, &ShapeDef::default(), field)
+            .unwrap();
+        for i in 0..count {
+            let (x, z) = ((i % 7) as f64 * 2.1 - 7.0, (i / 7 % 7) as f64 * 2.3 - 7.0);
+            let y = 1.0 + (i % 3) as f64 * 0.7;
+            let body = w
+                .create_body(&BodyDef {
+                    position: DVec3::new(x, y, z),
+                    body_type: if i % 4 == 0 {
+                        BodyType::Static
+                    } else {
+                        BodyType::Dynamic
+                    },
+                    ..Default::default()
+                })
+                .unwrap();
+            let def = ShapeDef::default();
+            match i % 3 {
+                0 => {
+                    w.create_box_shape(body, &def, Vec3::new(0.4, 0.3, 0.5))
+                        .unwrap();
+                }
+                1 => {
+                    let sphere = Sphere {
+                        center: Vec3::ZERO,
+                        radius: 0.45,
+                    };
+                    w.create_sphere_shape(body, &def, &sphere).unwrap();
+                }
+                _ => {
+                    let capsule = Capsule {
+                        center1: Vec3::new(0.0, -0.3, 0.0),
+                        center2: Vec3::new(0.3, 0.3, 0.0),
+                        radius: 0.25,
+                    };
+                    w.create_capsule_shape(body, &def, &capsule).unwrap();
+                }
+            }
+        }
+        w
+    }
+
+    /// Rays gathered in one region find what each ray's own descent of the trees finds:
+    /// the same shape and the same hit bits, for short rays down, rays along the ground,
+    /// rays starting in shapes and on box faces, and when the region holds more leaves
+    /// than are kept (each ray then descends itself).
+    #[test]
+    fn rays_sharing_candidates_find_what_their_own_descents_find() {
+        for count in [20, 60] {
+            let w = strewn(count);
+            let mut seed = 0x2545_f491_u32;
+            let mut next = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                seed as f32 / u32::MAX as f32
+            };
+            let accepts_all = |_: u32| true;
+            let accepts_some = |s: u32| s % 3 != 1;
+            let (mut hits, mut incomplete) = (0, 0);
+            for k in 0..600 {
+                // Four rays near one another, as a vehicle's wheels cast.
+                let base = DVec3::new(
+                    (next() * 16.0 - 8.0) as f64,
+                    (next() * 3.0) as f64,
+                    (next() * 16.0 - 8.0) as f64,
+                );
+                let mut rays = [(DVec3::ZERO, Vec3::ZERO); 4];
+                for r in &mut rays {
+                    let origin = base
+                        + DVec3::new(
+                            (next() * 3.0 - 1.5) as f64,
+                            (next() * 0.5) as f64,
+                            (next() * 3.0 - 1.5) as f64,
+                        );
+                    let translation = match k % 3 {
+                        0 => Vec3::new(0.0, -1.0 - next(), 0.0),
+                        1 => Vec3::new(next() - 0.5, -next(), next() - 0.5) * 3.0,
+                        _ => Vec3::new(2.0 * next() + 0.1, 0.0, 0.0),
+                    };
+                    *r = (origin, translation);
+                }
+                let mut region: Option<DAabb> = None;
+                for &(o, t) in &rays {
+                    let end = o + t.to_f64();
+                    let ray = DAabb::new(o, o).union(&DAabb::new(end, end));
+                    region = Some(region.map_or(ray, |r| r.union(&ray)));
+                }
+                let r = region.unwrap();
+                let m = DVec3::new(RAY_REGION_MARGIN, RAY_REGION_MARGIN, RAY_REGION_MARGIN);
+                // Now and then the whole world, past what the candidates keep.
+                let region = if k % 10 == 0 {
+                    let all = DVec3::new(50.0, 50.0, 50.0);
+                    DAabb::new(-all, all)
+                } else {
+                    DAabb::new(r.lower - m, r.upper + m)
+                };
+                let candidates = w.ray_candidates(&region);
+                incomplete += !candidates.complete as u32;
+                for &(o, t) in &rays {
+                    for accepts in [&accepts_all as &dyn Fn(u32) -> bool, &accepts_some] {
+                        let own = w.ray_closest_where(o, t, &accepts);
+                        let shared = w.ray_closest_among(&candidates, o, t, &accepts);
+                        let bits = |h: Option<(u32, RayHit)>| {
+                            h.map(|(s, h)| (s, h.fraction.to_bits(), h.point, h.normal))
+                        };
+                        assert_eq!(bits(own), bits(shared), "ray {k} from {o:?} along {t:?}");
+                        hits += own.is_some() as u32;
+                    }
+                }
+            }
+            assert!(hits > 1000, "too few rays hit anything ({hits})");
+            assert_eq!(incomplete > 0, count > RAY_CANDIDATES, "{incomplete}");
+        }
     }
 }

@@ -16,8 +16,8 @@ use super::{MAX_WHEELS, Vehicle, WheelCast, WheelContact};
 use crate::body::{BodyType, NONE};
 use crate::geometry::{Cylinder, Sphere};
 use crate::limits::{MAX_FORCE, MAX_IMPULSE, MAX_VELOCITY, clamp_abs};
-use crate::math::{DVec3, Quat, Vec3, abs, atan2, clamp, max, min};
-use crate::query::QueryShape;
+use crate::math::{DAabb, DVec3, Quat, Vec3, abs, atan2, clamp, max, min};
+use crate::query::{QueryShape, RAY_REGION_MARGIN};
 use crate::world::World;
 
 /// Gauss-Seidel passes over the wheels' friction and brake constraints.
@@ -160,6 +160,24 @@ impl World {
                 && sh.filter.category_bits & def.cast_mask != 0
         };
 
+        // The ray-cast wheels share one descent of each tree: the leaves under all their
+        // rays (each ray then keeps the leaves its own descent would have reached).
+        let mut region: Option<DAabb> = None;
+        for wd in def.wheels[..n]
+            .iter()
+            .filter(|wd| wd.cast == WheelCast::Ray)
+        {
+            let dir = q.rotate(wd.suspension_direction.normalize());
+            let attach = chassis_position + q.rotate(wd.position).to_f64();
+            let end = attach + (dir * (wd.max_length + wd.radius)).to_f64();
+            let ray = DAabb::new(attach, attach).union(&DAabb::new(end, end));
+            region = Some(region.map_or(ray, |r| r.union(&ray)));
+        }
+        let candidates = region.map(|r| {
+            let m = DVec3::new(RAY_REGION_MARGIN, RAY_REGION_MARGIN, RAY_REGION_MARGIN);
+            self.ray_candidates(&DAabb::new(r.lower - m, r.upper + m))
+        });
+
         // Casts and the suspension.
         for i in 0..n {
             let wd = &def.wheels[i];
@@ -173,12 +191,15 @@ impl World {
             let hit = match wd.cast {
                 WheelCast::Ray => {
                     let reach = max_len + wd.radius;
-                    self.ray_closest_where(attach, dir * reach, &accepts)
-                        .map(|(s, h)| {
-                            let body = &self.bodies[self.shapes[s as usize].body as usize];
-                            let len = h.fraction * reach - wd.radius;
-                            (s, body.position + h.point.to_f64(), h.normal, len)
-                        })
+                    match &candidates {
+                        Some(c) => self.ray_closest_among(c, attach, dir * reach, &accepts),
+                        None => self.ray_closest_where(attach, dir * reach, &accepts),
+                    }
+                    .map(|(s, h)| {
+                        let body = &self.bodies[self.shapes[s as usize].body as usize];
+                        let len = h.fraction * reach - wd.radius;
+                        (s, body.position + h.point.to_f64(), h.normal, len)
+                    })
                 }
                 WheelCast::Sphere | WheelCast::Cylinder => {
                     let shape = if wd.cast == WheelCast::Sphere {
