@@ -19,7 +19,7 @@ pub(crate) mod lanes;
 
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::area::{Fold, gravity_at};
-use crate::body::{BodyType, NONE};
+use crate::body::{Body, BodyType, NONE};
 use crate::error::Result;
 use crate::joint::solver::JointConstraint;
 use crate::math::{DAabb, Mat3, Quat, Vec3, round_vec_to_grid, sqrt};
@@ -844,6 +844,40 @@ fn integrate_position(
     (capped, clamped)
 }
 
+/// How many bodies ahead finalize asks for a body's first shape (the body itself twice
+/// as far ahead).
+const FINALIZE_AHEAD: usize = 4;
+
+/// Asks the cache for the lines of a body that finalize reads and writes first.
+#[inline(always)]
+fn prefetch_body(b: *const Body) {
+    use core::mem::offset_of;
+    let p = b.cast::<u8>();
+    for offset in [
+        offset_of!(Body, position),
+        offset_of!(Body, rotation),
+        offset_of!(Body, linear_velocity),
+        offset_of!(Body, shape_head),
+        offset_of!(Body, sleep_time),
+    ] {
+        lanes::prefetch(p.wrapping_add(offset));
+    }
+}
+
+/// Asks the cache for the lines of a shape that finalize's bounds update reads.
+#[inline(always)]
+fn prefetch_shape_bounds(s: *const crate::shape::Shape) {
+    use core::mem::offset_of;
+    let p = s.cast::<u8>();
+    for offset in [
+        offset_of!(crate::shape::Shape, fat_aabb),
+        offset_of!(crate::shape::Shape, geometry),
+        offset_of!(crate::shape::Shape, next_in_body),
+    ] {
+        lanes::prefetch(p.wrapping_add(offset));
+    }
+}
+
 /// Writes the substeps' results back into the bodies: positions advance on the 2^-32
 /// grid, so a shifted world steps exactly like the unshifted one. Then refreshes bounds
 /// and fills the move buffer.
@@ -865,6 +899,25 @@ fn finalize_bodies(world: &mut World, dt: f32, max_speed: f32, speed_caps: &Atom
         let sleep_times = Slots::new(&mut world.solver.island_sleep[..count]);
         let enable_sleep = world.def.enable_sleep;
         world.tasks.for_each(count, 64, &|k, _| {
+            // The bodies (and their shapes) lie scattered through their pools in solver
+            // order: ask for a body well ahead, and for its first shape once the body
+            // has had time to arrive. Hints only.
+            if let Some(p) = params.get(k + 2 * FINALIZE_AHEAD) {
+                prefetch_body(bodies.ptr(p.body as usize));
+            }
+            if let Some(p) = params.get(k + FINALIZE_AHEAD) {
+                let b = bodies.ptr(p.body as usize);
+                if !b.is_null() {
+                    // SAFETY: in bounds (not null); one plain field read through the raw
+                    // pointer (another piece may be finalizing that body, but no piece
+                    // writes a body's shape list).
+                    let head = unsafe { core::ptr::addr_of!((*b).shape_head).read() };
+                    let s = shapes.ptr(head as usize);
+                    if !s.is_null() {
+                        prefetch_shape_bounds(s);
+                    }
+                }
+            }
             let mut st = states[k];
             // Relax and restitution ran after the last position update: the stored
             // velocities keep the caps too.
