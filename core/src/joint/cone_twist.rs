@@ -188,6 +188,8 @@ pub(super) fn solve(
         if len > max {
             new *= max / len;
         }
+        // Scaling onto the bound can round a component a step past it.
+        let new = crate::limits::clamp_abs(new, crate::limits::MAX_IMPULSE);
         i.angular = new;
         apply_angular(c, a, b, new - old);
     }

@@ -467,6 +467,8 @@ pub(super) fn cone_solve<L: Lanes>(
     let max = min(k.max_friction * L::splat(p.h), L::splat(MAX_IMPULSE));
     let len = new.dot(new).sqrt();
     let new = V3::select_gt(len, max, new.scale(max.div(len)), new);
+    // Scaling onto the bound can round a component a step past it (as one at a time).
+    let new = clamp_v(new, MAX_IMPULSE);
     let angular = choose3(k.friction, new, old);
     apply_angular(&g, &mut b, new.sub(old), k.friction);
     // Swing limit: a half-turn-free swing with no axis drops its impulse.

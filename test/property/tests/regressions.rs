@@ -4939,3 +4939,317 @@ fn seed_242063_non_finite() {
         ],
     });
 }
+
+/// Found 2026-12-05 by `maul3d-property --minutes 10 --keep-going --jobs 2 --seeds
+/// 270000..` at the end of a session; failed at 6b89da1 (the session before) too. A
+/// cone-twist joint's friction impulse, scaled back onto its bound (`MAX_IMPULSE` here),
+/// rounded a component one step past it (1.00000006e12), which restore refuses, so the
+/// world's own snapshot was refused. Fixed: the scaled impulse is clamped per component,
+/// one at a time and in lanes alike.
+/// Seed 276280 (Small, 300 ops), minimised to 25 ops.
+/// op 24: OwnSnapshotRefused: after the step: restore refused the world's own snapshot: damaged data: joint impulse out of range; fastest: BodyId { index: 1, generation: 1, world: 5875 } Some(Dynamic) p Some(DVec3 { x: 17.065168258035555, y: -1.3592353626154363, z: -8.936046186601743 }) v Vec3 { x: 298.1266, y: 549.1067, z: -470.34653 } w Vec3 { x: 2551.6777, y: -702.33386, z: 548.00305 }; BodyId { index: 3, generation: 1, world: 5875 } Some(Dynamic) p Some(DVec3 { x: -16.25151681015268, y: 14.113985924515873, z: 6.5662312500644475 }) v Vec3 { x: 0.0, y: -492.22012, z: -607.73584 } w Vec3 { x: 0.0, y: -0.0053171534, z: 0.0 }
+#[test]
+fn seed_276280_own_snapshot_refused() {
+    check(&Case {
+        config: WorldConfig {
+            gravity: [F(-10.174272), F(-0.24430142), F(13.373488)],
+            restitution_threshold: F(0.22819841),
+            contact_hertz: F(77.58058),
+            contact_damping_ratio: F(11.876338),
+            contact_push_max_speed: F(4.292115),
+            joint_damping_ratio: F(3.3205168),
+            max_linear_speed: F(782.0636),
+            hit_event_threshold: F(3.4386625),
+            enable_sleep: true,
+            capacities: [8, 23, 2, 16, 16, 32, 8, 1, 1],
+            content_capacity: 67108864,
+            task_workers: 0,
+            more_capacities: [4, 0, 0],
+        },
+        ops: vec![
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [
+                        D(14.959091926854995),
+                        D(11.713885301483314),
+                        D(-6.945180587622657),
+                    ],
+                    rotation: [F(0.0038534307), F(-0.3685695), F(0.8760468), F(0.31093985)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.9614128),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 9,
+                    locks: 0,
+                },
+            },
+            CreateBox {
+                body: 2147483647,
+                def: ShapeD {
+                    density: F(1422.297),
+                    friction: F(0.92515475),
+                    restitution: F(0.17768791),
+                    rolling: F(0.0),
+                    category: 1,
+                    mask: 18446744073709551615,
+                    group: 0,
+                    flags: 5,
+                },
+                half: [F(0.7783385), F(0.9000556), F(0.65403867)],
+                center: None,
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 1,
+                    position: [
+                        D(14.420337209888753),
+                        D(3.824711602549899),
+                        D(-13.08778208994533),
+                    ],
+                    rotation: [F(-0.1418598), F(-0.1765281), F(-0.08796805), F(0.9700388)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            ApplyAngularImpulse {
+                body: 803508930,
+                impulse: [F(0.2212776), F(-2.6383498), F(-0.9162462)],
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [
+                        D(-11.461251384000333),
+                        D(3.257744786845511),
+                        D(7.116327239005855),
+                    ],
+                    rotation: [F(-0.32041422), F(-0.45013508), F(-0.10317232), F(0.8270844)],
+                    linear: [F(-4.9351716), F(-0.19659165), F(-0.6631494)],
+                    angular: [F(-2.3792608), F(-1.4204268), F(-1.2283826)],
+                    linear_damping: F(0.4233906),
+                    angular_damping: F(0.0062676566),
+                    gravity_scale: F(-1.3133084),
+                    sleep_threshold: F(0.05),
+                    flags: 11,
+                    locks: 13,
+                },
+            },
+            CreateBox {
+                body: 2147483647,
+                def: ShapeD {
+                    density: F(1814.7355),
+                    friction: F(0.8172239),
+                    restitution: F(0.0),
+                    rolling: F(0.0),
+                    category: 1,
+                    mask: 18446744073709551615,
+                    group: 0,
+                    flags: 5,
+                },
+                half: [F(0.49694616), F(0.93682295), F(0.858665)],
+                center: Some((
+                    [F(-0.16051283), F(-0.28209746), F(-0.12899601)],
+                    [F(0.5670479), F(-0.66826934), F(0.40743402), F(0.25665203)],
+                )),
+            },
+            Step {
+                dt: F(0.008333334),
+                substeps: 2,
+            },
+            ShiftOrigin {
+                offset: [D(4.5), D(5.0), D(9.0)],
+            },
+            Step {
+                dt: F(0.033333335),
+                substeps: 2,
+            },
+            SetBodyMotionLocks {
+                body: 1000832204,
+                bits: 41,
+            },
+            Step {
+                dt: F(0.0001),
+                substeps: 8,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 4,
+            },
+            CreateJoint {
+                spec: JointSpec {
+                    a: 232879262,
+                    b: 1032423484,
+                    frame_a: (
+                        [F(-0.0), F(-0.11240052), F(-0.0)],
+                        [
+                            F(-6.758914e17),
+                            F(2.0966469e17),
+                            F(2.8071954e17),
+                            F(6.483888e17),
+                        ],
+                    ),
+                    frame_b: (
+                        [F(0.8831974), F(-0.015159626), F(-0.9369084)],
+                        [
+                            F(-7.527824e16),
+                            F(1.9008587e17),
+                            F(1.3871041e17),
+                            F(9.6899946e17),
+                        ],
+                    ),
+                    world_anchor: None,
+                    collide: false,
+                    break_force: F(3.4028235e38),
+                    break_torque: F(3.4028235e38),
+                    kind: ConeTwist {
+                        swing: F(0.27653438),
+                        twist_lower: F(-0.2922094),
+                        twist_upper: F(-0.1147114),
+                        friction: F(500000000000000.0),
+                    },
+                },
+            },
+            SetBodyGravityScale {
+                body: 815666492,
+                scale: F(99999.99),
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 8,
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [
+                        D(-4.872694972961945),
+                        D(10.052839711839177),
+                        D(-1.5259110945617138),
+                    ],
+                    rotation: [F(-0.037977792), F(0.05042691), F(0.016144872), F(0.9978748)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.53307164),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            Step {
+                dt: F(0.033333335),
+                substeps: 2,
+            },
+            Step {
+                dt: F(0.033333335),
+                substeps: 2,
+            },
+            CreateJoint {
+                spec: JointSpec {
+                    a: 1043763081,
+                    b: 861239090,
+                    frame_a: (
+                        [F(-0.20164621), F(0.8162047), F(-0.8259651)],
+                        [F(0.04942953), F(0.090759985), F(0.13301228), F(0.98571146)],
+                    ),
+                    frame_b: (
+                        [F(-0.11476384), F(-0.95345), F(0.8821536)],
+                        [F(0.84048307), F(0.22658877), F(-0.19341901), F(0.45258686)],
+                    ),
+                    world_anchor: None,
+                    collide: false,
+                    break_force: F(3.4028235e38),
+                    break_torque: F(3.4028235e38),
+                    kind: ConeTwist {
+                        swing: F(0.40659663),
+                        twist_lower: F(-0.21181555),
+                        twist_upper: F(0.4962808),
+                        friction: F(1.706247),
+                    },
+                },
+            },
+            Step {
+                dt: F(0.008333334),
+                substeps: 128,
+            },
+            CreateJoint {
+                spec: JointSpec {
+                    a: 575863830,
+                    b: 103603313,
+                    frame_a: (
+                        [F(1000000.0), F(1e-45), F(0.14264819)],
+                        [F(-0.53195363), F(-0.64448243), F(-0.20841585), F(0.5081638)],
+                    ),
+                    frame_b: (
+                        [F(0.21944535), F(-0.24108246), F(1000000.0)],
+                        [F(-0.6911686), F(0.010738858), F(-0.64620733), F(0.32339865)],
+                    ),
+                    world_anchor: None,
+                    collide: false,
+                    break_force: F(3.4028235e38),
+                    break_torque: F(3.4028235e38),
+                    kind: Prismatic {
+                        limit: true,
+                        lower: F(-0.55966324),
+                        upper: F(1e-30),
+                        motor: true,
+                        speed: F(-100000.0),
+                        force: F(999999900000000.0),
+                        spring: false,
+                        hertz: F(-0.0),
+                        damping: F(0.19380444),
+                    },
+                },
+            },
+            CreateJoint {
+                spec: JointSpec {
+                    a: 570783236,
+                    b: 1054279558,
+                    frame_a: (
+                        [F(0.33346203), F(-0.5700044), F(-0.02010191)],
+                        [F(-0.04868094), F(-0.09251958), F(-0.39078778), F(0.9145246)],
+                    ),
+                    frame_b: (
+                        [F(0.47573274), F(-0.7997839), F(-0.5819974)],
+                        [F(0.44821227), F(0.6333343), F(-0.021280862), F(0.6305082)],
+                    ),
+                    world_anchor: Some([
+                        D(-10.067617524970489),
+                        D(5.5466235743186125),
+                        D(-5.650195119462758),
+                    ]),
+                    collide: false,
+                    break_force: F(3.4028235e38),
+                    break_torque: F(3.4028235e38),
+                    kind: ConeTwist {
+                        swing: F(0.92569906),
+                        twist_lower: F(-0.07280065),
+                        twist_upper: F(0.418907),
+                        friction: F(6.1599884),
+                    },
+                },
+            },
+            SetConeSwingLimit {
+                joint: 391017461,
+                v: F(0.06320535),
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 4,
+            },
+            Step {
+                dt: F(0.033333335),
+                substeps: 8,
+            },
+        ],
+    });
+}
