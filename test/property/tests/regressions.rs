@@ -5253,3 +5253,517 @@ fn seed_276280_own_snapshot_refused() {
         ],
     });
 }
+
+/// Found 2026-12-05 by `maul3d-property --minutes 10 --keep-going --jobs 2 --seeds
+/// 270000..` at the end of a session; fails at 6b89da1 (the session before) too. After a
+/// step a body's position lies beyond 2^22 m, which restore refuses, so the world's own
+/// snapshot is refused. Known open: not yet analysed (which body, and why the step's
+/// bound check let the step run).
+/// Seed 277687 (Extreme, 300 ops), minimised to 50 ops.
+/// op 49: OwnSnapshotRefused: after the step: restore refused the world's own snapshot: damaged data: body position beyond 2^22; fastest: BodyId { index: 36, generation: 1, world: 77870 } Some(Dynamic) p Some(DVec3 { x: 136.1946332117077, y: 1999083.345074986, z: -54.45410246565007 }) v Vec3 { x: 13.219696, y: -128.69075, z: -5.5678015 } w Vec3 { x: 0.17690977, y: 0.247302, z: 0.07899806 }; BodyId { index: 35, generation: 1, world: 77870 } Some(Dynamic) p Some(DVec3 { x: -50.726839285576716, y: 1999089.4386016475, z: -56.5641773508396 }) v Vec3 { x: -4.0328546, y: -128.1216, z: -5.67532 } w Vec3 { x: 0.06954663, y: -0.28523347, z: 0.11180863 }
+#[test]
+#[ignore = "known open: a step carries a body past 2^22 m though the step's own check should refuse such a step, so the world's own snapshot is refused (seed 277687)"]
+fn seed_277687_own_snapshot_refused() {
+    check(&Case {
+        config: WorldConfig {
+            gravity: [F(0.0), F(-10.0), F(0.0)],
+            restitution_threshold: F(1000000.0),
+            contact_hertz: F(104.68372),
+            contact_damping_ratio: F(15.997816),
+            contact_push_max_speed: F(9.202506),
+            joint_damping_ratio: F(1.0963966),
+            max_linear_speed: F(1000.0),
+            hit_event_threshold: F(1.6550226),
+            enable_sleep: true,
+            capacities: [256, 256, 2048, 512, 16, 32, 4, 64, 64],
+            content_capacity: 16384,
+            task_workers: 0,
+            more_capacities: [16, 16, 16],
+        },
+        ops: vec![
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [
+                        D(9.126891203307174),
+                        D(1.4268829899660456),
+                        D(3.7142766692272637),
+                    ],
+                    rotation: [F(4.586205), F(-5.270313), F(-0.27240357), F(0.34106067)],
+                    linear: [F(-4.476523), F(-1.1694973), F(-2.7314327)],
+                    angular: [F(2.572748), F(-1.0622942), F(2.0022316)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.23697685),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [D(-2097151.0), D(9.294225120718199), D(10.337897088209228)],
+                    rotation: [F(-0.52888095), F(0.48142356), F(0.44989324), F(0.53489476)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.77026623),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.14338885),
+                    flags: 9,
+                    locks: 0,
+                },
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [D(0.28716768893401934), D(2.621922281292626), D(-2097151.0)],
+                    rotation: [F(-0.44296065), F(-0.5089444), F(-0.29944023), F(0.67460877)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 10,
+                    locks: 0,
+                },
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [
+                        D(0.6765498483228587),
+                        D(14.500203517803183),
+                        D(2.678744597888894),
+                    ],
+                    rotation: [
+                        F(-0.29696864),
+                        F(-0.14472176),
+                        F(-0.117040955),
+                        F(0.9365718),
+                    ],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.06578925),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 8,
+                    locks: 0,
+                },
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [
+                        D(-12.203042687357083),
+                        D(-1200000.0),
+                        D(-12.018854779962016),
+                    ],
+                    rotation: [F(0.00203276), F(0.013639674), F(-0.03640702), F(0.9992419)],
+                    linear: [F(1.4005859), F(99999.99), F(-0.51543736)],
+                    angular: [F(-1.6798432), F(-100000.0), F(-0.3543133)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 11,
+                    locks: 10,
+                },
+            },
+            Pile {
+                n: 8,
+                kind: 4,
+                origin: [
+                    D(11.518901839673962),
+                    D(4.7603144038854),
+                    D(2097151.9999999995),
+                ],
+                spacing: F(2.237429),
+                size: F(0.48576838),
+            },
+            Pile {
+                n: 7,
+                kind: 4,
+                origin: [
+                    D(14.528561465932185),
+                    D(10.734032947768736),
+                    D(-8.659486088205233),
+                ],
+                spacing: F(1.3624696),
+                size: F(0.23463105),
+            },
+            DestroyBody { body: 198243249 },
+            Step {
+                dt: F(0.008333334),
+                substeps: 128,
+            },
+            Step {
+                dt: F(1.0),
+                substeps: 4,
+            },
+            Step {
+                dt: F(0.033333335),
+                substeps: 8,
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [D(-12.779507973157799), D(100000.0), D(1.2121053959795667)],
+                    rotation: [F(-0.9013598), F(0.33062375), F(-0.03542729), F(0.2774589)],
+                    linear: [F(2.0196128), F(2.0705678), F(-0.778811)],
+                    angular: [F(2.6381443), F(0.12575085), F(0.011508038)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.24697559),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 9,
+                    locks: 0,
+                },
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [D(11.623479601494296), D(100000.0), D(-0.09570106634158293)],
+                    rotation: [F(0.6313757), F(-3.7982721), F(-4.336169), F(3.9207315)],
+                    linear: [F(3.593647), F(1000.0), F(-4.0854363)],
+                    angular: [F(0.14882052), F(-1.7697666), F(0.10246787)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.40464643),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.19239755),
+                    flags: 3,
+                    locks: 0,
+                },
+            },
+            ShiftOrigin {
+                offset: [D(-6.5), D(2.5), D(-5.0)],
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [D(-2.0052966663953757), D(1000000.0), D(1.053789748640071)],
+                    rotation: [
+                        F(-0.48259228),
+                        F(-0.16841158),
+                        F(-0.71618724),
+                        F(0.47520313),
+                    ],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.32120094),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 9,
+                    locks: 0,
+                },
+            },
+            CreateBox {
+                body: 2147483647,
+                def: ShapeD {
+                    density: F(1861.6292),
+                    friction: F(999.99994),
+                    restitution: F(0.0),
+                    rolling: F(1000.0),
+                    category: 1,
+                    mask: 18446744073709551615,
+                    group: 0,
+                    flags: 5,
+                },
+                half: [F(0.35651904), F(0.35649303), F(1e-6)],
+                center: Some((
+                    [F(0.04951937), F(0.12681907), F(1000000.0)],
+                    [
+                        F(7.328776e17),
+                        F(-4.3467402e17),
+                        F(-4.8602747e17),
+                        F(1.942321e17),
+                    ],
+                )),
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 4,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 8,
+            },
+            Step {
+                dt: F(0.033333335),
+                substeps: 4,
+            },
+            Pile {
+                n: 11,
+                kind: 4,
+                origin: [
+                    D(9.329117930276567),
+                    D(9.64245058424964),
+                    D(2097151.9999999995),
+                ],
+                spacing: F(1e-45),
+                size: F(0.31964517),
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [
+                        D(0.0855712627572327),
+                        D(13.777752585207564),
+                        D(11.21313442471213),
+                    ],
+                    rotation: [F(0.2149095), F(0.11251922), F(0.9700783), F(-0.01007127)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.721596),
+                    angular_damping: F(0.28627303),
+                    gravity_scale: F(0.2752967),
+                    sleep_threshold: F(1000000.0),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            CreateSphere {
+                body: 2147483647,
+                def: ShapeD {
+                    density: F(1e-6),
+                    friction: F(1e-6),
+                    restitution: F(0.0),
+                    rolling: F(0.0),
+                    category: 1,
+                    mask: 18446744073709551615,
+                    group: 0,
+                    flags: 5,
+                },
+                center: [F(0.0), F(0.0), F(0.0)],
+                radius: F(10000.0),
+            },
+            Step {
+                dt: F(0.07220783),
+                substeps: 4,
+            },
+            DestroyBody { body: 801436812 },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [D(-1200000.0), D(100000.0), D(12.209686484180793)],
+                    rotation: [
+                        F(558510700000000.0),
+                        F(-655777700000000.0),
+                        F(-507493670000000.0),
+                        F(-21715766000000.0),
+                    ],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [
+                        D(-8.184347115594363),
+                        D(5.366894618530219),
+                        D(-0.08511945244685748),
+                    ],
+                    rotation: [
+                        F(-0.003901004),
+                        F(0.0018308916),
+                        F(-0.0019505601),
+                        F(0.008810523),
+                    ],
+                    linear: [F(-1.0761735), F(1.4503466), F(3.1392345)],
+                    angular: [F(-1.8309093), F(100000.0), F(-2.4856646)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            CreatePlane {
+                body: 2147483647,
+                def: ShapeD {
+                    density: F(2142.9265),
+                    friction: F(0.27059183),
+                    restitution: F(0.0),
+                    rolling: F(0.0),
+                    category: 1,
+                    mask: 18446744073709551615,
+                    group: 0,
+                    flags: 5,
+                },
+                normal: [F(-0.059338525), F(-0.8952662), F(0.19707933)],
+                offset: F(0.18200319),
+            },
+            Step {
+                dt: F(0.25),
+                substeps: 2,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 4,
+            },
+            Step {
+                dt: F(0.0001),
+                substeps: 1,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 8,
+            },
+            Step {
+                dt: F(0.033333335),
+                substeps: 8,
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [D(0.43333333333333335), D(9.770832490157403), D(100000.0)],
+                    rotation: [F(0.08908399), F(-0.02635923), F(0.097062714), F(0.99093294)],
+                    linear: [F(-2.0018957), F(2.371151), F(-3.2300742)],
+                    angular: [F(-0.70242846), F(0.46138775), F(-1.7205585)],
+                    linear_damping: F(0.22505839),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.022822607),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            Step {
+                dt: F(0.09540938),
+                substeps: 8,
+            },
+            Step {
+                dt: F(0.008333334),
+                substeps: 2,
+            },
+            Step {
+                dt: F(0.033333335),
+                substeps: 4,
+            },
+            Pile {
+                n: 7,
+                kind: 4,
+                origin: [
+                    D(0.43333333333333335),
+                    D(11.165182535515287),
+                    D(4.3600110100391944),
+                ],
+                spacing: F(2.4384787),
+                size: F(0.21100438),
+            },
+            ShiftOrigin {
+                offset: [D(8.0), D(-2000000.0), D(2.3283064365386963e-10)],
+            },
+            Step {
+                dt: F(0.09801877),
+                substeps: 8,
+            },
+            Step {
+                dt: F(0.5),
+                substeps: 4,
+            },
+            Step {
+                dt: F(0.033333335),
+                substeps: 4,
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [
+                        D(-14.553765444501108),
+                        D(10.202113292368265),
+                        D(-0.332345712573618),
+                    ],
+                    rotation: [F(-0.42375687), F(-0.715962), F(-0.13803655), F(0.5373773)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.09457506),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 2,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 128,
+            },
+            Step {
+                dt: F(0.016524391),
+                substeps: 4,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 4,
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [
+                        D(5.0204352102369825),
+                        D(10.46643916093005),
+                        D(2.2083609269221824),
+                    ],
+                    rotation: [
+                        F(0.002239485),
+                        F(-0.0044318116),
+                        F(-0.008570325),
+                        F(0.0013759673),
+                    ],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.1424191),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            Step {
+                dt: F(0.032351278),
+                substeps: 4,
+            },
+            CreateJoint {
+                spec: JointSpec {
+                    a: 370364599,
+                    b: 169015991,
+                    frame_a: (
+                        [F(-0.91835535), F(100000.0), F(1000.0)],
+                        [F(0.14671566), F(-0.12569508), F(-0.38174754), F(0.90384954)],
+                    ),
+                    frame_b: (
+                        [F(0.6450175), F(0.08743747), F(0.25157648)],
+                        [F(-0.26829714), F(0.36560193), F(0.27681702), F(0.847186)],
+                    ),
+                    world_anchor: None,
+                    collide: false,
+                    break_force: F(3.4028235e38),
+                    break_torque: F(3.4028235e38),
+                    kind: Spherical,
+                },
+            },
+            Step {
+                dt: F(10.0),
+                substeps: 4,
+            },
+        ],
+    });
+}
