@@ -411,15 +411,7 @@ fn journal_replays_a_drive_to_the_same_hash() {
 /// (the world's own snapshot restores).
 #[test]
 fn wheels_a_million_metres_out_on_a_heavy_spinning_chassis_stay_finite() {
-    let mut w = World::new(&WorldDef {
-        body_capacity: 16,
-        shape_capacity: 16,
-        contact_capacity: 256,
-        pair_capacity: 256,
-        vehicle_capacity: 4,
-        ..Default::default()
-    })
-    .unwrap();
+    let mut w = world();
     const OUT: f32 = 1.0e6;
     for z in [-OUT, OUT] {
         let g = w
