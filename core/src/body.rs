@@ -212,6 +212,21 @@ pub(crate) struct Body {
 }
 
 impl Body {
+    /// How far from the world origin (largest coordinate) the body's stored position and
+    /// its shapes' bounds could reach before the body moves its centre of mass at all:
+    /// the shapes lie within `max_extent` of the centre of mass, and the body origin
+    /// within `|local_center|` of it on whatever side a turn leaves it — so a body
+    /// whose origin sits far from its shapes (a shape offset 1e6 m) may swing its
+    /// origin twice that far. Plus the bounds check's slack. The step's bounds check
+    /// adds the centre of mass's travel.
+    pub(crate) fn reach_at_rest(&self) -> f64 {
+        let offset = self.local_center.length() as f64;
+        self.position.max_abs()
+            + offset
+            + crate::math::max_f64(offset, self.max_extent as f64)
+            + crate::world::BOUNDS_SLACK
+    }
+
     pub(crate) fn from_def(def: &BodyDef, generation: u32) -> Body {
         Body {
             generation,

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::events::BodyMoveEvent;
 use crate::math::POSITION_LIMIT;
 use crate::profile::Timer;
-use crate::world::{BOUNDS_SLACK, World};
+use crate::world::World;
 
 impl World {
     /// The step's arguments within range and no body able to leave ±2^22 in it.
@@ -115,9 +115,10 @@ impl World {
 
     /// The first enabled dynamic or kinematic body (in slot order) whose bounds could
     /// reach ±2^22 during a step of `dt`, with how far out they could reach. A step
-    /// moves a body by at most its speed times `dt` — a dynamic body's speed is capped at
-    /// `max_linear_speed` through the whole step, a kinematic body keeps its velocity —
-    /// and its shapes lie within `max_extent` of its centre of mass, so checking this
+    /// moves a body's centre of mass by at most its speed times `dt` — a dynamic body's
+    /// speed is capped at `max_linear_speed` through the whole step, a kinematic body
+    /// keeps its velocity — and its origin and shapes lie around that centre as
+    /// [`Body::reach_at_rest`] counts, so checking this
     /// before the step means no step ever carries a body past the bound, and nothing
     /// about the refusal is stored: the world steps as soon as the body is dealt with.
     /// Sleeping bodies count too (a contact may wake them during the step).
@@ -152,12 +153,7 @@ impl World {
             BodyType::Dynamic => self.def.max_linear_speed,
             _ => b.linear_velocity.length(),
         };
-        // The centre of mass lies within |local_center| of the body origin.
-        let reach = speed as f64 * dt as f64
-            + b.local_center.length() as f64
-            + b.max_extent as f64
-            + BOUNDS_SLACK;
-        let far = b.position.max_abs() + reach;
+        let far = b.reach_at_rest() + speed as f64 * dt as f64;
         (far >= POSITION_LIMIT).then_some(far)
     }
 }

@@ -255,6 +255,68 @@ fn a_world_steps_again_once_the_body_at_the_edge_is_destroyed_moved_or_slowed() 
     }
 }
 
+/// Property seed 277687: a body whose only shape sits 1e6 m from the body's origin turns
+/// about its centre of mass, so its origin — the stored position — swings up to twice
+/// that offset while the shape stays put. The step's bounds check counted the offset once
+/// and let a step carry the origin past 2^22; the world's own snapshot was then refused.
+/// Now a step that could swing the origin out is refused, naming the body, and one that
+/// cannot runs and still restores.
+#[test]
+fn a_body_whose_origin_lies_far_from_its_shape_cannot_swing_it_past_the_bound() {
+    use maul3d::Error;
+    use maul3d::math::Quat;
+    let turning = |origin_y: f64| {
+        let mut w = World::new(&maul3d::WorldDef {
+            gravity: Vec3::ZERO,
+            ..*world(false).def()
+        })
+        .unwrap();
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: DVec3::new(0.0, origin_y - 2.0e6, 0.0),
+                // Half a turn a second about z, through the centre of mass.
+                angular_velocity: Vec3::new(0.0, 0.0, std::f32::consts::PI),
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_offset_box_shape(
+            b,
+            &ShapeDef::default(),
+            Vec3::splat(0.5),
+            Vec3::new(0.0, 1.0e6, 0.0),
+            Quat::IDENTITY,
+        )
+        .unwrap();
+        // Bodies are created within 2^21; the origin shift carries this one out.
+        w.shift_origin(DVec3::new(0.0, -2.0e6, 0.0)).unwrap();
+        assert_eq!(w.body_position(b).unwrap().y, origin_y);
+        (w, b)
+    };
+    // The origin 2.2e6 m up and the shape 1e6 m above it: half a turn would leave the
+    // origin 4.2e6 m up, past 2^22 (4,194,304).
+    let (mut w, b) = turning(2.2e6);
+    let h = w.hash();
+    let e = w.step(1.0, 8).unwrap_err();
+    assert!(
+        matches!(e, Error::BodyOutOfBounds { body, value, .. } if body == b && value >= 4.2e6),
+        "{e}"
+    );
+    assert_eq!(w.hash(), h, "the refused step changed the world");
+    // The same turn from 2.0e6 m runs: the origin really swings to about 4.0e6 m.
+    let (mut w, b) = turning(2.0e6);
+    w.step(1.0, 8).unwrap();
+    let y = w.body_position(b).unwrap().y;
+    assert!((3.99e6..4.01e6).contains(&y), "origin at y = {y}");
+    assert_sane(&w, "after half a turn");
+    // Its own snapshot restores; another turn could swing the origin out, so the next
+    // step is refused until the body is dealt with.
+    let _ = restored(&w);
+    assert!(matches!(w.step(DT, SUBSTEPS), Err(Error::BodyOutOfBounds { body, .. }) if body == b));
+    w.destroy_body(b).unwrap();
+    w.step(DT, SUBSTEPS).unwrap();
+}
+
 /// A static body holding a 4×4-cell floor as a triangle mesh (`height_field` false) or a
 /// height field, with boxes resting across several of its triangles.
 fn boxes_on_a_floor(height_field: bool) -> (World, maul3d::BodyId, Vec<maul3d::BodyId>) {

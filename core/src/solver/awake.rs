@@ -41,7 +41,7 @@ pub(crate) struct AwakeSet {
     /// Touching contacts whose two bodies both do not move.
     resting_touching: u32,
     /// For every enabled, non-static body that does not move: at least its
-    /// `position.max_abs() + |local_center| + max_extent` plus the check's slack, and at
+    /// `Body::reach_at_rest`, and at
     /// least its speed (kinematic) — grown as bodies come to rest, recomputed by a full
     /// scan; `INFINITY` when unknown.
     rest_reach: f64,
@@ -338,10 +338,7 @@ fn idle_kinematic(b: &Body) -> bool {
 /// A resting body's part of the bounds check (`World::step`'s), without the step's
 /// travel: position, centre offset, extent and slack; and its speed if kinematic.
 fn rest_reach(b: &Body) -> (f64, f32) {
-    let reach = b.position.max_abs()
-        + b.local_center.length() as f64
-        + b.max_extent as f64
-        + crate::world::BOUNDS_SLACK;
+    let reach = b.reach_at_rest();
     let speed = match b.body_type {
         BodyType::Kinematic => b.linear_velocity.length(),
         _ => 0.0,

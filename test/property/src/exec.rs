@@ -1586,7 +1586,22 @@ impl Run {
         rows.sort_by(|a, b| b.0.total_cmp(&a.0));
         rows.truncate(2);
         let rows: Vec<String> = rows.into_iter().map(|r| r.1).collect();
-        format!("fastest: {}", rows.join("; "))
+        // And the farthest out, for position-bound failures.
+        let far = self
+            .w
+            .body_ids()
+            .filter_map(|id| self.w.body_position(id).ok().map(|p| (p.max_abs(), id)))
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        let far = match far {
+            Some((_, id)) => format!(
+                "{id:?} {:?} p {:?} v {:?}",
+                self.w.body_type(id).ok(),
+                self.w.body_position(id).ok(),
+                self.w.body_linear_velocity(id).ok()
+            ),
+            None => "none".into(),
+        };
+        format!("fastest: {}; farthest: {far}", rows.join("; "))
     }
 
     fn step(&mut self, dt: f32, substeps: u32) -> R {

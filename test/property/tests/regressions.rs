@@ -5255,14 +5255,15 @@ fn seed_276280_own_snapshot_refused() {
 }
 
 /// Found 2026-12-05 by `maul3d-property --minutes 10 --keep-going --jobs 2 --seeds
-/// 270000..` at the end of a session; fails at 6b89da1 (the session before) too. After a
-/// step a body's position lies beyond 2^22 m, which restore refuses, so the world's own
-/// snapshot is refused. Known open: not yet analysed (which body, and why the step's
-/// bound check let the step run).
+/// 270000..` at the end of a session; failed at 6b89da1 (the session before) too. A body
+/// whose box sits 1e6 m from its origin (a shape offset) lay 3e6 m out after an origin
+/// shift; a ten-second step turned it about its centre of mass and swung the origin —
+/// its stored position — to 4.23e6 m, past 2^22, which restore refuses. The step's
+/// bounds check counted the origin's offset from the centre of mass once, not the twice
+/// a turn can swing it (`Body::reach_at_rest` now does); the step is refused instead.
 /// Seed 277687 (Extreme, 300 ops), minimised to 50 ops.
-/// op 49: OwnSnapshotRefused: after the step: restore refused the world's own snapshot: damaged data: body position beyond 2^22; fastest: BodyId { index: 36, generation: 1, world: 77870 } Some(Dynamic) p Some(DVec3 { x: 136.1946332117077, y: 1999083.345074986, z: -54.45410246565007 }) v Vec3 { x: 13.219696, y: -128.69075, z: -5.5678015 } w Vec3 { x: 0.17690977, y: 0.247302, z: 0.07899806 }; BodyId { index: 35, generation: 1, world: 77870 } Some(Dynamic) p Some(DVec3 { x: -50.726839285576716, y: 1999089.4386016475, z: -56.5641773508396 }) v Vec3 { x: -4.0328546, y: -128.1216, z: -5.67532 } w Vec3 { x: 0.06954663, y: -0.28523347, z: 0.11180863 }
+/// op 49: OwnSnapshotRefused: after the step: restore refused the world's own snapshot: damaged data: body position beyond 2^22 (body 16 at (558969, 4234537, 1321936))
 #[test]
-#[ignore = "known open: a step carries a body past 2^22 m though the step's own check should refuse such a step, so the world's own snapshot is refused (seed 277687)"]
 fn seed_277687_own_snapshot_refused() {
     check(&Case {
         config: WorldConfig {
