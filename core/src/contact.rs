@@ -188,7 +188,12 @@ fn collide_mesh(
     xf_b: &Transform,
     hulls: &[HullSlot],
     speculative: f32,
+    region: Option<&Aabb>,
 ) -> Manifold {
+    // The region in the mesh's frame (a box holding it) narrows the query; each child is
+    // then tested against the region itself, in the common frame.
+    let region_local =
+        region.map(|r| bounds_in_frame(&Aabb::new(r.lower - xf_a.p, r.upper - xf_a.p), xf_a.q));
     if let ShapeGeometry::Ray(r) = &shape_b.geometry {
         return flipped(collide_ray(r, xf_b, speculative, |input| {
             ray_cast_content(data, xf_a, input)
@@ -212,7 +217,14 @@ fn collide_mesh(
         Some(h) => crate::geometry::bounds::hull_aabb(&h, &Transform::new(Vec3::ZERO, rel.q)),
         None => crate::shape::local_aabb(shape_b, hulls, rel.q),
     };
-    let bounds = Aabb::new(local.lower + rel.p, local.upper + rel.p).inflate(speculative);
+    let mut bounds = Aabb::new(local.lower + rel.p, local.upper + rel.p).inflate(speculative);
+    if let Some(r) = region_local {
+        bounds = Aabb::new(bounds.lower.max(r.lower), bounds.upper.min(r.upper));
+        let e = bounds.upper - bounds.lower;
+        if !(e.x >= 0.0 && e.y >= 0.0 && e.z >= 0.0) {
+            return Manifold::default();
+        }
+    }
     let centroid = rel.apply(convex.centroid());
     let mut best = Manifold::default();
     let mut deepest = f32::MAX;
@@ -220,6 +232,20 @@ fn collide_mesh(
         let Some(mut child) = data.child(i) else {
             return true;
         };
+        if let Some(r) = region {
+            let inside = child.with_points(|pts| {
+                let first = xf_a.apply(pts[0]);
+                let mut b = Aabb::new(first, first);
+                for &p in &pts[1..] {
+                    let q = xf_a.apply(p);
+                    b = Aabb::new(b.lower.min(q), b.upper.max(q));
+                }
+                b.overlaps(r)
+            });
+            if !inside {
+                return true;
+            }
+        }
         if two_sided {
             child = data.two_sided_facing(i, child, centroid).unwrap_or(child);
         }
@@ -234,6 +260,39 @@ fn collide_mesh(
         true
     });
     best
+}
+
+/// [`collide_with_hulls`] of a mesh A against convex B with only the children whose
+/// bounds meet `region` (a box in the common frame) tested: for probes whose contact
+/// distance is long in one direction only (a soft body's particle falling a long way).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn collide_mesh_within(
+    shape_a: &Shape,
+    xf_a: &Transform,
+    (shape_b, given_b): (&Shape, Option<HullView>),
+    xf_b: &Transform,
+    hulls: &[HullSlot],
+    meshes: &[MeshSlot],
+    speculative: f32,
+    region: &Aabb,
+) -> Manifold {
+    let ShapeGeometry::Mesh(m) = shape_a.geometry else {
+        return Manifold::default();
+    };
+    match mesh_data(meshes, m) {
+        Some(data) => collide_mesh(
+            data,
+            shape_a.two_sided,
+            xf_a,
+            shape_b,
+            given_b,
+            xf_b,
+            hulls,
+            speculative,
+            Some(region),
+        ),
+        None => Manifold::default(),
+    }
 }
 
 /// The manifold of one child (A: a triangle, or a merged voxel box collided as a box
@@ -388,6 +447,7 @@ pub(crate) fn collide_with_hulls(
                 xf_b,
                 hulls,
                 speculative,
+                None,
             ),
             None => Manifold::default(),
         };

@@ -9,7 +9,7 @@ use crate::contact::collide_with_hulls;
 use crate::error::Result;
 use crate::geometry::hull::HullView;
 use crate::id::{BodyId, ShapeId};
-use crate::math::{DAabb, DVec3, Quat, Transform, Vec3};
+use crate::math::{Aabb, DAabb, DVec3, Quat, Transform, Vec3};
 use crate::query::{QueryFilter, QueryShape};
 use crate::shape::Shape;
 use crate::world::World;
@@ -74,6 +74,39 @@ pub(crate) fn probe_manifold(
             &mut cache,
         )
     }
+}
+
+/// [`probe_manifold`] where only what lies in `region` (a box of the world) can be met:
+/// a mesh tests only its triangles there, other shapes as [`probe_manifold`] does.
+pub(crate) fn probe_manifold_within(
+    w: &World,
+    (probe, probe_hull): (&Shape, Option<HullView>),
+    position: DVec3,
+    rotation: Quat,
+    slot: u32,
+    margin: f32,
+    region: &DAabb,
+) -> Manifold {
+    let other = &w.shapes[slot as usize];
+    if !matches!(other.geometry, crate::shape::ShapeGeometry::Mesh(_)) {
+        return probe_manifold(w, (probe, probe_hull), position, rotation, slot, margin);
+    }
+    let b = &w.bodies[other.body as usize];
+    let xf_p = Transform::new(Vec3::ZERO, rotation);
+    let xf_o = Transform::new((b.position - position).to_f32(), b.rotation);
+    crate::contact::collide_mesh_within(
+        other,
+        &xf_o,
+        (probe, probe_hull),
+        &xf_p,
+        &w.content.hulls,
+        &w.content.meshes,
+        margin,
+        &Aabb::new(
+            (region.lower - position).to_f32(),
+            (region.upper - position).to_f32(),
+        ),
+    )
 }
 
 impl World {

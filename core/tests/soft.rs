@@ -1159,6 +1159,74 @@ fn a_cloth_rests_on_every_shape_kind_without_passing_through() {
     }
 }
 
+/// Property seed 302631: a cloth under a thousand times gravity, stepped half a second,
+/// could fall 2,500 m in the step, and each particle's search for its contact plane took
+/// every triangle of a long height field within 2,500 m — ten seconds for one step. It now
+/// searches where the particles can move (a column under a falling cloth, tilted in the
+/// height field's frame when the field is turned). The cloth must still land on the
+/// field, turned or not, not fall through it.
+#[test]
+fn a_cloth_falling_hard_onto_a_long_height_field_lands_on_it() {
+    use maul3d::{HeightFieldDef, QueryFilter};
+    for tilt in [0.0f32, 0.35] {
+        let mut w = World::new(&def()).unwrap();
+        let (nx, nz) = (1024u32, 16u32);
+        let heights: Vec<f32> = (0..nx * nz)
+            .map(|i| 0.2 * ((i % nx) % 3) as f32 + 0.1 * ((i / nx) % 2) as f32)
+            .collect();
+        let m = w
+            .create_height_field(&HeightFieldDef {
+                count_x: nx,
+                count_z: nz,
+                heights: &heights,
+                holes: &[],
+                scale: Vec3::new(1.5, 1.0, 1.75),
+            })
+            .unwrap();
+        // The field turned about z through its middle row; the cloth above its middle.
+        let q = Quat::from_axis_angle(Vec3::Z, tilt);
+        let middle = Vec3::new(
+            0.5 * 1.5 * (nx - 1) as f32,
+            0.0,
+            0.5 * 1.75 * (nz - 1) as f32,
+        );
+        let hb = w
+            .create_body(&BodyDef {
+                position: (-q.rotate(middle)).to_f64(),
+                rotation: q,
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_mesh_shape(hb, &ShapeDef::default(), m).unwrap();
+        let id = cloth(
+            &mut w,
+            11,
+            0.7,
+            DVec3::new(0.0, 3.0, 0.0),
+            SoftBodySettings {
+                gravity_scale: 1000.0,
+                particle_radius: 0.01,
+                ..Default::default()
+            },
+        );
+        for _ in 0..2 {
+            w.step(0.5, 2).unwrap();
+        }
+        let f = QueryFilter::default();
+        for p in positions(&w, id) {
+            let hit = w
+                .cast_ray_closest(DVec3::new(p.x, 3.0e3, p.z), Vec3::new(0.0, -6.0e3, 0.0), &f)
+                .unwrap()
+                .expect("the field is under every particle");
+            let above = p.y - hit.point.y;
+            assert!(
+                (-0.05..1.0).contains(&above),
+                "tilt {tilt}: a particle {above} m above the field at {p:?}"
+            );
+        }
+    }
+}
+
 /// `compare_soft_bodies` lists the soft bodies that differ between two worlds, with the
 /// particle that moved apart most, and none for equal worlds.
 #[test]

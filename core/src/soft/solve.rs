@@ -136,20 +136,14 @@ impl World {
         let first = b.first_particle as usize;
         let range = first..first + b.particle_count as usize;
         let r = s.particle_radius;
-        // Every particle can travel at most the speed bound for the step.
-        let mut fastest = 0.0f32;
-        for i in range.clone() {
-            let v = self.soft.particles[i].velocity.length();
-            fastest = crate::math::max(fastest, v);
-        }
-        let gravity = (self.def.gravity * s.gravity_scale).length();
-        let reach = crate::math::min((fastest + gravity * dt) * dt, 1.0e4) + r;
-        let bounds = self.soft.bounds(slot);
-        let g = crate::math::ceil_to_grid(reach as f64);
-        let area = DAabb::new(
-            bounds.lower - DVec3::new(g, g, g),
-            bounds.upper + DVec3::new(g, g, g),
+        let travel = Travel::of(
+            &self.soft.particles[range.clone()],
+            self.def.gravity * s.gravity_scale,
+            dt,
+            r,
         );
+        let bounds = self.soft.bounds(slot);
+        let area = travel.around(bounds.lower, bounds.upper);
         let mut found = [0u32; SHAPES_PER_SOFT_BODY];
         let mut n = 0usize;
         let mut dropped = 0u32;
@@ -185,7 +179,9 @@ impl World {
             tasks.for_each(range.len(), 16, &|k, _| {
                 let i = first + k;
                 // SAFETY: for_each hands each index out once.
-                unsafe { *out.get(k) = w.soft_plane(i, &b, &found[..n], &probe, reach, reference) };
+                unsafe {
+                    *out.get(k) = w.soft_plane(i, &b, &found[..n], &probe, &travel, reference)
+                };
             });
         }
         self.soft.planes = planes;
@@ -200,32 +196,30 @@ impl World {
         b: &SoftBody,
         found: &[u32],
         probe: &crate::shape::Shape,
-        reach: f32,
+        travel: &Travel,
         reference: DVec3,
     ) -> Plane {
         let s = b.settings;
         let r = s.particle_radius;
+        let reach = travel.reach;
         let p = self.soft.particles[i];
         let x0 = self.soft.x[i];
         let mut best = Plane::default();
         let mut best_sep = f32::MAX;
-        let g = crate::math::ceil_to_grid(reach as f64);
-        let mine = DAabb::new(
-            p.position - DVec3::new(g, g, g),
-            p.position + DVec3::new(g, g, g),
-        );
+        let mine = travel.around(p.position, p.position);
         for &sh in found {
             let shape = &self.shapes[sh as usize];
             if !shape.fat_aabb.overlaps(&mine) {
                 continue;
             }
-            let m = crate::motion::probe_manifold(
+            let m = crate::motion::probe_manifold_within(
                 self,
                 (probe, None),
                 p.position,
                 crate::math::Quat::IDENTITY,
                 sh,
                 reach - r,
+                &mine,
             );
             if m.count == 0 || !m.normal.is_valid() {
                 continue;
@@ -277,6 +271,60 @@ impl World {
             };
         }
         best
+    }
+}
+
+/// Where a soft body's particles may go in one step, for the search for their contact
+/// planes. A particle's velocity stays within the box of all the particles' velocities
+/// (the constraints share momentum among them), gravity adds to it and damping only
+/// slows it, so over the step it moves, per component, between the least and the most
+/// of 0, `v·dt` and `(v + g·dt)·dt` over that box. Searching that box around each particle
+/// (a column under a falling cloth) instead of a cube as wide as the farthest move keeps
+/// the search to the shapes a particle can reach: under strong gravity and a long step
+/// the cube spanned kilometres of a height field.
+pub(crate) struct Travel {
+    /// The move's box, grown by the particle radius.
+    lower: Vec3,
+    upper: Vec3,
+    /// The farthest a particle may move (at most 1e4 m), plus the radius: the contact
+    /// distance the search keeps a plane within.
+    pub(crate) reach: f32,
+}
+
+impl Travel {
+    fn of(particles: &[crate::soft::Particle], gravity: Vec3, dt: f32, radius: f32) -> Travel {
+        let (mut low, mut high) = (Vec3::ZERO, Vec3::ZERO);
+        let mut fastest = 0.0f32;
+        for q in particles {
+            low = low.min(q.velocity);
+            high = high.max(q.velocity);
+            fastest = crate::math::max(fastest, q.velocity.length());
+        }
+        let pull = gravity * dt;
+        let far = 1.0e4;
+        let limit = |v: Vec3| v.max(Vec3::splat(-far)).min(Vec3::splat(far));
+        let lower = limit(low.min(low + pull) * dt) - Vec3::splat(radius);
+        let upper = limit(high.max(high + pull) * dt) + Vec3::splat(radius);
+        // The farthest corner, or the fastest particle's speed with gravity's, whichever is
+        // less.
+        let corner = lower.abs().max(upper.abs()).length();
+        let speed = crate::math::min((fastest + gravity.length() * dt) * dt, far) + radius;
+        Travel {
+            lower,
+            upper,
+            reach: crate::math::min(corner, speed),
+        }
+    }
+
+    /// The box from `lower` to `upper` grown by the move's box, rounded outward to the
+    /// position grid.
+    fn around(&self, lower: DVec3, upper: DVec3) -> DAabb {
+        let down = |x: f32| -crate::math::ceil_to_grid(-(x as f64));
+        let up = |x: f32| crate::math::ceil_to_grid(x as f64);
+        DAabb::new(
+            lower + DVec3::new(down(self.lower.x), down(self.lower.y), down(self.lower.z)),
+            upper + DVec3::new(up(self.upper.x), up(self.upper.y), up(self.upper.z)),
+        )
     }
 }
 
