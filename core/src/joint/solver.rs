@@ -486,8 +486,7 @@ fn color_joints(
             *unsafe { out.get(k) } = read_joint(j, bodies, index, params, dense);
         });
     }
-    let words = s.color_words;
-    clear_colors(&mut s.color_bits, words, s.states.len());
+    clear_colors(&mut s.body_colors, s.states.len());
     let mut counts = [[0u32; RANKS]; COLOR_COUNT];
     let mut visited = 0;
     for k in 0..count {
@@ -500,7 +499,7 @@ fn color_joints(
             continue;
         }
         let slot = if dense { k as u32 } else { s.joint_slots[k] };
-        let color = take_color(&mut s.color_bits, words, read.da, read.db);
+        let color = take_color(&mut s.body_colors, read.da, read.db);
         let rank = rank(color, read.class);
         counts[color][rank] += 1;
         // The colour and rank for now; the position once the runs' sizes are known.

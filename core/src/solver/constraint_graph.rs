@@ -51,34 +51,32 @@ pub(crate) fn dynamic_index(params: &[super::BodyParams], k: u32) -> u32 {
     }
 }
 
-/// Empties every colour of the first `bodies` solver bodies (`words` words a colour).
-pub(crate) fn clear_colors(bits: &mut [u64], words: usize, bodies: usize) {
-    let used_words = bodies.div_ceil(64);
-    for c in 0..COLOR_COUNT {
-        for w in &mut bits[c * words..c * words + used_words] {
-            *w = 0;
-        }
-    }
+/// Empties every colour of the first `bodies` solver bodies.
+pub(crate) fn clear_colors(colors: &mut [u32], bodies: usize) {
+    colors[..bodies].fill(0);
 }
 
+/// Each solver body's colours as bits (the overflow is never marked).
+const REAL_COLORS: u32 = (1 << OVERFLOW) - 1;
+const _: () = assert!(OVERFLOW < 32, "a body's colours fit a u32");
+
 /// The first colour that holds neither dynamic solver body `da` nor `db` (`NONE` for a
-/// body that is not dynamic), which then holds them; the overflow if none does.
-pub(crate) fn take_color(bits: &mut [u64], words: usize, da: u32, db: u32) -> usize {
-    for c in 0..OVERFLOW {
-        let base = c * words;
-        let free_a = da == NONE || bits[base + (da as usize >> 6)] & (1u64 << (da & 63)) == 0;
-        let free_b = db == NONE || bits[base + (db as usize >> 6)] & (1u64 << (db & 63)) == 0;
-        if free_a && free_b {
-            if da != NONE {
-                bits[base + (da as usize >> 6)] |= 1u64 << (da & 63);
-            }
-            if db != NONE {
-                bits[base + (db as usize >> 6)] |= 1u64 << (db & 63);
-            }
-            return c;
+/// body that is not dynamic), which then holds them; the overflow if none does. Each
+/// body keeps its colours as bits, so the first free one of both is one lookup.
+#[inline(always)]
+pub(crate) fn take_color(colors: &mut [u32], da: u32, db: u32) -> usize {
+    let used = |d: u32| if d == NONE { 0 } else { colors[d as usize] };
+    let free = !(used(da) | used(db)) & REAL_COLORS;
+    if free == 0 {
+        return OVERFLOW;
+    }
+    let c = free.trailing_zeros() as usize;
+    for d in [da, db] {
+        if d != NONE {
+            colors[d as usize] |= 1 << c;
         }
     }
-    OVERFLOW
+    c
 }
 
 /// In [`SolverScratch::contact_bodies`]: the contact is not solved this step.
@@ -106,15 +104,14 @@ pub(crate) fn color_constraints(world: &mut World) {
     }
     s.touching.clear();
     s.touching_color.clear();
-    let words = s.color_words;
-    clear_colors(&mut s.color_bits, words, s.states.len());
+    clear_colors(&mut s.body_colors, s.states.len());
     let mut counts = [0u32; COLOR_COUNT];
     // The contacts of the moving bodies, ascending (gathered after the narrow phase).
     for (&ci, &[da, db]) in moving.iter().zip(s.contact_bodies.iter()) {
         if da == SKIP {
             continue;
         }
-        let color = take_color(&mut s.color_bits, words, da, db);
+        let color = take_color(&mut s.body_colors, da, db);
         counts[color] += 1;
         let ok = s.touching.push(ci) && s.touching_color.push(color as u8);
         debug_assert!(ok);
@@ -139,5 +136,47 @@ pub(crate) fn color_constraints(world: &mut World) {
         let c = s.touching_color[k] as usize;
         s.constraint_contact[starts[c] as usize] = s.touching[k];
         starts[c] += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `take_color` gives what colouring by explicit per-colour body sets gives: the first
+    /// colour holding neither dynamic body (then holding both), the overflow when all
+    /// are taken — over many constraints on few bodies, so bodies fill every colour.
+    #[test]
+    fn take_color_gives_the_first_colour_free_of_both_bodies() {
+        let bodies = 40usize;
+        let mut colors = vec![0u32; bodies];
+        let mut sets = vec![vec![false; bodies]; OVERFLOW];
+        let mut seed = 12345u64;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        let mut overflowed = 0;
+        for _ in 0..3000 {
+            let pick = |r: u64| if r == 0 { NONE } else { (r - 1) as u32 };
+            let (da, db) = (pick(next(bodies as u64 + 1)), pick(next(bodies as u64 + 1)));
+            let free = |set: &Vec<bool>, d: u32| d == NONE || !set[d as usize];
+            let expected = (0..OVERFLOW)
+                .find(|&c| free(&sets[c], da) && free(&sets[c], db))
+                .unwrap_or(OVERFLOW);
+            if expected != OVERFLOW {
+                for d in [da, db].into_iter().filter(|&d| d != NONE) {
+                    sets[expected][d as usize] = true;
+                }
+            } else {
+                overflowed += 1;
+            }
+            assert_eq!(take_color(&mut colors, da, db), expected);
+        }
+        assert!(overflowed > 0, "the bodies never filled every colour");
+        clear_colors(&mut colors, bodies);
+        assert!(colors.iter().all(|&c| c == 0));
     }
 }

@@ -141,9 +141,8 @@ pub(crate) struct SolverScratch {
     /// contacts, the dynamic ones for the colouring (`constraint_graph::color_constraints`);
     /// of the constraints, both, for the islands (`island::update_sleep`).
     pub contact_bodies: FixedVec<[u32; 2]>,
-    /// One bit per solver body per colour.
-    pub color_bits: FixedVec<u64>,
-    pub color_words: usize,
+    /// Per solver body, the colours holding it, one bit each.
+    pub body_colors: FixedVec<u32>,
     /// Union-find parents over solver indices.
     pub parent: FixedVec<u32>,
     /// Per solver body, its sleep timer as finalize left it; then, at each island's root,
@@ -204,7 +203,6 @@ impl SolverScratch {
         joint_capacity: usize,
         alloc: WorldAlloc,
     ) -> Result<SolverScratch> {
-        let words = body_capacity.div_ceil(64);
         Ok(SolverScratch {
             area_links: FixedVec::with_capacity(sensor_capacity, alloc, "sensor_capacity")?,
             ccd_start: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
@@ -230,8 +228,7 @@ impl SolverScratch {
             touching: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
             touching_color: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
             contact_bodies: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
-            color_bits: FixedVec::filled(words * COLOR_COUNT, 0, alloc, "body_capacity")?,
-            color_words: words,
+            body_colors: FixedVec::filled(body_capacity, 0, alloc, "body_capacity")?,
             parent: FixedVec::filled(body_capacity, 0, alloc, "body_capacity")?,
             island_sleep: FixedVec::filled(body_capacity, 0.0, alloc, "body_capacity")?,
             stack: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
@@ -271,7 +268,7 @@ impl SolverScratch {
             + self.constraint_contact.capacity() * 4
             + self.touching.capacity() * 5
             + self.contact_bodies.capacity() * 8
-            + self.color_bits.capacity() * 8
+            + self.body_colors.capacity() * 4
             + self.parent.capacity() * 8
             + self.stack.capacity() * 4
             + self.area_links.capacity() * 12
