@@ -262,9 +262,10 @@ fn collide_mesh(
     best
 }
 
-/// [`collide_with_hulls`] of a mesh A against convex B with only the children whose
-/// bounds meet `region` (a box in the common frame) tested: for probes whose contact
-/// distance is long in one direction only (a soft body's particle falling a long way).
+/// [`collide_with_hulls`] of a mesh A against convex B; with a `region` (a box in the
+/// common frame), only the children whose bounds meet it are tested: for probes whose
+/// contact distance is long in one direction only (a soft body's particle falling a long
+/// way).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn collide_mesh_within(
     shape_a: &Shape,
@@ -274,7 +275,7 @@ pub(crate) fn collide_mesh_within(
     hulls: &[HullSlot],
     meshes: &[MeshSlot],
     speculative: f32,
-    region: &Aabb,
+    region: Option<&Aabb>,
 ) -> Manifold {
     let ShapeGeometry::Mesh(m) = shape_a.geometry else {
         return Manifold::default();
@@ -289,7 +290,7 @@ pub(crate) fn collide_mesh_within(
             xf_b,
             hulls,
             speculative,
-            Some(region),
+            region,
         ),
         None => Manifold::default(),
     }
@@ -436,21 +437,9 @@ pub(crate) fn collide_with_hulls(
     speculative: f32,
     cache: &mut SatCache,
 ) -> Manifold {
-    if let ShapeGeometry::Mesh(m) = shape_a.geometry {
-        return match mesh_data(meshes, m) {
-            Some(data) => collide_mesh(
-                data,
-                shape_a.two_sided,
-                xf_a,
-                shape_b,
-                given_b,
-                xf_b,
-                hulls,
-                speculative,
-                None,
-            ),
-            None => Manifold::default(),
-        };
+    if let ShapeGeometry::Mesh(_) = shape_a.geometry {
+        let b = (shape_b, given_b);
+        return collide_mesh_within(shape_a, xf_a, b, xf_b, hulls, meshes, speculative, None);
     }
     let ga = &shape_a.geometry;
     let gb = &shape_b.geometry;

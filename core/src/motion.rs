@@ -44,9 +44,7 @@ pub(crate) fn probe_manifold(
     margin: f32,
 ) -> Manifold {
     let other = &w.shapes[slot as usize];
-    let b = &w.bodies[other.body as usize];
-    let xf_p = Transform::new(Vec3::ZERO, rotation);
-    let xf_o = Transform::new((b.position - position).to_f32(), b.rotation);
+    let (xf_p, xf_o) = probe_frames(w, other, position, rotation);
     let mut cache = SatCache::default();
     if probe.geometry.kind() >= other.geometry.kind() {
         // Normal from the probe to the other: turn it around.
@@ -91,9 +89,7 @@ pub(crate) fn probe_manifold_within(
     if !matches!(other.geometry, crate::shape::ShapeGeometry::Mesh(_)) {
         return probe_manifold(w, (probe, probe_hull), position, rotation, slot, margin);
     }
-    let b = &w.bodies[other.body as usize];
-    let xf_p = Transform::new(Vec3::ZERO, rotation);
-    let xf_o = Transform::new((b.position - position).to_f32(), b.rotation);
+    let (xf_p, xf_o) = probe_frames(w, other, position, rotation);
     crate::contact::collide_mesh_within(
         other,
         &xf_o,
@@ -102,11 +98,24 @@ pub(crate) fn probe_manifold_within(
         &w.content.hulls,
         &w.content.meshes,
         margin,
-        &Aabb::new(
+        Some(&Aabb::new(
             (region.lower - position).to_f32(),
             (region.upper - position).to_f32(),
-        ),
+        )),
     )
+}
+
+/// The probe's and `other`'s frames in the frame of the probe's position.
+fn probe_frames(
+    w: &World,
+    other: &Shape,
+    position: DVec3,
+    rotation: Quat,
+) -> (Transform, Transform) {
+    let b = &w.bodies[other.body as usize];
+    let xf_p = Transform::new(Vec3::ZERO, rotation);
+    let xf_o = Transform::new((b.position - position).to_f32(), b.rotation);
+    (xf_p, xf_o)
 }
 
 impl World {
