@@ -69,8 +69,15 @@ pub(crate) fn face_contact(
         }
     }
 
-    // Box-sized faces (most contacts) clip in small buffers.
-    let sides = face_sides(incident, inc_face) + face_sides(reference, ref_face);
+    // Box-sized faces (most contacts) clip in small buffers. A face of a hull with `e`
+    // half-edges has at most `e / 4` sides (each of its corners has an edge of its own
+    // off the face), so small hulls need not walk their faces to know.
+    let small_hulls = incident.edges.len() + reference.edges.len() <= 4 * SMALL_CLIP_CAPACITY;
+    let sides = if small_hulls {
+        SMALL_CLIP_CAPACITY
+    } else {
+        face_sides(incident, inc_face) + face_sides(reference, ref_face)
+    };
     let clip = Clip {
         reference,
         ref_face,

@@ -63,6 +63,30 @@ pub fn collide_hulls(
     if !hull_fits(a) || !hull_fits(b) {
         return Manifold::default();
     }
+    // Buffers for the vertices mapped into the other's frame: boxes (most pairs) need
+    // eight, and clearing room for the largest hull would cost more than the pair.
+    if a.vertices.len() <= SMALL_HULL && b.vertices.len() <= SMALL_HULL {
+        collide_hulls_in::<SMALL_HULL>(a, xf_a, b, xf_b, speculative_distance, cache)
+    } else {
+        collide_hulls_in::<MAX_HULL_VERTICES>(a, xf_a, b, xf_b, speculative_distance, cache)
+    }
+}
+
+/// Hulls of at most this many vertices collide with small buffers.
+const SMALL_HULL: usize = 8;
+
+/// [`collide_hulls`] for hulls that fit, with buffers of `N` vertices (`N` at least
+/// either hull's vertex count).
+#[inline(always)]
+fn collide_hulls_in<const N: usize>(
+    a: &HullView,
+    xf_a: &Transform,
+    b: &HullView,
+    xf_b: &Transform,
+    speculative_distance: f32,
+    cache: &mut SatCache,
+) -> Manifold {
+    debug_assert!(a.vertices.len() <= N && b.vertices.len() <= N);
     let spec = speculative_distance;
     // B in A's frame, and A in B's.
     let xf = xf_a.inv_mul(xf_b);
@@ -77,9 +101,9 @@ pub fn collide_hulls(
         }
     }
 
-    let mut vb_buffer = [Vec3::ZERO; MAX_HULL_VERTICES];
+    let mut vb_buffer = [Vec3::ZERO; N];
     let vb = to_frame(&xf, b.vertices, &mut vb_buffer);
-    let mut va_buffer = [Vec3::ZERO; MAX_HULL_VERTICES];
+    let mut va_buffer = [Vec3::ZERO; N];
 
     // Resting contacts: while the cached axis separates within a linear slop of what the
     // full test found, rebuild the contact on the cached features (as Box3D does).

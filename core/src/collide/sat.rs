@@ -10,9 +10,7 @@
 //! (edges), so the answer is the full test's, bit for bit, wherever it is read.
 
 use super::{LINEAR_SLOP, SatCache};
-use crate::geometry::hull::{
-    HullView, MAX_HULL_FACES, MAX_HULL_HALF_EDGES, MAX_HULL_VERTICES, Plane,
-};
+use crate::geometry::hull::{HullView, MAX_HULL_FACES, MAX_HULL_HALF_EDGES, Plane};
 use crate::math::{Quat, Transform, Vec3, max, min, sqrt};
 
 /// Edge pairs within this sine squared of parallel have no well-defined cross product.
@@ -578,12 +576,12 @@ pub(crate) fn query_edges_pruned(
     best
 }
 
-/// `vertices` mapped by `xf` into the front of `buffer`.
+/// `vertices` mapped by `xf` into the front of `buffer` (at least as long).
 #[inline]
 pub(crate) fn to_frame<'a>(
     xf: &Transform,
     vertices: &[Vec3],
-    buffer: &'a mut [Vec3; MAX_HULL_VERTICES],
+    buffer: &'a mut [Vec3],
 ) -> &'a [Vec3] {
     for (dst, &v) in buffer.iter_mut().zip(vertices) {
         *dst = xf.apply(v);
@@ -611,7 +609,7 @@ pub(crate) fn query_axes(
     vb: &[Vec3],
     xf: &Transform,
     xf_ba: &Transform,
-    va: &mut [Vec3; MAX_HULL_VERTICES],
+    va: &mut [Vec3],
     limit: f32,
 ) -> Axes {
     let face_a = query_faces(a.planes, vb, limit);
@@ -653,7 +651,7 @@ pub(crate) fn query_axes_pruned(
     vb: &[Vec3],
     xf: &Transform,
     xf_ba: &Transform,
-    va: &mut [Vec3; MAX_HULL_VERTICES],
+    va: &mut [Vec3],
     axis: Vec3,
     limit: f32,
 ) -> Axes {
@@ -728,7 +726,7 @@ pub(crate) fn guess_axis(cache: &SatCache, a: &HullView, b: &HullView, xf: &Tran
 mod tests {
     use super::*;
     use crate::collide::test_hulls::TestHull;
-    use crate::geometry::hull::{BoxHull, Hull};
+    use crate::geometry::hull::{BoxHull, Hull, MAX_HULL_VERTICES};
     use crate::geometry::quickhull::build_hull;
 
     /// A fixed linear congruential sequence in [-1, 1): the same numbers on every target.
