@@ -11,6 +11,9 @@ use super::{LINEAR_SLOP, Manifold, SatCache, hull_fits, within_reach};
 use crate::geometry::hull::{HullView, MAX_HULL_VERTICES};
 use crate::math::{Transform, Vec3, max};
 
+/// Hulls of at most this many vertices collide with small buffers.
+const SMALL_HULL: usize = 8;
+
 /// Pairs with more half-edge pairs than this (a box against a box has 24 × 24) take the
 /// pruned separating-axis test; below, measuring every axis costs less than the bounds.
 const PRUNE_ABOVE_HALF_EDGE_PAIRS: usize = 24 * 24;
@@ -63,30 +66,6 @@ pub fn collide_hulls(
     if !hull_fits(a) || !hull_fits(b) {
         return Manifold::default();
     }
-    // Buffers for the vertices mapped into the other's frame: boxes (most pairs) need
-    // eight, and clearing room for the largest hull would cost more than the pair.
-    if a.vertices.len() <= SMALL_HULL && b.vertices.len() <= SMALL_HULL {
-        collide_hulls_in::<SMALL_HULL>(a, xf_a, b, xf_b, speculative_distance, cache)
-    } else {
-        collide_hulls_in::<MAX_HULL_VERTICES>(a, xf_a, b, xf_b, speculative_distance, cache)
-    }
-}
-
-/// Hulls of at most this many vertices collide with small buffers.
-const SMALL_HULL: usize = 8;
-
-/// [`collide_hulls`] for hulls that fit, with buffers of `N` vertices (`N` at least
-/// either hull's vertex count).
-#[inline(always)]
-fn collide_hulls_in<const N: usize>(
-    a: &HullView,
-    xf_a: &Transform,
-    b: &HullView,
-    xf_b: &Transform,
-    speculative_distance: f32,
-    cache: &mut SatCache,
-) -> Manifold {
-    debug_assert!(a.vertices.len() <= N && b.vertices.len() <= N);
     let spec = speculative_distance;
     // B in A's frame, and A in B's.
     let xf = xf_a.inv_mul(xf_b);
@@ -101,9 +80,20 @@ fn collide_hulls_in<const N: usize>(
         }
     }
 
-    let mut vb_buffer = [Vec3::ZERO; N];
-    let vb = to_frame(&xf, b.vertices, &mut vb_buffer);
-    let mut va_buffer = [Vec3::ZERO; N];
+    // Buffers for the vertices mapped into the other's frame: boxes (most pairs) need
+    // eight, and clearing room for the largest hull would cost more than the pair.
+    let mut small = [[Vec3::ZERO; SMALL_HULL]; 2];
+    let mut large;
+    let [vb_buffer, va_buffer]: [&mut [Vec3]; 2] =
+        if a.vertices.len() <= SMALL_HULL && b.vertices.len() <= SMALL_HULL {
+            let [vb, va] = &mut small;
+            [vb, va]
+        } else {
+            large = [[Vec3::ZERO; MAX_HULL_VERTICES]; 2];
+            let [vb, va] = &mut large;
+            [vb, va]
+        };
+    let vb = to_frame(&xf, b.vertices, vb_buffer);
 
     // Resting contacts: while the cached axis separates within a linear slop of what the
     // full test found, rebuild the contact on the cached features (as Box3D does).
@@ -116,7 +106,7 @@ fn collide_hulls_in<const N: usize>(
                     face_contact(a, face, b, vb, xf.q, xf_a, false, spec)
                 }
                 SatCache::FACE_B => {
-                    let va = to_frame(&xf_ba, a.vertices, &mut va_buffer);
+                    let va = to_frame(&xf_ba, a.vertices, va_buffer);
                     let face = cache.index_b as usize;
                     face_contact(b, face, a, va, xf_ba.q, xf_b, true, spec)
                 }
@@ -133,10 +123,10 @@ fn collide_hulls_in<const N: usize>(
     // Small pairs (boxes) measure every axis; larger ones only those that can win, with
     // the same answer.
     let axes = if a.edges.len() * b.edges.len() <= PRUNE_ABOVE_HALF_EDGE_PAIRS {
-        query_axes(a, b, vb, &xf, &xf_ba, &mut va_buffer, spec)
+        query_axes(a, b, vb, &xf, &xf_ba, va_buffer, spec)
     } else {
         let axis = guess_axis(cache, a, b, &xf);
-        query_axes_pruned(a, b, vb, &xf, &xf_ba, &mut va_buffer, axis, spec)
+        query_axes_pruned(a, b, vb, &xf, &xf_ba, va_buffer, axis, spec)
     };
     let face_a = axes.face_a;
     if face_a.separation > spec {
