@@ -48,6 +48,7 @@ mod spherical;
 mod weld;
 mod wheel;
 pub(crate) mod wide;
+mod wide_atan;
 mod wide_rows;
 
 pub(crate) use checks::check_decoded;

@@ -10,14 +10,13 @@
 //! cone-twist's half-turn swing (its axis is a perpendicular of A's). A revolute joint
 //! with a spring or a soft limit is not put in lanes at all (`wide::class`).
 
-use super::rows::{solve2, twist_of};
 use super::solver::{JointConstraint, Pass, States};
 use super::wide::{
     Bodies, Group, IDENTITY, JointGroup, M3, clamp, clamp_v, each, finite, point, rotate,
 };
 use super::{Joint, JointImpulses, JointKind};
 use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
-use crate::math::{Vec3, atan2};
+use crate::math::Vec3;
 use crate::solver::lanes::{Lanes, MAX_WIDTH, Q, V3};
 
 /// Lane-wise `if a > b { x } else { y }`.
@@ -253,9 +252,7 @@ fn apply_angular<L: Lanes>(g: &Group<L>, b: &mut Bodies<L>, t: V3<L>, on: L) {
 #[inline(always)]
 fn twist<L: Lanes>(qa: &Q<L>, qb: &Q<L>, axis: usize) -> L {
     let r = qmul(&conjugate(qa), qb);
-    let c = if axis == 0 { r.v.x } else { r.v.z }.to_array();
-    let w = r.w.to_array();
-    L::from_fn(|i| twist_of(c[i], w[i]))
+    super::wide_atan::twist_lanes(if axis == 0 { r.v.x } else { r.v.z }, r.w)
 }
 
 /// The kept impulses of the group's joints (lanes past `n`: lane 0's).
@@ -363,13 +360,12 @@ impl<L: Lanes> Cone<L> {
             return None;
         }
         let widens = sel(s, zero, one, zero);
-        let angle = L::from_fn(|i| {
-            if sa[i] > 0.0 {
-                atan2(sa[i], ca[i])
-            } else {
-                0.0
-            }
-        });
+        // `atan2(s, cos)` where the swing widens (elsewhere 1 and 1, never used).
+        let angle = choose(
+            widens,
+            super::wide_atan::atan2_lanes(choose(widens, s, one), choose(widens, cos, one)),
+            zero,
+        );
         // `twist_axis`.
         let den = one + xa.dot(xb);
         let twist_axis = V3::select_gt(
@@ -518,6 +514,26 @@ pub(super) fn cone_solve<L: Lanes>(
     true
 }
 
+/// `rows::solve2` lane by lane: `K x = r` for a symmetric 2×2 `K`, each of its branches
+/// computed and selected (a division a lane does not use is discarded).
+#[inline(always)]
+fn solve2<L: Lanes>(k11: L, k12: L, k22: L, r1: L, r2: L) -> (L, L) {
+    let (zero, one) = (L::default(), L::splat(1.0));
+    let (p1, p2) = (sel(k11, zero, one, zero), sel(k22, zero, one, zero));
+    let s = k11.max(k22);
+    let inv_s = one.div(s);
+    let (a, b, d) = (k11 * inv_s, k12 * inv_s, k22 * inv_s);
+    let det = a * d - b * b;
+    let inv = inv_s.div(det);
+    let (x1, x2) = (inv * (d * r1 - b * r2), inv * (a * r2 - b * r1));
+    let solved = both(sel(det, zero, one, zero), both(finite(x1), finite(x2)));
+    let (x1, x2) = (choose(solved, x1, zero), choose(solved, x2, zero));
+    (
+        choose(p1, choose(p2, x1, r1.div(k11)), zero),
+        choose(p2, choose(p1, x2, r2.div(k22)), zero),
+    )
+}
+
 // ---- Revolute ------------------------------------------------------------------------
 
 /// A revolute group's settings (`RevoluteJoint`; no spring, a rigid limit if any).
@@ -621,15 +637,13 @@ pub(super) fn hinge_solve<L: Lanes>(
     let (r1, r2) = (Row::angular(u1), Row::angular(u2));
     let (b1, ms, is) = rigid(&g, e.dot(u1), p.use_bias);
     let (b2, _, _) = rigid(&g, e.dot(u2), p.use_bias);
-    let cd1 = (r1.speed(&b) + b1).to_array();
-    let cd2 = (r2.speed(&b) + b2).to_array();
-    let (k11, k12, k22) = (
-        r1.k(&g, &r1).to_array(),
-        r1.k(&g, &r2).to_array(),
-        r2.k(&g, &r2).to_array(),
+    let (x1, x2) = solve2(
+        r1.k(&g, &r1),
+        r1.k(&g, &r2),
+        r2.k(&g, &r2),
+        r1.speed(&b) + b1,
+        r2.speed(&b) + b2,
     );
-    let xs: [(f32, f32); MAX_WIDTH] = each(|l| solve2(k11[l], k12[l], k22[l], cd1[l], cd2[l]));
-    let (x1, x2) = (L::from_fn(|l| xs[l].0), L::from_fn(|l| xs[l].1));
     let old: V3<L> = field3(&i, |i| i.angular);
     let new1 = clamp(old.x - ms * x1 - is * old.x, MAX_IMPULSE);
     let new2 = clamp(old.y - ms * x2 - is * old.y, MAX_IMPULSE);
@@ -653,4 +667,56 @@ pub(super) fn hinge_solve<L: Lanes>(
         imp.linear = linear[l];
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::lanes::F4x2;
+
+    #[test]
+    fn the_lanes_two_by_two_solve_gives_the_scalar_bits() {
+        let special = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            1e-30,
+            1e30,
+            f32::MIN_POSITIVE,
+            1e-40,
+            f32::INFINITY,
+            f32::NAN,
+            f32::MAX,
+            0.5,
+        ];
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            if s % 5 == 0 {
+                special[(s >> 8) as usize % special.len()]
+            } else {
+                let m = (s >> 40) as f32 / (1u64 << 24) as f32 - 0.3;
+                m * f32::from_bits((((s >> 4) % 40) as u32 + 107) << 23)
+            }
+        };
+        for _ in 0..20_000 {
+            let v: [[f32; 8]; 5] = core::array::from_fn(|_| core::array::from_fn(|_| next()));
+            let l = |k: usize| F4x2::from_fn(|i| v[k][i]);
+            // Symmetric positive semi-definite in most lanes: k12 within the diagonals'.
+            let (x1, x2) = solve2(l(0), l(1), l(2), l(3), l(4));
+            let (x1, x2) = (x1.to_array(), x2.to_array());
+            for i in 0..8 {
+                let want = super::super::rows::solve2(v[0][i], v[1][i], v[2][i], v[3][i], v[4][i]);
+                assert_eq!(
+                    (x1[i].to_bits(), x2[i].to_bits()),
+                    (want.0.to_bits(), want.1.to_bits()),
+                    "lane {i}: {:?}",
+                    [v[0][i], v[1][i], v[2][i], v[3][i], v[4][i]]
+                );
+            }
+        }
+    }
 }
