@@ -24,6 +24,7 @@
 use crate::alloc::{FixedVec, WorldAlloc};
 use crate::error::{Error, Result};
 use crate::math::{DAabb, DVec3, max_f64, min_f64};
+use core::mem::MaybeUninit;
 
 /// The null node index: no parent, no child, end of the free list.
 pub const NULL_NODE: u32 = u32::MAX;
@@ -426,12 +427,15 @@ impl DynamicTree {
             self.walk_stackless(self.root, aabb, &mut f, &mut stats);
             return stats;
         }
-        let mut stack = [NULL_NODE; N];
-        stack[0] = self.root;
+        // Left unset: filling 256 entries took more than many a whole query. Only the
+        // entries below `count` are read, and each was written first.
+        let mut stack = [const { MaybeUninit::<u32>::uninit() }; N];
+        stack[0].write(self.root);
         let mut count = 1;
         while count > 0 {
             count -= 1;
-            let id = stack[count];
+            // SAFETY: entries below `count` were written (the root, then children).
+            let id = unsafe { stack[count].assume_init() };
             let node = &self.nodes[id as usize];
             stats.node_visits += 1;
             if !aabb(&node.aabb) {
@@ -443,8 +447,8 @@ impl DynamicTree {
                     return stats;
                 }
             } else if count + 2 <= N {
-                stack[count] = node.child1;
-                stack[count + 1] = node.child2;
+                stack[count].write(node.child1);
+                stack[count + 1].write(node.child2);
                 count += 2;
             } else {
                 // Out of stack: this subtree is deeper than the stack allows. Walk it

@@ -298,7 +298,13 @@ impl World {
         while s != NONE && !work.cut_short {
             let shape = &self.shapes[s as usize];
             let next = shape.next_in_body;
-            if !shape.is_sensor && !shape.is_ray() {
+            // A shape whose swept bounds meet no static shape has nothing to sweep
+            // against, unless it is a bullet's (which meets the moving ones too): the
+            // static sweep would gather no candidate and change nothing.
+            if !shape.is_sensor
+                && !shape.is_ray()
+                && (bullet || self.statics_under(&self.swept_bounds(s, start, end)))
+            {
                 let swept = self.swept_shape(s, &sweep, start, end);
                 self.sweep_statics(&swept, &sweep, origin, &mut t_min, &mut work);
                 if bullet && !work.cut_short {
@@ -343,8 +349,6 @@ impl World {
         end: (DVec3, Quat),
     ) -> Swept {
         let shape = &self.shapes[s as usize];
-        let a0 = DAabb::from_local(start.0, &local_aabb(shape, &self.content.hulls, start.1));
-        let a1 = DAabb::from_local(end.0, &local_aabb(shape, &self.content.hulls, end.1));
         let proxy = shape_proxy(shape, &self.content.hulls);
         let min_extent = shape_min_extent(shape, &self.content.hulls);
         let core_radius = 0.25 * min_extent;
@@ -364,10 +368,30 @@ impl World {
             proxy,
             core,
             reach,
-            bounds: a0.union(&a1),
+            bounds: self.swept_bounds(s, start, end),
             centroid: shape_centroid(shape, &self.content.hulls),
             fast_approach: max(0.5 * min_extent, LINEAR_SLOP),
         }
+    }
+
+    /// Shape `s`'s bounds at the start and at the end of the step, and the box around
+    /// both.
+    fn swept_bounds(&self, s: u32, start: (DVec3, Quat), end: (DVec3, Quat)) -> DAabb {
+        let shape = &self.shapes[s as usize];
+        let a0 = DAabb::from_local(start.0, &local_aabb(shape, &self.content.hulls, start.1));
+        let a1 = DAabb::from_local(end.0, &local_aabb(shape, &self.content.hulls, end.1));
+        a0.union(&a1)
+    }
+
+    /// Whether any static shape's proxy meets `aabb` (what `Candidates::gather` would
+    /// find in the static tree).
+    fn statics_under(&self, aabb: &DAabb) -> bool {
+        let mut any = false;
+        self.broad.statics.query(aabb, |_, _| {
+            any = true;
+            false
+        });
+        any
     }
 
     /// The sweep of one shape against static geometry, piece by piece along its path.
