@@ -333,8 +333,12 @@ impl World {
         self.counters.dropped_contacts = 0;
         // Finalize enlarged the moved proxies in place: rebuild above them before the
         // search walks the tree.
-        self.broad.statics.rebuild_enlarged();
-        self.broad.movable.rebuild_enlarged();
+        self.broad
+            .statics
+            .rebuild_enlarged_in(Some(&mut self.tasks));
+        self.broad
+            .movable
+            .rebuild_enlarged_in(Some(&mut self.tasks));
         let parallel = self.tasks.hooks.is_some_and(|h| h.worker_count > 1)
             && self.broad.moved.len() > 64
             && find_new_pairs_in_parallel(

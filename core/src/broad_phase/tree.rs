@@ -124,14 +124,15 @@ struct BuildItem {
     index: u32,
 }
 
-/// A pending range of leaves in [`DynamicTree::rebuild`]: build a subtree over
-/// `leaves[begin..end]` and hang it under `parent` at `slot`.
+/// A pending range of leaves in a rebuild: build a subtree over `leaves[begin..end]`
+/// (at least two) under `parent` (whose child link at this subtree is already set), its
+/// internal nodes `order[offset..offset + end − begin − 1]`, its own first.
 #[derive(Clone, Copy)]
 struct BuildTask {
     begin: u32,
     end: u32,
     parent: u32,
-    slot: u8,
+    offset: u32,
 }
 
 /// A bounding-volume tree of proxies (boxes with a `u32` user value) with a fixed
@@ -160,9 +161,12 @@ pub struct DynamicTree {
     nodes: FixedVec<Node>,
     /// Scratch for [`DynamicTree::rebuild`]: one slot per proxy, reserved at `new`.
     leaves: FixedVec<BuildItem>,
-    /// Scratch for the rebuilds: the walk's stack, then the new internal nodes in the
-    /// order they were made (parents first). One slot per proxy.
+    /// Scratch for the rebuilds: the internal nodes a rebuild takes, in the order the
+    /// build uses them (depth first, the smaller half first: parents first). One slot
+    /// per proxy.
     order: FixedVec<u32>,
+    /// Scratch for the partial rebuild's walk: its stack. One slot per proxy.
+    stack: FixedVec<u32>,
     /// Whether a proxy was enlarged since the last rebuild (some nodes are `ENLARGED`).
     pending: bool,
     root: u32,
@@ -173,7 +177,7 @@ pub struct DynamicTree {
 
 impl DynamicTree {
     /// A tree for up to `proxy_capacity` proxies, taking all its memory from `alloc` now:
-    /// 2·capacity − 1 nodes of 64 bytes and 60 bytes per proxy of rebuild scratch.
+    /// 2·capacity − 1 nodes of 64 bytes and 64 bytes per proxy of rebuild scratch.
     /// Refuses a capacity above [`MAX_PROXY_CAPACITY`], or one the allocator refuses.
     pub fn new(proxy_capacity: usize, alloc: WorldAlloc) -> Result<DynamicTree> {
         if proxy_capacity > MAX_PROXY_CAPACITY {
@@ -200,10 +204,12 @@ impl DynamicTree {
         };
         let leaves = FixedVec::filled(proxy_capacity, item, alloc, "proxy_capacity")?;
         let order = FixedVec::filled(proxy_capacity, 0u32, alloc, "proxy_capacity")?;
+        let stack = FixedVec::filled(proxy_capacity, 0u32, alloc, "proxy_capacity")?;
         let mut tree = DynamicTree {
             nodes,
             leaves,
             order,
+            stack,
             pending: false,
             root: NULL_NODE,
             free_list: NULL_NODE,
@@ -219,6 +225,7 @@ impl DynamicTree {
         self.nodes.capacity() * core::mem::size_of::<Node>()
             + self.leaves.capacity() * core::mem::size_of::<BuildItem>()
             + self.order.capacity() * 4
+            + self.stack.capacity() * 4
     }
 
     /// Moves every box by `-offset` (a shift of the world origin). Exact for boxes and
@@ -519,7 +526,7 @@ impl DynamicTree {
         }
 
         // Gather the leaves in index order and free every internal node, refilling the
-        // free list in ascending order.
+        // free list in ascending order; the build takes the first n − 1 of it.
         let mut n = 0;
         for (i, node) in self.nodes.iter().enumerate() {
             if node.is_allocated() && node.is_leaf() {
@@ -540,7 +547,12 @@ impl DynamicTree {
                 self.free_list = i as u32;
             }
         }
-        self.build(n, true);
+        for k in 0..n - 1 {
+            let index = self.free_list;
+            self.order[k] = index;
+            self.free_list = self.nodes[index as usize].parent;
+        }
+        self.build(n, true, None);
     }
 
     /// Rebuilds the internal nodes that [`DynamicTree::enlarge_proxy`] marked, as Box2D
@@ -552,6 +564,13 @@ impl DynamicTree {
     /// was enlarged since the last rebuild. Proxy ids, boxes and user values are kept.
     /// Allocates nothing.
     pub fn rebuild_enlarged(&mut self) {
+        self.rebuild_enlarged_in(None);
+    }
+
+    /// [`DynamicTree::rebuild_enlarged`], the build's subtrees spread over the task
+    /// hooks (when there are any and the rebuild is large): the same tree, node for node,
+    /// at any worker count.
+    pub(crate) fn rebuild_enlarged_in(&mut self, tasks: Option<&mut crate::task::Tasks>) {
         if !self.pending {
             return;
         }
@@ -560,14 +579,17 @@ impl DynamicTree {
             return;
         }
         // Depth first from the root (the marked nodes are a subtree that holds it),
-        // freeing the marked nodes. The stack lives in `order`: its entries are roots of
-        // disjoint subtrees, each holding a proxy, so it never outgrows the proxy count.
-        let mut n = 0;
+        // taking the marked nodes. The stack's entries are roots of disjoint subtrees,
+        // each holding a proxy, so it never outgrows the proxy count. A binary tree over
+        // n leaves has n − 1 internal nodes: the marked ones are exactly what the build
+        // needs, and it takes them in the reverse of this order — the order in which a
+        // free list they were pushed onto would give them back.
+        let (mut n, mut m) = (0, 0);
         let mut top = 1;
-        self.order[0] = self.root;
+        self.stack[0] = self.root;
         while top > 0 {
             top -= 1;
-            let index = self.order[top];
+            let index = self.stack[top];
             let node = self.nodes[index as usize];
             if node.is_leaf() || node.flags & ENLARGED == 0 {
                 self.leaves[n] = BuildItem {
@@ -576,232 +598,93 @@ impl DynamicTree {
                 };
                 n += 1;
             } else {
-                self.free_node(index);
-                self.order[top] = node.child2;
-                self.order[top + 1] = node.child1;
+                self.order[m] = index;
+                m += 1;
+                self.stack[top] = node.child2;
+                self.stack[top + 1] = node.child1;
                 top += 2;
             }
         }
-        self.build(n, false);
+        debug_assert_eq!(m + 1, n);
+        self.order[..m].reverse();
+        self.build(n, false, tasks);
     }
 
-    /// Builds internal nodes over the subtrees rooted at `leaves[..n]` (n ≥ 2, their
-    /// parent links free to overwrite) and makes the result the tree, taking the nodes
-    /// from the free list: split by surface area with `sah`, else at the middle.
-    fn build(&mut self, n: usize, sah: bool) {
-        // Top-down: continue with the smaller half and push the larger, so the stack
-        // never holds more than log2(leaf count) ≤ 31 tasks.
-        let mut stack = [BuildTask {
-            begin: 0,
-            end: 0,
-            parent: NULL_NODE,
-            slot: 0,
-        }; 64];
-        let mut count = 0;
-        let mut made = 0;
-        let mut current = Some(BuildTask {
+    /// Builds internal nodes over the subtrees rooted at `leaves[..n]` (their parent
+    /// links free to overwrite) and makes the result the tree, the nodes taken from
+    /// `order[..n − 1]` in order: split by surface area with `sah`, else at the middle.
+    /// With `tasks` (hooks, and many leaves) the top few splits are made here and the
+    /// subtrees below them built through the hooks; each subtree's nodes are the ones a
+    /// build in one go would give it (depth first, the smaller half first, so a subtree
+    /// of k leaves takes the k − 1 entries of `order` after its parent's share), so the
+    /// tree is the same.
+    fn build(&mut self, n: usize, sah: bool, tasks: Option<&mut crate::task::Tasks>) {
+        if n == 1 {
+            let index = self.leaves[0].index;
+            self.root = index;
+            self.nodes[index as usize].parent = NULL_NODE;
+            return;
+        }
+        let whole = BuildTask {
             begin: 0,
             end: n as u32,
             parent: NULL_NODE,
-            slot: 0,
-        });
-        loop {
-            let task = match current.take() {
-                Some(task) => task,
-                None if count > 0 => {
-                    count -= 1;
-                    stack[count]
-                }
-                None => break,
-            };
-            let (begin, end) = (task.begin as usize, task.end as usize);
-            let index = if end - begin == 1 {
-                self.leaves[begin].index
-            } else {
-                let index = self.allocate_node();
-                // Internal from the start (height > 0); the refit below sets the truth.
-                self.nodes[index as usize].height = 1;
-                self.order[made] = index;
-                made += 1;
-                let mid = if sah {
-                    self.partition(begin, end)
-                } else {
-                    self.partition_mid(begin, end)
-                };
-                let halves = [(begin, mid), (mid, end)];
-                for (slot, &(b, e)) in halves.iter().enumerate() {
-                    if e - b == 1 {
-                        let leaf = self.leaves[b].index;
-                        self.link(index, slot, leaf);
-                    }
-                }
-                let small = if mid - begin <= end - mid { 0 } else { 1 };
-                for slot in [1 - small, small] {
-                    let (b, e) = halves[slot];
-                    if e - b > 1 {
-                        let t = BuildTask {
-                            begin: b as u32,
-                            end: e as u32,
-                            parent: index,
-                            slot: slot as u8,
-                        };
-                        if let Some(larger) = current.replace(t) {
-                            stack[count] = larger;
-                            count += 1;
-                        }
-                    }
-                }
-                index
-            };
-            if task.parent == NULL_NODE {
-                self.root = index;
-                self.nodes[index as usize].parent = NULL_NODE;
-            } else {
-                self.link(task.parent, usize::from(task.slot), index);
-            }
-        }
-
-        // Bottom-up refit: every node was made before its internal children.
-        for k in (0..made).rev() {
-            self.refit(self.order[k]);
-        }
-    }
-
-    /// The bounds of twice the centres (lower + upper: only their order matters) of
-    /// `leaves[begin..end]`, and the axis along which they spread most.
-    fn center_bounds(&self, begin: usize, end: usize) -> (DVec3, DVec3, usize) {
-        let center = |item: &BuildItem| item.aabb.lower + item.aabb.upper;
-        let first = center(&self.leaves[begin]);
-        let (mut cmin, mut cmax) = (first, first);
-        for item in &self.leaves[begin + 1..end] {
-            let c = center(item);
-            cmin = DVec3::new(
-                min_f64(cmin.x, c.x),
-                min_f64(cmin.y, c.y),
-                min_f64(cmin.z, c.z),
-            );
-            cmax = DVec3::new(
-                max_f64(cmax.x, c.x),
-                max_f64(cmax.y, c.y),
-                max_f64(cmax.z, c.z),
-            );
-        }
-        let extent = cmax - cmin;
-        let mut axis = 0;
-        if extent.y > extent.get(axis) {
-            axis = 1;
-        }
-        if extent.z > extent.get(axis) {
-            axis = 2;
-        }
-        (cmin, cmax, axis)
-    }
-
-    /// Splits `leaves[begin..end]` (at least 2) in place at the returned index, both
-    /// sides non-empty: the centres below the middle of their bounds' longest axis, then
-    /// the rest, or the middle index when that leaves a side empty.
-    fn partition_mid(&mut self, begin: usize, end: usize) -> usize {
-        let (cmin, cmax, axis) = self.center_bounds(begin, end);
-        let pivot = 0.5 * (cmin.get(axis) + cmax.get(axis));
-        let key = |item: &BuildItem| item.aabb.lower.get(axis) + item.aabb.upper.get(axis);
-        // Hoare's scheme: swap only the items on the wrong side.
-        let (mut i, mut j) = (begin, end);
-        while i < j {
-            while i < j && key(&self.leaves[i]) < pivot {
-                i += 1;
-            }
-            while i < j && key(&self.leaves[j - 1]) >= pivot {
-                j -= 1;
-            }
-            if i < j {
-                self.leaves.swap(i, j - 1);
-                i += 1;
-                j -= 1;
-            }
-        }
-        if i == begin || i == end {
-            begin + (end - begin) / 2
-        } else {
-            i
-        }
-    }
-
-    /// Splits `leaves[begin..end]` (at least 2) in place at the returned index, both
-    /// sides non-empty: the lowest-cost plane among `BIN_COUNT` bins of leaf centers
-    /// along the longest axis of their bounds, or the middle when the centers coincide.
-    fn partition(&mut self, begin: usize, end: usize) -> usize {
-        let median = begin + (end - begin) / 2;
-
-        let center = |aabb: &DAabb| aabb.lower + aabb.upper;
-        let (cmin, cmax, axis) = self.center_bounds(begin, end);
-        let extent = cmax - cmin;
-        let lo = cmin.get(axis);
-        let width = extent.get(axis);
-        if !(width > 0.0 && width.is_finite()) {
-            return median;
-        }
-        let scale = BIN_COUNT as f64 / width;
-        let bin_of = |aabb: &DAabb| {
-            // `as` saturates (NaN → 0), so this never indexes out of range.
-            let b = ((center(aabb).get(axis) - lo) * scale) as usize;
-            if b < BIN_COUNT { b } else { BIN_COUNT - 1 }
+            offset: 0,
         };
-
-        let empty = DAabb::new(
-            DVec3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY),
-            DVec3::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
-        );
-        let mut bin_box = [empty; BIN_COUNT];
-        let mut bin_count = [0u32; BIN_COUNT];
-        for item in &self.leaves[begin..end] {
-            let aabb = &item.aabb;
-            let b = bin_of(aabb);
-            bin_box[b] = bin_box[b].union(aabb);
-            bin_count[b] += 1;
-        }
-
-        // Plane i splits bins 0..=i from bins i+1.. .
-        let mut right_area = [0.0f64; BIN_COUNT];
-        let mut right_count = [0u32; BIN_COUNT];
-        let (mut acc, mut acc_count) = (empty, 0u32);
-        for i in (1..BIN_COUNT).rev() {
-            acc = acc.union(&bin_box[i]);
-            acc_count += bin_count[i];
-            right_area[i - 1] = acc.perimeter();
-            right_count[i - 1] = acc_count;
-        }
-        let (mut acc, mut acc_count) = (empty, 0u32);
-        let mut best_plane = BIN_COUNT;
-        let mut best_cost = f64::INFINITY;
-        for i in 0..BIN_COUNT - 1 {
-            acc = acc.union(&bin_box[i]);
-            acc_count += bin_count[i];
-            if acc_count == 0 || right_count[i] == 0 {
-                continue;
+        let b = Builder {
+            nodes: self.nodes.as_mut_ptr(),
+            leaves: self.leaves.as_mut_ptr(),
+            order: self.order.as_ptr(),
+            sah,
+        };
+        self.root = self.order[0];
+        let workers = tasks
+            .as_ref()
+            .and_then(|t| t.hooks)
+            .map_or(1, |h| h.worker_count);
+        let tasks = tasks.filter(|_| workers > 1 && n >= PARALLEL_BUILD);
+        let Some(tasks) = tasks else {
+            // SAFETY: `b` views this tree's arrays, borrowed mutably here, whole.
+            unsafe { b.subtree(whole) };
+            return;
+        };
+        // The top splits, largest range first, until there are a few subtrees for each
+        // worker (a small one is not worth a task).
+        let mut top = [0u32; BUILD_TASKS];
+        let mut made = 0;
+        let mut pending = [whole; BUILD_TASKS];
+        let mut count = 1;
+        while count + 1 < BUILD_TASKS && count < 4 * workers as usize {
+            let (k, size) = (0..count)
+                .map(|k| (k, pending[k].end - pending[k].begin))
+                .fold((0, 0), |best, c| if c.1 > best.1 { c } else { best });
+            if (size as usize) < PARALLEL_BUILD / 4 {
+                break;
             }
-            let cost =
-                f64::from(acc_count) * acc.perimeter() + f64::from(right_count[i]) * right_area[i];
-            if cost < best_cost || best_plane == BIN_COUNT {
-                best_cost = cost;
-                best_plane = i;
-            }
-        }
-        if best_plane == BIN_COUNT {
-            return median;
-        }
-
-        let (mut i, mut j) = (begin, end);
-        while i < j {
-            if bin_of(&self.leaves[i].aabb) <= best_plane {
-                i += 1;
-            } else {
-                j -= 1;
-                self.leaves.swap(i, j);
+            // SAFETY: the arrays are this tree's, borrowed mutably here; nothing else
+            // runs.
+            let (index, halves) = unsafe { b.split(pending[k]) };
+            top[made] = index;
+            made += 1;
+            count -= 1;
+            pending[k] = pending[count];
+            for half in halves.into_iter().flatten() {
+                pending[count] = half;
+                count += 1;
             }
         }
-        if i == begin || i == end { median } else { i }
+        let pending = &pending[..count];
+        tasks.for_each(count, 1, &|k, _| {
+            // SAFETY: the subtrees are disjoint: each builds over its own range of
+            // `leaves` and its own share of `order`'s nodes, and writes only those nodes
+            // and its leaves' parent links (its root's parent link to it was set above).
+            unsafe { b.subtree(pending[k]) };
+        });
+        // The top nodes last, children before parents (each was split before its halves).
+        for k in (0..made).rev() {
+            self.refit(top[k]);
+        }
     }
-
     /// Hangs `child` under `parent` at `slot`.
     #[inline]
     fn link(&mut self, parent: u32, slot: usize, child: u32) {
@@ -1103,6 +986,281 @@ impl core::fmt::Debug for DynamicTree {
             .field("height", &self.height())
             .finish_non_exhaustive()
     }
+}
+
+/// Leaves at least this many make a rebuild worth spreading over the task hooks.
+const PARALLEL_BUILD: usize = 1024;
+/// The most ranges a rebuild's top splits leave (and top nodes they make).
+const BUILD_TASKS: usize = 32;
+
+/// Raw views of a tree's nodes and rebuild scratch, for building disjoint subtrees at
+/// once (see `DynamicTree::build`).
+#[derive(Clone, Copy)]
+struct Builder {
+    nodes: *mut Node,
+    leaves: *mut BuildItem,
+    order: *const u32,
+    sah: bool,
+}
+
+// SAFETY: builders on several threads build disjoint subtrees (`DynamicTree::build`):
+// each touches only its own ranges of the arrays and its own nodes.
+unsafe impl Send for Builder {}
+// SAFETY: as above.
+unsafe impl Sync for Builder {}
+
+impl Builder {
+    /// Node `i`.
+    ///
+    /// # Safety
+    /// `i` is in bounds, and no other reference to the node lives.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn node(&self, i: u32) -> &mut Node {
+        // SAFETY: the caller's contract.
+        unsafe { &mut *self.nodes.add(i as usize) }
+    }
+
+    /// Makes `task`'s node (its entry of `order`): splits its leaves, hangs the halves
+    /// of one leaf under it and links it to the nodes of the others, which it returns
+    /// to build.
+    ///
+    /// # Safety
+    /// The task's leaves, nodes and leaf nodes are no one else's while this runs.
+    unsafe fn split(&self, task: BuildTask) -> (u32, [Option<BuildTask>; 2]) {
+        let (begin, end) = (task.begin as usize, task.end as usize);
+        // SAFETY: `offset` is within the `order` entries the build fills (the task's).
+        let index = unsafe { *self.order.add(task.offset as usize) };
+        {
+            // SAFETY: the task's own node.
+            let node = unsafe { self.node(index) };
+            *node = Node::FREE;
+            node.flags = ALLOCATED;
+            // Internal from the start (height > 0); the refit sets the truth.
+            node.height = 1;
+            node.parent = task.parent;
+        }
+        // SAFETY: the task's own range of leaves.
+        let items = unsafe { core::slice::from_raw_parts_mut(self.leaves.add(begin), end - begin) };
+        let mid = begin
+            + if self.sah {
+                partition(items)
+            } else {
+                partition_mid(items)
+            };
+        let halves = [(begin, mid), (mid, end)];
+        let small = if mid - begin <= end - mid { 0 } else { 1 };
+        // The smaller half's nodes come right after this node's, the larger's after them.
+        let small_size = (halves[small].1 - halves[small].0) as u32;
+        let mut rest = [None; 2];
+        for (slot, &(b, e)) in halves.iter().enumerate() {
+            let child = if e - b == 1 {
+                // SAFETY: within the task's leaves; the leaf node is the task's.
+                let leaf = unsafe { (*self.leaves.add(b)).index };
+                // SAFETY: as above.
+                unsafe { self.node(leaf).parent = index };
+                leaf
+            } else {
+                let offset = task.offset + if slot == small { 1 } else { small_size };
+                rest[slot] = Some(BuildTask {
+                    begin: b as u32,
+                    end: e as u32,
+                    parent: index,
+                    offset,
+                });
+                // SAFETY: within the task's entries of `order`.
+                unsafe { *self.order.add(offset as usize) }
+            };
+            // SAFETY: the task's own node.
+            unsafe { self.node(index).set_child(slot, child) };
+        }
+        (index, rest)
+    }
+
+    /// Builds and refits the whole subtree of `task`.
+    ///
+    /// # Safety
+    /// As [`Builder::split`].
+    unsafe fn subtree(&self, task: BuildTask) {
+        // Continue with the smaller half and push the larger, so the stack never holds
+        // more than log2(leaf count) ≤ 31 tasks.
+        let mut stack = [task; 64];
+        let mut count = 0;
+        let mut current = Some(task);
+        loop {
+            let t = match current.take() {
+                Some(t) => t,
+                None if count > 0 => {
+                    count -= 1;
+                    stack[count]
+                }
+                None => break,
+            };
+            // SAFETY: within the caller's subtree.
+            let (_, halves) = unsafe { self.split(t) };
+            let size = |h: &Option<BuildTask>| h.map_or(0, |h| h.end - h.begin);
+            let (first, second) = if size(&halves[0]) <= size(&halves[1]) {
+                (halves[0], halves[1])
+            } else {
+                (halves[1], halves[0])
+            };
+            for h in [second, first].into_iter().flatten() {
+                if let Some(larger) = current.replace(h) {
+                    stack[count] = larger;
+                    count += 1;
+                }
+            }
+        }
+        // Bottom up: every node comes before its internal children in `order`.
+        let internal = (task.end - task.begin - 1) as usize;
+        for k in (0..internal).rev() {
+            // SAFETY: the subtree's own entries and nodes.
+            unsafe {
+                let index = *self.order.add(task.offset as usize + k);
+                let node = *self.node(index);
+                let (c1, c2) = (*self.node(node.child1), *self.node(node.child2));
+                let parent = self.node(index);
+                parent.aabb = c1.aabb.union(&c2.aabb);
+                parent.height = c1.height.max(c2.height).saturating_add(1);
+            }
+        }
+    }
+}
+
+/// The bounds of twice the centres (lower + upper: only their order matters) of `items`
+/// (at least one), and the axis along which they spread most.
+fn center_bounds(items: &[BuildItem]) -> (DVec3, DVec3, usize) {
+    let center = |item: &BuildItem| item.aabb.lower + item.aabb.upper;
+    let first = center(&items[0]);
+    let (mut cmin, mut cmax) = (first, first);
+    for item in &items[1..] {
+        let c = center(item);
+        cmin = DVec3::new(
+            min_f64(cmin.x, c.x),
+            min_f64(cmin.y, c.y),
+            min_f64(cmin.z, c.z),
+        );
+        cmax = DVec3::new(
+            max_f64(cmax.x, c.x),
+            max_f64(cmax.y, c.y),
+            max_f64(cmax.z, c.z),
+        );
+    }
+    let extent = cmax - cmin;
+    let mut axis = 0;
+    if extent.y > extent.get(axis) {
+        axis = 1;
+    }
+    if extent.z > extent.get(axis) {
+        axis = 2;
+    }
+    (cmin, cmax, axis)
+}
+
+/// Splits `items` (at least 2) in place at the returned index, both sides non-empty: the
+/// centres below the middle of their bounds' longest axis, then the rest, or the middle
+/// index when that leaves a side empty.
+fn partition_mid(items: &mut [BuildItem]) -> usize {
+    let (begin, end) = (0, items.len());
+    let (cmin, cmax, axis) = center_bounds(items);
+    let pivot = 0.5 * (cmin.get(axis) + cmax.get(axis));
+    let key = |item: &BuildItem| item.aabb.lower.get(axis) + item.aabb.upper.get(axis);
+    // Hoare's scheme: swap only the items on the wrong side.
+    let (mut i, mut j) = (begin, end);
+    while i < j {
+        while i < j && key(&items[i]) < pivot {
+            i += 1;
+        }
+        while i < j && key(&items[j - 1]) >= pivot {
+            j -= 1;
+        }
+        if i < j {
+            items.swap(i, j - 1);
+            i += 1;
+            j -= 1;
+        }
+    }
+    if i == begin || i == end {
+        begin + (end - begin) / 2
+    } else {
+        i
+    }
+}
+
+/// Splits `items` (at least 2) in place at the returned index, both sides non-empty: the
+/// lowest-cost plane among `BIN_COUNT` bins of leaf centers along the longest axis of
+/// their bounds, or the middle when the centers coincide.
+fn partition(items: &mut [BuildItem]) -> usize {
+    let (begin, end) = (0, items.len());
+    let median = begin + (end - begin) / 2;
+
+    let center = |aabb: &DAabb| aabb.lower + aabb.upper;
+    let (cmin, cmax, axis) = center_bounds(items);
+    let extent = cmax - cmin;
+    let lo = cmin.get(axis);
+    let width = extent.get(axis);
+    if !(width > 0.0 && width.is_finite()) {
+        return median;
+    }
+    let scale = BIN_COUNT as f64 / width;
+    let bin_of = |aabb: &DAabb| {
+        // `as` saturates (NaN → 0), so this never indexes out of range.
+        let b = ((center(aabb).get(axis) - lo) * scale) as usize;
+        if b < BIN_COUNT { b } else { BIN_COUNT - 1 }
+    };
+
+    let empty = DAabb::new(
+        DVec3::new(f64::INFINITY, f64::INFINITY, f64::INFINITY),
+        DVec3::new(f64::NEG_INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
+    );
+    let mut bin_box = [empty; BIN_COUNT];
+    let mut bin_count = [0u32; BIN_COUNT];
+    for item in &items[begin..end] {
+        let aabb = &item.aabb;
+        let b = bin_of(aabb);
+        bin_box[b] = bin_box[b].union(aabb);
+        bin_count[b] += 1;
+    }
+
+    // Plane i splits bins 0..=i from bins i+1.. .
+    let mut right_area = [0.0f64; BIN_COUNT];
+    let mut right_count = [0u32; BIN_COUNT];
+    let (mut acc, mut acc_count) = (empty, 0u32);
+    for i in (1..BIN_COUNT).rev() {
+        acc = acc.union(&bin_box[i]);
+        acc_count += bin_count[i];
+        right_area[i - 1] = acc.perimeter();
+        right_count[i - 1] = acc_count;
+    }
+    let (mut acc, mut acc_count) = (empty, 0u32);
+    let mut best_plane = BIN_COUNT;
+    let mut best_cost = f64::INFINITY;
+    for i in 0..BIN_COUNT - 1 {
+        acc = acc.union(&bin_box[i]);
+        acc_count += bin_count[i];
+        if acc_count == 0 || right_count[i] == 0 {
+            continue;
+        }
+        let cost =
+            f64::from(acc_count) * acc.perimeter() + f64::from(right_count[i]) * right_area[i];
+        if cost < best_cost || best_plane == BIN_COUNT {
+            best_cost = cost;
+            best_plane = i;
+        }
+    }
+    if best_plane == BIN_COUNT {
+        return median;
+    }
+
+    let (mut i, mut j) = (begin, end);
+    while i < j {
+        if bin_of(&items[i].aabb) <= best_plane {
+            i += 1;
+        } else {
+            j -= 1;
+            items.swap(i, j);
+        }
+    }
+    if i == begin || i == end { median } else { i }
 }
 
 #[inline(always)]
@@ -1720,5 +1878,101 @@ mod tests {
         println!("  query each: {q2:?}, {v2:.1} nodes per query");
         println!("  rebuild:    {rebuild:?}, height {}", tree.height());
         println!("  query each: {q3:?}, {v3:.1} nodes per query");
+    }
+
+    /// Hosts for `rebuild_enlarged_in`: each runs every item as a piece of its own, on
+    /// the calling thread in reverse order (`user_context` null) or on two threads taking
+    /// items from a shared counter (`user_context` non-null), and returns when all ran.
+    unsafe extern "C" fn enqueue(
+        task: crate::task::TaskFn,
+        count: u32,
+        _min_range: u32,
+        context: *mut core::ffi::c_void,
+        user: *mut core::ffi::c_void,
+    ) -> *mut core::ffi::c_void {
+        ENQUEUED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if user.is_null() {
+            for i in (0..count).rev() {
+                // SAFETY: the hook's contract: each item once.
+                unsafe { task(i, i + 1, 0, context) };
+            }
+        } else {
+            let next = std::sync::atomic::AtomicU32::new(0);
+            let context = context as usize;
+            std::thread::scope(|scope| {
+                for worker in 0..2 {
+                    let next = &next;
+                    scope.spawn(move || {
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            if i >= count {
+                                break;
+                            }
+                            // SAFETY: as above; the library's task is callable from any
+                            // thread while the call that enqueued it waits.
+                            unsafe { task(i, i + 1, worker, context as *mut _) };
+                        }
+                    });
+                }
+            });
+        }
+        core::ptr::null_mut()
+    }
+
+    /// Calls of `enqueue` (only the test below enqueues through it).
+    static ENQUEUED: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+    unsafe extern "C" fn finish(_handle: *mut core::ffi::c_void, _user: *mut core::ffi::c_void) {}
+
+    #[test]
+    fn a_rebuild_spread_over_tasks_gives_the_tree_built_in_one_go() {
+        // Thousands of proxies, most enlarged between rebuilds (a pile on the move): the
+        // marked part is large enough to be split into tasks.
+        let build = |tasks: Option<&mut crate::task::Tasks>| {
+            let mut rng = Lcg(77);
+            let mut tree = DynamicTree::new(5000, WorldAlloc::Global).unwrap();
+            let mut live = Vec::new();
+            for i in 0..4000 {
+                let b = rng.aabb(60.0, 1.0);
+                live.push((tree.create_proxy(b, i).unwrap(), b));
+            }
+            tree.rebuild();
+            let mut prints = Vec::new();
+            let mut tasks = tasks;
+            for round in 0..5 {
+                for (k, (id, b)) in live.iter_mut().enumerate() {
+                    if (k + round) % 4 == 0 {
+                        continue;
+                    }
+                    let d = DVec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), 0.5);
+                    *b = DAabb::new(b.lower + d, b.upper + d);
+                    tree.enlarge_proxy(*id, *b).unwrap();
+                }
+                tree.rebuild_enlarged_in(tasks.as_deref_mut());
+                validate(&tree);
+                prints.push(fingerprint(&tree));
+            }
+            prints
+        };
+        let serial = build(None);
+        for threads in [false, true] {
+            let user = if threads {
+                core::ptr::NonNull::<u8>::dangling().as_ptr().cast()
+            } else {
+                core::ptr::null_mut()
+            };
+            let hooks = crate::task::TaskHooks {
+                enqueue_task: enqueue,
+                finish_task: finish,
+                user_context: user,
+                worker_count: 2,
+            };
+            let mut tasks = crate::task::Tasks::new(Some(hooks), 1000, WorldAlloc::Global).unwrap();
+            let before = ENQUEUED.load(std::sync::atomic::Ordering::Relaxed);
+            assert_eq!(build(Some(&mut tasks)), serial, "threads: {threads}");
+            // Every rebuild went through the hooks.
+            let after = ENQUEUED.load(std::sync::atomic::Ordering::Relaxed);
+            assert_eq!(after - before, 5, "threads: {threads}");
+        }
     }
 }
