@@ -278,11 +278,9 @@ impl World {
     /// bullets (`bullets`) or of the others: finalize chose the bodies to sweep
     /// (`moved_far`, bullets).
     fn sweeps_in_pass(&self, k: usize, bullets: bool) -> Option<(u32, (DVec3, Quat))> {
-        if !self.solver.fast[k] {
-            return None;
-        }
-        let bi = self.solver.params[k].body;
-        (self.bodies[bi as usize].bullet == bullets).then(|| (bi, self.solver.ccd_start[k]))
+        let pass = if bullets { SWEPT_BULLET } else { SWEPT };
+        (self.solver.fast[k] == pass)
+            .then(|| (self.solver.params[k].body, self.solver.ccd_start[k]))
     }
 
     /// Sweeps body `bi` from `start` to where it is now (a bullet against the moving
@@ -291,7 +289,7 @@ impl World {
         let origin = start.0;
         let b = &self.bodies[bi as usize];
         let end = (b.position, b.rotation);
-        let sweep = sweep_of(origin, start, end, b.local_center);
+        let mut sweep = None;
         let mut t_min = 1.0f32;
         let mut work = SweepWork::default();
         let mut s = b.shape_head;
@@ -305,10 +303,12 @@ impl World {
                 && !shape.is_ray()
                 && (bullet || self.statics_under(&self.swept_bounds(s, start, end)))
             {
-                let swept = self.swept_shape(s, &sweep, start, end);
-                self.sweep_statics(&swept, &sweep, origin, &mut t_min, &mut work);
+                let sweep =
+                    sweep.get_or_insert_with(|| sweep_of(origin, start, end, b.local_center));
+                let swept = self.swept_shape(s, sweep, start, end);
+                self.sweep_statics(&swept, sweep, origin, &mut t_min, &mut work);
                 if bullet && !work.cut_short {
-                    self.sweep_movables(&swept, &sweep, origin, &mut t_min, &mut work);
+                    self.sweep_movables(&swept, sweep, origin, &mut t_min, &mut work);
                 }
             }
             s = next;
@@ -700,6 +700,12 @@ fn sweep_pair(
         *t_min = min(out.fraction, *t_min);
     }
 }
+
+/// A body continuous collision sweeps in the pass of those that are not bullets
+/// (`SolverScratch::fast`).
+pub(crate) const SWEPT: u8 = 1;
+/// A bullet, swept in the pass of bullets.
+pub(crate) const SWEPT_BULLET: u8 = 2;
 
 /// Whether a body that is not a bullet moved far enough from `start` this step to be
 /// swept: its centre's travel plus its farthest point's turn past half its thinnest

@@ -157,10 +157,11 @@ pub(crate) struct SolverScratch {
     /// Per awake body, the first of its shapes that left its fat box this step and that
     /// shape's proxy (see [`grown_proxy`]), or `[NONE; 2]` (`finalize_bodies`).
     pub grown: FixedVec<[u32; 2]>,
-    /// Per awake body, whether continuous collision sweeps it this step: a dynamic bullet,
-    /// or a body that moved far for its size (`finalize_bodies`, read by
-    /// `World::solve_continuous`).
-    pub fast: FixedVec<bool>,
+    /// Per awake body, whether continuous collision sweeps it this step, and in which
+    /// pass: [`continuous::SWEPT_BULLET`] for a dynamic bullet, [`continuous::SWEPT`]
+    /// for another body that moved far for its size, else zero (`finalize_bodies`, read
+    /// by `World::solve_continuous`).
+    pub fast: FixedVec<u8>,
     /// Per awake body, its sweep in continuous collision's parallel pass.
     pub sweeps: FixedVec<continuous::SweepResult>,
     /// Per colour, the lanes read for the group being filled (see `prepare_contacts`).
@@ -882,7 +883,7 @@ fn prefetch_shape_bounds(s: *const crate::shape::Shape) {
 fn finalize_bodies(world: &mut World, dt: f32, max_speed: f32, speed_caps: &AtomicU32) {
     let count = world.solver.states.len();
     world.solver.grown.resize(count, [NONE; 2]);
-    world.solver.fast.resize(count, false);
+    world.solver.fast.resize(count, 0);
     {
         // Each body writes itself and its own shapes' bounds: any split, same bits.
         let states = &world.solver.states;
@@ -954,7 +955,15 @@ fn finalize_bodies(world: &mut World, dt: f32, max_speed: f32, speed_caps: &Atom
             }
             // SAFETY: each body is one item.
             *unsafe { grown.get(k) } = first;
-            let sweep = params[k].dynamic && (b.bullet || continuous::moved_far(starts[k], b));
+            let sweep = if !params[k].dynamic {
+                0
+            } else if b.bullet {
+                continuous::SWEPT_BULLET
+            } else if continuous::moved_far(starts[k], b) {
+                continuous::SWEPT
+            } else {
+                0
+            };
             // SAFETY: each body is one item.
             *unsafe { fast.get(k) } = sweep;
             if params[k].dynamic {
