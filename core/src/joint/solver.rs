@@ -340,11 +340,14 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
         let first = unsafe { (*groups.ptr(g)).first } as usize;
         first / block == last(g) / block
     };
-    // SAFETY: the caller has the group alone, and its constraints are written.
+    // SAFETY: the caller has the group alone, and its constraints are written; its
+    // joints are read only (no block writes them once their constraints are written).
     let fill = |g: usize| unsafe {
         let group = groups.get(g);
         let first = group.first as usize;
-        group.fill(constraints.slice(first..first + group.n as usize));
+        group.fill(constraints.slice(first..first + group.n as usize), |c| {
+            &*joints.ptr(c.slot as usize)
+        });
     };
     let (solver_index, params) = (&s.solver_index[..], &s.params[..]);
     let run = |which: crate::task::StageRef, items: core::ops::Range<usize>| match which.index {

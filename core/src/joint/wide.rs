@@ -86,13 +86,16 @@ pub(crate) struct JointGroup {
     index_a: [u32; MAX_WIDTH],
     index_b: [u32; MAX_WIDTH],
     /// The constraints' 44 floats from `ma` on (`record`'s order), then the pivot's
-    /// softness and whether it is the joint's own (one or zero); lanes past `n` repeat
-    /// lane 0's numbers.
+    /// softness and whether it is the joint's own (one or zero), then the kind's own
+    /// numbers (`kind_numbers`); lanes past `n` repeat lane 0's numbers.
     lanes: [[f32; MAX_WIDTH]; FLOATS],
 }
 
-const FLOATS: usize = 48;
 const PIVOT: usize = 44;
+/// Where the kind's own numbers begin, and how many there are.
+const KIND: usize = 48;
+pub(super) const KIND_FLOATS: usize = 13;
+const FLOATS: usize = KIND + KIND_FLOATS;
 
 /// The most groups `joints` joints can take: eight to a group but at most one group
 /// part-filled per colour and kind.
@@ -124,8 +127,13 @@ impl JointGroup {
     }
 
     /// The lanes from the group's prepared constraints `cs` (`first..first + n`): each
-    /// four-float record of the eight turned into four lanes at once.
-    pub(crate) fn fill(&mut self, cs: &[JointConstraint]) {
+    /// four-float record of the eight turned into four lanes at once; then, for the
+    /// kinds that have them, the joints' own numbers (`joint(c)`: constraint `c`'s joint).
+    pub(crate) fn fill<'j>(
+        &mut self,
+        cs: &[JointConstraint],
+        joint: impl Fn(&JointConstraint) -> &'j Joint,
+    ) {
         let n = self.n as usize;
         debug_assert_eq!(cs.len(), n);
         let c = |i: usize| &cs[if i < n { i } else { 0 }];
@@ -140,7 +148,7 @@ impl JointGroup {
         };
         self.index_a = each(|i| index(i, c(i).index_a, c(i).write_a));
         self.index_b = each(|i| index(i, c(i).index_b, c(i).write_b));
-        for k in 0..FLOATS / 4 {
+        for k in 0..KIND / 4 {
             let rows = each(|i| {
                 if k < PIVOT / 4 {
                     record(c(i), k)
@@ -152,6 +160,15 @@ impl JointGroup {
             });
             for (m, column) in F4x2::transpose(rows).into_iter().enumerate() {
                 self.lanes[4 * k + m] = column.to_array();
+            }
+        }
+        if self.class != SPHERICAL {
+            for i in 0..MAX_WIDTH {
+                let c = c(i);
+                let numbers = wide_rows::kind_numbers(c, joint(c));
+                for (r, x) in numbers.into_iter().enumerate() {
+                    self.lanes[KIND + r][i] = x;
+                }
             }
         }
     }
@@ -267,6 +284,16 @@ impl<'a, L: Lanes> Group<'a, L> {
     #[inline(always)]
     fn own_pivot(&self) -> L {
         self.f(PIVOT + 3)
+    }
+    /// The kind's own number `k` (`wide_rows::kind_numbers`).
+    #[inline(always)]
+    pub(super) fn kind(&self, k: usize) -> L {
+        self.f(KIND + k)
+    }
+    /// The kind's own numbers `k..k + 9` as a matrix.
+    #[inline(always)]
+    pub(super) fn kind_m3(&self, k: usize) -> M3<L> {
+        self.m3(KIND + k)
     }
 }
 
@@ -604,44 +631,18 @@ pub(crate) fn solve_groups(
 /// when the lanes refuse the group.
 trait GroupPasses {
     fn spherical_warm(s: &States, i: &[JointImpulses], hd: &JointGroup);
-    fn cone_warm(
-        s: &States,
-        cs: &[JointConstraint],
-        i: &[JointImpulses],
-        j: &[Joint],
-        hd: &JointGroup,
-    ) -> bool;
+    fn cone_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) -> bool;
     fn hinge_warm(s: &States, i: &[JointImpulses], hd: &JointGroup);
     fn spherical_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool;
-    fn cone_solve(
-        s: &States,
-        cs: &[JointConstraint],
-        i: &mut [JointImpulses],
-        j: &[Joint],
-        hd: &JointGroup,
-        p: &Pass,
-    ) -> bool;
-    fn hinge_solve(
-        s: &States,
-        cs: &[JointConstraint],
-        i: &mut [JointImpulses],
-        j: &[Joint],
-        hd: &JointGroup,
-        p: &Pass,
-    ) -> bool;
+    fn cone_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool;
+    fn hinge_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool;
 }
 
 type Pick = [u32; MAX_WIDTH];
 
 #[inline(always)]
-fn cone_warm<L: Lanes>(
-    s: &States,
-    cs: &[JointConstraint],
-    i: &[JointImpulses],
-    j: &[Joint],
-    hd: &JointGroup,
-) -> bool {
-    wide_rows::cone_warm::<L>(s, cs, i, j, hd)
+fn cone_warm<L: Lanes>(s: &States, i: &[JointImpulses], hd: &JointGroup) -> bool {
+    wide_rows::cone_warm::<L>(s, i, hd)
 }
 
 #[inline(always)]
@@ -650,27 +651,13 @@ fn hinge_warm<L: Lanes>(s: &States, i: &[JointImpulses], hd: &JointGroup) {
 }
 
 #[inline(always)]
-fn cone_solve<L: Lanes>(
-    s: &States,
-    cs: &[JointConstraint],
-    i: &mut [JointImpulses],
-    j: &[Joint],
-    hd: &JointGroup,
-    p: &Pass,
-) -> bool {
-    wide_rows::cone_solve::<L>(s, cs, i, j, hd, p)
+fn cone_solve<L: Lanes>(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool {
+    wide_rows::cone_solve::<L>(s, i, hd, p)
 }
 
 #[inline(always)]
-fn hinge_solve<L: Lanes>(
-    s: &States,
-    cs: &[JointConstraint],
-    i: &mut [JointImpulses],
-    j: &[Joint],
-    hd: &JointGroup,
-    p: &Pass,
-) -> bool {
-    wide_rows::hinge_solve::<L>(s, cs, i, j, hd, p)
+fn hinge_solve<L: Lanes>(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool {
+    wide_rows::hinge_solve::<L>(s, i, hd, p)
 }
 
 /// The group passes in lanes `L` (no target feature to turn on).
@@ -682,14 +669,8 @@ impl<L: Lanes> GroupPasses for Generic<L> {
         warm_group::<L>(s, i, hd)
     }
     #[inline(never)]
-    fn cone_warm(
-        s: &States,
-        cs: &[JointConstraint],
-        i: &[JointImpulses],
-        j: &[Joint],
-        hd: &JointGroup,
-    ) -> bool {
-        cone_warm::<L>(s, cs, i, j, hd)
+    fn cone_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) -> bool {
+        cone_warm::<L>(s, i, hd)
     }
     #[inline(never)]
     fn hinge_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) {
@@ -700,26 +681,12 @@ impl<L: Lanes> GroupPasses for Generic<L> {
         solve_group::<L>(s, i, hd, p)
     }
     #[inline(never)]
-    fn cone_solve(
-        s: &States,
-        cs: &[JointConstraint],
-        i: &mut [JointImpulses],
-        j: &[Joint],
-        hd: &JointGroup,
-        p: &Pass,
-    ) -> bool {
-        cone_solve::<L>(s, cs, i, j, hd, p)
+    fn cone_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool {
+        cone_solve::<L>(s, i, hd, p)
     }
     #[inline(never)]
-    fn hinge_solve(
-        s: &States,
-        cs: &[JointConstraint],
-        i: &mut [JointImpulses],
-        j: &[Joint],
-        hd: &JointGroup,
-        p: &Pass,
-    ) -> bool {
-        hinge_solve::<L>(s, cs, i, j, hd, p)
+    fn hinge_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool {
+        hinge_solve::<L>(s, i, hd, p)
     }
 }
 
@@ -752,7 +719,7 @@ fn warm_lanes<P: GroupPasses>(
                 P::spherical_warm(states, impulses, hd);
                 true
             }
-            CONE_TWIST => P::cone_warm(states, cs, impulses, joints, hd),
+            CONE_TWIST => P::cone_warm(states, impulses, hd),
             _ => {
                 P::hinge_warm(states, impulses, hd);
                 true
@@ -777,8 +744,8 @@ fn solve_lanes<P: GroupPasses>(
         let (cs, impulses) = slices(hd, cs, impulses);
         let done = match hd.class {
             SPHERICAL => P::spherical_solve(states, impulses, hd, p),
-            CONE_TWIST => P::cone_solve(states, cs, impulses, joints, hd, p),
-            _ => P::hinge_solve(states, cs, impulses, joints, hd, p),
+            CONE_TWIST => P::cone_solve(states, impulses, hd, p),
+            _ => P::hinge_solve(states, impulses, hd, p),
         };
         if !done {
             super::solver::solve_joints(cs, impulses, joints, states, p);
@@ -821,10 +788,10 @@ mod avx {
 
     avx_passes! {
         spherical_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) = warm_group;
-        cone_warm(s: &States, cs: &[JointConstraint], i: &[JointImpulses], j: &[Joint], hd: &JointGroup) -> bool = super::cone_warm;
+        cone_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) -> bool = super::cone_warm;
         hinge_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) = super::hinge_warm;
         spherical_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool = solve_group;
-        cone_solve(s: &States, cs: &[JointConstraint], i: &mut [JointImpulses], j: &[Joint], hd: &JointGroup, p: &Pass) -> bool = super::cone_solve;
-        hinge_solve(s: &States, cs: &[JointConstraint], i: &mut [JointImpulses], j: &[Joint], hd: &JointGroup, p: &Pass) -> bool = super::hinge_solve;
+        cone_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool = super::cone_solve;
+        hinge_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool = super::hinge_solve;
     }
 }

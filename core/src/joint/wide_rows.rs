@@ -12,7 +12,7 @@
 
 use super::solver::{JointConstraint, Pass, States};
 use super::wide::{
-    Bodies, Group, IDENTITY, JointGroup, M3, clamp, clamp_v, each, finite, point, rotate,
+    Bodies, Group, IDENTITY, JointGroup, clamp, clamp_v, each, finite, point, rotate,
 };
 use super::{Joint, JointImpulses, JointKind};
 use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
@@ -96,17 +96,6 @@ fn conjugate<L: Lanes>(q: &Q<L>) -> Q<L> {
         },
         w: q.w,
     }
-}
-
-/// The constraint of lane `i` (lane 0's past `n`).
-#[inline(always)]
-fn lane<'a>(
-    cs: &'a [JointConstraint],
-    pick: &[u32; MAX_WIDTH],
-    n: usize,
-    i: usize,
-) -> &'a JointConstraint {
-    &cs[pick[if i < n { i } else { 0 }] as usize]
 }
 
 /// `frames`: the joint frames' axes now.
@@ -279,16 +268,38 @@ fn field3<L: Lanes>(
     V3::from_fn(|i| f(kept[i]))
 }
 
-/// The kind's settings of lane `i`'s joint.
-#[inline(always)]
-fn kind_of<'a>(
-    joints: &'a [Joint],
-    cs: &[JointConstraint],
-    pick: &[u32; MAX_WIDTH],
-    n: usize,
-    i: usize,
-) -> &'a JointKind {
-    &joints[lane(cs, pick, n, i).slot as usize].kind
+/// What a group's lanes keep of a joint of its kind besides the constraint's numbers
+/// (`JointGroup::kind`): a cone-twist's limits, friction and angular mass; a revolute
+/// joint's limit and motor settings (each switch one or zero). Zeros for other kinds.
+pub(super) fn kind_numbers(c: &JointConstraint, j: &Joint) -> [f32; super::wide::KIND_FLOATS] {
+    let mut x = [0.0; super::wide::KIND_FLOATS];
+    let flag = |b: bool| if b { 1.0 } else { 0.0 };
+    match &j.kind {
+        JointKind::ConeTwist(k) => {
+            x[..4].copy_from_slice(&[
+                k.swing_limit,
+                k.twist_lower,
+                k.twist_upper,
+                k.max_friction_torque,
+            ]);
+            let m = &c.angular_mass;
+            for (d, col) in x[4..].chunks_exact_mut(3).zip([m.cx, m.cy, m.cz]) {
+                d.copy_from_slice(&[col.x, col.y, col.z]);
+            }
+        }
+        JointKind::Revolute(r) => {
+            x[..6].copy_from_slice(&[
+                flag(r.enable_limit),
+                r.lower,
+                r.upper,
+                flag(r.enable_motor),
+                r.motor_speed,
+                r.max_motor_torque,
+            ]);
+        }
+        _ => {}
+    }
+    x
 }
 
 // ---- Cone-twist ----------------------------------------------------------------------
@@ -317,26 +328,10 @@ struct Cone<L> {
 impl<L: Lanes> Cone<L> {
     /// `None` when a lane of the first `g.n()` swings a half-turn (`swing`'s perpendicular).
     #[inline(always)]
-    fn new(
-        joints: &[Joint],
-        cs: &[JointConstraint],
-        pick: &[u32; MAX_WIDTH],
-        g: &Group<L>,
-        qa: &Q<L>,
-        qb: &Q<L>,
-    ) -> Option<Cone<L>> {
+    fn new(g: &Group<L>, qa: &Q<L>, qb: &Q<L>) -> Option<Cone<L>> {
         let n = g.n();
-        let setting = |f: fn(&super::ConeTwistJoint) -> f32| {
-            L::from_fn(|i| match kind_of(joints, cs, pick, n, i) {
-                JointKind::ConeTwist(k) => f(k),
-                _ => 0.0,
-            })
-        };
-        let (swing_limit, twist_lower) = (setting(|k| k.swing_limit), setting(|k| k.twist_lower));
-        let (twist_upper, max_friction) = (
-            setting(|k| k.twist_upper),
-            setting(|k| k.max_friction_torque),
-        );
+        let (swing_limit, twist_lower) = (g.kind(0), g.kind(1));
+        let (twist_upper, max_friction) = (g.kind(2), g.kind(3));
         let zero = L::default();
         let one = L::splat(1.0);
         let pi = L::splat(crate::math::PI);
@@ -403,16 +398,14 @@ fn both<L: Lanes>(a: L, b: L) -> L {
 #[inline(always)]
 pub(super) fn cone_warm<L: Lanes>(
     states: &States,
-    cs: &[JointConstraint],
     impulses: &[JointImpulses],
-    joints: &[Joint],
     hd: &JointGroup,
 ) -> bool {
     let g = Group::<L>::load(hd);
     let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
     let (qa, qb) = frames(&g, &b);
-    let Some(k) = Cone::new(joints, cs, pick, &g, &qa, &qb) else {
+    let Some(k) = Cone::new(&g, &qa, &qb) else {
         return false;
     };
     let i = kept(impulses, pick, n);
@@ -436,9 +429,7 @@ pub(super) fn cone_warm<L: Lanes>(
 #[inline(always)]
 pub(super) fn cone_solve<L: Lanes>(
     states: &States,
-    cs: &[JointConstraint],
     impulses: &mut [JointImpulses],
-    joints: &[Joint],
     hd: &JointGroup,
     p: &Pass,
 ) -> bool {
@@ -446,18 +437,13 @@ pub(super) fn cone_solve<L: Lanes>(
     let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
     let (qa, qb) = frames(&g, &b);
-    let Some(k) = Cone::new(joints, cs, pick, &g, &qa, &qb) else {
+    let Some(k) = Cone::new(&g, &qa, &qb) else {
         return false;
     };
     let i = kept(impulses, pick, n);
     let zero = L::default();
     // Friction.
-    let c = |i: usize| lane(cs, pick, n, i);
-    let angular_mass = M3 {
-        cx: V3::from_fn(|i| c(i).angular_mass.cx),
-        cy: V3::from_fn(|i| c(i).angular_mass.cy),
-        cz: V3::from_fn(|i| c(i).angular_mass.cz),
-    };
+    let angular_mass = g.kind_m3(4);
     let old: V3<L> = field3(&i, |i| i.angular);
     let new = old.sub(angular_mass.mul_vec(b.wb.sub(b.wa)));
     let max = min(k.max_friction * L::splat(p.h), L::splat(MAX_IMPULSE));
@@ -548,25 +534,14 @@ struct Hinge<L> {
 
 impl<L: Lanes> Hinge<L> {
     #[inline(always)]
-    fn new(
-        joints: &[Joint],
-        cs: &[JointConstraint],
-        pick: &[u32; MAX_WIDTH],
-        n: usize,
-    ) -> Hinge<L> {
-        let setting = |f: fn(&super::RevoluteJoint) -> f32| {
-            L::from_fn(|i| match kind_of(joints, cs, pick, n, i) {
-                JointKind::Revolute(r) => f(r),
-                _ => 0.0,
-            })
-        };
+    fn new(g: &Group<L>) -> Hinge<L> {
         Hinge {
-            limit: setting(|r| if r.enable_limit { 1.0 } else { 0.0 }),
-            lower: setting(|r| r.lower),
-            upper: setting(|r| r.upper),
-            motor: setting(|r| if r.enable_motor { 1.0 } else { 0.0 }),
-            motor_speed: setting(|r| r.motor_speed),
-            max_torque: setting(|r| r.max_motor_torque),
+            limit: g.kind(0),
+            lower: g.kind(1),
+            upper: g.kind(2),
+            motor: g.kind(3),
+            motor_speed: g.kind(4),
+            max_torque: g.kind(5),
         }
     }
 }
@@ -595,16 +570,14 @@ pub(super) fn hinge_warm<L: Lanes>(states: &States, impulses: &[JointImpulses], 
 #[inline(always)]
 pub(super) fn hinge_solve<L: Lanes>(
     states: &States,
-    cs: &[JointConstraint],
     impulses: &mut [JointImpulses],
-    joints: &[Joint],
     hd: &JointGroup,
     p: &Pass,
 ) -> bool {
     let g = Group::<L>::load(hd);
     let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
-    let h = Hinge::<L>::new(joints, cs, pick, n);
+    let h = Hinge::<L>::new(&g);
     let (qa, qb) = frames(&g, &b);
     let i = kept(impulses, pick, n);
     let one = L::splat(1.0);
