@@ -536,4 +536,18 @@ impl<'a, T> Slots<'a, T> {
         // SAFETY: in bounds (checked); uniqueness is the caller's contract above.
         unsafe { &mut *self.ptr.add(i) }
     }
+
+    /// Slot `i`, its bound checked in debug builds only: for the solver's passes, which
+    /// read and write body states by the indices the solver itself made this step, a
+    /// dozen times per constraint and pass.
+    ///
+    /// # Safety
+    /// As `get`, and `i` is below the length.
+    #[inline(always)]
+    #[allow(clippy::mut_from_ref)]
+    pub(crate) unsafe fn get_unchecked(&self, i: usize) -> &mut T {
+        debug_assert!(i < self.len);
+        // SAFETY: in bounds and unique: the caller's contract above.
+        unsafe { &mut *self.ptr.add(i) }
+    }
 }

@@ -385,8 +385,10 @@ impl<L: Lanes> Bodies<L> {
             for (k, v, w) in [(ia[i], va[i], wa[i]), (ib[i], vb[i], wb[i])] {
                 if k & READ_ONLY == 0 {
                     // SAFETY: a joint pass runs one colour's joints, which share no
-                    // written body, and no contact stage meanwhile.
-                    let s = unsafe { states.get(k as usize) };
+                    // written body, and no contact stage meanwhile; k is a solver index
+                    // of this step (`fill` takes it from the constraint), below the
+                    // state count.
+                    let s = unsafe { states.get_unchecked(k as usize) };
                     s.set_v_row(v);
                     s.set_w_row(w);
                 }

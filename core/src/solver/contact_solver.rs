@@ -538,8 +538,10 @@ fn state_of<'a>(states: &'a States, k: u32) -> &'a BodyState {
     if k == NONE {
         &STATIC_STATE
     } else {
-        // SAFETY: see `States`: while this constraint runs no other thread writes body k.
-        unsafe { states.get(k as usize & !(READ_ONLY as usize)) }
+        // SAFETY: see `States`: while this constraint runs no other thread writes body k;
+        // k is a solver index of this step (the constraints take them from
+        // `solver_index`), below the state count.
+        unsafe { states.get_unchecked(k as usize & !(READ_ONLY as usize)) }
     }
 }
 
@@ -622,8 +624,9 @@ fn scatter<L: Lanes>(states: &States, index: &[u32; MAX_WIDTH], v: &V3<L>, w: &V
     for (i, &k) in index.iter().enumerate().take(L::WIDTH) {
         if k & READ_ONLY == 0 {
             // Whole rows, padding included.
-            // SAFETY: see `States`: this constraint is the only one touching body k.
-            let s = unsafe { states.get(k as usize) };
+            // SAFETY: see `States`: this constraint is the only one touching body k, a
+            // solver index of this step (below the state count; `NONE` is read-only).
+            let s = unsafe { states.get_unchecked(k as usize) };
             s.set_v_row(rv[i]);
             s.set_w_row(rw[i]);
         }
