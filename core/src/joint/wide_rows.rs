@@ -121,6 +121,15 @@ struct Row<L> {
     ang_b: V3<L>,
 }
 
+/// A limit row's value from its bound (`pos`), the row's `mass` (the same for both
+/// bounds of one row, so made once) and where it is on.
+#[derive(Clone, Copy)]
+struct Limit<L> {
+    pos: L,
+    mass: L,
+    on: L,
+}
+
 impl<L: Lanes> Row<L> {
     /// `Row::angular`.
     #[inline(always)]
@@ -167,49 +176,51 @@ impl<L: Lanes> Row<L> {
     /// `limit_terms` then the impulse of `Row::lower` (`upper`: of `Row::upper`), with
     /// the row's speed `cdot` (negated for `upper`).
     #[inline(always)]
-    fn limit(&self, g: &Group<L>, cdot: L, pos: L, p: &Pass, impulse: L) -> L {
+    fn limit(&self, g: &Group<L>, mass: L, cdot: L, pos: L, p: &Pass, impulse: L) -> L {
         let zero = L::default();
         let (rb, rms, ris) = rigid(g, pos, p.use_bias);
         let bias = sel(pos, zero, pos * L::splat(p.inv_h), rb);
         let ms = sel(pos, zero, L::splat(1.0), rms);
         let is = sel(pos, zero, zero, ris);
-        let l = neg(self.mass(g)) * ms * (cdot + bias) - is * impulse;
+        let l = neg(mass) * ms * (cdot + bias) - is * impulse;
         clamp_to(impulse + l, zero, L::splat(MAX_IMPULSE))
     }
 
-    /// `Row::lower` where `on` is one; `pos` = value − lower.
+    /// `Row::lower` where `lim.on` is one; `lim.pos` = value − lower.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn lower(&self, g: &Group<L>, b: &mut Bodies<L>, pos: L, p: &Pass, impulse: &mut L, on: L) {
-        let new = self.limit(g, self.speed(b), pos, p, *impulse);
+    fn lower(&self, g: &Group<L>, b: &mut Bodies<L>, lim: Limit<L>, p: &Pass, impulse: &mut L) {
+        let new = self.limit(g, lim.mass, self.speed(b), lim.pos, p, *impulse);
+        let on = lim.on;
         let l = new - *impulse;
         *impulse = choose(on, new, *impulse);
         self.apply(g, b, l, on);
     }
 
-    /// `Row::upper` where `on` is one; `pos` = upper − value.
+    /// `Row::upper` where `lim.on` is one; `lim.pos` = upper − value.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn upper(&self, g: &Group<L>, b: &mut Bodies<L>, pos: L, p: &Pass, impulse: &mut L, on: L) {
-        let new = self.limit(g, neg(self.speed(b)), pos, p, *impulse);
+    fn upper(&self, g: &Group<L>, b: &mut Bodies<L>, lim: Limit<L>, p: &Pass, impulse: &mut L) {
+        let new = self.limit(g, lim.mass, neg(self.speed(b)), lim.pos, p, *impulse);
+        let on = lim.on;
         let l = new - *impulse;
         *impulse = choose(on, new, *impulse);
         self.apply(g, b, neg(l), on);
     }
 
-    /// `Row::motor` where `on` is one.
+    /// `Row::motor` where `on` is one (`mass`: the row's `mass`).
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn motor(
         &self,
         g: &Group<L>,
         b: &mut Bodies<L>,
+        mass: L,
         target: L,
         max_impulse: L,
         impulse: &mut L,
         on: L,
     ) {
         let cdot = self.speed(b) - target;
-        let l = neg(self.mass(g)) * cdot;
+        let l = neg(mass) * cdot;
         let old = *impulse;
         let max = min(max_impulse, L::splat(MAX_IMPULSE));
         let new = clamp_to(old + l, neg(max), max);
@@ -457,14 +468,13 @@ pub(super) fn cone_solve<L: Lanes>(
     let mut up0: L = field(&i, |i| i.axes[0].upper);
     let swing_on = both(k.swing_limited, k.widens);
     let mut pushed = up0;
-    Row::angular(k.n).upper(
-        &g,
-        &mut b,
-        k.swing_limit - k.angle,
-        p,
-        &mut pushed,
-        swing_on,
-    );
+    let swing = Row::angular(k.n);
+    let lim = Limit {
+        pos: k.swing_limit - k.angle,
+        mass: swing.mass(&g),
+        on: swing_on,
+    };
+    swing.upper(&g, &mut b, lim, p, &mut pushed);
     up0 = choose(k.swing_limited, choose(k.widens, pushed, zero), up0);
     // Twist limits.
     let twist_on = both(k.twist_limited, k.twist_on);
@@ -474,8 +484,19 @@ pub(super) fn cone_solve<L: Lanes>(
         field(&i, |i| i.axes[1].lower),
         field(&i, |i| i.axes[1].upper),
     );
-    row.lower(&g, &mut b, tw - k.twist_lower, p, &mut lo1, twist_on);
-    row.upper(&g, &mut b, k.twist_upper - tw, p, &mut up1, twist_on);
+    let (mass, on) = (row.mass(&g), twist_on);
+    let lower = Limit {
+        pos: tw - k.twist_lower,
+        mass,
+        on,
+    };
+    row.lower(&g, &mut b, lower, p, &mut lo1);
+    let upper = Limit {
+        pos: k.twist_upper - tw,
+        mass,
+        on,
+    };
+    row.upper(&g, &mut b, upper, p, &mut up1);
     // The point, with the world's softness.
     let (rate, ms, is) = if p.use_bias {
         (g.soft()[0], g.soft()[1], g.soft()[2])
@@ -590,9 +611,11 @@ pub(super) fn hinge_solve<L: Lanes>(
     let angle = twist(&qa, &qb, 2);
     // The drive: the motor, then the limits (no spring in lanes).
     let mut motor: L = field(&i, |i| i.axes[0].motor);
+    let mass = row.mass(&g);
     row.motor(
         &g,
         &mut b,
+        mass,
         h.motor_speed,
         h.max_torque * L::splat(p.h),
         &mut motor,
@@ -602,8 +625,19 @@ pub(super) fn hinge_solve<L: Lanes>(
         field(&i, |i| i.axes[0].lower),
         field(&i, |i| i.axes[0].upper),
     );
-    row.lower(&g, &mut b, angle - h.lower, p, &mut lower, h.limit);
-    row.upper(&g, &mut b, h.upper - angle, p, &mut upper, h.limit);
+    let on = h.limit;
+    let below = Limit {
+        pos: angle - h.lower,
+        mass,
+        on,
+    };
+    row.lower(&g, &mut b, below, p, &mut lower);
+    let above = Limit {
+        pos: h.upper - angle,
+        mass,
+        on,
+    };
+    row.upper(&g, &mut b, above, p, &mut upper);
     // The hinge lock (`solve_hinge_lock`, `solve_pair`).
     let (u1, u2) = (rotate(&qa, ex), rotate(&qa, ey));
     let e = rotate(&qa, ez).cross(rotate(&qb, ez));
