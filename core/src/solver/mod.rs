@@ -871,6 +871,7 @@ fn prefetch_shape_bounds(s: *const crate::shape::Shape) {
         offset_of!(crate::shape::Shape, fat_aabb),
         offset_of!(crate::shape::Shape, geometry),
         offset_of!(crate::shape::Shape, next_in_body),
+        offset_of!(crate::shape::Shape, proxy),
     ] {
         lanes::prefetch(p.wrapping_add(offset));
     }
