@@ -942,16 +942,37 @@ fn react(
     } else {
         j.impulses = *impulses;
     }
-    let (i, a, b) = (&j.impulses, get(c.index_a), get(c.index_b));
+    // The bodies' states only for the kinds that read them (a spherical or weld joint's
+    // reaction is its impulses').
+    let i = &j.impulses;
+    let ab = || (get(c.index_a), get(c.index_b));
     let (force, torque) = match &j.kind {
         JointKind::Spherical => spherical::reaction(i),
-        JointKind::Revolute(_) => revolute::reaction(c, i, &a, &b),
-        JointKind::Prismatic(_) => prismatic::reaction(c, i, &a, &b),
         JointKind::Weld(_) => weld::reaction(i),
-        JointKind::Distance(_) => distance::reaction(c, i, &a, &b),
-        JointKind::ConeTwist(_) => cone_twist::reaction(c, i, &a, &b),
-        JointKind::SixDof(s) => six_dof::reaction(c, s, i, &a, &b),
-        JointKind::Wheel(_) => wheel::reaction(c, i, &a, &b),
+        JointKind::Revolute(_) => {
+            let (a, b) = ab();
+            revolute::reaction(c, i, &a, &b)
+        }
+        JointKind::Prismatic(_) => {
+            let (a, b) = ab();
+            prismatic::reaction(c, i, &a, &b)
+        }
+        JointKind::Distance(_) => {
+            let (a, b) = ab();
+            distance::reaction(c, i, &a, &b)
+        }
+        JointKind::ConeTwist(_) => {
+            let (a, b) = ab();
+            cone_twist::reaction(c, i, &a, &b)
+        }
+        JointKind::SixDof(s) => {
+            let (a, b) = ab();
+            six_dof::reaction(c, s, i, &a, &b)
+        }
+        JointKind::Wheel(_) => {
+            let (a, b) = ab();
+            wheel::reaction(c, i, &a, &b)
+        }
     };
     j.reaction_force = force * inv_h;
     j.reaction_torque = torque * inv_h;
