@@ -111,6 +111,8 @@ pub(crate) struct BodyParams {
     pub linear_accel: Vec3,
     /// Angular acceleration from the host's torque.
     pub angular_accel: Vec3,
+    /// Box2D's implicit damping over one substep `h`, `1 / (1 + h c)`, linear and
+    /// angular (the same every substep: made once a step).
     pub linear_damping: f32,
     pub angular_damping: f32,
     pub linear_mask: Vec3,
@@ -329,7 +331,7 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let h = dt / substeps as f32;
     let inv_h = 1.0 / h;
     let inv_dt = 1.0 / dt;
-    gather_awake_set(world, dt);
+    gather_awake_set(world, h);
     color_constraints(world);
     let def = world.def;
     let contact_hertz = crate::math::min(def.contact_hertz, 0.25 * substeps as f32 * inv_dt);
@@ -612,8 +614,7 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
 /// Collects the awake moving bodies in slot order (the awake set's) and their per-step
 /// constants.
 #[inline(never)]
-fn gather_awake_set(world: &mut World, dt: f32) {
-    let _ = dt;
+fn gather_awake_set(world: &mut World, h: f32) {
     let gravity = world.def.gravity;
     let s = &mut world.solver;
     // The areas each body overlapped at the end of the last step: by body, then highest
@@ -665,7 +666,7 @@ fn gather_awake_set(world: &mut World, dt: f32) {
             let b = &bodies[p.body as usize];
             *start = (b.position, b.rotation);
             let folds = (Fold::new(Vec3::ZERO), Fold::new(0.0f32), Fold::new(0.0f32));
-            (*st, *p) = solver_body(b, p.body, gravity, folds);
+            (*st, *p) = solver_body(b, p.body, gravity, folds, h);
         });
     } else {
         let mut cursor = 0;
@@ -700,20 +701,21 @@ fn gather_awake_set(world: &mut World, dt: f32) {
                 ad.apply(a.angular_damping_mode, a.angular_damping);
             }
             s.ccd_start[k] = (b.position, b.rotation);
-            (s.states[k], s.params[k]) = solver_body(b, i as u32, gravity, (g, ld, ad));
+            (s.states[k], s.params[k]) = solver_body(b, i as u32, gravity, (g, ld, ad), h);
         }
     }
     world.counters.awake_body_count = s.states.len() as u32;
 }
 
 /// An awake body's state and per-step constants, given the areas' gravity and damping
-/// folds over it.
+/// folds over it and the substep `h`.
 #[inline(always)]
 fn solver_body(
     b: &crate::body::Body,
     slot: u32,
     gravity: Vec3,
     (g, ld, ad): (Fold<Vec3>, Fold<f32>, Fold<f32>),
+    h: f32,
 ) -> (BodyState, BodyParams) {
     debug_assert!(b.is_moving());
     let dynamic = b.body_type == BodyType::Dynamic;
@@ -749,8 +751,8 @@ fn solver_body(
             inv_inertia,
             linear_accel,
             angular_accel,
-            linear_damping,
-            angular_damping,
+            linear_damping: 1.0 / (1.0 + h * linear_damping),
+            angular_damping: 1.0 / (1.0 + h * angular_damping),
             linear_mask: lin_mask,
             angular_mask: ang_mask,
             max_extent: b.max_extent,
@@ -765,8 +767,7 @@ fn integrate_velocity(st: &mut BodyState, p: &BodyParams, h: f32, max_speed: f32
         return false;
     }
     // Box2D's implicit damping: v ← (v + h a) / (1 + h c).
-    let ld = 1.0 / (1.0 + h * p.linear_damping);
-    let ad = 1.0 / (1.0 + h * p.angular_damping);
+    let (ld, ad) = (p.linear_damping, p.angular_damping);
     let mut v = (st.v + p.linear_accel * h) * ld;
     let w = (st.w + p.angular_accel * h) * ad;
     let capped = cap_speed(&mut v, max_speed);
@@ -1315,7 +1316,7 @@ mod timing {
         let static_soft = make_soft(2.0 * contact_hertz, def.contact_damping_ratio, h);
         let (inv_h, push, speed) = (1.0 / h, def.contact_push_max_speed, def.max_linear_speed);
         let reps = 40;
-        let gather = fastest(reps, || gather_awake_set(&mut world, dt));
+        let gather = fastest(reps, || gather_awake_set(&mut world, h));
         let color = fastest(reps, || color_constraints(&mut world));
         let prepare = fastest(reps, || prepare_contacts(&mut world, soft, static_soft));
         let s = &mut world.solver;
