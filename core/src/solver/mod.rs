@@ -521,19 +521,19 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
         };
         match work {
             Work::IntegrateVelocities => {
-                for k in items {
-                    // SAFETY: each body is in one block of the stage.
-                    if integrate_velocity(unsafe { states.get(k) }, &params[k], h, max_speed) {
+                // SAFETY: each body is in one block of the stage.
+                let sts = unsafe { states.slice(items.clone()) };
+                for (st, p) in sts.iter_mut().zip(&params[items]) {
+                    if integrate_velocity(st, p, h, max_speed) {
                         speed_caps.fetch_add(1, Relaxed);
                     }
                 }
             }
             Work::IntegratePositions => {
-                for k in items {
-                    // SAFETY: each body is in one block of the stage.
-                    let st = unsafe { states.get(k) };
-                    let (capped, turned) =
-                        integrate_position(st, &params[k], h, max_rotation, max_speed);
+                // SAFETY: each body is in one block of the stage.
+                let sts = unsafe { states.slice(items.clone()) };
+                for (st, p) in sts.iter_mut().zip(&params[items]) {
+                    let (capped, turned) = integrate_position(st, p, h, max_rotation, max_speed);
                     if capped {
                         speed_caps.fetch_add(1, Relaxed);
                     }
