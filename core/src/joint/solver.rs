@@ -468,8 +468,6 @@ fn color_joints(
     tasks: &mut crate::task::Tasks,
 ) -> u32 {
     use crate::solver::constraint_graph::{COLOR_COUNT, clear_colors, take_color};
-    s.joint_acting.clear();
-    s.joint_position.clear();
     let dense = dense(joints, s);
     let count = if dense {
         joints.len()
@@ -489,6 +487,17 @@ fn color_joints(
             *unsafe { out.get(k) } = read_joint(j, bodies, index, params, dense);
         });
     }
+    // The same reads as the layout was last made from: the same layout (the greedy
+    // colouring and everything after it read nothing else).
+    if dense
+        && let Some(visited) = s.joint_visited_before
+        && s.joint_read_before[..] == s.joint_read[..count]
+    {
+        return visited;
+    }
+    s.joint_visited_before = None;
+    s.joint_acting.clear();
+    s.joint_position.clear();
     clear_colors(&mut s.body_colors, s.states.len());
     let mut counts = [[0u32; RANKS]; COLOR_COUNT];
     let mut visited = 0;
@@ -553,11 +562,17 @@ fn color_joints(
         let first = group.first as usize;
         s.joint_group_of[first..first + group.n as usize].fill(g as u32);
     }
+    if dense {
+        // Keep the reads (the next step reads into the other buffer).
+        s.joint_read.truncate(count);
+        core::mem::swap(&mut s.joint_read, &mut s.joint_read_before);
+        s.joint_visited_before = Some(visited);
+    }
     visited
 }
 
 /// What the colouring needs of one joint, read ahead (see `color_joints`).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct JointRead {
     /// Its dynamic solver bodies (`NONE` for one that is not).
     da: u32,
@@ -987,6 +1002,107 @@ fn react(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The joint layout of the world's last step: the colouring's every output, as text.
+    fn layout(w: &World) -> String {
+        let s = &w.solver;
+        let groups: Vec<_> = s
+            .joint_groups
+            .iter()
+            .map(|g| (g.first, g.n, g.class))
+            .collect();
+        format!(
+            "{:?} {:?} {:?} {:?} {groups:?} {:?} {}",
+            &s.joint_acting[..],
+            &s.joint_position[..],
+            &s.joint_slot_at[..],
+            &s.joint_group_of[..],
+            s.joint_layout,
+            w.counters.joints_visited
+        )
+    }
+
+    /// Colours the world's joints as its next step would, afresh.
+    fn recolor(w: &mut World) -> u32 {
+        w.solver.joint_visited_before = None;
+        gather_solver_joints(&w.joints.pool, &w.bodies, &mut w.solver);
+        color_joints(&w.joints.pool, &w.bodies, &mut w.solver, &mut w.tasks)
+    }
+
+    #[test]
+    fn a_colouring_kept_from_the_last_step_is_the_one_made_afresh() {
+        use crate::math::{DVec3, Quat};
+        use crate::{BodyDef, BodyType, JointDef, JointKind, RevoluteJoint, ShapeDef, Sphere};
+        let mut w = World::new(&crate::WorldDef::default()).unwrap();
+        // Two chains under a static anchor: spherical links, every third a hinge.
+        let mut joints = Vec::new();
+        for chain in 0..2 {
+            let x = 3.0 * chain as f64;
+            let mut prev = w
+                .create_body(&BodyDef {
+                    position: DVec3::new(x, 10.0, 0.0),
+                    ..Default::default()
+                })
+                .unwrap();
+            for i in 0..12 {
+                let y = 9.75 - 0.5 * i as f64;
+                let b = w
+                    .create_body(&BodyDef {
+                        body_type: BodyType::Dynamic,
+                        position: DVec3::new(x, y, 0.0),
+                        ..Default::default()
+                    })
+                    .unwrap();
+                let ball = Sphere {
+                    center: Vec3::ZERO,
+                    radius: 0.1,
+                };
+                w.create_sphere_shape(b, &ShapeDef::default(), &ball)
+                    .unwrap();
+                let anchor = DVec3::new(x, y + 0.25, 0.0);
+                let (fa, fb) = w.joint_frames_at(prev, b, anchor, Quat::IDENTITY).unwrap();
+                let kind = if i % 3 == 2 {
+                    JointKind::Revolute(RevoluteJoint::default())
+                } else {
+                    JointKind::Spherical
+                };
+                joints.push(
+                    w.create_joint(&JointDef {
+                        body_a: prev,
+                        body_b: b,
+                        local_frame_a: fa,
+                        local_frame_b: fb,
+                        kind,
+                        ..Default::default()
+                    })
+                    .unwrap(),
+                );
+                prev = b;
+            }
+        }
+        let dt = 1.0 / 60.0;
+        let mut hits = 0;
+        for step in 0..40 {
+            // Change the joints now and then: one destroyed, a motor switched on.
+            if step == 15 {
+                w.destroy_joint(joints[5]).unwrap();
+            }
+            if step == 25 {
+                w.set_joint_enable_motor(joints[2], true).unwrap();
+            }
+            // A colouring made afresh swaps the read buffers; one kept does not.
+            let before = w.solver.joint_read_before.as_ptr();
+            w.step(dt, 4).unwrap();
+            let stepped = layout(&w);
+            hits += usize::from(w.solver.joint_read_before.as_ptr() == before);
+            let visited = recolor(&mut w);
+            w.counters.joints_visited = visited;
+            assert_eq!(layout(&w), stepped, "step {step}");
+        }
+        // Most steps kept the colouring (the comparison above checked them); the steps
+        // after a change made it afresh.
+        assert!((30..40).contains(&hits), "{hits} steps kept the colouring");
+    }
 
     /// Added inertia across a lever slows turning across it and leaves the turning about
     /// it alone.

@@ -177,6 +177,12 @@ pub(crate) struct SolverScratch {
     pub joint_position: FixedVec<u32>,
     /// Per joint the colouring visits, what it needs of the joint, read ahead in parallel.
     pub joint_read: FixedVec<crate::joint::solver::JointRead>,
+    /// The reads the layout above was last made from (with every slot read: `dense`),
+    /// and how many joints it visited; `None` when it was not. The colouring is a
+    /// function of the reads alone, so when this step's are the same it is not made
+    /// again (not state: a new scratch makes it afresh, to the same layout).
+    pub joint_read_before: FixedVec<crate::joint::solver::JointRead>,
+    pub joint_visited_before: Option<u32>,
     /// The inverse: the joint slot at each position, and the group (index in
     /// `joint_groups`) whose lanes hold it, `NONE` for joints solved one at a time.
     pub joint_slot_at: FixedVec<u32>,
@@ -245,6 +251,8 @@ impl SolverScratch {
             joint_acting: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_position: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_read: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_read_before: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
+            joint_visited_before: None,
             joint_slot_at: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_group_of: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_breaks: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
@@ -284,6 +292,7 @@ impl SolverScratch {
             + self.joint_acting.capacity() * 4
             + self.joint_position.capacity() * 4
             + self.joint_read.capacity() * size_of::<crate::joint::solver::JointRead>()
+            + self.joint_read_before.capacity() * size_of::<crate::joint::solver::JointRead>()
             + self.joint_slot_at.capacity() * 4
             + self.joint_group_of.capacity() * 4
             + self.joint_breaks.capacity()
