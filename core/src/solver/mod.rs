@@ -647,21 +647,29 @@ fn gather_awake_set(world: &mut World, h: f32) {
     for p in s.params.iter() {
         s.solver_index[p.body as usize] = NONE;
     }
-    s.states.clear();
-    s.params.clear();
-    // Each awake body's index, in slot order.
+    // Each awake body's index, in slot order. The entries the last step left are reused
+    // (only their body set here): each is made whole below.
+    let kept = s.params.len();
+    debug_assert_eq!(s.states.len(), kept);
+    let mut n = 0;
     for slot in world.awake.iter() {
-        s.solver_index[slot as usize] = s.states.len() as u32;
-        let ok = s.states.push(BodyState::default())
-            && s.params.push(BodyParams {
-                body: slot,
-                ..Default::default()
-            });
-        debug_assert!(ok);
+        s.solver_index[slot as usize] = n as u32;
+        if n < kept {
+            s.params[n].body = slot;
+        } else {
+            let ok = s.states.push(BodyState::default())
+                && s.params.push(BodyParams {
+                    body: slot,
+                    ..Default::default()
+                });
+            debug_assert!(ok);
+        }
+        n += 1;
     }
+    s.states.truncate(n);
+    s.params.truncate(n);
     let bodies = &world.bodies;
     // Where each body starts the step, for continuous collision.
-    let n = s.states.len();
     s.ccd_start
         .resize(n, (crate::math::DVec3::ZERO, Quat::IDENTITY));
     if links.is_empty() {
