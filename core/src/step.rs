@@ -97,20 +97,36 @@ impl World {
         self.profile.step = total.elapsed_ms();
     }
 
-    /// Records a move event for every body the solver moved.
+    /// Records a move event for every body the solver moved, in solver order, each
+    /// written by whichever worker takes it.
     fn collect_move_events(&mut self) {
-        for k in 0..self.solver.params.len() {
+        let n = self.solver.params.len();
+        if n == 0 {
+            return;
+        }
+        let tag = self.tag;
+        let event = |bodies: &crate::store::bodies::BodyStore, k: usize| {
             let bi = self.solver.params[k].body;
-            let b = &self.bodies[bi as usize];
-            let ev = BodyMoveEvent {
-                body: self.body_id(bi),
+            let b = &bodies[bi as usize];
+            BodyMoveEvent {
+                body: bodies.id(bi, tag),
                 position: b.position,
                 rotation: b.rotation,
                 fell_asleep: !b.awake,
-            };
-            let ok = self.bodies.move_events.push(ev);
-            debug_assert!(ok, "one move event per body at most");
-        }
+            }
+        };
+        // One move event per body at most: the buffer holds the body capacity.
+        let mut events = core::mem::replace(
+            &mut self.bodies.move_events,
+            crate::alloc::FixedVec::empty(self.alloc),
+        );
+        events.resize(n, event(&self.bodies, 0));
+        let out = crate::task::Slots::new(&mut events[..n]);
+        let bodies = &self.bodies;
+        // SAFETY: each entry is one item.
+        self.tasks
+            .for_each(n, 256, &|k, _| *unsafe { out.get(k) } = event(bodies, k));
+        self.bodies.move_events = events;
     }
 
     /// The first enabled dynamic or kinematic body (in slot order) whose bounds could
