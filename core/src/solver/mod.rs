@@ -895,6 +895,54 @@ fn prefetch_shape_bounds(s: *const crate::shape::Shape) {
     }
 }
 
+/// The broad phase for one block of finalize at a time: a spin lock that lets go when
+/// its holder finishes or panics.
+struct BroadLock<'a> {
+    busy: core::sync::atomic::AtomicBool,
+    broad: *mut crate::broad_phase::BroadPhase,
+    _life: core::marker::PhantomData<&'a mut crate::broad_phase::BroadPhase>,
+}
+
+// SAFETY: the broad phase is reached only through `with`, by one holder at a time.
+unsafe impl Sync for BroadLock<'_> {}
+
+impl<'a> BroadLock<'a> {
+    fn new(broad: &'a mut crate::broad_phase::BroadPhase) -> BroadLock<'a> {
+        BroadLock {
+            busy: core::sync::atomic::AtomicBool::new(false),
+            broad,
+            _life: core::marker::PhantomData,
+        }
+    }
+
+    fn with(&self, f: impl FnOnce(&mut crate::broad_phase::BroadPhase)) {
+        use core::sync::atomic::AtomicBool;
+        let mut spins = 0u32;
+        while self
+            .busy
+            .compare_exchange_weak(false, true, Ordering::Acquire, Ordering::Relaxed)
+            .is_err()
+        {
+            spins += 1;
+            if spins < 64 {
+                core::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        struct Release<'b>(&'b AtomicBool);
+        impl Drop for Release<'_> {
+            fn drop(&mut self) {
+                self.0.store(false, Ordering::Release);
+            }
+        }
+        let _release = Release(&self.busy);
+        // SAFETY: the lock hands the broad phase to one holder at a time, and nothing
+        // else reaches it while the lock lives (it borrows it mutably).
+        f(unsafe { &mut *self.broad });
+    }
+}
+
 /// Writes the substeps' results back into the bodies: positions advance on the 2^-32
 /// grid, so a shifted world steps exactly like the unshifted one. Then refreshes bounds
 /// and fills the move buffer.
@@ -915,7 +963,8 @@ fn finalize_bodies(world: &mut World, dt: f32, max_speed: f32, speed_caps: &Atom
         let fast = Slots::new(&mut world.solver.fast[..count]);
         let sleep_times = Slots::new(&mut world.solver.island_sleep[..count]);
         let enable_sleep = world.def.enable_sleep;
-        world.tasks.for_each(count, 64, &|k, _| {
+        let broad = BroadLock::new(&mut world.broad);
+        let one = |k: usize| {
             // The bodies (and their shapes) lie scattered through their pools in solver
             // order: ask for a body well ahead, and for its first shape once the body
             // has had time to arrive. Hints only.
@@ -997,51 +1046,72 @@ fn finalize_bodies(world: &mut World, dt: f32, max_speed: f32, speed_caps: &Atom
             }
             // SAFETY: each body is one item.
             *unsafe { sleep_times.get(k) } = b.sleep_time;
-        });
-    }
-    // Trees and the move buffer, serially in body order (only the bodies whose shapes
-    // grew: the others' shapes are not read again). The work is chasing pointers through
-    // memory (a shape, its leaf, the leaf's ancestors), so the bodies ahead have their
-    // first grown shape and its leaf fetched, and nearer ones the leaf's ancestors.
-    const AHEAD: usize = 6;
-    for k in 0..count {
-        let grown = &world.solver.grown;
-        if let Some(&[shape, _]) = grown.get(k + 4 * AHEAD)
-            && shape != NONE
-        {
-            prefetch_shape(&world.shapes[shape as usize]);
-        }
-        // The leaf, then its parent and grandparent, a level a stretch nearer.
-        for up in 0..3 {
-            if let Some(&[shape, proxy]) = grown.get(k + (3 - up) * AHEAD)
-                && shape != NONE
-            {
-                let (tree, id) = split_grown_proxy(proxy);
-                world.broad.tree(tree).prefetch_ancestor(id, up as u32);
+        };
+        let block = |_: crate::task::StageRef, items: core::ops::Range<usize>| {
+            for k in items.clone() {
+                one(k);
             }
-        }
-        // From the first grown shape: the ones before it in the body did not grow.
-        let mut shape = grown[k][0];
-        while shape != NONE {
-            let s = &mut world.shapes[shape as usize];
-            let next = s.next_in_body;
-            if s.grew {
-                s.grew = false;
-                let fat = s.fat_aabb;
-                // `World::step` refuses a step that could carry a body this far.
-                debug_assert!(
-                    crate::math::max_f64(fat.lower.max_abs(), fat.upper.max_abs())
-                        < crate::math::POSITION_LIMIT
-                );
-                let (proxy, tree) = (s.proxy, s.tree);
-                if proxy != NONE {
-                    let ok = world.broad.tree_mut(tree).enlarge_proxy(proxy, fat).is_ok();
-                    debug_assert!(ok);
+            // Then the block's grown proxies, in the trees (one block at a time) and the
+            // move buffer. A tree ends the same whatever order its leaves are enlarged in
+            // (each ancestor's box becomes the union of its old box and every new leaf box
+            // below it, and every ancestor of an enlarged leaf is marked), and the move
+            // buffer is sorted before use, so the blocks may take turns in any order.
+            broad.with(|broad| {
+                // The work is chasing pointers (a shape's leaf and the leaf's ancestors), so
+                // the bodies ahead have their first grown shape's leaf fetched, and nearer
+                // ones the leaf's parent and grandparent.
+                const AHEAD: usize = 6;
+                let end = items.end;
+                for k in items {
+                    for up in 0..3 {
+                        let ahead = k + (3 - up) * AHEAD;
+                        if ahead < end {
+                            // SAFETY: an entry of this block, written above; read only.
+                            let [shape, proxy] = unsafe { *grown.ptr(ahead) };
+                            if shape != NONE {
+                                let (tree, id) = split_grown_proxy(proxy);
+                                broad.tree(tree).prefetch_ancestor(id, up as u32);
+                            }
+                        }
+                    }
+                    // SAFETY: each body is one item; its entry was written above.
+                    let mut shape = unsafe { grown.get(k) }[0];
+                    while shape != NONE {
+                        // SAFETY: a shape belongs to one body, and this block owns that
+                        // body (its bounds were written above).
+                        let s = unsafe { shapes.get(shape as usize) };
+                        let next = s.next_in_body;
+                        if s.grew {
+                            s.grew = false;
+                            let fat = s.fat_aabb;
+                            // `World::step` refuses a step that could carry a body this far.
+                            debug_assert!(
+                                crate::math::max_f64(fat.lower.max_abs(), fat.upper.max_abs())
+                                    < crate::math::POSITION_LIMIT
+                            );
+                            if s.proxy != NONE {
+                                let ok = broad.tree_mut(s.tree).enlarge_proxy(s.proxy, fat).is_ok();
+                                debug_assert!(ok);
+                            }
+                            if !s.enlarged {
+                                s.enlarged = true;
+                                let ok = broad.moved.push(shape);
+                                debug_assert!(ok, "move buffer holds 2 × shape capacity");
+                            }
+                        }
+                        shape = next;
+                    }
                 }
-                world.mark_enlarged(shape);
-            }
-            shape = next;
-        }
+            });
+        };
+        let workers = world.tasks.hooks.map_or(1, |h| h.worker_count);
+        let stages = [crate::task::Stage::split(count, 64, workers)];
+        let plan = crate::task::StagePlan {
+            body: &[],
+            repeats: 0,
+            tail: &stages,
+        };
+        world.tasks.run_plan(&plan, 64, &block);
     }
 }
 
@@ -1061,21 +1131,6 @@ fn split_grown_proxy(word: u32) -> (u8, u32) {
         (0, NONE)
     } else {
         ((word >> 31) as u8, word & !(1 << 31))
-    }
-}
-
-/// Starts fetching the lines of `shape` that finalize's serial pass reads and writes.
-fn prefetch_shape(shape: &crate::shape::Shape) {
-    use crate::shape::Shape;
-    use core::mem::offset_of;
-    let p = (shape as *const Shape).cast::<u8>();
-    for offset in [
-        offset_of!(Shape, fat_aabb),
-        offset_of!(Shape, proxy),
-        offset_of!(Shape, next_in_body),
-        offset_of!(Shape, enlarged),
-    ] {
-        lanes::prefetch(p.wrapping_add(offset));
     }
 }
 
