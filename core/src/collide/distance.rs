@@ -303,6 +303,42 @@ struct Simplex {
     count: usize,
 }
 
+/// A simplex by its vertices' point indices and its weights.
+#[derive(Clone, Copy)]
+struct BestSimplex {
+    index: [(u8, u8); 4],
+    weight: [f64; 4],
+    count: usize,
+}
+
+impl BestSimplex {
+    #[inline(always)]
+    fn of(s: &Simplex) -> BestSimplex {
+        let mut index = [(0, 0); 4];
+        for (i, v) in index.iter_mut().zip(&s.v[..s.count]) {
+            *i = (v.index_a, v.index_b);
+        }
+        BestSimplex {
+            index,
+            weight: s.weight,
+            count: s.count,
+        }
+    }
+
+    /// The simplex again, each vertex made by `pair.vertex` from its indices (as it was).
+    fn simplex(&self, pair: &Pair) -> Simplex {
+        let mut s = Simplex {
+            weight: self.weight,
+            count: self.count,
+            ..Simplex::default()
+        };
+        for (v, &(ia, ib)) in s.v.iter_mut().zip(&self.index[..self.count]) {
+            *v = pair.vertex(usize::from(ia), usize::from(ib));
+        }
+        s
+    }
+}
+
 /// The vertex indices (into a simplex) that support the closest point, their weights,
 /// and the closest point itself.
 #[derive(Clone, Copy, Debug, Default)]
@@ -673,7 +709,10 @@ pub(crate) fn core_distance(
     simplex.weight[0] = 1.0;
 
     let mut iterations = 0u32;
-    let mut best = simplex;
+    // The best simplex so far, kept by its vertices' indices and its weights (a copy of
+    // the whole simplex, a few hundred bytes, every iteration cost more than the rare
+    // restore, which makes each vertex again from its indices: the same bits).
+    let mut best = BestSimplex::of(&simplex);
     let mut best_sq = f64::MAX;
     // The closest point of the best simplex while it was not noise: the normal, and for
     // overlapping cores the best direction at hand.
@@ -696,10 +735,10 @@ pub(crate) fn core_distance(
         let vv = v.length_squared();
         if vv >= best_sq || vv.is_nan() {
             // No progress: the previous simplex was at least as close.
-            simplex = best;
+            simplex = best.simplex(&pair);
             break;
         }
-        best = simplex;
+        best = BestSimplex::of(&simplex);
         best_sq = vv;
         if vv < TOUCH_SQ {
             touching = true;
