@@ -65,6 +65,18 @@ pub(super) fn finite<L: Lanes>(x: L) -> L {
     L::select_gt(one, d, one, L::default())
 }
 
+/// Lane-wise `if a > b { x } else { y }`.
+#[inline(always)]
+pub(super) fn sel<L: Lanes>(a: L, b: L, x: L, y: L) -> L {
+    L::select_gt(a, b, x, y)
+}
+
+/// `x` where `mask` is one, `y` where it is zero.
+#[inline(always)]
+pub(super) fn choose<L: Lanes>(mask: L, x: L, y: L) -> L {
+    L::select_gt(mask, L::default(), x, y)
+}
+
 /// Lanes where both masks are one.
 #[inline(always)]
 pub(super) fn and<L: Lanes>(a: L, b: L) -> L {

@@ -14,6 +14,7 @@
 //! bits the lanes do not read — is handed to `math::atan2` itself.
 
 use super::rows::twist_of;
+use super::wide::{choose, finite, sel};
 use crate::math::atan2;
 use crate::solver::lanes::Lanes;
 
@@ -31,16 +32,17 @@ const A_T: [u32; 5] = [
 const PI: f32 = core::f32::consts::PI;
 const PI_LO: u32 = 0xb3bb_bd2e;
 
-/// `if a > b { x } else { y }` lane by lane.
+/// One of `v` by the interval `t` lies in: below `cut[0]`, `cut[1]`, `cut[2]`, or above.
+/// (A function, not a closure: inlined into the caller, it takes the caller's target
+/// features.)
 #[inline(always)]
-fn sel<L: Lanes>(a: L, b: L, x: L, y: L) -> L {
-    L::select_gt(a, b, x, y)
-}
-
-/// `x` where `mask` is one, `y` where it is zero.
-#[inline(always)]
-fn choose<L: Lanes>(mask: L, x: L, y: L) -> L {
-    L::select_gt(mask, L::default(), x, y)
+fn by_interval<L: Lanes>(t: L, cut: [L; 3], v: [L; 4]) -> L {
+    sel(
+        cut[0],
+        t,
+        v[0],
+        sel(cut[1], t, v[1], sel(cut[2], t, v[2], v[3])),
+    )
 }
 
 /// `atanf(t)` for `t` finite and not negative (any NaN-free, non-negative lanes).
@@ -58,39 +60,18 @@ fn atan_nonneg<L: Lanes>(t: L) -> L {
         c(f32::from_bits(0x3f98_0000)),
         c(f32::from_bits(0x401c_0000)),
     );
-    let num = sel(
-        lt0,
+    let cut = [lt0, lt1, lt2];
+    let num = by_interval(t, cut, [c(2.0) * t - one, t - one, t - c(1.5), c(-1.0)]);
+    let den = by_interval(t, cut, [c(2.0) + t, t + one, one + c(1.5) * t, t]);
+    let hi = by_interval(
         t,
-        c(2.0) * t - one,
-        sel(lt1, t, t - one, sel(lt2, t, t - c(1.5), c(-1.0))),
+        cut,
+        [b(ATAN_HI[0]), b(ATAN_HI[1]), b(ATAN_HI[2]), b(ATAN_HI[3])],
     );
-    let den = sel(
-        lt0,
+    let lo = by_interval(
         t,
-        c(2.0) + t,
-        sel(lt1, t, t + one, sel(lt2, t, one + c(1.5) * t, t)),
-    );
-    let hi = sel(
-        lt0,
-        t,
-        b(ATAN_HI[0]),
-        sel(
-            lt1,
-            t,
-            b(ATAN_HI[1]),
-            sel(lt2, t, b(ATAN_HI[2]), b(ATAN_HI[3])),
-        ),
-    );
-    let lo = sel(
-        lt0,
-        t,
-        b(ATAN_LO[0]),
-        sel(
-            lt1,
-            t,
-            b(ATAN_LO[1]),
-            sel(lt2, t, b(ATAN_LO[2]), b(ATAN_LO[3])),
-        ),
+        cut,
+        [b(ATAN_LO[0]), b(ATAN_LO[1]), b(ATAN_LO[2]), b(ATAN_LO[3])],
     );
     // Below 7/16 the polynomial runs on `t` itself.
     let near = c(f32::from_bits(0x3ee0_0000));
@@ -105,15 +86,6 @@ fn atan_nonneg<L: Lanes>(t: L) -> L {
     let below = sel(tiny, t, t, small);
     let r = sel(near, t, below, reduced);
     sel(c(f32::from_bits(0x4c80_0000)), t, r, huge)
-}
-
-/// One where `x` is finite, zero where it is infinite or NaN.
-#[inline(always)]
-fn finite<L: Lanes>(x: L) -> L {
-    #[allow(clippy::eq_op)] // x − x is the point: zero or NaN
-    let d = x - x;
-    let one = L::splat(1.0);
-    sel(one, d, one, L::default())
 }
 
 /// `math::atan2(y, x)` in the lanes it computes (see the module notes), and one in

@@ -12,24 +12,12 @@
 
 use super::solver::{JointConstraint, Pass, States};
 use super::wide::{
-    Bodies, Group, IDENTITY, JointGroup, clamp, clamp_v, each, finite, point, rotate,
+    Bodies, Group, IDENTITY, JointGroup, choose, clamp, clamp_v, each, finite, point, rotate, sel,
 };
 use super::{Joint, JointImpulses, JointKind};
 use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
 use crate::math::Vec3;
 use crate::solver::lanes::{Lanes, MAX_WIDTH, Q, V3};
-
-/// Lane-wise `if a > b { x } else { y }`.
-#[inline(always)]
-fn sel<L: Lanes>(a: L, b: L, x: L, y: L) -> L {
-    L::select_gt(a, b, x, y)
-}
-
-/// `x` where `mask` is one, `y` where it is zero.
-#[inline(always)]
-fn choose<L: Lanes>(mask: L, x: L, y: L) -> L {
-    L::select_gt(mask, L::default(), x, y)
-}
 
 #[inline(always)]
 fn choose3<L: Lanes>(mask: L, x: V3<L>, y: V3<L>) -> V3<L> {
@@ -130,6 +118,16 @@ struct Limit<L> {
     on: L,
 }
 
+/// A row's value between two bounds, with the row's `mass` and where the bounds are on.
+#[derive(Clone, Copy)]
+struct Bounds<L> {
+    value: L,
+    lower: L,
+    upper: L,
+    mass: L,
+    on: L,
+}
+
 impl<L: Lanes> Row<L> {
     /// `Row::angular`.
     #[inline(always)]
@@ -194,6 +192,38 @@ impl<L: Lanes> Row<L> {
         let l = new - *impulse;
         *impulse = choose(on, new, *impulse);
         self.apply(g, b, l, on);
+    }
+
+    /// `Row::lower` then `Row::upper` where `lim.on` is one, impulses `lo` and `up`.
+    #[inline(always)]
+    fn bounds(
+        &self,
+        g: &Group<L>,
+        b: &mut Bodies<L>,
+        lim: Bounds<L>,
+        p: &Pass,
+        lo: &mut L,
+        up: &mut L,
+    ) {
+        let Bounds {
+            value,
+            lower,
+            upper,
+            mass,
+            on,
+        } = lim;
+        let below = Limit {
+            pos: value - lower,
+            mass,
+            on,
+        };
+        self.lower(g, b, below, p, lo);
+        let above = Limit {
+            pos: upper - value,
+            mass,
+            on,
+        };
+        self.upper(g, b, above, p, up);
     }
 
     /// `Row::upper` where `lim.on` is one; `lim.pos` = upper − value.
@@ -484,19 +514,14 @@ pub(super) fn cone_solve<L: Lanes>(
         field(&i, |i| i.axes[1].lower),
         field(&i, |i| i.axes[1].upper),
     );
-    let (mass, on) = (row.mass(&g), twist_on);
-    let lower = Limit {
-        pos: tw - k.twist_lower,
-        mass,
-        on,
+    let twist_bounds = Bounds {
+        value: tw,
+        lower: k.twist_lower,
+        upper: k.twist_upper,
+        mass: row.mass(&g),
+        on: twist_on,
     };
-    row.lower(&g, &mut b, lower, p, &mut lo1);
-    let upper = Limit {
-        pos: k.twist_upper - tw,
-        mass,
-        on,
-    };
-    row.upper(&g, &mut b, upper, p, &mut up1);
+    row.bounds(&g, &mut b, twist_bounds, p, &mut lo1, &mut up1);
     // The point, with the world's softness.
     let (rate, ms, is) = if p.use_bias {
         (g.soft()[0], g.soft()[1], g.soft()[2])
@@ -625,19 +650,14 @@ pub(super) fn hinge_solve<L: Lanes>(
         field(&i, |i| i.axes[0].lower),
         field(&i, |i| i.axes[0].upper),
     );
-    let on = h.limit;
-    let below = Limit {
-        pos: angle - h.lower,
+    let limits = Bounds {
+        value: angle,
+        lower: h.lower,
+        upper: h.upper,
         mass,
-        on,
+        on: h.limit,
     };
-    row.lower(&g, &mut b, below, p, &mut lower);
-    let above = Limit {
-        pos: h.upper - angle,
-        mass,
-        on,
-    };
-    row.upper(&g, &mut b, above, p, &mut upper);
+    row.bounds(&g, &mut b, limits, p, &mut lower, &mut upper);
     // The hinge lock (`solve_hinge_lock`, `solve_pair`).
     let (u1, u2) = (rotate(&qa, ex), rotate(&qa, ey));
     let e = rotate(&qa, ez).cross(rotate(&qb, ez));
