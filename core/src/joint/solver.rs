@@ -805,8 +805,16 @@ fn tension_terms(
 
 /// A world inverse inertia `A` with `G` (symmetric, positive semi-definite) added to the
 /// inertia: `(A⁻¹ + G)⁻¹ = (E + A G)⁻¹ A`, which needs no inverse of `A` (singular on
-/// locked axes). `E + A G` is invertible (its eigenvalues are at least 1); an inverse
-/// that overflows gives zero (a body too loaded to turn).
+/// locked axes). `E + A G` is invertible (its eigenvalues are at least 1).
+///
+/// The exact result `R` lies between zero and `A` (`0 ≤ R ≤ A` as quadratic forms), so
+/// its diagonal is within `[0, A_ii]` and `R_ij² ≤ A_ii A_jj`. In `f32` the inverse's
+/// determinant cancels once `A G` reaches about 1e6 along some axes while staying near
+/// zero along the lever (a link pulled hard at a long substep: 4 substeps of 2.5 s), and
+/// the result comes out with entries of 1e32 and either sign, which a warm start then
+/// multiplies by its impulse into infinity and NaN. Such a result breaks those bounds:
+/// it is made again in `f64` (`with_inertia_f64`). A result within them is kept as
+/// `f32` made it, so worlds that never met the cancellation keep their bits.
 fn with_inertia(inv_inertia: &Mat3, extra: &Mat3) -> Mat3 {
     if *extra == Mat3::ZERO {
         return *inv_inertia;
@@ -815,7 +823,103 @@ fn with_inertia(inv_inertia: &Mat3, extra: &Mat3) -> Mat3 {
     let r = m.inverse().mul_mat(inv_inertia);
     // Symmetric in exact arithmetic; kept exactly so.
     let sym = (r + r.transpose()).scale(0.5);
-    if sym.is_valid() { sym } else { Mat3::ZERO }
+    if within_inertia(&sym, inv_inertia) {
+        return sym;
+    }
+    with_inertia_f64(inv_inertia, extra)
+}
+
+/// Whether `r` is finite and within the bounds `0 ≤ r ≤ a` puts on its entries (with a
+/// thousandth of slack for rounding).
+fn within_inertia(r: &Mat3, a: &Mat3) -> bool {
+    const SLACK: f32 = 1.0e-3;
+    let (r, a) = (rows(r), rows(a));
+    let mut ok = true;
+    for i in 0..3 {
+        let (rii, aii) = (r[i][i], a[i][i]);
+        ok &= rii.is_finite() && rii >= -SLACK * aii && rii <= (1.0 + SLACK) * aii;
+        for j in 0..3 {
+            let bound = (1.0 + SLACK) * (1.0 + SLACK) * (aii * a[j][j]);
+            ok &= r[i][j].is_finite() && r[i][j] * r[i][j] <= bound;
+        }
+    }
+    ok
+}
+
+/// A matrix's entries, `m[row][column]`.
+fn rows(m: &Mat3) -> [[f32; 3]; 3] {
+    let t = m.transpose();
+    [t.cx, t.cy, t.cz].map(|v| [v.x, v.y, v.z])
+}
+
+/// `with_inertia` in `f64`, where the `f32` inverse cancelled. A product of two `f32` is
+/// exact in `f64`, but `G` itself came out of `f32` sums: along the levers' line, where
+/// it should be zero, it is only within a few `f32` roundings of its trace, and may be
+/// slightly negative, so `E + A G` can be singular. `G` gets `δ E` added, `δ` eight
+/// roundings of its trace (then 16 and 256 times that, should `E + A G` still not be
+/// positive definite), which makes it positive definite at the cost of a little stiffness
+/// about the levers, only in the rare world that needs this path. `G` is first scaled so
+/// that `|A| |G|` is at most 1e12 (what the determinant resolves to a part in 1e4;
+/// stiffer, a body turns across its levers a millionth as fast either way). Zero when no
+/// try gives a result within the bounds.
+fn with_inertia_f64(inv_inertia: &Mat3, extra: &Mat3) -> Mat3 {
+    type M = [[f64; 3]; 3];
+    const REACH: f64 = 1.0e12;
+    let wide = |m: &Mat3| rows(m).map(|row| row.map(f64::from));
+    let (a, g) = (wide(inv_inertia), wide(extra));
+    let max_abs = |m: &M| {
+        m.iter()
+            .flatten()
+            .fold(0.0, |acc: f64, x| if x.abs() > acc { x.abs() } else { acc })
+    };
+    let reach = max_abs(&a) * max_abs(&g);
+    let scale = if reach > REACH { REACH / reach } else { 1.0 };
+    let g = g.map(|row| row.map(|x| x * scale));
+    let mul = |x: &M, y: &M| {
+        let mut p = [[0.0f64; 3]; 3];
+        for (i, row) in p.iter_mut().enumerate() {
+            for (j, e) in row.iter_mut().enumerate() {
+                *e = x[i][0] * y[0][j] + x[i][1] * y[1][j] + x[i][2] * y[2][j];
+            }
+        }
+        p
+    };
+    let trace = g[0][0] + g[1][1] + g[2][2];
+    let mut delta = 8.0 * f64::from(f32::EPSILON) * trace;
+    for _ in 0..3 {
+        let mut gd = g;
+        for (i, row) in gd.iter_mut().enumerate() {
+            row[i] += delta;
+        }
+        let mut m = mul(&a, &gd);
+        for (i, row) in m.iter_mut().enumerate() {
+            row[i] += 1.0;
+        }
+        // The inverse by cofactors: row i of the inverse is column i's cofactors over
+        // the determinant.
+        let cof = |i: usize, j: usize| {
+            let (i1, i2, j1, j2) = ((i + 1) % 3, (i + 2) % 3, (j + 1) % 3, (j + 2) % 3);
+            m[i1][j1] * m[i2][j2] - m[i1][j2] * m[i2][j1]
+        };
+        let det = m[0][0] * cof(0, 0) + m[0][1] * cof(0, 1) + m[0][2] * cof(0, 2);
+        if det.is_finite() && det > 0.0 {
+            let mut inv = [[0.0f64; 3]; 3];
+            for (i, row) in inv.iter_mut().enumerate() {
+                for (j, e) in row.iter_mut().enumerate() {
+                    *e = cof(j, i) / det;
+                }
+            }
+            let r = mul(&inv, &a);
+            let at = |i: usize, j: usize| (0.5 * (r[i][j] + r[j][i])) as f32;
+            let col = |j: usize| Vec3::new(at(0, j), at(1, j), at(2, j));
+            let result = Mat3::from_cols(col(0), col(1), col(2));
+            if within_inertia(&result, inv_inertia) {
+                return result;
+            }
+        }
+        delta *= 16.0;
+    }
+    Mat3::ZERO
 }
 
 /// Applies the kept impulses of joints `cs` (one colour's, or the overflow's), in order.
@@ -1119,5 +1223,42 @@ mod tests {
         // A locked axis (zero inverse inertia) stays locked.
         let locked = Mat3::diagonal(Vec3::new(4.0, 0.0, 4.0));
         assert_eq!(with_inertia(&locked, &g).mul_vec(Vec3::Y), Vec3::ZERO);
+    }
+
+    /// A link pulled hard by two joints at a 2.5 s substep (property seed 345190): in
+    /// `f32` the inverse cancels into entries of ±1e32, which a warm start's impulse turned
+    /// into NaN. The result is made in `f64` instead: within `0 ≤ R ≤ A`, free about the
+    /// levers and nearly rigid across them, and an impulse at the bound turns it finitely.
+    #[test]
+    fn tension_inertia_stays_bounded_where_f32_cancels() {
+        let a = Mat3::from_cols(
+            Vec3::new(19.556955, -4.7683716e-7, 0.0),
+            Vec3::new(4.7683716e-7, 19.556955, -1.6543612e-24),
+            Vec3::new(1.6543612e-24, -1.6543612e-24, 19.556957),
+        );
+        let g = Mat3::from_cols(
+            Vec3::new(338682.44, -150989.06, -1.9271226e-14),
+            Vec3::new(-150989.06, 67312.83, -4.322715e-14),
+            Vec3::new(-1.9271226e-14, -4.322715e-14, 405995.3),
+        );
+        // What f32 alone makes of it.
+        let m = Mat3::IDENTITY + a.mul_mat(&g);
+        let r = m.inverse().mul_mat(&a);
+        assert!(!within_inertia(&(r + r.transpose()).scale(0.5), &a));
+        let b = with_inertia(&a, &g);
+        assert!(within_inertia(&b, &a), "{b:?}");
+        // About G's near-null direction (the levers' common line) the body still turns
+        // (that direction's share is only as good as G's f32 rounding allows); across it,
+        // and about z, it is about a million times stiffer.
+        let e = 1.0e-4;
+        let (lever, across) = (
+            Vec3::new(0.4069, 0.9135, 0.0),
+            Vec3::new(0.9135, -0.4069, 0.0),
+        );
+        assert!(lever.dot(b.mul_vec(lever)) > 0.02 * 19.556955, "{b:?}");
+        assert!(across.dot(b.mul_vec(across)) < e && b.cz.z < e, "{b:?}");
+        let turn =
+            b.mul_vec(Vec3::new(1.0, 1.0, 0.25).cross(Vec3::splat(crate::limits::MAX_IMPULSE)));
+        assert!(turn.is_valid(), "{turn:?}");
     }
 }

@@ -5768,3 +5768,297 @@ fn seed_277687_own_snapshot_refused() {
         ],
     });
 }
+
+/// Found 2026-12-05 by `maul3d-property --minutes 4 --keep-going --jobs 2 --seeds
+/// 345000..` (failing on older sessions' binaries too). A 200-link chain holding a weight
+/// 1000 times a link's, stepped at 10 s in 4 substeps: a link pulled by both its joints
+/// gets their tension stiffness added to its inertia, and at a 2.5 s substep that sum
+/// (about 1e6 times the link's inverse inertia, nearly zero along the links' line)
+/// cancelled in the f32 inverse into entries of ±1e32, which the next warm start turned
+/// into NaN velocities. Fixed: a result outside the bounds the exact one obeys is made
+/// again in f64 (`joint::solver::with_inertia`). Minimised from 300 ops to 24 (every op
+/// left is needed: the failure depends on the chain's exact state).
+/// Seed 345190 (Scene(0), 300 ops), minimised to 24 ops.
+/// op 23: NonFinite: after step(10, 4): body BodyId { index: 36, generation: 1, world: 208666 } (Ok(Dynamic)) position DVec3 { x: -1214.5116962285247, y: -1816.232052068226, z: -8.195638656616211e-8 } com DVec3 { x: -1214.5116962285247, y: -1816.232052068226, z: -8.195638656616211e-8 } rotation Quat { x: 5.7786265e-6, y: 4.8713076e-7, z: -0.6312187, w: -0.7756049 } (|q|² 1) velocity Vec3 { x: NaN …
+/// op 23: OwnSnapshotRefused: after the step: restore refused the world's own snapshot: damaged data: a number is not finite; fastest: BodyId { index: 36, generation: 1, world: 208666 } Some(Dynamic) p Some(DVec3 { x: -1214.5116962285247, y: -1816.232052068226, z: -8.195638656616211e-8 }) v Vec3 { x: NaN, y: NaN, z: NaN } w Vec3 { x: NaN, y: NaN, z: NaN }; BodyId { index: 37, generation: 1, world …
+#[test]
+fn seed_345190_non_finite() {
+    check(&Case {
+        config: WorldConfig {
+            gravity: [F(0.0), F(-10.0), F(0.0)],
+            restitution_threshold: F(1.0),
+            contact_hertz: F(30.0),
+            contact_damping_ratio: F(10.0),
+            contact_push_max_speed: F(3.0),
+            joint_damping_ratio: F(2.0),
+            max_linear_speed: F(400.0),
+            hit_event_threshold: F(1.0),
+            enable_sleep: true,
+            capacities: [1024, 1024, 4096, 4096, 16, 1024, 16, 1024, 256],
+            content_capacity: 16384,
+            task_workers: 0,
+            more_capacities: [16, 16, 16],
+        },
+        ops: vec![
+            Chain {
+                n: 200,
+                ratio: F(1000.0),
+                link: F(0.5),
+                origin: [D(0.0), D(120.0), D(0.0)],
+            },
+            CheckEnergy {
+                steps: 300,
+                dt: F(0.016666668),
+                substeps: 4,
+                slack: F(0.25),
+            },
+            Pile {
+                n: 7,
+                kind: 2,
+                origin: [
+                    D(-4.509333625579103),
+                    D(1.0779341589076212),
+                    D(8.690267348738661),
+                ],
+                spacing: F(1.5738237),
+                size: F(0.20694774),
+            },
+            Step {
+                dt: F(1.0),
+                substeps: 4,
+            },
+            SetShapeDensity {
+                shape: 680925998,
+                v: F(96.58395),
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [
+                        D(-11.737143400038917),
+                        D(12.625686535045784),
+                        D(-8.834268972258158),
+                    ],
+                    rotation: [F(0.17895375), F(-0.76640266), F(-0.01334525), F(0.6167856)],
+                    linear: [F(2.5600276), F(-4.211846), F(0.98896044)],
+                    angular: [F(1.653592), F(-0.31895876), F(2.5276542)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.11622014),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 8,
+            },
+            Step {
+                dt: F(0.049248353),
+                substeps: 4,
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [
+                        D(4.060434443388914),
+                        D(13.556064502072037),
+                        D(1.3825074145762173),
+                    ],
+                    rotation: [F(-0.5455575), F(-0.6484742), F(-0.02697089), F(0.5302082)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 2,
+                    position: [
+                        D(6.99377820884413),
+                        D(8.51855835497692),
+                        D(3.1284508375725615),
+                    ],
+                    rotation: [F(-0.24020498), F(-0.5885706), F(0.56015575), F(0.531142)],
+                    linear: [F(4.741403), F(1.0163178), F(1.4874007)],
+                    angular: [F(-2.6323442), F(0.55725384), F(-2.135902)],
+                    linear_damping: F(0.0),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(0.07180532),
+                    sleep_threshold: F(0.05),
+                    flags: 27,
+                    locks: 0,
+                },
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 1,
+                    position: [
+                        D(0.38767916242793987),
+                        D(7.9327410365946545),
+                        D(-11.979314785644167),
+                    ],
+                    rotation: [F(0.022084074), F(-0.12708737), F(-0.19423825), F(0.9724364)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.76685077),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.05),
+                    flags: 10,
+                    locks: 0,
+                },
+            },
+            CreateBody {
+                def: BodyD {
+                    ty: 0,
+                    position: [
+                        D(14.421536666556314),
+                        D(11.753722172228857),
+                        D(14.959332533490883),
+                    ],
+                    rotation: [F(-0.15466963), F(0.0017999058), F(0.23790912), F(0.9588917)],
+                    linear: [F(0.0), F(0.0), F(0.0)],
+                    angular: [F(0.0), F(0.0), F(0.0)],
+                    linear_damping: F(0.7091266),
+                    angular_damping: F(0.0),
+                    gravity_scale: F(1.0),
+                    sleep_threshold: F(0.3128513),
+                    flags: 11,
+                    locks: 0,
+                },
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 2,
+            },
+            CreateJoint {
+                spec: JointSpec {
+                    a: 493595515,
+                    b: 45879081,
+                    frame_a: (
+                        [F(-0.9058023), F(0.07261808), F(-0.8024728)],
+                        [F(-0.15341675), F(0.70832705), F(-0.6385781), F(0.2587547)],
+                    ),
+                    frame_b: (
+                        [F(0.31792375), F(-0.44822407), F(-0.070267275)],
+                        [
+                            F(0.0039681774),
+                            F(-0.017039938),
+                            F(0.017472003),
+                            F(0.9996943),
+                        ],
+                    ),
+                    world_anchor: None,
+                    collide: false,
+                    break_force: F(2866.5615),
+                    break_torque: F(3.4028235e38),
+                    kind: SixDof {
+                        axes: [
+                            AxisD {
+                                mode: 2,
+                                lower: F(-0.69467825),
+                                upper: F(0.05905065),
+                                hertz: F(0.15314227),
+                                damping: F(0.61282337),
+                                speed: F(1.9219834),
+                                force: F(4.0907993),
+                            },
+                            AxisD {
+                                mode: 2,
+                                lower: F(-0.42401752),
+                                upper: F(0.4582432),
+                                hertz: F(0.49082747),
+                                damping: F(0.05769796),
+                                speed: F(-2.1318698),
+                                force: F(93.38529),
+                            },
+                            AxisD {
+                                mode: 1,
+                                lower: F(-0.30460045),
+                                upper: F(0.114618205),
+                                hertz: F(1.7202927),
+                                damping: F(0.4095542),
+                                speed: F(-1.2943407),
+                                force: F(77.23169),
+                            },
+                            AxisD {
+                                mode: 1,
+                                lower: F(-0.337537),
+                                upper: F(0.94586843),
+                                hertz: F(2.3550403),
+                                damping: F(0.055758312),
+                                speed: F(-1.2758132),
+                                force: F(14.408403),
+                            },
+                            AxisD {
+                                mode: 1,
+                                lower: F(-0.5608505),
+                                upper: F(0.17345034),
+                                hertz: F(0.73260766),
+                                damping: F(0.26795253),
+                                speed: F(-0.36697936),
+                                force: F(99.000404),
+                            },
+                            AxisD {
+                                mode: 0,
+                                lower: F(-0.8795028),
+                                upper: F(0.40274742),
+                                hertz: F(1.0814857),
+                                damping: F(0.83604825),
+                                speed: F(2.0800726),
+                                force: F(83.81384),
+                            },
+                        ],
+                    },
+                },
+            },
+            Step {
+                dt: F(0.008333334),
+                substeps: 2,
+            },
+            Step {
+                dt: F(0.0009773504),
+                substeps: 4,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 4,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 8,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 8,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 8,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 2,
+            },
+            Step {
+                dt: F(0.5),
+                substeps: 64,
+            },
+            Step {
+                dt: F(0.016666668),
+                substeps: 4,
+            },
+            Step {
+                dt: F(10.0),
+                substeps: 4,
+            },
+        ],
+    });
+}
