@@ -432,14 +432,18 @@ impl Engine for RapierEngine {
             .bodies
             .iter()
             .map(|desc| {
-                insert_body(
+                let handle = insert_body(
                     &mut bodies,
                     &mut colliders,
                     (&hulls, &meshes, &height_fields),
                     desc,
                     DVec3::ZERO,
                     scene.enable_sleep,
-                )
+                );
+                if scene.rapier_ccd && desc.kind == BodyKind::Dynamic {
+                    bodies[handle].enable_ccd(true);
+                }
+                handle
             })
             .collect();
         let vehicles = scene

@@ -413,6 +413,10 @@ pub struct Scene {
     pub vehicles: Vec<VehicleDesc>,
     /// Kinematic characters moved before every step, if any (not in `bodies`).
     pub characters: Option<Characters>,
+    /// Whether Rapier sweeps the dynamic bodies of `bodies` (its continuous collision is
+    /// off unless a body asks; Maul3D and Box3D sweep every fast dynamic body against
+    /// static geometry always). Set where the scene is about fast bodies.
+    pub rapier_ccd: bool,
 }
 
 impl Scene {
@@ -440,6 +444,7 @@ impl Scene {
             warmup: 0,
             vehicles: Vec::new(),
             characters: None,
+            rapier_ccd: false,
         }
     }
 
@@ -853,6 +858,7 @@ pub fn fast_capsules() -> Scene {
         });
     }
     scene.relaunch = Some(30);
+    scene.rapier_ccd = true;
     scene
 }
 
