@@ -931,8 +931,23 @@ impl World {
         }
     }
 
-    /// Recomputes mass, centre and inertia from the shapes (or the override).
+    /// Recomputes mass, centre and inertia from the shapes (or the override) after a call
+    /// changed them, and computes the body's contact manifolds afresh at the next step:
+    /// their anchors are relative to the centre of mass, which may have moved, so none is
+    /// recycled (`crate::contact::Recycle`).
     pub(crate) fn update_body_mass(&mut self, slot: u32) {
+        self.compute_body_mass(slot);
+        let mut key = crate::edge::first::<crate::contact::Contact>(&self.bodies, slot);
+        while key != NONE {
+            let n = crate::edge::step(&self.contacts, key);
+            self.contacts[n.slot as usize].flags &= !crate::contact::CONTACT_RECYCLABLE;
+            key = n.next;
+        }
+    }
+
+    /// Recomputes mass, centre and inertia from the shapes (or the override): derived
+    /// values only (a restore makes them so).
+    pub(crate) fn compute_body_mass(&mut self, slot: u32) {
         let b = &self.bodies[slot as usize];
         let mut max_extent = 0.0f32;
         let data = if let Some(m) = b.mass_override {

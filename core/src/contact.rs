@@ -18,7 +18,7 @@ use crate::geometry::PlaneShape;
 use crate::geometry::bounds::bounds_in_frame;
 use crate::geometry::cylinder::CylinderHull;
 use crate::geometry::hull::HullView;
-use crate::math::{Aabb, Transform, Vec3, max, min};
+use crate::math::{Aabb, Quat, Transform, Vec3, max, min};
 use crate::shape::{HullSlot, Shape, ShapeGeometry};
 use crate::store::contacts::ContactStore;
 use crate::store::content::ContentStore;
@@ -43,6 +43,9 @@ pub(crate) struct ContactPoint {
     pub max_normal_impulse: f32,
     /// State: feature id matching points from step to step.
     pub id: u32,
+    /// State: `separation` as the narrow phase computed it, which a recycled manifold's
+    /// separation is measured from (see [`Recycle`]).
+    pub base_separation: f32,
 }
 
 /// Contact flags.
@@ -51,6 +54,39 @@ pub(crate) const CONTACT_TOUCHING: u8 = 1;
 pub(crate) const CONTACT_EVENTS: u8 = 2;
 /// The pre-solve callback disabled the contact for this step (not state).
 pub(crate) const CONTACT_DISABLED: u8 = 4;
+/// State: the manifold may be recycled (`Contact::recycle` holds the poses it was
+/// computed at).
+pub(crate) const CONTACT_RECYCLABLE: u8 = 8;
+
+/// How far the bodies of a touching contact may move relative to each other (the
+/// farthest any point of B moves in A's frame) and still keep its manifold: Box3D's
+/// contact recycling distance, ten linear slops. Not touching, the speculative distance
+/// at most: the shapes were farther apart than that, so they still do not touch.
+pub(crate) const RECYCLE_DISTANCE: f32 = 10.0 * crate::world::LINEAR_SLOP;
+/// Box3D's bound on how far each body may turn in the world and keep a recycled
+/// manifold (whose normal and anchors are in world orientation): cos²(θ/2) of 10°.
+pub(crate) const RECYCLE_COS2_HALF_ANGLE: f32 = 0.992_403_9;
+
+/// The poses a contact's manifold was computed at (state, behind `CONTACT_RECYCLABLE`),
+/// after Box3D's contact recycling (itself after the persistent manifolds of PhysX):
+/// while neither body has turned more than 10° in the world and no point of B has moved
+/// more than `RECYCLE_DISTANCE` in A's frame, the step keeps the manifold (its normal,
+/// anchors, ids and impulses) and only measures each point's separation again from the
+/// bodies' motion since: `base_separation + n · (Δc + R_B a_B − R_A a_A)`, as a substep
+/// does. Only contacts of two boxes or hulls recycle: theirs are the manifolds the costly
+/// separating-axis search and clipping make, and they do not roll (a rolling ball's or
+/// cylinder's contact point moves with its turn, which a kept manifold would lag, so a
+/// cylinder rolling down a slope would gain speed in bumps).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Recycle {
+    /// Each body's world rotation then.
+    pub rotation_a: Quat,
+    pub rotation_b: Quat,
+    /// B's centre of mass relative to A's, in A's frame.
+    pub center: Vec3,
+    /// B's rotation in A's frame.
+    pub rotation: Quat,
+}
 
 /// Per-step outcome of the narrow phase (not state: written and read in one step).
 pub(crate) const UPDATE_STARTED_TOUCHING: u8 = 1;
@@ -90,6 +126,8 @@ pub(crate) struct Contact {
     pub rolling_impulse: Vec3,
     /// State: last separating or touching axis of two hulls.
     pub cache: SatCache,
+    /// State (with `CONTACT_RECYCLABLE`): the poses the manifold was computed at.
+    pub recycle: Recycle,
     /// Body contact lists (not state).
     pub edges: [ContactEdge; 2],
     /// State: for a child contact (one triangle of a mesh against a convex shape), the
@@ -116,6 +154,7 @@ impl Default for Contact {
             point_count: 0,
             rolling_impulse: Vec3::ZERO,
             cache: SatCache::default(),
+            recycle: Recycle::default(),
             edges: [Edge::UNLINKED; 2],
             child: NONE,
             parent: NONE,
@@ -604,7 +643,8 @@ fn collide_child_and_ray(
 }
 
 /// Recomputes a contact's manifold, carrying impulses over by feature id, and sets
-/// `update`. Reads bodies and shapes, writes only this contact: safe to run for many
+/// `update`; or keeps a recyclable one whose bodies moved little (see [`Recycle`]):
+/// true then. Reads bodies and shapes, writes only this contact: safe to run for many
 /// contacts at once.
 pub(crate) fn update_contact(
     contact: &mut Contact,
@@ -613,7 +653,7 @@ pub(crate) fn update_contact(
     hulls: &[HullSlot],
     meshes: &[MeshSlot],
     speculative: f32,
-) {
+) -> bool {
     let sa = &shapes[contact.shape_a as usize];
     let sb = &shapes[contact.shape_b as usize];
     contact.update = 0;
@@ -625,24 +665,27 @@ pub(crate) fn update_contact(
     };
     if !sa.fat_aabb.overlaps(&sb.fat_aabb) {
         disjoint(contact);
-        return;
+        return false;
     }
     let ba = &bodies[contact.body_a as usize];
     let bb = &bodies[contact.body_b as usize];
+    if contact.flags & CONTACT_RECYCLABLE != 0 && recycle(contact, ba, bb) {
+        return true;
+    }
     // A mesh pair's parent only lives while the bounds overlap; its children collide.
     let mut triangle = None;
     if let ShapeGeometry::Mesh(m) = sa.geometry {
         if contact.child == NONE {
-            return;
+            return false;
         }
         let child = mesh_data(meshes, m).and_then(|d| d.child(contact.child));
         let Some(child) = child else {
             disjoint(contact);
-            return;
+            return false;
         };
         if !child.aabb().overlaps(&fat_in_mesh_frame(sb, ba)) {
             disjoint(contact);
-            return;
+            return false;
         }
         triangle = Some(child);
     }
@@ -742,6 +785,7 @@ pub(crate) fn update_contact(
             tangent_impulse: Vec3::ZERO,
             max_normal_impulse: 0.0,
             id: mp.id,
+            base_separation: mp.separation,
         };
         // Warm start from the point with the same feature id (first match wins).
         for old in &old_points[..old_count] {
@@ -760,6 +804,7 @@ pub(crate) fn update_contact(
     if count == 0 {
         contact.rolling_impulse = Vec3::ZERO;
     }
+    remember_poses(contact, sa, sb, ba, bb);
     let touching = count > 0;
     if touching && !was_touching {
         contact.flags |= CONTACT_TOUCHING;
@@ -768,6 +813,81 @@ pub(crate) fn update_contact(
         contact.flags &= !CONTACT_TOUCHING;
         contact.update = UPDATE_STOPPED_TOUCHING;
     }
+    false
+}
+
+/// B's centre of mass relative to A's, in the world frame (differences of grid
+/// positions are exact in `f64`, so the result does not depend on where the pair sits).
+#[inline]
+fn center_delta(ba: &Body, bb: &Body) -> Vec3 {
+    (bb.position - ba.position).to_f32() + (bb.center_offset() - ba.center_offset())
+}
+
+/// Two boxes or hulls: the poses their fresh manifold was computed at, for [`recycle`];
+/// other pairs never recycle.
+fn remember_poses(contact: &mut Contact, sa: &Shape, sb: &Shape, ba: &Body, bb: &Body) {
+    let polytope = |s: &Shape| matches!(s.geometry, ShapeGeometry::Box(_) | ShapeGeometry::Hull(_));
+    if polytope(sa) && polytope(sb) {
+        contact.recycle = poses(ba, bb);
+        contact.flags |= CONTACT_RECYCLABLE;
+    } else {
+        contact.flags &= !CONTACT_RECYCLABLE;
+    }
+}
+
+/// The poses a manifold is computed at, for [`recycle`].
+fn poses(ba: &Body, bb: &Body) -> Recycle {
+    let qa = ba.rotation;
+    Recycle {
+        rotation_a: qa,
+        rotation_b: bb.rotation,
+        center: qa.inv_rotate(center_delta(ba, bb)),
+        rotation: qa.conjugate() * bb.rotation,
+    }
+}
+
+/// Keeps the manifold of `contact` if its bodies have moved little since it was computed
+/// (see [`Recycle`]): each point's separation measured again, everything else as it
+/// was; `contact.update` stays 0. False when the manifold must be computed afresh.
+fn recycle(contact: &mut Contact, ba: &Body, bb: &Body) -> bool {
+    let r = &contact.recycle;
+    let (qa, qb) = (ba.rotation, bb.rotation);
+    let dot = |p: Quat, q: Quat| p.x * q.x + p.y * q.y + p.z * q.z + p.w * q.w;
+    let (ca, cb) = (dot(qa, r.rotation_a), dot(qb, r.rotation_b));
+    if ca * ca <= RECYCLE_COS2_HALF_ANGLE || cb * cb <= RECYCLE_COS2_HALF_ANGLE {
+        return false;
+    }
+    let tolerance = if contact.point_count > 0 {
+        RECYCLE_DISTANCE
+    } else {
+        min(RECYCLE_DISTANCE, SPECULATIVE_DISTANCE)
+    };
+    let delta = center_delta(ba, bb);
+    let moved = qa.inv_rotate(delta) - r.center;
+    let distance2 = moved.length_squared();
+    // Written so that NaN computes afresh.
+    let near = distance2 < tolerance * tolerance;
+    if !near {
+        return false;
+    }
+    // B's turn in A's frame moves its points, all within `max_extent` of its centre, by
+    // at most 2 |sin(θ/2)| times that.
+    let slack = tolerance - crate::math::sqrt(distance2);
+    let turn = r.rotation.conjugate() * (qa.conjugate() * qb);
+    let arc2 =
+        4.0 * (turn.x * turn.x + turn.y * turn.y + turn.z * turn.z) * bb.max_extent * bb.max_extent;
+    let small_turn = arc2 < slack * slack;
+    if !small_turn {
+        return false;
+    }
+    let (turn_a, turn_b) = (qa * r.rotation_a.conjugate(), qb * r.rotation_b.conjugate());
+    let n = contact.normal;
+    for p in &mut contact.points[..contact.point_count as usize] {
+        let dp = delta + turn_b.rotate(p.anchor_b) - turn_a.rotate(p.anchor_a);
+        p.separation = p.base_separation + n.dot(dp);
+    }
+    contact.update = 0;
+    true
 }
 
 impl World {
@@ -1141,7 +1261,7 @@ impl World {
         self.gather_moving_contacts();
         self.counters.contacts_visited = self.awake.contacts.len() as u32;
         let resting_touching = self.awake.resting_touching();
-        let family = update_moving_contacts(
+        let (family, recycled) = update_moving_contacts(
             &mut self.contacts,
             &self.awake.contacts,
             &self.shapes,
@@ -1149,6 +1269,7 @@ impl World {
             &self.content,
             &mut self.tasks,
         );
+        self.counters.recycled_contacts = recycled;
         // Touching contacts of resting bodies, as they were before any touch below woke one.
         let mut touching = resting_touching;
         // Unless a mesh pair or a triangle child changed (whose ends reach other contacts
@@ -1253,13 +1374,15 @@ fn update_moving_contacts(
     bodies: &[Body],
     content: &ContentStore,
     tasks: &mut Tasks,
-) -> bool {
-    use core::sync::atomic::{AtomicBool, Ordering};
+) -> (bool, u32) {
+    use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
     let (hulls, meshes) = (&content.hulls, &content.meshes);
     contacts.outcomes.resize(list.len(), 0);
     let slots = Slots::new(&mut contacts.pool);
     let outcomes = Slots::new(&mut contacts.outcomes[..list.len()]);
     let family = AtomicBool::new(false);
+    // A count: the same sum in any order.
+    let recycled = AtomicU32::new(0);
     // Each contact writes only itself: any split gives the same bits.
     tasks.for_each(list.len(), 64, &|k, _worker| {
         // The contacts lie scattered through the pool and their bodies and shapes through
@@ -1298,8 +1421,8 @@ fn update_moving_contacts(
             || bodies[contact.body_b as usize].is_moving();
         if !moving {
             contact.update = 0;
-        } else {
-            update_contact(contact, shapes, bodies, hulls, meshes, SPECULATIVE_DISTANCE);
+        } else if update_contact(contact, shapes, bodies, hulls, meshes, SPECULATIVE_DISTANCE) {
+            recycled.fetch_add(1, Ordering::Relaxed);
         }
         *outcome = OUTCOME_ALIVE | contact.update;
         if contact.flags & CONTACT_TOUCHING != 0 {
@@ -1311,5 +1434,5 @@ fn update_moving_contacts(
             family.store(true, Ordering::Relaxed);
         }
     });
-    family.into_inner()
+    (family.into_inner(), recycled.into_inner())
 }

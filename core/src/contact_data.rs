@@ -26,8 +26,12 @@ pub const NO_CHILD: u32 = u32::MAX;
 /// One point of a contact manifold, as the solver left it after the last step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ContactManifoldPoint {
-    /// The point, relative to the world origin: where the step's narrow phase put it
+    /// The point, relative to the world origin: where the narrow phase last put it
     /// (midway between the surfaces), carried along with body A's centre of mass since.
+    /// Two boxes or hulls keep their manifold (points, anchors, normal) while their bodies
+    /// move less than 5 cm and turn less than 10° relative to each other, measuring only
+    /// its separations again each step (Box3D's contact recycling), so theirs may be a
+    /// few steps old.
     pub point: DVec3,
     /// The point relative to body A's centre of mass, world orientation.
     pub anchor_a: Vec3,

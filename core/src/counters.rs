@@ -15,6 +15,10 @@ pub struct Counters {
     /// between bodies at rest (asleep, static) are skipped, so this does not grow with
     /// the bodies asleep.
     pub contacts_visited: u32,
+    /// Contacts among those whose manifold the last step kept from an earlier one,
+    /// measuring only its separations again, instead of computing it afresh (two boxes
+    /// or hulls that moved and turned little relative to each other).
+    pub recycled_contacts: u32,
     /// Joints the last step's solver visited: those of moving dynamic bodies (joints
     /// between bodies at rest are skipped, as contacts are).
     pub joints_visited: u32,

@@ -69,11 +69,13 @@ fn a_box_resting_on_the_ground_reports_four_points_carrying_its_weight() {
         assert!(p.point.y.abs() < 0.005, "{:?}", p.point);
         assert!((p.point.x.abs() - 0.5).abs() < 0.005, "{:?}", p.point);
         assert!((p.point.z.abs() - 0.5).abs() < 0.005, "{:?}", p.point);
-        // The anchors name the same point from each body's centre of mass.
+        // The anchors name the same point from each body's centre of mass, as they did
+        // when the manifold was computed: two boxes keep theirs while B moves less than
+        // 5 cm relative to A (the box settled a few millimetres since).
         let com_b = w.body_center_of_mass(b).unwrap();
         let from_b = com_b + p.anchor_b.to_f64();
         assert!(
-            (from_b - p.point).to_f32().length() < 1e-3,
+            (from_b - p.point).to_f32().length() < 0.05,
             "{from_b:?} vs {:?}",
             p.point
         );

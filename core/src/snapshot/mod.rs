@@ -53,8 +53,13 @@ pub(crate) use shapes::{decode_geometry, encode_geometry};
 /// soft body store — 9 reads as 10 with default soft capacities and no soft bodies; 11:
 /// the bodies each soft body ignores, in the soft body store behind a third bit of the
 /// stores byte (set only when one is ignored), and before that byte the bound on them,
-/// `SOFT_BODY_EXCEPTIONS` — 10 reads as 11 with no body ignored).
-pub const SNAPSHOT_REVISION: u32 = 11;
+/// `SOFT_BODY_EXCEPTIONS` — 10 reads as 11 with no body ignored; 12: a contact's
+/// touching bool became a flags byte whose bit 1 marks a recyclable manifold, followed
+/// after the SAT cache by the poses it was computed at and its points' base separations
+/// — 11 reads as 12 with no manifold recyclable, so the bytes are the same).
+pub const SNAPSHOT_REVISION: u32 = 12;
+/// The first revision with the contacts' recycling state.
+const REVISION_RECYCLE: u32 = 12;
 /// The first revision with the character, vehicle and water stores.
 const REVISION_EXTRAS: u32 = 9;
 /// The first revision with the soft body store.
@@ -243,6 +248,7 @@ fn read_header(buf: &[u8]) -> Result<Header> {
     p.copy_from_slice(&buf[24..32]);
     let checksum = u64::from_le_bytes(p);
     if rev != SNAPSHOT_REVISION
+        && rev != REVISION_SOFT_EXCEPTIONS
         && rev != REVISION_SOFT
         && rev != REVISION_EXTRAS
         && rev != REVISION_8
@@ -413,6 +419,7 @@ impl World {
         let (contacts_slots, contacts_free) = self.contacts.slots_and_free();
         let n = contacts::decode_contacts(
             &mut d,
+            state.revision >= REVISION_RECYCLE,
             commit,
             contacts_slots,
             contacts_free,

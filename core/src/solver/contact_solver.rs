@@ -240,6 +240,7 @@ const NO_POINT: ContactPoint = ContactPoint {
     tangent_impulse: Vec3::ZERO,
     max_normal_impulse: 0.0,
     id: 0,
+    base_separation: 0.0,
 };
 
 /// One lane's inputs, read from the world once (the wide arithmetic then loads them

@@ -173,7 +173,7 @@ pub(crate) fn rebuild_bodies(w: &mut World) -> u32 {
     for b in 0..w.bodies.len() {
         if w.bodies[b].alive {
             count += 1;
-            w.update_body_mass(b as u32);
+            w.compute_body_mass(b as u32);
         }
     }
     count

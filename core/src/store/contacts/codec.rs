@@ -8,9 +8,11 @@ use crate::broad_phase::pair_set::pair_key;
 use crate::codec::{Dec, Enc, Sink, check, decode_free_list, put_slot};
 use crate::collide::SatCache;
 use crate::contact::{
-    CONTACT_EVENTS, CONTACT_TOUCHING, Contact, ContactEdge, ContactPoint, child_key,
+    CONTACT_EVENTS, CONTACT_RECYCLABLE, CONTACT_TOUCHING, Contact, ContactEdge, ContactPoint,
+    Recycle, child_key,
 };
 use crate::error::Result;
+use crate::math::Quat;
 use crate::shape::ShapeGeometry;
 use crate::world::World;
 
@@ -22,7 +24,9 @@ fn encode_cache<S: Sink>(e: &mut Enc<S>, c: &SatCache) {
 }
 
 /// Every contact slot (alive; a live contact's shapes, mesh child and parent, touching
-/// flag, manifold, rolling impulse and SAT cache), then the free list. Bodies, edges, the
+/// and recyclable flags, manifold, rolling impulse, SAT cache and, for a recyclable
+/// manifold, the poses it was computed at and its points' base separations), then the
+/// free list. Bodies, edges, the
 /// pair set and event flags are derived.
 pub(crate) fn encode_contacts<S: Sink>(e: &mut Enc<S>, contacts: &[Contact], free: &[u32]) {
     e.u32(contacts.len() as u32);
@@ -35,7 +39,10 @@ pub(crate) fn encode_contacts<S: Sink>(e: &mut Enc<S>, contacts: &[Contact], fre
         e.u32(c.shape_b);
         e.u32(c.child);
         e.u32(c.parent);
-        e.bool(c.flags & CONTACT_TOUCHING != 0);
+        // Bit 0 touching, bit 1 recyclable (revision 12; a bool before, which reads the
+        // same with bit 1 clear).
+        let recyclable = c.flags & CONTACT_RECYCLABLE != 0;
+        e.u8((c.flags & CONTACT_TOUCHING != 0) as u8 | (recyclable as u8) << 1);
         e.vec3(c.normal);
         e.u8(c.point_count);
         for p in &c.points[..c.point_count as usize] {
@@ -48,6 +55,16 @@ pub(crate) fn encode_contacts<S: Sink>(e: &mut Enc<S>, contacts: &[Contact], fre
         }
         e.vec3(c.rolling_impulse);
         encode_cache(e, &c.cache);
+        if recyclable {
+            let r = &c.recycle;
+            e.quat(r.rotation_a);
+            e.quat(r.rotation_b);
+            e.vec3(r.center);
+            e.quat(r.rotation);
+            for p in &c.points[..c.point_count as usize] {
+                e.f32(p.base_separation);
+            }
+        }
     }
     e.free_list(free);
 }
@@ -56,9 +73,12 @@ pub(crate) fn encode_contacts<S: Sink>(e: &mut Enc<S>, contacts: &[Contact], fre
 /// `shapes` are the shapes' slot words (see `decode_shapes`); `keys` is scratch for the
 /// pair keys, to refuse two contacts for one pair. Each contact's shapes are live, of two
 /// bodies and in canonical order; a mesh child's parent is a live contact that is no
-/// child, with the same shape B.
+/// child, with the same shape B. `recycling`: the snapshot's revision has the base
+/// separations and recycling poses (older ones read as computed afresh next step).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn decode_contacts(
     d: &mut Dec,
+    recycling: bool,
     commit: bool,
     contacts: &mut FixedVec<Contact>,
     free: &mut FixedVec<u32>,
@@ -73,7 +93,7 @@ pub(crate) fn decode_contacts(
         let alive = d.bool()?;
         let mut c = Contact::default();
         if alive {
-            let key = decode_contact(d, &mut c, i, len, shapes)?;
+            let key = decode_contact(d, &mut c, i, len, shapes, recycling)?;
             let ok = keys.push(key);
             debug_assert!(ok);
             // Bit 0 live, bit 1 a child, bits 2..26 its parent, bits 26.. shape B.
@@ -114,6 +134,7 @@ fn decode_contact(
     i: usize,
     len: usize,
     shapes: &[u64],
+    recycling: bool,
 ) -> Result<u64> {
     c.alive = true;
     c.shape_a = d.u32()?;
@@ -146,7 +167,9 @@ fn decode_contact(
         )?;
         child_key(c.parent, c.child)
     };
-    if d.bool()? {
+    let bits = if recycling { d.u8()? } else { d.bool()? as u8 };
+    check(bits <= 3, "unknown contact flags")?;
+    if bits & 1 != 0 {
         c.flags |= CONTACT_TOUCHING;
     }
     c.normal = d.vec3()?;
@@ -162,7 +185,9 @@ fn decode_contact(
             tangent_impulse: d.vec3()?,
             max_normal_impulse: 0.0,
             id: d.u32()?,
+            base_separation: 0.0,
         };
+        p.base_separation = p.separation;
     }
     c.rolling_impulse = d.vec3()?;
     c.cache = SatCache {
@@ -172,6 +197,29 @@ fn decode_contact(
         separation_bits: d.u32()?,
     };
     check(c.cache.kind <= 3, "unknown SAT cache kind")?;
+    if bits & 2 != 0 {
+        // Unit rotations (within what renormalising leaves), and only for a contact of two
+        // whole shapes.
+        let unit = |q: Quat| {
+            let n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+            (n2 - 1.0).abs() <= 1.0e-3
+        };
+        let r = Recycle {
+            rotation_a: d.quat()?,
+            rotation_b: d.quat()?,
+            center: d.vec3()?,
+            rotation: d.quat()?,
+        };
+        check(
+            unit(r.rotation_a) && unit(r.rotation_b) && unit(r.rotation) && c.child == NONE,
+            "a contact's recycling poses are not rotations",
+        )?;
+        c.recycle = r;
+        c.flags |= CONTACT_RECYCLABLE;
+        for p in &mut c.points[..n] {
+            p.base_separation = d.f32()?;
+        }
+    }
     Ok(key)
 }
 
