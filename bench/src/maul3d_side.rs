@@ -38,6 +38,8 @@ pub struct Maul3dEngine {
     profiled_steps: u32,
     /// Time-of-impact queries and iterations over the profiled steps.
     toi: (u64, u64),
+    /// Contacts recycled and contacts visited, summed over the profiled steps.
+    recycled: (u64, u64),
     /// Pairs and contacts the world dropped at its capacities over every step: a scene
     /// that drops any runs short of contacts, so its time is not a fair figure.
     dropped: (u64, u64),
@@ -517,6 +519,7 @@ impl Engine for Maul3dEngine {
             profile: maul3d::Profile::default(),
             profiled_steps: 0,
             toi: (0, 0),
+            recycled: (0, 0),
             dropped: (0, 0),
         }
     }
@@ -547,6 +550,8 @@ impl Engine for Maul3dEngine {
             let c = self.world.counters();
             self.toi.0 += c.toi_queries as u64;
             self.toi.1 += c.toi_iterations as u64;
+            self.recycled.0 += c.recycled_contacts as u64;
+            self.recycled.1 += c.contacts_visited as u64;
         }
     }
 
@@ -555,7 +560,7 @@ impl Engine for Maul3dEngine {
         let p = &self.profile;
         let c = self.world.counters();
         Some(format!(
-            "step {:.2} = pairs {:.2} + collide {:.2} + prepare {:.2} + solve {:.2} + restitution {:.2} + finalize {:.2} + sleep {:.2} ms; awake {} contacts {} touching {} colours {} overflow {}; time of impact per step: {:.0} queries, {:.0} iterations{}",
+            "step {:.2} = pairs {:.2} + collide {:.2} + prepare {:.2} + solve {:.2} + restitution {:.2} + finalize {:.2} + sleep {:.2} ms; awake {} contacts {} touching {} colours {} overflow {}; recycled {:.0} of {:.0} contacts a step; time of impact per step: {:.0} queries, {:.0} iterations{}",
             p.step / n,
             p.pairs / n,
             p.collide / n,
@@ -569,6 +574,8 @@ impl Engine for Maul3dEngine {
             c.touching_contact_count,
             c.color_count,
             c.overflow_constraints,
+            self.recycled.0 as f64 / n,
+            self.recycled.1 as f64 / n,
             self.toi.0 as f64 / n,
             self.toi.1 as f64 / n,
             if self.dropped == (0, 0) {
