@@ -73,10 +73,12 @@ pub(crate) const RECYCLE_COS2_HALF_ANGLE: f32 = 0.992_403_9;
 /// more than `RECYCLE_DISTANCE` in A's frame, the step keeps the manifold (its normal,
 /// anchors, ids and impulses) and only measures each point's separation again from the
 /// bodies' motion since: `base_separation + n · (Δc + R_B a_B − R_A a_A)`, as a substep
-/// does. Only contacts of two boxes or hulls recycle: theirs are the manifolds the costly
-/// separating-axis search and clipping make, and they do not roll (a rolling ball's or
-/// cylinder's contact point moves with its turn, which a kept manifold would lag, so a
-/// cylinder rolling down a slope would gain speed in bumps).
+/// does. Contacts of two boxes or hulls recycle: theirs are the manifolds the costly
+/// separating-axis search and clipping make, and they do not roll. Other convex pairs (a
+/// mesh's triangle too) recycle only while apart: a rolling ball's or cylinder's contact
+/// point moves with its turn, which a kept manifold would lag (a cylinder rolling down a
+/// slope would gain speed in bumps), while pairs that do not touch stay apart (they
+/// were at least the speculative distance apart and moved less than that).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct Recycle {
     /// Each body's world rotation then.
@@ -804,7 +806,7 @@ pub(crate) fn update_contact(
     if count == 0 {
         contact.rolling_impulse = Vec3::ZERO;
     }
-    remember_poses(contact, sa, sb, ba, bb);
+    remember_poses(contact, sa, sb, ba, bb, triangle.is_some());
     let touching = count > 0;
     if touching && !was_touching {
         contact.flags |= CONTACT_TOUCHING;
@@ -823,11 +825,21 @@ fn center_delta(ba: &Body, bb: &Body) -> Vec3 {
     (bb.position - ba.position).to_f32() + (bb.center_offset() - ba.center_offset())
 }
 
-/// Two boxes or hulls: the poses their fresh manifold was computed at, for [`recycle`];
-/// other pairs never recycle.
-fn remember_poses(contact: &mut Contact, sa: &Shape, sb: &Shape, ba: &Body, bb: &Body) {
+/// The poses a fresh manifold was computed at, for [`recycle`]: of two boxes or hulls
+/// always; of other convex shapes (a mesh's triangle among them, not a ray) only while
+/// they do not touch, so a rolling ball or cylinder never keeps a touching manifold.
+fn remember_poses(
+    contact: &mut Contact,
+    sa: &Shape,
+    sb: &Shape,
+    ba: &Body,
+    bb: &Body,
+    triangle: bool,
+) {
     let polytope = |s: &Shape| matches!(s.geometry, ShapeGeometry::Box(_) | ShapeGeometry::Hull(_));
-    if polytope(sa) && polytope(sb) {
+    let convex = (triangle || !matches!(sa.geometry, ShapeGeometry::Mesh(_)))
+        && !matches!(sb.geometry, ShapeGeometry::Ray(_));
+    if (polytope(sa) && polytope(sb)) || (convex && contact.point_count == 0) {
         contact.recycle = poses(ba, bb);
         contact.flags |= CONTACT_RECYCLABLE;
     } else {

@@ -156,3 +156,65 @@ fn a_restored_world_recycles_as_the_live_one() {
         }
     }
 }
+
+/// A ball's turn moves its contact point, so round shapes keep a manifold only while
+/// they do not touch: a ball rolling on the ground computes its contact every step, two
+/// capsules lying a few centimetres apart keep their empty one.
+#[test]
+fn round_shapes_recycle_only_while_apart() {
+    use maul3d::geometry::{Capsule, Sphere};
+    let mut w = world();
+    ground(&mut w, 0.6);
+    let ball = w
+        .create_body(&BodyDef {
+            body_type: BodyType::Dynamic,
+            position: DVec3::new(-5.0, 0.5, 0.0),
+            linear_velocity: Vec3::new(2.0, 0.0, 0.0),
+            ..Default::default()
+        })
+        .unwrap();
+    let sphere = Sphere {
+        center: Vec3::ZERO,
+        radius: 0.5,
+    };
+    w.create_sphere_shape(ball, &ShapeDef::default(), &sphere)
+        .unwrap();
+    for _ in 0..120 {
+        w.step(DT, SUBSTEPS).unwrap();
+        // The ball's one contact, touching, is never kept.
+        assert_eq!(w.counters().contacts_visited, 1);
+        assert_eq!(w.counters().recycled_contacts, 0);
+    }
+    assert!(
+        w.body_angular_velocity(ball).unwrap().length() > 1.0,
+        "it rolls"
+    );
+
+    // Two capsules held 4 cm apart above the ground (no gravity on them): their pair
+    // exists (the fat bounds overlap) and does not touch, so it keeps its empty manifold.
+    let mut w = world();
+    let capsule = Capsule {
+        center1: Vec3::new(-1.0, 0.0, 0.0),
+        center2: Vec3::new(1.0, 0.0, 0.0),
+        radius: 0.2,
+    };
+    for z in [0.0, 0.44] {
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: DVec3::new(0.0, 2.0, z),
+                gravity_scale: 0.0,
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_capsule_shape(b, &ShapeDef::default(), &capsule)
+            .unwrap();
+    }
+    w.step(DT, SUBSTEPS).unwrap();
+    for _ in 0..30 {
+        w.step(DT, SUBSTEPS).unwrap();
+        let c = w.counters();
+        assert_eq!((c.contact_count, c.touching_contact_count), (1, 0));
+        assert_eq!(c.recycled_contacts, 1);
+    }
+}

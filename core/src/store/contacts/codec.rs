@@ -198,8 +198,7 @@ fn decode_contact(
     };
     check(c.cache.kind <= 3, "unknown SAT cache kind")?;
     if bits & 2 != 0 {
-        // Unit rotations (within what renormalising leaves), and only for a contact of two
-        // whole shapes.
+        // Unit rotations (within what renormalising leaves).
         let unit = |q: Quat| {
             let n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
             (n2 - 1.0).abs() <= 1.0e-3
@@ -211,7 +210,7 @@ fn decode_contact(
             rotation: d.quat()?,
         };
         check(
-            unit(r.rotation_a) && unit(r.rotation_b) && unit(r.rotation) && c.child == NONE,
+            unit(r.rotation_a) && unit(r.rotation_b) && unit(r.rotation),
             "a contact's recycling poses are not rotations",
         )?;
         c.recycle = r;
