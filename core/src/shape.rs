@@ -913,6 +913,9 @@ impl World {
         s.fat_aabb = fat;
         s.proxy = proxy;
         s.tree = tree;
+        if !s.is_sensor {
+            self.broad.filters.note(&s.filter);
+        }
         self.mark_enlarged(slot);
     }
 
@@ -1132,6 +1135,9 @@ impl World {
         let slot = self.shape_slot(id)?;
         let body = self.shapes[slot].body;
         self.shapes[slot].filter = filter;
+        if !self.shapes[slot].is_sensor {
+            self.broad.filters.note(&filter);
+        }
         self.destroy_body_contacts(body, Some(slot as u32), true);
         if self.shapes[slot].proxy != NONE {
             self.mark_enlarged(slot as u32);

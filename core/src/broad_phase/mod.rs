@@ -35,6 +35,38 @@ pub(crate) struct BroadPhase {
     /// Scratch pair keys: a restore's duplicate check of the snapshot's contacts, and the
     /// pairs the parallel search finds in any order (sorted after).
     pub(crate) restore_keys: FixedVec<u64>,
+    /// What the shapes' filters could pair with (see [`FilterUnion`]).
+    pub(crate) filters: FilterUnion,
+}
+
+/// The union of the filters of every shape with a proxy (sensors aside) since the last
+/// restore or clear, so a moved shape whose filter pairs with none of them skips its
+/// queries: every pair they found would be filtered out (`Filter::should_collide`), so
+/// the pairs that begin are the same. Grows with each filter noted and never shrinks
+/// but at a restore (more bits only skip less), so it is derived, not state: a restored
+/// world may skip fewer queries than the live one, never find other pairs.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct FilterUnion {
+    categories: u64,
+    masks: u64,
+    /// Some shape has a positive group (whose members collide whatever their bits).
+    positive_group: bool,
+}
+
+impl FilterUnion {
+    /// Adds a shape's filter.
+    pub(crate) fn note(&mut self, f: &crate::shape::Filter) {
+        self.categories |= f.category_bits;
+        self.masks |= f.mask_bits;
+        self.positive_group |= f.group_index > 0;
+    }
+
+    /// Whether a shape with filter `f` could pair with any shape noted.
+    #[inline]
+    pub(crate) fn may_pair(&self, f: &crate::shape::Filter) -> bool {
+        (f.group_index > 0 && self.positive_group)
+            || (f.mask_bits & self.categories != 0 && f.category_bits & self.masks != 0)
+    }
 }
 
 impl BroadPhase {
@@ -51,6 +83,7 @@ impl BroadPhase {
             moved: FixedVec::with_capacity(2 * shape_capacity, alloc, "shape_capacity")?,
             pairs: FixedVec::with_capacity(pair_capacity, alloc, "pair_capacity")?,
             restore_keys: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
+            filters: FilterUnion::default(),
         })
     }
 
@@ -165,7 +198,11 @@ impl BroadPhase {
                 }
                 last = s;
                 let shape = &shapes[s as usize];
-                if !shape.alive || !shape.enlarged || shape.is_sensor {
+                if !shape.alive
+                    || !shape.enlarged
+                    || shape.is_sensor
+                    || !self.filters.may_pair(&shape.filter)
+                {
                     continue;
                 }
                 let body = &bodies[shape.body as usize];
@@ -202,7 +239,11 @@ impl BroadPhase {
         let mut found = 0u32;
         for &s in self.moved.iter() {
             let shape = &shapes[s as usize];
-            if !shape.alive || !shape.enlarged || shape.is_sensor {
+            if !shape.alive
+                || !shape.enlarged
+                || shape.is_sensor
+                || !self.filters.may_pair(&shape.filter)
+            {
                 continue;
             }
             let fat = shape.fat_aabb;
@@ -293,10 +334,11 @@ fn find_new_pairs_in_parallel(
     let found = crate::task::Slots::new(&mut broad.restore_keys[..cap]);
     let count = AtomicUsize::new(0);
     let (moved, statics, movable) = (&broad.moved[..], &broad.statics, &broad.movable);
+    let filters = broad.filters;
     tasks.for_each(moved.len(), 16, &|i, _| {
         let s = moved[i];
         let shape = &shapes[s as usize];
-        if !shape.alive || !shape.enlarged || shape.is_sensor {
+        if !shape.alive || !shape.enlarged || shape.is_sensor || !filters.may_pair(&shape.filter) {
             return;
         }
         let mut visit = |_proxy: u32, t: u32| -> bool {
@@ -387,5 +429,60 @@ impl World {
             let ok = self.broad.moved.push(shape);
             debug_assert!(ok, "move buffer holds 2 × shape capacity");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FilterUnion;
+    use crate::shape::Filter;
+
+    fn filter(category_bits: u64, mask_bits: u64, group_index: i32) -> Filter {
+        Filter {
+            category_bits,
+            mask_bits,
+            group_index,
+        }
+    }
+
+    /// `may_pair` is false only where `should_collide` is false against every shape
+    /// noted: checked against each of them over bit patterns and groups.
+    #[test]
+    fn a_filter_skips_its_queries_only_when_nothing_noted_could_pair_with_it() {
+        let patterns = [0u64, 1, 2, 3, 4, 6, !2, u64::MAX];
+        let groups = [0, 1, -1, 2];
+        let all: Vec<Filter> = patterns
+            .iter()
+            .flat_map(|&c| patterns.iter().map(move |&m| (c, m)))
+            .flat_map(|(c, m)| groups.iter().map(move |&g| filter(c, m, g)))
+            .collect();
+        // Sets of noted filters: each single filter, and a few pairs.
+        let mut skipped = 0;
+        for (i, a) in all.iter().enumerate() {
+            for b in all.iter().step_by(7).take(3).chain(core::iter::once(a)) {
+                let noted = [*a, *b];
+                let mut u = FilterUnion::default();
+                for f in &noted {
+                    u.note(f);
+                }
+                for f in all.iter().skip(i % 5).step_by(5) {
+                    if !u.may_pair(f) {
+                        skipped += 1;
+                        for n in &noted {
+                            assert!(!f.should_collide(n), "{f:?} skipped but pairs with {n:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(skipped > 1000, "{skipped}");
+        // The joint grid's spheres: category 2, mask all but 2, alone in the world.
+        let sphere = filter(2, !2, 0);
+        let mut u = FilterUnion::default();
+        u.note(&sphere);
+        assert!(!u.may_pair(&sphere));
+        // A default shape arrives: the spheres may pair with it.
+        u.note(&Filter::default());
+        assert!(u.may_pair(&sphere));
     }
 }

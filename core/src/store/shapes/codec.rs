@@ -323,6 +323,7 @@ pub(crate) fn rebuild_shapes(
     broad.statics.clear();
     broad.movable.clear();
     broad.moved.clear();
+    broad.filters = Default::default();
     // Shapes in descending slot order, each prepended: lists end up ascending.
     for s in (0..shapes.len()).rev() {
         if !shapes[s].alive {
@@ -359,6 +360,9 @@ pub(crate) fn rebuild_shapes(
         count += 1;
         let body = &bodies[shape.body as usize];
         let tree = crate::broad_phase::tree_for(body.body_type);
+        if body.enabled && !shape.is_sensor {
+            broad.filters.note(&shape.filter);
+        }
         shape.proxy = if body.enabled {
             broad
                 .tree_mut(tree)
