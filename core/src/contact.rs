@@ -864,8 +864,7 @@ fn poses(ba: &Body, bb: &Body) -> Recycle {
 fn recycle(contact: &mut Contact, ba: &Body, bb: &Body) -> bool {
     let r = &contact.recycle;
     let (qa, qb) = (ba.rotation, bb.rotation);
-    let dot = |p: Quat, q: Quat| p.x * q.x + p.y * q.y + p.z * q.z + p.w * q.w;
-    let (ca, cb) = (dot(qa, r.rotation_a), dot(qb, r.rotation_b));
+    let (ca, cb) = (qa.dot(r.rotation_a), qb.dot(r.rotation_b));
     if ca * ca <= RECYCLE_COS2_HALF_ANGLE || cb * cb <= RECYCLE_COS2_HALF_ANGLE {
         return false;
     }

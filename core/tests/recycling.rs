@@ -3,52 +3,25 @@
 //! body that moves farther, or whose mass properties change, gets fresh manifolds; a
 //! snapshot carries what recycling needs, so a restored world steps to the same bits.
 
+mod common;
+
+use common::{DT, SUBSTEPS, dynamic_box, ground, world};
 use maul3d::geometry::MassData;
 use maul3d::math::{DVec3, Mat3, Vec3};
-use maul3d::{BodyDef, BodyId, BodyType, ContactData, ShapeDef, World, WorldDef};
+use maul3d::{BodyDef, BodyId, BodyType, ContactData, ShapeDef, World};
 
-const DT: f32 = 1.0 / 60.0;
-const SUBSTEPS: u32 = 4;
-
-fn world() -> World {
-    World::new(&WorldDef {
-        enable_sleep: false,
-        ..Default::default()
-    })
-    .unwrap()
-}
-
-fn ground(w: &mut World, friction: f32) {
-    let g = w.create_body(&BodyDef::default()).unwrap();
-    let def = ShapeDef {
-        friction,
-        ..Default::default()
-    };
-    w.create_box_shape(g, &def, Vec3::new(20.0, 0.5, 20.0))
-        .unwrap();
-    w.set_body_transform(g, DVec3::new(0.0, -0.5, 0.0), Default::default())
-        .unwrap();
-}
-
+/// A unit cube with friction `friction`.
 fn cube(w: &mut World, at: DVec3, friction: f32) -> BodyId {
-    let b = w
-        .create_body(&BodyDef {
-            body_type: BodyType::Dynamic,
-            position: at,
-            ..Default::default()
-        })
-        .unwrap();
     let def = ShapeDef {
         friction,
         ..Default::default()
     };
-    w.create_box_shape(b, &def, Vec3::splat(0.5)).unwrap();
-    b
+    dynamic_box(w, at, Vec3::splat(0.5), &def)
 }
 
 /// A stack of five unit cubes on the ground.
 fn stack() -> (World, Vec<BodyId>) {
-    let mut w = world();
+    let mut w = world(false);
     ground(&mut w, 0.6);
     let boxes = (0..5)
         .map(|i| cube(&mut w, DVec3::new(0.0, 0.5 + i as f64, 0.0), 0.6))
@@ -83,7 +56,7 @@ fn a_resting_stack_keeps_its_manifolds_and_stands() {
 
 #[test]
 fn a_box_sliding_fast_gets_a_fresh_manifold_every_step() {
-    let mut w = world();
+    let mut w = world(false);
     ground(&mut w, 0.0);
     let b = cube(&mut w, DVec3::new(-10.0, 0.5, 0.0), 0.0);
     w.set_body_linear_velocity(b, Vec3::new(6.0, 0.0, 0.0))
@@ -163,7 +136,7 @@ fn a_restored_world_recycles_as_the_live_one() {
 #[test]
 fn round_shapes_recycle_only_while_apart() {
     use maul3d::geometry::{Capsule, Sphere};
-    let mut w = world();
+    let mut w = world(false);
     ground(&mut w, 0.6);
     let ball = w
         .create_body(&BodyDef {
@@ -192,7 +165,7 @@ fn round_shapes_recycle_only_while_apart() {
 
     // Two capsules held 4 cm apart above the ground (no gravity on them): their pair
     // exists (the fat bounds overlap) and does not touch, so it keeps its empty manifold.
-    let mut w = world();
+    let mut w = world(false);
     let capsule = Capsule {
         center1: Vec3::new(-1.0, 0.0, 0.0),
         center2: Vec3::new(1.0, 0.0, 0.0),

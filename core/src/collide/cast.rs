@@ -173,7 +173,7 @@ impl Sweep {
     pub fn transform_at(&self, t: f32) -> Transform {
         let c = self.c1.lerp(self.c2, t);
         let (q1, mut q2) = (self.q1, self.q2);
-        if q1.x * q2.x + q1.y * q2.y + q1.z * q2.z + q1.w * q2.w < 0.0 {
+        if q1.dot(q2) < 0.0 {
             q2 = Quat::new(-q2.x, -q2.y, -q2.z, -q2.w);
         }
         let s = 1.0 - t;
@@ -461,7 +461,7 @@ fn search_axis(
 /// written with cos(θ/2) = |q1·q2| as 4 sin(θ/2) / (1 + cos(θ/2)).
 fn rotation_rate_bound(s: &Sweep) -> f32 {
     let (q1, q2) = (s.q1.normalize(), s.q2.normalize());
-    let c = abs(q1.x * q2.x + q1.y * q2.y + q1.z * q2.z + q1.w * q2.w);
+    let c = abs(q1.dot(q2));
     let c = if c > 1.0 { 1.0 } else { c };
     4.0 * sqrt(1.0 - c * c) / (1.0 + c)
 }

@@ -58,6 +58,13 @@ impl Quat {
         self.x * self.x + self.y * self.y + self.z * self.z + self.w * self.w
     }
 
+    /// The four-component dot product (cos of half the angle between unit rotations, up
+    /// to sign), summed x, y, z, w in that order.
+    #[inline(always)]
+    pub fn dot(self, b: Quat) -> f32 {
+        self.x * b.x + self.y * b.y + self.z * b.z + self.w * b.w
+    }
+
     /// Scaled to unit length; identity when too short.
     #[inline]
     pub fn normalize(self) -> Quat {

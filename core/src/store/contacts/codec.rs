@@ -199,10 +199,7 @@ fn decode_contact(
     check(c.cache.kind <= 3, "unknown SAT cache kind")?;
     if bits & 2 != 0 {
         // Unit rotations (within what renormalising leaves).
-        let unit = |q: Quat| {
-            let n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-            (n2 - 1.0).abs() <= 1.0e-3
-        };
+        let unit = |q: Quat| q.is_normalized(1.0e-3);
         let r = Recycle {
             rotation_a: d.quat()?,
             rotation_b: d.quat()?,
