@@ -454,6 +454,11 @@ impl DynamicTree {
                     return stats;
                 }
             } else if count + 2 <= N {
+                // Both children's boxes are read soon (child2's next): ask for them now,
+                // so the walk waits on neither load alone. Hints only.
+                let nodes = self.nodes.as_ptr();
+                crate::solver::lanes::prefetch(nodes.wrapping_add(node.child1 as usize));
+                crate::solver::lanes::prefetch(nodes.wrapping_add(node.child2 as usize));
                 stack[count].write(node.child1);
                 stack[count + 1].write(node.child2);
                 count += 2;
