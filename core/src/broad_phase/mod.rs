@@ -207,18 +207,23 @@ impl BroadPhase {
                 }
                 let body = &bodies[shape.body as usize];
                 let fat = shape.fat_aabb;
-                let mut visit = |_proxy: u32, t: u32| -> bool {
+                let mut overlaps = Overlaps::new(s, shapes, pair_set);
+                let mut check = |t: u32| {
                     if let Some(key) = new_pair(shapes, bodies, pair_set, &kept_apart, s, t)
                         && !push_keep_lowest(pairs, key, &mut heaped)
                     {
                         dropped += 1;
                     }
+                };
+                let mut visit = |_proxy: u32, t: u32| -> bool {
+                    overlaps.add(t, &mut check);
                     true
                 };
                 if body.body_type == BodyType::Dynamic {
                     self.statics.query(&fat, &mut visit);
                 }
                 self.movable.query(&fat, &mut visit);
+                overlaps.flush(&mut check);
             }
         }
         dropped
@@ -259,6 +264,56 @@ impl BroadPhase {
             self.movable.query(&fat, &mut visit);
         }
         found
+    }
+}
+
+/// The shapes a moved shape's queries overlap, checked a batch at a time: as each is
+/// found, the lines its check reads first (its pair set slot, its shape) are asked for,
+/// so the checks wait on those loads together rather than one by one. Which pairs begin
+/// does not depend on the order they are checked in (the serial search keeps the lowest
+/// keys, the parallel one sorts them).
+struct Overlaps<'a> {
+    s: u32,
+    shapes: &'a [Shape],
+    pair_set: &'a PairSet,
+    batch: [u32; OVERLAP_BATCH],
+    len: usize,
+}
+
+const OVERLAP_BATCH: usize = 16;
+
+impl<'a> Overlaps<'a> {
+    fn new(s: u32, shapes: &'a [Shape], pair_set: &'a PairSet) -> Overlaps<'a> {
+        Overlaps {
+            s,
+            shapes,
+            pair_set,
+            batch: [0; OVERLAP_BATCH],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, t: u32, check: &mut impl FnMut(u32)) {
+        if t == self.s {
+            return;
+        }
+        self.pair_set.prefetch(pair_key(self.s, t));
+        let at = self.shapes.as_ptr().wrapping_add(t as usize).cast::<u8>();
+        crate::solver::lanes::prefetch(at.wrapping_add(core::mem::offset_of!(Shape, is_sensor)));
+        self.batch[self.len] = t;
+        self.len += 1;
+        if self.len == OVERLAP_BATCH {
+            self.flush(check);
+        }
+    }
+
+    #[inline(always)]
+    fn flush(&mut self, check: &mut impl FnMut(u32)) {
+        for &t in &self.batch[..self.len] {
+            check(t);
+        }
+        self.len = 0;
     }
 }
 
@@ -341,7 +396,8 @@ fn find_new_pairs_in_parallel(
         if !shape.alive || !shape.enlarged || shape.is_sensor || !filters.may_pair(&shape.filter) {
             return;
         }
-        let mut visit = |_proxy: u32, t: u32| -> bool {
+        let mut overlaps = Overlaps::new(s, shapes, pair_set);
+        let mut check = |t: u32| {
             if let Some(key) = new_pair(shapes, bodies, pair_set, &kept_apart, s, t) {
                 let at = count.fetch_add(1, Ordering::Relaxed);
                 if at < cap {
@@ -349,12 +405,16 @@ fn find_new_pairs_in_parallel(
                     *unsafe { found.get(at) } = key;
                 }
             }
+        };
+        let mut visit = |_proxy: u32, t: u32| -> bool {
+            overlaps.add(t, &mut check);
             true
         };
         if bodies[shape.body as usize].body_type == BodyType::Dynamic {
             statics.query(&shape.fat_aabb, &mut visit);
         }
         movable.query(&shape.fat_aabb, &mut visit);
+        overlaps.flush(&mut check);
     });
     let n = count.into_inner();
     if n > cap {

@@ -83,6 +83,13 @@ impl PairSet {
         }
     }
 
+    /// Asks the cache for the line where a search for `key` begins. A hint only.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, key: u64) {
+        let i = home(key) & self.mask;
+        crate::solver::lanes::prefetch(self.keys.as_ptr().wrapping_add(i));
+    }
+
     /// Whether `key` is in the set.
     #[inline]
     pub(crate) fn contains(&self, key: u64) -> bool {
