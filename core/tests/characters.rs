@@ -746,3 +746,27 @@ fn shift_origin_mid_walk_moves_the_character_with_the_world() {
     assert_eq!(vb, va);
     assert!(pa.x > 4.0, "the walk went on: {pa:?}");
 }
+
+/// A move that could carry a character to the coordinate limit is refused, naming the
+/// reach and the bound, and changes nothing; a smaller one there goes through.
+#[test]
+fn a_move_past_the_coordinate_limit_is_refused_and_changes_nothing() {
+    let mut w = World::new(&def()).unwrap();
+    let c = character(&mut w, 0.0, 10.0, 0.0);
+    // The character 2^22 − 1 m below the new origin (about 12 m from the limit).
+    w.shift_origin(DVec3::new(0.0, 4_194_303.0, 0.0)).unwrap();
+    let before = w.hash();
+    let at = pos(&w, c);
+    match w.move_character(c, Vec3::new(0.0, -1000.0, 0.0), 1.0) {
+        Err(maul3d::Error::OutOfBounds { name, value, bound }) => {
+            assert_eq!(name, "character reach after the move");
+            assert!(value >= bound && bound == 4_194_304.0, "{value} {bound}");
+        }
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    assert_eq!(w.hash(), before);
+    assert_eq!(pos(&w, c), at);
+    // Sideways a metre stays well inside: allowed.
+    w.move_character(c, Vec3::new(1.0, 0.0, 0.0), 1.0).unwrap();
+    assert!(pos(&w, c).x > at.x);
+}

@@ -39,8 +39,34 @@ impl World {
             "finite and within ±1e4 m/s (each component)",
         )?;
         crate::error::check_range("dt", dt, 0.0, 10.0, "within [0, 10] s")?;
+        self.check_character_reach(slot, velocity, dt)?;
         self.move_character_slot(slot, velocity, dt);
         self.rec(|j| j.move_character(id, velocity, dt));
+        Ok(())
+    }
+
+    /// Refuses a move that could carry the character's capsule (and so its inner body)
+    /// to ±2^22, where no position may go: its centre, plus the move's distance (the
+    /// velocity and the ground's, times `dt`), its length twice over (a push out of an
+    /// overlap), a step up or a snap down, its skin and the bounds' slack. A move can
+    /// otherwise take a character shifted near the limit past it, and the world's own
+    /// snapshot would then be refused.
+    fn check_character_reach(&self, slot: usize, velocity: Vec3, dt: f32) -> Result<()> {
+        let c = &self.characters[slot];
+        let speed = velocity.length() as f64 + c.ground_velocity.length() as f64;
+        let settings = &c.settings;
+        let size = 2.0 * (c.radius as f64 + c.half_height as f64)
+            + settings.step_height as f64
+            + settings.snap_to_ground as f64
+            + settings.skin as f64;
+        let far = c.position.max_abs() + speed * dt as f64 + size + crate::world::BOUNDS_SLACK;
+        if far >= crate::math::POSITION_LIMIT {
+            return Err(crate::error::Error::OutOfBounds {
+                name: "character reach after the move",
+                value: far,
+                bound: crate::math::POSITION_LIMIT,
+            });
+        }
         Ok(())
     }
 

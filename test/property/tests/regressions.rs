@@ -6062,3 +6062,63 @@ fn seed_345190_non_finite() {
         ],
     });
 }
+
+/// A character placed near the coordinate limit by an origin shift (2^22 − 1 m down) and
+/// then moved 182 m further down: the move carried its inner body past ±2^22, and the
+/// world's own snapshot was refused ("body position beyond 2^22"). Fixed: a move that
+/// could carry the character to the limit is refused (`World::move_character`, "character
+/// reach after the move") and nothing changes. Minimised from 300 ops to 3.
+/// Seed 422279 (Extreme, 300 ops), minimised to 3 ops.
+/// op 3: OwnSnapshotRefused: at the end: restore refused the world's own snapshot: damaged
+/// data: body position beyond 2^22; the character's body at y = -4194471.56.
+#[test]
+fn seed_422279_own_snapshot_refused() {
+    check(&Case {
+        config: WorldConfig {
+            gravity: [F(1e-45), F(8.478122), F(13.218676)],
+            restitution_threshold: F(0.44738),
+            contact_hertz: F(500000.0),
+            contact_damping_ratio: F(-0.0),
+            contact_push_max_speed: F(500000.0),
+            joint_damping_ratio: F(4.2306013),
+            max_linear_speed: F(978.698),
+            hit_event_threshold: F(3.219873),
+            enable_sleep: true,
+            capacities: [256, 256, 512, 512, 16, 128, 4, 8, 64],
+            content_capacity: 16384,
+            task_workers: 4,
+            more_capacities: [16, 16, 16],
+        },
+        ops: vec![
+            CreateCharacter {
+                def: CharD {
+                    position: [
+                        D(4.81250103109851),
+                        D(13.87409153640753),
+                        D(12.821992745604373),
+                    ],
+                    up: [F(0.0), F(1.0), F(0.0)],
+                    radius: F(0.28203517),
+                    half_height: F(0.76091826),
+                    filter: (1, 10460279806402810184),
+                    settings: CharSetD {
+                        max_slope_angle: F(0.98086965),
+                        step_height: F(0.3042716),
+                        skin: F(0.017373659),
+                        max_strength: F(400.9182),
+                        snap_to_ground: F(0.24662794),
+                        mass: F(85.09424),
+                    },
+                },
+            },
+            ShiftOrigin {
+                offset: [D(1.5), D(4194303.0), D(-8.0)],
+            },
+            MoveCharacter {
+                character: 75449438,
+                velocity: [F(1000.0), F(-6623.05), F(1000.0)],
+                dt: F(0.027544914),
+            },
+        ],
+    });
+}
