@@ -107,7 +107,7 @@ impl JointLayout {
 pub(crate) struct JointPasses<'a> {
     constraints: &'a [JointConstraint],
     impulses: Slots<'a, JointImpulses>,
-    groups: &'a [super::wide::JointGroup],
+    groups: super::wide::Groups<'a>,
     layout: JointLayout,
     joints: &'a [Joint],
     /// `None`: every joint one at a time.
@@ -120,7 +120,7 @@ impl<'a> JointPasses<'a> {
     pub(crate) fn new(
         constraints: &'a [JointConstraint],
         impulses: &'a mut [JointImpulses],
-        groups: &'a [super::wide::JointGroup],
+        groups: super::wide::Groups<'a>,
         layout: JointLayout,
         joints: &'a [Joint],
         lanes: Option<crate::solver::lanes::SolverLanes>,
@@ -190,7 +190,10 @@ impl<'a> JointPasses<'a> {
         let g = l.group_starts[c] as usize;
         let ng = l.group_starts[c + 1] as usize - g;
         if items.start < ng {
-            let groups = &self.groups[g + items.start..g + items.end.min(ng)];
+            let groups = super::wide::Groups {
+                heads: &self.groups.heads[g + items.start..g + items.end.min(ng)],
+                rows: self.groups.rows,
+            };
             let (cs, imp, js) = (self.constraints, &self.impulses, self.joints);
             if warm {
                 super::wide::warm_start_groups(lanes, groups, cs, imp, js, states);
@@ -329,6 +332,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     let extra = Slots::new(&mut s.joint_inv_inertia[..n_bodies]);
     let joints = Slots::new(&mut world.joints.pool[..]);
     let groups = Slots::new(&mut s.joint_groups[..]);
+    let rows = Slots::new(&mut s.joint_rows[..]);
     let (slot_at, group_of) = (&s.joint_slot_at[..], &s.joint_group_of[..]);
     let last = |g: usize| {
         // SAFETY: `first` and `n` are not written while the joints are prepared.
@@ -345,7 +349,8 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     let fill = |g: usize| unsafe {
         let group = groups.get(g);
         let first = group.first as usize;
-        group.fill(constraints.slice(first..first + group.n as usize), |c| {
+        let cs = constraints.slice(first..first + group.n as usize);
+        group.fill(rows.slice(group.range()), cs, |c| {
             &*joints.ptr(c.slot as usize)
         });
     };
@@ -531,6 +536,7 @@ fn color_joints(
     s.joint_layout.color_starts[COLOR_COUNT] = sum;
     // Each colour's runs of a kind the lanes solve, eight to a group.
     s.joint_groups.clear();
+    let mut rows = 0;
     for c in 0..COLOR_COUNT {
         s.joint_layout.group_starts[c] = s.joint_groups.len() as u32;
         for r in 0..RANKS - 1 {
@@ -540,14 +546,17 @@ fn color_joints(
             );
             while first < end {
                 let n = (end - first).min(crate::solver::lanes::MAX_WIDTH);
-                let head = super::wide::JointGroup::head(first, n, LANE_CLASSES[r]);
+                let class = LANE_CLASSES[r];
+                let head = super::wide::JointGroup::head(first, n, class, rows);
                 let ok = s.joint_groups.push(head);
                 debug_assert!(ok, "groups hold group_capacity(joint_capacity)");
+                rows += super::wide::rows(class);
                 first += n;
             }
         }
     }
     s.joint_layout.group_starts[COLOR_COUNT] = s.joint_groups.len() as u32;
+    s.joint_rows.resize(rows, super::wide::Row::ZERO);
     let n = s.joint_acting.len();
     s.joint_slot_at.resize(n, NONE);
     s.joint_group_of.resize(n, NONE);
@@ -1113,7 +1122,7 @@ mod tests {
         let groups: Vec<_> = s
             .joint_groups
             .iter()
-            .map(|g| (g.first, g.n, g.class))
+            .map(|g| (g.first, g.n, g.class, g.rows))
             .collect();
         format!(
             "{:?} {:?} {:?} {:?} {groups:?} {:?} {}",
@@ -1206,6 +1215,64 @@ mod tests {
         // Most steps kept the colouring (the comparison above checked them); the steps
         // after a change made it afresh.
         assert!((30..40).contains(&hits), "{hits} steps kept the colouring");
+    }
+
+    /// Each group keeps its rows one after another in the step's rows: the 37 its
+    /// passes read for a spherical group, all 61 for the other kinds.
+    #[test]
+    fn groups_keep_their_rows_one_after_another_spherical_ones_fewer() {
+        let w = {
+            use crate::math::{DVec3, Quat};
+            use crate::{BodyDef, BodyType, JointDef, JointKind, RevoluteJoint, WorldDef};
+            let mut w = World::new(&WorldDef::default()).unwrap();
+            let anchor = w.create_body(&BodyDef::default()).unwrap();
+            // 21 spherical joints and 10 revolute ones, all on the static anchor: one
+            // colour each, by kind, in groups of up to eight.
+            for i in 0..31 {
+                let b = w
+                    .create_body(&BodyDef {
+                        body_type: BodyType::Dynamic,
+                        position: DVec3::new(i as f64, -1.0, 0.0),
+                        ..Default::default()
+                    })
+                    .unwrap();
+                let at = DVec3::new(i as f64, 0.0, 0.0);
+                let (fa, fb) = w.joint_frames_at(anchor, b, at, Quat::IDENTITY).unwrap();
+                let kind = if i % 3 == 1 {
+                    JointKind::Revolute(RevoluteJoint::default())
+                } else {
+                    JointKind::Spherical
+                };
+                let def = JointDef {
+                    body_a: anchor,
+                    body_b: b,
+                    local_frame_a: fa,
+                    local_frame_b: fb,
+                    kind,
+                    ..Default::default()
+                };
+                w.create_joint(&def).unwrap();
+            }
+            w.step(1.0 / 60.0, 4).unwrap();
+            w
+        };
+        let s = &w.solver;
+        let classes: Vec<_> = s.joint_groups.iter().map(|g| (g.class, g.n)).collect();
+        use super::super::wide::{REVOLUTE, SPHERICAL};
+        let expected = [
+            (SPHERICAL, 8),
+            (SPHERICAL, 8),
+            (SPHERICAL, 5),
+            (REVOLUTE, 8),
+            (REVOLUTE, 2),
+        ];
+        assert_eq!(classes, expected);
+        let mut at = 0;
+        for g in s.joint_groups.iter() {
+            assert_eq!(g.rows as usize, at);
+            at += if g.class == SPHERICAL { 37 } else { 61 };
+        }
+        assert_eq!(s.joint_rows.len(), at);
     }
 
     /// Added inertia across a lever slows turning across it and leaves the turning about

@@ -85,29 +85,81 @@ pub(super) fn and<L: Lanes>(a: L, b: L) -> L {
 
 /// Up to eight joints of one colour and kind (`class`), their constraints side by side
 /// at `first..first + n` of the step's constraints, with what every pass reads of them
-/// kept in lanes (`fill`, once a step), so a pass loads each number of eight joints at
-/// once instead of gathering it joint by joint.
+/// kept in lanes (`fill`, once a step) in `rows(class)` rows of the step's rows from
+/// `rows` on, so a pass loads each number of eight joints at once instead of gathering
+/// it joint by joint, and a spherical group's passes stream only the rows they read.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct JointGroup {
     pub first: u32,
     pub n: u8,
     pub class: u8,
+    /// Where the group's rows begin in the step's rows.
+    pub rows: u32,
     /// Solver index of each lane's bodies (`NONE` when it does not move, `READ_ONLY` set
     /// when the joint must not write it), as the contact solver's `gather` reads them.
     index_a: [u32; MAX_WIDTH],
     index_b: [u32; MAX_WIDTH],
-    /// The constraints' 44 floats from `ma` on (`record`'s order), then the pivot's
-    /// softness and whether it is the joint's own (one or zero), then the kind's own
-    /// numbers (`kind_numbers`); lanes past `n` repeat lane 0's numbers.
-    lanes: [[f32; MAX_WIDTH]; FLOATS],
 }
 
-const PIVOT: usize = 44;
+/// One number of a group's eight joints, lane by lane (lanes past `n` repeat lane 0's),
+/// aligned so that a row is one load within one cache line.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+pub(crate) struct Row([f32; MAX_WIDTH]);
+
+impl Row {
+    pub(crate) const ZERO: Row = Row([0.0; MAX_WIDTH]);
+}
+
+/// A group's rows: the constraints' inverse masses and inertias (`ma`, `mb`, `ia`, `ib`:
+/// rows 0–23), the anchors (`pa`, `pb`: 24–29), the centres' offset (30–32), the pivot's
+/// softness and whether it is the joint's own (one or zero; 33–36) — all a spherical
+/// group reads — then the frames' axes (`fqa`, `fqb`: 37–44), the world's joint
+/// softness (45–47) and the kind's own numbers (`kind_numbers`, 48 on).
+const PA: usize = 24;
+const PB: usize = 27;
+const DELTA: usize = 30;
+const PIVOT: usize = 33;
+const SPHERICAL_ROWS: usize = 37;
+const FQA: usize = 37;
+const FQB: usize = 41;
+const SOFT: usize = 45;
 /// Where the kind's own numbers begin, and how many there are.
 const KIND: usize = 48;
 pub(super) const KIND_FLOATS: usize = 13;
-const FLOATS: usize = KIND + KIND_FLOATS;
+const ROWS: usize = KIND + KIND_FLOATS;
+
+/// The row of each of the 48 numbers `fill` reads of a constraint, in `record`'s order
+/// (`ma`, `mb`, `ia`, `ib`, `frame_a`'s point and rotation, `frame_b`'s, `delta_center`,
+/// `soft`) and then the pivot's four.
+const ROW_OF: [usize; KIND] = {
+    let mut at = [0; KIND];
+    let mut m = 0;
+    while m < KIND {
+        at[m] = match m {
+            0..24 => m,
+            24..27 => PA + (m - 24),
+            27..31 => FQA + (m - 27),
+            31..34 => PB + (m - 31),
+            34..38 => FQB + (m - 34),
+            38..41 => DELTA + (m - 38),
+            41..44 => SOFT + (m - 41),
+            _ => PIVOT + (m - 44),
+        };
+        m += 1;
+    }
+    at
+};
+
+/// How many rows a group of class `class` keeps.
+pub(crate) fn rows(class: u8) -> usize {
+    if class == SPHERICAL {
+        SPHERICAL_ROWS
+    } else {
+        ROWS
+    }
+}
 
 /// The most groups `joints` joints can take: eight to a group but at most one group
 /// part-filled per colour and kind.
@@ -116,38 +168,53 @@ pub(crate) fn group_capacity(joints: usize) -> usize {
     joints / MAX_WIDTH + COLOR_COUNT * 3
 }
 
+/// The most rows the groups of `joints` joints can take.
+pub(crate) fn row_capacity(joints: usize) -> usize {
+    group_capacity(joints) * ROWS
+}
+
 impl JointGroup {
     pub(crate) const EMPTY: JointGroup = JointGroup {
         first: 0,
         n: 0,
         class: ONE_AT_A_TIME,
+        rows: 0,
         index_a: [NONE; MAX_WIDTH],
         index_b: [NONE; MAX_WIDTH],
-        lanes: [[0.0; MAX_WIDTH]; FLOATS],
     };
 
     /// The group of the `n` (1 to 8) joints of class `class` from constraint `first` on,
-    /// its lanes still to be filled.
-    pub(crate) fn head(first: usize, n: usize, class: u8) -> JointGroup {
+    /// its rows from `rows` on, still to be filled.
+    pub(crate) fn head(first: usize, n: usize, class: u8, rows: usize) -> JointGroup {
         debug_assert!((1..=MAX_WIDTH).contains(&n) && class != ONE_AT_A_TIME);
         JointGroup {
             first: first as u32,
             n: n as u8,
             class,
+            rows: rows as u32,
             ..JointGroup::EMPTY
         }
     }
 
-    /// The lanes from the group's prepared constraints `cs` (`first..first + n`): each
-    /// four-float record of the eight turned into four lanes at once; then, for the
-    /// kinds that have them, the joints' own numbers (`joint(c)`: constraint `c`'s joint).
+    /// The group's rows of the step's `all`.
+    #[inline(always)]
+    pub(crate) fn range(&self) -> core::ops::Range<usize> {
+        self.rows as usize..self.rows as usize + rows(self.class)
+    }
+
+    /// The lanes from the group's prepared constraints `cs` (`first..first + n`) into its
+    /// rows `rows` (`range`'s): each four-float record of the eight turned into four
+    /// lanes at once; then, for the kinds that have them, the joints' own numbers
+    /// (`joint(c)`: constraint `c`'s joint).
     pub(crate) fn fill<'j>(
         &mut self,
+        rows: &mut [Row],
         cs: &[JointConstraint],
         joint: impl Fn(&JointConstraint) -> &'j Joint,
     ) {
         let n = self.n as usize;
         debug_assert_eq!(cs.len(), n);
+        debug_assert_eq!(rows.len(), self::rows(self.class));
         let c = |i: usize| &cs[if i < n { i } else { 0 }];
         let index = |i: usize, k: u32, write: bool| {
             if i >= n {
@@ -160,9 +227,10 @@ impl JointGroup {
         };
         self.index_a = each(|i| index(i, c(i).index_a, c(i).write_a));
         self.index_b = each(|i| index(i, c(i).index_b, c(i).write_b));
+        let spherical = self.class == SPHERICAL;
         for k in 0..KIND / 4 {
-            let rows = each(|i| {
-                if k < PIVOT / 4 {
+            let records = each(|i| {
+                if k < 11 {
                     record(c(i), k)
                 } else {
                     let p = &c(i).pivot;
@@ -170,20 +238,37 @@ impl JointGroup {
                     [p.bias_rate, p.mass_scale, p.impulse_scale, own]
                 }
             });
-            for (m, column) in F4x2::transpose(rows).into_iter().enumerate() {
-                self.lanes[4 * k + m] = column.to_array();
+            for (m, column) in F4x2::transpose(records).into_iter().enumerate() {
+                let row = ROW_OF[4 * k + m];
+                if !spherical || row < SPHERICAL_ROWS {
+                    rows[row] = Row(column.to_array());
+                }
             }
         }
-        if self.class != SPHERICAL {
+        if !spherical {
             for i in 0..MAX_WIDTH {
                 let c = c(i);
                 let numbers = wide_rows::kind_numbers(c, joint(c));
                 for (r, x) in numbers.into_iter().enumerate() {
-                    self.lanes[KIND + r][i] = x;
+                    rows[KIND + r].0[i] = x;
                 }
             }
         }
     }
+}
+
+/// Groups and the step's rows they keep theirs in.
+#[derive(Clone, Copy)]
+pub(crate) struct Groups<'a> {
+    pub heads: &'a [JointGroup],
+    pub rows: &'a [Row],
+}
+
+/// A group and its rows, as the passes take it.
+#[derive(Clone, Copy)]
+pub(super) struct GroupRef<'a> {
+    head: &'a JointGroup,
+    rows: &'a [Row],
 }
 
 /// Up to eight joints in lanes, what every kind reads of their prepared constraints:
@@ -192,20 +277,30 @@ impl JointGroup {
 #[derive(Clone, Copy)]
 pub(super) struct Group<'a, L> {
     hd: &'a JointGroup,
+    rows: &'a [Row],
     _lanes: core::marker::PhantomData<L>,
 }
 
 impl<'a, L: Lanes> Group<'a, L> {
     #[inline(always)]
-    pub(super) fn load(hd: &'a JointGroup) -> Group<'a, L> {
+    pub(super) fn load(g: GroupRef<'a>) -> Group<'a, L> {
+        debug_assert_eq!(g.rows.len(), rows(g.head.class));
         Group {
-            hd,
+            hd: g.head,
+            rows: g.rows,
             _lanes: core::marker::PhantomData,
         }
     }
     #[inline(always)]
     fn f(&self, k: usize) -> L {
-        L::load(&self.hd.lanes[k])
+        debug_assert!(
+            k < self.rows.len(),
+            "row {k} of a {}-row group",
+            self.rows.len()
+        );
+        // SAFETY: the group has `rows(class)` rows (`load`), and each kind's passes read
+        // only rows of its class: a spherical group's below `SPHERICAL_ROWS`.
+        L::load(&unsafe { self.rows.get_unchecked(k) }.0)
     }
     #[inline(always)]
     fn v3(&self, k: usize) -> V3<L> {
@@ -263,29 +358,29 @@ impl<'a, L: Lanes> Group<'a, L> {
     /// The anchors relative to each centre of mass at the start of the step.
     #[inline(always)]
     fn pa(&self) -> V3<L> {
-        self.v3(24)
+        self.v3(PA)
     }
     #[inline(always)]
     fn pb(&self) -> V3<L> {
-        self.v3(31)
+        self.v3(PB)
     }
     /// The joint frames' axes at the start of the step.
     #[inline(always)]
     pub(super) fn fqa(&self) -> Q<L> {
-        self.q(27)
+        self.q(FQA)
     }
     #[inline(always)]
     pub(super) fn fqb(&self) -> Q<L> {
-        self.q(34)
+        self.q(FQB)
     }
     #[inline(always)]
     fn delta_center(&self) -> V3<L> {
-        self.v3(38)
+        self.v3(DELTA)
     }
     /// The world's joint softness: bias rate, mass scale, impulse scale.
     #[inline(always)]
     pub(super) fn soft(&self) -> [L; 3] {
-        [self.f(41), self.f(42), self.f(43)]
+        [self.f(SOFT), self.f(SOFT + 1), self.f(SOFT + 2)]
     }
     /// The pivot's softness (`JointConstraint::pivot`).
     #[inline(always)]
@@ -535,7 +630,7 @@ fn impulses_of<L: Lanes>(impulses: &[JointImpulses], pick: &[u32; MAX_WIDTH], n:
 pub(super) const IDENTITY: Pick = [0, 1, 2, 3, 4, 5, 6, 7];
 
 #[inline(always)]
-fn warm_group<L: Lanes>(states: &States, impulses: &[JointImpulses], hd: &JointGroup) {
+fn warm_group<L: Lanes>(states: &States, impulses: &[JointImpulses], hd: GroupRef) {
     let g = Group::<L>::load(hd);
     let mut b = Bodies::new(states, &g);
     b.apply(&g, impulses_of(impulses, &IDENTITY, g.n()));
@@ -548,7 +643,7 @@ fn warm_group<L: Lanes>(states: &States, impulses: &[JointImpulses], hd: &JointG
 fn solve_group<L: Lanes>(
     states: &States,
     impulses: &mut [JointImpulses],
-    hd: &JointGroup,
+    hd: GroupRef,
     p: &Pass,
 ) -> bool {
     let g = Group::<L>::load(hd);
@@ -597,7 +692,7 @@ pub(crate) fn class(kind: &super::JointKind) -> u8 {
 #[inline(never)]
 pub(crate) fn warm_start_groups(
     lanes: SolverLanes,
-    groups: &[JointGroup],
+    groups: Groups,
     cs: &[JointConstraint],
     impulses: &Slots<JointImpulses>,
     joints: &[Joint],
@@ -619,7 +714,7 @@ pub(crate) fn warm_start_groups(
 #[inline(never)]
 pub(crate) fn solve_groups(
     lanes: SolverLanes,
-    groups: &[JointGroup],
+    groups: Groups,
     cs: &[JointConstraint],
     impulses: &Slots<JointImpulses>,
     joints: &[Joint],
@@ -644,33 +739,33 @@ pub(crate) fn solve_groups(
 /// are the group's own constraints and impulses. Each returns false (nothing written)
 /// when the lanes refuse the group.
 trait GroupPasses {
-    fn spherical_warm(s: &States, i: &[JointImpulses], hd: &JointGroup);
-    fn cone_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) -> bool;
-    fn hinge_warm(s: &States, i: &[JointImpulses], hd: &JointGroup);
-    fn spherical_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool;
-    fn cone_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool;
-    fn hinge_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool;
+    fn spherical_warm(s: &States, i: &[JointImpulses], hd: GroupRef);
+    fn cone_warm(s: &States, i: &[JointImpulses], hd: GroupRef) -> bool;
+    fn hinge_warm(s: &States, i: &[JointImpulses], hd: GroupRef);
+    fn spherical_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool;
+    fn cone_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool;
+    fn hinge_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool;
 }
 
 type Pick = [u32; MAX_WIDTH];
 
 #[inline(always)]
-fn cone_warm<L: Lanes>(s: &States, i: &[JointImpulses], hd: &JointGroup) -> bool {
+fn cone_warm<L: Lanes>(s: &States, i: &[JointImpulses], hd: GroupRef) -> bool {
     wide_rows::cone_warm::<L>(s, i, hd)
 }
 
 #[inline(always)]
-fn hinge_warm<L: Lanes>(s: &States, i: &[JointImpulses], hd: &JointGroup) {
+fn hinge_warm<L: Lanes>(s: &States, i: &[JointImpulses], hd: GroupRef) {
     wide_rows::hinge_warm::<L>(s, i, hd)
 }
 
 #[inline(always)]
-fn cone_solve<L: Lanes>(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool {
+fn cone_solve<L: Lanes>(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
     wide_rows::cone_solve::<L>(s, i, hd, p)
 }
 
 #[inline(always)]
-fn hinge_solve<L: Lanes>(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool {
+fn hinge_solve<L: Lanes>(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
     wide_rows::hinge_solve::<L>(s, i, hd, p)
 }
 
@@ -679,27 +774,27 @@ struct Generic<L>(core::marker::PhantomData<L>);
 
 impl<L: Lanes> GroupPasses for Generic<L> {
     #[inline(never)]
-    fn spherical_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) {
+    fn spherical_warm(s: &States, i: &[JointImpulses], hd: GroupRef) {
         warm_group::<L>(s, i, hd)
     }
     #[inline(never)]
-    fn cone_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) -> bool {
+    fn cone_warm(s: &States, i: &[JointImpulses], hd: GroupRef) -> bool {
         cone_warm::<L>(s, i, hd)
     }
     #[inline(never)]
-    fn hinge_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) {
+    fn hinge_warm(s: &States, i: &[JointImpulses], hd: GroupRef) {
         hinge_warm::<L>(s, i, hd)
     }
     #[inline(never)]
-    fn spherical_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool {
+    fn spherical_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
         solve_group::<L>(s, i, hd, p)
     }
     #[inline(never)]
-    fn cone_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool {
+    fn cone_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
         cone_solve::<L>(s, i, hd, p)
     }
     #[inline(never)]
-    fn hinge_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool {
+    fn hinge_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
         hinge_solve::<L>(s, i, hd, p)
     }
 }
@@ -720,15 +815,19 @@ fn slices<'a>(
 
 #[inline(always)]
 fn warm_lanes<P: GroupPasses>(
-    groups: &[JointGroup],
+    groups: Groups,
     cs: &[JointConstraint],
     impulses: &Slots<JointImpulses>,
     joints: &[Joint],
     states: &States,
 ) {
-    for hd in groups {
-        let (cs, impulses) = slices(hd, cs, impulses);
-        let done = match hd.class {
+    for head in groups.heads {
+        let (cs, impulses) = slices(head, cs, impulses);
+        let hd = GroupRef {
+            head,
+            rows: &groups.rows[head.range()],
+        };
+        let done = match head.class {
             SPHERICAL => {
                 P::spherical_warm(states, impulses, hd);
                 true
@@ -747,16 +846,20 @@ fn warm_lanes<P: GroupPasses>(
 
 #[inline(always)]
 fn solve_lanes<P: GroupPasses>(
-    groups: &[JointGroup],
+    groups: Groups,
     cs: &[JointConstraint],
     impulses: &Slots<JointImpulses>,
     joints: &[Joint],
     states: &States,
     p: &Pass,
 ) {
-    for hd in groups {
-        let (cs, impulses) = slices(hd, cs, impulses);
-        let done = match hd.class {
+    for head in groups.heads {
+        let (cs, impulses) = slices(head, cs, impulses);
+        let hd = GroupRef {
+            head,
+            rows: &groups.rows[head.range()],
+        };
+        let done = match head.class {
             SPHERICAL => P::spherical_solve(states, impulses, hd, p),
             CONE_TWIST => P::cone_solve(states, impulses, hd, p),
             _ => P::hinge_solve(states, impulses, hd, p),
@@ -801,11 +904,11 @@ mod avx {
     }
 
     avx_passes! {
-        spherical_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) = warm_group;
-        cone_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) -> bool = super::cone_warm;
-        hinge_warm(s: &States, i: &[JointImpulses], hd: &JointGroup) = super::hinge_warm;
-        spherical_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool = solve_group;
-        cone_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool = super::cone_solve;
-        hinge_solve(s: &States, i: &mut [JointImpulses], hd: &JointGroup, p: &Pass) -> bool = super::hinge_solve;
+        spherical_warm(s: &States, i: &[JointImpulses], hd: GroupRef) = warm_group;
+        cone_warm(s: &States, i: &[JointImpulses], hd: GroupRef) -> bool = super::cone_warm;
+        hinge_warm(s: &States, i: &[JointImpulses], hd: GroupRef) = super::hinge_warm;
+        spherical_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool = solve_group;
+        cone_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool = super::cone_solve;
+        hinge_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool = super::hinge_solve;
     }
 }

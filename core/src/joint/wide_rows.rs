@@ -12,7 +12,7 @@
 
 use super::solver::{JointConstraint, Pass, States};
 use super::wide::{
-    Bodies, Group, IDENTITY, JointGroup, choose, clamp, clamp_v, each, finite, point, rotate, sel,
+    Bodies, Group, GroupRef, IDENTITY, choose, clamp, clamp_v, each, finite, point, rotate, sel,
 };
 use super::{Joint, JointImpulses, JointKind};
 use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
@@ -310,7 +310,7 @@ fn field3<L: Lanes>(
 }
 
 /// What a group's lanes keep of a joint of its kind besides the constraint's numbers
-/// (`JointGroup::kind`): a cone-twist's limits, friction and angular mass; a revolute
+/// (`Group::kind`): a cone-twist's limits, friction and angular mass; a revolute
 /// joint's limit and motor settings (each switch one or zero). Zeros for other kinds.
 pub(super) fn kind_numbers(c: &JointConstraint, j: &Joint) -> [f32; super::wide::KIND_FLOATS] {
     let mut x = [0.0; super::wide::KIND_FLOATS];
@@ -440,7 +440,7 @@ fn both<L: Lanes>(a: L, b: L) -> L {
 pub(super) fn cone_warm<L: Lanes>(
     states: &States,
     impulses: &[JointImpulses],
-    hd: &JointGroup,
+    hd: GroupRef,
 ) -> bool {
     let g = Group::<L>::load(hd);
     let (pick, n) = (&IDENTITY, g.n());
@@ -471,7 +471,7 @@ pub(super) fn cone_warm<L: Lanes>(
 pub(super) fn cone_solve<L: Lanes>(
     states: &States,
     impulses: &mut [JointImpulses],
-    hd: &JointGroup,
+    hd: GroupRef,
     p: &Pass,
 ) -> bool {
     let g = Group::<L>::load(hd);
@@ -594,7 +594,7 @@ impl<L: Lanes> Hinge<L> {
 
 /// The warm start of a group of revolute joints.
 #[inline(always)]
-pub(super) fn hinge_warm<L: Lanes>(states: &States, impulses: &[JointImpulses], hd: &JointGroup) {
+pub(super) fn hinge_warm<L: Lanes>(states: &States, impulses: &[JointImpulses], hd: GroupRef) {
     let g = Group::<L>::load(hd);
     let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
@@ -617,7 +617,7 @@ pub(super) fn hinge_warm<L: Lanes>(states: &States, impulses: &[JointImpulses], 
 pub(super) fn hinge_solve<L: Lanes>(
     states: &States,
     impulses: &mut [JointImpulses],
-    hd: &JointGroup,
+    hd: GroupRef,
     p: &Pass,
 ) -> bool {
     let g = Group::<L>::load(hd);

@@ -198,6 +198,8 @@ pub(crate) struct SolverScratch {
     pub joint_layout: crate::joint::solver::JointLayout,
     /// The joints solved in lanes, eight or fewer of a kind to a group.
     pub joint_groups: FixedVec<crate::joint::wide::JointGroup>,
+    /// The groups' rows (`JointGroup::rows` on, as many as its class keeps).
+    pub joint_rows: FixedVec<crate::joint::wide::Row>,
     pub joint_impulses: FixedVec<crate::joint::JointImpulses>,
     /// Per solver body, the world inverse inertia the joint rows use this step: the
     /// body's own with the inertia joint tension adds (`crate::joint::solver::tension_terms`).
@@ -264,6 +266,11 @@ impl SolverScratch {
                 alloc,
                 "joint_capacity",
             )?,
+            joint_rows: FixedVec::with_capacity(
+                crate::joint::wide::row_capacity(joint_capacity),
+                alloc,
+                "joint_capacity",
+            )?,
             joint_impulses: FixedVec::with_capacity(joint_capacity, alloc, "joint_capacity")?,
             joint_inv_inertia: FixedVec::filled(body_capacity, Mat3::ZERO, alloc, "body_capacity")?,
         })
@@ -300,6 +307,7 @@ impl SolverScratch {
             + self.joint_constraints.capacity() * size_of::<JointConstraint>()
             + self.joint_impulses.capacity() * size_of::<crate::joint::JointImpulses>()
             + self.joint_groups.capacity() * size_of::<crate::joint::wide::JointGroup>()
+            + self.joint_rows.capacity() * size_of::<crate::joint::wide::Row>()
             + self.joint_inv_inertia.capacity() * size_of::<Mat3>()
     }
 }
@@ -512,7 +520,10 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
     let joint_passes = crate::joint::solver::JointPasses::new(
         &s.joint_constraints,
         &mut s.joint_impulses,
-        &s.joint_groups,
+        crate::joint::wide::Groups {
+            heads: &s.joint_groups,
+            rows: &s.joint_rows,
+        },
         s.joint_layout,
         joints,
         (!one_at_a_time).then_some(lanes),
