@@ -441,6 +441,53 @@ fn joints_in_lanes_solve_alike_on_every_path() {
     every_path_alike(run);
 }
 
+/// A spherical group the lanes refuse in every pass: eight pendulums on one static
+/// anchor, the third of them a body whose y translation is locked, held at its centre of
+/// mass (its point matrix's y diagonal is zero: no mass along y, no lever), so its group
+/// is solved one joint at a time each pass, the group's impulses carried from its lanes to
+/// the joints and back, and the second group (a lone pendulum) in lanes. Every path gives
+/// the bits of one at a time, on one thread and on two workers.
+#[test]
+fn a_spherical_group_the_lanes_refuse_keeps_its_impulses() {
+    use maul3d::{JointKind, MotionLocks};
+    let run = |path: Path, hooks: bool| {
+        let mut w = joint_world(path, hooks);
+        let anchor = w
+            .create_body(&BodyDef {
+                position: DVec3::new(0.0, 6.0, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        for i in 0..9 {
+            let locked = i == 2;
+            // Exact coordinates: the locked body's anchor lies exactly at its centre.
+            let p = DVec3::new(i as f64 * 0.75 - 3.0, 5.0, 0.0);
+            let b = w
+                .create_body(&BodyDef {
+                    body_type: BodyType::Dynamic,
+                    position: p,
+                    linear_velocity: Vec3::new(1.0 - 0.25 * i as f32, 0.0, 2.0),
+                    motion_locks: MotionLocks {
+                        linear_y: locked,
+                        ..Default::default()
+                    },
+                    ..Default::default()
+                })
+                .unwrap();
+            let ball = maul3d::Sphere {
+                center: Vec3::ZERO,
+                radius: 0.2,
+            };
+            w.create_sphere_shape(b, &ShapeDef::default(), &ball)
+                .unwrap();
+            let at = if locked { p } else { DVec3::new(p.x, 5.6, 0.0) };
+            joint_at(&mut w, anchor, b, at, Quat::IDENTITY, JointKind::Spherical);
+        }
+        hashes(&mut w, 90)
+    };
+    every_path_alike(run);
+}
+
 /// Cone-twist and revolute joints in lanes: chains of capsules hung from static and
 /// kinematic anchors, swung hard so every limit is reached, with every setting the lanes
 /// mask lane by lane (friction on and off, a swing or a twist unlimited or limited on one

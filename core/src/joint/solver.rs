@@ -107,7 +107,8 @@ impl JointLayout {
 pub(crate) struct JointPasses<'a> {
     constraints: &'a [JointConstraint],
     impulses: Slots<'a, JointImpulses>,
-    groups: super::wide::Groups<'a>,
+    groups: &'a [super::wide::JointGroup],
+    rows: Slots<'a, super::wide::Row>,
     layout: JointLayout,
     joints: &'a [Joint],
     /// `None`: every joint one at a time.
@@ -120,7 +121,7 @@ impl<'a> JointPasses<'a> {
     pub(crate) fn new(
         constraints: &'a [JointConstraint],
         impulses: &'a mut [JointImpulses],
-        groups: super::wide::Groups<'a>,
+        (groups, rows): (&'a [super::wide::JointGroup], &'a mut [super::wide::Row]),
         layout: JointLayout,
         joints: &'a [Joint],
         lanes: Option<crate::solver::lanes::SolverLanes>,
@@ -135,6 +136,7 @@ impl<'a> JointPasses<'a> {
             constraints,
             impulses: Slots::new(impulses),
             groups,
+            rows: Slots::new(rows),
             layout,
             joints,
             lanes,
@@ -191,8 +193,8 @@ impl<'a> JointPasses<'a> {
         let ng = l.group_starts[c + 1] as usize - g;
         if items.start < ng {
             let groups = super::wide::Groups {
-                heads: &self.groups.heads[g + items.start..g + items.end.min(ng)],
-                rows: self.groups.rows,
+                heads: &self.groups[g + items.start..g + items.end.min(ng)],
+                rows: &self.rows,
             };
             let (cs, imp, js) = (self.constraints, &self.impulses, self.joints);
             if warm {
@@ -350,7 +352,8 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
         let group = groups.get(g);
         let first = group.first as usize;
         let cs = constraints.slice(first..first + group.n as usize);
-        group.fill(rows.slice(group.range()), cs, |c| {
+        let imp = impulses.slice(first..first + group.n as usize);
+        group.fill(rows.slice(group.range()), cs, imp, |c| {
             &*joints.ptr(c.slot as usize)
         });
     };
@@ -1011,6 +1014,13 @@ pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
         &s.joint_impulses[..],
         &s.states[..],
     );
+    // A spherical joint of a group the lanes solved has its impulses in the group's rows.
+    let (group_of, heads, rows) = (
+        &s.joint_group_of[..],
+        &s.joint_groups[..],
+        &s.joint_rows[..],
+    );
+    let lanes = !s.one_at_a_time;
     let stages = [Stage::split(n, 64, workers)];
     let run = |_: crate::task::StageRef, items: core::ops::Range<usize>| {
         for p in items {
@@ -1019,7 +1029,21 @@ pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
             }
             // SAFETY: each position, and so its joint, is in one block of the stage.
             let (j, broken) = unsafe { (joints.get(slot_at[p] as usize), breaks.get(p)) };
-            *broken = react(j, &cs[p], &impulses[p], states, inv_h);
+            let g = group_of[p];
+            let kept;
+            let imp = match heads.get(g as usize) {
+                Some(head) if lanes && head.class == super::wide::SPHERICAL => {
+                    let lane = p - head.first as usize;
+                    let linear = super::wide::spherical_impulse(rows, head, lane);
+                    kept = JointImpulses {
+                        linear,
+                        ..impulses[p]
+                    };
+                    &kept
+                }
+                _ => &impulses[p],
+            };
+            *broken = react(j, &cs[p], imp, states, inv_h);
         }
     };
     let plan = StagePlan {

@@ -114,14 +114,17 @@ impl Row {
 
 /// A group's rows: the constraints' inverse masses and inertias (`ma`, `mb`, `ia`, `ib`:
 /// rows 0–23), the anchors (`pa`, `pb`: 24–29), the centres' offset (30–32), the pivot's
-/// softness and whether it is the joint's own (one or zero; 33–36) — all a spherical
-/// group reads — then the frames' axes (`fqa`, `fqb`: 37–44), the world's joint
-/// softness (45–47) and the kind's own numbers (`kind_numbers`, 48 on).
+/// softness and whether it is the joint's own (one or zero; 33–36). A spherical group
+/// has only those and then its joints' linear impulses (37–39), which its passes keep
+/// there (`spherical_impulse` reads them after the passes); the other kinds have the
+/// frames' axes (`fqa`, `fqb`: 37–44), the world's joint softness (45–47) and the kind's
+/// own numbers (`kind_numbers`, 48 on), and keep their impulses in the step's.
 const PA: usize = 24;
 const PB: usize = 27;
 const DELTA: usize = 30;
 const PIVOT: usize = 33;
-const SPHERICAL_ROWS: usize = 37;
+const IMPULSE: usize = 37;
+const SPHERICAL_ROWS: usize = 40;
 const FQA: usize = 37;
 const FQB: usize = 41;
 const SOFT: usize = 45;
@@ -150,6 +153,17 @@ const ROW_OF: [usize; KIND] = {
         m += 1;
     }
     at
+};
+
+/// The inverse of `ROW_OF`: which of the 48 numbers each row below `KIND` holds.
+const NUMBER_OF: [usize; KIND] = {
+    let mut of = [0; KIND];
+    let mut m = 0;
+    while m < KIND {
+        of[ROW_OF[m]] = m;
+        m += 1;
+    }
+    of
 };
 
 /// How many rows a group of class `class` keeps.
@@ -204,16 +218,19 @@ impl JointGroup {
 
     /// The lanes from the group's prepared constraints `cs` (`first..first + n`) into its
     /// rows `rows` (`range`'s): each four-float record of the eight turned into four
-    /// lanes at once; then, for the kinds that have them, the joints' own numbers
-    /// (`joint(c)`: constraint `c`'s joint).
+    /// lanes at once; then a spherical group's impulses (`impulses`, the group's own of
+    /// the step's), or, for the kinds that have them, the joints' own numbers (`joint(c)`:
+    /// constraint `c`'s joint).
     pub(crate) fn fill<'j>(
         &mut self,
         rows: &mut [Row],
         cs: &[JointConstraint],
+        impulses: &[JointImpulses],
         joint: impl Fn(&JointConstraint) -> &'j Joint,
     ) {
         let n = self.n as usize;
         debug_assert_eq!(cs.len(), n);
+        debug_assert_eq!(impulses.len(), n);
         debug_assert_eq!(rows.len(), self::rows(self.class));
         let c = |i: usize| &cs[if i < n { i } else { 0 }];
         let index = |i: usize, k: u32, write: bool| {
@@ -228,6 +245,8 @@ impl JointGroup {
         self.index_a = each(|i| index(i, c(i).index_a, c(i).write_a));
         self.index_b = each(|i| index(i, c(i).index_b, c(i).write_b));
         let spherical = self.class == SPHERICAL;
+        // Transposed in `record`'s order, then laid out in the rows' whole rows at once.
+        let mut numbers = [Row::ZERO; KIND];
         for k in 0..KIND / 4 {
             let records = each(|i| {
                 if k < 11 {
@@ -239,13 +258,16 @@ impl JointGroup {
                 }
             });
             for (m, column) in F4x2::transpose(records).into_iter().enumerate() {
-                let row = ROW_OF[4 * k + m];
-                if !spherical || row < SPHERICAL_ROWS {
-                    rows[row] = Row(column.to_array());
-                }
+                numbers[4 * k + m] = Row(column.to_array());
             }
         }
-        if !spherical {
+        let kept = if spherical { IMPULSE } else { KIND };
+        for (row, number) in rows[..kept].iter_mut().zip(NUMBER_OF) {
+            *row = numbers[number];
+        }
+        if spherical {
+            set_impulses(rows, |i| impulses[i].linear, n);
+        } else {
             for i in 0..MAX_WIDTH {
                 let c = c(i);
                 let numbers = wide_rows::kind_numbers(c, joint(c));
@@ -257,18 +279,74 @@ impl JointGroup {
     }
 }
 
-/// Groups and the step's rows they keep theirs in.
+/// Rows `IMPULSE..IMPULSE + 3` of a spherical group: `linear(i)` in lane `i` below `n`,
+/// zero past it.
+fn set_impulses(rows: &mut [Row], linear: impl Fn(usize) -> crate::math::Vec3, n: usize) {
+    for i in 0..MAX_WIDTH {
+        let l = if i < n {
+            linear(i)
+        } else {
+            crate::math::Vec3::ZERO
+        };
+        rows[IMPULSE].0[i] = l.x;
+        rows[IMPULSE + 1].0[i] = l.y;
+        rows[IMPULSE + 2].0[i] = l.z;
+    }
+}
+
+/// The linear impulse a spherical group's passes left for its joint in lane `lane`
+/// (`rows`: the step's rows).
+pub(crate) fn spherical_impulse(rows: &[Row], head: &JointGroup, lane: usize) -> crate::math::Vec3 {
+    debug_assert!(head.class == SPHERICAL && lane < head.n as usize);
+    lane_impulse(&rows[head.range()], lane)
+}
+
+/// Lane `lane` of a spherical group's impulses (`rows`: the group's).
+fn lane_impulse(rows: &[Row], lane: usize) -> crate::math::Vec3 {
+    let r = &rows[IMPULSE..IMPULSE + 3];
+    crate::math::Vec3::new(r[0].0[lane], r[1].0[lane], r[2].0[lane])
+}
+
+/// Groups and the step's rows they keep theirs in (a pass hands each group of a colour,
+/// and so its rows, to one block).
 #[derive(Clone, Copy)]
 pub(crate) struct Groups<'a> {
     pub heads: &'a [JointGroup],
-    pub rows: &'a [Row],
+    pub rows: &'a Slots<'a, Row>,
 }
 
-/// A group and its rows, as the passes take it.
+/// A group and its rows (`rows(class)` of them), as the passes take it: read through
+/// `Group`, a spherical group's impulses written back (`set_spherical`).
 #[derive(Clone, Copy)]
 pub(super) struct GroupRef<'a> {
     head: &'a JointGroup,
-    rows: &'a [Row],
+    rows: *mut Row,
+    _rows: core::marker::PhantomData<&'a mut [Row]>,
+}
+
+impl<'a> GroupRef<'a> {
+    #[inline(always)]
+    fn new(head: &'a JointGroup, rows: &'a mut [Row]) -> GroupRef<'a> {
+        debug_assert_eq!(rows.len(), self::rows(head.class));
+        GroupRef {
+            head,
+            rows: rows.as_mut_ptr(),
+            _rows: core::marker::PhantomData,
+        }
+    }
+
+    /// A spherical group's impulses, lanes below `n` (the rest are never read).
+    #[inline(always)]
+    fn set_spherical<L: Lanes>(self, l: V3<L>) {
+        debug_assert_eq!(self.head.class, SPHERICAL);
+        // SAFETY: the group's rows are this pass's alone (`Groups`) and no `Group` of
+        // them is read meanwhile; `IMPULSE + 2` is below a spherical group's row count.
+        unsafe {
+            (*self.rows.add(IMPULSE)).0 = l.x.to_array();
+            (*self.rows.add(IMPULSE + 1)).0 = l.y.to_array();
+            (*self.rows.add(IMPULSE + 2)).0 = l.z.to_array();
+        }
+    }
 }
 
 /// Up to eight joints in lanes, what every kind reads of their prepared constraints:
@@ -277,30 +355,32 @@ pub(super) struct GroupRef<'a> {
 #[derive(Clone, Copy)]
 pub(super) struct Group<'a, L> {
     hd: &'a JointGroup,
-    rows: &'a [Row],
+    rows: *const Row,
+    _rows: core::marker::PhantomData<&'a [Row]>,
     _lanes: core::marker::PhantomData<L>,
 }
 
 impl<'a, L: Lanes> Group<'a, L> {
     #[inline(always)]
     pub(super) fn load(g: GroupRef<'a>) -> Group<'a, L> {
-        debug_assert_eq!(g.rows.len(), rows(g.head.class));
         Group {
             hd: g.head,
             rows: g.rows,
+            _rows: core::marker::PhantomData,
             _lanes: core::marker::PhantomData,
         }
     }
     #[inline(always)]
     fn f(&self, k: usize) -> L {
         debug_assert!(
-            k < self.rows.len(),
-            "row {k} of a {}-row group",
-            self.rows.len()
+            k < rows(self.hd.class),
+            "row {k} of a class {} group",
+            self.hd.class
         );
-        // SAFETY: the group has `rows(class)` rows (`load`), and each kind's passes read
-        // only rows of its class: a spherical group's below `SPHERICAL_ROWS`.
-        L::load(&unsafe { self.rows.get_unchecked(k) }.0)
+        // SAFETY: the group has `rows(class)` rows (`GroupRef::new`), and each kind's
+        // passes read only rows of its class: a spherical group's below
+        // `SPHERICAL_ROWS`. No row is written while a `Group` of them reads.
+        L::load(unsafe { &(*self.rows.add(k)).0 })
     }
     #[inline(always)]
     fn v3(&self, k: usize) -> V3<L> {
@@ -614,50 +694,30 @@ pub(super) fn point<L: Lanes>(
     Some(new)
 }
 
-/// The kept impulses of the group's joints, lanes past `n` zero.
-#[inline(always)]
-fn impulses_of<L: Lanes>(impulses: &[JointImpulses], pick: &[u32; MAX_WIDTH], n: usize) -> V3<L> {
-    V3::from_fn(|i| {
-        if i < n {
-            impulses[pick[i] as usize].linear
-        } else {
-            crate::math::Vec3::ZERO
-        }
-    })
-}
-
 /// The lanes' joints in a group's own slices of the constraints and impulses.
 pub(super) const IDENTITY: Pick = [0, 1, 2, 3, 4, 5, 6, 7];
 
 #[inline(always)]
-fn warm_group<L: Lanes>(states: &States, impulses: &[JointImpulses], hd: GroupRef) {
+fn warm_group<L: Lanes>(states: &States, _: &[JointImpulses], hd: GroupRef) {
     let g = Group::<L>::load(hd);
     let mut b = Bodies::new(states, &g);
-    b.apply(&g, impulses_of(impulses, &IDENTITY, g.n()));
+    b.apply(&g, g.v3(IMPULSE));
     b.store(states, &g);
 }
 
 /// `solve_pivot` for the group; false (nothing written) when a lane needs the masked
 /// inverse.
 #[inline(always)]
-fn solve_group<L: Lanes>(
-    states: &States,
-    impulses: &mut [JointImpulses],
-    hd: GroupRef,
-    p: &Pass,
-) -> bool {
+fn solve_group<L: Lanes>(states: &States, _: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
     let g = Group::<L>::load(hd);
     let mut b = Bodies::new(states, &g);
     let (soft, apply) = pivot_soft(&g, p);
-    let old = impulses_of::<L>(impulses, &IDENTITY, g.n());
+    let old = g.v3(IMPULSE);
     let Some(new) = point(&g, &mut b, soft, apply, old) else {
         return false;
     };
     b.store(states, &g);
-    let new = new.lanes();
-    for (imp, new) in impulses.iter_mut().zip(new) {
-        imp.linear = new;
-    }
+    hd.set_spherical(new);
     true
 }
 
@@ -823,10 +883,9 @@ fn warm_lanes<P: GroupPasses>(
 ) {
     for head in groups.heads {
         let (cs, impulses) = slices(head, cs, impulses);
-        let hd = GroupRef {
-            head,
-            rows: &groups.rows[head.range()],
-        };
+        // SAFETY: the group is this block's alone (`Groups`).
+        let rows = unsafe { groups.rows.slice(head.range()) };
+        let hd = GroupRef::new(head, rows);
         let done = match head.class {
             SPHERICAL => {
                 P::spherical_warm(states, impulses, hd);
@@ -839,6 +898,10 @@ fn warm_lanes<P: GroupPasses>(
             }
         };
         if !done {
+            debug_assert!(
+                head.class != SPHERICAL,
+                "the lanes warm every spherical group"
+            );
             super::solver::warm_start_joints(cs, impulses, joints, states);
         }
     }
@@ -855,17 +918,29 @@ fn solve_lanes<P: GroupPasses>(
 ) {
     for head in groups.heads {
         let (cs, impulses) = slices(head, cs, impulses);
-        let hd = GroupRef {
-            head,
-            rows: &groups.rows[head.range()],
-        };
+        // SAFETY: the group is this block's alone (`Groups`).
+        let rows = unsafe { groups.rows.slice(head.range()) };
+        let hd = GroupRef::new(head, rows);
         let done = match head.class {
             SPHERICAL => P::spherical_solve(states, impulses, hd, p),
             CONE_TWIST => P::cone_solve(states, impulses, hd, p),
             _ => P::hinge_solve(states, impulses, hd, p),
         };
         if !done {
+            // A spherical group keeps its impulses in its rows: solved one at a time,
+            // from them and back.
+            // SAFETY: as above; `hd` is not used again.
+            let rows = unsafe { groups.rows.slice(head.range()) };
+            let spherical = head.class == SPHERICAL;
+            if spherical {
+                for (i, imp) in impulses.iter_mut().enumerate() {
+                    imp.linear = lane_impulse(rows, i);
+                }
+            }
             super::solver::solve_joints(cs, impulses, joints, states, p);
+            if spherical {
+                set_impulses(rows, |i| impulses[i].linear, impulses.len());
+            }
         }
     }
 }

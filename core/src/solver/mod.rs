@@ -520,10 +520,7 @@ fn solve_substeps(world: &mut World, h: f32, substeps: u32, speed_caps: &AtomicU
     let joint_passes = crate::joint::solver::JointPasses::new(
         &s.joint_constraints,
         &mut s.joint_impulses,
-        crate::joint::wide::Groups {
-            heads: &s.joint_groups,
-            rows: &s.joint_rows,
-        },
+        (&s.joint_groups, &mut s.joint_rows),
         s.joint_layout,
         joints,
         (!one_at_a_time).then_some(lanes),
