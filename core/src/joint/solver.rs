@@ -1241,8 +1241,8 @@ mod tests {
         assert!((30..40).contains(&hits), "{hits} steps kept the colouring");
     }
 
-    /// Each group keeps its rows one after another in the step's rows: the 37 its
-    /// passes read for a spherical group, all 61 for the other kinds.
+    /// Each group keeps its rows one after another in the step's rows: for a spherical
+    /// group the 37 its passes read and its 3 impulse rows, all 61 for the other kinds.
     #[test]
     fn groups_keep_their_rows_one_after_another_spherical_ones_fewer() {
         let w = {
@@ -1294,7 +1294,7 @@ mod tests {
         let mut at = 0;
         for g in s.joint_groups.iter() {
             assert_eq!(g.rows as usize, at);
-            at += if g.class == SPHERICAL { 37 } else { 61 };
+            at += if g.class == SPHERICAL { 40 } else { 61 };
         }
         assert_eq!(s.joint_rows.len(), at);
     }
