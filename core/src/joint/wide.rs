@@ -114,32 +114,43 @@ impl Row {
 
 /// A group's rows: the constraints' inverse masses and inertias (`ma`, `mb`, `ia`, `ib`:
 /// rows 0–23), the anchors (`pa`, `pb`: 24–29), the centres' offset (30–32), the pivot's
-/// softness and whether it is the joint's own (one or zero; 33–36). A spherical group
-/// has only those and then its joints' linear impulses (37–39), which its passes keep
-/// there (`spherical_impulse` reads them after the passes); the other kinds have the
-/// frames' axes (`fqa`, `fqb`: 37–44), the world's joint softness (45–47) and the kind's
-/// own numbers (`kind_numbers`, 48 on), and keep their impulses in the step's.
+/// softness and whether it is the joint's own (one or zero; 33–36), then the impulses
+/// the group's passes keep in its rows (`impulse_numbers`; read back by
+/// `lane_impulses`): a spherical group has only those and its joints' linear impulses
+/// (37–39); the other kinds have all thirteen (37–49), the frames' axes (`fqa`, `fqb`:
+/// 50–57), the world's joint softness (58–60) and the kind's own numbers
+/// (`kind_numbers`, 61 on).
 const PA: usize = 24;
 const PB: usize = 27;
 const DELTA: usize = 30;
 const PIVOT: usize = 33;
-const IMPULSE: usize = 37;
-const SPHERICAL_ROWS: usize = 40;
-const FQA: usize = 37;
-const FQB: usize = 41;
-const SOFT: usize = 45;
+pub(super) const IMPULSE: usize = 37;
+/// The impulses kept in rows, from `IMPULSE` on: linear, angular, the first axis's five
+/// parts, the second's lower and upper (`impulse_numbers`).
+const IMPULSE_ROWS: usize = 13;
+pub(super) const IMPULSE_ANGULAR: usize = IMPULSE + 3;
+pub(super) const IMPULSE_AXIS0: usize = IMPULSE + 6;
+pub(super) const IMPULSE_AXIS1: usize = IMPULSE + 11;
+/// A spherical group keeps only its linear impulses.
+const SPHERICAL_IMPULSES: usize = 3;
+const SPHERICAL_ROWS: usize = IMPULSE + SPHERICAL_IMPULSES;
+const FQA: usize = IMPULSE + IMPULSE_ROWS;
+const FQB: usize = FQA + 4;
+const SOFT: usize = FQB + 4;
 /// Where the kind's own numbers begin, and how many there are.
-const KIND: usize = 48;
+const KIND: usize = SOFT + 3;
 pub(super) const KIND_FLOATS: usize = 13;
 const ROWS: usize = KIND + KIND_FLOATS;
+/// How many numbers `fill` reads of a constraint (`record`'s 44, the pivot's 4).
+const NUMBERS: usize = 48;
 
 /// The row of each of the 48 numbers `fill` reads of a constraint, in `record`'s order
 /// (`ma`, `mb`, `ia`, `ib`, `frame_a`'s point and rotation, `frame_b`'s, `delta_center`,
 /// `soft`) and then the pivot's four.
-const ROW_OF: [usize; KIND] = {
-    let mut at = [0; KIND];
+const ROW_OF: [usize; NUMBERS] = {
+    let mut at = [0; NUMBERS];
     let mut m = 0;
-    while m < KIND {
+    while m < NUMBERS {
         at[m] = match m {
             0..24 => m,
             24..27 => PA + (m - 24),
@@ -155,11 +166,12 @@ const ROW_OF: [usize; KIND] = {
     at
 };
 
-/// The inverse of `ROW_OF`: which of the 48 numbers each row below `KIND` holds.
+/// The inverse of `ROW_OF`: which of the 48 numbers each row below `KIND` holds (none
+/// for the impulse rows).
 const NUMBER_OF: [usize; KIND] = {
-    let mut of = [0; KIND];
+    let mut of = [usize::MAX; KIND];
     let mut m = 0;
-    while m < KIND {
+    while m < NUMBERS {
         of[ROW_OF[m]] = m;
         m += 1;
     }
@@ -246,8 +258,8 @@ impl JointGroup {
         self.index_b = each(|i| index(i, c(i).index_b, c(i).write_b));
         let spherical = self.class == SPHERICAL;
         // Transposed in `record`'s order, then laid out in the rows' whole rows at once.
-        let mut numbers = [Row::ZERO; KIND];
-        for k in 0..KIND / 4 {
+        let mut numbers = [Row::ZERO; NUMBERS];
+        for k in 0..NUMBERS / 4 {
             let records = each(|i| {
                 if k < 11 {
                     record(c(i), k)
@@ -261,13 +273,16 @@ impl JointGroup {
                 numbers[4 * k + m] = Row(column.to_array());
             }
         }
-        let kept = if spherical { IMPULSE } else { KIND };
-        for (row, number) in rows[..kept].iter_mut().zip(NUMBER_OF) {
+        for (row, number) in rows[..IMPULSE].iter_mut().zip(NUMBER_OF) {
             *row = numbers[number];
         }
-        if spherical {
-            set_impulses(rows, |i| impulses[i].linear, n);
-        } else {
+        if !spherical {
+            for (row, &number) in rows[FQA..KIND].iter_mut().zip(&NUMBER_OF[FQA..]) {
+                *row = numbers[number];
+            }
+        }
+        set_impulses(rows, self.class, impulses);
+        if !spherical {
             for i in 0..MAX_WIDTH {
                 let c = c(i);
                 let numbers = wide_rows::kind_numbers(c, joint(c));
@@ -279,32 +294,80 @@ impl JointGroup {
     }
 }
 
-/// Rows `IMPULSE..IMPULSE + 3` of a spherical group: `linear(i)` in lane `i` below `n`,
-/// zero past it.
-fn set_impulses(rows: &mut [Row], linear: impl Fn(usize) -> crate::math::Vec3, n: usize) {
-    for i in 0..MAX_WIDTH {
-        let l = if i < n {
-            linear(i)
-        } else {
-            crate::math::Vec3::ZERO
-        };
-        rows[IMPULSE].0[i] = l.x;
-        rows[IMPULSE + 1].0[i] = l.y;
-        rows[IMPULSE + 2].0[i] = l.z;
+/// How many impulse rows a group of class `class` keeps.
+fn impulse_rows(class: u8) -> usize {
+    if class == SPHERICAL {
+        SPHERICAL_IMPULSES
+    } else {
+        IMPULSE_ROWS
     }
 }
 
-/// The linear impulse a spherical group's passes left for its joint in lane `lane`
-/// (`rows`: the step's rows).
-pub(crate) fn spherical_impulse(rows: &[Row], head: &JointGroup, lane: usize) -> crate::math::Vec3 {
-    debug_assert!(head.class == SPHERICAL && lane < head.n as usize);
-    lane_impulse(&rows[head.range()], lane)
+/// The impulses a group keeps in its rows, in their order: linear, angular, the first
+/// axis's spring, motor, lower, upper and lock, the second's lower and upper.
+fn impulse_numbers(i: &JointImpulses) -> [f32; IMPULSE_ROWS] {
+    let (a, b) = (&i.axes[0], &i.axes[1]);
+    [
+        i.linear.x,
+        i.linear.y,
+        i.linear.z,
+        i.angular.x,
+        i.angular.y,
+        i.angular.z,
+        a.spring,
+        a.motor,
+        a.lower,
+        a.upper,
+        a.lock,
+        b.lower,
+        b.upper,
+    ]
 }
 
-/// Lane `lane` of a spherical group's impulses (`rows`: the group's).
-fn lane_impulse(rows: &[Row], lane: usize) -> crate::math::Vec3 {
-    let r = &rows[IMPULSE..IMPULSE + 3];
-    crate::math::Vec3::new(r[0].0[lane], r[1].0[lane], r[2].0[lane])
+/// A group's impulse rows (`rows`: the group's; `class` its class) from its joints'
+/// `impulses`: lanes past theirs zero in a spherical group (no lane reads them), lane 0's
+/// in the others (as their other numbers).
+fn set_impulses(rows: &mut [Row], class: u8, impulses: &[JointImpulses]) {
+    let n = impulses.len();
+    for i in 0..MAX_WIDTH {
+        let x = if i < n {
+            impulse_numbers(&impulses[i])
+        } else if class == SPHERICAL {
+            [0.0; IMPULSE_ROWS]
+        } else {
+            impulse_numbers(&impulses[0])
+        };
+        for (r, x) in x.into_iter().take(impulse_rows(class)).enumerate() {
+            rows[IMPULSE + r].0[i] = x;
+        }
+    }
+}
+
+/// The impulses a group's passes left for its joint in lane `lane` (`rows`: the group's;
+/// `class` its class), the parts its rows do not keep from `kept`.
+fn lane_impulses(rows: &[Row], class: u8, lane: usize, kept: &JointImpulses) -> JointImpulses {
+    let x = |r: usize| rows[IMPULSE + r].0[lane];
+    let mut i = *kept;
+    i.linear = crate::math::Vec3::new(x(0), x(1), x(2));
+    if class != SPHERICAL {
+        i.angular = crate::math::Vec3::new(x(3), x(4), x(5));
+        let a = &mut i.axes[0];
+        (a.spring, a.motor, a.lower, a.upper, a.lock) = (x(6), x(7), x(8), x(9), x(10));
+        (i.axes[1].lower, i.axes[1].upper) = (x(11), x(12));
+    }
+    i
+}
+
+/// The impulses the passes left for the joint at lane `lane` of group `head` (`rows`:
+/// the step's rows), the parts its rows do not keep from `kept` (the step's).
+pub(crate) fn group_impulses(
+    rows: &[Row],
+    head: &JointGroup,
+    lane: usize,
+    kept: &JointImpulses,
+) -> JointImpulses {
+    debug_assert!(lane < head.n as usize);
+    lane_impulses(&rows[head.range()], head.class, lane, kept)
 }
 
 /// Groups and the step's rows they keep theirs in (a pass hands each group of a colour,
@@ -335,17 +398,21 @@ impl<'a> GroupRef<'a> {
         }
     }
 
-    /// A spherical group's impulses, lanes below `n` (the rest are never read).
+    /// Impulse row `k` (`IMPULSE` on) of the group: the passes' one write to its rows.
     #[inline(always)]
-    fn set_spherical<L: Lanes>(self, l: V3<L>) {
-        debug_assert_eq!(self.head.class, SPHERICAL);
+    pub(super) fn set<L: Lanes>(self, k: usize, x: L) {
+        debug_assert!((IMPULSE..IMPULSE + impulse_rows(self.head.class)).contains(&k));
         // SAFETY: the group's rows are this pass's alone (`Groups`) and no `Group` of
-        // them is read meanwhile; `IMPULSE + 2` is below a spherical group's row count.
-        unsafe {
-            (*self.rows.add(IMPULSE)).0 = l.x.to_array();
-            (*self.rows.add(IMPULSE + 1)).0 = l.y.to_array();
-            (*self.rows.add(IMPULSE + 2)).0 = l.z.to_array();
-        }
+        // them is read meanwhile; `k` is one of its impulse rows, below its row count.
+        unsafe { (*self.rows.add(k)).0 = x.to_array() }
+    }
+
+    /// Impulse rows `k..k + 3`.
+    #[inline(always)]
+    pub(super) fn set3<L: Lanes>(self, k: usize, v: V3<L>) {
+        self.set(k, v.x);
+        self.set(k + 1, v.y);
+        self.set(k + 2, v.z);
     }
 }
 
@@ -404,6 +471,15 @@ impl<'a, L: Lanes> Group<'a, L> {
             cy: self.v3(k + 3),
             cz: self.v3(k + 6),
         }
+    }
+    /// Row `k` (the impulse rows, `IMPULSE` on: the passes read the others by name).
+    #[inline(always)]
+    pub(super) fn row(&self, k: usize) -> L {
+        self.f(k)
+    }
+    #[inline(always)]
+    pub(super) fn row3(&self, k: usize) -> V3<L> {
+        self.v3(k)
     }
     /// How many lanes hold a joint.
     #[inline(always)]
@@ -694,30 +770,27 @@ pub(super) fn point<L: Lanes>(
     Some(new)
 }
 
-/// The lanes' joints in a group's own slices of the constraints and impulses.
-pub(super) const IDENTITY: Pick = [0, 1, 2, 3, 4, 5, 6, 7];
-
 #[inline(always)]
-fn warm_group<L: Lanes>(states: &States, _: &[JointImpulses], hd: GroupRef) {
+fn warm_group<L: Lanes>(states: &States, hd: GroupRef) {
     let g = Group::<L>::load(hd);
     let mut b = Bodies::new(states, &g);
-    b.apply(&g, g.v3(IMPULSE));
+    b.apply(&g, g.row3(IMPULSE));
     b.store(states, &g);
 }
 
 /// `solve_pivot` for the group; false (nothing written) when a lane needs the masked
 /// inverse.
 #[inline(always)]
-fn solve_group<L: Lanes>(states: &States, _: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
+fn solve_group<L: Lanes>(states: &States, hd: GroupRef, p: &Pass) -> bool {
     let g = Group::<L>::load(hd);
     let mut b = Bodies::new(states, &g);
     let (soft, apply) = pivot_soft(&g, p);
-    let old = g.v3(IMPULSE);
+    let old = g.row3(IMPULSE);
     let Some(new) = point(&g, &mut b, soft, apply, old) else {
         return false;
     };
     b.store(states, &g);
-    hd.set_spherical(new);
+    hd.set3(IMPULSE, new);
     true
 }
 
@@ -799,34 +872,32 @@ pub(crate) fn solve_groups(
 /// are the group's own constraints and impulses. Each returns false (nothing written)
 /// when the lanes refuse the group.
 trait GroupPasses {
-    fn spherical_warm(s: &States, i: &[JointImpulses], hd: GroupRef);
-    fn cone_warm(s: &States, i: &[JointImpulses], hd: GroupRef) -> bool;
-    fn hinge_warm(s: &States, i: &[JointImpulses], hd: GroupRef);
-    fn spherical_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool;
-    fn cone_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool;
-    fn hinge_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool;
-}
-
-type Pick = [u32; MAX_WIDTH];
-
-#[inline(always)]
-fn cone_warm<L: Lanes>(s: &States, i: &[JointImpulses], hd: GroupRef) -> bool {
-    wide_rows::cone_warm::<L>(s, i, hd)
+    fn spherical_warm(s: &States, hd: GroupRef);
+    fn cone_warm(s: &States, hd: GroupRef) -> bool;
+    fn hinge_warm(s: &States, hd: GroupRef);
+    fn spherical_solve(s: &States, hd: GroupRef, p: &Pass) -> bool;
+    fn cone_solve(s: &States, hd: GroupRef, p: &Pass) -> bool;
+    fn hinge_solve(s: &States, hd: GroupRef, p: &Pass) -> bool;
 }
 
 #[inline(always)]
-fn hinge_warm<L: Lanes>(s: &States, i: &[JointImpulses], hd: GroupRef) {
-    wide_rows::hinge_warm::<L>(s, i, hd)
+fn cone_warm<L: Lanes>(s: &States, hd: GroupRef) -> bool {
+    wide_rows::cone_warm::<L>(s, hd)
 }
 
 #[inline(always)]
-fn cone_solve<L: Lanes>(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
-    wide_rows::cone_solve::<L>(s, i, hd, p)
+fn hinge_warm<L: Lanes>(s: &States, hd: GroupRef) {
+    wide_rows::hinge_warm::<L>(s, hd)
 }
 
 #[inline(always)]
-fn hinge_solve<L: Lanes>(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
-    wide_rows::hinge_solve::<L>(s, i, hd, p)
+fn cone_solve<L: Lanes>(s: &States, hd: GroupRef, p: &Pass) -> bool {
+    wide_rows::cone_solve::<L>(s, hd, p)
+}
+
+#[inline(always)]
+fn hinge_solve<L: Lanes>(s: &States, hd: GroupRef, p: &Pass) -> bool {
+    wide_rows::hinge_solve::<L>(s, hd, p)
 }
 
 /// The group passes in lanes `L` (no target feature to turn on).
@@ -834,28 +905,28 @@ struct Generic<L>(core::marker::PhantomData<L>);
 
 impl<L: Lanes> GroupPasses for Generic<L> {
     #[inline(never)]
-    fn spherical_warm(s: &States, i: &[JointImpulses], hd: GroupRef) {
-        warm_group::<L>(s, i, hd)
+    fn spherical_warm(s: &States, hd: GroupRef) {
+        warm_group::<L>(s, hd)
     }
     #[inline(never)]
-    fn cone_warm(s: &States, i: &[JointImpulses], hd: GroupRef) -> bool {
-        cone_warm::<L>(s, i, hd)
+    fn cone_warm(s: &States, hd: GroupRef) -> bool {
+        cone_warm::<L>(s, hd)
     }
     #[inline(never)]
-    fn hinge_warm(s: &States, i: &[JointImpulses], hd: GroupRef) {
-        hinge_warm::<L>(s, i, hd)
+    fn hinge_warm(s: &States, hd: GroupRef) {
+        hinge_warm::<L>(s, hd)
     }
     #[inline(never)]
-    fn spherical_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
-        solve_group::<L>(s, i, hd, p)
+    fn spherical_solve(s: &States, hd: GroupRef, p: &Pass) -> bool {
+        solve_group::<L>(s, hd, p)
     }
     #[inline(never)]
-    fn cone_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
-        cone_solve::<L>(s, i, hd, p)
+    fn cone_solve(s: &States, hd: GroupRef, p: &Pass) -> bool {
+        cone_solve::<L>(s, hd, p)
     }
     #[inline(never)]
-    fn hinge_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool {
-        hinge_solve::<L>(s, i, hd, p)
+    fn hinge_solve(s: &States, hd: GroupRef, p: &Pass) -> bool {
+        hinge_solve::<L>(s, hd, p)
     }
 }
 
@@ -888,12 +959,12 @@ fn warm_lanes<P: GroupPasses>(
         let hd = GroupRef::new(head, rows);
         let done = match head.class {
             SPHERICAL => {
-                P::spherical_warm(states, impulses, hd);
+                P::spherical_warm(states, hd);
                 true
             }
-            CONE_TWIST => P::cone_warm(states, impulses, hd),
+            CONE_TWIST => P::cone_warm(states, hd),
             _ => {
-                P::hinge_warm(states, impulses, hd);
+                P::hinge_warm(states, hd);
                 true
             }
         };
@@ -902,6 +973,12 @@ fn warm_lanes<P: GroupPasses>(
                 head.class != SPHERICAL,
                 "the lanes warm every spherical group"
             );
+            // A group keeps its impulses in its rows: warmed one at a time from them.
+            // SAFETY: as above; `hd` is not used again.
+            let rows = unsafe { groups.rows.slice(head.range()) };
+            for (l, imp) in impulses.iter_mut().enumerate() {
+                *imp = lane_impulses(rows, head.class, l, imp);
+            }
             super::solver::warm_start_joints(cs, impulses, joints, states);
         }
     }
@@ -922,25 +999,20 @@ fn solve_lanes<P: GroupPasses>(
         let rows = unsafe { groups.rows.slice(head.range()) };
         let hd = GroupRef::new(head, rows);
         let done = match head.class {
-            SPHERICAL => P::spherical_solve(states, impulses, hd, p),
-            CONE_TWIST => P::cone_solve(states, impulses, hd, p),
-            _ => P::hinge_solve(states, impulses, hd, p),
+            SPHERICAL => P::spherical_solve(states, hd, p),
+            CONE_TWIST => P::cone_solve(states, hd, p),
+            _ => P::hinge_solve(states, hd, p),
         };
         if !done {
-            // A spherical group keeps its impulses in its rows: solved one at a time,
-            // from them and back.
+            // A group keeps its impulses in its rows: solved one at a time, from them
+            // and back.
             // SAFETY: as above; `hd` is not used again.
             let rows = unsafe { groups.rows.slice(head.range()) };
-            let spherical = head.class == SPHERICAL;
-            if spherical {
-                for (i, imp) in impulses.iter_mut().enumerate() {
-                    imp.linear = lane_impulse(rows, i);
-                }
+            for (l, imp) in impulses.iter_mut().enumerate() {
+                *imp = lane_impulses(rows, head.class, l, imp);
             }
             super::solver::solve_joints(cs, impulses, joints, states, p);
-            if spherical {
-                set_impulses(rows, |i| impulses[i].linear, impulses.len());
-            }
+            set_impulses(rows, head.class, impulses);
         }
     }
 }
@@ -979,11 +1051,11 @@ mod avx {
     }
 
     avx_passes! {
-        spherical_warm(s: &States, i: &[JointImpulses], hd: GroupRef) = warm_group;
-        cone_warm(s: &States, i: &[JointImpulses], hd: GroupRef) -> bool = super::cone_warm;
-        hinge_warm(s: &States, i: &[JointImpulses], hd: GroupRef) = super::hinge_warm;
-        spherical_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool = solve_group;
-        cone_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool = super::cone_solve;
-        hinge_solve(s: &States, i: &mut [JointImpulses], hd: GroupRef, p: &Pass) -> bool = super::hinge_solve;
+        spherical_warm(s: &States, hd: GroupRef) = warm_group;
+        cone_warm(s: &States, hd: GroupRef) -> bool = super::cone_warm;
+        hinge_warm(s: &States, hd: GroupRef) = super::hinge_warm;
+        spherical_solve(s: &States, hd: GroupRef, p: &Pass) -> bool = solve_group;
+        cone_solve(s: &States, hd: GroupRef, p: &Pass) -> bool = super::cone_solve;
+        hinge_solve(s: &States, hd: GroupRef, p: &Pass) -> bool = super::hinge_solve;
     }
 }

@@ -12,9 +12,10 @@
 
 use super::solver::{JointConstraint, Pass, States};
 use super::wide::{
-    Bodies, Group, GroupRef, IDENTITY, choose, clamp, clamp_v, each, finite, point, rotate, sel,
+    Bodies, Group, GroupRef, IMPULSE, IMPULSE_ANGULAR, IMPULSE_AXIS0, IMPULSE_AXIS1, choose, clamp,
+    clamp_v, each, finite, point, rotate, sel,
 };
-use super::{Joint, JointImpulses, JointKind};
+use super::{Joint, JointKind};
 use crate::limits::{MAX_IMPULSE, MAX_VELOCITY};
 use crate::math::Vec3;
 use crate::solver::lanes::{Lanes, MAX_WIDTH, Q, V3};
@@ -285,29 +286,12 @@ fn twist<L: Lanes>(qa: &Q<L>, qb: &Q<L>, axis: usize) -> L {
     super::wide_atan::twist_lanes(if axis == 0 { r.v.x } else { r.v.z }, r.w)
 }
 
-/// The kept impulses of the group's joints (lanes past `n`: lane 0's).
-#[inline(always)]
-fn kept<'a>(
-    impulses: &'a [JointImpulses],
-    pick: &[u32; MAX_WIDTH],
-    n: usize,
-) -> [&'a JointImpulses; MAX_WIDTH] {
-    each(|i| &impulses[pick[if i < n { i } else { 0 }] as usize])
-}
-
-/// One field of the kept impulses as lanes.
-#[inline(always)]
-fn field<L: Lanes>(kept: &[&JointImpulses; MAX_WIDTH], f: impl Fn(&JointImpulses) -> f32) -> L {
-    L::from_fn(|i| f(kept[i]))
-}
-
-#[inline(always)]
-fn field3<L: Lanes>(
-    kept: &[&JointImpulses; MAX_WIDTH],
-    f: impl Fn(&JointImpulses) -> Vec3,
-) -> V3<L> {
-    V3::from_fn(|i| f(kept[i]))
-}
+/// The impulse rows of the axes' parts the lanes solve (`wide::impulse_numbers`).
+const MOTOR0: usize = IMPULSE_AXIS0 + 1;
+const LOWER0: usize = IMPULSE_AXIS0 + 2;
+const UPPER0: usize = IMPULSE_AXIS0 + 3;
+const LOWER1: usize = IMPULSE_AXIS1;
+const UPPER1: usize = IMPULSE_AXIS1 + 1;
 
 /// What a group's lanes keep of a joint of its kind besides the constraint's numbers
 /// (`Group::kind`): a cone-twist's limits, friction and angular mass; a revolute
@@ -437,30 +421,21 @@ fn both<L: Lanes>(a: L, b: L) -> L {
 /// The warm start of a group of cone-twist joints; false (nothing written) when the
 /// group is refused.
 #[inline(always)]
-pub(super) fn cone_warm<L: Lanes>(
-    states: &States,
-    impulses: &[JointImpulses],
-    hd: GroupRef,
-) -> bool {
+pub(super) fn cone_warm<L: Lanes>(states: &States, hd: GroupRef) -> bool {
     let g = Group::<L>::load(hd);
-    let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
     let (qa, qb) = frames(&g, &b);
     let Some(k) = Cone::new(&g, &qa, &qb) else {
         return false;
     };
-    let i = kept(impulses, pick, n);
-    let angular: V3<L> = field3(&i, |i| i.angular);
-    let up0: L = field(&i, |i| i.axes[0].upper);
-    let (lo1, up1): (L, L) = (
-        field(&i, |i| i.axes[1].lower),
-        field(&i, |i| i.axes[1].upper),
-    );
+    let angular = g.row3(IMPULSE_ANGULAR);
+    let up0 = g.row(UPPER0);
+    let (lo1, up1) = (g.row(LOWER1), g.row(UPPER1));
     let t = angular
         .sub(k.n.scale(up0))
         .add(k.twist_axis.scale(lo1 - up1));
     apply_angular(&g, &mut b, t, L::splat(1.0));
-    b.apply(&g, field3(&i, |i| i.linear));
+    b.apply(&g, g.row3(IMPULSE));
     b.store(states, &g);
     true
 }
@@ -468,24 +443,17 @@ pub(super) fn cone_warm<L: Lanes>(
 /// The solve or relax pass over a group of cone-twist joints; false (nothing written)
 /// when the group is refused.
 #[inline(always)]
-pub(super) fn cone_solve<L: Lanes>(
-    states: &States,
-    impulses: &mut [JointImpulses],
-    hd: GroupRef,
-    p: &Pass,
-) -> bool {
+pub(super) fn cone_solve<L: Lanes>(states: &States, hd: GroupRef, p: &Pass) -> bool {
     let g = Group::<L>::load(hd);
-    let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
     let (qa, qb) = frames(&g, &b);
     let Some(k) = Cone::new(&g, &qa, &qb) else {
         return false;
     };
-    let i = kept(impulses, pick, n);
     let zero = L::default();
     // Friction.
     let angular_mass = g.kind_m3(4);
-    let old: V3<L> = field3(&i, |i| i.angular);
+    let old = g.row3(IMPULSE_ANGULAR);
     let new = old.sub(angular_mass.mul_vec(b.wb.sub(b.wa)));
     let max = min(k.max_friction * L::splat(p.h), L::splat(MAX_IMPULSE));
     let len = new.dot(new).sqrt();
@@ -495,7 +463,7 @@ pub(super) fn cone_solve<L: Lanes>(
     let angular = choose3(k.friction, new, old);
     apply_angular(&g, &mut b, new.sub(old), k.friction);
     // Swing limit: a half-turn-free swing with no axis drops its impulse.
-    let mut up0: L = field(&i, |i| i.axes[0].upper);
+    let mut up0 = g.row(UPPER0);
     let swing_on = both(k.swing_limited, k.widens);
     let mut pushed = up0;
     let swing = Row::angular(k.n);
@@ -510,10 +478,7 @@ pub(super) fn cone_solve<L: Lanes>(
     let twist_on = both(k.twist_limited, k.twist_on);
     let row = Row::angular(k.twist_axis);
     let tw = twist(&qa, &qb, 0);
-    let (mut lo1, mut up1): (L, L) = (
-        field(&i, |i| i.axes[1].lower),
-        field(&i, |i| i.axes[1].upper),
-    );
+    let (mut lo1, mut up1) = (g.row(LOWER1), g.row(UPPER1));
     let twist_bounds = Bounds {
         value: tw,
         lower: k.twist_lower,
@@ -529,20 +494,15 @@ pub(super) fn cone_solve<L: Lanes>(
         (g.soft()[0], L::splat(1.0), zero)
     };
     let apply = L::splat(if p.use_bias { 1.0 } else { 0.0 });
-    let Some(linear) = point(&g, &mut b, [rate, ms, is], apply, field3(&i, |i| i.linear)) else {
+    let Some(linear) = point(&g, &mut b, [rate, ms, is], apply, g.row3(IMPULSE)) else {
         return false;
     };
     b.store(states, &g);
-    let (angular, linear) = (angular.lanes(), linear.lanes());
-    let (up0, lo1, up1) = (up0.to_array(), lo1.to_array(), up1.to_array());
-    for l in 0..n {
-        let imp = &mut impulses[pick[l] as usize];
-        imp.angular = angular[l];
-        imp.axes[0].upper = up0[l];
-        imp.axes[1].lower = lo1[l];
-        imp.axes[1].upper = up1[l];
-        imp.linear = linear[l];
-    }
+    hd.set3(IMPULSE_ANGULAR, angular);
+    hd.set(UPPER0, up0);
+    hd.set(LOWER1, lo1);
+    hd.set(UPPER1, up1);
+    hd.set3(IMPULSE, linear);
     true
 }
 
@@ -594,38 +554,31 @@ impl<L: Lanes> Hinge<L> {
 
 /// The warm start of a group of revolute joints.
 #[inline(always)]
-pub(super) fn hinge_warm<L: Lanes>(states: &States, impulses: &[JointImpulses], hd: GroupRef) {
+pub(super) fn hinge_warm<L: Lanes>(states: &States, hd: GroupRef) {
     let g = Group::<L>::load(hd);
-    let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
     let (qa, _) = frames(&g, &b);
-    let i = kept(impulses, pick, n);
-    let angular: V3<L> = field3(&i, |i| i.angular);
-    let total: L = field(&i, |i| super::rows::axis_total(&i.axes[0]));
+    let angular = g.row3(IMPULSE_ANGULAR);
+    // `rows::axis_total`, term for term.
+    let a = |k: usize| g.row(IMPULSE_AXIS0 + k);
+    let total = a(0) + a(1) + a(2) - a(3) + a(4);
     let torque = rotate(&qa, axis(1.0, 0.0, 0.0))
         .scale(angular.x)
         .add(rotate(&qa, axis(0.0, 1.0, 0.0)).scale(angular.y));
     let t = torque.add(rotate(&qa, axis(0.0, 0.0, 1.0)).scale(total));
     apply_angular(&g, &mut b, t, L::splat(1.0));
-    b.apply(&g, field3(&i, |i| i.linear));
+    b.apply(&g, g.row3(IMPULSE));
     b.store(states, &g);
 }
 
 /// The solve or relax pass over a group of revolute joints; false (nothing written) when
 /// a lane's point matrix needs the masked inverse.
 #[inline(always)]
-pub(super) fn hinge_solve<L: Lanes>(
-    states: &States,
-    impulses: &mut [JointImpulses],
-    hd: GroupRef,
-    p: &Pass,
-) -> bool {
+pub(super) fn hinge_solve<L: Lanes>(states: &States, hd: GroupRef, p: &Pass) -> bool {
     let g = Group::<L>::load(hd);
-    let (pick, n) = (&IDENTITY, g.n());
     let mut b = Bodies::new(states, &g);
     let h = Hinge::<L>::new(&g);
     let (qa, qb) = frames(&g, &b);
-    let i = kept(impulses, pick, n);
     let one = L::splat(1.0);
     let (ex, ey, ez) = (
         axis(1.0, 0.0, 0.0),
@@ -635,7 +588,7 @@ pub(super) fn hinge_solve<L: Lanes>(
     let row = Row::angular(rotate(&qa, ez));
     let angle = twist(&qa, &qb, 2);
     // The drive: the motor, then the limits (no spring in lanes).
-    let mut motor: L = field(&i, |i| i.axes[0].motor);
+    let mut motor = g.row(MOTOR0);
     let mass = row.mass(&g);
     row.motor(
         &g,
@@ -646,10 +599,7 @@ pub(super) fn hinge_solve<L: Lanes>(
         &mut motor,
         h.motor,
     );
-    let (mut lower, mut upper): (L, L) = (
-        field(&i, |i| i.axes[0].lower),
-        field(&i, |i| i.axes[0].upper),
-    );
+    let (mut lower, mut upper) = (g.row(LOWER0), g.row(UPPER0));
     let limits = Bounds {
         value: angle,
         lower: h.lower,
@@ -671,28 +621,23 @@ pub(super) fn hinge_solve<L: Lanes>(
         r1.speed(&b) + b1,
         r2.speed(&b) + b2,
     );
-    let old: V3<L> = field3(&i, |i| i.angular);
+    let old = g.row3(IMPULSE_ANGULAR);
     let new1 = clamp(old.x - ms * x1 - is * old.x, MAX_IMPULSE);
     let new2 = clamp(old.y - ms * x2 - is * old.y, MAX_IMPULSE);
     r1.apply(&g, &mut b, new1 - old.x, one);
     r2.apply(&g, &mut b, new2 - old.y, one);
     // The pivot: the world's softness in the solve pass, or the joint's own in both.
     let (soft, apply) = super::wide::pivot_soft(&g, p);
-    let Some(linear) = point(&g, &mut b, soft, apply, field3(&i, |i| i.linear)) else {
+    let Some(linear) = point(&g, &mut b, soft, apply, g.row3(IMPULSE)) else {
         return false;
     };
     b.store(states, &g);
-    let (motor, lower, upper) = (motor.to_array(), lower.to_array(), upper.to_array());
-    let (new1, new2, linear) = (new1.to_array(), new2.to_array(), linear.lanes());
-    for l in 0..n {
-        let imp = &mut impulses[pick[l] as usize];
-        imp.axes[0].motor = motor[l];
-        imp.axes[0].lower = lower[l];
-        imp.axes[0].upper = upper[l];
-        imp.angular.x = new1[l];
-        imp.angular.y = new2[l];
-        imp.linear = linear[l];
-    }
+    hd.set(MOTOR0, motor);
+    hd.set(LOWER0, lower);
+    hd.set(UPPER0, upper);
+    hd.set(IMPULSE_ANGULAR, new1);
+    hd.set(IMPULSE_ANGULAR + 1, new2);
+    hd.set3(IMPULSE, linear);
     true
 }
 
