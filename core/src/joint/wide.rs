@@ -358,6 +358,23 @@ fn lane_impulses(rows: &[Row], class: u8, lane: usize, kept: &JointImpulses) -> 
     i
 }
 
+/// A refused group's pass one joint at a time (`pass`): a group keeps its impulses in its
+/// rows (`rows`, of class `class`), so its joints' `impulses` take them first, and the
+/// rows take theirs after (a warm start changes none, but a later pass in lanes may
+/// follow a refused one within a step).
+fn one_at_a_time(
+    rows: &mut [Row],
+    class: u8,
+    impulses: &mut [JointImpulses],
+    pass: impl FnOnce(&mut [JointImpulses]),
+) {
+    for (l, imp) in impulses.iter_mut().enumerate() {
+        *imp = lane_impulses(rows, class, l, imp);
+    }
+    pass(impulses);
+    set_impulses(rows, class, impulses);
+}
+
 /// The impulses the passes left for the joint at lane `lane` of group `head` (`rows`:
 /// the step's rows), the parts its rows do not keep from `kept` (the step's).
 pub(crate) fn group_impulses(
@@ -973,13 +990,11 @@ fn warm_lanes<P: GroupPasses>(
                 head.class != SPHERICAL,
                 "the lanes warm every spherical group"
             );
-            // A group keeps its impulses in its rows: warmed one at a time from them.
             // SAFETY: as above; `hd` is not used again.
             let rows = unsafe { groups.rows.slice(head.range()) };
-            for (l, imp) in impulses.iter_mut().enumerate() {
-                *imp = lane_impulses(rows, head.class, l, imp);
-            }
-            super::solver::warm_start_joints(cs, impulses, joints, states);
+            one_at_a_time(rows, head.class, impulses, |i| {
+                super::solver::warm_start_joints(cs, i, joints, states)
+            });
         }
     }
 }
@@ -1004,15 +1019,11 @@ fn solve_lanes<P: GroupPasses>(
             _ => P::hinge_solve(states, hd, p),
         };
         if !done {
-            // A group keeps its impulses in its rows: solved one at a time, from them
-            // and back.
             // SAFETY: as above; `hd` is not used again.
             let rows = unsafe { groups.rows.slice(head.range()) };
-            for (l, imp) in impulses.iter_mut().enumerate() {
-                *imp = lane_impulses(rows, head.class, l, imp);
-            }
-            super::solver::solve_joints(cs, impulses, joints, states, p);
-            set_impulses(rows, head.class, impulses);
+            one_at_a_time(rows, head.class, impulses, |i| {
+                super::solver::solve_joints(cs, i, joints, states, p)
+            });
         }
     }
 }
@@ -1057,5 +1068,73 @@ mod avx {
         spherical_solve(s: &States, hd: GroupRef, p: &Pass) -> bool = solve_group;
         cone_solve(s: &States, hd: GroupRef, p: &Pass) -> bool = super::cone_solve;
         hinge_solve(s: &States, hd: GroupRef, p: &Pass) -> bool = super::hinge_solve;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Vec3;
+
+    /// Impulses with every part its own number from `base` on.
+    fn numbered(base: f32) -> JointImpulses {
+        let mut i = JointImpulses {
+            linear: Vec3::new(base, base + 1.0, base + 2.0),
+            angular: Vec3::new(base + 3.0, base + 4.0, base + 5.0),
+            ..Default::default()
+        };
+        for (k, a) in i.axes.iter_mut().enumerate() {
+            let b = base + 6.0 + 5.0 * k as f32;
+            (a.spring, a.motor, a.lower, a.upper, a.lock) = (b, b + 1.0, b + 2.0, b + 3.0, b + 4.0);
+        }
+        i
+    }
+
+    /// A refused group's joints are solved from the impulses its rows keep, not from the
+    /// step's stale ones, and the rows get the results; the parts the rows do not keep
+    /// stay the joints' own. Lanes past the joints: zero (spherical) or lane 0's.
+    #[test]
+    fn a_refused_group_solves_from_its_rows_and_back() {
+        for class in [SPHERICAL, CONE_TWIST, REVOLUTE] {
+            let n = 5;
+            let mut rows = vec![Row::ZERO; rows(class)];
+            let now: Vec<_> = (0..n).map(|l| numbered(100.0 * l as f32)).collect();
+            set_impulses(&mut rows, class, &now);
+            // The step's impulses, stale where the rows keep theirs.
+            let mut stale: Vec<_> = (0..n).map(|l| numbered(100.0 * l as f32 + 50.0)).collect();
+            let kept = impulse_rows(class);
+            one_at_a_time(&mut rows, class, &mut stale, |imps| {
+                for (l, i) in imps.iter_mut().enumerate() {
+                    let (want, was) = (impulse_numbers(&now[l]), numbered(100.0 * l as f32 + 50.0));
+                    let got = impulse_numbers(i);
+                    assert_eq!(got[..kept], want[..kept], "class {class} lane {l}");
+                    assert_eq!(got[kept..], impulse_numbers(&was)[kept..]);
+                    assert_eq!(i.axes[2..], was.axes[2..]);
+                    *i = numbered(-1000.0 * (l + 1) as f32);
+                }
+            });
+            for l in 0..MAX_WIDTH {
+                let want = if l < n {
+                    impulse_numbers(&numbered(-1000.0 * (l + 1) as f32))
+                } else if class == SPHERICAL {
+                    [0.0; IMPULSE_ROWS]
+                } else {
+                    impulse_numbers(&numbered(-1000.0))
+                };
+                let got: Vec<f32> = (0..kept).map(|r| rows[IMPULSE + r].0[l]).collect();
+                assert_eq!(got[..], want[..kept], "class {class} lane {l}");
+            }
+            // What the rows hand back is what they were given, the rest from `kept`.
+            let base = numbered(7.0);
+            let back = lane_impulses(&rows, class, 1, &base);
+            assert_eq!(
+                impulse_numbers(&back)[..kept],
+                impulse_numbers(&stale[1])[..kept]
+            );
+            assert_eq!(
+                impulse_numbers(&back)[kept..],
+                impulse_numbers(&base)[kept..]
+            );
+        }
     }
 }
