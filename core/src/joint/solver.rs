@@ -358,6 +358,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
         });
     };
     let (solver_index, params) = (&s.solver_index[..], &s.params[..]);
+    let one_at_a_time = s.one_at_a_time;
     let run = |which: crate::task::StageRef, items: core::ops::Range<usize>| match which.index {
         0 => {
             for k in items {
@@ -418,15 +419,16 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
                 let (j, c, i) = unsafe { (joints.get(slot), constraints.get(p), impulses.get(p)) };
                 prepare_joint(c, j, slot, bodies, solver_index, params, &ii, soft, h);
                 // A spherical joint's rows touch only its linear impulse; the rest stays
-                // in the joint.
-                if c.kind == SPHERICAL {
-                    i.linear = j.impulses.linear;
-                } else {
+                // in the joint. A group the lanes solve keeps it in its rows (`fill` takes
+                // it from the joint), so the step's is not written.
+                let g = group_of[p];
+                if c.kind != SPHERICAL {
                     *i = j.impulses;
+                } else if g == NONE || one_at_a_time {
+                    i.linear = j.impulses.linear;
                 }
                 // A group whose lanes all lie in this block is filled once its last
                 // constraint is written (the others in the stage after).
-                let g = group_of[p];
                 if g != NONE && whole(g as usize) && p == last(g as usize) {
                     // SAFETY: the group's positions are all in this block.
                     fill(g as usize);
@@ -1034,7 +1036,14 @@ pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
             let imp = match heads.get(g as usize) {
                 Some(head) if lanes => {
                     let lane = p - head.first as usize;
-                    kept = super::wide::group_impulses(rows, head, lane, &impulses[p]);
+                    // A spherical joint takes only its linear impulse (`react`): the
+                    // step's impulses were not written for it.
+                    let rest = if head.class == super::wide::SPHERICAL {
+                        &JointImpulses::default()
+                    } else {
+                        &impulses[p]
+                    };
+                    kept = super::wide::group_impulses(rows, head, lane, rest);
                     &kept
                 }
                 _ => &impulses[p],

@@ -281,7 +281,13 @@ impl JointGroup {
                 *row = numbers[number];
             }
         }
-        set_impulses(rows, self.class, impulses);
+        // A spherical group's impulses come from its joints (the step's are not written
+        // for them: see `prepare_joints`).
+        if spherical {
+            set_impulses(rows, self.class, n, |i| &joint(c(i)).impulses);
+        } else {
+            set_impulses(rows, self.class, n, |i| &impulses[i]);
+        }
         if !spherical {
             for i in 0..MAX_WIDTH {
                 let c = c(i);
@@ -324,18 +330,22 @@ fn impulse_numbers(i: &JointImpulses) -> [f32; IMPULSE_ROWS] {
     ]
 }
 
-/// A group's impulse rows (`rows`: the group's; `class` its class) from its joints'
-/// `impulses`: lanes past theirs zero in a spherical group (no lane reads them), lane 0's
+/// A group's impulse rows (`rows`: the group's; `class` its class) from its `n` joints'
+/// `impulses(lane)`: lanes past theirs zero in a spherical group (no lane reads them), lane 0's
 /// in the others (as their other numbers).
-fn set_impulses(rows: &mut [Row], class: u8, impulses: &[JointImpulses]) {
-    let n = impulses.len();
+fn set_impulses<'i>(
+    rows: &mut [Row],
+    class: u8,
+    n: usize,
+    impulses: impl Fn(usize) -> &'i JointImpulses,
+) {
     for i in 0..MAX_WIDTH {
         let x = if i < n {
-            impulse_numbers(&impulses[i])
+            impulse_numbers(impulses(i))
         } else if class == SPHERICAL {
             [0.0; IMPULSE_ROWS]
         } else {
-            impulse_numbers(&impulses[0])
+            impulse_numbers(impulses(0))
         };
         for (r, x) in x.into_iter().take(impulse_rows(class)).enumerate() {
             rows[IMPULSE + r].0[i] = x;
@@ -372,7 +382,7 @@ fn one_at_a_time(
         *imp = lane_impulses(rows, class, l, imp);
     }
     pass(impulses);
-    set_impulses(rows, class, impulses);
+    set_impulses(rows, class, impulses.len(), |i| &impulses[i]);
 }
 
 /// The impulses the passes left for the joint at lane `lane` of group `head` (`rows`:
@@ -1099,7 +1109,7 @@ mod tests {
             let n = 5;
             let mut rows = vec![Row::ZERO; rows(class)];
             let now: Vec<_> = (0..n).map(|l| numbered(100.0 * l as f32)).collect();
-            set_impulses(&mut rows, class, &now);
+            set_impulses(&mut rows, class, n, |i| &now[i]);
             // The step's impulses, stale where the rows keep theirs.
             let mut stale: Vec<_> = (0..n).map(|l| numbered(100.0 * l as f32 + 50.0)).collect();
             let kept = impulse_rows(class);
