@@ -429,7 +429,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
                 }
                 // A group whose lanes all lie in this block is filled once its last
                 // constraint is written (the others in the stage after).
-                if g != NONE && whole(g as usize) && p == last(g as usize) {
+                if g != NONE && p == last(g as usize) && whole(g as usize) {
                     // SAFETY: the group's positions are all in this block.
                     fill(g as usize);
                 }
