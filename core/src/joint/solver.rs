@@ -352,8 +352,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
         let group = groups.get(g);
         let first = group.first as usize;
         let cs = constraints.slice(first..first + group.n as usize);
-        let imp = impulses.slice(first..first + group.n as usize);
-        group.fill(rows.slice(group.range()), cs, imp, |c| {
+        group.fill(rows.slice(group.range()), cs, |c| {
             &*joints.ptr(c.slot as usize)
         });
     };
@@ -420,7 +419,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
                 prepare_joint(c, j, slot, bodies, solver_index, params, &ii, soft, h);
                 // A spherical joint's rows touch only its linear impulse; the rest stays
                 // in the joint. A group the lanes solve keeps it in its rows (`fill` takes
-                // it from the joint), so the step's is not written.
+                // the impulses from the joint), so the step's is not written for it.
                 let g = group_of[p];
                 if c.kind != SPHERICAL {
                     *i = j.impulses;

@@ -222,7 +222,7 @@ impl JointGroup {
         }
     }
 
-    /// The group's rows of the step's `all`.
+    /// Where the group's rows lie in the step's rows.
     #[inline(always)]
     pub(crate) fn range(&self) -> core::ops::Range<usize> {
         self.rows as usize..self.rows as usize + rows(self.class)
@@ -230,19 +230,17 @@ impl JointGroup {
 
     /// The lanes from the group's prepared constraints `cs` (`first..first + n`) into its
     /// rows `rows` (`range`'s): each four-float record of the eight turned into four
-    /// lanes at once; then a spherical group's impulses (`impulses`, the group's own of
-    /// the step's), or, for the kinds that have them, the joints' own numbers (`joint(c)`:
-    /// constraint `c`'s joint).
+    /// lanes at once; then the impulses the rows keep, from the joints (`joint(c)`:
+    /// constraint `c`'s joint), which hold the step's starting impulses; and, for the
+    /// kinds that have them, the joints' own numbers.
     pub(crate) fn fill<'j>(
         &mut self,
         rows: &mut [Row],
         cs: &[JointConstraint],
-        impulses: &[JointImpulses],
         joint: impl Fn(&JointConstraint) -> &'j Joint,
     ) {
         let n = self.n as usize;
         debug_assert_eq!(cs.len(), n);
-        debug_assert_eq!(impulses.len(), n);
         debug_assert_eq!(rows.len(), self::rows(self.class));
         let c = |i: usize| &cs[if i < n { i } else { 0 }];
         let index = |i: usize, k: u32, write: bool| {
@@ -276,19 +274,11 @@ impl JointGroup {
         for (row, number) in rows[..IMPULSE].iter_mut().zip(NUMBER_OF) {
             *row = numbers[number];
         }
+        set_impulses(rows, self.class, n, |i| &joint(c(i)).impulses);
         if !spherical {
             for (row, &number) in rows[FQA..KIND].iter_mut().zip(&NUMBER_OF[FQA..]) {
                 *row = numbers[number];
             }
-        }
-        // A spherical group's impulses come from its joints (the step's are not written
-        // for them: see `prepare_joints`).
-        if spherical {
-            set_impulses(rows, self.class, n, |i| &joint(c(i)).impulses);
-        } else {
-            set_impulses(rows, self.class, n, |i| &impulses[i]);
-        }
-        if !spherical {
             for i in 0..MAX_WIDTH {
                 let c = c(i);
                 let numbers = wide_rows::kind_numbers(c, joint(c));
@@ -331,8 +321,8 @@ fn impulse_numbers(i: &JointImpulses) -> [f32; IMPULSE_ROWS] {
 }
 
 /// A group's impulse rows (`rows`: the group's; `class` its class) from its `n` joints'
-/// `impulses(lane)`: lanes past theirs zero in a spherical group (no lane reads them), lane 0's
-/// in the others (as their other numbers).
+/// `impulses(lane)`: lanes past theirs zero in a spherical group (no lane reads them),
+/// lane 0's in the others (as their other numbers).
 fn set_impulses<'i>(
     rows: &mut [Row],
     class: u8,
@@ -406,7 +396,7 @@ pub(crate) struct Groups<'a> {
 }
 
 /// A group and its rows (`rows(class)` of them), as the passes take it: read through
-/// `Group`, a spherical group's impulses written back (`set_spherical`).
+/// `Group`, its impulse rows written back (`set`).
 #[derive(Clone, Copy)]
 pub(super) struct GroupRef<'a> {
     head: &'a JointGroup,
