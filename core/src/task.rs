@@ -511,6 +511,12 @@ impl<'a, T> Slots<'a, T> {
         }
     }
 
+    /// The address of slot `i`, to write parts of it through (`i` is checked).
+    pub(crate) fn ptr_mut(&self, i: usize) -> *mut T {
+        assert!(i < self.len);
+        self.ptr.wrapping_add(i)
+    }
+
     /// Slots `range` as one slice.
     ///
     /// # Safety

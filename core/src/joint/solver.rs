@@ -277,39 +277,23 @@ fn gather_solver_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch
     s.joint_slots.sort_unstable();
 }
 
-/// Builds this step's joint constraints: every acting joint with a moving dynamic body,
-/// both bodies enabled, coloured in joint slot order as contacts are (no two joints of a
-/// colour share a dynamic body) and laid out colour by colour, so each colour's joints
-/// can be solved at once on several threads. Then, as one plan through the task hooks:
-/// the tension inertia (colour by colour, so no two joints add to one body at once) and
-/// each joint's constraint. Zeroes the impulses of parts that are off.
-#[inline(never)]
-pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
-    use crate::solver::constraint_graph::{COLOR_COUNT, OVERFLOW};
-    use crate::task::{Stage, StagePlan};
-    let s = &mut world.solver;
-    let bodies = &world.bodies;
-    gather_solver_joints(&world.joints.pool, bodies, s);
-    world.counters.joints_visited = color_joints(&world.joints.pool, bodies, s, &mut world.tasks);
-    let n = s.joint_acting.len();
-    s.joint_constraints.resize(n, JointConstraint::default());
-    s.joint_impulses.resize(n, JointImpulses::default());
-    if n == 0 {
-        return;
-    }
-    let workers = world.tasks.hooks.map_or(1, |h| h.worker_count);
-    let n_bodies = s.states.len();
-    let starts = s.joint_layout.color_starts;
-    // Stages: the bodies' added inertia cleared; each joint's tension terms (in position
-    // order, each joint's joint read ahead); the terms added to the bodies colour by
-    // colour (the overflow's in one block); the bodies' inertia with them; the
-    // constraints (in position order, written where the next stage and the passes read
-    // them), each group's lanes filled once its block has written its constraints; the
-    // lanes of the groups split between two blocks of that stage.
-    const ADD: usize = 2;
-    const INERTIA: usize = ADD + COLOR_COUNT;
-    const GROUPS: usize = INERTIA + 2;
-    let mut stages = [Stage::default(); GROUPS + 1];
+/// The stages of `prepare_joints` (`n` joints, `n_bodies` solver bodies, `groups`
+/// groups, the colours' `starts`): the bodies' added inertia cleared; each joint's
+/// tension terms (in position order, each joint's joint read ahead); the terms added to
+/// the bodies colour by colour (the overflow's in one block); the bodies' inertia with
+/// them; the constraints (in position order, written where the next stage and the passes
+/// read them), each group's lanes filled once its block has written its constraints (a
+/// spherical group's put joint by joint); the lanes of the groups split between two
+/// blocks of that stage.
+fn prepare_stages(
+    n: usize,
+    n_bodies: usize,
+    groups: usize,
+    starts: &[u32; COLOR_COUNT + 1],
+    workers: u32,
+) -> [crate::task::Stage; PREPARE_STAGES] {
+    use crate::task::Stage;
+    let mut stages = [Stage::default(); PREPARE_STAGES];
     stages[0] = Stage::split(n_bodies, 64, workers);
     stages[1] = Stage::split(n, 64, workers);
     for c in 0..COLOR_COUNT {
@@ -325,7 +309,40 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     }
     stages[INERTIA] = stages[0];
     stages[INERTIA + 1] = Stage::split(n, 16, workers);
-    stages[GROUPS] = Stage::split(s.joint_groups.len(), 64, workers);
+    stages[GROUPS] = Stage::split(groups, 64, workers);
+    stages
+}
+
+/// `prepare_stages`' stages: where the colours' additions, the inertia and the groups
+/// split between blocks begin, and how many there are.
+const ADD: usize = 2;
+const INERTIA: usize = ADD + COLOR_COUNT;
+const GROUPS: usize = INERTIA + 2;
+const PREPARE_STAGES: usize = GROUPS + 1;
+
+/// Builds this step's joint constraints: every acting joint with a moving dynamic body,
+/// both bodies enabled, coloured in joint slot order as contacts are (no two joints of a
+/// colour share a dynamic body) and laid out colour by colour, so each colour's joints
+/// can be solved at once on several threads. Then, as one plan through the task hooks:
+/// the tension inertia (colour by colour, so no two joints add to one body at once) and
+/// each joint's constraint. Zeroes the impulses of parts that are off.
+#[inline(never)]
+pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
+    use crate::task::StagePlan;
+    let s = &mut world.solver;
+    let bodies = &world.bodies;
+    gather_solver_joints(&world.joints.pool, bodies, s);
+    world.counters.joints_visited = color_joints(&world.joints.pool, bodies, s, &mut world.tasks);
+    let n = s.joint_acting.len();
+    s.joint_constraints.resize(n, JointConstraint::default());
+    s.joint_impulses.resize(n, JointImpulses::default());
+    if n == 0 {
+        return;
+    }
+    let workers = world.tasks.hooks.map_or(1, |h| h.worker_count);
+    let n_bodies = s.states.len();
+    let starts = s.joint_layout.color_starts;
+    let stages = prepare_stages(n, n_bodies, s.joint_groups.len(), &starts, workers);
     let block = stages[INERTIA + 1].block as usize;
     s.joint_tension.resize(n, [Tension::NONE; 2]);
     let constraints = Slots::new(&mut s.joint_constraints[..n]);
@@ -345,6 +362,12 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
         // SAFETY: as in `last`.
         let first = unsafe { (*groups.ptr(g)).first } as usize;
         first / block == last(g) / block
+    };
+    // A spherical group's lanes are put joint by joint (`put_spherical_lane`), not
+    // filled from written constraints.
+    let spherical = |g: usize| {
+        // SAFETY: as in `last`.
+        unsafe { (*groups.ptr(g)).class == super::wide::SPHERICAL }
     };
     // SAFETY: the caller has the group alone, and its constraints are written; its
     // joints are read only (no block writes them once their constraints are written).
@@ -398,7 +421,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
         }
         GROUPS => {
             for g in items {
-                if !whole(g) {
+                if !whole(g) && !spherical(g) {
                     // SAFETY: each group is in one block of the stage; the constraints
                     // were written in the stage before.
                     fill(g);
@@ -409,26 +432,61 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
             let inv_inertia = &extra;
             // SAFETY: in bounds (a solver body), and no stage writes it now.
             let ii = |k: u32| unsafe { *inv_inertia.ptr(k as usize) };
+            let mut own = JointConstraint::default();
             for p in items {
                 if let Some(&ahead) = slot_at.get(p + AHEAD) {
                     prefetch_joint(joints.ptr(ahead as usize), true);
                 }
                 let slot = slot_at[p] as usize;
+                let g = group_of[p];
+                // A spherical joint of a group the lanes solve goes straight into its
+                // group's lane, with its starting impulse: neither its constraint nor
+                // its step's impulses are written (the lanes, `finish_joints` and a
+                // refused group's pass read the rows).
+                if g != NONE && !one_at_a_time && spherical(g as usize) {
+                    // SAFETY: each position (and its joint) is in one block of the stage.
+                    let j = unsafe { joints.get(slot) };
+                    prepare_joint(
+                        &mut own,
+                        j,
+                        slot,
+                        bodies,
+                        solver_index,
+                        params,
+                        &ii,
+                        soft,
+                        h,
+                    );
+                    let head = groups.ptr_mut(g as usize);
+                    // SAFETY: position `p` is this block's alone, and so is its lane; the
+                    // head's `first` and `rows` are not written while joints are prepared.
+                    unsafe {
+                        let (first, at) = ((*head).first as usize, (*head).rows as usize);
+                        let lane = p - first;
+                        super::wide::put_spherical_lane(
+                            head,
+                            rows.ptr_mut(at),
+                            lane,
+                            &own,
+                            j.impulses.linear,
+                        );
+                    }
+                    continue;
+                }
                 // SAFETY: each position (and its joint) is in one block of the stage.
                 let (j, c, i) = unsafe { (joints.get(slot), constraints.get(p), impulses.get(p)) };
                 prepare_joint(c, j, slot, bodies, solver_index, params, &ii, soft, h);
                 // A spherical joint's rows touch only its linear impulse; the rest stays
-                // in the joint. A group the lanes solve keeps it in its rows (`fill` takes
-                // the impulses from the joint), so the step's is not written for it.
-                let g = group_of[p];
+                // in the joint.
                 if c.kind != SPHERICAL {
                     *i = j.impulses;
-                } else if g == NONE || one_at_a_time {
+                } else {
                     i.linear = j.impulses.linear;
                 }
                 // A group whose lanes all lie in this block is filled once its last
                 // constraint is written (the others in the stage after).
-                if g != NONE && p == last(g as usize) && whole(g as usize) {
+                if g != NONE && p == last(g as usize) && whole(g as usize) && !spherical(g as usize)
+                {
                     // SAFETY: the group's positions are all in this block.
                     fill(g as usize);
                 }

@@ -83,11 +83,13 @@ pub(super) fn and<L: Lanes>(a: L, b: L) -> L {
     L::select_gt(a, L::default(), b, L::default())
 }
 
-/// Up to eight joints of one colour and kind (`class`), their constraints side by side
-/// at `first..first + n` of the step's constraints, with what every pass reads of them
-/// kept in lanes (`fill`, once a step) in `rows(class)` rows of the step's rows from
-/// `rows` on, so a pass loads each number of eight joints at once instead of gathering
-/// it joint by joint, and a spherical group's passes stream only the rows they read.
+/// Up to eight joints of one colour and kind (`class`), at positions `first..first + n`
+/// of the step's joints, with what every pass reads of them kept in lanes (once a step:
+/// `fill` from their constraints, or a spherical group's joint by joint,
+/// `put_spherical_lane`, its constraints written nowhere else) in `rows(class)` rows of
+/// the step's rows from `rows` on, so a pass loads each number of eight joints at once
+/// instead of gathering it joint by joint, and a spherical group's passes stream only the
+/// rows they read.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(crate) struct JointGroup {
@@ -243,15 +245,8 @@ impl JointGroup {
         debug_assert_eq!(cs.len(), n);
         debug_assert_eq!(rows.len(), self::rows(self.class));
         let c = |i: usize| &cs[if i < n { i } else { 0 }];
-        let index = |i: usize, k: u32, write: bool| {
-            if i >= n {
-                NONE
-            } else if k == NONE || write {
-                k
-            } else {
-                k | READ_ONLY
-            }
-        };
+        let index =
+            |i: usize, k: u32, write: bool| if i >= n { NONE } else { lane_index(k, write) };
         self.index_a = each(|i| index(i, c(i).index_a, c(i).write_a));
         self.index_b = each(|i| index(i, c(i).index_b, c(i).write_b));
         let spherical = self.class == SPHERICAL;
@@ -288,6 +283,118 @@ impl JointGroup {
             }
         }
     }
+}
+
+/// The solver index a group's lane keeps for a body: `k` with `READ_ONLY` set when the
+/// joint must not write it (`NONE` stays `NONE`), as the contact solver's `gather` reads.
+#[inline(always)]
+fn lane_index(k: u32, write: bool) -> u32 {
+    if k == NONE || write { k } else { k | READ_ONLY }
+}
+
+/// The index and whether the joint writes the body, from a lane's `lane_index`.
+fn lane_body(k: u32) -> (u32, bool) {
+    if k == NONE {
+        (NONE, false)
+    } else {
+        (k & !READ_ONLY, k & READ_ONLY == 0)
+    }
+}
+
+/// The 48 numbers `fill` reads of constraint `c`, in `ROW_OF`'s order, one joint's.
+#[inline(always)]
+fn numbers(c: &JointConstraint) -> [f32; NUMBERS] {
+    let mut x = [0.0; NUMBERS];
+    for k in 0..11 {
+        x[4 * k..4 * k + 4].copy_from_slice(&record(c, k));
+    }
+    let p = &c.pivot;
+    let own = if c.own_pivot { 1.0 } else { 0.0 };
+    x[44..].copy_from_slice(&[p.bias_rate, p.mass_scale, p.impulse_scale, own]);
+    x
+}
+
+/// Puts spherical joint `c` (prepared, its starting linear impulse `linear`) into lane
+/// `lane` of its group `head`, whose rows begin at `rows`: what `fill` puts there, joint
+/// by joint, so a spherical group's constraints need not be written anywhere else. The
+/// group's first joint also fills the lanes past its joints, as `fill` does (lane 0's
+/// numbers, no impulse, no bodies).
+///
+/// # Safety
+/// `head` points at the group's head and `rows` at its `rows(SPHERICAL)` rows; while this
+/// runs nothing else reads or writes lane `lane` of either (for lane 0, the lanes past
+/// the group's joints too), and no reference to those rows or to the head's indices
+/// lives. Other lanes may be put at once from other threads.
+pub(crate) unsafe fn put_spherical_lane(
+    head: *mut JointGroup,
+    rows: *mut Row,
+    lane: usize,
+    c: &JointConstraint,
+    linear: crate::math::Vec3,
+) {
+    use core::ptr::addr_of_mut;
+    // SAFETY: `first`, `n` and `class` are read only while the joints are prepared.
+    let (n, class) = unsafe { ((*head).n as usize, (*head).class) };
+    debug_assert!(class == SPHERICAL && lane < n);
+    let x = numbers(c);
+    let impulse = [linear.x, linear.y, linear.z];
+    let (ia, ib) = (
+        lane_index(c.index_a, c.write_a),
+        lane_index(c.index_b, c.write_b),
+    );
+    let put = |l: usize, real: bool| {
+        // SAFETY: lane `l` of the head and the rows is this call's alone (the contract).
+        unsafe {
+            if real {
+                *addr_of_mut!((*head).index_a[l]) = ia;
+                *addr_of_mut!((*head).index_b[l]) = ib;
+            }
+            for (r, &m) in NUMBER_OF[..IMPULSE].iter().enumerate() {
+                *addr_of_mut!((*rows.add(r)).0[l]) = x[m];
+            }
+            for (r, &v) in impulse.iter().enumerate() {
+                *addr_of_mut!((*rows.add(IMPULSE + r)).0[l]) = if real { v } else { 0.0 };
+            }
+        }
+    };
+    put(lane, true);
+    if lane == 0 {
+        for l in n..MAX_WIDTH {
+            put(l, false);
+        }
+    }
+}
+
+/// The constraint of the spherical joint at lane `lane` of group `head` (`rows`: its
+/// rows), as `put_spherical_lane` took it: everything a spherical joint's passes read
+/// one at a time (its frames' axes and the world's softness, which they do not, are
+/// left at their defaults).
+fn spherical_constraint(head: &JointGroup, rows: &[Row], lane: usize) -> JointConstraint {
+    use crate::math::{Mat3, Vec3};
+    debug_assert!(head.class == SPHERICAL && lane < head.n as usize);
+    let x = |r: usize| rows[r].0[lane];
+    let v = |r: usize| Vec3::new(x(r), x(r + 1), x(r + 2));
+    let m = |r: usize| Mat3::from_cols(v(r), v(r + 3), v(r + 6));
+    let mut c = JointConstraint {
+        kind: super::solver::SPHERICAL,
+        ma: v(0),
+        mb: v(3),
+        ia: m(6),
+        ib: m(15),
+        delta_center: v(DELTA),
+        pivot: crate::solver::contact_solver::Softness {
+            bias_rate: x(PIVOT),
+            mass_scale: x(PIVOT + 1),
+            impulse_scale: x(PIVOT + 2),
+        },
+        own_pivot: x(PIVOT + 3) != 0.0,
+        ..JointConstraint::default()
+    };
+    (c.index_a, c.write_a) = lane_body(head.index_a[lane]);
+    (c.index_b, c.write_b) = lane_body(head.index_b[lane]);
+    c.frame_a.p = v(PA);
+    c.frame_b.p = v(PB);
+    c
 }
 
 /// How many impulse rows a group of class `class` keeps.
@@ -1021,6 +1128,16 @@ fn solve_lanes<P: GroupPasses>(
         if !done {
             // SAFETY: as above; `hd` is not used again.
             let rows = unsafe { groups.rows.slice(head.range()) };
+            // A spherical group's constraints are its rows alone (`put_spherical_lane`).
+            let mut own = [JointConstraint::default(); MAX_WIDTH];
+            let cs = if head.class == SPHERICAL {
+                for (lane, c) in own[..head.n as usize].iter_mut().enumerate() {
+                    *c = spherical_constraint(head, rows, lane);
+                }
+                &own[..head.n as usize]
+            } else {
+                cs
+            };
             one_at_a_time(rows, head.class, impulses, |i| {
                 super::solver::solve_joints(cs, i, joints, states, p)
             });
@@ -1088,6 +1205,104 @@ mod tests {
             (a.spring, a.motor, a.lower, a.upper, a.lock) = (b, b + 1.0, b + 2.0, b + 3.0, b + 4.0);
         }
         i
+    }
+
+    /// Spherical constraint number `l`, every number its own, body B read only when `l`
+    /// is odd and static when `l` is 3.
+    fn spherical_numbered(l: usize) -> JointConstraint {
+        use crate::math::{Mat3, Transform};
+        let mut next = 1000.0 * l as f32;
+        let mut n = || {
+            next += 1.0;
+            next
+        };
+        let mut v = || Vec3::new(n(), n(), n());
+        let mut c = JointConstraint {
+            kind: super::super::solver::SPHERICAL,
+            ma: v(),
+            mb: v(),
+            ia: Mat3::from_cols(v(), v(), v()),
+            ib: Mat3::from_cols(v(), v(), v()),
+            frame_a: Transform::new(v(), crate::math::Quat::IDENTITY),
+            frame_b: Transform::new(v(), crate::math::Quat::IDENTITY),
+            delta_center: v(),
+            own_pivot: l % 2 == 0,
+            ..JointConstraint::default()
+        };
+        (c.pivot.bias_rate, c.pivot.mass_scale, c.pivot.impulse_scale) = (n(), n(), n());
+        (c.index_a, c.write_a) = (10 + l as u32, true);
+        (c.index_b, c.write_b) = match l {
+            3 => (NONE, false),
+            _ => (20 + l as u32, l % 2 == 0),
+        };
+        c
+    }
+
+    /// A spherical group's lanes put joint by joint, in any order, are the rows and head
+    /// `fill` makes of the same constraints (lanes past the joints included); and the
+    /// constraint read back from a lane has every number a spherical pass reads.
+    #[test]
+    fn spherical_lanes_put_one_by_one_are_what_fill_makes() {
+        for n in [1, 5, MAX_WIDTH] {
+            let cs: Vec<_> = (0..n).map(spherical_numbered).collect();
+            let mut joints: Vec<_> = (0..n).map(|_| Joint::dead(0)).collect();
+            for (l, j) in joints.iter_mut().enumerate() {
+                j.impulses = numbered(-100.0 * (l + 1) as f32);
+            }
+            let mut filled = JointGroup::head(0, n, SPHERICAL, 0);
+            let mut want = vec![Row::ZERO; rows(SPHERICAL)];
+            filled.fill(&mut want, &cs, |c| {
+                let l = cs.iter().position(|x| core::ptr::eq(x, c)).unwrap();
+                &joints[l]
+            });
+            let mut put = JointGroup::head(0, n, SPHERICAL, 0);
+            let mut got = vec![Row([f32::NAN; MAX_WIDTH]); rows(SPHERICAL)];
+            for l in (0..n).rev() {
+                // SAFETY: the head and rows are this test's alone.
+                unsafe {
+                    put_spherical_lane(
+                        &mut put,
+                        got.as_mut_ptr(),
+                        l,
+                        &cs[l],
+                        joints[l].impulses.linear,
+                    )
+                };
+            }
+            assert_eq!(
+                (put.index_a, put.index_b),
+                (filled.index_a, filled.index_b),
+                "{n} joints"
+            );
+            for (r, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(
+                    g.0.map(f32::to_bits),
+                    w.0.map(f32::to_bits),
+                    "row {r} of {n} joints"
+                );
+            }
+            for (l, c) in cs.iter().enumerate() {
+                let back = spherical_constraint(&put, &got, l);
+                assert_eq!(
+                    (back.kind, back.index_a, back.index_b),
+                    (c.kind, c.index_a, c.index_b)
+                );
+                assert_eq!(
+                    (back.write_a, back.write_b, back.own_pivot),
+                    (c.write_a, c.write_b, c.own_pivot)
+                );
+                assert_eq!(
+                    (back.ma, back.mb, back.ia, back.ib),
+                    (c.ma, c.mb, c.ia, c.ib)
+                );
+                assert_eq!((back.frame_a.p, back.frame_b.p), (c.frame_a.p, c.frame_b.p));
+                assert_eq!(back.delta_center, c.delta_center);
+                let soft = |s: &crate::solver::contact_solver::Softness| {
+                    [s.bias_rate, s.mass_scale, s.impulse_scale]
+                };
+                assert_eq!(soft(&back.pivot), soft(&c.pivot), "lane {l} of {n}");
+            }
+        }
     }
 
     /// A refused group's joints are solved from the impulses its rows keep, not from the

@@ -73,8 +73,8 @@ pub(crate) fn update_sleep(world: &mut World) {
         .iter()
         .filter(|&&[ia, ib]| ia != NONE || ib != NONE)
         .map(|&[ia, ib]| (ia, ib));
-    let joint_pairs = s.joint_constraints.iter().filter_map(|c| {
-        let j = &world.joints[c.slot as usize];
+    let joint_pairs = s.joint_slot_at.iter().filter_map(|&slot| {
+        let j = &world.joints[slot as usize];
         j.acts().then_some((
             s.solver_index[j.body_a as usize],
             s.solver_index[j.body_b as usize],
