@@ -63,15 +63,30 @@ pub(crate) struct Tasks {
 
 struct Ctx<'a> {
     f: &'a (dyn Fn(usize, u32) + Sync),
+    /// One claim for each `chunk` items.
     claims: &'a [AtomicU32],
     epoch: u32,
     count: u32,
+    /// Items a claim covers: the caller's least block (at most `MAX_CHUNK`), so a piece
+    /// pays one atomic exchange for that many items rather than one an item.
+    chunk: u32,
     workers: u32,
     /// Items run so far by the host's pieces (each counted once, by the piece that
     /// claimed it).
     ran: AtomicU32,
     panicked: AtomicBool,
 }
+
+impl Ctx<'_> {
+    /// The items of chunk `c`.
+    fn items(&self, c: u32) -> core::ops::Range<usize> {
+        let start = c * self.chunk;
+        start as usize..(start + self.chunk).min(self.count) as usize
+    }
+}
+
+/// The most items one claim covers.
+const MAX_CHUNK: u32 = 64;
 
 /// Runs a piece on whichever thread the host chose: switches that thread to the library's
 /// floating-point setting for the piece and back after.
@@ -91,10 +106,15 @@ unsafe extern "C" fn trampoline(
     if start < end && end <= ctx.count && worker_index < ctx.workers {
         let mut ran = 0;
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            for i in start..end {
-                if ctx.claims[i as usize].swap(ctx.epoch, Ordering::AcqRel) != ctx.epoch {
-                    ran += 1;
-                    (ctx.f)(i as usize, worker_index);
+            // Every chunk the piece touches, whole: a piece whose ends fall inside chunks
+            // runs their other items too, unless another piece claimed them first.
+            for c in start / ctx.chunk..(end - 1) / ctx.chunk + 1 {
+                if ctx.claims[c as usize].swap(ctx.epoch, Ordering::AcqRel) != ctx.epoch {
+                    let items = ctx.items(c);
+                    ran += items.len() as u32;
+                    for i in items {
+                        (ctx.f)(i, worker_index);
+                    }
                 }
             }
         }));
@@ -195,11 +215,13 @@ impl Tasks {
             }
             self.epoch = 1;
         }
+        let chunk = min_range.clamp(1, MAX_CHUNK);
         let ctx = Ctx {
             f,
-            claims: &self.claims[..count],
+            claims: &self.claims[..count.div_ceil(chunk as usize)],
             epoch: self.epoch,
             count: count as u32,
+            chunk,
             workers: h.worker_count,
             ran: AtomicU32::new(0),
             panicked: AtomicBool::new(false),
@@ -226,9 +248,11 @@ impl Tasks {
         // bits are those of a full run. When the pieces ran every item (the host kept the
         // contract) there is nothing to look for.
         if ctx.ran.load(Ordering::Acquire) != ctx.count {
-            for (i, c) in ctx.claims.iter().enumerate() {
-                if c.swap(ctx.epoch, Ordering::AcqRel) != ctx.epoch {
-                    f(i, 0);
+            for (c, claim) in ctx.claims.iter().enumerate() {
+                if claim.swap(ctx.epoch, Ordering::AcqRel) != ctx.epoch {
+                    for i in ctx.items(c as u32) {
+                        f(i, 0);
+                    }
                 }
             }
         }
@@ -555,5 +579,61 @@ impl<'a, T> Slots<'a, T> {
         debug_assert!(i < self.len);
         // SAFETY: in bounds and unique: the caller's contract above.
         unsafe { &mut *self.ptr.add(i) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A host that runs pieces whose ends fall inside claims, overlap, repeat, and leave
+    /// some items out: [0, 5), [3, 70), [70, 71), [3, 70) again, [60, 130), [140, 141),
+    /// with worker indices 0 and 1.
+    unsafe extern "C" fn ragged(
+        task: TaskFn,
+        count: u32,
+        _min_range: u32,
+        context: *mut c_void,
+        _user: *mut c_void,
+    ) -> *mut c_void {
+        let pieces = [(0, 5), (3, 70), (70, 71), (3, 70), (60, 130), (140, 141)];
+        for (k, &(s, e)) in pieces.iter().enumerate() {
+            if e <= count {
+                // SAFETY: the core's trampoline and context, run before enqueue returns.
+                unsafe { task(s, e, k as u32 % 2, context) };
+            }
+        }
+        core::ptr::null_mut()
+    }
+
+    unsafe extern "C" fn nothing(_handle: *mut c_void, _user: *mut c_void) {}
+
+    /// Each item runs exactly once whatever pieces the host runs: a claim covers a
+    /// block of items, so a piece ending inside one runs the block's rest, a piece run
+    /// twice or overlapping another runs nothing twice, and the items no piece reached run
+    /// after `finish_task`.
+    #[test]
+    fn every_item_runs_once_under_ragged_overlapping_pieces() {
+        let hooks = TaskHooks {
+            enqueue_task: ragged,
+            finish_task: nothing,
+            user_context: core::ptr::null_mut(),
+            worker_count: 2,
+        };
+        let mut tasks = Tasks::new(Some(hooks), 200, WorldAlloc::Global).unwrap();
+        for (count, min_range) in [(150, 16), (150, 64), (150, 1), (141, 7), (200, 100)] {
+            let runs: Vec<AtomicU32> = (0..count).map(|_| AtomicU32::new(0)).collect();
+            tasks.for_each(count, min_range, &|i, worker| {
+                assert!(worker < 2);
+                runs[i].fetch_add(1, Ordering::Relaxed);
+            });
+            for (i, r) in runs.iter().enumerate() {
+                assert_eq!(
+                    r.load(Ordering::Relaxed),
+                    1,
+                    "item {i} of {count} ({min_range})"
+                );
+            }
+        }
     }
 }
