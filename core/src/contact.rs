@@ -104,10 +104,16 @@ const OUTCOME_TOUCHING: u8 = 16;
 /// An edge of a body's contact list.
 pub(crate) type ContactEdge = Edge;
 
-/// A persistent contact between two shapes.
+/// A persistent contact between two shapes. Laid out as the default layout had it
+/// (largest first) but with the flags beside the shapes and bodies, so a scan of the pool
+/// reads what it tests of a slot (alive, bodies, flags) from one place.
 #[derive(Clone, Debug)]
+#[repr(C)]
 pub(crate) struct Contact {
-    pub alive: bool,
+    /// State: manifold points and their impulses.
+    pub points: [ContactPoint; 4],
+    /// Body contact lists (not state).
+    pub edges: [ContactEdge; 2],
     /// State: shape A, the one of higher kind (hull/box > capsule > sphere), or the lower
     /// slot for equal kinds.
     pub shape_a: u32,
@@ -115,23 +121,20 @@ pub(crate) struct Contact {
     /// Bodies of the shapes (derived, cached).
     pub body_a: u32,
     pub body_b: u32,
+    pub alive: bool,
     /// State: `CONTACT_TOUCHING`; `CONTACT_EVENTS` is derived from the shapes.
     pub flags: u8,
     /// Per-step narrow-phase outcome (not state).
     pub update: u8,
+    pub point_count: u8,
     /// State: the manifold normal from A to B, world orientation.
     pub normal: Vec3,
-    /// State: manifold points and their impulses.
-    pub points: [ContactPoint; 4],
-    pub point_count: u8,
     /// State: accumulated rolling-resistance impulse.
     pub rolling_impulse: Vec3,
     /// State: last separating or touching axis of two hulls.
     pub cache: SatCache,
     /// State (with `CONTACT_RECYCLABLE`): the poses the manifold was computed at.
     pub recycle: Recycle,
-    /// Body contact lists (not state).
-    pub edges: [ContactEdge; 2],
     /// State: for a child contact (one triangle of a mesh against a convex shape), the
     /// triangle's index; `NONE` for a contact of two whole shapes.
     pub child: u32,
@@ -140,6 +143,13 @@ pub(crate) struct Contact {
     /// A parent's children that touch (derived: recounted at restore).
     pub child_touching: u32,
 }
+
+// The scan's fields lie within 16 bytes of each other.
+const _: () = {
+    use core::mem::{offset_of, size_of};
+    assert!(offset_of!(Contact, point_count) + 1 - offset_of!(Contact, body_a) <= 16);
+    assert!(size_of::<Contact>() == 376);
+};
 
 impl Default for Contact {
     fn default() -> Contact {
