@@ -1382,9 +1382,8 @@ fn prefetch_pair(shapes: &[Shape], bodies: &[Body], pair: [u32; 2], owners: [u32
     }
     for b in owners {
         let at = bodies.as_ptr().wrapping_add(b as usize).cast::<u8>();
-        prefetch(at.wrapping_add(offset_of!(Body, alive)));
+        // Its pose, centre, extent and flags: one line (see `Body`).
         prefetch(at.wrapping_add(offset_of!(Body, position)));
-        prefetch(at.wrapping_add(offset_of!(Body, rotation)));
     }
 }
 
