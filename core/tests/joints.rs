@@ -809,3 +809,97 @@ fn debug_draw_shows_each_joint_frame_and_whether_it_broke() {
     w.debug_draw(&maul3d::DebugDrawOptions::default(), &mut f);
     assert!(f.0.is_empty());
 }
+
+/// A chain of `links` spheres hanging from a static body at `pivot`, laid out along +x
+/// (released from horizontal: its joints pull hard), awake or put to sleep; its links.
+fn sphere_chain(w: &mut World, pivot: DVec3, links: usize, awake: bool) -> Vec<BodyId> {
+    let mut prev = static_body(w, pivot);
+    let mut out = Vec::new();
+    for i in 0..links {
+        let center = pivot + DVec3::new(0.25 + 0.5 * i as f64, 0.0, 0.0);
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: center,
+                ..Default::default()
+            })
+            .unwrap();
+        let shape = ShapeDef {
+            density: if i + 1 == links { 50.0 } else { 1.0 },
+            filter: maul3d::Filter {
+                group_index: -1,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let sphere = Sphere {
+            center: Vec3::ZERO,
+            radius: 0.25,
+        };
+        w.create_sphere_shape(b, &shape, &sphere).unwrap();
+        let at = center - DVec3::new(0.25, 0.0, 0.0);
+        let (fa, fb) = w.joint_frames_at(prev, b, at, Quat::IDENTITY).unwrap();
+        w.create_joint(&JointDef {
+            body_a: prev,
+            body_b: b,
+            local_frame_a: fa,
+            local_frame_b: fb,
+            kind: JointKind::Spherical,
+            ..Default::default()
+        })
+        .unwrap();
+        out.push(b);
+        prev = b;
+    }
+    if !awake {
+        // Its island, whole, put to sleep (a joint wakes the bodies it joins).
+        w.set_body_awake(out[0], false).unwrap();
+    }
+    out
+}
+
+/// The tension stiffness a chain's joints add to its links' inertia does not depend on
+/// how the step finds the joints: among a crowd of sleeping chains (many more joints
+/// than awake bodies, so the step gathers the joints from the awake bodies' lists) a
+/// swinging chain with a heavy end moves bit for bit as it does alone (where the step
+/// reads every joint slot).
+#[test]
+fn a_loaded_chain_among_sleeping_chains_moves_as_it_does_alone() {
+    let world = || {
+        World::new(&WorldDef {
+            body_capacity: 512,
+            shape_capacity: 512,
+            joint_capacity: 512,
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    let run = |crowd: bool| {
+        let mut w = world();
+        if crowd {
+            for c in 0..30 {
+                let pivot = DVec3::new(-100.0, 10.0, 3.0 * c as f64);
+                sphere_chain(&mut w, pivot, 10, false);
+            }
+        }
+        let links = sphere_chain(&mut w, DVec3::new(0.0, 10.0, 0.0), 10, true);
+        let mut poses = Vec::new();
+        for _ in 0..90 {
+            w.step(DT, 4).unwrap();
+            for &b in &links {
+                let (p, q) = (w.body_position(b).unwrap(), w.body_rotation(b).unwrap());
+                poses.push([p.x, p.y, p.z].map(f64::to_bits));
+                poses.push([q.x, q.y, q.z].map(|x| (x as f64).to_bits()));
+            }
+        }
+        (poses, w.counters().awake_body_count)
+    };
+    let (alone, awake_alone) = run(false);
+    let (among, awake_among) = run(true);
+    // The crowd slept throughout: only the chain was awake in either world.
+    assert_eq!((awake_alone, awake_among), (10, 10));
+    assert!(
+        alone == among,
+        "the chain moved differently among the sleeping chains"
+    );
+}

@@ -278,9 +278,9 @@ fn gather_solver_joints(joints: &[Joint], bodies: &[Body], s: &mut SolverScratch
 }
 
 /// The stages of `prepare_joints` (`n` joints, `n_bodies` solver bodies, `groups`
-/// groups, the colours' `starts`): the bodies' added inertia cleared; each joint's
-/// tension terms (in position order, each joint's joint read ahead); the terms added to
-/// the bodies colour by colour (the overflow's in one block); the bodies' inertia with
+/// groups, the colours' `starts`): the bodies' added inertia cleared; the joints'
+/// tension terms (read with the colouring's, `color_joints`) added to the bodies colour
+/// by colour (the overflow's in one block); the bodies' inertia with
 /// them; the constraints (in position order, written where the next stage and the passes
 /// read them), each group's lanes filled once its block has written its constraints (a
 /// spherical group's put joint by joint); the lanes of the groups split between two
@@ -295,7 +295,6 @@ fn prepare_stages(
     use crate::task::Stage;
     let mut stages = [Stage::default(); PREPARE_STAGES];
     stages[0] = Stage::split(n_bodies, 64, workers);
-    stages[1] = Stage::split(n, 64, workers);
     for c in 0..COLOR_COUNT {
         let count = (starts[c + 1] - starts[c]) as usize;
         stages[ADD + c] = if c == OVERFLOW {
@@ -315,7 +314,7 @@ fn prepare_stages(
 
 /// `prepare_stages`' stages: where the colours' additions, the inertia and the groups
 /// split between blocks begin, and how many there are.
-const ADD: usize = 2;
+const ADD: usize = 1;
 const INERTIA: usize = ADD + COLOR_COUNT;
 const GROUPS: usize = INERTIA + 2;
 const PREPARE_STAGES: usize = GROUPS + 1;
@@ -332,7 +331,9 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     let s = &mut world.solver;
     let bodies = &world.bodies;
     gather_solver_joints(&world.joints.pool, bodies, s);
-    world.counters.joints_visited = color_joints(&world.joints.pool, bodies, s, &mut world.tasks);
+    world.counters.joints_visited =
+        color_joints(&world.joints.pool, bodies, s, &mut world.tasks, h);
+    let dense = dense(&world.joints.pool, s);
     let n = s.joint_acting.len();
     s.joint_constraints.resize(n, JointConstraint::default());
     s.joint_impulses.resize(n, JointImpulses::default());
@@ -344,15 +345,25 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     let starts = s.joint_layout.color_starts;
     let stages = prepare_stages(n, n_bodies, s.joint_groups.len(), &starts, workers);
     let block = stages[INERTIA + 1].block as usize;
-    s.joint_tension.resize(n, [Tension::NONE; 2]);
     let constraints = Slots::new(&mut s.joint_constraints[..n]);
     let impulses = Slots::new(&mut s.joint_impulses[..n]);
-    let tension = Slots::new(&mut s.joint_tension[..n]);
     let extra = Slots::new(&mut s.joint_inv_inertia[..n_bodies]);
     let joints = Slots::new(&mut world.joints.pool[..]);
     let groups = Slots::new(&mut s.joint_groups[..]);
     let rows = Slots::new(&mut s.joint_rows[..]);
     let (slot_at, group_of) = (&s.joint_slot_at[..], &s.joint_group_of[..]);
+    // The tension terms by the colouring's reads: a joint's slot when the joints are
+    // dense, else its place in `joint_slots` (ascending).
+    let (tension, read_slots) = (&s.joint_tension[..], &s.joint_slots[..]);
+    let terms = |p: usize| {
+        let slot = slot_at[p];
+        let k = if dense {
+            Some(slot as usize)
+        } else {
+            read_slots.binary_search(&slot).ok()
+        };
+        k.and_then(|k| tension.get(k))
+    };
     let last = |g: usize| {
         // SAFETY: `first` and `n` are not written while the joints are prepared.
         let group = unsafe { &*groups.ptr(g) };
@@ -388,21 +399,10 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
                 *unsafe { extra.get(k) } = Mat3::ZERO;
             }
         }
-        1 => {
-            for p in items {
-                if let Some(&ahead) = slot_at.get(p + AHEAD) {
-                    prefetch_joint(joints.ptr(ahead as usize), false);
-                }
-                // SAFETY: each position (and its joint) is in one block of the stage.
-                let (j, t) = unsafe { (joints.get(slot_at[p] as usize), tension.get(p)) };
-                *t = tension_terms(j, bodies, solver_index, params, h);
-            }
-        }
         i if i < INERTIA => {
             let first = starts[i - ADD] as usize;
             for p in first + items.start..first + items.end {
-                // SAFETY: read only in this stage.
-                for t in unsafe { tension.get(p) }.iter() {
+                for t in terms(p).into_iter().flatten() {
                     if t.body != NONE {
                         // SAFETY: the joints of one colour share no dynamic body, and
                         // the overflow's run in one block.
@@ -533,6 +533,7 @@ fn color_joints(
     bodies: &[Body],
     s: &mut SolverScratch,
     tasks: &mut crate::task::Tasks,
+    h: f32,
 ) -> u32 {
     use crate::solver::constraint_graph::{COLOR_COUNT, clear_colors, take_color};
     let dense = dense(joints, s);
@@ -543,15 +544,26 @@ fn color_joints(
     };
     // Each joint read (one or more scattered cache lines) in parallel, each entry its
     // own; the colouring, greedy in slot order, then runs over the compact entries.
+    // With each acting joint's tension terms (`prepare_joints` adds them to the bodies),
+    // by the same index.
     s.joint_read.resize(count, JointRead::UNSEEN);
+    s.joint_tension.resize(count, [Tension::NONE; 2]);
     {
         let out = crate::task::Slots::new(&mut s.joint_read[..count]);
+        let tension = crate::task::Slots::new(&mut s.joint_tension[..count]);
         let (slots, index, params) = (&s.joint_slots, &s.solver_index, &s.params);
         tasks.for_each(count, 256, &|k, _| {
             let slot = if dense { k as u32 } else { slots[k] };
             let j = &joints[slot as usize];
+            let read = read_joint(j, bodies, index, params, dense);
             // SAFETY: each entry is one item.
-            *unsafe { out.get(k) } = read_joint(j, bodies, index, params, dense);
+            *unsafe { tension.get(k) } = if read.state == JointRead::ACTS {
+                tension_terms(j, bodies, index, params, h)
+            } else {
+                [Tension::NONE; 2]
+            };
+            // SAFETY: as above.
+            *unsafe { out.get(k) } = read;
         });
     }
     // The same reads as the layout was last made from: the same layout (the greedy
@@ -1225,7 +1237,13 @@ mod tests {
     fn recolor(w: &mut World) -> u32 {
         w.solver.joint_visited_before = None;
         gather_solver_joints(&w.joints.pool, &w.bodies, &mut w.solver);
-        color_joints(&w.joints.pool, &w.bodies, &mut w.solver, &mut w.tasks)
+        color_joints(
+            &w.joints.pool,
+            &w.bodies,
+            &mut w.solver,
+            &mut w.tasks,
+            1.0 / 240.0,
+        )
     }
 
     #[test]
