@@ -435,7 +435,7 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
             let mut own = JointConstraint::default();
             for p in items {
                 if let Some(&ahead) = slot_at.get(p + AHEAD) {
-                    prefetch_joint(joints.ptr(ahead as usize), true);
+                    prefetch_joint(joints.ptr(ahead as usize));
                 }
                 let slot = slot_at[p] as usize;
                 let g = group_of[p];
@@ -506,21 +506,18 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
 const AHEAD: usize = 8;
 
 /// Asks the cache for the lines of joint `j` a pass over the joints reads: its bodies,
-/// frames and last reaction, and with `all` its kind and impulses too. A hint no result
-/// depends on.
+/// frames, last reaction, kind and impulses. A hint no result depends on.
 #[inline(always)]
-fn prefetch_joint(j: *const Joint, all: bool) {
+fn prefetch_joint(j: *const Joint) {
     use core::mem::offset_of;
     let p = j.cast::<u8>();
     let at = |offset: usize| crate::solver::lanes::prefetch(p.wrapping_add(offset));
     at(offset_of!(Joint, body_a));
     at(offset_of!(Joint, reaction_force));
-    if all {
-        at(offset_of!(Joint, kind));
-        let impulses = offset_of!(Joint, impulses);
-        for line in 0..core::mem::size_of::<JointImpulses>().div_ceil(64) {
-            at(impulses + 64 * line);
-        }
+    at(offset_of!(Joint, kind));
+    let impulses = offset_of!(Joint, impulses);
+    for line in 0..core::mem::size_of::<JointImpulses>().div_ceil(64) {
+        at(impulses + 64 * line);
     }
 }
 
@@ -1096,7 +1093,7 @@ pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
     let run = |_: crate::task::StageRef, items: core::ops::Range<usize>| {
         for p in items {
             if let Some(&ahead) = slot_at.get(p + AHEAD) {
-                prefetch_joint(joints.ptr(ahead as usize), true);
+                prefetch_joint(joints.ptr(ahead as usize));
             }
             // SAFETY: each position, and so its joint, is in one block of the stage.
             let (j, broken) = unsafe { (joints.get(slot_at[p] as usize), breaks.get(p)) };

@@ -253,15 +253,7 @@ impl JointGroup {
         // Transposed in `record`'s order, then laid out in the rows' whole rows at once.
         let mut numbers = [Row::ZERO; NUMBERS];
         for k in 0..NUMBERS / 4 {
-            let records = each(|i| {
-                if k < 11 {
-                    record(c(i), k)
-                } else {
-                    let p = &c(i).pivot;
-                    let own = if c(i).own_pivot { 1.0 } else { 0.0 };
-                    [p.bias_rate, p.mass_scale, p.impulse_scale, own]
-                }
-            });
+            let records = each(|i| record(c(i), k));
             for (m, column) in F4x2::transpose(records).into_iter().enumerate() {
                 numbers[4 * k + m] = Row(column.to_array());
             }
@@ -305,12 +297,9 @@ fn lane_body(k: u32) -> (u32, bool) {
 #[inline(always)]
 fn numbers(c: &JointConstraint) -> [f32; NUMBERS] {
     let mut x = [0.0; NUMBERS];
-    for k in 0..11 {
+    for k in 0..NUMBERS / 4 {
         x[4 * k..4 * k + 4].copy_from_slice(&record(c, k));
     }
-    let p = &c.pivot;
-    let own = if c.own_pivot { 1.0 } else { 0.0 };
-    x[44..].copy_from_slice(&[p.bias_rate, p.mass_scale, p.impulse_scale, own]);
     x
 }
 
@@ -702,12 +691,19 @@ const _: () = {
     assert!(size_of::<crate::math::Transform>() == 28 && size_of::<crate::math::Mat3>() == 36);
 };
 
-/// Record `k` (below 11) of a constraint's 44 floats from `ma` on: `[ma.x, ma.y, ma.z,
-/// mb.x]`, `[mb.y, mb.z, ia.cx.x, ia.cx.y]`, … `[delta_center.z, soft.bias_rate,
-/// soft.mass_scale, soft.impulse_scale]` (the fields' declared order: all `repr(C)`).
+/// Record `k` (below 12) of the 48 numbers `fill` reads of a constraint: below 11, its
+/// 44 floats from `ma` on: `[ma.x, ma.y, ma.z, mb.x]`, `[mb.y, mb.z, ia.cx.x, ia.cx.y]`,
+/// … `[delta_center.z, soft.bias_rate, soft.mass_scale, soft.impulse_scale]` (the fields'
+/// declared order: all `repr(C)`); record 11 the pivot's softness and whether it is the
+/// joint's own (one or zero).
 #[inline(always)]
 fn record(c: &JointConstraint, k: usize) -> [f32; 4] {
-    debug_assert!(k < 11);
+    debug_assert!(k < NUMBERS / 4);
+    if k == 11 {
+        let p = &c.pivot;
+        let own = if c.own_pivot { 1.0 } else { 0.0 };
+        return [p.bias_rate, p.mass_scale, p.impulse_scale, own];
+    }
     // SAFETY: the 176 bytes from `RECORDS` on lie within the constraint and are `f32`
     // fields only (the layout is checked above); the pointer comes from the reference
     // to the whole constraint, and an unaligned read needs no alignment.
