@@ -6122,3 +6122,74 @@ fn seed_422279_own_snapshot_refused() {
         ],
     });
 }
+
+/// Found at the end of issue 19's stop of 2026-12-06, not caused by it (6013883 fails it
+/// too): the world solving one constraint at a time and its twin solving in lanes end the
+/// last step one byte apart in the snapshot, a float that is -0.0 one way and +0.0 the
+/// other in one contact, no body differing. Kept here, ignored until the trust work fixes
+/// it (then it must pass and lose the ignore).
+///
+/// Seed 462875 (Medium, 300 ops), minimised to 52 ops.
+/// op 51: LanesChangedBits: step(0.015441402, 2): solving one constraint at a time or in forced lanes gives other bits than the dispatched lanes: 0x43b178300cf680bc vs 0x636d84fb6214223c; 0 bodies differ []
+#[test]
+#[ignore = "open: one-at-a-time and the lanes differ by a signed zero in one contact (issue 19's note); run with --ignored"]
+fn seed_462875_lanes_changed_bits() {
+    check(&Case {
+        config: WorldConfig { gravity: [F(0.0), F(-10.0), F(0.0)], restitution_threshold: F(1.4372767), contact_hertz: F(111.04462), contact_damping_ratio: F(16.207956), contact_push_max_speed: F(1.9261112), joint_damping_ratio: F(0.7923421), max_linear_speed: F(996.0052), hit_event_threshold: F(0.29195392), enable_sleep: true, capacities: [64, 256, 512, 128, 16, 128, 4, 8, 256], content_capacity: 67108864, task_workers: 3, more_capacities: [2, 2, 2] },
+        ops: vec![
+            CreateBody { def: BodyD { ty: 1, position: [D(4.905193274422707), D(6.925081696305924), D(-4.15481471394447)], rotation: [F(0.4021848), F(0.0921393), F(-0.2966191), F(0.8612635)], linear: [F(0.0), F(0.0), F(0.0)], angular: [F(0.0), F(0.0), F(0.0)], linear_damping: F(0.0), angular_damping: F(0.0), gravity_scale: F(1.0), sleep_threshold: F(0.05), flags: 11, locks: 0 } },
+            CreateBody { def: BodyD { ty: 2, position: [D(1.5850105593547248), D(8.21895618847507), D(11.44545336132515)], rotation: [F(-0.53750765), F(-0.33622718), F(-0.5160572), F(0.5759529)], linear: [F(0.0), F(0.0), F(0.0)], angular: [F(0.0), F(0.0), F(0.0)], linear_damping: F(0.0), angular_damping: F(0.8814185), gravity_scale: F(1.0), sleep_threshold: F(0.05), flags: 9, locks: 0 } },
+            CreateBody { def: BodyD { ty: 0, position: [D(0.5277742121061273), D(4.969142816832967), D(-14.976216331057124)], rotation: [F(-0.3890185), F(0.26434284), F(-0.22570623), F(0.85313785)], linear: [F(0.0), F(0.0), F(0.0)], angular: [F(0.0), F(0.0), F(0.0)], linear_damping: F(0.0), angular_damping: F(0.0), gravity_scale: F(1.0), sleep_threshold: F(0.05), flags: 11, locks: 0 } },
+            CreateBody { def: BodyD { ty: 2, position: [D(5.597054498815488), D(5.535189882586375), D(-10.118046096347314)], rotation: [F(-0.001069236), F(0.078471355), F(0.095785804), F(0.9923035)], linear: [F(0.0), F(0.0), F(0.0)], angular: [F(0.0), F(0.0), F(0.0)], linear_damping: F(0.0), angular_damping: F(0.0), gravity_scale: F(1.0), sleep_threshold: F(0.05), flags: 11, locks: 0 } },
+            CreateSphere { body: 2147483647, def: ShapeD { density: F(140.29074), friction: F(0.93184173), restitution: F(0.0), rolling: F(0.07533904), category: 1, mask: 18446744073709551615, group: -1, flags: 5 }, center: [F(0.0), F(0.0), F(0.0)], radius: F(0.25690994) },
+            CreateBody { def: BodyD { ty: 2, position: [D(-11.42148000447088), D(2.0891996774794706), D(1e-9)], rotation: [F(-0.06302732), F(-0.63073546), F(0.5723326), F(0.52022666)], linear: [F(0.0), F(0.0), F(0.0)], angular: [F(0.0), F(0.0), F(0.0)], linear_damping: F(0.4729393), angular_damping: F(0.0), gravity_scale: F(1.0), sleep_threshold: F(0.05), flags: 11, locks: 0 } },
+            Step { dt: F(0.25), substeps: 1 },
+            CreateSphere { body: 2147483647, def: ShapeD { density: F(2849.9375), friction: F(0.7196995), restitution: F(0.0), rolling: F(0.0), category: 1, mask: 18446744073709551615, group: 0, flags: 13 }, center: [F(-0.49797973), F(0.20851703), F(0.2928033)], radius: F(0.53570753) },
+            Step { dt: F(0.016666668), substeps: 1 },
+            Step { dt: F(0.016666668), substeps: 4 },
+            CreateBody { def: BodyD { ty: 0, position: [D(7.102724826220168), D(4.866009228953833), D(13.818069083586092)], rotation: [F(0.090112254), F(-0.23772024), F(0.22755128), F(0.9399943)], linear: [F(0.0), F(0.0), F(0.0)], angular: [F(0.0), F(0.0), F(0.0)], linear_damping: F(0.0), angular_damping: F(0.0), gravity_scale: F(1.0), sleep_threshold: F(0.05), flags: 11, locks: 0 } },
+            Step { dt: F(0.016666668), substeps: 1 },
+            CreateJoint { spec: JointSpec { a: 409054782, b: 374203942, frame_a: ([F(0.0015065505), F(0.14686383), F(-0.72543865)], [F(-0.37598068), F(0.19804505), F(0.41822547), F(0.8028102)]), frame_b: ([F(-0.6160198), F(-0.20222403), F(0.5687332)], [F(-0.04362798), F(-0.029871538), F(-0.056696247), F(0.9969904)]), world_anchor: None, collide: false, break_force: F(3.4028235e38), break_torque: F(3.4028235e38), kind: SixDof { axes: [AxisD { mode: 0, lower: F(-0.91542125), upper: F(0.2393039), hertz: F(2.7126899), damping: F(0.5624043), speed: F(1.6245142), force: F(51.15223) }, AxisD { mode: 1, lower: F(-0.60781574), upper: F(0.8309091), hertz: F(4.7801976), damping: F(0.5363904), speed: F(-2.3957705), force: F(86.147835) }, AxisD { mode: 2, lower: F(-0.4810502), upper: F(0.56105715), hertz: F(0.4016453), damping: F(0.19741404), speed: F(1.154693), force: F(51.923355) }, AxisD { mode: 2, lower: F(-0.31723446), upper: F(0.9809039), hertz: F(4.145209), damping: F(0.02075706), speed: F(-2.3109677), force: F(19.7863) }, AxisD { mode: 2, lower: F(-0.7582155), upper: F(0.67674094), hertz: F(4.980723), damping: F(0.49945775), speed: F(1.3452516), force: F(57.515255) }, AxisD { mode: 2, lower: F(-0.86450416), upper: F(0.5151383), hertz: F(0.629668), damping: F(0.854628), speed: F(-1.1170815), force: F(87.89856) }] } } },
+            Step { dt: F(0.016666668), substeps: 4 },
+            SolveOneAtATime { on: true },
+            Step { dt: F(0.033333335), substeps: 1 },
+            CreateBody { def: BodyD { ty: 2, position: [D(-4.099697802804908), D(12.390230856089174), D(-1.259817405486615)], rotation: [F(-0.35400224), F(0.3991383), F(0.17377706), F(0.82775146)], linear: [F(0.0), F(0.0), F(0.0)], angular: [F(0.0), F(0.0), F(0.0)], linear_damping: F(0.0), angular_damping: F(0.0), gravity_scale: F(1.0707983), sleep_threshold: F(0.05), flags: 11, locks: 0 } },
+            Step { dt: F(0.016666668), substeps: 4 },
+            CreateWater { def: WaterD { center: [D(0.0), D(2.416096436050986), D(0.0)], rotation: [F(0.4785699), F(-0.71681124), F(0.49407881), F(0.11418733)], half: [F(12.3279505), F(2.1313467), F(6.8832603)], density: F(356.10605), drag: [F(0.8163537), F(0.28868675)], flow: [F(0.0), F(0.0), F(0.0)], mask: 18446744073709551615 } },
+            Step { dt: F(0.016666668), substeps: 1 },
+            Step { dt: F(0.016666668), substeps: 1 },
+            Step { dt: F(0.008333334), substeps: 4 },
+            CreateBody { def: BodyD { ty: 1, position: [D(6.09634611527996), D(8.411336839096442), D(-4.899093872452557)], rotation: [F(0.86421543), F(0.17656903), F(-0.38745522), F(0.26801756)], linear: [F(0.0), F(0.0), F(0.0)], angular: [F(0.0), F(0.0), F(0.0)], linear_damping: F(0.0), angular_damping: F(0.0), gravity_scale: F(1.0), sleep_threshold: F(0.05), flags: 11, locks: 0 } },
+            CreateBox { body: 222382511, def: ShapeD { density: F(1217.4862), friction: F(0.57022774), restitution: F(0.0), rolling: F(0.0), category: 1, mask: 18446744073709551615, group: 0, flags: 21 }, half: [F(0.4493524), F(0.65273535), F(0.43120846)], center: None },
+            Step { dt: F(0.029817926), substeps: 8 },
+            Step { dt: F(0.016666668), substeps: 8 },
+            Step { dt: F(0.043488503), substeps: 2 },
+            Step { dt: F(0.016666668), substeps: 4 },
+            SetWaterRegion { water: 292317210, center: [D(0.0), D(-0.5078970009653903), D(0.0)], rotation: [F(0.0), F(0.0), F(0.0), F(1.0)], half: [F(19.729042), F(1.4556378), F(6.8813324)] },
+            Step { dt: F(0.033333335), substeps: 8 },
+            Step { dt: F(0.016666668), substeps: 8 },
+            Step { dt: F(0.016666668), substeps: 4 },
+            CreateBody { def: BodyD { ty: 0, position: [D(-11.589567276640981), D(11.873611665895142), D(-3.612539724710892)], rotation: [F(-0.20138358), F(0.7662919), F(0.60715145), F(0.060071)], linear: [F(0.0), F(0.0), F(0.0)], angular: [F(0.0), F(0.0), F(0.0)], linear_damping: F(0.0), angular_damping: F(0.17734152), gravity_scale: F(0.76531166), sleep_threshold: F(0.39483246), flags: 11, locks: 0 } },
+            CreatePlane { body: 2147483647, def: ShapeD { density: F(1951.6918), friction: F(0.3220983), restitution: F(0.0), rolling: F(0.0), category: 1, mask: 18446744073709551615, group: 0, flags: 5 }, normal: [F(0.12366832), F(0.9813163), F(-0.59031063)], offset: F(1.93755) },
+            Step { dt: F(0.5), substeps: 4 },
+            CreateBody { def: BodyD { ty: 2, position: [D(-8.60634349523357), D(10.468175702749035), D(-14.606143640451956)], rotation: [F(-0.3917979), F(-0.53132975), F(-0.097493425), F(0.74476725)], linear: [F(0.0), F(0.0), F(0.0)], angular: [F(0.0), F(0.0), F(0.0)], linear_damping: F(0.2380685), angular_damping: F(0.5416906), gravity_scale: F(1.0), sleep_threshold: F(0.11289107), flags: 11, locks: 0 } },
+            CreateBox { body: 2147483647, def: ShapeD { density: F(2126.5989), friction: F(0.011168617), restitution: F(0.45268035), rolling: F(0.1573683), category: 1, mask: 18446744073709551615, group: 0, flags: 21 }, half: [F(0.7633653), F(0.23351793), F(1.8868235)], center: None },
+            Step { dt: F(0.016666668), substeps: 2 },
+            Step { dt: F(0.016666668), substeps: 1 },
+            Step { dt: F(1.0), substeps: 1 },
+            Step { dt: F(0.08117061), substeps: 2 },
+            Step { dt: F(0.016666668), substeps: 4 },
+            Step { dt: F(0.016666668), substeps: 4 },
+            Step { dt: F(0.033333335), substeps: 8 },
+            Step { dt: F(0.016666668), substeps: 4 },
+            Step { dt: F(0.016666668), substeps: 8 },
+            Step { dt: F(0.008333334), substeps: 1 },
+            Step { dt: F(0.008333334), substeps: 8 },
+            Step { dt: F(0.08359274), substeps: 4 },
+            Step { dt: F(0.016666668), substeps: 1 },
+            CreateCharacter { def: CharD { position: [D(-6.589130916612328), D(10.31395635849255), D(0.43333333333333335)], up: [F(0.0), F(1.0), F(0.0)], radius: F(500.0), half_height: F(0.50640535), filter: (1, 18446744073709551615), settings: CharSetD { max_slope_angle: F(0.65725744), step_height: F(0.0), skin: F(0.5), max_strength: F(384.3934), snap_to_ground: F(1000.0), mass: F(47.416126) } } },
+            Step { dt: F(0.015441402), substeps: 2 },
+        ],
+    });
+}
+
