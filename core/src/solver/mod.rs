@@ -1297,20 +1297,30 @@ fn prepare_in_parallel(
         let (k, is_single, slots) = contacts_of(item);
         // The constraints after this one read contacts scattered through the contact
         // array, and bodies through the solver's: ask for the contacts two ahead, and for
-        // the bodies and shapes behind the next one's (hints, no result depends on them).
-        if item + 2 < wn + sn {
-            for &slot in contacts_of(item + 2).2 {
+        // the bodies and shapes behind the next one's (hints, no result depends on them),
+        // one contact's hints beside each read: asked all at once (112 lines for a full
+        // 8-wide lane) they outran the cache's miss buffers, and a worker spent a third
+        // longer than the serial fill waiting (many_pyramids: 4.6 against 3.4 ms).
+        let ahead = |d: usize| {
+            if item + d < wn + sn {
+                contacts_of(item + d).2
+            } else {
+                &[]
+            }
+        };
+        let (far, near) = (ahead(2), ahead(1));
+        let mut lane = [LaneInput::EMPTY; lanes::MAX_WIDTH];
+        let reads = far.len().max(near.len()).max(slots.len());
+        for (l, input) in lane.iter_mut().enumerate().take(reads) {
+            if let Some(&slot) = far.get(l) {
                 lanes::prefetch(ctx.contacts.as_ptr().wrapping_add(slot as usize));
             }
-        }
-        if item + 1 < wn + sn {
-            for &slot in contacts_of(item + 1).2 {
+            if let Some(&slot) = near.get(l) {
                 LaneInput::prefetch_behind(ctx, slot);
             }
-        }
-        let mut lane = [LaneInput::EMPTY; lanes::MAX_WIDTH];
-        for (l, &slot) in lane.iter_mut().zip(slots) {
-            l.read(ctx, slot);
+            if let Some(&slot) = slots.get(l) {
+                input.read(ctx, slot);
+            }
         }
         // SAFETY: for_each hands each constraint out once; it writes only slot `k`.
         unsafe {
@@ -1327,9 +1337,11 @@ fn prepare_in_parallel(
 
 #[cfg(test)]
 mod timing {
-    //! Stage timings of the solver on the large pyramid (5,050 boxes), each the fastest of
-    //! many repetitions so that a busy machine's preemptions drop out. Not a test of
-    //! behaviour: run by hand with
+    //! Stage timings of the solver on the large pyramid (5,050 boxes; with
+    //! `MAUL3D_TIMING_MANY` set, 196 pyramids of 55 boxes as many_pyramids), each the
+    //! fastest of many repetitions so that a busy machine's preemptions drop out; the
+    //! contacts' prepare also through hooks that run every piece inline (the parallel
+    //! path's own cost on one thread). Not a test of behaviour: run by hand with
     //! `cargo test --release -p maul3d --lib solver_stage_timings -- --ignored --nocapture`.
     #![allow(clippy::disallowed_methods)] // measuring, not simulating
 
@@ -1352,10 +1364,10 @@ mod timing {
     fn solver_stage_timings() {
         let mut world = World::new(&WorldDef {
             enable_sleep: false,
-            body_capacity: 5100,
-            shape_capacity: 5100,
-            contact_capacity: 8 * 5100 + 1024,
-            pair_capacity: 16 * 5100 + 1024,
+            body_capacity: 11000,
+            shape_capacity: 11000,
+            contact_capacity: 8 * 11000 + 1024,
+            pair_capacity: 16 * 11000 + 1024,
             ..Default::default()
         })
         .unwrap();
@@ -1372,17 +1384,23 @@ mod timing {
             density: 100.0,
             ..Default::default()
         };
-        for i in 0..100 {
-            for j in i..100 {
-                let x = (i as f64 + 1.0) * 0.5 + (j - i) as f64 - 50.0;
-                let b = world
-                    .create_body(&BodyDef {
-                        body_type: BodyType::Dynamic,
-                        position: DVec3::new(x, (2 * i + 1) as f64 * 0.5, 0.0),
-                        ..Default::default()
-                    })
-                    .unwrap();
-                world.create_box_shape(b, &shape, Vec3::splat(0.5)).unwrap();
+        let many = std::env::var_os("MAUL3D_TIMING_MANY").is_some();
+        let (grid, base) = if many { (14, 10) } else { (1, 100) };
+        for r in 0..grid {
+            for q in 0..grid {
+                for i in 0..base {
+                    for j in i..base {
+                        let x = (i as f64 + 1.0) * 0.5 + (j - i) as f64 - 50.0 + 12.0 * q as f64;
+                        let b = world
+                            .create_body(&BodyDef {
+                                body_type: BodyType::Dynamic,
+                                position: DVec3::new(x, (2 * i + 1) as f64 * 0.5, 3.0 * r as f64),
+                                ..Default::default()
+                            })
+                            .unwrap();
+                        world.create_box_shape(b, &shape, Vec3::splat(0.5)).unwrap();
+                    }
+                }
             }
         }
         let (dt, substeps) = (1.0 / 60.0, 4u32);
@@ -1399,6 +1417,37 @@ mod timing {
         let gather = fastest(reps, || gather_awake_set(&mut world, h));
         let color = fastest(reps, || color_constraints(&mut world));
         let prepare = fastest(reps, || prepare_contacts(&mut world, soft, static_soft));
+        // The parallel prepare's own cost, its pieces run inline on this thread.
+        unsafe extern "C" fn inline(
+            task: crate::task::TaskFn,
+            count: u32,
+            _min_range: u32,
+            context: *mut core::ffi::c_void,
+            _user: *mut core::ffi::c_void,
+        ) -> *mut core::ffi::c_void {
+            // SAFETY: the hook's contract: the whole range once.
+            unsafe { task(0, count, 0, context) };
+            core::ptr::null_mut()
+        }
+        unsafe extern "C" fn finish(_: *mut core::ffi::c_void, _: *mut core::ffi::c_void) {}
+        let serial_tasks = core::mem::replace(
+            &mut world.tasks,
+            crate::task::Tasks::new(
+                Some(crate::task::TaskHooks {
+                    enqueue_task: inline,
+                    finish_task: finish,
+                    user_context: core::ptr::null_mut(),
+                    worker_count: 2,
+                }),
+                world.def.contact_capacity as usize,
+                crate::alloc::WorldAlloc::Global,
+            )
+            .unwrap(),
+        );
+        color_constraints(&mut world);
+        let prepare_inline = fastest(reps, || prepare_contacts(&mut world, soft, static_soft));
+        world.tasks = serial_tasks;
+        color_constraints(&mut world);
         let s = &mut world.solver;
         let c = &mut s.constraints;
         let n = c.wide.count;
@@ -1437,6 +1486,7 @@ mod timing {
             gather + color + prepare + k * (integrate + warm + solve + relax) + restitution + store;
         println!(
             "fastest of {reps}, ms: gather {gather:.3} colour {color:.3} prepare {prepare:.3} \
+             (through inline hooks {prepare_inline:.3}) \
              | per substep: integrate {integrate:.3} warm {warm:.3} solve {solve:.3} \
              relax {relax:.3} | restitution {restitution:.3} store {store:.3} \
              | per step {step:.2} ({} constraints)",
