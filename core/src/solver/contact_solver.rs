@@ -987,15 +987,9 @@ fn store_lanes<L: Lanes>(
     rolling: &Slots<WideRolling<L>>,
 ) {
     for (k, (c, a)) in constraints.iter().zip(aux).enumerate() {
-        // The contacts of a colour lie scattered through the contact array.
-        if let Some(ahead) = aux.get(k + 2) {
-            for &slot in &ahead.contact[..L::WIDTH] {
-                let p = contacts.ptr(slot as usize);
-                if !p.is_null() {
-                    prefetch(p);
-                }
-            }
-        }
+        // The contacts of a colour lie scattered through the contact array: ask for those
+        // two constraints ahead, one beside each lane's store (see `prepare_in_parallel`).
+        let ahead = aux.get(k + 2).map_or(&[][..], |a| &a.contact[..L::WIDTH]);
         let aux = a;
         let (t1, t2, n) = c.frame();
         let mut normal = [[0.0; MAX_WIDTH]; 4];
@@ -1026,6 +1020,12 @@ fn store_lanes<L: Lanes>(
             [Vec3::ZERO; MAX_WIDTH]
         };
         for i in 0..L::WIDTH {
+            if let Some(&slot) = ahead.get(i) {
+                let p = contacts.ptr(slot as usize);
+                if !p.is_null() {
+                    prefetch(p);
+                }
+            }
             let slot = aux.contact[i];
             if slot == NONE {
                 continue;
