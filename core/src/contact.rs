@@ -100,6 +100,8 @@ const OUTCOME_UPDATE: u8 = 7;
 const OUTCOME_ALIVE: u8 = 8;
 /// Outcome: the contact touches.
 const OUTCOME_TOUCHING: u8 = 16;
+/// Outcome: the contact's manifold was recycled, not computed again.
+const OUTCOME_RECYCLED: u8 = 32;
 
 /// An edge of a body's contact list.
 pub(crate) type ContactEdge = Edge;
@@ -1395,14 +1397,12 @@ fn update_moving_contacts(
     content: &ContentStore,
     tasks: &mut Tasks,
 ) -> (bool, u32) {
-    use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+    use core::sync::atomic::{AtomicBool, Ordering};
     let (hulls, meshes) = (&content.hulls, &content.meshes);
     contacts.outcomes.resize(list.len(), 0);
     let slots = Slots::new(&mut contacts.pool);
     let outcomes = Slots::new(&mut contacts.outcomes[..list.len()]);
     let family = AtomicBool::new(false);
-    // A count: the same sum in any order.
-    let recycled = AtomicU32::new(0);
     // Each contact writes only itself: any split gives the same bits.
     tasks.for_each(list.len(), 64, &|k, _worker| {
         // The contacts lie scattered through the pool and their bodies and shapes through
@@ -1439,12 +1439,16 @@ fn update_moving_contacts(
         }
         let moving = bodies[contact.body_a as usize].is_moving()
             || bodies[contact.body_b as usize].is_moving();
+        // Recycling is counted from the outcomes afterwards: a shared counter bumped per
+        // contact bounced its cache line between the workers (nearly every contact of a
+        // settled pile recycles).
+        let mut recycled = 0;
         if !moving {
             contact.update = 0;
         } else if update_contact(contact, shapes, bodies, hulls, meshes, SPECULATIVE_DISTANCE) {
-            recycled.fetch_add(1, Ordering::Relaxed);
+            recycled = OUTCOME_RECYCLED;
         }
-        *outcome = OUTCOME_ALIVE | contact.update;
+        *outcome = OUTCOME_ALIVE | recycled | contact.update;
         if contact.flags & CONTACT_TOUCHING != 0 {
             *outcome |= OUTCOME_TOUCHING;
         }
@@ -1454,5 +1458,9 @@ fn update_moving_contacts(
             family.store(true, Ordering::Relaxed);
         }
     });
-    (family.into_inner(), recycled.into_inner())
+    let recycled = contacts.outcomes[..list.len()]
+        .iter()
+        .map(|&o| u32::from(o & OUTCOME_RECYCLED != 0))
+        .sum();
+    (family.into_inner(), recycled)
 }
