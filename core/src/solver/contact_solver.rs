@@ -619,7 +619,13 @@ fn scatter<L: Lanes>(states: &States, index: &[u32; MAX_WIDTH], v: &V3<L>, w: &V
     // Velocities stay within the range calls accept (never reached by sane scenes; it
     // keeps huge lever arms and masses from overflowing the next row into NaN). The
     // world's speed caps apply per body after the rows.
-    let (v, w) = (&v.clamp(MAX_VELOCITY), &w.clamp(MAX_VELOCITY));
+    // Adding +0 turns a -0 into +0 and changes nothing else: a lane of a constraint with
+    // fewer points than its neighbours runs their rows with nothing to apply, and adding
+    // that nothing can turn -0 into +0 where the constraint alone would not (the
+    // one-at-a-time path runs only its own rows). Zeros are written one way, so both
+    // paths hand the next constraint the same bits.
+    let v = v.clamp(MAX_VELOCITY).add(V3::default());
+    let w = w.clamp(MAX_VELOCITY).add(V3::default());
     let rv = L::untranspose([v.x, v.y, v.z, zero]);
     let rw = L::untranspose([w.x, w.y, w.z, zero]);
     for (i, &k) in index.iter().enumerate().take(L::WIDTH) {
@@ -992,23 +998,27 @@ fn store_lanes<L: Lanes>(
         let ahead = aux.get(k + 2).map_or(&[][..], |a| &a.contact[..L::WIDTH]);
         let aux = a;
         let (t1, t2, n) = c.frame();
+        // Every impulse kept with its zeros written as +0 (adding +0; see `scatter`): a
+        // lane's padding rows may have turned one of its zeros' signs.
+        let zero = L::default();
         let mut normal = [[0.0; MAX_WIDTH]; 4];
         let mut most = [[0.0; MAX_WIDTH]; 4];
         let mut tangent = [[Vec3::ZERO; MAX_WIDTH]; 4];
         for j in 0..c.point_count as usize {
             let (p, w) = (&c.points[j], &c.warm[j]);
-            normal[j] = w.normal_impulse.to_array();
-            most[j] = p.max_normal_impulse.to_array();
+            normal[j] = (w.normal_impulse + zero).to_array();
+            most[j] = (p.max_normal_impulse + zero).to_array();
             tangent[j] = t1
                 .scale(w.tangent_impulse1)
                 .add(t2.scale(w.tangent_impulse2))
+                .add(V3::default())
                 .lanes();
         }
         let roll = if c.rolling != NONE {
             // SAFETY: each rolling entry belongs to one constraint, run by one thread.
             let r = unsafe { rolling.get(c.rolling as usize) };
             let on = r.resistance.to_array();
-            let mut roll = from_frame(t1, t2, n, r.impulse).lanes();
+            let mut roll = from_frame(t1, t2, n, r.impulse).add(V3::default()).lanes();
             for (v, on) in roll.iter_mut().zip(on) {
                 // A lane without rolling resistance stores exact zeros, as one alone would.
                 if on <= 0.0 {

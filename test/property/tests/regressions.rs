@@ -6124,15 +6124,16 @@ fn seed_422279_own_snapshot_refused() {
 }
 
 /// Found at the end of issue 19's stop of 2026-12-06, not caused by it (6013883 fails it
-/// too): the world solving one constraint at a time and its twin solving in lanes end the
-/// last step one byte apart in the snapshot, a float that is -0.0 one way and +0.0 the
-/// other in one contact, no body differing. Kept here, ignored until the trust work fixes
-/// it (then it must pass and lose the ignore).
+/// too): the world solving one constraint at a time and its twin solving in lanes ended
+/// the last step one byte apart in the snapshot, a contact's rolling impulse -0.0 one way
+/// and +0.0 the other. A lane of a constraint with fewer points than its neighbours runs
+/// their rows with nothing to apply, and adding that nothing turned the sign of a zero
+/// angular velocity in the frame; fixed by writing every velocity and impulse the contact
+/// solver keeps with its zeros as +0 (`contact_solver::scatter` and `store_lanes`).
 ///
 /// Seed 462875 (Medium, 300 ops), minimised to 52 ops.
 /// op 51: LanesChangedBits: step(0.015441402, 2): solving one constraint at a time or in forced lanes gives other bits than the dispatched lanes: 0x43b178300cf680bc vs 0x636d84fb6214223c; 0 bodies differ []
 #[test]
-#[ignore = "open: one-at-a-time and the lanes differ by a signed zero in one contact (issue 19's note); run with --ignored"]
 fn seed_462875_lanes_changed_bits() {
     check(&Case {
         config: WorldConfig {
