@@ -775,12 +775,10 @@ fn warm_start_lanes<L: Lanes>(
         if c.rolling != NONE {
             // SAFETY: each rolling entry belongs to one constraint, run by one thread.
             let r = unsafe { rolling.get(c.rolling as usize) };
-            // Only the lanes that roll: a lane without rolling resistance must come out
-            // exactly as on the one-at-a-time path, which has no rolling row for it (adding
-            // a zero can still turn -0 into +0).
-            let zero = L::default();
-            la = V3::select_gt(r.resistance, zero, la.add(r.impulse), la);
-            lb = V3::select_gt(r.resistance, zero, lb.add(r.impulse), lb);
+            // A lane without rolling resistance adds its zero impulse: at most the sign of
+            // a zero changes, and `scatter` writes zeros one way.
+            la = la.add(r.impulse);
+            lb = lb.add(r.impulse);
         }
         let (t1, t2, n) = c.frame();
         let pw = from_frame(t1, t2, n, p);
@@ -919,11 +917,11 @@ fn solve_lanes<L: Lanes, const USE_BIAS: bool>(
             let scale = L::select_gt(len2, limit * limit, limit.div(len2.sqrt()), one);
             let acc = acc.scale(scale);
             let d = acc.sub(old);
-            // Lanes without rolling resistance keep everything as it was (see warm_start).
-            let on = r.resistance;
-            r.impulse = V3::select_gt(on, zero, acc, old);
-            l.wa = V3::select_gt(on, zero, l.wa.sub(c.inv_i_a.mul_vec(d)), l.wa);
-            l.wb = V3::select_gt(on, zero, l.wb.add(c.inv_i_b.mul_vec(d)), l.wb);
+            // A lane without rolling resistance has no rolling mass and a limit of zero:
+            // its impulse and change stay zeros (see warm_start).
+            r.impulse = acc;
+            l.wa = l.wa.sub(c.inv_i_a.mul_vec(d));
+            l.wb = l.wb.add(c.inv_i_b.mul_vec(d));
         }
         let (va, wa, vb, wb) = l.finish(c, va, wa, vb, wb);
         scatter(states, &c.index_a, &va, &wa);
@@ -1017,15 +1015,8 @@ fn store_lanes<L: Lanes>(
         let roll = if c.rolling != NONE {
             // SAFETY: each rolling entry belongs to one constraint, run by one thread.
             let r = unsafe { rolling.get(c.rolling as usize) };
-            let on = r.resistance.to_array();
-            let mut roll = from_frame(t1, t2, n, r.impulse).add(V3::default()).lanes();
-            for (v, on) in roll.iter_mut().zip(on) {
-                // A lane without rolling resistance stores exact zeros, as one alone would.
-                if on <= 0.0 {
-                    *v = Vec3::ZERO;
-                }
-            }
-            roll
+            // A lane without rolling resistance stores +0s, as one alone would.
+            from_frame(t1, t2, n, r.impulse).add(V3::default()).lanes()
         } else {
             [Vec3::ZERO; MAX_WIDTH]
         };
