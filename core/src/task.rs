@@ -56,6 +56,9 @@ pub(crate) struct Tasks {
     pub hooks: Option<TaskHooks>,
     claims: FixedVec<AtomicU32>,
     epoch: u32,
+    /// A plan's block claims: the last stage (plus one) that claimed each block of the
+    /// current stage, at most `4 × worker_count` blocks (see [`Stage::split`]).
+    block_claims: Option<FixedVec<AtomicU32>>,
     /// The host's floating-point bits, restored around calls to the hooks (the C ABI's
     /// shims set it; Rust callers are in the default setting).
     pub host_fp: SavedFp,
@@ -143,10 +146,17 @@ impl Tasks {
                 debug_assert!(ok);
             }
         }
+        let blocks = hooks.map_or(0, |h| 4 * h.worker_count as usize);
+        let mut block_claims = FixedVec::with_capacity(blocks, alloc, "task_hooks.worker_count")?;
+        for _ in 0..blocks {
+            let ok = block_claims.push(AtomicU32::new(0));
+            debug_assert!(ok);
+        }
         Ok(Tasks {
             hooks,
             claims,
             epoch: 0,
+            block_claims: Some(block_claims),
             host_fp: fp::library(),
         })
     }
@@ -158,12 +168,13 @@ impl Tasks {
             hooks: None,
             claims: FixedVec::empty(alloc),
             epoch: 0,
+            block_claims: None,
             host_fp: fp::library(),
         }
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.claims.capacity() * 4
+        (self.claims.capacity() + self.block_claims.as_ref().map_or(0, |b| b.capacity())) * 4
     }
 
     /// Runs `f(i, worker)` for every `i < count`, through the host's hooks when there are
@@ -328,10 +339,16 @@ struct Progress<'a> {
     body_blocks: u32,
     tail_ends: [u32; MAX_PLAN],
     stage_count: u32,
-    /// The current stage (high half) and the next unclaimed block of it (low half).
+    /// The current stage (high half; the low half stays zero).
     word: AtomicU64,
     /// Blocks finished since the start, over all stages.
     done: AtomicU64,
+    /// For each block of the current stage, the last stage that claimed it, plus one
+    /// (zero at the start): a block of stage `s` is claimed by raising its entry to
+    /// `s + 1`, which only one piece can do, and which a piece that read an older stage
+    /// cannot undo.
+    claims: &'a [AtomicU32],
+    workers: u32,
     f: &'a (dyn Fn(StageRef, core::ops::Range<usize>) + Sync),
     panicked: AtomicBool,
 }
@@ -379,21 +396,32 @@ impl Progress<'_> {
         s
     }
 
-    /// What a piece does: claims blocks of the current stage and runs them; when none is
-    /// left it waits for the stage's running blocks (claimed, so started) to finish; the
-    /// one that finishes a stage's last block opens the next. It never waits for a piece
-    /// that has not started: a piece alone runs the whole plan.
-    fn work(&self) {
+    /// Claims block `b` for stage `s`; false when another piece has (for this stage or,
+    /// when `s` is stale, a later one).
+    fn claim(&self, b: u32, s: u32) -> bool {
+        let claim = &self.claims[b as usize];
+        claim.load(Ordering::Relaxed) <= s && claim.fetch_max(s + 1, Ordering::AcqRel) <= s
+    }
+
+    /// What a piece does, as Box3D's workers do a solver stage: from its own first block
+    /// (worker `w` of `n` starts `w/n` of the way through the stage, so a worker meets the
+    /// same blocks, and their data in its cache, stage after stage and substep after
+    /// substep) it claims and runs blocks forward until it meets a claimed one, then
+    /// backward from its first block, taking the blocks its neighbour would have run last.
+    /// Then it waits for the stage's running blocks (claimed, so started) to finish; the
+    /// piece that finishes the last opens the next stage. A piece alone claims every block
+    /// (its forward walk goes round the whole stage), so it never waits for a piece that
+    /// has not started.
+    fn work(&self, worker: u32) {
         use Ordering::{AcqRel, Acquire, Release};
         let mut spins = 0u32;
+        let mut seen = u32::MAX;
         loop {
-            let w = self.word.load(Acquire);
-            let (s, next) = ((w >> 32) as u32, w as u32);
+            let s = (self.word.load(Acquire) >> 32) as u32;
             if s >= self.stage_count {
                 return;
             }
-            let (which, stage) = self.stage(s);
-            if next >= stage.blocks() {
+            if s == seen {
                 // Every block is claimed: wait for the pieces running them.
                 spins += 1;
                 if spins < 64 {
@@ -403,28 +431,45 @@ impl Progress<'_> {
                 }
                 continue;
             }
-            if self
-                .word
-                .compare_exchange_weak(w, w + 1, AcqRel, Acquire)
-                .is_err()
-            {
-                continue;
-            }
+            seen = s;
             spins = 0;
-            let start = (next * stage.block) as usize;
-            let end = (start + stage.block as usize).min(stage.items as usize);
-            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                (self.f)(which, start..end)
-            }));
-            if run.is_err() {
-                // Counted as done all the same, so no piece waits for ever; the step
-                // panics once the plan is through.
-                self.panicked.store(true, Release);
+            let (which, stage) = self.stage(s);
+            let blocks = stage.blocks();
+            let first = (u64::from(worker % self.workers) * u64::from(blocks)
+                / u64::from(self.workers)) as u32;
+            let mut ran = 0u64;
+            let mut run = |b: u32| {
+                let start = (b * stage.block) as usize;
+                let end = (start + stage.block as usize).min(stage.items as usize);
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    (self.f)(which, start..end)
+                }));
+                if result.is_err() {
+                    // Counted as done all the same, so no piece waits for ever; the step
+                    // panics once the plan is through.
+                    self.panicked.store(true, Release);
+                }
+                ran += 1;
+            };
+            let mut b = first;
+            while self.claim(b, s) {
+                run(b);
+                b = if b + 1 == blocks { 0 } else { b + 1 };
             }
-            let done = self.done.fetch_add(1, AcqRel) + 1;
-            if done == self.end_of(s) {
-                let open = self.nonempty_from(s + 1);
-                self.word.store((open as u64) << 32, Release);
+            let mut b = first;
+            loop {
+                b = if b == 0 { blocks - 1 } else { b - 1 };
+                if !self.claim(b, s) {
+                    break;
+                }
+                run(b);
+            }
+            if ran > 0 {
+                let done = self.done.fetch_add(ran, AcqRel) + ran;
+                if done == self.end_of(s) {
+                    let open = self.nonempty_from(s + 1);
+                    self.word.store((open as u64) << 32, Release);
+                }
             }
         }
     }
@@ -447,7 +492,12 @@ impl Tasks {
         let (tail_ends, _) = block_ends(plan.tail);
         let largest = plan.body.iter().chain(plan.tail).map(|s| s.items).max();
         let workers = self.hooks.map_or(1, |h| h.worker_count);
-        if workers <= 1 || (largest.unwrap_or(0) as usize) < min_items {
+        let most_blocks = plan.body.iter().chain(plan.tail).map(Stage::blocks).max();
+        let claimable = self.block_claims.as_ref().map_or(0, |c| c.len());
+        if workers <= 1
+            || (largest.unwrap_or(0) as usize) < min_items
+            || most_blocks.unwrap_or(0) as usize > claimable
+        {
             let run = |which: StageRef, stage: &Stage| {
                 let b = stage.block.max(1) as usize;
                 let mut start = 0;
@@ -468,6 +518,10 @@ impl Tasks {
             }
             return;
         }
+        let claims = self
+            .block_claims
+            .take()
+            .expect("a world's tasks own their claims");
         let mut progress = Progress {
             plan,
             body_ends,
@@ -476,15 +530,22 @@ impl Tasks {
             stage_count: plan.body.len() as u32 * plan.repeats + plan.tail.len() as u32,
             word: AtomicU64::new(0),
             done: AtomicU64::new(0),
+            claims: &claims,
+            workers,
             f,
             panicked: AtomicBool::new(false),
         };
+        for c in claims.iter() {
+            c.store(0, Ordering::Relaxed);
+        }
         let first = progress.nonempty_from(0);
         *progress.word.get_mut() = (first as u64) << 32;
         // Each piece is one worker's long task; pieces the host runs late, or inline after
         // the others, find the plan done.
-        self.for_each_always(workers as usize, &|_, _| progress.work());
-        if progress.panicked.load(Ordering::Acquire) {
+        self.for_each_always(workers as usize, &|_, worker| progress.work(worker));
+        let panicked = progress.panicked.load(Ordering::Acquire);
+        self.block_claims = Some(claims);
+        if panicked {
             panic!("a step task panicked on a host thread");
         }
     }
@@ -633,6 +694,115 @@ mod tests {
                     1,
                     "item {i} of {count} ({min_range})"
                 );
+            }
+        }
+    }
+
+    /// Runs every piece inline before returning, in order or reversed (`user` non-null),
+    /// each with its own worker index.
+    unsafe extern "C" fn inline_pieces(
+        task: TaskFn,
+        count: u32,
+        _min_range: u32,
+        context: *mut c_void,
+        user: *mut c_void,
+    ) -> *mut c_void {
+        let order: Vec<u32> = if user.is_null() {
+            (0..count).collect()
+        } else {
+            (0..count).rev().collect()
+        };
+        for i in order {
+            // SAFETY: the core's trampoline and context, run before enqueue returns.
+            unsafe { task(i, i + 1, i, context) };
+        }
+        core::ptr::null_mut()
+    }
+
+    /// Runs every piece on its own thread, each with its own worker index.
+    unsafe extern "C" fn threaded_pieces(
+        task: TaskFn,
+        count: u32,
+        _min_range: u32,
+        context: *mut c_void,
+        _user: *mut c_void,
+    ) -> *mut c_void {
+        let context = context as usize;
+        std::thread::scope(|scope| {
+            for i in 0..count {
+                // SAFETY: as above; the scope joins every thread before enqueue returns.
+                scope.spawn(move || unsafe { task(i, i + 1, i, context as *mut c_void) });
+            }
+        });
+        core::ptr::null_mut()
+    }
+
+    /// A plan's blocks each run exactly once, and a stage's only after every block of the
+    /// stage before has finished, whatever host runs the workers' pieces: all inline in
+    /// order, inline reversed (the last worker's piece first, which then runs the whole
+    /// plan alone), or each on its own thread.
+    #[test]
+    fn plan_blocks_run_once_in_stage_order_on_every_host() {
+        let body = [
+            Stage::split(1000, 4, 3),
+            Stage { items: 1, block: 1 },
+            Stage::split(0, 4, 3),
+            Stage::split(37, 1, 3),
+            Stage::split(500, 64, 3),
+        ];
+        let tail = [Stage::split(90, 8, 3), Stage { items: 7, block: 7 }];
+        let plan = StagePlan {
+            body: &body,
+            repeats: 4,
+            tail: &tail,
+        };
+        // Every stage in the order the plan runs them.
+        let order: Vec<(StageRef, Stage)> = (0..plan.repeats)
+            .flat_map(|repeat| {
+                body.iter()
+                    .enumerate()
+                    .map(move |(index, &st)| (StageRef { repeat, index }, st))
+            })
+            .chain(tail.iter().enumerate().map(|(index, &st)| {
+                let repeat = StageRef::TAIL;
+                (StageRef { repeat, index }, st)
+            }))
+            .collect();
+        let hosts: [(_, *mut c_void); 3] = [
+            (inline_pieces as _, core::ptr::null_mut()),
+            (inline_pieces as _, core::ptr::dangling_mut::<c_void>()),
+            (threaded_pieces as _, core::ptr::null_mut()),
+        ];
+        for (enqueue_task, user_context) in hosts {
+            let hooks = TaskHooks {
+                enqueue_task,
+                finish_task: nothing,
+                user_context,
+                worker_count: 3,
+            };
+            let mut tasks = Tasks::new(Some(hooks), 200, WorldAlloc::Global).unwrap();
+            for _ in 0..3 {
+                let runs: Vec<Vec<AtomicU32>> = order
+                    .iter()
+                    .map(|(_, st)| (0..st.items).map(|_| AtomicU32::new(0)).collect())
+                    .collect();
+                let finished: Vec<AtomicU32> = order.iter().map(|_| AtomicU32::new(0)).collect();
+                tasks.run_plan(&plan, 1, &|which, items| {
+                    let k = order.iter().position(|(w, _)| *w == which).unwrap();
+                    for j in 0..k {
+                        let before = order[j].1.items;
+                        assert_eq!(finished[j].load(Ordering::Acquire), before, "{which:?}");
+                    }
+                    for i in items.clone() {
+                        runs[k][i].fetch_add(1, Ordering::Relaxed);
+                    }
+                    finished[k].fetch_add(items.len() as u32, Ordering::AcqRel);
+                });
+                for (k, stage_runs) in runs.iter().enumerate() {
+                    for (i, r) in stage_runs.iter().enumerate() {
+                        assert_eq!(r.load(Ordering::Relaxed), 1, "{:?} item {i}", order[k].0);
+                    }
+                }
             }
         }
     }
