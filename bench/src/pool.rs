@@ -1,6 +1,8 @@
 //! A persistent thread pool behind Maul3D's task hooks, as a game host would give one:
 //! `threads − 1` workers that stay alive for the whole run and spin for work, and the
-//! stepping thread, which runs pieces too while it waits in `finish_task`.
+//! stepping thread, which runs pieces too while it waits in `finish_task`. A worker that
+//! found no work for about a millisecond sleeps until the next job (so an idle pool does
+//! not spin beside a one-thread run, or beside Rapier's).
 //!
 //! `enqueue_task` cuts `[0, item_count)` into pieces of at least `min_range` items (at
 //! most sixteen per thread, so the thread that finishes first never waits long for a slow
@@ -15,8 +17,8 @@
 
 use maul3d::{TaskFn, TaskHooks};
 use std::ffi::c_void;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 
 /// One job's task, context and item count.
@@ -37,6 +39,10 @@ struct Shared {
     threads: u32,
     /// Pieces run so far by the worker threads (not the stepping thread).
     by_workers: AtomicU64,
+    /// Workers asleep, or about to be, on `wake`; `enqueue` wakes them.
+    sleepers: AtomicU32,
+    asleep: Mutex<()>,
+    wake: Condvar,
 }
 
 /// The pool; `hooks()` goes into a `WorldDef`, and the pool must outlive the world.
@@ -117,6 +123,9 @@ impl Pool {
             shutdown: AtomicBool::new(false),
             threads,
             by_workers: AtomicU64::new(0),
+            sleepers: AtomicU32::new(0),
+            asleep: Mutex::new(()),
+            wake: Condvar::new(),
         });
         let workers = (1..threads)
             .map(|w| {
@@ -152,7 +161,9 @@ impl Pool {
 
 impl Drop for Pool {
     fn drop(&mut self) {
-        self.shared.shutdown.store(true, Ordering::Release);
+        self.shared.shutdown.store(true, Ordering::SeqCst);
+        drop(self.shared.asleep.lock());
+        self.shared.wake.notify_all();
         for w in self.workers.drain(..) {
             let _ = w.join();
         }
@@ -167,8 +178,25 @@ fn worker(shared: &Shared, index: u32) {
         } else if idle < 4096 {
             idle += 1;
             std::hint::spin_loop();
-        } else {
+        } else if idle < 8192 {
+            idle += 1;
             std::thread::yield_now();
+        } else {
+            // Asleep until a job other than the one last seen is published: counted among
+            // the sleepers before looking, so `enqueue` (which publishes, then looks at
+            // the count) either finds it counted or is seen here.
+            let guard = shared.asleep.lock().unwrap_or_else(|e| e.into_inner());
+            shared.sleepers.fetch_add(1, Ordering::SeqCst);
+            let seen = shared.state.load(Ordering::SeqCst);
+            let (_, pieces, next) = unpack(seen);
+            let guard = if next >= pieces && !shared.shutdown.load(Ordering::SeqCst) {
+                shared.wake.wait(guard).unwrap_or_else(|e| e.into_inner())
+            } else {
+                guard
+            };
+            shared.sleepers.fetch_sub(1, Ordering::SeqCst);
+            drop(guard);
+            idle = 0;
         }
     }
 }
@@ -199,7 +227,11 @@ unsafe extern "C" fn enqueue(
     shared.done.store(0, Ordering::Relaxed);
     shared
         .state
-        .store(pack(generation, pieces, 0), Ordering::Release);
+        .store(pack(generation, pieces, 0), Ordering::SeqCst);
+    if shared.sleepers.load(Ordering::SeqCst) > 0 {
+        drop(shared.asleep.lock());
+        shared.wake.notify_all();
+    }
     user_context
 }
 
