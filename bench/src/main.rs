@@ -143,16 +143,16 @@ fn run_maul3d(_scene: &Scene, _steps: usize, _pool: Option<&Pool>) -> Option<Run
 /// checksum that differs between them is kept (as NaN) for the report to show.
 fn fastest(best: &mut Option<Run>, run: Option<Run>) {
     let Some(mut run) = run else { return };
-    if let Some(b) = best.as_ref() {
-        if b.checksum.to_bits() != run.checksum.to_bits() {
-            run.checksum = f64::NAN;
-        }
-        if b.ms_per_step <= run.ms_per_step {
-            best.as_mut().unwrap().checksum = run.checksum;
-            return;
-        }
+    let Some(b) = best else {
+        *best = Some(run);
+        return;
+    };
+    if b.checksum.to_bits() != run.checksum.to_bits() {
+        (b.checksum, run.checksum) = (f64::NAN, f64::NAN);
     }
-    *best = Some(run);
+    if run.ms_per_step < b.ms_per_step {
+        *b = run;
+    }
 }
 
 fn field<T>(run: &Option<Run>, f: impl Fn(&Run) -> T) -> String
