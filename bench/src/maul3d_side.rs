@@ -546,6 +546,8 @@ impl Engine for Maul3dEngine {
             s.restitution += p.restitution;
             s.finalize += p.finalize;
             s.sleep += p.sleep;
+            s.sensors += p.sensors;
+            s.soft += p.soft;
             self.profiled_steps += 1;
             let c = self.world.counters();
             self.toi.0 += c.toi_queries as u64;
@@ -560,7 +562,7 @@ impl Engine for Maul3dEngine {
         let p = &self.profile;
         let c = self.world.counters();
         Some(format!(
-            "step {:.2} = pairs {:.2} + collide {:.2} + prepare {:.2} + solve {:.2} + restitution {:.2} + finalize {:.2} + sleep {:.2} ms; awake {} contacts {} touching {} colours {} overflow {}; recycled {:.0} of {:.0} contacts a step; time of impact per step: {:.0} queries, {:.0} iterations{}",
+            "step {:.2} = pairs {:.2} + collide {:.2} + prepare {:.2} + solve {:.2} + restitution {:.2} + finalize {:.2} + sleep {:.2} + events {:.2} + other {:.2} ms; awake {} contacts {} touching {} colours {} overflow {}; recycled {:.0} of {:.0} contacts a step; time of impact per step: {:.0} queries, {:.0} iterations{}",
             p.step / n,
             p.pairs / n,
             p.collide / n,
@@ -569,6 +571,18 @@ impl Engine for Maul3dEngine {
             p.restitution / n,
             p.finalize / n,
             p.sleep / n,
+            (p.sensors + p.soft) / n,
+            (p.step
+                - (p.pairs
+                    + p.collide
+                    + p.prepare
+                    + p.solve
+                    + p.restitution
+                    + p.finalize
+                    + p.sleep
+                    + p.sensors
+                    + p.soft))
+                / n,
             c.awake_body_count,
             c.contact_count,
             c.touching_contact_count,

@@ -42,10 +42,24 @@ pub enum WorldAlloc {
     Host(HostAllocator),
 }
 
+/// Every array of a world starts on a cache line of its own (64 bytes, or its type's
+/// alignment when larger), so no two arrays share a line: threads writing different
+/// arrays in a step never contend for one, and where the allocator happens to place a
+/// small array does not decide how fast the step runs.
+const LINE: usize = 64;
+
+/// `layout` aligned to at least a cache line; the size is unchanged.
+#[inline]
+fn on_own_line(layout: Layout) -> Layout {
+    Layout::from_size_align(layout.size(), layout.align().max(LINE)).unwrap_or(layout)
+}
+
 // SAFETY: `Global` forwards to the global allocator; `Host` forwards to hooks the host
-// promised are a valid allocator (aligned, non-overlapping blocks, freed by `free`).
+// promised are a valid allocator (aligned, non-overlapping blocks, freed by `free`). Both
+// ask for (and free with) the same stricter alignment, which satisfies the caller's.
 unsafe impl Allocator for WorldAlloc {
     fn allocate(&self, layout: Layout) -> core::result::Result<NonNull<[u8]>, AllocError> {
+        let layout = on_own_line(layout);
         match self {
             WorldAlloc::Global => Global.allocate(layout),
             WorldAlloc::Host(h) => {
@@ -71,6 +85,7 @@ unsafe impl Allocator for WorldAlloc {
     }
 
     unsafe fn deallocate(&self, ptr: NonNull<u8>, layout: Layout) {
+        let layout = on_own_line(layout);
         match self {
             // SAFETY: the block came from Global with this layout.
             WorldAlloc::Global => unsafe { Global.deallocate(ptr, layout) },

@@ -14,7 +14,8 @@ pub struct Profile {
     pub prepare: f64,
     /// Substeps: integrate, warm start, solve, relax.
     pub solve: f64,
-    /// Restitution and storing impulses.
+    /// Restitution, storing contact impulses, and the joints' impulses, reactions and
+    /// breaks.
     pub restitution: f64,
     /// Writing bodies back, bounds and the move buffer.
     pub finalize: f64,

@@ -145,31 +145,44 @@ impl World {
     fn body_that_could_leave_bounds(&mut self, dt: f32) -> Option<(u32, f64)> {
         let max_speed = self.def.max_linear_speed;
         if self.awake.rest_within(dt, max_speed, POSITION_LIMIT) {
-            let bodies = &self.bodies;
+            // Whether any moving body could, word by word of the awake bits through the
+            // task hooks; then, only when one could, the first of them in slot order.
+            let words = self.awake.moving_words();
+            let bodies = &self.bodies[..];
+            let any = core::sync::atomic::AtomicBool::new(false);
+            self.tasks.for_each(words.len(), 16, &|w, _| {
+                let mut slots = crate::solver::awake::Bits::new(words[w], w);
+                if slots.any(|s| reach_past_limit(&bodies[s as usize], max_speed, dt).is_some()) {
+                    any.store(true, core::sync::atomic::Ordering::Relaxed);
+                }
+            });
+            if !any.into_inner() {
+                return None;
+            }
             return self.awake.iter().find_map(|slot| {
-                self.reach_past_limit(&bodies[slot as usize], dt)
-                    .map(|far| (slot, far))
+                reach_past_limit(&bodies[slot as usize], max_speed, dt).map(|far| (slot, far))
             });
         }
         let found = (self.bodies.iter().enumerate())
-            .find_map(|(slot, b)| self.reach_past_limit(b, dt).map(|far| (slot as u32, far)));
+            .find_map(|(slot, b)| reach_past_limit(b, max_speed, dt).map(|far| (slot as u32, far)));
         if found.is_none() {
             self.measure_rest_reach();
         }
         found
     }
+}
 
-    /// How far out an enabled dynamic or kinematic body could reach in a step of `dt`,
-    /// when that is past the coordinate limit.
-    fn reach_past_limit(&self, b: &Body, dt: f32) -> Option<f64> {
-        if !b.alive || !b.enabled || b.body_type == BodyType::Static {
-            return None;
-        }
-        let speed = match b.body_type {
-            BodyType::Dynamic => self.def.max_linear_speed,
-            _ => b.linear_velocity.length(),
-        };
-        let far = b.reach_at_rest() + speed as f64 * dt as f64;
-        (far >= POSITION_LIMIT).then_some(far)
+/// How far out an enabled dynamic or kinematic body could reach in a step of `dt` with
+/// dynamic bodies capped at `max_speed`, when that is past the coordinate limit.
+#[inline(always)]
+fn reach_past_limit(b: &Body, max_speed: f32, dt: f32) -> Option<f64> {
+    if !b.alive || !b.enabled || b.body_type == BodyType::Static {
+        return None;
     }
+    let speed = match b.body_type {
+        BodyType::Dynamic => max_speed,
+        _ => b.linear_velocity.length(),
+    };
+    let far = b.reach_at_rest() + speed as f64 * dt as f64;
+    (far >= POSITION_LIMIT).then_some(far)
 }

@@ -611,3 +611,78 @@ fn a_pair_search_past_pair_capacity_drops_the_same_pairs_on_any_worker_count() {
         assert_eq!(run(Some(pool.hooks())), reference, "{workers} workers");
     }
 }
+
+/// The bounds check before a step looks at the moving bodies word by word of the awake
+/// bits through the host's pieces: the step it refuses names the same body — the first
+/// in slot order of those that could pass ±2^22 — on every host, and changes nothing.
+#[test]
+fn the_bounds_check_names_the_same_first_body_on_every_host() {
+    use odd_hosts::{Host, Kind};
+    let run = |hooks: Option<maul3d::TaskHooks>| {
+        let mut w = World::new(&WorldDef {
+            body_capacity: 3000,
+            shape_capacity: 3000,
+            gravity: Vec3::ZERO,
+            task_hooks: hooks,
+            ..Default::default()
+        })
+        .unwrap();
+        let mut ids = Vec::new();
+        for i in 0..3000 {
+            // Two fast kinematic bodies, at slots 2100 and 2900 (the later one nearer the
+            // edge); the rest dynamic, spaced out near the origin. All awake and moving.
+            let (body_type, x, v) = match i {
+                2100 => (BodyType::Kinematic, 2_000_000.0, 1e5),
+                2900 => (BodyType::Kinematic, -2_090_000.0, -1e5),
+                _ => (BodyType::Dynamic, i as f64 * 3.0, 0.0),
+            };
+            let b = w
+                .create_body(&BodyDef {
+                    body_type,
+                    position: DVec3::new(x, 0.0, 0.0),
+                    linear_velocity: Vec3::splat(v),
+                    ..Default::default()
+                })
+                .unwrap();
+            let ball = maul3d::Sphere {
+                center: Vec3::ZERO,
+                radius: 0.5,
+            };
+            w.create_sphere_shape(b, &ShapeDef::default(), &ball)
+                .unwrap();
+            ids.push(b);
+        }
+        // A 10 s step passes (2.09e6 + 1.73e6 at most)...
+        w.step(10.0, SUBSTEPS).unwrap();
+        // ...the next could carry both past: refused, naming slot 2100's body.
+        let before = w.hash();
+        let e = w.step(10.0, SUBSTEPS).unwrap_err();
+        assert_eq!(w.hash(), before, "the refused step changed the world");
+        (ids[2100], ids[2900], format!("{e}"), e)
+    };
+    let (first, _, text, e) = run(None);
+    assert!(
+        matches!(e, maul3d::Error::BodyOutOfBounds { body, .. } if body == first),
+        "{text}"
+    );
+    for kind in [
+        Kind::InlineInOrder,
+        Kind::InlineReversed,
+        Kind::OneThread,
+        Kind::RunsNothing,
+    ] {
+        for workers in [2u32, 4] {
+            let host = Host::new(kind, workers);
+            let (first, _, got, e) = run(Some(host.hooks()));
+            assert!(
+                matches!(e, maul3d::Error::BodyOutOfBounds { body, .. } if body == first),
+                "{kind:?}, {workers} workers: {got}"
+            );
+            assert_eq!(got, text, "{kind:?}, {workers} workers");
+        }
+    }
+    let pool = TestTasks::new(2, true, 7);
+    let (first, _, got, e) = run(Some(pool.hooks()));
+    assert!(matches!(e, maul3d::Error::BodyOutOfBounds { body, .. } if body == first));
+    assert_eq!(got, text);
+}

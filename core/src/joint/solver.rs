@@ -1090,6 +1090,7 @@ pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
     );
     let lanes = !s.one_at_a_time;
     let stages = [Stage::split(n, 64, workers)];
+    let any_broke = core::sync::atomic::AtomicBool::new(false);
     let run = |_: crate::task::StageRef, items: core::ops::Range<usize>| {
         for p in items {
             if let Some(&ahead) = slot_at.get(p + AHEAD) {
@@ -1115,6 +1116,9 @@ pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
                 _ => &impulses[p],
             };
             *broken = react(j, &cs[p], imp, states, inv_h);
+            if *broken {
+                any_broke.store(true, core::sync::atomic::Ordering::Relaxed);
+            }
         }
     };
     let plan = StagePlan {
@@ -1123,6 +1127,9 @@ pub(crate) fn finish_joints(world: &mut World, inv_h: f32) {
         tail: &stages,
     };
     world.tasks.run_plan(&plan, 64, &run);
+    if !any_broke.into_inner() {
+        return;
+    }
     for k in 0..n {
         let s = &world.solver;
         let p = s.joint_position[k] as usize;
@@ -1200,9 +1207,12 @@ fn react(
     j.reaction_force = force * inv_h;
     j.reaction_torque = torque * inv_h;
     let over = |value: Vec3, threshold: f32| {
+        if threshold == f32::MAX {
+            return false;
+        }
         // |value| scaled by its largest component first, so squaring cannot overflow.
         let m = value.abs().max_element();
-        threshold < f32::MAX && m > 0.0 && m * (value * (1.0 / m)).length() > threshold
+        m > 0.0 && m * (value * (1.0 / m)).length() > threshold
     };
     over(j.reaction_force, j.break_force) || over(j.reaction_torque, j.break_torque)
 }

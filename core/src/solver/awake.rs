@@ -90,6 +90,11 @@ impl AwakeSet {
         bits(&self.moving)
     }
 
+    /// The moving bits, 64 body slots a word (bit `i` of word `w`: slot `64 w + i`).
+    pub(crate) fn moving_words(&self) -> &[u64] {
+        &self.moving
+    }
+
     /// A number that changes whenever a body starts or stops moving.
     pub(crate) fn moving_changes(&self) -> u32 {
         self.moving_changes
@@ -355,14 +360,14 @@ fn bits(words: &[u64]) -> impl Iterator<Item = u32> + '_ {
 }
 
 /// The set bits of one word (word index `w`), ascending.
-struct Bits {
+pub(crate) struct Bits {
     word: u64,
     base: u32,
 }
 
 impl Bits {
     #[inline(always)]
-    fn new(word: u64, w: usize) -> Bits {
+    pub(crate) fn new(word: u64, w: usize) -> Bits {
         Bits {
             word,
             base: (w as u32) << 6,

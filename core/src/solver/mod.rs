@@ -125,6 +125,12 @@ pub(crate) struct SolverScratch {
     pub params: FixedVec<BodyParams>,
     /// Body slot → solver index, or NONE.
     pub solver_index: FixedVec<u32>,
+    /// The solver's bodies by index (ascending slots): the last step's, whose indices
+    /// the next clears, and the next step's being written (swapped after).
+    pub solver_bodies: FixedVec<u32>,
+    pub solver_bodies_next: FixedVec<u32>,
+    /// Per word of the awake bits, the solver index of its first body.
+    pub word_starts: FixedVec<u32>,
     pub constraints: Constraints,
     /// Touching contacts of the awake set in colour order (colour starts below).
     pub constraint_contact: FixedVec<u32>,
@@ -223,6 +229,9 @@ impl SolverScratch {
             states: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             params: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
             solver_index: FixedVec::filled(body_capacity, NONE, alloc, "body_capacity")?,
+            solver_bodies: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
+            solver_bodies_next: FixedVec::with_capacity(body_capacity, alloc, "body_capacity")?,
+            word_starts: FixedVec::with_capacity(body_capacity / 64 + 1, alloc, "body_capacity")?,
             constraints: Constraints {
                 wide: Batch::new(contact_capacity / WIDE + COLOR_COUNT, alloc)?,
                 single: Batch::new(contact_capacity, alloc)?,
@@ -281,6 +290,8 @@ impl SolverScratch {
         self.states.capacity() * size_of::<BodyState>()
             + self.params.capacity() * size_of::<BodyParams>()
             + self.solver_index.capacity() * 4
+            + (self.solver_bodies.capacity() + self.solver_bodies_next.capacity()) * 4
+            + self.word_starts.capacity() * 4
             + self.constraints.wide.memory_usage()
             + self.constraints.single.memory_usage()
             + self.constraint_contact.capacity() * 4
@@ -368,7 +379,9 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let speed_caps = AtomicU32::new(0);
     solve_substeps(world, h, substeps, &speed_caps);
 
+    let t = Timer::start();
     crate::joint::solver::finish_joints(world, inv_h);
+    world.profile.restitution += t.elapsed_ms();
 
     let t = Timer::start();
     finalize_bodies(world, dt, def.max_linear_speed, &speed_caps);
@@ -651,49 +664,63 @@ fn gather_awake_set(world: &mut World, h: f32) {
         }
     }
     links.sort_unstable_by_key(|x| (x.0, -(x.1 as i64), x.2));
-    // Only the last step's solver bodies can hold an index: clear theirs.
-    for p in s.params.iter() {
-        s.solver_index[p.body as usize] = NONE;
-    }
-    // Each awake body's index, in slot order. The entries the last step left are reused
-    // (only their body set here): each is made whole below.
-    let kept = s.params.len();
-    debug_assert_eq!(s.states.len(), kept);
+    // Each awake body's index, in slot order: where each word of the awake bits starts.
+    let words = world.awake.moving_words();
+    s.word_starts.clear();
     let mut n = 0;
-    for slot in world.awake.iter() {
-        s.solver_index[slot as usize] = n as u32;
-        if n < kept {
-            s.params[n].body = slot;
-        } else {
-            let ok = s.states.push(BodyState::default())
-                && s.params.push(BodyParams {
-                    body: slot,
-                    ..Default::default()
-                });
-            debug_assert!(ok);
-        }
-        n += 1;
+    for &word in words {
+        let ok = s.word_starts.push(n);
+        debug_assert!(ok, "a start per word of the awake bits");
+        n += word.count_ones();
     }
-    s.states.truncate(n);
-    s.params.truncate(n);
-    let bodies = &world.bodies;
+    let n = n as usize;
+    // The entries the last step left are reused: each is made whole below.
+    s.states.resize(n, BodyState::default());
+    s.params.resize(n, BodyParams::default());
+    s.solver_bodies_next.resize(n, NONE);
     // Where each body starts the step, for continuous collision.
     s.ccd_start
         .resize(n, (crate::math::DVec3::ZERO, Quat::IDENTITY));
-    if links.is_empty() {
-        // No areas: each body's constants from itself alone, through the task hooks.
+    let bodies = &world.bodies;
+    {
+        // By runs of words, each over its own slots: the last step's indices of those
+        // slots cleared (only the last step's solver bodies can hold one), then each
+        // awake body's index, and — without areas — its constants from itself alone.
+        let areas = !links.is_empty();
+        let (before, word_starts) = (&s.solver_bodies[..], &s.word_starts[..]);
+        let index = Slots::new(&mut s.solver_index[..]);
+        let next = Slots::new(&mut s.solver_bodies_next[..n]);
         let states = Slots::new(&mut s.states[..]);
         let params = Slots::new(&mut s.params[..]);
         let starts = Slots::new(&mut s.ccd_start[..n]);
-        world.tasks.for_each(n, 64, &|k, _| {
-            // SAFETY: for_each hands each solver body out once.
-            let (st, p, start) = unsafe { (states.get(k), params.get(k), starts.get(k)) };
-            let b = &bodies[p.body as usize];
-            *start = (b.position, b.rotation);
-            let folds = (Fold::new(Vec3::ZERO), Fold::new(0.0f32), Fold::new(0.0f32));
-            (*st, *p) = solver_body(b, p.body, gravity, folds, h);
+        world.tasks.for_each(words.len(), 4, &|w, _| {
+            let (lo, hi) = ((w as u32) << 6, ((w as u32) << 6) + 64);
+            let from = before.partition_point(|&b| b < lo);
+            for &slot in before[from..].iter().take_while(|&&b| b < hi) {
+                // SAFETY: slot `slot` is in word `w`, handed out once.
+                *unsafe { index.get(slot as usize) } = NONE;
+            }
+            let slots = crate::solver::awake::Bits::new(words[w], w);
+            for (k, slot) in (word_starts[w] as usize..).zip(slots) {
+                // SAFETY: slot `slot` is in word `w`, and index `k` is one of the word's
+                // bodies: each handed out once.
+                unsafe {
+                    *index.get(slot as usize) = k as u32;
+                    *next.get(k) = slot;
+                    let p = params.get(k);
+                    p.body = slot;
+                    if !areas {
+                        let b = &bodies[slot as usize];
+                        *starts.get(k) = (b.position, b.rotation);
+                        let folds = (Fold::new(Vec3::ZERO), Fold::new(0.0f32), Fold::new(0.0f32));
+                        (*states.get(k), *p) = solver_body(b, slot, gravity, folds, h);
+                    }
+                }
+            }
         });
-    } else {
+    }
+    core::mem::swap(&mut s.solver_bodies, &mut s.solver_bodies_next);
+    if !links.is_empty() {
         let mut cursor = 0;
         for k in 0..s.params.len() {
             let i = s.params[k].body as usize;
