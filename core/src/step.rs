@@ -123,9 +123,13 @@ impl World {
         events.resize(n, event(&self.bodies, 0));
         let out = crate::task::Slots::new(&mut events[..n]);
         let bodies = &self.bodies;
-        // SAFETY: each entry is one item.
-        self.tasks
-            .for_each(n, 256, &|k, _| *unsafe { out.get(k) } = event(bodies, k));
+        // By blocks of solver bodies, each thread at its own share (as finalize wrote
+        // them). SAFETY: each entry is in one block.
+        self.tasks.for_blocks(n, 256, &|range| {
+            for k in range {
+                *unsafe { out.get(k) } = event(bodies, k);
+            }
+        });
         self.bodies.move_events = events;
     }
 

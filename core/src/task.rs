@@ -476,6 +476,26 @@ impl Progress<'_> {
 }
 
 impl Tasks {
+    /// Runs `f` over `0..count` in blocks of at least `min_block` items, as a plan of one
+    /// stage: each worker starts at its own share of the blocks (worker `w` of `n` at
+    /// `w/n`), so a thread meets the same items here as in the solver's stages over the
+    /// same indices (and their data in its cache). Inline for fewer than `min_block`.
+    pub(crate) fn for_blocks(
+        &mut self,
+        count: usize,
+        min_block: u32,
+        f: &(dyn Fn(core::ops::Range<usize>) + Sync),
+    ) {
+        let workers = self.hooks.map_or(1, |h| h.worker_count);
+        let stages = [Stage::split(count, min_block, workers)];
+        let plan = StagePlan {
+            body: &[],
+            repeats: 0,
+            tail: &stages,
+        };
+        self.run_plan(&plan, min_block as usize + 1, &|_, items| f(items));
+    }
+
     /// Runs `plan`: every stage's blocks as `f(stage, items)`, a stage only once every block
     /// of the one before has finished. With hooks and more than one worker the host runs
     /// `worker_count` pieces once for the whole plan, each claiming blocks as they open

@@ -107,6 +107,69 @@ fn every_worker_count_and_split_gives_the_single_threaded_hashes() {
     }
 }
 
+/// Boxes raining on the ground in a grid, their shapes mixed as users mix them: some
+/// bodies carry a sensor beside their box, some boxes collide with nothing (mask 0), so
+/// the pair search passes over shapes that cannot pair between ones that can.
+fn build_mixed(def: WorldDef) -> World {
+    let mut w = World::new(&WorldDef {
+        body_capacity: 400,
+        shape_capacity: 600,
+        contact_capacity: 4000,
+        pair_capacity: 4000,
+        ..def
+    })
+    .unwrap();
+    ground(&mut w, 0.6);
+    for i in 0..300 {
+        let b = w
+            .create_body(&BodyDef {
+                body_type: BodyType::Dynamic,
+                position: DVec3::new(
+                    (i % 10) as f64 * 0.9 - 4.5,
+                    1.0 + (i / 100) as f64 * 0.9,
+                    ((i / 10) % 10) as f64 * 0.9 - 4.5,
+                ),
+                linear_velocity: Vec3::new(0.0, -2.0, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        let mut def = ShapeDef::default();
+        if i % 4 == 1 {
+            def.filter.mask_bits = 0;
+        }
+        w.create_box_shape(b, &def, Vec3::splat(0.4)).unwrap();
+        if i % 3 == 0 {
+            let sensor = ShapeDef {
+                is_sensor: true,
+                ..Default::default()
+            };
+            let ball = maul3d::Sphere {
+                center: Vec3::ZERO,
+                radius: 0.6,
+            };
+            w.create_sphere_shape(b, &sensor, &ball).unwrap();
+        }
+    }
+    w
+}
+
+#[test]
+fn a_pair_search_past_shapes_that_cannot_pair_gives_the_single_threaded_hashes() {
+    let reference = hashes(build_mixed(WorldDef::default()), 60);
+    for (workers, threaded) in [(2, true), (4, true), (3, false)] {
+        let pool = TestTasks::new(workers, threaded, 0x9a1c + workers as u64);
+        let w = build_mixed(WorldDef {
+            task_hooks: Some(pool.hooks()),
+            ..Default::default()
+        });
+        assert_eq!(
+            hashes(w, 60),
+            reference,
+            "{workers} workers (threaded: {threaded})"
+        );
+    }
+}
+
 /// Ragdolls falling on a pyramid next to a swinging chain: joints and contacts in one
 /// step.
 fn build_jointed(def: WorldDef) -> World {

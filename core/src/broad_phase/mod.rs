@@ -390,31 +390,39 @@ fn find_new_pairs_in_parallel(
     let count = AtomicUsize::new(0);
     let (moved, statics, movable) = (&broad.moved[..], &broad.statics, &broad.movable);
     let filters = broad.filters;
-    tasks.for_each(moved.len(), 16, &|i, _| {
-        let s = moved[i];
-        let shape = &shapes[s as usize];
-        if !shape.alive || !shape.enlarged || shape.is_sensor || !filters.may_pair(&shape.filter) {
-            return;
-        }
-        let mut overlaps = Overlaps::new(s, shapes, pair_set);
-        let mut check = |t: u32| {
-            if let Some(key) = new_pair(shapes, bodies, pair_set, &kept_apart, s, t) {
-                let at = count.fetch_add(1, Ordering::Relaxed);
-                if at < cap {
-                    // SAFETY: the cursor hands each index out once.
-                    *unsafe { found.get(at) } = key;
-                }
+    // By blocks of the moved shapes (ascending), each thread at its own share: the
+    // shapes of the bodies it finalized, so their boxes are in its cache.
+    tasks.for_blocks(moved.len(), 16, &|range| {
+        for i in range {
+            let s = moved[i];
+            let shape = &shapes[s as usize];
+            if !shape.alive
+                || !shape.enlarged
+                || shape.is_sensor
+                || !filters.may_pair(&shape.filter)
+            {
+                continue;
             }
-        };
-        let mut visit = |_proxy: u32, t: u32| -> bool {
-            overlaps.add(t, &mut check);
-            true
-        };
-        if bodies[shape.body as usize].body_type == BodyType::Dynamic {
-            statics.query(&shape.fat_aabb, &mut visit);
+            let mut overlaps = Overlaps::new(s, shapes, pair_set);
+            let mut check = |t: u32| {
+                if let Some(key) = new_pair(shapes, bodies, pair_set, &kept_apart, s, t) {
+                    let at = count.fetch_add(1, Ordering::Relaxed);
+                    if at < cap {
+                        // SAFETY: the cursor hands each index out once.
+                        *unsafe { found.get(at) } = key;
+                    }
+                }
+            };
+            let mut visit = |_proxy: u32, t: u32| -> bool {
+                overlaps.add(t, &mut check);
+                true
+            };
+            if bodies[shape.body as usize].body_type == BodyType::Dynamic {
+                statics.query(&shape.fat_aabb, &mut visit);
+            }
+            movable.query(&shape.fat_aabb, &mut visit);
+            overlaps.flush(&mut check);
         }
-        movable.query(&shape.fat_aabb, &mut visit);
-        overlaps.flush(&mut check);
     });
     let n = count.into_inner();
     if n > cap {

@@ -545,6 +545,13 @@ fn color_joints(
     // by the same index.
     s.joint_read.resize(count, JointRead::UNSEEN);
     s.joint_tension.resize(count, [Tension::NONE; 2]);
+    // Whether any read differs from the one the layout was last made from (compared as
+    // each is made, so no pass of its own).
+    let before = match s.joint_visited_before {
+        Some(_) if dense && s.joint_read_before.len() == count => &s.joint_read_before[..],
+        _ => &[],
+    };
+    let changed = core::sync::atomic::AtomicBool::new(before.is_empty());
     {
         let out = crate::task::Slots::new(&mut s.joint_read[..count]);
         let tension = crate::task::Slots::new(&mut s.joint_tension[..count]);
@@ -559,15 +566,19 @@ fn color_joints(
             } else {
                 [Tension::NONE; 2]
             };
+            if before.get(k).is_some_and(|b| *b != read)
+                && !changed.load(core::sync::atomic::Ordering::Relaxed)
+            {
+                changed.store(true, core::sync::atomic::Ordering::Relaxed);
+            }
             // SAFETY: as above.
             *unsafe { out.get(k) } = read;
         });
     }
     // The same reads as the layout was last made from: the same layout (the greedy
     // colouring and everything after it read nothing else).
-    if dense
+    if !changed.into_inner()
         && let Some(visited) = s.joint_visited_before
-        && s.joint_read_before[..] == s.joint_read[..count]
     {
         return visited;
     }

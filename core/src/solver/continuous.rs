@@ -252,10 +252,12 @@ impl World {
         {
             let w: &World = self;
             let out = Slots::new(&mut results[..n]);
-            tasks.for_each(n, 64, &|k, _| {
-                if let Some((bi, start)) = w.sweeps_in_pass(k, false) {
-                    // SAFETY: for_each hands each index out once.
-                    *unsafe { out.get(k) } = w.sweep(bi, start, false);
+            tasks.for_blocks(n, 64, &|range| {
+                for k in range {
+                    if let Some((bi, start)) = w.sweeps_in_pass(k, false) {
+                        // SAFETY: each index is in one block.
+                        *unsafe { out.get(k) } = w.sweep(bi, start, false);
+                    }
                 }
             });
         }

@@ -693,27 +693,30 @@ fn gather_awake_set(world: &mut World, h: f32) {
         let states = Slots::new(&mut s.states[..]);
         let params = Slots::new(&mut s.params[..]);
         let starts = Slots::new(&mut s.ccd_start[..n]);
-        world.tasks.for_each(words.len(), 4, &|w, _| {
-            let (lo, hi) = ((w as u32) << 6, ((w as u32) << 6) + 64);
-            let from = before.partition_point(|&b| b < lo);
-            for &slot in before[from..].iter().take_while(|&&b| b < hi) {
-                // SAFETY: slot `slot` is in word `w`, handed out once.
-                *unsafe { index.get(slot as usize) } = NONE;
-            }
-            let slots = crate::solver::awake::Bits::new(words[w], w);
-            for (k, slot) in (word_starts[w] as usize..).zip(slots) {
-                // SAFETY: slot `slot` is in word `w`, and index `k` is one of the word's
-                // bodies: each handed out once.
-                unsafe {
-                    *index.get(slot as usize) = k as u32;
-                    *next.get(k) = slot;
-                    let p = params.get(k);
-                    p.body = slot;
-                    if !areas {
-                        let b = &bodies[slot as usize];
-                        *starts.get(k) = (b.position, b.rotation);
-                        let folds = (Fold::new(Vec3::ZERO), Fold::new(0.0f32), Fold::new(0.0f32));
-                        (*states.get(k), *p) = solver_body(b, slot, gravity, folds, h);
+        world.tasks.for_blocks(words.len(), 4, &|range| {
+            for w in range {
+                let (lo, hi) = ((w as u32) << 6, ((w as u32) << 6) + 64);
+                let from = before.partition_point(|&b| b < lo);
+                for &slot in before[from..].iter().take_while(|&&b| b < hi) {
+                    // SAFETY: slot `slot` is in word `w`, handed out once.
+                    *unsafe { index.get(slot as usize) } = NONE;
+                }
+                let slots = crate::solver::awake::Bits::new(words[w], w);
+                for (k, slot) in (word_starts[w] as usize..).zip(slots) {
+                    // SAFETY: slot `slot` is in word `w`, and index `k` is one of the word's
+                    // bodies: each handed out once.
+                    unsafe {
+                        *index.get(slot as usize) = k as u32;
+                        *next.get(k) = slot;
+                        let p = params.get(k);
+                        p.body = slot;
+                        if !areas {
+                            let b = &bodies[slot as usize];
+                            *starts.get(k) = (b.position, b.rotation);
+                            let folds =
+                                (Fold::new(Vec3::ZERO), Fold::new(0.0f32), Fold::new(0.0f32));
+                            (*states.get(k), *p) = solver_body(b, slot, gravity, folds, h);
+                        }
                     }
                 }
             }
