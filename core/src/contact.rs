@@ -1284,6 +1284,23 @@ impl World {
         self.gather_moving_contacts();
         self.counters.contacts_visited = self.awake.contacts.len() as u32;
         let resting_touching = self.awake.resting_touching();
+        // The trees' rebuild (`update_pairs` searched them as finalize left them): beside
+        // the contacts' updates, as one more item whichever worker takes it, when there
+        // are workers to share and at least as many contacts as moved shapes (each leaf
+        // of the rebuild costs less than a contact); else through the hooks on its own.
+        let workers = self.tasks.hooks.map_or(1, |h| h.worker_count);
+        let beside = workers > 1 && self.awake.contacts.len() >= self.broad.moved_last.max(1);
+        if !beside {
+            self.rebuild_trees();
+        }
+        let broad = Slots::new(core::slice::from_mut(&mut self.broad));
+        let rebuild = || {
+            // SAFETY: the side item runs once, and nothing else touches the trees while
+            // the contacts update.
+            let broad = unsafe { broad.get(0) };
+            broad.statics.rebuild_enlarged_in(None);
+            broad.movable.rebuild_enlarged_in(None);
+        };
         let (family, recycled) = update_moving_contacts(
             &mut self.contacts,
             &self.awake.contacts,
@@ -1291,6 +1308,7 @@ impl World {
             &self.bodies,
             &self.content,
             &mut self.tasks,
+            beside.then_some(&rebuild as &(dyn Fn() + Sync)),
         );
         self.counters.recycled_contacts = recycled;
         // Touching contacts of resting bodies, as they were before any touch below woke one.
@@ -1396,6 +1414,7 @@ fn update_moving_contacts(
     bodies: &[Body],
     content: &ContentStore,
     tasks: &mut Tasks,
+    side: Option<&(dyn Fn() + Sync)>,
 ) -> (bool, u32) {
     use core::sync::atomic::{AtomicBool, Ordering};
     let (hulls, meshes) = (&content.hulls, &content.meshes);
@@ -1403,8 +1422,17 @@ fn update_moving_contacts(
     let slots = Slots::new(&mut contacts.pool);
     let outcomes = Slots::new(&mut contacts.outcomes[..list.len()]);
     let family = AtomicBool::new(false);
-    // Each contact writes only itself: any split gives the same bits.
-    tasks.for_each(list.len(), 64, &|k, _worker| {
+    // Each contact writes only itself: any split gives the same bits. The side job, if
+    // any, is item 0 (the contacts follow it).
+    let extra = usize::from(side.is_some());
+    tasks.for_each(list.len() + extra, 64, &|i, _worker| {
+        if i < extra {
+            if let Some(side) = side {
+                side();
+            }
+            return;
+        }
+        let k = i - extra;
         // The contacts lie scattered through the pool and their bodies and shapes through
         // theirs: ask for a contact well ahead, and for its bodies and shapes once it has
         // had time to arrive (hints only).

@@ -37,6 +37,9 @@ pub(crate) struct BroadPhase {
     pub(crate) restore_keys: FixedVec<u64>,
     /// What the shapes' filters could pair with (see [`FilterUnion`]).
     pub(crate) filters: FilterUnion,
+    /// Shapes the last pair search found moved: about how many leaves the trees'
+    /// rebuild takes (see `World::rebuild_trees`).
+    pub(crate) moved_last: usize,
 }
 
 /// The union of the filters of every shape with a proxy (sensors aside) since the last
@@ -84,6 +87,7 @@ impl BroadPhase {
             pairs: FixedVec::with_capacity(pair_capacity, alloc, "pair_capacity")?,
             restore_keys: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
             filters: FilterUnion::default(),
+            moved_last: 0,
         })
     }
 
@@ -437,18 +441,16 @@ fn find_new_pairs_in_parallel(
 }
 
 impl World {
-    /// Finds pairs that begin this step and creates their contacts, in pair order.
+    /// Finds pairs that begin this step and creates their contacts, in pair order. The
+    /// trees are searched as finalize left them — each moved leaf's ancestors grown
+    /// around it in place, which a search walks as well as a rebuilt tree, if less
+    /// quickly — and rebuilt above the moved leaves after, beside the narrow phase
+    /// ([`World::rebuild_trees`]), as Box3D does. Which pairs a search finds does not
+    /// depend on the tree's shape (they are sorted before use).
     pub(crate) fn update_pairs(&mut self) {
         self.counters.dropped_pairs = 0;
         self.counters.dropped_contacts = 0;
-        // Finalize enlarged the moved proxies in place: rebuild above them before the
-        // search walks the tree.
-        self.broad
-            .statics
-            .rebuild_enlarged_in(Some(&mut self.tasks));
-        self.broad
-            .movable
-            .rebuild_enlarged_in(Some(&mut self.tasks));
+        self.broad.moved_last = self.broad.moved.len();
         let parallel = self.tasks.hooks.is_some_and(|h| h.worker_count > 1)
             && self.broad.moved.len() > 64
             && find_new_pairs_in_parallel(
@@ -487,6 +489,18 @@ impl World {
             }
         }
         self.broad.moved.clear();
+    }
+
+    /// Rebuilds both trees above the leaves that grew since the last rebuild, with the
+    /// subtrees spread over the task hooks (the narrow phase runs it beside its contacts
+    /// instead when it has more contacts than there were moved shapes).
+    pub(crate) fn rebuild_trees(&mut self) {
+        self.broad
+            .statics
+            .rebuild_enlarged_in(Some(&mut self.tasks));
+        self.broad
+            .movable
+            .rebuild_enlarged_in(Some(&mut self.tasks));
     }
 
     /// Puts a shape in the move buffer (once).
