@@ -1287,12 +1287,11 @@ impl World {
         // The trees' rebuild (`update_pairs` searched them as finalize left them): beside
         // the contacts' updates, as one more item whichever worker takes it, when there
         // are workers to share and at least as many contacts as moved shapes (each leaf
-        // of the rebuild costs less than a contact); else through the hooks on its own.
+        // of the rebuild costs less than a contact); else left to the solver's set-up
+        // (`crate::joint::solver::prepare_joints`), done before any body moves.
         let workers = self.tasks.hooks.map_or(1, |h| h.worker_count);
         let beside = workers > 1 && self.awake.contacts.len() >= self.broad.moved_last.max(1);
-        if !beside {
-            self.rebuild_trees();
-        }
+        self.broad.rebuild_deferred = !beside;
         let broad = Slots::new(core::slice::from_mut(&mut self.broad));
         let rebuild = || {
             // SAFETY: the side item runs once, and nothing else touches the trees while

@@ -40,6 +40,9 @@ pub(crate) struct BroadPhase {
     /// Shapes the last pair search found moved: about how many leaves the trees'
     /// rebuild takes (see `World::rebuild_trees`).
     pub(crate) moved_last: usize,
+    /// The narrow phase left the trees' rebuild to the solver's set-up (which runs it
+    /// beside the joints' reads, or on its own before the bodies move).
+    pub(crate) rebuild_deferred: bool,
 }
 
 /// The union of the filters of every shape with a proxy (sensors aside) since the last
@@ -88,6 +91,7 @@ impl BroadPhase {
             restore_keys: FixedVec::with_capacity(contact_capacity, alloc, "contact_capacity")?,
             filters: FilterUnion::default(),
             moved_last: 0,
+            rebuild_deferred: false,
         })
     }
 
@@ -493,8 +497,10 @@ impl World {
 
     /// Rebuilds both trees above the leaves that grew since the last rebuild, with the
     /// subtrees spread over the task hooks (the narrow phase runs it beside its contacts
-    /// instead when it has more contacts than there were moved shapes).
+    /// instead when it has at least as many contacts as there were moved shapes, and the
+    /// joints' colouring beside its reads when it has as many joints).
     pub(crate) fn rebuild_trees(&mut self) {
+        self.broad.rebuild_deferred = false;
         self.broad
             .statics
             .rebuild_enlarged_in(Some(&mut self.tasks));

@@ -331,8 +331,35 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
     let s = &mut world.solver;
     let bodies = &world.bodies;
     gather_solver_joints(&world.joints.pool, bodies, s);
-    world.counters.joints_visited =
-        color_joints(&world.joints.pool, bodies, s, &mut world.tasks, h);
+    // The trees' rebuild the narrow phase left (see `World::collide`): beside the joints'
+    // reads, one more item whichever worker takes it, when there are workers to share
+    // and at least as many joints to read as moved shapes.
+    let workers = world.tasks.hooks.map_or(1, |h| h.worker_count);
+    let reads = if dense(&world.joints.pool, s) {
+        world.joints.pool.len()
+    } else {
+        s.joint_slots.len()
+    };
+    let beside = world.broad.rebuild_deferred && workers > 1 && reads >= world.broad.moved_last;
+    if beside {
+        world.broad.rebuild_deferred = false;
+    }
+    let broad = Slots::new(core::slice::from_mut(&mut world.broad));
+    let rebuild = || {
+        // SAFETY: the side item runs once, and nothing else touches the trees while the
+        // joints are read.
+        let broad = unsafe { broad.get(0) };
+        broad.statics.rebuild_enlarged_in(None);
+        broad.movable.rebuild_enlarged_in(None);
+    };
+    world.counters.joints_visited = color_joints(
+        &world.joints.pool,
+        bodies,
+        s,
+        &mut world.tasks,
+        h,
+        beside.then_some(&rebuild as &(dyn Fn() + Sync)),
+    );
     let dense = dense(&world.joints.pool, s);
     let n = s.joint_acting.len();
     s.joint_constraints.resize(n, JointConstraint::default());
@@ -531,6 +558,7 @@ fn color_joints(
     s: &mut SolverScratch,
     tasks: &mut crate::task::Tasks,
     h: f32,
+    side: Option<&(dyn Fn() + Sync)>,
 ) -> u32 {
     use crate::solver::constraint_graph::{COLOR_COUNT, clear_colors, take_color};
     let dense = dense(joints, s);
@@ -556,7 +584,16 @@ fn color_joints(
         let out = crate::task::Slots::new(&mut s.joint_read[..count]);
         let tension = crate::task::Slots::new(&mut s.joint_tension[..count]);
         let (slots, index, params) = (&s.joint_slots, &s.solver_index, &s.params);
-        tasks.for_each(count, 256, &|k, _| {
+        // The side job, if any, is item 0 (the reads follow it).
+        let extra = usize::from(side.is_some());
+        tasks.for_each(count + extra, 256, &|i, _| {
+            if i < extra {
+                if let Some(side) = side {
+                    side();
+                }
+                return;
+            }
+            let k = i - extra;
             let slot = if dense { k as u32 } else { slots[k] };
             let j = &joints[slot as usize];
             let read = read_joint(j, bodies, index, params, dense);
@@ -1261,6 +1298,7 @@ mod tests {
             &mut w.solver,
             &mut w.tasks,
             1.0 / 240.0,
+            None,
         )
     }
 

@@ -373,6 +373,11 @@ pub(crate) fn solve(world: &mut World, dt: f32, substeps: u32) {
     let joint_hertz = crate::math::min(2.0 * contact_hertz, 0.25 * substeps as f32 * inv_dt);
     let joint_soft = make_soft(joint_hertz, def.joint_damping_ratio, h);
     crate::joint::solver::prepare_joints(world, h, joint_soft);
+    // The trees' rebuild, if neither the narrow phase nor the joints ran it beside their
+    // work: before finalize enlarges the moved proxies again.
+    if world.broad.rebuild_deferred {
+        world.rebuild_trees();
+    }
     world.profile.prepare = t.elapsed_ms();
 
     // How often a cap bound a body's speed this step: a sum, the same at any split.
