@@ -319,21 +319,12 @@ const INERTIA: usize = ADD + COLOR_COUNT;
 const GROUPS: usize = INERTIA + 2;
 const PREPARE_STAGES: usize = GROUPS + 1;
 
-/// Builds this step's joint constraints: every acting joint with a moving dynamic body,
-/// both bodies enabled, coloured in joint slot order as contacts are (no two joints of a
-/// colour share a dynamic body) and laid out colour by colour, so each colour's joints
-/// can be solved at once on several threads. Then, as one plan through the task hooks:
-/// the tension inertia (colour by colour, so no two joints add to one body at once) and
-/// each joint's constraint. Zeroes the impulses of parts that are off.
-#[inline(never)]
-pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
-    use crate::task::StagePlan;
+/// [`color_joints`], with the trees' rebuild the narrow phase left (see
+/// `World::collide`) beside the joints' reads — one more item whichever worker takes it —
+/// when there are workers to share and at least as many joints to read as moved shapes.
+fn color_joints_beside_rebuild(world: &mut World, h: f32) -> u32 {
     let s = &mut world.solver;
     let bodies = &world.bodies;
-    gather_solver_joints(&world.joints.pool, bodies, s);
-    // The trees' rebuild the narrow phase left (see `World::collide`): beside the joints'
-    // reads, one more item whichever worker takes it, when there are workers to share
-    // and at least as many joints to read as moved shapes.
     let workers = world.tasks.hooks.map_or(1, |h| h.worker_count);
     let reads = if dense(&world.joints.pool, s) {
         world.joints.pool.len()
@@ -352,14 +343,29 @@ pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
         broad.statics.rebuild_enlarged_in(None);
         broad.movable.rebuild_enlarged_in(None);
     };
-    world.counters.joints_visited = color_joints(
+    color_joints(
         &world.joints.pool,
         bodies,
         s,
         &mut world.tasks,
         h,
         beside.then_some(&rebuild as &(dyn Fn() + Sync)),
-    );
+    )
+}
+
+/// Builds this step's joint constraints: every acting joint with a moving dynamic body,
+/// both bodies enabled, coloured in joint slot order as contacts are (no two joints of a
+/// colour share a dynamic body) and laid out colour by colour, so each colour's joints
+/// can be solved at once on several threads. Then, as one plan through the task hooks:
+/// the tension inertia (colour by colour, so no two joints add to one body at once) and
+/// each joint's constraint. Zeroes the impulses of parts that are off.
+#[inline(never)]
+pub(crate) fn prepare_joints(world: &mut World, h: f32, soft: Softness) {
+    use crate::task::StagePlan;
+    gather_solver_joints(&world.joints.pool, &world.bodies, &mut world.solver);
+    world.counters.joints_visited = color_joints_beside_rebuild(world, h);
+    let s = &mut world.solver;
+    let bodies = &world.bodies;
     let dense = dense(&world.joints.pool, s);
     let n = s.joint_acting.len();
     s.joint_constraints.resize(n, JointConstraint::default());
