@@ -465,7 +465,9 @@ int main(void)
         m3WorldDef def = m3DefaultWorldDef();
         def.enqueueTask = task_enqueue;
         def.finishTask = task_finish;
-        def.workerCount = 1;
+        /* Two workers: with one the step has nothing to share, and its passes run
+           inline without asking the host. */
+        def.workerCount = 2;
         def.userTaskContext = &tasks;
         m3BodyId b1, b2;
         m3WorldId t1 = make_world(def, &b1, &none1, 200);
