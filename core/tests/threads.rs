@@ -83,6 +83,29 @@ fn hashes(mut w: World, steps: usize) -> Vec<u64> {
         .collect()
 }
 
+/// Asserts that `build` stepped `steps` times on random task splits (each `(workers,
+/// threaded)` of `splits`, seeded from `seed`) gives `reference`, the one-thread hashes.
+fn assert_splits_give(
+    build: fn(WorldDef) -> World,
+    steps: usize,
+    reference: &[u64],
+    splits: &[(u32, bool)],
+    seed: u64,
+) {
+    for &(workers, threaded) in splits {
+        let pool = TestTasks::new(workers, threaded, seed + workers as u64);
+        let w = build(WorldDef {
+            task_hooks: Some(pool.hooks()),
+            ..Default::default()
+        });
+        assert_eq!(
+            hashes(w, steps),
+            reference,
+            "{workers} workers (threaded: {threaded})"
+        );
+    }
+}
+
 #[test]
 fn every_worker_count_and_split_gives_the_single_threaded_hashes() {
     let reference = hashes(build(WorldDef::default()), 120);
@@ -156,18 +179,13 @@ fn build_mixed(def: WorldDef) -> World {
 #[test]
 fn a_pair_search_past_shapes_that_cannot_pair_gives_the_single_threaded_hashes() {
     let reference = hashes(build_mixed(WorldDef::default()), 60);
-    for (workers, threaded) in [(2, true), (4, true), (3, false)] {
-        let pool = TestTasks::new(workers, threaded, 0x9a1c + workers as u64);
-        let w = build_mixed(WorldDef {
-            task_hooks: Some(pool.hooks()),
-            ..Default::default()
-        });
-        assert_eq!(
-            hashes(w, 60),
-            reference,
-            "{workers} workers (threaded: {threaded})"
-        );
-    }
+    assert_splits_give(
+        build_mixed,
+        60,
+        &reference,
+        &[(2, true), (4, true), (3, false)],
+        0x9a1c,
+    );
 }
 
 /// Ragdolls falling on a pyramid next to a swinging chain: joints and contacts in one
@@ -199,18 +217,13 @@ fn build_jointed(def: WorldDef) -> World {
 #[test]
 fn joints_under_random_task_splits_give_the_single_threaded_hashes() {
     let reference = hashes(build_jointed(WorldDef::default()), 150);
-    for (workers, threaded) in [(2, true), (4, true), (3, false)] {
-        let pool = TestTasks::new(workers, threaded, 0x7013 + workers as u64);
-        let w = build_jointed(WorldDef {
-            task_hooks: Some(pool.hooks()),
-            ..Default::default()
-        });
-        assert_eq!(
-            hashes(w, 150),
-            reference,
-            "{workers} workers (threaded: {threaded})"
-        );
-    }
+    assert_splits_give(
+        build_jointed,
+        150,
+        &reference,
+        &[(2, true), (4, true), (3, false)],
+        0x7013,
+    );
 }
 
 /// Small fast bodies fired at a thin static wall, a few of them bullets: continuous
@@ -274,18 +287,13 @@ fn fast_bodies_under_random_task_splits_give_the_single_threaded_hashes() {
             "nothing tunnels through the wall"
         );
     }
-    for (workers, threaded) in [(2, true), (4, true), (3, false)] {
-        let pool = TestTasks::new(workers, threaded, 0xfa57 + workers as u64);
-        let w = build_fast(WorldDef {
-            task_hooks: Some(pool.hooks()),
-            ..Default::default()
-        });
-        assert_eq!(
-            hashes(w, 60),
-            reference,
-            "{workers} workers (threaded: {threaded})"
-        );
-    }
+    assert_splits_give(
+        build_fast,
+        60,
+        &reference,
+        &[(2, true), (4, true), (3, false)],
+        0xfa57,
+    );
 }
 
 #[test]
@@ -428,18 +436,13 @@ fn build_meshes(def: WorldDef) -> World {
 #[test]
 fn meshes_under_random_task_splits_give_the_single_threaded_hashes() {
     let reference = hashes(build_meshes(WorldDef::default()), 120);
-    for (workers, threaded) in [(1, true), (4, true), (3, false)] {
-        let pool = TestTasks::new(workers, threaded, 0x3e5 + workers as u64);
-        let w = build_meshes(WorldDef {
-            task_hooks: Some(pool.hooks()),
-            ..Default::default()
-        });
-        assert_eq!(
-            hashes(w, 120),
-            reference,
-            "{workers} workers (threaded: {threaded})"
-        );
-    }
+    assert_splits_give(
+        build_meshes,
+        120,
+        &reference,
+        &[(1, true), (4, true), (3, false)],
+        0x3e5,
+    );
 }
 
 /// Hosts that behave as the contract allows but a thread pool would not: every piece
