@@ -1293,13 +1293,9 @@ impl World {
         let beside = workers > 1 && self.awake.contacts.len() >= self.broad.moved_last.max(1);
         self.broad.rebuild_deferred = !beside;
         let broad = Slots::new(core::slice::from_mut(&mut self.broad));
-        let rebuild = || {
-            // SAFETY: the side item runs once, and nothing else touches the trees while
-            // the contacts update.
-            let broad = unsafe { broad.get(0) };
-            broad.statics.rebuild_enlarged_in(None);
-            broad.movable.rebuild_enlarged_in(None);
-        };
+        // SAFETY: the side item runs once, and nothing else touches the trees while the
+        // contacts update.
+        let rebuild = || unsafe { broad.get(0) }.rebuild_here();
         let (family, recycled) = update_moving_contacts(
             &mut self.contacts,
             &self.awake.contacts,
@@ -1421,17 +1417,8 @@ fn update_moving_contacts(
     let slots = Slots::new(&mut contacts.pool);
     let outcomes = Slots::new(&mut contacts.outcomes[..list.len()]);
     let family = AtomicBool::new(false);
-    // Each contact writes only itself: any split gives the same bits. The side job, if
-    // any, is item 0 (the contacts follow it).
-    let extra = usize::from(side.is_some());
-    tasks.for_each(list.len() + extra, 64, &|i, _worker| {
-        if i < extra {
-            if let Some(side) = side {
-                side();
-            }
-            return;
-        }
-        let k = i - extra;
+    // Each contact writes only itself: any split gives the same bits.
+    tasks.for_each_beside(list.len(), 64, side, &|k, _worker| {
         // The contacts lie scattered through the pool and their bodies and shapes through
         // theirs: ask for a contact well ahead, and for its bodies and shapes once it has
         // had time to arrive (hints only).

@@ -200,6 +200,24 @@ impl Tasks {
         self.run_pieces(h, count, min_range, f);
     }
 
+    /// [`Tasks::for_each`] with `side`, if any, run once as one more item (item 0 of the
+    /// pass, whichever worker takes it) beside the `count` items `f` gets.
+    pub(crate) fn for_each_beside(
+        &mut self,
+        count: usize,
+        min_range: u32,
+        side: Option<&(dyn Fn() + Sync)>,
+        f: &(dyn Fn(usize, u32) + Sync),
+    ) {
+        let Some(side) = side else {
+            return self.for_each(count, min_range, f);
+        };
+        self.for_each(count + 1, min_range, &|i, worker| match i {
+            0 => side(),
+            _ => f(i - 1, worker),
+        });
+    }
+
     /// As `for_each` with hooks, however few the items (one piece an item at least).
     fn for_each_always(&mut self, count: usize, f: &(dyn Fn(usize, u32) + Sync)) {
         match self.hooks {

@@ -444,6 +444,15 @@ fn find_new_pairs_in_parallel(
     Some(())
 }
 
+impl BroadPhase {
+    /// Rebuilds both trees above the leaves that grew since the last rebuild, on this
+    /// thread: the side job that runs beside a parallel pass of the step.
+    pub(crate) fn rebuild_here(&mut self) {
+        self.statics.rebuild_enlarged_in(None);
+        self.movable.rebuild_enlarged_in(None);
+    }
+}
+
 impl World {
     /// Finds pairs that begin this step and creates their contacts, in pair order. The
     /// trees are searched as finalize left them — each moved leaf's ancestors grown

@@ -336,13 +336,9 @@ fn color_joints_beside_rebuild(world: &mut World, h: f32) -> u32 {
         world.broad.rebuild_deferred = false;
     }
     let broad = Slots::new(core::slice::from_mut(&mut world.broad));
-    let rebuild = || {
-        // SAFETY: the side item runs once, and nothing else touches the trees while the
-        // joints are read.
-        let broad = unsafe { broad.get(0) };
-        broad.statics.rebuild_enlarged_in(None);
-        broad.movable.rebuild_enlarged_in(None);
-    };
+    // SAFETY: the side item runs once, and nothing else touches the trees while the
+    // joints are read.
+    let rebuild = || unsafe { broad.get(0) }.rebuild_here();
     color_joints(
         &world.joints.pool,
         bodies,
@@ -590,16 +586,7 @@ fn color_joints(
         let out = crate::task::Slots::new(&mut s.joint_read[..count]);
         let tension = crate::task::Slots::new(&mut s.joint_tension[..count]);
         let (slots, index, params) = (&s.joint_slots, &s.solver_index, &s.params);
-        // The side job, if any, is item 0 (the reads follow it).
-        let extra = usize::from(side.is_some());
-        tasks.for_each(count + extra, 256, &|i, _| {
-            if i < extra {
-                if let Some(side) = side {
-                    side();
-                }
-                return;
-            }
-            let k = i - extra;
+        tasks.for_each_beside(count, 256, side, &|k, _| {
             let slot = if dense { k as u32 } else { slots[k] };
             let j = &joints[slot as usize];
             let read = read_joint(j, bodies, index, params, dense);
