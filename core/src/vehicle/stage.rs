@@ -102,33 +102,189 @@ fn y_onto(a: Vec3) -> Quat {
     }
 }
 
-impl World {
-    /// The step's first stage: every live vehicle in slot order.
-    pub(crate) fn step_vehicles(&mut self, dt: f32) {
-        for slot in 0..self.vehicles.len() {
-            if self.vehicles[slot].alive {
-                self.step_vehicle(slot, dt);
+/// Vehicles whose tyre passes run side by side (see [`World::step_vehicles`]).
+const GROUP: usize = 4;
+
+/// One vehicle between its set-up and its end: the chassis velocity and wheel numbers
+/// the tyre passes work on, and what the end needs.
+#[derive(Clone, Copy)]
+struct Pending {
+    slot: usize,
+    v: Vehicle,
+    work: [Work; MAX_WHEELS],
+    n: usize,
+    lin: Vec3,
+    ang: Vec3,
+    inv_m: f32,
+    masks: (Vec3, Vec3),
+    spring: (Vec3, Vec3),
+    driven: u32,
+    ratio: f32,
+    /// A wheel stands on a dynamic body: its end pushes (and wakes) that body.
+    pushes_ground: bool,
+}
+
+impl Pending {
+    /// Whether this vehicle's set-up read a body that `other`'s end writes: `other`'s
+    /// chassis as its own or under a wheel (an end without dynamic ground writes its
+    /// chassis alone).
+    fn reads_end_of(&self, other: &Pending) -> bool {
+        let cs = other.v.chassis;
+        self.v.chassis == cs
+            || self.work[..self.n]
+                .iter()
+                .any(|w| w.contact && w.ground == cs)
+    }
+
+    /// Wheel `i`'s brake, longitudinal and lateral rows, once.
+    fn wheel_pass(&mut self, i: usize) {
+        let w = &mut self.work[i];
+        if !w.contact {
+            return;
+        }
+        let wd = &self.v.def.wheels[i];
+        let st = &mut self.v.wheels[i];
+        let (mut lin, mut ang, inv_m) = (self.lin, self.ang, self.inv_m);
+        // Brake: the spin towards 0.
+        let old = w.brake_sum;
+        w.brake_sum = clamp(
+            old - st.angular_velocity * wd.inertia,
+            -w.brake_max,
+            w.brake_max,
+        );
+        st.angular_velocity += (w.brake_sum - old) * w.inv_inertia;
+        // Longitudinal: the rim's speed onto the ground's.
+        let along = lin.dot(w.long) + ang.dot(w.r_long) - w.ground_long;
+        let s = along - st.angular_velocity * wd.radius;
+        let old = w.long_sum;
+        w.long_sum = clamp(old - s * w.m_long, -w.long_max, w.long_max);
+        let dl = w.long_sum - old;
+        (lin, ang) = bounded(lin + w.long * (dl * inv_m), ang + w.turn_long * dl);
+        st.angular_velocity = clamp(
+            st.angular_velocity - dl * w.spin_per_impulse,
+            -MAX_VELOCITY,
+            MAX_VELOCITY,
+        );
+        // Lateral: no sliding across the wheel.
+        let s = lin.dot(w.lat) + ang.dot(w.r_lat) - w.ground_lat;
+        let old = w.lat_sum;
+        w.lat_sum = clamp(old - s * w.m_lat, -w.lat_max, w.lat_max);
+        let dt_lat = w.lat_sum - old;
+        (self.lin, self.ang) = bounded(lin + w.lat * (dt_lat * inv_m), ang + w.turn_lat * dt_lat);
+    }
+}
+
+/// The friction and brake constraints of a group of vehicles: a few passes in wheel
+/// order for each, the vehicles' passes interleaved (each vehicle's numbers go through
+/// exactly the operations of its passes alone; side by side, the processor overlaps
+/// their chains of dependent updates).
+fn friction_passes(group: &mut [Pending]) {
+    for _ in 0..ITERATIONS {
+        for i in 0..MAX_WHEELS {
+            for p in group.iter_mut() {
+                if i < p.n {
+                    p.wheel_pass(i);
+                }
             }
         }
     }
+}
 
-    // One pass in the order the physics needs (casts, springs, drivetrain, friction),
-    // indexing the wheel arrays side by side.
+impl World {
+    /// The step's first stage: every live vehicle in slot order, as if one after another.
+    ///
+    /// A vehicle's set-up (casts, springs, drivetrain) reads its chassis and the bodies
+    /// under its wheels; its end writes its chassis and pushes the dynamic bodies under
+    /// its wheels. Up to [`GROUP`] vehicles in a row whose set-ups read nothing an
+    /// earlier one's end writes are set up, then their tyre passes run side by side, then
+    /// they end in slot order: the same bits as one vehicle at a time. A vehicle on a
+    /// dynamic body ends its group (its end wakes and pushes bodies a later set-up may
+    /// read), as does one whose chassis sleeps (its set-up wakes it).
+    pub(crate) fn step_vehicles(&mut self, dt: f32) {
+        #[cfg(test)]
+        let width = tests::WIDTH.with(core::cell::Cell::get);
+        #[cfg(not(test))]
+        let width = GROUP;
+        self.step_vehicles_grouped(dt, width);
+    }
+
+    /// [`World::step_vehicles`] with groups of at most `width` (1: one at a time).
+    fn step_vehicles_grouped(&mut self, dt: f32, width: usize) {
+        let empty = Pending {
+            slot: 0,
+            v: Vehicle::default(),
+            work: [Work::default(); MAX_WHEELS],
+            n: 0,
+            lin: Vec3::ZERO,
+            ang: Vec3::ZERO,
+            inv_m: 0.0,
+            masks: (Vec3::ZERO, Vec3::ZERO),
+            spring: (Vec3::ZERO, Vec3::ZERO),
+            driven: 0,
+            ratio: 0.0,
+            pushes_ground: false,
+        };
+        let mut group = [empty; GROUP];
+        let width = width.clamp(1, GROUP);
+        let mut count = 0;
+        for slot in 0..self.vehicles.len() {
+            if !self.vehicles[slot].alive {
+                continue;
+            }
+            if count > 0 && !self.bodies[self.vehicles[slot].chassis as usize].awake {
+                // Its set-up may wake bodies: after the group's ends, as one at a time.
+                self.end_group(&mut group[..count], dt);
+                count = 0;
+            }
+            if !self.begin_vehicle(slot, dt, &mut group[count]) {
+                continue;
+            }
+            let (done, next) = group.split_at(count);
+            if done.iter().any(|g| next[0].reads_end_of(g)) {
+                // Set up again after the ends it depends on.
+                self.end_group(&mut group[..count], dt);
+                count = 0;
+                if !self.begin_vehicle(slot, dt, &mut group[0]) {
+                    continue;
+                }
+            }
+            count += 1;
+            if count == width || group[count - 1].pushes_ground {
+                self.end_group(&mut group[..count], dt);
+                count = 0;
+            }
+        }
+        self.end_group(&mut group[..count], dt);
+    }
+
+    /// The tyre passes of a group set up, then each vehicle's end in slot order.
+    fn end_group(&mut self, group: &mut [Pending], dt: f32) {
+        friction_passes(group);
+        for p in group.iter_mut() {
+            self.end_vehicle(p, dt);
+        }
+    }
+
+    // The set-up in the order the physics needs (casts, springs, drivetrain, the tyre
+    // rows' numbers), indexing the wheel arrays side by side. `None` when the vehicle is
+    // done (no dynamic, enabled chassis, or one asleep without input).
     #[allow(clippy::too_many_lines, clippy::needless_range_loop)]
-    fn step_vehicle(&mut self, slot: usize, dt: f32) {
-        let mut v: Vehicle = self.vehicles[slot];
+    fn begin_vehicle(&mut self, slot: usize, dt: f32, p: &mut Pending) -> bool {
+        p.slot = slot;
+        p.v = self.vehicles[slot];
+        let Pending { v, work, .. } = p;
         let cs = v.chassis;
         {
             let b = &self.bodies[cs as usize];
             if b.body_type != BodyType::Dynamic || !b.enabled {
                 v.contacts = [WheelContact::default(); MAX_WHEELS];
-                self.vehicles[slot] = v;
-                return;
+                self.vehicles[slot] = *v;
+                return false;
             }
             if !b.awake {
                 // A sleeping chassis stays bit for bit until something wakes it.
                 if v.input.is_idle() {
-                    return;
+                    return false;
                 }
                 self.wake_body(cs);
             }
@@ -151,7 +307,7 @@ impl World {
         let forward_w = q.rotate(fwd_l);
         let speed = lin.dot(forward_w);
 
-        let mut work = [Work::default(); MAX_WHEELS];
+        *work = [Work::default(); MAX_WHEELS];
         let accepts = |s: u32| {
             let sh = &self.shapes[s as usize];
             sh.body != cs
@@ -386,44 +542,28 @@ impl World {
             w.ground_lat = w.ground_velocity.dot(w.lat);
         }
 
-        // The friction and brake constraints, a few passes in wheel order.
-        for _ in 0..ITERATIONS {
-            for i in 0..n {
-                let w = &mut work[i];
-                if !w.contact {
-                    continue;
-                }
-                let wd = &def.wheels[i];
-                let st = &mut v.wheels[i];
-                // Brake: the spin towards 0.
-                let old = w.brake_sum;
-                w.brake_sum = clamp(
-                    old - st.angular_velocity * wd.inertia,
-                    -w.brake_max,
-                    w.brake_max,
-                );
-                st.angular_velocity += (w.brake_sum - old) * w.inv_inertia;
-                // Longitudinal: the rim's speed onto the ground's.
-                let along = lin.dot(w.long) + ang.dot(w.r_long) - w.ground_long;
-                let s = along - st.angular_velocity * wd.radius;
-                let old = w.long_sum;
-                w.long_sum = clamp(old - s * w.m_long, -w.long_max, w.long_max);
-                let dl = w.long_sum - old;
-                (lin, ang) = bounded(lin + w.long * (dl * inv_m), ang + w.turn_long * dl);
-                st.angular_velocity = clamp(
-                    st.angular_velocity - dl * w.spin_per_impulse,
-                    -MAX_VELOCITY,
-                    MAX_VELOCITY,
-                );
-                // Lateral: no sliding across the wheel.
-                let s = lin.dot(w.lat) + ang.dot(w.r_lat) - w.ground_lat;
-                let old = w.lat_sum;
-                w.lat_sum = clamp(old - s * w.m_lat, -w.lat_max, w.lat_max);
-                let dt_lat = w.lat_sum - old;
-                (lin, ang) = bounded(lin + w.lat * (dt_lat * inv_m), ang + w.turn_lat * dt_lat);
-            }
-        }
+        p.pushes_ground = p.work[..n].iter().any(|w| w.contact && w.ground_dynamic);
+        p.n = n;
+        (p.lin, p.ang, p.inv_m) = (lin, ang, inv_m);
+        p.masks = (lin_mask, ang_mask);
+        p.spring = (spring_force, spring_torque);
+        (p.driven, p.ratio) = (driven, ratio);
+        true
+    }
 
+    /// A vehicle's end, after its tyre passes: spin and engine speed, the chassis' new
+    /// velocity, the ground's reaction.
+    #[allow(clippy::needless_range_loop)]
+    fn end_vehicle(&mut self, p: &mut Pending, dt: f32) {
+        let Pending { v, work, n, .. } = p;
+        let n = *n;
+        let (lin, ang) = (p.lin, p.ang);
+        let (lin_mask, ang_mask) = p.masks;
+        let (spring_force, spring_torque) = p.spring;
+        let (driven, ratio) = (p.driven, p.ratio);
+        let cs = v.chassis;
+        let def = &v.def;
+        let (e, t) = (&def.engine, &def.transmission);
         // Spin and engine speed; the chassis' new velocity; the ground's reaction.
         let two_pi = 2.0 * core::f32::consts::PI;
         let mut spin = 0.0f32;
@@ -484,11 +624,190 @@ impl World {
                 g.torque = clamp_abs(g.torque + r.cross(f), MAX_FORCE);
             }
         }
-        self.vehicles[slot] = v;
+        self.vehicles[p.slot] = *v;
     }
 
     /// The slot of a shape id this world just handed out (a query's result).
     fn shape_slot_of(&self, id: crate::id::ShapeId) -> u32 {
         id.index - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::math::{DVec3, Vec3};
+    use crate::{
+        BodyDef, BodyId, BodyType, ShapeDef, SuspensionSpring, VehicleDef, VehicleId, VehicleInput,
+        WheelDef, World, WorldDef,
+    };
+    use core::cell::Cell;
+
+    std::thread_local! {
+        /// The group width the steps of this thread's worlds use.
+        pub(super) static WIDTH: Cell<usize> = const { Cell::new(super::GROUP) };
+    }
+
+    /// A four-wheel car's settings on `chassis`, its wheels `dx` either side.
+    fn car_def(chassis: BodyId, dx: f32) -> VehicleDef {
+        let mut def = VehicleDef {
+            chassis,
+            ..Default::default()
+        };
+        def.transmission.automatic = true;
+        for (x, z) in [(-dx, 1.3), (dx, 1.3), (-dx, -1.3), (dx, -1.3)] {
+            def.add_wheel(WheelDef {
+                position: Vec3::new(x, -0.1, z),
+                min_length: 0.05,
+                max_length: 0.5,
+                rest_length: 0.5,
+                spring: SuspensionSpring::Stiffness {
+                    stiffness: 40_000.0,
+                    damping: 4000.0,
+                },
+                radius: 0.35,
+                max_steer_angle: if z > 0.0 { 0.5 } else { 0.0 },
+                brake_torque: 5000.0,
+                driven: z < 0.0,
+                ..Default::default()
+            });
+        }
+        def
+    }
+
+    fn dynamic_box(w: &mut World, at: DVec3, half: Vec3, mass: f32) -> BodyId {
+        let b = w
+            .create_body(&BodyDef {
+                position: at,
+                body_type: BodyType::Dynamic,
+                ..Default::default()
+            })
+            .unwrap();
+        let density = mass / (8.0 * half.x * half.y * half.z);
+        w.create_box_shape(
+            b,
+            &ShapeDef {
+                density,
+                ..Default::default()
+            },
+            half,
+        )
+        .unwrap();
+        b
+    }
+
+    /// Cars as users stack them: one on another's roof, one on a dynamic platform, two
+    /// vehicles on one chassis, and a row that falls asleep idle before one is driven.
+    /// Returns the world, its vehicles in slot order, the platform and two chassis.
+    fn scene() -> (World, Vec<VehicleId>, [BodyId; 3]) {
+        let mut w = World::new(&WorldDef {
+            body_capacity: 32,
+            shape_capacity: 32,
+            contact_capacity: 512,
+            pair_capacity: 512,
+            vehicle_capacity: 16,
+            ..Default::default()
+        })
+        .unwrap();
+        let g = w
+            .create_body(&BodyDef {
+                position: DVec3::new(0.0, -1.0, 0.0),
+                ..Default::default()
+            })
+            .unwrap();
+        w.create_box_shape(g, &ShapeDef::default(), Vec3::new(200.0, 1.0, 200.0))
+            .unwrap();
+        let half = Vec3::new(0.9, 0.3, 2.0);
+        let mut cars = Vec::new();
+        // B, and C on B's roof (C's set-up reads B's chassis, which B's end writes).
+        let b = dynamic_box(&mut w, DVec3::new(0.0, 0.8, 0.0), half, 1200.0);
+        cars.push(w.create_vehicle(&car_def(b, 0.8)).unwrap());
+        let c = dynamic_box(&mut w, DVec3::new(0.0, 1.9, 0.0), half, 300.0);
+        cars.push(w.create_vehicle(&car_def(c, 0.8)).unwrap());
+        // A and A2 on a dynamic platform (A's end pushes and wakes the platform, whose
+        // velocity A2's set-up reads).
+        let platform = dynamic_box(
+            &mut w,
+            DVec3::new(20.0, 0.25, 0.0),
+            Vec3::new(3.0, 0.25, 6.0),
+            2000.0,
+        );
+        for z in [-3.0, 3.0] {
+            let a = dynamic_box(&mut w, DVec3::new(20.0, 1.3, z), half, 1200.0);
+            cars.push(w.create_vehicle(&car_def(a, 0.8)).unwrap());
+        }
+        // Two vehicles on one chassis.
+        let d = dynamic_box(&mut w, DVec3::new(-20.0, 0.8, 0.0), half, 1200.0);
+        cars.push(w.create_vehicle(&car_def(d, 0.8)).unwrap());
+        cars.push(w.create_vehicle(&car_def(d, 0.6)).unwrap());
+        // A row of six.
+        for k in 0..6 {
+            let e = dynamic_box(
+                &mut w,
+                DVec3::new(40.0 + 5.0 * k as f64, 0.8, 0.0),
+                half,
+                1200.0,
+            );
+            cars.push(w.create_vehicle(&car_def(e, 0.8)).unwrap());
+        }
+        (w, cars, [platform, b, c])
+    }
+
+    /// The inputs of step `step`: the row's first three idle until step 300 (they fall
+    /// asleep; then the first is driven, its set-up waking it), the rest driven.
+    fn drive(w: &mut World, cars: &[VehicleId], step: u32) {
+        for (k, &v) in cars.iter().enumerate() {
+            let idle = (6..9).contains(&k) && (step < 300 || k > 6);
+            let input = if idle {
+                VehicleInput::default()
+            } else {
+                VehicleInput {
+                    throttle: 0.2 + 0.05 * k as f32,
+                    steering: if (step / 60 + k as u32) % 2 == 0 {
+                        0.3
+                    } else {
+                        -0.2
+                    },
+                    brake: if step % 97 < 10 { 0.5 } else { 0.0 },
+                    handbrake: 0.0,
+                }
+            };
+            w.set_vehicle_input(v, input)
+                .unwrap_or_else(|e| panic!("step {step} car {k}: {e}"));
+        }
+    }
+
+    #[test]
+    fn vehicles_set_up_side_by_side_give_the_bits_of_one_at_a_time() {
+        let (mut grouped, cars, [platform, b, c]) = scene();
+        let (mut single, single_cars, _) = scene();
+        let (mut on_roof, mut on_platform, mut slept) = (0, 0, false);
+        for step in 0..420 {
+            drive(&mut grouped, &cars, step);
+            drive(&mut single, &single_cars, step);
+            WIDTH.with(|w| w.set(super::GROUP));
+            grouped.step(1.0 / 60.0, 4).unwrap();
+            WIDTH.with(|w| w.set(1));
+            single.step(1.0 / 60.0, 4).unwrap();
+            assert_eq!(grouped.hash(), single.hash(), "step {step}");
+            let ground = |k: usize| grouped.wheel_contact(cars[k], 0).unwrap().body;
+            on_roof += u32::from(ground(1) == b);
+            on_platform += u32::from(ground(2) == platform && ground(3) == platform);
+            let e0 = grouped.vehicle_def(cars[6]).unwrap().chassis;
+            slept |= step == 299 && !grouped.body_is_awake(e0).unwrap();
+        }
+        WIDTH.with(|w| w.set(super::GROUP));
+        // The cases the grouping must keep apart really happened.
+        assert!(on_roof > 30, "C stood on B's roof in {on_roof} steps");
+        assert!(
+            on_platform > 30,
+            "A and A2 stood on the platform in {on_platform} steps"
+        );
+        assert!(slept, "the idle row fell asleep before it was driven");
+        assert!(
+            grouped
+                .body_is_awake(grouped.vehicle_def(cars[6]).unwrap().chassis)
+                .unwrap()
+        );
+        let _ = c;
     }
 }
