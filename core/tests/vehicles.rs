@@ -586,3 +586,41 @@ fn vehicle_steps_allocate_nothing() {
     assert!(w.wheel_contact(v2, 1).unwrap().in_contact);
     assert_eq!(n, 0);
 }
+
+#[test]
+fn cars_with_ray_sphere_and_cylinder_wheels_step_on_a_48_kib_stack() {
+    // The step's deepest call keeps under 48 KiB (see stack.rs); the vehicle stage holds a
+    // group of cars set up side by side, and a shape-cast wheel's query runs under it.
+    let mut w = world();
+    ground(&mut w);
+    let mut cars = Vec::new();
+    for k in 0..4 {
+        let (c, v) = car(&mut w, DVec3::new(6.0 * k as f64, 0.9, 0.0), 0.4);
+        let mut d = car_def(c, 0.4);
+        d.wheels[0].cast = WheelCast::Sphere;
+        d.wheels[1].cast = WheelCast::Cylinder;
+        w.destroy_vehicle(v).unwrap();
+        cars.push(w.create_vehicle(&d).unwrap());
+    }
+    let w = Box::new(w);
+    let w = std::thread::Builder::new()
+        .stack_size(48 * 1024)
+        .spawn(move || {
+            let mut w: Box<World> = w;
+            for i in 0..120 {
+                for &v in &cars {
+                    drive(&mut w, v, 0.6, if i < 60 { 0.2 } else { 0.0 }, 0.0);
+                }
+                w.step(DT, SUBSTEPS).unwrap();
+            }
+            (w, cars)
+        })
+        .unwrap()
+        .join()
+        .expect("the step overflowed a 48 KiB stack or panicked");
+    let (w, cars) = w;
+    for v in cars {
+        assert!(w.wheel_contact(v, 0).unwrap().in_contact);
+        assert!(w.wheel_contact(v, 1).unwrap().in_contact);
+    }
+}

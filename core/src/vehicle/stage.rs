@@ -208,7 +208,10 @@ impl World {
         self.step_vehicles_grouped(dt, width);
     }
 
-    /// [`World::step_vehicles`] with groups of at most `width` (1: one at a time).
+    /// [`World::step_vehicles`] with groups of at most `width` (1: one at a time). Never
+    /// inlined: its group (about 14 KiB) is on the stack only while the vehicles step,
+    /// not through the step's deeper stages.
+    #[inline(never)]
     fn step_vehicles_grouped(&mut self, dt: f32, width: usize) {
         let empty = Pending {
             slot: 0,
