@@ -230,6 +230,11 @@ fn joints_under_random_task_splits_give_the_single_threaded_hashes() {
 /// collision's parallel pass (the fast bodies that are not bullets, against the statics)
 /// and its serial one (the bullets) in one step.
 fn build_fast(def: WorldDef) -> World {
+    build_fast_bodies(def, 90)
+}
+
+/// `count` small fast boxes (every seventh a bullet) fired at a thin wall.
+fn build_fast_bodies(def: WorldDef, count: u32) -> World {
     let mut w = World::new(&WorldDef {
         body_capacity: 200,
         shape_capacity: 200,
@@ -247,7 +252,7 @@ fn build_fast(def: WorldDef) -> World {
         .unwrap();
     w.create_box_shape(wall, &ShapeDef::default(), Vec3::new(0.05, 3.0, 6.0))
         .unwrap();
-    for i in 0..90 {
+    for i in 0..count {
         let b = w
             .create_body(&BodyDef {
                 body_type: BodyType::Dynamic,
@@ -293,6 +298,38 @@ fn fast_bodies_under_random_task_splits_give_the_single_threaded_hashes() {
         &reference,
         &[(2, true), (4, true), (3, false)],
         0xfa57,
+    );
+}
+
+#[test]
+fn a_few_fast_bodies_swept_a_body_a_block_give_the_single_threaded_hashes() {
+    // 30 moving bodies: continuous collision splits its sweeps a body a block (a world of
+    // 64 or fewer with one to sweep), where larger worlds take blocks of 64.
+    let build = |def| build_fast_bodies(def, 30);
+    let mut w = build(WorldDef::default());
+    let mut reference = Vec::new();
+    let mut queries = 0;
+    for _ in 0..60 {
+        w.step(DT, SUBSTEPS).unwrap();
+        reference.push(step_hash(&w));
+        queries += w.counters().toi_queries;
+    }
+    assert!(
+        queries > 20,
+        "the scene sweeps: {queries} time-of-impact queries"
+    );
+    for b in w.body_ids() {
+        assert!(
+            w.body_position(b).unwrap().x < 0.2,
+            "nothing tunnels through the wall"
+        );
+    }
+    assert_splits_give(
+        build,
+        60,
+        &reference,
+        &[(2, true), (4, true), (3, false), (2, false)],
+        0x5fa57,
     );
 }
 

@@ -249,10 +249,15 @@ impl World {
         let mut results = core::mem::replace(&mut self.solver.sweeps, FixedVec::empty(self.alloc));
         let mut tasks = core::mem::replace(&mut self.tasks, Tasks::placeholder(self.alloc));
         results.resize(n, SweepResult::default());
+        // Blocks of 64 bodies, where a block is mostly bodies that are not swept; in a
+        // world of 64 bodies or fewer with one to sweep, a body a block: a sweep costs
+        // microseconds, and one block would leave the other workers idle.
+        let small_with_sweeps = n <= 64 && self.solver.fast[..n].contains(&SWEPT);
+        let min_block = if small_with_sweeps { 1 } else { 64 };
         {
             let w: &World = self;
             let out = Slots::new(&mut results[..n]);
-            tasks.for_blocks(n, 64, &|range| {
+            tasks.for_blocks(n, min_block, &|range| {
                 for k in range {
                     if let Some((bi, start)) = w.sweeps_in_pass(k, false) {
                         // SAFETY: each index is in one block.
