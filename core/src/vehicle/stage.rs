@@ -269,8 +269,8 @@ impl World {
     }
 
     // The set-up in the order the physics needs (casts, springs, drivetrain, the tyre
-    // rows' numbers), indexing the wheel arrays side by side. `None` when the vehicle is
-    // done (no dynamic, enabled chassis, or one asleep without input).
+    // rows' numbers) into `p`, indexing the wheel arrays side by side. False when the
+    // vehicle is done (no dynamic, enabled chassis, or one asleep without input).
     #[allow(clippy::too_many_lines, clippy::needless_range_loop)]
     fn begin_vehicle(&mut self, slot: usize, dt: f32, p: &mut Pending) -> bool {
         p.slot = slot;
