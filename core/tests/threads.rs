@@ -272,40 +272,15 @@ fn build_fast_bodies(def: WorldDef, count: u32) -> World {
     w
 }
 
-#[test]
-fn fast_bodies_under_random_task_splits_give_the_single_threaded_hashes() {
-    let mut w = build_fast(WorldDef::default());
-    let mut reference = Vec::new();
-    let mut queries = 0;
-    for _ in 0..60 {
-        w.step(DT, SUBSTEPS).unwrap();
-        reference.push(step_hash(&w));
-        queries += w.counters().toi_queries;
-    }
-    assert!(
-        queries > 50,
-        "the scene sweeps: {queries} time-of-impact queries"
-    );
-    for b in w.body_ids() {
-        assert!(
-            w.body_position(b).unwrap().x < 0.2,
-            "nothing tunnels through the wall"
-        );
-    }
-    assert_splits_give(
-        build_fast,
-        60,
-        &reference,
-        &[(2, true), (4, true), (3, false)],
-        0xfa57,
-    );
-}
-
-#[test]
-fn a_few_fast_bodies_swept_a_body_a_block_give_the_single_threaded_hashes() {
-    // 30 moving bodies: continuous collision splits its sweeps a body a block (a world of
-    // 64 or fewer with one to sweep), where larger worlds take blocks of 64.
-    let build = |def| build_fast_bodies(def, 30);
+/// The fast-body scene built by `build` sweeps (at least `min_queries` time-of-impact
+/// queries in 60 steps), nothing tunnels through its wall, and every split in `splits`
+/// gives its single-threaded hashes.
+fn assert_fast_bodies_split(
+    build: fn(WorldDef) -> World,
+    min_queries: u32,
+    splits: &[(u32, bool)],
+    seed: u64,
+) {
     let mut w = build(WorldDef::default());
     let mut reference = Vec::new();
     let mut queries = 0;
@@ -315,7 +290,7 @@ fn a_few_fast_bodies_swept_a_body_a_block_give_the_single_threaded_hashes() {
         queries += w.counters().toi_queries;
     }
     assert!(
-        queries > 20,
+        queries > min_queries,
         "the scene sweeps: {queries} time-of-impact queries"
     );
     for b in w.body_ids() {
@@ -324,10 +299,21 @@ fn a_few_fast_bodies_swept_a_body_a_block_give_the_single_threaded_hashes() {
             "nothing tunnels through the wall"
         );
     }
-    assert_splits_give(
-        build,
-        60,
-        &reference,
+    assert_splits_give(build, 60, &reference, splits, seed);
+}
+
+#[test]
+fn fast_bodies_under_random_task_splits_give_the_single_threaded_hashes() {
+    assert_fast_bodies_split(build_fast, 50, &[(2, true), (4, true), (3, false)], 0xfa57);
+}
+
+#[test]
+fn a_few_fast_bodies_swept_a_body_a_block_give_the_single_threaded_hashes() {
+    // 30 moving bodies: continuous collision splits its sweeps a body a block (a world of
+    // 64 or fewer with one to sweep), where larger worlds take blocks of 64.
+    assert_fast_bodies_split(
+        |def| build_fast_bodies(def, 30),
+        20,
         &[(2, true), (4, true), (3, false), (2, false)],
         0x5fa57,
     );
