@@ -201,6 +201,10 @@ impl World {
     /// dynamic body ends its group (its end wakes and pushes bodies a later set-up may
     /// read), as does one whose chassis sleeps (its set-up wakes it).
     pub(crate) fn step_vehicles(&mut self, dt: f32) {
+        if self.vehicles.count == 0 {
+            // No group to fill: most worlds have no vehicle.
+            return;
+        }
         #[cfg(test)]
         let width = tests::WIDTH.with(core::cell::Cell::get);
         #[cfg(not(test))]
